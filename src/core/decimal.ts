@@ -1,0 +1,142 @@
+/**
+ * Decimal helpers. Every amount and price that crosses a boundary (exchange payloads, orders,
+ * balances, fills, fees, PnL) is a Decimal. Parsing never goes through a JS float: numbers that
+ * arrive as JSON numbers are converted from their shortest round-trip string form, which is what the
+ * exchange printed (so `3.51436` stays `3.51436`), and float artifacts from socket.io sums
+ * (`10499856.950000001`) can be cleaned with `cleanFloat`.
+ */
+import { Decimal } from 'decimal.js';
+
+export { Decimal };
+
+// Enough precision for 1e-18 steps on 1e20 totals; ROUND_HALF_EVEN is only the default for
+// arithmetic, every rounding to a market's grid names its own mode.
+Decimal.set({ precision: 40, rounding: Decimal.ROUND_HALF_EVEN, toExpNeg: -30, toExpPos: 40 });
+
+export type DecimalInput = Decimal | string | number;
+
+const NUMERIC = /^[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$/;
+
+export const ZERO = new Decimal(0);
+export const ONE = new Decimal(1);
+
+/** Error thrown when a value that must be a number is not one. Names the field and the value. */
+export class DecimalParseError extends Error {
+  constructor(
+    readonly field: string,
+    readonly value: unknown,
+  ) {
+    super(`${field}: expected a number or numeric string, got ${describe(value)}`);
+    this.name = 'DecimalParseError';
+  }
+}
+
+function describe(value: unknown): string {
+  if (value === undefined) return 'nothing (field missing)';
+  if (value === null) return 'null';
+  if (typeof value === 'string') return JSON.stringify(value.length > 40 ? value.slice(0, 40) + '…' : value);
+  try {
+    return JSON.stringify(value) ?? String(value);
+  } catch {
+    return String(value);
+  }
+}
+
+/**
+ * Parse a number, a numeric string (`"21300.0000000000000000"`), or exponent notation (`1e-06`,
+ * `"0E-8"`) into an exact Decimal. Throws DecimalParseError naming `field` for anything else
+ * (null, undefined, '', 'abc', NaN, Infinity, objects).
+ */
+export function toDecimal(value: unknown, field = 'value'): Decimal {
+  if (value instanceof Decimal) {
+    if (!value.isFinite()) throw new DecimalParseError(field, value.toString());
+    return value;
+  }
+  if (typeof value === 'number') {
+    if (!Number.isFinite(value)) throw new DecimalParseError(field, value);
+    // String(number) is the shortest decimal that round-trips: what the exchange wrote.
+    return new Decimal(String(value));
+  }
+  if (typeof value === 'string') {
+    const s = value.trim();
+    if (!NUMERIC.test(s)) throw new DecimalParseError(field, value);
+    return new Decimal(s);
+  }
+  throw new DecimalParseError(field, value);
+}
+
+/** Like toDecimal, but null, undefined and '' give `undefined` (for fields the exchange may omit). */
+export function toDecimalOrUndefined(value: unknown, field = 'value'): Decimal | undefined {
+  if (value === null || value === undefined || value === '') return undefined;
+  return toDecimal(value, field);
+}
+
+/** Shorthand constructor for literals in code and tests: `d('0.001')`. */
+export function d(value: DecimalInput): Decimal {
+  return toDecimal(value, 'literal');
+}
+
+/**
+ * Remove binary-float artifacts: `10499856.950000001` -> `10499856.95`. Rounds to `significant`
+ * significant digits (15 by default, what a double can hold), then drops trailing zeros.
+ */
+export function cleanFloat(value: DecimalInput, significant = 15): Decimal {
+  return toDecimal(value).toSignificantDigits(significant, Decimal.ROUND_HALF_EVEN);
+}
+
+/** The increment for a count of decimal places: 2 -> 0.01, 0 -> 1. (stepSize/tickSize are counts.) */
+export function incrementFromDecimals(decimals: number): Decimal {
+  if (!Number.isInteger(decimals) || decimals < 0 || decimals > 30) {
+    throw new RangeError(`decimal places must be an integer from 0 to 30, got ${decimals}`);
+  }
+  return new Decimal(10).pow(-decimals);
+}
+
+export type RoundMode = 'down' | 'up' | 'nearest';
+
+const MODES: Record<RoundMode, Decimal.Rounding> = {
+  down: Decimal.ROUND_DOWN,
+  up: Decimal.ROUND_UP,
+  nearest: Decimal.ROUND_HALF_UP,
+};
+
+/** Round to a count of decimal places. 'down' and 'up' are toward and away from zero. */
+export function roundToDecimals(value: DecimalInput, decimals: number, mode: RoundMode = 'down'): Decimal {
+  return toDecimal(value).toDecimalPlaces(decimals, MODES[mode]);
+}
+
+/** Round to a multiple of an increment (e.g. 0.05). 'down' and 'up' are toward and away from zero. */
+export function roundToIncrement(value: DecimalInput, increment: DecimalInput, mode: RoundMode = 'down'): Decimal {
+  const inc = toDecimal(increment, 'increment');
+  if (inc.lte(0)) throw new RangeError(`increment must be positive, got ${inc.toString()}`);
+  return toDecimal(value).div(inc).toDecimalPlaces(0, MODES[mode]).mul(inc);
+}
+
+/** Number of decimal places actually used by a value (`1.2300` -> 2). */
+export function decimalPlaces(value: DecimalInput): number {
+  return toDecimal(value).decimalPlaces();
+}
+
+/** True when the value needs no more than `decimals` places. */
+export function fitsDecimals(value: DecimalInput, decimals: number): boolean {
+  return decimalPlaces(value) <= decimals;
+}
+
+/** Plain fixed-notation string without exponent, for sending to the exchange. */
+export function toPlain(value: DecimalInput): string {
+  return toDecimal(value).toFixed();
+}
+
+export function dmin(a: Decimal, b: Decimal): Decimal {
+  return a.lte(b) ? a : b;
+}
+
+export function dmax(a: Decimal, b: Decimal): Decimal {
+  return a.gte(b) ? a : b;
+}
+
+export function dsum(values: Iterable<Decimal>): Decimal {
+  let acc = ZERO;
+  for (const v of values) acc = acc.plus(v);
+  return acc;
+}

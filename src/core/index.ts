@@ -1,0 +1,4 @@
+export * from './decimal.js';
+export * from './errors.js';
+export * from './clock.js';
+export * from './types/index.js';

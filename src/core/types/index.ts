@@ -1,0 +1,4 @@
+export * from './market.js';
+export * from './account.js';
+export * from './order.js';
+export * from './margin.js';

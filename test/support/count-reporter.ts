@@ -1,0 +1,26 @@
+/**
+ * Prints the plain closing line CI reads: `N passed, N failed` (and `, N skipped` when any were).
+ * It runs after the default reporter, so it is the last line of `npm test`.
+ */
+import type { Reporter, TestModule } from 'vitest/node';
+
+export default class CountReporter implements Reporter {
+  onTestRunEnd(testModules: ReadonlyArray<TestModule>, unhandledErrors: ReadonlyArray<unknown>): void {
+    let passed = 0;
+    let failed = 0;
+    let skipped = 0;
+    for (const mod of testModules) {
+      for (const test of mod.children.allTests()) {
+        const state = test.result().state;
+        if (state === 'passed') passed++;
+        else if (state === 'failed') failed++;
+        else skipped++;
+      }
+      // A module that failed to load (syntax error, failing hook) has no tests: count it as a failure.
+      if (mod.state() === 'failed' && [...mod.children.allTests()].length === 0) failed++;
+    }
+    failed += unhandledErrors.length;
+    const tail = skipped > 0 ? `, ${skipped} skipped` : '';
+    process.stdout.write(`\n${passed} passed, ${failed} failed${tail}\n`);
+  }
+}
