@@ -2,3 +2,4 @@ export * from './decimal.js';
 export * from './errors.js';
 export * from './clock.js';
 export * from './types/index.js';
+export * from './intents.js';
