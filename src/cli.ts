@@ -1,0 +1,21 @@
+/**
+ * The `mizan` command. Each area registers its own subcommands; this file only assembles them.
+ */
+import { Command } from 'commander';
+import { registerCommands } from './runtime/commands.js';
+
+const program = new Command();
+program
+  .name('mizan')
+  .description('Algorithmic trading for the Wallex exchange: live, paper and backtest.')
+  .version('0.1.0')
+  .showHelpAfterError();
+
+registerCommands(program);
+
+try {
+  await program.parseAsync(process.argv);
+} catch (err) {
+  process.stderr.write(`mizan: ${err instanceof Error ? err.message : String(err)}\n`);
+  process.exitCode = 1;
+}

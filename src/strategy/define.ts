@@ -1,0 +1,87 @@
+/**
+ * The Strategy API. A strategy is a module whose default export is `defineStrategy({...})`: a name,
+ * typed parameters, and a `create(params, ctx)` that returns handlers. Handlers return intents
+ * (one, several, or none), synchronously or as a promise.
+ */
+import type { Clock } from '../core/clock.js';
+import type { Logger } from '../core/logger.js';
+import type { Candle, MarketStats, PriceTick, PublicTrade } from '../core/types/market.js';
+import type { MarginPosition } from '../core/types/margin.js';
+import type { Draft } from './builders.js';
+import type { CandleWindow } from './candle-window.js';
+import type { ParamSpecs, ParamValues } from './params.js';
+import type {
+  BalanceView,
+  BookHealthView,
+  BookView,
+  Denial,
+  FillEvent,
+  KeyValueStore,
+  MarginAlert,
+  MarketView,
+  OrderUpdate,
+  OrderView,
+  SpotPositionView,
+} from './views.js';
+
+export type HandlerResult = Draft | readonly Draft[] | void | undefined;
+export type MaybePromise<T> = T | Promise<T>;
+
+export interface StrategyContext<P extends ParamSpecs = ParamSpecs> {
+  /** Instance name from the config (also the client-id prefix). */
+  readonly name: string;
+  readonly params: ParamValues<P>;
+  /** Markets this instance trades. */
+  readonly markets: readonly string[];
+  /** Candle resolution in seconds. */
+  readonly resolutionSec: number;
+  readonly clock: Clock;
+  readonly log: Logger;
+  /** Persistent key-value state of this instance. */
+  readonly state: KeyValueStore;
+  now(): number;
+  market(symbol: string): MarketView;
+  book(symbol: string): BookView | undefined;
+  /** Closed candles of a market at a resolution (default: the instance's). */
+  candles(symbol: string, resolutionSec?: number): CandleWindow;
+  balance(asset: string): BalanceView;
+  position(symbol: string): SpotPositionView | undefined;
+  marginPositions(market?: string): MarginPosition[];
+  openOrders(symbol?: string): OrderView[];
+}
+
+export interface StrategyHandlers {
+  onStart?(): MaybePromise<HandlerResult>;
+  onCandle?(symbol: string, candle: Candle): MaybePromise<HandlerResult>;
+  onBook?(symbol: string, book: BookView): MaybePromise<HandlerResult>;
+  onTrade?(trade: PublicTrade): MaybePromise<HandlerResult>;
+  onStats?(symbol: string, stats: MarketStats): MaybePromise<HandlerResult>;
+  onPrice?(tick: PriceTick): MaybePromise<HandlerResult>;
+  onOrder?(update: OrderUpdate): MaybePromise<HandlerResult>;
+  onFill?(fill: FillEvent): MaybePromise<HandlerResult>;
+  onDenied?(denial: Denial): MaybePromise<HandlerResult>;
+  /** A book this strategy trades became unhealthy or healthy again. */
+  onBookHealth?(symbol: string, health: BookHealthView): MaybePromise<HandlerResult>;
+  onMarginAlert?(alert: MarginAlert): MaybePromise<HandlerResult>;
+  /** The instance's cron schedule fired. */
+  onSchedule?(time: number): MaybePromise<HandlerResult>;
+  onStop?(): MaybePromise<HandlerResult>;
+}
+
+export interface StrategyDefinition<P extends ParamSpecs = ParamSpecs> {
+  name: string;
+  description: string;
+  params: P;
+  /** Closed candles needed before the strategy can decide (the backtest warms up this many). */
+  warmup?: (params: ParamValues<P>) => number;
+  create(ctx: StrategyContext<P>): StrategyHandlers;
+}
+
+/** Identity helper that keeps the parameter types. */
+export function defineStrategy<P extends ParamSpecs>(def: StrategyDefinition<P>): StrategyDefinition<P> {
+  if (!/^[a-z0-9][a-z0-9-]*$/.test(def.name)) throw new Error(`strategy name must be lower-case letters, digits and dashes, got "${def.name}"`);
+  return def;
+}
+
+export type AnyStrategyDefinition = StrategyDefinition<ParamSpecs>;
+export type { MarginPosition };

@@ -1,0 +1,145 @@
+/**
+ * Runs one strategy instance: delivers events to its handlers one at a time and in order (a slow
+ * async handler delays the next event, it is never re-entered), stamps the instance name on the
+ * intents it returns and hands them to the intent sink (risk, then execution). A handler that
+ * throws is logged and counted; the bot keeps running.
+ */
+import type { Intent } from '../core/intents.js';
+import type { Logger } from '../core/logger.js';
+import type { Candle, MarketStats, PriceTick, PublicTrade } from '../core/types/market.js';
+import type { Draft } from './builders.js';
+import type { HandlerResult, StrategyContext, StrategyHandlers } from './define.js';
+import type { BookHealthView, BookView, Denial, FillEvent, MarginAlert, OrderUpdate } from './views.js';
+
+export type StrategyEvent =
+  | { type: 'start' }
+  | { type: 'candle'; symbol: string; candle: Candle }
+  | { type: 'book'; symbol: string; book: BookView }
+  | { type: 'trade'; trade: PublicTrade }
+  | { type: 'stats'; symbol: string; stats: MarketStats }
+  | { type: 'price'; tick: PriceTick }
+  | { type: 'order'; update: OrderUpdate }
+  | { type: 'fill'; fill: FillEvent }
+  | { type: 'denied'; denial: Denial }
+  | { type: 'bookHealth'; symbol: string; health: BookHealthView }
+  | { type: 'marginAlert'; alert: MarginAlert }
+  | { type: 'schedule'; time: number }
+  | { type: 'stop' };
+
+export type IntentSink = (intents: Intent[], strategy: string) => void | Promise<void>;
+
+export interface RunnerDeps {
+  ctx: StrategyContext;
+  handlers: StrategyHandlers;
+  sink: IntentSink;
+  logger: Logger;
+}
+
+export class StrategyRunner {
+  private queue: Promise<void> = Promise.resolve();
+  private stopped = false;
+  errors = 0;
+  intentsEmitted = 0;
+
+  constructor(private readonly deps: RunnerDeps) {}
+
+  get name(): string {
+    return this.deps.ctx.name;
+  }
+
+  /** Queue an event; resolves when it (and every event before it) has been handled. */
+  dispatch(event: StrategyEvent): Promise<void> {
+    if (this.stopped && event.type !== 'stop') return this.queue;
+    if (event.type === 'stop') this.stopped = true;
+    this.queue = this.queue.then(() => this.handle(event));
+    return this.queue;
+  }
+
+  /**
+   * Deliver an event synchronously when the handler is synchronous and nothing is queued: the
+   * backtest hot path, where a promise per candle would cost more than the strategy.
+   */
+  dispatchSync(event: StrategyEvent): void | Promise<void> {
+    const result = this.invoke(event);
+    if (result instanceof Promise) return this.dispatchAwaited(result, event);
+    return this.emit(result, event);
+  }
+
+  private async dispatchAwaited(p: Promise<HandlerResult>, event: StrategyEvent): Promise<void> {
+    let r: HandlerResult;
+    try {
+      r = await p;
+    } catch (err) {
+      this.fail(err, event);
+      return;
+    }
+    await this.emit(r, event);
+  }
+
+  private async handle(event: StrategyEvent): Promise<void> {
+    let result: HandlerResult;
+    try {
+      result = await this.invoke(event);
+    } catch (err) {
+      this.fail(err, event);
+      return;
+    }
+    await this.emit(result, event);
+  }
+
+  private fail(err: unknown, event: StrategyEvent): void {
+    this.errors++;
+    this.deps.logger.error({ strategy: this.name, event: event.type, err }, 'strategy handler failed');
+  }
+
+  private invoke(event: StrategyEvent): HandlerResult | Promise<HandlerResult> {
+    const h = this.deps.handlers;
+    try {
+      switch (event.type) {
+        case 'start':
+          return h.onStart?.();
+        case 'candle':
+          return h.onCandle?.(event.symbol, event.candle);
+        case 'book':
+          return h.onBook?.(event.symbol, event.book);
+        case 'trade':
+          return h.onTrade?.(event.trade);
+        case 'stats':
+          return h.onStats?.(event.symbol, event.stats);
+        case 'price':
+          return h.onPrice?.(event.tick);
+        case 'order':
+          return h.onOrder?.(event.update);
+        case 'fill':
+          return h.onFill?.(event.fill);
+        case 'denied':
+          return h.onDenied?.(event.denial);
+        case 'bookHealth':
+          return h.onBookHealth?.(event.symbol, event.health);
+        case 'marginAlert':
+          return h.onMarginAlert?.(event.alert);
+        case 'schedule':
+          return h.onSchedule?.(event.time);
+        case 'stop':
+          return h.onStop?.();
+      }
+    } catch (err) {
+      this.fail(err, event);
+      return undefined;
+    }
+  }
+
+  private emit(result: HandlerResult, event: StrategyEvent): void | Promise<void> {
+    if (!result) return;
+    const drafts: readonly Draft[] = Array.isArray(result) ? (result as readonly Draft[]) : [result as Draft];
+    if (drafts.length === 0) return;
+    const intents = drafts.map((d) => ({ ...d, strategy: this.name }) as Intent);
+    this.intentsEmitted += intents.length;
+    try {
+      const r = this.deps.sink(intents, this.name);
+      if (r instanceof Promise) return r.catch((err) => this.fail(err, event));
+    } catch (err) {
+      this.fail(err, event);
+    }
+  }
+}

@@ -1,0 +1,39 @@
+import { describe, expect, it } from 'vitest';
+import { Writable } from 'node:stream';
+import { createLogger, scrub } from '../../src/runtime/logger.js';
+
+function capture(): { stream: Writable; lines: string[] } {
+  const lines: string[] = [];
+  const stream = new Writable({
+    write(chunk, _enc, cb) {
+      lines.push(String(chunk));
+      cb();
+    },
+  });
+  return { stream, lines };
+}
+
+describe('createLogger', () => {
+  const key = 'sk_live_0123456789abcdef';
+  it('never prints a registered secret, in fields, nested objects or messages', () => {
+    const { stream, lines } = capture();
+    const log = createLogger({ pretty: false, secrets: [key], destination: stream, level: 'debug' });
+    log.info({ apiKey: key }, 'starting');
+    log.warn({ req: { headers: { 'x-api-key': key } } }, 'request');
+    log.error({ err: new Error(`echo ${key}`) }, `failed with ${key}`);
+    log.child({ k: key }).debug('child');
+    expect(lines.length).toBe(4);
+    for (const l of lines) expect(l).not.toContain(key);
+    expect(lines.join('')).toContain('[REDACTED]');
+  });
+  it('writes JSON when not pretty', () => {
+    const { stream, lines } = capture();
+    createLogger({ pretty: false, destination: stream }).info({ a: 1 }, 'hello');
+    const obj = JSON.parse(lines[0]!);
+    expect(obj).toMatchObject({ a: 1, msg: 'hello', level: 30 });
+  });
+  it('scrub ignores very short secrets rather than mangling output', () => {
+    expect(scrub('abc abc', ['abc'])).toBe('abc abc');
+    expect(scrub('x secret-value y', ['secret-value'])).toBe('x [REDACTED] y');
+  });
+});
