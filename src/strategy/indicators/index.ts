@@ -1,0 +1,11 @@
+export { RingBuffer, RollingExtreme, type StreamingIndicator } from './common.js';
+export { Sma } from './sma.js';
+export { Ema, Rma, type EmaOptions, type EmaSeed } from './ema.js';
+export { Wma } from './wma.js';
+export { RollingStdDev, type StdDevOptions } from './stddev.js';
+export { BollingerBands, type BollingerOptions } from './bollinger.js';
+export { Rsi } from './rsi.js';
+export { Atr, TrueRange, type AtrSmoothing } from './atr.js';
+export { Macd, type MacdOptions } from './macd.js';
+export { Stochastic, type StochasticOptions } from './stochastic.js';
+export { RollingVwap, SessionVwap, typicalPrice, type SessionVwapOptions } from './vwap.js';
