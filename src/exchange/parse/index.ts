@@ -1,0 +1,8 @@
+/** Response parsers: pure `(json) => domain` functions shared by the REST client, the stream client and the simulator's contract tests. */
+export { listOrIndexed, timeMs, isObject, type Json } from './fields.js';
+export * from './envelope.js';
+export * from './market.js';
+export * from './account.js';
+export * from './order.js';
+export * from './margin.js';
+export * from './prop.js';
