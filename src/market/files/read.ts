@@ -1,0 +1,78 @@
+/**
+ * Read candle files of any supported format, detected from the content (and the extension as a
+ * hint): the bundled CSV, freqtrade JSON arrays (plain or gzip), freqtrade column-dict JSON, and
+ * plain OHLCV CSV with a header. gzip is detected from the magic bytes.
+ */
+import type { Candle } from '../../core/types/market.js';
+import { trimColumns, type CandleColumns } from './columns.js';
+import { isBundledHeader } from './bundled.js';
+import { parseCsv } from './csv.js';
+import { CandleFileError } from './errors.js';
+import { isColumnDict, parseFreqtradeArrays, parseFreqtradeColumns } from './freqtrade.js';
+import { ColumnSink, DecimalSink, type CandleSink, type PosKind } from './sink.js';
+import { readTextMaybeGzip } from './text.js';
+
+export type CandleFileFormat = 'bundled' | 'freqtrade-json' | 'freqtrade-columns' | 'csv';
+
+interface Loaded {
+  format: CandleFileFormat;
+  text: string;
+  json?: unknown;
+}
+
+function load(file: string): Loaded {
+  const text = readTextMaybeGzip(file);
+  let i = 0;
+  while (i < text.length && /\s|\ufeff/.test(text[i]!)) i++;
+  const first = text[i];
+  if (first === '[' || first === '{') {
+    let json: unknown;
+    try {
+      json = JSON.parse(text);
+    } catch (err) {
+      throw new CandleFileError({ file }, `not valid JSON: ${(err as Error).message}`, { cause: err });
+    }
+    if (Array.isArray(json)) return { format: 'freqtrade-json', text, json };
+    if (isColumnDict(json)) return { format: 'freqtrade-columns', text, json };
+    throw new CandleFileError({ file }, 'JSON is neither an array of candle arrays nor a column dict with date and open');
+  }
+  const nl = text.indexOf('\n', i);
+  const header = text.slice(i, nl < 0 ? text.length : nl);
+  return { format: isBundledHeader(header) ? 'bundled' : 'csv', text };
+}
+
+/** The format of a candle file, from its content. */
+export function detectCandleFormat(file: string): CandleFileFormat {
+  return load(file).format;
+}
+
+function parseInto(file: string, l: Loaded, sink: CandleSink): void {
+  if (l.format === 'freqtrade-json') parseFreqtradeArrays(file, l.json, sink);
+  else if (l.format === 'freqtrade-columns') parseFreqtradeColumns(file, l.json, sink);
+  else parseCsv(file, l.text, sink);
+}
+
+function kindOf(f: CandleFileFormat): PosKind {
+  return f === 'bundled' || f === 'csv' ? 'line' : 'row';
+}
+
+/** Read a candle file into Decimal candles (exact: CSV strings never pass through a float). */
+export function readCandleFile(file: string): { format: CandleFileFormat; candles: Candle[] } {
+  const l = load(file);
+  const sink = new DecimalSink(file, kindOf(l.format));
+  parseInto(file, l, sink);
+  return { format: l.format, candles: sink.candles };
+}
+
+export function readCandles(file: string): Candle[] {
+  return readCandleFile(file).candles;
+}
+
+/** Fast path for backtests: columnar Float64Arrays, no Decimal per candle. */
+export function readCandleColumns(file: string): CandleColumns & { format: CandleFileFormat } {
+  const l = load(file);
+  const estimate = Array.isArray(l.json) ? l.json.length : Math.ceil(l.text.length / 32);
+  const sink = new ColumnSink(file, kindOf(l.format), estimate);
+  parseInto(file, l, sink);
+  return { ...trimColumns(sink.result()), format: l.format };
+}

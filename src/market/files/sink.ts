@@ -1,0 +1,143 @@
+/**
+ * Format parsers hand each row to a sink as raw values (strings from CSV, numbers from JSON). The
+ * Decimal sink builds `Candle[]` exactly (strings never go through a float); the column sink fills
+ * Float64Arrays for backtests. Both check the same things and name file, line/row and field:
+ * a readable time, strictly increasing times, numeric OHLCV, low <= open, close <= high, volume >= 0.
+ */
+import { Decimal, DecimalParseError, toDecimal } from '../../core/decimal.js';
+import type { Candle } from '../../core/types/market.js';
+import { allocColumns, trimColumns, type CandleColumns } from './columns.js';
+import { CandleFileError, quote, type CandleFileLocation } from './errors.js';
+import { parseTimeValue } from './time.js';
+
+export type RawValue = string | number;
+
+export interface CandleSink {
+  /** `pos` is a 1-based line for text files, a 0-based row for JSON. */
+  row(pos: number, time: RawValue, o: RawValue, h: RawValue, l: RawValue, c: RawValue, v: RawValue): void;
+}
+
+export type PosKind = 'line' | 'row';
+
+function where(file: string, kind: PosKind, pos: number, field?: string): CandleFileLocation {
+  const loc: CandleFileLocation = kind === 'line' ? { file, line: pos } : { file, row: pos };
+  if (field !== undefined) loc.field = field;
+  return loc;
+}
+
+abstract class CheckingSink implements CandleSink {
+  protected lastTime = -Infinity;
+  constructor(
+    readonly file: string,
+    readonly kind: PosKind,
+  ) {}
+
+  protected fail(pos: number, field: string | undefined, problem: string): never {
+    throw new CandleFileError(where(this.file, this.kind, pos, field), problem);
+  }
+
+  protected time(pos: number, raw: RawValue): number {
+    const t = parseTimeValue(raw);
+    if (Number.isNaN(t)) this.fail(pos, 'time', `expected an epoch number or an ISO date, got ${quote(raw)}`);
+    if (t <= this.lastTime) {
+      this.fail(pos, 'time', `times must increase: ${quote(raw)} is not after the previous row`);
+    }
+    this.lastTime = t;
+    return t;
+  }
+
+  protected shape(pos: number, o: number, h: number, l: number, c: number, v: number): void {
+    if (l > h) this.fail(pos, 'low', `low ${l} is above high ${h}`);
+    if (o > h || c > h) this.fail(pos, 'high', `high ${h} is below open ${o} or close ${c}`);
+    if (o < l || c < l) this.fail(pos, 'low', `low ${l} is above open ${o} or close ${c}`);
+    if (v < 0) this.fail(pos, 'volume', `volume ${v} is negative`);
+  }
+
+  abstract row(pos: number, t: RawValue, o: RawValue, h: RawValue, l: RawValue, c: RawValue, v: RawValue): void;
+}
+
+export class DecimalSink extends CheckingSink {
+  readonly candles: Candle[] = [];
+
+  private dec(pos: number, field: string, raw: RawValue): Decimal {
+    try {
+      return toDecimal(raw, field);
+    } catch (err) {
+      if (err instanceof DecimalParseError) this.fail(pos, field, `expected a number, got ${quote(raw)}`);
+      throw err;
+    }
+  }
+
+  row(pos: number, t: RawValue, o: RawValue, h: RawValue, l: RawValue, c: RawValue, v: RawValue): void {
+    const time = this.time(pos, t);
+    const candle: Candle = {
+      time,
+      open: this.dec(pos, 'open', o),
+      high: this.dec(pos, 'high', h),
+      low: this.dec(pos, 'low', l),
+      close: this.dec(pos, 'close', c),
+      volume: this.dec(pos, 'volume', v),
+    };
+    this.shape(
+      pos,
+      candle.open.toNumber(),
+      candle.high.toNumber(),
+      candle.low.toNumber(),
+      candle.close.toNumber(),
+      candle.volume.toNumber(),
+    );
+    this.candles.push(candle);
+  }
+}
+
+export class ColumnSink extends CheckingSink {
+  private cols: CandleColumns;
+  constructor(file: string, kind: PosKind, capacity: number) {
+    super(file, kind);
+    this.cols = allocColumns(Math.max(16, capacity));
+  }
+
+  private num(pos: number, field: string, raw: RawValue): number {
+    const n = typeof raw === 'number' ? raw : raw.length === 0 ? NaN : Number(raw);
+    if (!Number.isFinite(n)) this.fail(pos, field, `expected a number, got ${quote(raw)}`);
+    return n;
+  }
+
+  row(pos: number, t: RawValue, o: RawValue, h: RawValue, l: RawValue, c: RawValue, v: RawValue): void {
+    const time = this.time(pos, t);
+    const open = this.num(pos, 'open', o);
+    const high = this.num(pos, 'high', h);
+    const low = this.num(pos, 'low', l);
+    const close = this.num(pos, 'close', c);
+    const volume = this.num(pos, 'volume', v);
+    this.shape(pos, open, high, low, close, volume);
+    let cols = this.cols;
+    const i = cols.length;
+    if (i === cols.time.length) cols = this.grow();
+    cols.time[i] = time;
+    cols.open[i] = open;
+    cols.high[i] = high;
+    cols.low[i] = low;
+    cols.close[i] = close;
+    cols.volume[i] = volume;
+    cols.length = i + 1;
+  }
+
+  private grow(): CandleColumns {
+    const old = this.cols;
+    const next = allocColumns(old.time.length * 2);
+    next.time.set(old.time);
+    next.open.set(old.open);
+    next.high.set(old.high);
+    next.low.set(old.low);
+    next.close.set(old.close);
+    next.volume.set(old.volume);
+    next.length = old.length;
+    this.cols = next;
+    return next;
+  }
+
+  result(): CandleColumns {
+    return trimColumns(this.cols);
+  }
+}
