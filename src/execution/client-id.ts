@@ -1,0 +1,41 @@
+/**
+ * Client order ids: letters, digits and underscore only (the exchange's rule), unique across
+ * restarts, and prefixed with the strategy instance name so an order can be traced to its
+ * strategy on the exchange's own pages: `<prefix>_<time base36>_<sequence base36>`.
+ */
+import type { Clock } from '../core/clock.js';
+
+const VALID = /^[A-Za-z0-9_]{1,64}$/;
+
+export function isValidClientId(id: string): boolean {
+  return VALID.test(id);
+}
+
+/** Strategy instance name -> a prefix of letters and digits (other characters dropped), at most 16. */
+export function clientIdPrefix(strategy: string): string {
+  const p = strategy.replace(/[^A-Za-z0-9]/g, '').slice(0, 16);
+  return p.length > 0 ? p : 'mz';
+}
+
+export class ClientIdGenerator {
+  private seq = 0;
+  private lastMs = -1;
+  /** `session` distinguishes processes started within the same millisecond (e.g. a restart loop). */
+  constructor(
+    private readonly clock: Clock,
+    private readonly session: string = Math.floor(Math.random() * 36 ** 3).toString(36),
+  ) {
+    if (!/^[a-z0-9]*$/.test(session)) throw new Error(`client id session must be lower-case letters and digits, got ${session}`);
+  }
+
+  next(strategy: string): string {
+    const now = this.clock.now();
+    if (now !== this.lastMs) {
+      this.lastMs = now;
+      this.seq = 0;
+    }
+    const id = `${clientIdPrefix(strategy)}_${now.toString(36)}${this.session}_${(this.seq++).toString(36)}`;
+    if (!isValidClientId(id)) throw new Error(`generated an invalid client id ${id}`);
+    return id;
+  }
+}

@@ -1,0 +1,335 @@
+/**
+ * The execution engine: turns passed intents into orders on a venue and follows each one until it
+ * is final.
+ *
+ * Idempotency: every order gets its client id before anything is sent, and is journaled as
+ * `pending` first. A create that fails with a retryable error (timeout, network, 5xx, 429) has an
+ * unknown outcome: the engine looks the client id up before anything is re-sent; found means it
+ * exists (tracked from there), not found means it may be re-sent — with the same client id, so a
+ * late-arriving first attempt makes the second fail with 409 instead of creating a twin. One intent
+ * never yields two live orders. Cancels are retried until the exchange confirms a final state.
+ */
+import { EventEmitter } from 'eventemitter3';
+import type { Clock } from '../core/clock.js';
+import { Decimal } from '../core/decimal.js';
+import { DuplicateOrderError, isRetryable, MizanError, NotFoundError } from '../core/errors.js';
+import type { SpotOrderIntent } from '../core/intents.js';
+import type { Logger } from '../core/logger.js';
+import type { SpotOrder } from '../core/types/order.js';
+import type { FillEvent, OrderState, OrderUpdate } from '../strategy/views.js';
+import type { ClientIdGenerator } from './client-id.js';
+import { applySnapshot, isFinal, toView, type TrackedOrder } from './tracked-order.js';
+import type { Venue } from './venue.js';
+
+export interface ExecutionJournal {
+  upsertOrder(o: TrackedOrder): void;
+  orderEvent(clientOrderId: string, state: OrderState, detail: Record<string, unknown>): void;
+  /** False when this fill was recorded before (the key identifies it). */
+  recordFill(fill: FillEvent, key: string): boolean;
+}
+
+export interface ReservationPort {
+  release(reservationId: string): void;
+}
+
+export interface Timers {
+  setTimeout(fn: () => void, ms: number): unknown;
+  clearTimeout(handle: unknown): void;
+}
+
+export interface ExecutionOptions {
+  /** Wait before looking an order up after an unknown outcome (ms). */
+  lookupDelayMs: number;
+  lookupAttempts: number;
+  /** Re-sends after a lookup found nothing. */
+  maxResends: number;
+  cancelAttempts: number;
+  /** Poll every order at least this often while young, and this often when quiet. */
+  fastPollMs: number;
+  slowPollMs: number;
+  youngMs: number;
+}
+
+export const DEFAULT_EXECUTION_OPTIONS: ExecutionOptions = {
+  lookupDelayMs: 500,
+  lookupAttempts: 5,
+  maxResends: 2,
+  cancelAttempts: 8,
+  fastPollMs: 1_000,
+  slowPollMs: 5_000,
+  youngMs: 15_000,
+};
+
+export interface ExecutionDeps {
+  venueFor(account: string): Venue;
+  clock: Clock;
+  logger: Logger;
+  ids: ClientIdGenerator;
+  journal?: ExecutionJournal;
+  reservations?: ReservationPort;
+  timers?: Timers;
+  /** Wait helper; tests make it instant. */
+  sleep?: (ms: number) => Promise<void>;
+  options?: Partial<ExecutionOptions>;
+}
+
+export interface ExecutionEvents {
+  order: [OrderUpdate];
+  fill: [FillEvent];
+  final: [TrackedOrder];
+}
+
+export interface SubmitMeta {
+  account?: string;
+  reservationId?: string;
+}
+
+type LookupResult = 'found' | 'absent' | 'unknown';
+
+export class ExecutionEngine extends EventEmitter<ExecutionEvents> {
+  readonly orders = new Map<string, TrackedOrder>();
+  private readonly opts: ExecutionOptions;
+  private readonly sleep: (ms: number) => Promise<void>;
+  private readonly cancelRequested = new Set<string>();
+  private readonly unsubscribes: (() => void)[] = [];
+  private readonly lastPolled = new Map<string, number>();
+
+  constructor(private readonly deps: ExecutionDeps) {
+    super();
+    this.opts = { ...DEFAULT_EXECUTION_OPTIONS, ...deps.options };
+    this.sleep = deps.sleep ?? ((ms) => new Promise((r) => setTimeout(r, ms)));
+  }
+
+  /** Follow pushed updates of a venue (in-process simulator). */
+  listen(venue: Venue): void {
+    if (!venue.onOrderUpdate) return;
+    this.unsubscribes.push(venue.onOrderUpdate((snap) => this.onSnapshot(snap)));
+  }
+
+  close(): void {
+    for (const u of this.unsubscribes.splice(0)) u();
+  }
+
+  /** Place a spot order for an intent the risk module passed (size already resolved to base). */
+  async submitOrder(intent: SpotOrderIntent, meta: SubmitMeta = {}): Promise<TrackedOrder> {
+    if (intent.size.kind !== 'base') {
+      throw new Error(`order size must be resolved to a base quantity before execution, got ${intent.size.kind}`);
+    }
+    const now = this.deps.clock.now();
+    const o: TrackedOrder = {
+      clientOrderId: this.deps.ids.next(intent.strategy),
+      strategy: intent.strategy,
+      account: meta.account ?? 'main',
+      symbol: intent.symbol,
+      side: intent.side,
+      type: intent.type,
+      quantity: intent.size.quantity,
+      filled: new Decimal(0),
+      filledQuote: new Decimal(0),
+      fee: new Decimal(0),
+      state: 'pending',
+      createdAt: now,
+      updatedAt: now,
+      quietPolls: 0,
+    };
+    if (intent.price) o.price = intent.price;
+    if (intent.stopPrice) o.stopPrice = intent.stopPrice;
+    if (intent.tag) o.tag = intent.tag;
+    if (intent.brackets) o.brackets = intent.brackets;
+    if (meta.reservationId) o.reservationId = meta.reservationId;
+    this.orders.set(o.clientOrderId, o);
+    this.deps.journal?.upsertOrder(o);
+    this.deps.journal?.orderEvent(o.clientOrderId, 'pending', { intent: intent.kind, type: intent.type });
+    await this.create(o, 0);
+    return o;
+  }
+
+  private async create(o: TrackedOrder, resends: number): Promise<void> {
+    const venue = this.deps.venueFor(o.account);
+    const req = {
+      symbol: o.symbol,
+      side: o.side,
+      type: o.type as SpotOrderIntent['type'],
+      quantity: o.quantity,
+      clientId: o.clientOrderId,
+      ...(o.price ? { price: o.price } : {}),
+      ...(o.stopPrice ? { stopPrice: o.stopPrice } : {}),
+    };
+    try {
+      const snap = await venue.createOrder(req);
+      this.apply(o, snap);
+    } catch (err) {
+      if (err instanceof DuplicateOrderError) {
+        this.deps.logger.warn({ clientOrderId: o.clientOrderId }, 'create answered 409: the order exists, looking it up');
+        const r = await this.lookup(o);
+        if (r !== 'found') this.markUnknown(o, 'duplicate client id but the order could not be read');
+        return;
+      }
+      if (isRetryable(err)) {
+        this.deps.logger.warn({ clientOrderId: o.clientOrderId, err: errInfo(err) }, 'create outcome unknown, looking the client id up');
+        const r = await this.lookup(o);
+        if (r === 'absent' && resends < this.opts.maxResends) {
+          this.deps.journal?.orderEvent(o.clientOrderId, 'pending', { resend: resends + 1 });
+          return this.create(o, resends + 1);
+        }
+        if (r !== 'found') this.markUnknown(o, `create outcome unknown after ${resends + 1} attempt(s): ${errInfo(err).message}`);
+        return;
+      }
+      this.finish(o, 'rejected', errInfo(err).message);
+    }
+  }
+
+  /** Look an order up by client id, retrying retryable failures. */
+  private async lookup(o: TrackedOrder): Promise<LookupResult> {
+    const venue = this.deps.venueFor(o.account);
+    for (let i = 0; i < this.opts.lookupAttempts; i++) {
+      await this.sleep(this.opts.lookupDelayMs * (i + 1));
+      try {
+        const snap = await venue.getOrder(o.clientOrderId);
+        this.apply(o, snap);
+        return 'found';
+      } catch (err) {
+        if (err instanceof NotFoundError) return 'absent';
+        if (!isRetryable(err)) return 'unknown';
+      }
+    }
+    return 'unknown';
+  }
+
+  private markUnknown(o: TrackedOrder, reason: string): void {
+    const previous = o.state;
+    o.state = 'unknown';
+    o.reason = reason;
+    o.updatedAt = this.deps.clock.now();
+    this.deps.journal?.upsertOrder(o);
+    this.deps.journal?.orderEvent(o.clientOrderId, 'unknown', { reason });
+    this.emit('order', { order: toView(o), previous, reason });
+  }
+
+  /** Apply a snapshot that arrived by push, poll or lookup. Orders not tracked here are ignored. */
+  onSnapshot(snap: SpotOrder): void {
+    const o = this.orders.get(snap.clientOrderId);
+    if (o) this.apply(o, snap);
+  }
+
+  private apply(o: TrackedOrder, snap: SpotOrder): void {
+    const wasUnknown = o.state === 'unknown' || o.state === 'pending';
+    if (o.state === 'unknown') o.state = 'pending';
+    const r = applySnapshot(o, snap, this.deps.clock.now());
+    if (!r.changed && !wasUnknown) return;
+    for (const f of r.fills) {
+      const key = `${f.clientOrderId}:${o.filled.toFixed()}`;
+      if (this.deps.journal && !this.deps.journal.recordFill(f, key)) continue;
+      this.emit('fill', f);
+    }
+    this.deps.journal?.upsertOrder(o);
+    if (r.previous !== o.state) this.deps.journal?.orderEvent(o.clientOrderId, o.state, { filled: o.filled.toFixed() });
+    this.emit('order', { order: toView(o), previous: r.previous });
+    if (isFinal(o.state)) this.onFinal(o);
+  }
+
+  private finish(o: TrackedOrder, state: OrderState, reason: string): void {
+    const previous = o.state;
+    o.state = state;
+    o.reason = reason;
+    o.updatedAt = this.deps.clock.now();
+    this.deps.journal?.upsertOrder(o);
+    this.deps.journal?.orderEvent(o.clientOrderId, state, { reason });
+    this.emit('order', { order: toView(o), previous, reason });
+    this.onFinal(o);
+  }
+
+  private onFinal(o: TrackedOrder): void {
+    this.cancelRequested.delete(o.clientOrderId);
+    this.lastPolled.delete(o.clientOrderId);
+    if (o.reservationId) this.deps.reservations?.release(o.reservationId);
+    this.emit('final', o);
+  }
+
+  /** Cancel an order, retrying until the exchange confirms a final state (or the poller takes over). */
+  async cancel(clientOrderId: string): Promise<TrackedOrder | undefined> {
+    const o = this.orders.get(clientOrderId);
+    if (!o || isFinal(o.state)) return o;
+    this.cancelRequested.add(clientOrderId);
+    const venue = this.deps.venueFor(o.account);
+    for (let i = 0; i < this.opts.cancelAttempts && !isFinal(o.state); i++) {
+      try {
+        const snap = await venue.cancelOrder(clientOrderId);
+        this.apply(o, snap);
+        if (!isFinal(o.state)) {
+          // Some answers show the order still active for a moment: read it back.
+          await this.sleep(this.opts.lookupDelayMs);
+          this.apply(o, await venue.getOrder(clientOrderId));
+        }
+      } catch (err) {
+        if (err instanceof NotFoundError) {
+          const r = await this.lookup(o);
+          if (r === 'absent') this.finish(o, 'cancelled', 'not found on the exchange when cancelling');
+          continue;
+        }
+        if (!isRetryable(err)) {
+          // e.g. already finished: learn the final state.
+          await this.lookup(o);
+          if (!isFinal(o.state)) this.deps.logger.warn({ clientOrderId, err: errInfo(err) }, 'cancel refused');
+          break;
+        }
+        await this.sleep(this.opts.lookupDelayMs * 2 ** Math.min(i, 5));
+      }
+    }
+    return o;
+  }
+
+  /** Cancel every live order of a market (optionally of one strategy). */
+  async cancelAll(symbol: string, strategy?: string): Promise<void> {
+    const live = [...this.orders.values()].filter(
+      (o) => o.symbol === symbol && !isFinal(o.state) && (strategy === undefined || o.strategy === strategy),
+    );
+    await Promise.all(live.map((o) => this.cancel(o.clientOrderId)));
+  }
+
+  liveOrders(filter?: { strategy?: string; symbol?: string }): TrackedOrder[] {
+    return [...this.orders.values()].filter(
+      (o) => !isFinal(o.state) && (!filter?.strategy || o.strategy === filter.strategy) && (!filter?.symbol || o.symbol === filter.symbol),
+    );
+  }
+
+  /** Take over orders known from the journal (recovery). */
+  adopt(orders: TrackedOrder[]): void {
+    for (const o of orders) if (!this.orders.has(o.clientOrderId)) this.orders.set(o.clientOrderId, o);
+  }
+
+  /**
+   * One polling pass: every live order that is due is read by client id. Young orders and orders
+   * that just changed are polled at the fast interval, quiet ones at the slow one. Orders whose
+   * cancel was not yet confirmed are cancelled again.
+   */
+  async pollOnce(): Promise<void> {
+    const now = this.deps.clock.now();
+    const due = [...this.orders.values()].filter((o) => {
+      if (isFinal(o.state)) return false;
+      const last = this.lastPolled.get(o.clientOrderId) ?? 0;
+      const young = now - o.createdAt < this.opts.youngMs || o.quietPolls < 3;
+      return now - last >= (young ? this.opts.fastPollMs : this.opts.slowPollMs);
+    });
+    for (const o of due) {
+      this.lastPolled.set(o.clientOrderId, now);
+      if (this.cancelRequested.has(o.clientOrderId)) {
+        await this.cancel(o.clientOrderId);
+        continue;
+      }
+      try {
+        this.apply(o, await this.deps.venueFor(o.account).getOrder(o.clientOrderId));
+      } catch (err) {
+        if (err instanceof NotFoundError && (o.state === 'pending' || o.state === 'unknown')) {
+          if (now - o.createdAt > this.opts.youngMs) this.finish(o, 'rejected', 'never reached the exchange');
+        } else if (!(err instanceof MizanError && err.retryable)) {
+          this.deps.logger.warn({ clientOrderId: o.clientOrderId, err: errInfo(err) }, 'poll failed');
+        }
+      }
+    }
+  }
+}
+
+function errInfo(err: unknown): { name: string; message: string } {
+  return err instanceof Error ? { name: err.name, message: err.message } : { name: 'Error', message: String(err) };
+}

@@ -1,0 +1,148 @@
+/**
+ * One order's state machine, keyed by client id. States:
+ *   pending (sent, no answer yet) -> open -> partially_filled -> filled
+ *                                         \-> cancelled | expired (possibly after partial fills)
+ *   pending -> rejected (a final error from the exchange)
+ *   pending -> unknown (the create's outcome could not be learned; kept and looked up again)
+ * Final states never change again. Fills are derived from the growth of the executed quantity, so
+ * the same snapshot seen twice (poll + push, or a replay after restart) never books a fill twice.
+ */
+import { Decimal } from '../core/decimal.js';
+import type { Side } from '../core/types/market.js';
+import type { SpotOrder } from '../core/types/order.js';
+import type { Brackets } from '../core/intents.js';
+import type { FillEvent, OrderState, OrderView } from '../strategy/views.js';
+
+export const FINAL_STATES: ReadonlySet<OrderState> = new Set(['filled', 'cancelled', 'rejected', 'expired']);
+
+export interface TrackedOrder {
+  clientOrderId: string;
+  strategy: string;
+  account: string;
+  symbol: string;
+  side: Side;
+  type: string;
+  price?: Decimal;
+  stopPrice?: Decimal;
+  quantity: Decimal;
+  filled: Decimal;
+  /** Quote amount executed so far. */
+  filledQuote: Decimal;
+  fee: Decimal;
+  feeAsset?: string;
+  state: OrderState;
+  reason?: string;
+  tag?: string;
+  reservationId?: string;
+  brackets?: Brackets;
+  createdAt: number;
+  updatedAt: number;
+  /** Polls and lookups since the last change, for adaptive polling. */
+  quietPolls: number;
+}
+
+export function isFinal(state: OrderState): boolean {
+  return FINAL_STATES.has(state);
+}
+
+export function toView(o: TrackedOrder): OrderView {
+  const v: OrderView = {
+    clientOrderId: o.clientOrderId,
+    strategy: o.strategy,
+    symbol: o.symbol,
+    side: o.side,
+    type: o.type,
+    quantity: o.quantity,
+    filled: o.filled,
+    state: o.state,
+    createdAt: o.createdAt,
+  };
+  if (o.price) v.price = o.price;
+  if (o.stopPrice) v.stopPrice = o.stopPrice;
+  if (o.filled.gt(0)) v.avgPrice = o.filledQuote.div(o.filled);
+  if (o.tag) v.tag = o.tag;
+  return v;
+}
+
+/** The state an exchange snapshot implies. `active` is the reliable flag; status names vary. */
+export function stateOf(snapshot: SpotOrder): OrderState {
+  const executed = snapshot.executedQty;
+  if (snapshot.active) return executed.gt(0) ? 'partially_filled' : 'open';
+  if (executed.gte(snapshot.origQty) && snapshot.origQty.gt(0)) return 'filled';
+  const s = String(snapshot.status).toUpperCase();
+  if (s === 'REJECTED') return 'rejected';
+  if (s === 'EXPIRED') return 'expired';
+  if (s === 'FILLED' && executed.gt(0)) return 'filled';
+  return 'cancelled';
+}
+
+export interface SnapshotResult {
+  changed: boolean;
+  previous: OrderState;
+  fills: FillEvent[];
+}
+
+/**
+ * Apply an exchange snapshot. Returns the fills it reveals (at most one per growth of the executed
+ * quantity: its price is the marginal average, sum delta / quantity delta) and whether the state changed.
+ */
+export function applySnapshot(o: TrackedOrder, snap: SpotOrder, now: number): SnapshotResult {
+  const previous = o.state;
+  const fills: FillEvent[] = [];
+  if (isFinal(o.state)) return { changed: false, previous, fills };
+  const executed = snap.executedQty;
+  if (executed.gt(o.filled)) {
+    const dq = executed.minus(o.filled);
+    const sum = snap.executedSum ?? (snap.executedPrice ? snap.executedPrice.mul(executed) : undefined);
+    const dQuote = sum ? sum.minus(o.filledQuote) : snap.price.mul(dq);
+    const fee = snap.fee !== undefined ? Decimal.max(snap.fee.minus(o.fee), 0) : estimateFee(snap, dq, dQuote);
+    const feeAsset = snap.fills.at(-1)?.feeAsset ?? o.feeAsset ?? (o.side === 'BUY' ? baseOf(o.symbol) : quoteOf(o.symbol));
+    fills.push({
+      clientOrderId: o.clientOrderId,
+      strategy: o.strategy,
+      symbol: o.symbol,
+      side: o.side,
+      price: dQuote.div(dq),
+      quantity: dq,
+      fee,
+      feeAsset,
+      timestamp: snap.fills.at(-1)?.timestamp ?? now,
+      ...(o.tag ? { tag: o.tag } : {}),
+    });
+    o.filled = executed;
+    o.filledQuote = o.filledQuote.plus(dQuote);
+    o.fee = o.fee.plus(fee);
+    o.feeAsset = feeAsset;
+  }
+  const next = stateOf(snap);
+  const changed = next !== o.state || fills.length > 0;
+  o.state = next;
+  if (changed) {
+    o.updatedAt = now;
+    o.quietPolls = 0;
+  } else {
+    o.quietPolls++;
+  }
+  return { changed, previous, fills };
+}
+
+function estimateFee(snap: SpotOrder, dq: Decimal, dQuote: Decimal): Decimal {
+  // Fee total absent: sum the new fills' fees when the snapshot lists them; otherwise zero.
+  if (snap.fills.length === 0) return new Decimal(0);
+  let qty = new Decimal(0);
+  let fee = new Decimal(0);
+  for (let i = snap.fills.length - 1; i >= 0 && qty.lt(dq); i--) {
+    qty = qty.plus(snap.fills[i]!.quantity);
+    fee = fee.plus(snap.fills[i]!.fee);
+  }
+  void dQuote;
+  return fee;
+}
+
+const QUOTES = ['USDT', 'TMN', 'BTC', 'ETH'];
+export function quoteOf(symbol: string): string {
+  return QUOTES.find((q) => symbol.endsWith(q) && symbol.length > q.length) ?? symbol.slice(-4);
+}
+export function baseOf(symbol: string): string {
+  return symbol.slice(0, symbol.length - quoteOf(symbol).length);
+}

@@ -1,0 +1,37 @@
+/**
+ * Where orders go. Live trading uses the REST client; paper trading and backtests use the
+ * SimulatedExchange in-process. Both satisfy this one interface, chosen in the composition root: no
+ * paper flag anywhere in the exchange adapter. Every method throws the typed errors of
+ * src/core/errors.ts, so the executor reacts the same way to a rejection from either.
+ */
+import type { Decimal } from '../core/decimal.js';
+import type {
+  Balances,
+  InstantOrder,
+  MarginPosition,
+  MarginPositionFilter,
+  MarginRequest,
+  NewInstantOrder,
+  NewSpotOrder,
+  SpotOrder,
+} from '../core/types/index.js';
+
+export interface Venue {
+  /** `live`, `paper` or `backtest`, for logs and the journal. */
+  readonly kind: string;
+  createOrder(order: NewSpotOrder): Promise<SpotOrder>;
+  getOrder(clientOrderId: string): Promise<SpotOrder>;
+  cancelOrder(clientOrderId: string): Promise<SpotOrder>;
+  openOrders(symbol?: string): Promise<SpotOrder[]>;
+  balances(): Promise<Balances>;
+  instantOrder(order: NewInstantOrder): Promise<InstantOrder>;
+  openPosition(req: MarginRequest): Promise<MarginPosition>;
+  addCollateral(positionId: number, amount: Decimal): Promise<MarginPosition>;
+  closePosition(positionId: number, price: Decimal): Promise<MarginPosition>;
+  positions(filter?: MarginPositionFilter): Promise<MarginPosition[]>;
+  /**
+   * Venues that know at once when an order changes (the in-process simulator) push updates here,
+   * so the tracker need not poll. Live venues leave it out and are polled.
+   */
+  onOrderUpdate?(listener: (order: SpotOrder) => void): () => void;
+}
