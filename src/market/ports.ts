@@ -1,0 +1,115 @@
+/**
+ * Narrow ports the market-data layer needs from the exchange adapter. `WallexRestClient`
+ * (src/exchange/rest) and `StreamClient` (src/exchange/stream) satisfy them; tests use in-memory fakes.
+ * Return types are deliberately permissive (arrays or maps) so either shape of the adapters fits.
+ */
+import type { Decimal } from '../core/decimal.js';
+import type {
+  ActiveMarket,
+  Candle,
+  DepthSnapshot,
+  MarketInfo,
+  MarketStats,
+  PriceTick,
+  PublicTrade,
+  Resolution,
+} from '../core/types/market.js';
+import type { FeeRates } from '../core/types/account.js';
+
+/** Which side of a book: bids (`@buyDepth`) or asks (`@sellDepth`). */
+export type BookSide = 'bid' | 'ask';
+
+/**
+ * One level as it arrives: over socket.io `price` is a string and `quantity` a number; REST may send
+ * strings, numbers or exponent notation; an adapter may already have parsed them into Decimals.
+ */
+export interface RawLevel {
+  readonly price: string | number | Decimal;
+  readonly quantity: string | number | Decimal;
+}
+
+/** Both sides of a book in any of the accepted level shapes. */
+export interface RawDepth {
+  readonly bids: ArrayLike<RawLevel>;
+  readonly asks: ArrayLike<RawLevel>;
+}
+
+/** REST order-book source: `/v1/depth` and, when available, `/v2/depth/all`. */
+export interface DepthSource {
+  getDepth(symbol: string): Promise<DepthSnapshot | RawDepth>;
+  getAllDepths?(): Promise<Record<string, DepthSnapshot | RawDepth>>;
+}
+
+/** Query of `/v1/udf/history`: times are Unix seconds, both ends inclusive. */
+export interface CandleQuery {
+  symbol: string;
+  resolution: Resolution;
+  from: number;
+  to: number;
+}
+
+/** REST candle source (`/v1/udf/history`). */
+export interface CandleHistorySource {
+  getCandles(query: CandleQuery): Promise<Candle[]>;
+}
+
+/** REST market information: `/v1/markets`, `/hector/web/v1/markets`, `/v1/account/fee`. */
+export interface MarketInfoSource {
+  getMarkets(): Promise<MarketInfo[] | Record<string, MarketInfo>>;
+  getActiveMarkets?(): Promise<ActiveMarket[]>;
+  getFees?(): Promise<FeeRates>;
+}
+
+/** Events the stream client emits (the subset the market-data engine listens to). */
+export interface StreamEvents {
+  depth: (symbol: string, side: BookSide, levels: ArrayLike<RawLevel>) => void;
+  trade: (trade: PublicTrade) => void;
+  marketCap: (symbol: string, stats: MarketStats) => void;
+  price: (tick: PriceTick) => void;
+  connectionDown: (reason?: unknown) => void;
+  connectionUp: () => void;
+  /** `channel` is the stream channel name, e.g. `BTCUSDT@buyDepth`. */
+  channelStale: (channel: string) => void;
+  channelFresh: (channel: string) => void;
+}
+
+/**
+ * The stream client as the engine sees it. The client is expected to restore its subscriptions after
+ * a reconnect (the engine can also re-subscribe: `resubscribeOnReconnect`).
+ */
+export interface StreamPort {
+  on<E extends keyof StreamEvents>(event: E, listener: StreamEvents[E]): unknown;
+  off<E extends keyof StreamEvents>(event: E, listener: StreamEvents[E]): unknown;
+  subscribe(channel: string): unknown;
+  unsubscribe?(channel: string): unknown;
+}
+
+/** Timer functions, injected so tests (and backtests) can drive them. */
+export interface Timers {
+  setTimeout(fn: () => void, ms: number): unknown;
+  clearTimeout(handle: unknown): void;
+  setInterval(fn: () => void, ms: number): unknown;
+  clearInterval(handle: unknown): void;
+}
+
+type Unrefable = { unref?: () => void };
+
+/** Node's timers; handles are unref'd so market-data housekeeping never keeps a process alive. */
+export const realTimers: Timers = {
+  setTimeout(fn, ms) {
+    const h = setTimeout(fn, ms) as unknown as Unrefable;
+    h.unref?.();
+    return h;
+  },
+  clearTimeout(handle) {
+    clearTimeout(handle as ReturnType<typeof setTimeout>);
+  },
+  setInterval(fn, ms) {
+    const h = setInterval(fn, ms) as unknown as Unrefable;
+    h.unref?.();
+    return h;
+  },
+  clearInterval(handle) {
+    clearInterval(handle as ReturnType<typeof setInterval>);
+  },
+};
