@@ -1,0 +1,138 @@
+/**
+ * The bot's view of its money: balances per account (synced from the exchange, adjusted by fills
+ * between syncs), spot positions and PnL per strategy and market, margin positions, and equity.
+ * Equity is valued in one reference asset (e.g. USDT or TMN) through a price port.
+ */
+import { Decimal } from '../core/decimal.js';
+import type { Balances } from '../core/types/account.js';
+import type { MarginPosition } from '../core/types/margin.js';
+import type { FillEvent } from '../strategy/views.js';
+import { PositionBook, type PositionRecord } from './positions.js';
+
+const ZERO = new Decimal(0);
+
+export interface PortfolioDeps {
+  /** Split a symbol into base and quote. */
+  split(symbol: string): { base: string; quote: string };
+  /** Price of one unit of `asset` in `reference`, or undefined when unknown. */
+  price(asset: string, reference: string): Decimal | undefined;
+  /** The asset equity is counted in. */
+  reference: string;
+}
+
+export interface BalanceEntry {
+  value: Decimal;
+  locked: Decimal;
+}
+
+export interface EquitySnapshot {
+  time: number;
+  equity: Decimal;
+  /** Assets that could not be valued (no price). */
+  unpriced: string[];
+  balances: Record<string, { value: string; locked: string }>;
+}
+
+export interface PnlRow {
+  strategy: string;
+  symbol: string;
+  quantity: Decimal;
+  avgPrice: Decimal;
+  realized: Decimal;
+  unrealized: Decimal;
+  fees: Decimal;
+  trades: number;
+}
+
+export class Portfolio {
+  readonly positions: PositionBook;
+  private readonly balancesByAccount = new Map<string, Map<string, BalanceEntry>>();
+  private margin: MarginPosition[] = [];
+  lastSyncAt = 0;
+
+  constructor(private readonly deps: PortfolioDeps) {
+    this.positions = new PositionBook(deps.split);
+  }
+
+  /** Replace an account's balances with the exchange's numbers. */
+  syncBalances(account: string, balances: Balances, time: number): void {
+    const m = new Map<string, BalanceEntry>();
+    for (const [asset, b] of Object.entries(balances)) m.set(asset, { value: b.value, locked: b.locked });
+    this.balancesByAccount.set(account, m);
+    this.lastSyncAt = time;
+  }
+
+  balance(asset: string, account = 'main'): BalanceEntry {
+    return this.balancesByAccount.get(account)?.get(asset) ?? { value: ZERO, locked: ZERO };
+  }
+
+  assets(account = 'main'): string[] {
+    return [...(this.balancesByAccount.get(account)?.keys() ?? [])];
+  }
+
+  /**
+   * Book a fill: the position and PnL of its strategy, and the account's balances until the next
+   * sync (the bought asset up, net of a fee taken in it; the spent asset down).
+   */
+  applyFill(fill: FillEvent, account = 'main'): Decimal {
+    const { base, quote } = this.deps.split(fill.symbol);
+    const m = this.balancesByAccount.get(account) ?? new Map<string, BalanceEntry>();
+    this.balancesByAccount.set(account, m);
+    const adj = (asset: string, delta: Decimal) => {
+      const e = m.get(asset) ?? { value: ZERO, locked: ZERO };
+      m.set(asset, { value: e.value.plus(delta), locked: e.locked });
+    };
+    const sum = fill.price.mul(fill.quantity);
+    if (fill.side === 'BUY') {
+      adj(base, fill.quantity);
+      adj(quote, sum.neg());
+    } else {
+      adj(base, fill.quantity.neg());
+      adj(quote, sum);
+    }
+    adj(fill.feeAsset, fill.fee.neg());
+    return this.positions.apply(fill);
+  }
+
+  syncMargin(positions: MarginPosition[]): void {
+    this.margin = positions;
+  }
+
+  marginPositions(market?: string): MarginPosition[] {
+    return market ? this.margin.filter((p) => p.market === market) : [...this.margin];
+  }
+
+  /** Equity of an account in the reference asset; open margin positions count with their collateral and profit. */
+  equity(time: number, account = 'main'): EquitySnapshot {
+    let equity = ZERO;
+    const unpriced: string[] = [];
+    const balances: EquitySnapshot['balances'] = {};
+    for (const [asset, b] of this.balancesByAccount.get(account) ?? []) {
+      balances[asset] = { value: b.value.toFixed(), locked: b.locked.toFixed() };
+      if (b.value.isZero()) continue;
+      const px = asset === this.deps.reference ? new Decimal(1) : this.deps.price(asset, this.deps.reference);
+      if (px === undefined) unpriced.push(asset);
+      else equity = equity.plus(b.value.mul(px));
+    }
+    for (const p of this.margin) {
+      if (p.state !== 'open') continue;
+      const cur = p.collateral.currency ?? this.deps.split(p.market).quote;
+      const px = cur === this.deps.reference ? new Decimal(1) : this.deps.price(cur, this.deps.reference);
+      if (px) equity = equity.plus(p.profit.value.mul(px));
+    }
+    return { time, equity, unpriced, balances };
+  }
+
+  pnl(mark: (symbol: string) => Decimal | undefined): PnlRow[] {
+    return this.positions.all().map((p: PositionRecord) => ({
+      strategy: p.strategy,
+      symbol: p.symbol,
+      quantity: p.quantity,
+      avgPrice: p.avgPrice,
+      realized: p.realizedPnl,
+      unrealized: this.positions.unrealized(p, mark(p.symbol)),
+      fees: p.feesQuote,
+      trades: p.trades,
+    }));
+  }
+}

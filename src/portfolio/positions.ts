@@ -1,0 +1,92 @@
+/**
+ * Spot positions per strategy and market, average-cost accounting in Decimal:
+ * - a buy adds quantity at its price; the average cost includes the buy's fee when the fee is paid
+ *   in the quote asset, and a fee taken in the base asset reduces the quantity received;
+ * - a sell realises (price − average cost) × quantity, minus a quote-asset fee;
+ * - selling more than the strategy holds (a short on spot is impossible) realises only the held part
+ *   and leaves the rest flagged in `oversold` (e.g. a sell of coins the account held before).
+ */
+import { Decimal } from '../core/decimal.js';
+import type { FillEvent, SpotPositionView } from '../strategy/views.js';
+
+const ZERO = new Decimal(0);
+
+export interface PositionRecord {
+  strategy: string;
+  symbol: string;
+  base: string;
+  quote: string;
+  quantity: Decimal;
+  avgPrice: Decimal;
+  realizedPnl: Decimal;
+  feesQuote: Decimal;
+  oversold: Decimal;
+  trades: number;
+  /** Closed round trips (quantity back to zero). */
+  closedTrades: { pnl: Decimal; openedAt: number; closedAt: number }[];
+  openedAt?: number;
+}
+
+export class PositionBook {
+  private readonly map = new Map<string, PositionRecord>();
+
+  constructor(private readonly split: (symbol: string) => { base: string; quote: string }) {}
+
+  private key(strategy: string, symbol: string): string {
+    return `${strategy}\u0000${symbol}`;
+  }
+
+  get(strategy: string, symbol: string): PositionRecord | undefined {
+    return this.map.get(this.key(strategy, symbol));
+  }
+
+  all(): PositionRecord[] {
+    return [...this.map.values()];
+  }
+
+  /** Book a fill; returns the PnL it realised (zero for buys). */
+  apply(f: FillEvent): Decimal {
+    const k = this.key(f.strategy, f.symbol);
+    let p = this.map.get(k);
+    if (!p) {
+      const { base, quote } = this.split(f.symbol);
+      p = { strategy: f.strategy, symbol: f.symbol, base, quote, quantity: ZERO, avgPrice: ZERO, realizedPnl: ZERO, feesQuote: ZERO, oversold: ZERO, trades: 0, closedTrades: [] };
+      this.map.set(k, p);
+    }
+    p.trades++;
+    const feeInQuote = f.feeAsset === p.quote ? f.fee : f.feeAsset === p.base ? f.fee.mul(f.price) : ZERO;
+    p.feesQuote = p.feesQuote.plus(feeInQuote);
+    if (f.side === 'BUY') {
+      const received = f.feeAsset === p.base ? f.quantity.minus(f.fee) : f.quantity;
+      const cost = f.price.mul(f.quantity).plus(f.feeAsset === p.quote ? f.fee : ZERO);
+      const newQty = p.quantity.plus(received);
+      if (p.quantity.isZero()) p.openedAt = f.timestamp;
+      p.avgPrice = newQty.gt(0) ? p.avgPrice.mul(p.quantity).plus(cost).div(newQty) : ZERO;
+      p.quantity = newQty;
+      return ZERO;
+    }
+    const held = Decimal.min(p.quantity, f.quantity);
+    const over = f.quantity.minus(held);
+    if (over.gt(0)) p.oversold = p.oversold.plus(over);
+    const proceedsPerUnit = f.price;
+    const feeShare = f.feeAsset === p.quote ? f.fee.mul(held).div(f.quantity) : f.feeAsset === p.base ? f.fee.mul(f.price).mul(held).div(f.quantity) : ZERO;
+    const pnl = proceedsPerUnit.minus(p.avgPrice).mul(held).minus(feeShare);
+    p.realizedPnl = p.realizedPnl.plus(pnl);
+    p.quantity = p.quantity.minus(held);
+    if (p.quantity.isZero() && held.gt(0)) {
+      p.closedTrades.push({ pnl, openedAt: p.openedAt ?? f.timestamp, closedAt: f.timestamp });
+      p.avgPrice = ZERO;
+      delete p.openedAt;
+    }
+    return pnl;
+  }
+
+  view(strategy: string, symbol: string): SpotPositionView | undefined {
+    const p = this.get(strategy, symbol);
+    return p ? { symbol, quantity: p.quantity, avgPrice: p.avgPrice, realizedPnl: p.realizedPnl } : undefined;
+  }
+
+  unrealized(p: PositionRecord, mark: Decimal | undefined): Decimal {
+    return mark && p.quantity.gt(0) ? mark.minus(p.avgPrice).mul(p.quantity) : ZERO;
+  }
+}

@@ -1,0 +1,53 @@
+import { describe, expect, it } from 'vitest';
+import { d } from '../../src/core/decimal.js';
+import { Portfolio } from '../../src/portfolio/portfolio.js';
+import type { FillEvent } from '../../src/strategy/views.js';
+
+const split = (s: string) => ({ base: s.replace(/(USDT|TMN)$/, ''), quote: s.endsWith('TMN') ? 'TMN' : 'USDT' });
+
+function fill(side: 'BUY' | 'SELL', qty: string, price: string, fee: string, feeAsset: string, t = 0, strategy = 's1'): FillEvent {
+  return { clientOrderId: 'c', strategy, symbol: 'BTCUSDT', side, price: d(price), quantity: d(qty), fee: d(fee), feeAsset, timestamp: t };
+}
+
+describe('Portfolio', () => {
+  it('average cost and realised PnL, worked by hand', () => {
+    const p = new Portfolio({ split, price: () => undefined, reference: 'USDT' });
+    // Buy 1 @ 100, fee 0.002 BTC (in base): receive 0.998 BTC for 100 USDT -> avg 100/0.998.
+    p.applyFill(fill('BUY', '1', '100', '0.002', 'BTC', 1));
+    // Buy 1 @ 110, fee 0.22 USDT: cost 110.22 for 1 BTC.
+    p.applyFill(fill('BUY', '1', '110', '0.22', 'USDT', 2));
+    const pos = p.positions.get('s1', 'BTCUSDT')!;
+    expect(pos.quantity.toFixed()).toBe('1.998');
+    // (100 + 110.22) / 1.998
+    expect(pos.avgPrice.toFixed(10)).toBe(d('210.22').div('1.998').toFixed(10));
+    // Sell 1.998 @ 120, fee 0.47952 USDT (0.2%): pnl = (120 - avg) * 1.998 - 0.47952 = 239.76 - 210.22 - 0.47952 = 29.06048
+    const pnl = p.applyFill(fill('SELL', '1.998', '120', '0.47952', 'USDT', 3));
+    expect(pnl.toFixed()).toBe('29.06048');
+    expect(pos.quantity.isZero()).toBe(true);
+    expect(pos.closedTrades).toHaveLength(1);
+    expect(pos.closedTrades[0]).toMatchObject({ openedAt: 1, closedAt: 3 });
+  });
+
+  it('adjusts balances by fills between syncs and values equity in the reference asset', () => {
+    const p = new Portfolio({ split, price: (a) => (a === 'BTC' ? d('50000') : undefined), reference: 'USDT' });
+    p.syncBalances('main', { USDT: { asset: 'USDT', fiat: false, value: d('1000'), locked: d('0') } }, 0);
+    p.applyFill(fill('BUY', '0.01', '50000', '0.00002', 'BTC'));
+    expect(p.balance('USDT').value.toFixed()).toBe('500');
+    expect(p.balance('BTC').value.toFixed()).toBe('0.00998');
+    // 500 + 0.00998 * 50000 = 999
+    expect(p.equity(10).equity.toFixed()).toBe('999');
+    p.syncBalances('main', { DOGE: { asset: 'DOGE', fiat: false, value: d('5'), locked: d('0') } }, 11);
+    expect(p.equity(12).unpriced).toEqual(['DOGE']);
+  });
+
+  it('a sell of more than the strategy bought realises only the held part', () => {
+    const p = new Portfolio({ split, price: () => undefined, reference: 'USDT' });
+    p.applyFill(fill('BUY', '1', '100', '0', 'USDT'));
+    const pnl = p.applyFill(fill('SELL', '1.5', '110', '0', 'USDT'));
+    expect(pnl.toFixed()).toBe('10');
+    expect(p.positions.get('s1', 'BTCUSDT')!.oversold.toFixed()).toBe('0.5');
+    const rows = p.pnl(() => d(120));
+    expect(rows[0]).toMatchObject({ strategy: 's1', symbol: 'BTCUSDT' });
+    expect(rows[0]!.realized.toFixed()).toBe('10');
+  });
+});
