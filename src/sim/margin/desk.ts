@@ -1,0 +1,292 @@
+/**
+ * MarginDesk: the simulated exchange's margin positions (spec 2.14, 4.5). Formulas: math.ts and
+ * README.md next to this file; states: position.ts; life cycle: lifecycle.ts.
+ *
+ * The simulator calls `onPrice(symbol, price, timeMs)` for every replayed price (it charges interest
+ * due by `timeMs`, then fills pending openings and fires liquidation, stop loss, take profit, requested
+ * closes and the call flag); a backtest clock can also call `accrue(nowMs)` on its own.
+ * Methods return the exchange's wire shapes so in-process venues parse what the REST client parses.
+ */
+import { Decimal } from '../../core/decimal.js';
+import type { Clock } from '../../core/clock.js';
+import { silentLogger, type Logger } from '../../core/logger.js';
+import type { PositionSide } from '../../core/types/margin.js';
+import type { Ledger } from '../ledger.js';
+import { simErrors } from '../errors.js';
+import { defaultMarginMarket, EXTEND_TIME_MS, MAX_AGE_MS, type MarginMarkets } from './config.js';
+import { applyPrice, cancelPending, chargeInterest, fillOpen, refreshLevels, settle } from './lifecycle.js';
+import { equity, loanFor, openAmounts, triggerPrice } from './math.js';
+import { buyPrice, money, referencePrice, sellPrice, type MarketSpecs, type PriceView, type WireMoney } from './ports.js';
+import { isActive, toWire, type SimPosition, type WirePosition } from './position.js';
+import {
+  checkPrice, checkRiskCoef, checkSide, collateralBounds, marketContext, validateInput,
+  type MarginInput, type MarketContext,
+} from './validate.js';
+
+export type { MarginInput } from './validate.js';
+
+export interface MarginDeskDeps {
+  ledger: Ledger;
+  prices: PriceView;
+  specs: MarketSpecs;
+  clock: Clock;
+  /** Markets open to margin trading; default: every market of `specs`, with defaultMarginMarket(). */
+  markets?: MarginMarkets;
+  logger?: Logger;
+}
+
+export interface LoanBoundsInput {
+  market: string;
+  side: PositionSide;
+  riskCoef: Decimal;
+  collateral?: Decimal;
+  openPrice?: Decimal;
+}
+
+export interface WireLoanBounds {
+  collateral: { min: string; max: string };
+  loan: WireMoney;
+}
+
+export interface WireDryRun {
+  market: string;
+  side: PositionSide;
+  open_price: string;
+  risk_coef: string;
+  call_price: string;
+  liquidity_price: string;
+  stop_loss: string | null;
+  take_profit: string | null;
+  extend_time: number;
+  max_age: number;
+  collateral: WireMoney;
+  loan: WireMoney;
+  extend_fee: WireMoney;
+  open_fee: WireMoney;
+  trade_fee: WireMoney;
+}
+
+export interface PositionFilter {
+  active?: boolean;
+  positionSide?: PositionSide;
+  market?: string;
+}
+
+const ZERO = new Decimal(0);
+
+export class MarginDesk {
+  private readonly positions = new Map<number, SimPosition>();
+  private readonly replayed = new Map<string, Decimal>();
+  private readonly markets: MarginMarkets;
+  private readonly log: Logger;
+  private nextId = 1;
+
+  constructor(private readonly deps: MarginDeskDeps) {
+    this.markets = deps.markets ?? ((s) => {
+      const spec = deps.specs(s);
+      return spec ? defaultMarginMarket(spec.quote) : undefined;
+    });
+    this.log = deps.logger ?? silentLogger;
+  }
+
+  /** Preview of a position: what `open` would lock, charge and set, without doing it. */
+  dryRun(input: MarginInput): WireDryRun {
+    const ctx = validateInput(input, this.deps.specs, this.markets, this.deps.prices);
+    const { spec, cfg } = ctx;
+    const a = openAmounts(input.side, input.collateral, input.riskCoef, input.openPrice, spec.quantityPrecision, cfg.interestRate);
+    const n = input.collateral.mul(input.riskCoef);
+    const tradeFee = n.mul(spec.takerFee);
+    return {
+      market: input.market,
+      side: input.side,
+      open_price: input.openPrice.toFixed(),
+      risk_coef: input.riskCoef.toFixed(),
+      call_price: triggerPrice(a.baseQty, a.quoteNet, ZERO, cfg.callMargin, spec.pricePrecision).toFixed(),
+      liquidity_price: triggerPrice(a.baseQty, a.quoteNet, ZERO, cfg.liquidityMargin, spec.pricePrecision).toFixed(),
+      stop_loss: input.stopLoss?.toFixed() ?? null,
+      take_profit: input.takeProfit?.toFixed() ?? null,
+      extend_time: EXTEND_TIME_MS / 1000,
+      max_age: MAX_AGE_MS / 1000,
+      collateral: money(spec.quote, input.collateral),
+      loan: money(input.side === 'long' ? spec.quote : spec.base, a.loan),
+      extend_fee: money(spec.quote, a.interestPerPeriod),
+      open_fee: money(spec.quote, tradeFee.plus(n.mul(cfg.openFeeRate))),
+      trade_fee: money(spec.quote, tradeFee),
+    };
+  }
+
+  /** Collateral bounds for a risk coefficient, and the loan for `collateral` (the minimum when left out). */
+  loanBounds(input: LoanBoundsInput): WireLoanBounds {
+    checkSide(input.side);
+    const ctx = marketContext(input.market, this.deps.specs, this.markets, this.deps.prices);
+    checkRiskCoef(input.riskCoef, ctx.cfg);
+    if (input.openPrice) checkPrice('open_price', input.openPrice, ctx);
+    const b = collateralBounds(input.riskCoef, ctx);
+    const c = input.collateral ?? b.min;
+    const price = input.openPrice ?? ctx.reference;
+    const loan = loanFor(input.side, c, input.riskCoef, price, ctx.spec.quantityPrecision);
+    return {
+      collateral: { min: b.min.toFixed(), max: b.max.toFixed() },
+      loan: money(input.side === 'long' ? ctx.spec.quote : ctx.spec.base, loan),
+    };
+  }
+
+  /**
+   * Opens a position: locks the collateral and charges the opening fee (N·(takerFee + openFeeRate))
+   * from the account's free quote balance (402 when short). Fills at once at the best ask (long) or
+   * best bid (short) when the open price reaches it, otherwise waits as `pending`.
+   */
+  open(account: string, input: MarginInput): WirePosition {
+    const ctx = validateInput(input, this.deps.specs, this.markets, this.deps.prices);
+    const { spec, cfg } = ctx;
+    const now = this.deps.clock.now();
+    const openFee = input.collateral.mul(input.riskCoef).mul(spec.takerFee.plus(cfg.openFeeRate));
+    const need = input.collateral.plus(openFee);
+    const free = this.deps.ledger.free(account, spec.quote);
+    if (free.lt(need)) {
+      throw simErrors.insufficientBalance(`Insufficient ${spec.quote} balance: ${free.toFixed()} free, ${need.toFixed()} needed (collateral and opening fee)`);
+    }
+    this.deps.ledger.lock(account, spec.quote, input.collateral);
+    this.deps.ledger.debitFree(account, spec.quote, openFee);
+    const p: SimPosition = {
+      id: this.nextId++, account, market: input.market, base: spec.base, quote: spec.quote, side: input.side,
+      state: 'pending', riskCoef: input.riskCoef, collateral: input.collateral, openPrice: input.openPrice,
+      stopLoss: input.stopLoss, takeProfit: input.takeProfit,
+      loan: loanFor(input.side, input.collateral, input.riskCoef, input.openPrice, spec.quantityPrecision),
+      baseQty: ZERO, quoteNet: ZERO, interest: ZERO, interestPerPeriod: ZERO, periodsCharged: 0, openFee,
+      callPrice: ZERO, liquidityPrice: ZERO, isCalled: false, createdAtMs: now, updatedAtMs: now,
+    };
+    this.positions.set(p.id, p);
+    const market = input.side === 'long' ? buyPrice(this.deps.prices, input.market) : sellPrice(this.deps.prices, input.market);
+    const marketable = market !== undefined && (input.side === 'long' ? market.lte(input.openPrice) : market.gte(input.openPrice));
+    if (marketable) fillOpen(p, market, now, cfg, spec);
+    this.log.info({ id: p.id, account, market: p.market, side: p.side, state: p.state }, 'margin position opened');
+    return this.view(p);
+  }
+
+  list(account: string, filter: PositionFilter = {}): WirePosition[] {
+    const out: WirePosition[] = [];
+    for (const p of this.positions.values()) {
+      if (p.account !== account) continue;
+      if (filter.active !== undefined && isActive(p) !== filter.active) continue;
+      if (filter.positionSide && p.side !== filter.positionSide) continue;
+      if (filter.market && p.market !== filter.market) continue;
+      out.push(this.view(p));
+    }
+    return out;
+  }
+
+  get(account: string, id: number): WirePosition {
+    return this.view(this.owned(account, id));
+  }
+
+  /** Adds `change` to the collateral (locked from the free quote balance); call and liquidation prices move away. */
+  addCollateral(account: string, id: number, change: Decimal): WirePosition {
+    const p = this.activeOwned(account, id);
+    if (change.lte(0)) throw simErrors.invalid({ change: [`change must be positive, got ${change.toFixed()}`] });
+    const { spec, cfg } = this.ctx(p);
+    this.deps.ledger.lock(account, p.quote, change);
+    p.collateral = p.collateral.plus(change);
+    p.quoteNet = p.quoteNet.plus(change);
+    p.updatedAtMs = this.deps.clock.now();
+    if (p.state === 'open') {
+      refreshLevels(p, cfg, spec);
+      const mark = this.mark(p.market);
+      if (mark) applyPrice(p, mark, p.updatedAtMs, this.deps.ledger, cfg, spec);
+    }
+    return this.view(p);
+  }
+
+  /**
+   * Closes a position. Without a price: at once at the best bid (long) or best ask (short). With a
+   * price (within the allowed distance of the market): at once at the market when it is as good,
+   * otherwise the price is kept as `close_price` and the position closes when a replayed price
+   * reaches it. A pending position is canceled and refunded.
+   */
+  close(account: string, id: number, price?: Decimal): WirePosition {
+    const p = this.activeOwned(account, id);
+    const now = this.deps.clock.now();
+    if (p.state === 'pending') {
+      cancelPending(p, this.deps.ledger, now);
+      return this.view(p);
+    }
+    const ctx = this.ctx(p);
+    const market = p.side === 'long' ? sellPrice(this.deps.prices, p.market) : buyPrice(this.deps.prices, p.market);
+    if (price === undefined) {
+      const at = market ?? this.replayed.get(p.market);
+      if (!at) throw simErrors.invalid({ market: [`market ${p.market} has no price to close at`] });
+      settle(p, this.deps.ledger, at, 'user', now, ctx.spec);
+      return this.view(p);
+    }
+    if (!ctx.reference) throw simErrors.invalid({ market: [`market ${p.market} has no price now`] });
+    checkPrice('price', price, { ...ctx, reference: ctx.reference });
+    const asGood = market !== undefined && (p.side === 'long' ? market.gte(price) : market.lte(price));
+    if (asGood) {
+      settle(p, this.deps.ledger, market, 'user', now, ctx.spec);
+    } else {
+      p.closePrice = price;
+      p.updatedAtMs = now;
+    }
+    return this.view(p);
+  }
+
+  /** A replayed price of `symbol` at `timeMs`: interest due first, then every trigger of that market. */
+  onPrice(symbol: string, price: Decimal, timeMs: number): void {
+    this.replayed.set(symbol, price);
+    this.accrue(timeMs);
+    for (const p of this.positions.values()) {
+      if (p.market !== symbol || !isActive(p)) continue;
+      const { spec, cfg } = this.ctx(p);
+      const outcome = applyPrice(p, price, timeMs, this.deps.ledger, cfg, spec);
+      if (outcome !== 'none') this.log.info({ id: p.id, market: symbol, price: price.toFixed(), outcome }, 'margin position event');
+    }
+  }
+
+  /** Charges interest due by `nowMs`, closes expired positions at the market, and re-checks liquidation. */
+  accrue(nowMs: number): void {
+    for (const p of this.positions.values()) {
+      if (p.state !== 'open') continue;
+      const { spec, cfg } = this.ctx(p);
+      if (chargeInterest(p, nowMs)) {
+        p.updatedAtMs = nowMs;
+        refreshLevels(p, cfg, spec);
+      }
+      const mark = this.mark(p.market);
+      if (p.expiresAtMs !== undefined && nowMs >= p.expiresAtMs && mark) {
+        const at = (p.side === 'long' ? sellPrice(this.deps.prices, p.market) : buyPrice(this.deps.prices, p.market)) ?? mark;
+        settle(p, this.deps.ledger, at, 'expired', nowMs, spec);
+        continue;
+      }
+      if (mark) applyPrice(p, mark, nowMs, this.deps.ledger, cfg, spec);
+    }
+  }
+
+  private mark(symbol: string): Decimal | undefined {
+    return this.replayed.get(symbol) ?? referencePrice(this.deps.prices, symbol);
+  }
+
+  private view(p: SimPosition): WirePosition {
+    const mark = p.state === 'open' ? this.mark(p.market) : undefined;
+    return toWire(p, mark ? equity(p.baseQty, p.quoteNet, p.interest, mark) : undefined);
+  }
+
+  private ctx(p: SimPosition): Pick<MarketContext, 'spec' | 'cfg'> & Partial<MarketContext> {
+    const spec = this.deps.specs(p.market);
+    const cfg = this.markets(p.market);
+    if (!spec || !cfg) throw simErrors.invalid({ market: [`market ${p.market} is no longer open to margin trading`] });
+    const reference = referencePrice(this.deps.prices, p.market) ?? this.replayed.get(p.market);
+    return { spec, cfg, ...(reference ? { reference } : {}) };
+  }
+
+  private owned(account: string, id: number): SimPosition {
+    const p = this.positions.get(id);
+    if (!p || p.account !== account) throw simErrors.notFound(`margin position ${id} not found`);
+    return p;
+  }
+
+  private activeOwned(account: string, id: number): SimPosition {
+    const p = this.owned(account, id);
+    if (!isActive(p)) throw simErrors.invalid({ id: [`margin position ${id} is ${p.state}`] });
+    return p;
+  }
+}
