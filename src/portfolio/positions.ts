@@ -17,6 +17,8 @@ export interface PositionRecord {
   base: string;
   quote: string;
   quantity: Decimal;
+  /** Exact cost basis of the held quantity (quote, buy fees included); avgPrice = cost / quantity. */
+  cost: Decimal;
   avgPrice: Decimal;
   realizedPnl: Decimal;
   feesQuote: Decimal;
@@ -50,7 +52,7 @@ export class PositionBook {
     let p = this.map.get(k);
     if (!p) {
       const { base, quote } = this.split(f.symbol);
-      p = { strategy: f.strategy, symbol: f.symbol, base, quote, quantity: ZERO, avgPrice: ZERO, realizedPnl: ZERO, feesQuote: ZERO, oversold: ZERO, trades: 0, closedTrades: [] };
+      p = { strategy: f.strategy, symbol: f.symbol, base, quote, quantity: ZERO, cost: ZERO, avgPrice: ZERO, realizedPnl: ZERO, feesQuote: ZERO, oversold: ZERO, trades: 0, closedTrades: [] };
       this.map.set(k, p);
     }
     p.trades++;
@@ -61,8 +63,9 @@ export class PositionBook {
       const cost = f.price.mul(f.quantity).plus(f.feeAsset === p.quote ? f.fee : ZERO);
       const newQty = p.quantity.plus(received);
       if (p.quantity.isZero()) p.openedAt = f.timestamp;
-      p.avgPrice = newQty.gt(0) ? p.avgPrice.mul(p.quantity).plus(cost).div(newQty) : ZERO;
+      p.cost = p.cost.plus(cost);
       p.quantity = newQty;
+      p.avgPrice = newQty.gt(0) ? p.cost.div(newQty) : ZERO;
       return ZERO;
     }
     const held = Decimal.min(p.quantity, f.quantity);
@@ -70,12 +73,16 @@ export class PositionBook {
     if (over.gt(0)) p.oversold = p.oversold.plus(over);
     const proceedsPerUnit = f.price;
     const feeShare = f.feeAsset === p.quote ? f.fee.mul(held).div(f.quantity) : f.feeAsset === p.base ? f.fee.mul(f.price).mul(held).div(f.quantity) : ZERO;
-    const pnl = proceedsPerUnit.minus(p.avgPrice).mul(held).minus(feeShare);
+    // The cost leaving the position: all of it on a full close (exact), pro rata otherwise.
+    const costOut = held.eq(p.quantity) ? p.cost : p.quantity.isZero() ? ZERO : p.cost.mul(held).div(p.quantity);
+    const pnl = proceedsPerUnit.mul(held).minus(costOut).minus(feeShare);
     p.realizedPnl = p.realizedPnl.plus(pnl);
+    p.cost = p.cost.minus(costOut);
     p.quantity = p.quantity.minus(held);
     if (p.quantity.isZero() && held.gt(0)) {
       p.closedTrades.push({ pnl, openedAt: p.openedAt ?? f.timestamp, closedAt: f.timestamp });
       p.avgPrice = ZERO;
+      p.cost = ZERO;
       delete p.openedAt;
     }
     return pnl;
