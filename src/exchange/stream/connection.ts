@@ -1,0 +1,140 @@
+/**
+ * One of the StreamClient's connections: a socket plus the channels assigned to it (at most
+ * `maxChannelsPerConnection`). It subscribes its channels on every (re)connect and reconnects by
+ * itself when the socket drops or fails to connect:
+ * - after a drop of a connection that was up, attempt 0: the replacement opens at once;
+ * - each further failure waits the Backoff delay of the next attempt (capped, jittered);
+ * - the attempt counter returns to 0 only after a connection stayed up `stableAfterMs`, so a server
+ *   that accepts and drops at once is not hammered.
+ */
+import type { Clock } from '../../core/clock.js';
+import type { Logger } from '../../core/logger.js';
+import type { Backoff } from './backoff.js';
+import { openSocket, type SocketOptions, type StreamSocket } from './transport.js';
+
+export interface Timers {
+  setTimeout(fn: () => void, ms: number): unknown;
+  clearTimeout(handle: unknown): void;
+}
+
+export interface ConnectionEvents {
+  up(conn: StreamConnection, reconnect: boolean): void;
+  down(conn: StreamConnection, reason: string): void;
+  message(conn: StreamConnection, channel: unknown, data: unknown): void;
+  reconnectScheduled(conn: StreamConnection, attempt: number, delayMs: number, reason: string): void;
+}
+
+export interface ConnectionDeps {
+  socket: SocketOptions;
+  backoff: Backoff;
+  stableAfterMs: number;
+  clock: Clock;
+  timers: Timers;
+  logger: Logger;
+  events: ConnectionEvents;
+}
+
+type State = 'idle' | 'connecting' | 'up' | 'waiting' | 'closed';
+
+export class StreamConnection {
+  readonly channels = new Set<string>();
+  private socket: StreamSocket | undefined;
+  private state: State = 'idle';
+  private attempt = 0;
+  private upSince = 0;
+  private everUp = false;
+  private timer: unknown;
+  private readonly onBroadcast: (channel: unknown, data: unknown) => void;
+
+  constructor(
+    readonly index: number,
+    private readonly deps: ConnectionDeps,
+  ) {
+    this.onBroadcast = (channel, data) => deps.events.message(this, channel, data);
+  }
+
+  get isUp(): boolean {
+    return this.state === 'up';
+  }
+
+  get isOpen(): boolean {
+    return this.state !== 'idle' && this.state !== 'closed';
+  }
+
+  /** Open the socket now (no-op when already open or connecting). */
+  start(): void {
+    if (this.state === 'connecting' || this.state === 'up' || this.state === 'waiting') return;
+    this.open();
+  }
+
+  add(channel: string): void {
+    this.channels.add(channel);
+    if (this.state === 'up') this.socket?.emit('subscribe', { channel });
+  }
+
+  remove(channel: string): void {
+    if (!this.channels.delete(channel)) return;
+    if (this.state === 'up') this.socket?.emit('unsubscribe', { channel });
+  }
+
+  /** Send `subscribe` again (watchdog). False when the connection is not up. */
+  resubscribe(channel: string): boolean {
+    if (this.state !== 'up' || !this.channels.has(channel)) return false;
+    this.socket?.emit('subscribe', { channel });
+    return true;
+  }
+
+  /** Close the socket and stop reconnecting. `start()` may open it again. */
+  stop(): void {
+    this.deps.timers.clearTimeout(this.timer);
+    this.timer = undefined;
+    const socket = this.socket;
+    this.socket = undefined;
+    this.state = 'closed';
+    socket?.close();
+  }
+
+  private open(): void {
+    this.state = 'connecting';
+    this.socket = openSocket(this.deps.socket, {
+      connect: () => this.handleConnect(),
+      disconnect: (reason) => this.handleLost(reason, true),
+      error: (message) => this.handleLost(message, false),
+      broadcast: this.onBroadcast,
+    });
+  }
+
+  private handleConnect(): void {
+    if (this.state !== 'connecting') return;
+    this.state = 'up';
+    this.upSince = this.deps.clock.now();
+    const reconnect = this.everUp;
+    this.everUp = true;
+    const socket = this.socket;
+    for (const channel of this.channels) socket?.emit('subscribe', { channel });
+    this.deps.events.up(this, reconnect);
+  }
+
+  private handleLost(reason: string, wasDisconnect: boolean): void {
+    if (this.state !== 'up' && this.state !== 'connecting') return;
+    const wasUp = this.state === 'up';
+    const socket = this.socket;
+    this.socket = undefined;
+    this.state = 'waiting';
+    socket?.close();
+    if (wasUp) {
+      if (this.deps.clock.now() - this.upSince >= this.deps.stableAfterMs) this.attempt = 0;
+      this.deps.logger.warn({ conn: this.index, reason }, 'stream connection lost');
+      this.deps.events.down(this, reason);
+    } else {
+      this.deps.logger.debug({ conn: this.index, reason, disconnect: wasDisconnect }, 'stream connect failed');
+    }
+    const attempt = this.attempt++;
+    const delay = this.deps.backoff.delay(attempt);
+    this.deps.events.reconnectScheduled(this, attempt, delay, reason);
+    this.timer = this.deps.timers.setTimeout(() => {
+      this.timer = undefined;
+      if (this.state === 'waiting') this.open();
+    }, delay);
+  }
+}
