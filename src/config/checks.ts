@@ -1,0 +1,121 @@
+/**
+ * Cross-field checks. They read the raw (env-substituted) data defensively, so they run even when
+ * some fields failed the schema, and every problem is reported in one go.
+ */
+import type { ConfigIssue } from './issues.js';
+import { describeValue, didYouMean, formatPath } from './issues.js';
+import { isEnvReference } from './env.js';
+import { SYMBOL_RE } from './fields.js';
+
+/** Markets of the embedded simulator. */
+export const SIMULATOR_MARKETS: readonly string[] = ['BTCUSDT', 'ETHUSDT', 'USDTTMN', 'BTCTMN', 'ETHTMN'];
+
+export interface CheckOptions {
+  /** Market symbols that exist. Unset: the simulator's markets (and backtest.markets) in paper and backtest; no check in live. */
+  knownMarkets?: readonly string[];
+  allowLiteralApiKey?: boolean;
+}
+
+type Obj = Record<string, unknown>;
+const obj = (v: unknown): Obj | undefined => (v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as Obj) : undefined);
+const arr = (v: unknown): unknown[] => (Array.isArray(v) ? v : []);
+const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
+const num = (v: unknown): number | undefined => (typeof v === 'number' && Number.isFinite(v) ? v : undefined);
+
+export function crossCheck(raw: unknown, original: unknown, opts: CheckOptions): ConfigIssue[] {
+  const issues: ConfigIssue[] = [];
+  const add = (path: (string | number)[], message: string, value?: unknown) =>
+    issues.push(value === undefined ? { path: formatPath(path), message } : { path: formatPath(path), message, value });
+  const root = obj(raw) ?? {};
+  const mode = str(root.mode);
+  const exchange = obj(root.exchange) ?? {};
+  const backtest = obj(root.backtest);
+  const strategies = arr(root.strategies);
+
+  // API key: an environment reference unless explicitly allowed; its value is never printed.
+  const writtenKey = obj(obj(original)?.exchange)?.apiKey;
+  const allowLiteral = opts.allowLiteralApiKey === true || exchange.allowLiteralApiKey === true;
+  if (typeof writtenKey === 'string' && !isEnvReference(writtenKey) && !allowLiteral) {
+    add(['exchange', 'apiKey'], 'is written literally (value hidden); write apiKey: ${WALLEX_API_KEY} and set the variable, or set exchange.allowLiteralApiKey: true');
+  }
+
+  if (mode === 'live') {
+    if (exchange.simulator === true) add(['exchange', 'simulator'], 'true is not allowed in live mode (live orders go to the exchange: set simulator: false)', true);
+    if (writtenKey === undefined) add(['exchange', 'apiKey'], 'is required in live mode (write apiKey: ${WALLEX_API_KEY})');
+  }
+  if (mode === 'backtest' && backtest === undefined) add(['backtest'], 'is required in backtest mode (data, from, to)');
+
+  // Strategy names and the client-id prefixes derived from them are unique.
+  const names = new Map<string, number>();
+  const prefixes = new Map<string, number>();
+  strategies.forEach((s, i) => {
+    const name = str(obj(s)?.name);
+    if (name === undefined) return;
+    const first = names.get(name);
+    if (first !== undefined) add(['strategies', i, 'name'], `${describeValue(name)} is already the name of strategies[${first}] (names must be unique)`, name);
+    else {
+      names.set(name, i);
+      const prefix = name.replace(/-/g, '_');
+      const other = prefixes.get(prefix);
+      if (other !== undefined) add(['strategies', i, 'name'], `${describeValue(name)} gives the same client-id prefix ${prefix} as strategies[${other}] (- becomes _)`, name);
+      else prefixes.set(prefix, i);
+    }
+  });
+
+  // Markets.
+  const declared = arr(backtest?.markets).map((m) => str(obj(m)?.symbol)).filter((s): s is string => s !== undefined);
+  const checkMarkets = opts.knownMarkets !== undefined || (mode !== 'live' && exchange.simulator !== false) || mode === 'backtest';
+  const known = [...(opts.knownMarkets ?? SIMULATOR_MARKETS), ...declared];
+  const checkKnown = (path: (string | number)[], sym: string) => {
+    if (checkMarkets && SYMBOL_RE.test(sym) && !known.includes(sym)) {
+      add(path, `${describeValue(sym)} is not a known market${didYouMean(sym, known)} (known: ${known.join(', ')}; declare others under backtest.markets)`, sym);
+    }
+  };
+  const dataSymbols = new Set<string>();
+  arr(backtest?.data).forEach((e, i) => {
+    const sym = str(obj(e)?.symbol);
+    if (sym === undefined) return;
+    if (dataSymbols.has(sym)) add(['backtest', 'data', i, 'symbol'], `${describeValue(sym)} is listed twice`, sym);
+    dataSymbols.add(sym);
+    checkKnown(['backtest', 'data', i, 'symbol'], sym);
+  });
+  const limitMarkets = (limits: unknown, path: (string | number)[]) => {
+    for (const sym of Object.keys(obj(obj(obj(limits)?.maxPositionValue)?.market) ?? {})) checkKnown([...path, 'maxPositionValue', 'market', sym], sym);
+  };
+  limitMarkets(obj(root.risk)?.limits, ['risk', 'limits']);
+  strategies.forEach((s, i) => {
+    const seen = new Set<string>();
+    arr(obj(s)?.markets).forEach((m, j) => {
+      const sym = str(m);
+      if (sym === undefined) return;
+      const path = ['strategies', i, 'markets', j];
+      if (seen.has(sym)) add(path, `${describeValue(sym)} is listed twice`, sym);
+      seen.add(sym);
+      checkKnown(path, sym);
+      if (mode === 'backtest' && backtest !== undefined && !dataSymbols.has(sym)) {
+        add(path, `${describeValue(sym)} has no backtest data (add { symbol: ${sym}, file: <path> } or fetch: true under backtest.data)`, sym);
+      }
+    });
+    limitMarkets(obj(s)?.risk, ['strategies', i, 'risk']);
+  });
+
+  arr(backtest?.markets).forEach((m, i) => {
+    const o = obj(m);
+    const sym = str(o?.symbol);
+    const base = str(o?.base);
+    const quote = str(o?.quote);
+    if (sym !== undefined && base !== undefined && quote !== undefined && sym !== base + quote) {
+      add(['backtest', 'markets', i, 'symbol'], `${describeValue(sym)} must be base + quote (${base}${quote})`, sym);
+    }
+  });
+
+  // Margin monitor: close nearer the call price than top-up, top-up nearer than warn.
+  const mm = obj(obj(root.risk)?.marginMonitor);
+  const warn = num(mm?.warnAtPct);
+  const topUp = num(mm?.topUpAtPct);
+  const close = num(mm?.closeAtPct);
+  if (topUp !== undefined && warn !== undefined && topUp >= warn) add(['risk', 'marginMonitor', 'topUpAtPct'], `${topUp} must be less than warnAtPct (${warn})`, topUp);
+  if (close !== undefined && topUp !== undefined && close >= topUp) add(['risk', 'marginMonitor', 'closeAtPct'], `${close} must be less than topUpAtPct (${topUp})`, close);
+  else if (close !== undefined && warn !== undefined && close >= warn) add(['risk', 'marginMonitor', 'closeAtPct'], `${close} must be less than warnAtPct (${warn})`, close);
+  return issues;
+}

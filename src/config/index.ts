@@ -1,0 +1,12 @@
+export { loadConfig, parseConfig, parsePath } from './load.js';
+export type { ConfigOptions } from './load.js';
+export { ConfigError, formatIssue, formatIssues } from './issues.js';
+export type { ConfigIssue } from './issues.js';
+export { SIMULATOR_MARKETS } from './checks.js';
+export { resolutionToSeconds } from './fields.js';
+export { buildJsonSchema, jsonSchemaText, writeJsonSchema } from './json-schema.js';
+export { validateParams } from './params.js';
+export type { ParamSpec, ParamSpecs, ParamType, ParamValue } from './params.js';
+export { configSchema, DEFAULT_BASE_URL, LOG_LEVELS, MODES } from './schema.js';
+export type { BacktestConfig, ExchangeConfig, MarketDecl, MizanConfig, Mode, ParsedConfig, StrategyConfig } from './schema.js';
+export type { MarginMonitorConfig, Protections, RiskConfig, RiskLimits, StrategyRiskLimits } from './schema-risk.js';

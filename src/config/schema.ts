@@ -1,0 +1,189 @@
+/**
+ * The configuration's definitions (zod 4). The same definitions validate files and generate the
+ * JSON Schema in config/schema.json (io: 'input', so editors see what may be written).
+ */
+import { z } from 'zod';
+import { cronExpr, filePath, instant, money, pct, positiveInt, resolution, symbol, symbolMap, timeZone } from './fields.js';
+import { riskSchema, strategyRiskLimitsSchema } from './schema-risk.js';
+
+export const MODES = ['live', 'paper', 'backtest'] as const;
+export type Mode = (typeof MODES)[number];
+
+export const DEFAULT_BASE_URL = 'https://api.wallex.ir';
+
+const httpUrl = (description: string) =>
+  z
+    .string({ error: 'is not a URL' })
+    .refine((s) => /^https?:\/\/[^\s/]+/.test(s) && URL.canParse(s), { error: 'is not an http(s) URL (e.g. https://api.wallex.ir)' })
+    .describe(description);
+
+const bool = (description: string) => z.boolean({ error: 'is not true or false' }).describe(description);
+
+const fees = z
+  .strictObject({
+    maker: money({ allowZero: true, max: '0.1', description: 'Maker fee as a fraction (0.002 = 0.2%)' }),
+    taker: money({ allowZero: true, max: '0.1', description: 'Taker fee as a fraction (0.0025 = 0.25%)' }),
+  })
+  .describe('Fees as fractions of the traded value');
+
+export const exchangeSchema = z.strictObject({
+  simulator: bool('Use the embedded simulator (default for paper and backtest; must be false for live)').optional(),
+  baseUrl: httpUrl('REST base URL of the exchange').default(DEFAULT_BASE_URL),
+  apiKey: z
+    .string({ error: 'is not a string (write it as ${ENV_NAME})' })
+    .min(1, { error: 'must not be empty' })
+    .optional()
+    .describe('API key as an environment reference, e.g. ${WALLEX_API_KEY}'),
+  allowLiteralApiKey: bool('Accept an API key written literally in the file (not recommended)').default(false),
+  stream: z
+    .strictObject({
+      protocol: z
+        .literal([3, 4], { error: 'is not a stream protocol (allowed: 3 = socket.io v2 / Engine.IO 3, 4 = socket.io v4)' })
+        .default(3)
+        .describe('Engine.IO protocol of the socket.io stream: 3 (the exchange documents a v2.5 client) or 4'),
+      url: httpUrl('Stream URL (defaults to baseUrl)').optional(),
+    })
+    .prefault({}),
+  timeoutMs: positiveInt('REST request timeout in milliseconds', 600_000).default(10_000),
+  orderRateLimit: z
+    .strictObject({
+      limit: positiveInt('Order requests per window', 10_000).default(20),
+      windowMs: positiveInt('Window in milliseconds', 86_400_000).default(10_000),
+    })
+    .prefault({})
+    .describe('The exchange limit on order placement (20 per 10 s)'),
+});
+
+export const simulatorSchema = z.strictObject({
+  seed: z.number({ error: 'is not a whole number' }).int({ error: 'is not a whole number' }).default(1).describe('Random seed'),
+  speed: z.number({ error: 'is not a number' }).gt(0, { error: 'must be greater than 0' }).default(1).describe('Replay speed (1 = real time)'),
+  data: filePath('Market data the simulator replays').default('backtest/data'),
+  loop: bool('Start the replay again at the end').default(true),
+});
+
+const NAME_RE = /^[A-Za-z0-9][A-Za-z0-9_-]{0,31}$/;
+const STRATEGY_RE = /^([A-Za-z0-9_-]+|.+\.(ts|js|mjs|mts))$/;
+const ACCOUNT_RE = /^(main|prop:[A-Za-z0-9_-]+)$/;
+
+export const strategySchema = z.strictObject({
+  name: z
+    .string({ error: 'is not a string' })
+    .regex(NAME_RE, { error: 'is not a valid name (1 to 32 letters, digits, - and _, starting with a letter or digit)' })
+    .describe('Unique instance name, used as the client-id prefix'),
+  strategy: z
+    .string({ error: 'is not a string' })
+    .regex(STRATEGY_RE, { error: 'is not a strategy (a module name in strategies/, or a path to a .ts or .js file)' })
+    .describe('Module name in strategies/ or a path to a .ts/.js file'),
+  markets: z.array(symbol(), { error: 'is not a list of market symbols' }).min(1, { error: 'must list at least one market' }),
+  resolution: resolution().default('60'),
+  params: z.record(z.string(), z.unknown(), { error: 'is not a map of parameters' }).default({}).describe('Checked against the strategy\'s declared params'),
+  schedule: z
+    .strictObject({
+      cron: cronExpr(),
+      timezone: timeZone().default('UTC'),
+    })
+    .optional()
+    .describe('Run on a schedule instead of on every candle'),
+  capital: symbolMap(money()).optional().describe('Per asset: the most this strategy may commit'),
+  risk: strategyRiskLimitsSchema.optional().describe('Per-strategy limits (same keys as risk.limits)'),
+  account: z
+    .string({ error: 'is not a string' })
+    .regex(ACCOUNT_RE, { error: 'is not an account (allowed: "main" or "prop:<clientId>")' })
+    .default('main')
+    .describe('main, or prop:<clientId> for a trading-credit sub-account'),
+});
+
+export const paperSchema = z.strictObject({
+  balances: symbolMap(money({ allowZero: true }))
+    .prefault({ USDT: '10000', TMN: '500000000' })
+    .describe('Starting balances of the paper account'),
+  fees: fees.optional().describe('Override the markets\' fees'),
+});
+
+const dataEntry = z
+  .strictObject({
+    symbol: symbol(),
+    file: filePath('Candle file (CSV, JSON)').optional(),
+    fetch: bool('Download from the exchange and cache').optional(),
+    format: z.string({ error: 'is not a string' }).regex(/^[a-z0-9-]+$/, { error: 'is not a format name (lower-case, e.g. csv)' }).optional(),
+  })
+  .refine((e) => (e.file !== undefined) !== (e.fetch === true), {
+    error: 'needs exactly one source: file: <path> or fetch: true',
+  });
+
+const decimals = (description: string) =>
+  z
+    .number({ error: 'is not a whole number' })
+    .int({ error: 'is not a whole number' })
+    .min(0, { error: 'must be a whole number from 0 to 18' })
+    .max(18, { error: 'must be a whole number from 0 to 18' })
+    .describe(description);
+
+export const marketDeclSchema = z.strictObject({
+  symbol: symbol(),
+  base: symbol(),
+  quote: symbol(),
+  pricePrecision: decimals('Decimal places of the price'),
+  quantityPrecision: decimals('Decimal places of the quantity'),
+  minQty: money(),
+  maxQty: money().optional(),
+  minNotional: money({ allowZero: true }),
+  makerFee: money({ allowZero: true, max: '0.1' }),
+  takerFee: money({ allowZero: true, max: '0.1' }),
+});
+
+export const backtestSchema = z.strictObject({
+  data: z.array(dataEntry, { error: 'is not a list of data sources' }).min(1, { error: 'must list at least one data source' }),
+  from: instant('Start (inclusive)'),
+  to: instant('End (exclusive)'),
+  resolution: resolution().optional(),
+  balances: symbolMap(money({ allowZero: true })).prefault({ USDT: '10000' }),
+  fees: fees.optional(),
+  slippagePct: z.number({ error: 'is not a number' }).min(0, { error: 'must be from 0 to 100' }).max(100, { error: 'must be from 0 to 100' }).default(0),
+  fillOnTouch: bool('Fill a limit order when the price touches it (else it must trade through)').default(false),
+  volumeCapPct: pct('Largest share of a candle\'s volume one order may fill, in %').optional(),
+  markets: z.array(marketDeclSchema).default([]).describe('Markets not in the built-in catalog'),
+}).superRefine((b, ctx) => {
+  if (b.from >= b.to) ctx.addIssue({ code: 'custom', path: ['to'], message: `must be after from (${new Date(b.from).toISOString()})` });
+});
+
+export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+
+export const configSchema = z.strictObject({
+  mode: z.enum(MODES, { error: 'is not a mode (allowed: "live", "paper", "backtest")' }).describe('live, paper or backtest'),
+  exchange: exchangeSchema.prefault({}),
+  simulator: simulatorSchema.prefault({}),
+  strategies: z.array(strategySchema, { error: 'is not a list of strategies' }).min(1, { error: 'must list at least one strategy' }),
+  risk: riskSchema.prefault({}),
+  paper: paperSchema.prefault({}),
+  backtest: backtestSchema.optional(),
+  journal: z.strictObject({ file: filePath('SQLite journal file').default('.mizan/journal.sqlite') }).prefault({}),
+  logging: z
+    .strictObject({
+      level: z.enum(LOG_LEVELS, { error: `is not a log level (allowed: ${LOG_LEVELS.join(', ')})` }).default('info'),
+      pretty: z.union([z.literal('auto'), z.boolean()], { error: 'is not allowed (allowed: auto, true, false)' }).default('auto'),
+      file: filePath('Also write JSON logs to this file').optional(),
+    })
+    .prefault({}),
+});
+
+export type ParsedConfig = z.output<typeof configSchema>;
+export type ParsedStrategy = z.output<typeof strategySchema>;
+export type ExchangeConfig = Omit<ParsedConfig['exchange'], 'simulator'> & { simulator: boolean };
+export type BacktestConfig = z.output<typeof backtestSchema>;
+export type MarketDecl = z.output<typeof marketDeclSchema>;
+
+export interface StrategyConfig extends ParsedStrategy {
+  /** Name with `-` replaced by `_`: client ids allow letters, digits and underscore only. */
+  clientIdPrefix: string;
+  /** Absolute path when `strategy` is a file, undefined for a module in strategies/. */
+  strategyFile?: string;
+  resolutionSeconds: number;
+}
+
+export interface MizanConfig extends Omit<ParsedConfig, 'exchange' | 'strategies'> {
+  exchange: ExchangeConfig;
+  strategies: StrategyConfig[];
+  /** Where the file came from; relative paths in it were resolved against baseDir. */
+  source: { file?: string; baseDir: string };
+}
