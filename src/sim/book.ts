@@ -1,0 +1,170 @@
+/**
+ * One market's order book inside the simulator: per side, the replayed external liquidity (full
+ * side snapshots from market data, consumed in place by the accounts' orders until the next
+ * snapshot of that side replaces it) and the accounts' resting orders. Priority is price, then
+ * time; at one price the replayed quantity counts as resting before any account order (an account
+ * joining a level queues behind what was already there).
+ */
+import { Decimal } from '../core/decimal.js';
+import type { BookSide, LevelInput, SimOrder } from './order-types.js';
+import { remaining } from './order-types.js';
+
+export interface ReplayedLevel {
+  price: Decimal;
+  /** Decremented in place when account orders take it. */
+  quantity: Decimal;
+}
+
+/** One planned match: against a replayed level (`maker: null`) or an account's resting order. */
+export interface Execution {
+  price: Decimal;
+  quantity: Decimal;
+  maker: SimOrder | null;
+  level: ReplayedLevel | null;
+}
+
+const ZERO = new Decimal(0);
+
+export class BookSideState {
+  replayed: ReplayedLevel[] = [];
+  readonly orders: SimOrder[] = [];
+
+  constructor(readonly side: BookSide) {}
+
+  /** True when price `a` has priority over price `b` on this side. */
+  better(a: Decimal, b: Decimal): boolean {
+    return this.side === 'bid' ? a.gt(b) : a.lt(b);
+  }
+
+  replace(levels: LevelInput[]): void {
+    const out: ReplayedLevel[] = [];
+    for (const l of levels) if (l.quantity.gt(0) && l.price.gt(0)) out.push({ price: l.price, quantity: l.quantity });
+    out.sort((a, b) => (this.better(a.price, b.price) ? -1 : this.better(b.price, a.price) ? 1 : 0));
+    // Merge duplicate prices so the view shows one level per price.
+    const merged: ReplayedLevel[] = [];
+    for (const l of out) {
+      const last = merged[merged.length - 1];
+      if (last && last.price.eq(l.price)) last.quantity = last.quantity.plus(l.quantity);
+      else merged.push(l);
+    }
+    this.replayed = merged;
+  }
+
+  /** Drop replayed levels that were fully taken. */
+  compact(): void {
+    if (this.replayed.some((l) => l.quantity.lte(0))) this.replayed = this.replayed.filter((l) => l.quantity.gt(0));
+  }
+
+  addOrder(o: SimOrder): void {
+    // After every order with a better or equal price (time priority within a price).
+    let lo = 0;
+    let hi = this.orders.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      const m = this.orders[mid]!;
+      if (this.better(o.price, m.price)) hi = mid;
+      else lo = mid + 1;
+    }
+    this.orders.splice(lo, 0, o);
+  }
+
+  removeOrder(o: SimOrder): boolean {
+    const i = this.orders.indexOf(o);
+    if (i < 0) return false;
+    this.orders.splice(i, 1);
+    return true;
+  }
+
+  bestReplayed(): ReplayedLevel | undefined {
+    return this.replayed.find((l) => l.quantity.gt(0));
+  }
+
+  best(): Decimal | undefined {
+    const r = this.bestReplayed()?.price;
+    const o = this.orders[0]?.price;
+    if (!r) return o;
+    if (!o) return r;
+    return this.better(o, r) ? o : r;
+  }
+
+  /**
+   * Plan the matches of a taker against this side, best price first, up to `quantity`, at prices
+   * no worse than `limit` (any price when absent). Nothing is changed.
+   */
+  plan(quantity: Decimal, limit: Decimal | undefined, replayedOnly = false): Execution[] {
+    const out: Execution[] = [];
+    let left = quantity;
+    let i = 0;
+    let j = 0;
+    while (left.gt(0)) {
+      while (i < this.replayed.length && this.replayed[i]!.quantity.lte(0)) i++;
+      const level = this.replayed[i];
+      const order = replayedOnly ? undefined : this.orders[j];
+      if (!level && !order) break;
+      const useLevel = level !== undefined && (order === undefined || !this.better(order.price, level.price));
+      const price = useLevel ? level!.price : order!.price;
+      if (limit && this.better(limit, price)) break; // worse than the limit for the taker
+      const avail = useLevel ? level!.quantity : remaining(order!);
+      const q = Decimal.min(avail, left);
+      out.push({ price, quantity: q, maker: useLevel ? null : order!, level: useLevel ? level! : null });
+      left = left.minus(q);
+      if (useLevel) i++;
+      else j++;
+    }
+    return out;
+  }
+
+  /** The merged side (replayed plus account orders), aggregated per price, best first. */
+  levels(max = Infinity): LevelInput[] {
+    const out: LevelInput[] = [];
+    let i = 0;
+    let j = 0;
+    const push = (price: Decimal, q: Decimal) => {
+      const last = out[out.length - 1];
+      if (last && last.price.eq(price)) last.quantity = last.quantity.plus(q);
+      else out.push({ price, quantity: q });
+    };
+    while (i < this.replayed.length || j < this.orders.length) {
+      const level = this.replayed[i];
+      const order = this.orders[j];
+      if (level && (!order || !this.better(order.price, level.price))) {
+        if (level.quantity.gt(0)) {
+          if (out.length >= max && !out[out.length - 1]!.price.eq(level.price)) break;
+          push(level.price, level.quantity);
+        }
+        i++;
+      } else if (order) {
+        if (out.length >= max && !out[out.length - 1]!.price.eq(order.price)) break;
+        push(order.price, remaining(order));
+        j++;
+      }
+    }
+    return out;
+  }
+
+  /** Total quantity and count of entries (replayed levels plus account orders). */
+  totals(): { volume: Decimal; count: number } {
+    let volume = ZERO;
+    let count = 0;
+    for (const l of this.replayed) {
+      if (l.quantity.gt(0)) {
+        volume = volume.plus(l.quantity);
+        count++;
+      }
+    }
+    for (const o of this.orders) {
+      volume = volume.plus(remaining(o));
+      count++;
+    }
+    return { volume, count };
+  }
+}
+
+export class SymbolBook {
+  readonly bid = new BookSideState('bid');
+  readonly ask = new BookSideState('ask');
+
+  side(s: BookSide): BookSideState {
+    return s === 'bid' ? this.bid : this.ask;
+  }
+}
