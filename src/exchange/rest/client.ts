@@ -1,0 +1,216 @@
+/**
+ * WallexRestClient: one typed method per REST endpoint the framework uses — the 27 of the spec's
+ * section 4 plus open orders, account trades and the instant-order price quote.
+ *
+ * - Parameters are checked before sending (ParameterError names the parameter).
+ * - Responses are parsed into the domain types (Decimal amounts), failures mapped to the typed
+ *   errors of src/core/errors.ts; the API key never appears in a log line or an error.
+ * - Reads (and the idempotent cancel) are retried with backoff and jitter; writes never are: a lost
+ *   answer gives OrderOutcomeUnknownError carrying the client id to look up.
+ * - Order calls (spot create and cancel, instant order, margin open) share a queueing limiter,
+ *   20 per 10 seconds by default.
+ */
+import { SystemClock, type Clock } from '../../core/clock.js';
+import type { Decimal } from '../../core/decimal.js';
+import type { Logger } from '../../core/logger.js';
+import type {
+  AccountTrade,
+  ActiveMarket,
+  Balances,
+  BankCard,
+  Candle,
+  ClosedPropAccount,
+  CurrencyStats,
+  DepthSnapshot,
+  FeeRates,
+  FiatWithdrawal,
+  Iban,
+  InstantOrder,
+  InstantQuote,
+  LoanBounds,
+  MarginDryRun,
+  MarginPosition,
+  MarginPositionFilter,
+  MarginRequest,
+  MarketInfo,
+  NewInstantOrder,
+  NewSpotOrder,
+  Paged,
+  Profile,
+  PropHistoryEntry,
+  PropPackage,
+  PublicTrade,
+  Side,
+  SpotOrder,
+  WalletAddress,
+} from '../../core/types/index.js';
+import { ParameterError } from '../../core/errors.js';
+import * as account from './account.js';
+import { HttpCore } from './http.js';
+import * as instant from './instant.js';
+import type { OrderRateLimit } from './limiter.js';
+import * as margin from './margin.js';
+import * as market from './market.js';
+import * as prop from './prop.js';
+import type { RetryPolicy } from './retry.js';
+import * as spot from './spot.js';
+import { headerId } from './validate.js';
+
+export interface WallexRestClientOptions {
+  /** e.g. `https://api.wallex.ir`, or the simulator's `http://127.0.0.1:<port>`. */
+  baseUrl: string;
+  /** Needed for every private call; sent only in the `x-api-key` header. */
+  apiKey?: string;
+  /** Per attempt. Default 10 000 ms. */
+  timeoutMs?: number;
+  /** Retries of reads and cancels. Default 3. */
+  retries?: number;
+  /** Backoff tuning: base and cap of the jittered delay, longest Retry-After waited for, rate-limit window. */
+  retryPolicy?: Partial<Omit<RetryPolicy, 'retries'>>;
+  /** Order calls per window. Default 20 per 10 000 ms. */
+  orderRateLimit?: OrderRateLimit;
+  /** Withdrawals are refused unless this is true. */
+  allowWithdrawals?: boolean;
+  logger?: Logger;
+  /** Trading-credit sub-account: sent as `sub-account-client-id` on every call. */
+  subAccountId?: string;
+  clock?: Clock;
+  /** Waits between retries (tests pass a fast one). */
+  sleep?: (ms: number) => Promise<void>;
+  /** Jitter source in [0, 1). */
+  random?: () => number;
+}
+
+export class WallexRestClient {
+  private readonly http: HttpCore;
+  /** The core without the sub-account header, shared by every view made with withSubAccount. */
+  private readonly rootHttp: HttpCore;
+  private readonly clock: Clock;
+  readonly subAccountId: string | undefined;
+
+  /** `shared` is internal: the HTTP core of the client this one is a sub-account view of. */
+  constructor(
+    private readonly options: WallexRestClientOptions,
+    shared?: HttpCore,
+  ) {
+    this.clock = options.clock ?? new SystemClock();
+    this.subAccountId = options.subAccountId === undefined ? undefined : headerId(options.subAccountId, 'subAccountId');
+    this.rootHttp = shared ?? new HttpCore({ ...options, clock: this.clock });
+    this.http = this.subAccountId === undefined ? this.rootHttp : this.rootHttp.withHeaders({ 'sub-account-client-id': this.subAccountId });
+  }
+
+  /**
+   * A client that sends `sub-account-client-id: id` on every call (trading-credit accounts trade
+   * through it). It shares this client's key, limiter and rate-limit state.
+   */
+  withSubAccount(id: string): WallexRestClient {
+    return new WallexRestClient({ ...this.options, subAccountId: id }, this.rootHttp);
+  }
+
+  // ---------------------------------------------------------------- public market data (4.1)
+  getMarkets(): Promise<MarketInfo[]> {
+    return market.getMarkets(this.http);
+  }
+  getCurrencyStats(): Promise<CurrencyStats[]> {
+    return market.getCurrencyStats(this.http);
+  }
+  getDepth(symbol: string): Promise<DepthSnapshot> {
+    return market.getDepth(this.http, symbol);
+  }
+  getAllDepth(): Promise<Record<string, DepthSnapshot>> {
+    return market.getAllDepth(this.http);
+  }
+  getTrades(symbol: string): Promise<PublicTrade[]> {
+    return market.getTrades(this.http, symbol);
+  }
+  getCandles(q: market.CandleQuery): Promise<Candle[]> {
+    return market.getCandles(this.http, q);
+  }
+  getActiveMarkets(): Promise<ActiveMarket[]> {
+    return market.getActiveMarkets(this.http);
+  }
+
+  // ------------------------------------------------------------------------- account (4.2)
+  getProfile(): Promise<Profile> {
+    return account.getProfile(this.http);
+  }
+  getFees(): Promise<FeeRates> {
+    return account.getFees(this.http);
+  }
+  getBankCards(): Promise<BankCard[]> {
+    return account.getBankCards(this.http);
+  }
+  getIbans(): Promise<Paged<Iban>> {
+    return account.getIbans(this.http);
+  }
+  getBalances(): Promise<Balances> {
+    return account.getBalances(this.http);
+  }
+  getWalletAddress(coin: string, network: string): Promise<WalletAddress> {
+    return account.getWalletAddress(this.http, coin, network);
+  }
+  requestWithdrawal(req: account.WithdrawalRequest): Promise<FiatWithdrawal> {
+    return account.requestWithdrawal(this.http, this.options.allowWithdrawals === true, req);
+  }
+
+  // --------------------------------------------------------------------- spot orders (4.3+)
+  createOrder(o: NewSpotOrder): Promise<SpotOrder> {
+    return spot.createOrder(this.http, o);
+  }
+  getOrder(clientOrderId: string): Promise<SpotOrder> {
+    return spot.getOrder(this.http, clientOrderId);
+  }
+  cancelOrder(clientOrderId: string): Promise<SpotOrder> {
+    return spot.cancelOrder(this.http, clientOrderId);
+  }
+  getOpenOrders(q?: spot.OpenOrdersQuery): Promise<Paged<SpotOrder>> {
+    return spot.getOpenOrders(this.http, q);
+  }
+  getAccountTrades(q?: spot.AccountTradesQuery): Promise<Paged<AccountTrade>> {
+    return spot.getAccountTrades(this.http, q);
+  }
+
+  // ------------------------------------------------------------------ instant orders (4.4+)
+  createInstantOrder(o: NewInstantOrder): Promise<InstantOrder> {
+    return instant.createInstantOrder(this.http, o);
+  }
+  getInstantQuote(symbol: string, side: Side): Promise<InstantQuote> {
+    return instant.getInstantQuote(this.http, this.clock, symbol, side);
+  }
+
+  // -------------------------------------------------------------------------- margin (4.5)
+  marginDryRun(r: MarginRequest): Promise<MarginDryRun> {
+    return margin.marginDryRun(this.http, r);
+  }
+  marginLoan(q: margin.LoanQuery): Promise<LoanBounds> {
+    return margin.marginLoan(this.http, q);
+  }
+  getMarginPositions(f?: MarginPositionFilter): Promise<MarginPosition[]> {
+    return margin.getMarginPositions(this.http, f);
+  }
+  openMarginPosition(r: MarginRequest): Promise<MarginPosition> {
+    return margin.openMarginPosition(this.http, r);
+  }
+  addMarginCollateral(id: number, change: Decimal | string | number): Promise<MarginPosition> {
+    return margin.addMarginCollateral(this.http, id, change);
+  }
+  closeMarginPosition(id: number, price?: Decimal | string | number): Promise<MarginPosition> {
+    return margin.closeMarginPosition(this.http, id, price);
+  }
+
+  // ------------------------------------------------------------------ trading credit (4.6)
+  getPropHistory(): Promise<Paged<PropHistoryEntry>> {
+    return prop.getPropHistory(this.http);
+  }
+  getPropPackage(id: number): Promise<PropPackage> {
+    return prop.getPropPackage(this.http, id);
+  }
+  /** Closes the trading-credit account `subAccountId` (default: this client's sub-account). */
+  closePropAccount(subAccountId?: string): Promise<ClosedPropAccount> {
+    const id = subAccountId ?? this.subAccountId;
+    if (id === undefined) {
+      return Promise.reject(new ParameterError('subAccountId', undefined, 'the trading-credit account to close (or a client made with withSubAccount)'));
+    }
+    return prop.closePropAccount(this.http, id);
+  }
+}

@@ -1,0 +1,165 @@
+/**
+ * From an HTTP status and the exchange's body to the typed errors of src/core/errors.ts, plus the
+ * one error this folder adds: OrderOutcomeUnknownError, for a write that may or may not have
+ * happened. Every text that came from the wire is passed through `redact` first, so an error page
+ * that echoes the request headers cannot put the API key into a message.
+ */
+import {
+  AuthenticationError,
+  BadRequestError,
+  DuplicateOrderError,
+  ExchangeRejectedError,
+  ExchangeUnavailableError,
+  InsufficientBalanceError,
+  MethodNotAllowedError,
+  NotFoundError,
+  PermissionDeniedError,
+  RateLimitError,
+  RequestTimeoutError,
+  RetryableError,
+  ValidationError,
+  type ErrorContext,
+  type FieldErrors,
+  type MizanError,
+} from '../../core/errors.js';
+import { readFieldErrors } from '../parse/envelope.js';
+import { isObject } from '../parse/fields.js';
+
+export type Redact = (text: string) => string;
+
+/** A redactor that replaces every occurrence of the secret (and its URL-encoded form). */
+export function makeRedactor(secret: string | undefined): Redact {
+  if (!secret || secret.length < 4) return (t) => t;
+  const forms = [...new Set([secret, encodeURIComponent(secret)])];
+  return (text) => {
+    let out = text;
+    for (const f of forms) out = out.split(f).join('[redacted]');
+    return out;
+  };
+}
+
+export type WriteOperation = 'createOrder' | 'createInstantOrder' | 'openMarginPosition' | 'requestWithdrawal' | (string & {});
+
+/**
+ * A write (order create, instant order, margin position, withdrawal) got no usable answer: timeout,
+ * connection lost, 5xx, 429, or a success status with a body that could not be read. The exchange
+ * may or may not have acted. Never resend blind: look the order up by `clientId` first (for writes
+ * without a client id, check balances or positions). `cause` is the underlying error.
+ */
+export class OrderOutcomeUnknownError extends RetryableError {
+  constructor(
+    readonly operation: WriteOperation,
+    readonly clientId: string | undefined,
+    readonly reason: MizanError,
+  ) {
+    const id = clientId ? ` (client id ${clientId})` : '';
+    super(
+      `${operation}${id}: outcome unknown, the exchange may or may not have acted: ${reason.message}. ` +
+        (clientId ? `Look the order up by client id ${clientId} before sending it again.` : 'Check the account state before sending it again.'),
+      { ...reason.context },
+      { cause: reason },
+    );
+  }
+}
+
+/** Visible text of an HTML or plain body, shortened, for a message. */
+export function snippet(text: string, max = 160): string {
+  const plain = text
+    .replace(/<(script|style)[\s\S]*?<\/\1>/gi, ' ')
+    .replace(/<[^>]*>/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
+  return plain.length > max ? plain.slice(0, max) + '…' : plain;
+}
+
+function fieldSummary(fields: FieldErrors): string {
+  return Object.entries(fields)
+    .map(([k, msgs]) => `${k}: ${msgs.join(' / ')}`)
+    .join('; ');
+}
+
+function redactFields(fields: FieldErrors, redact: Redact): FieldErrors {
+  const out: FieldErrors = {};
+  for (const [k, msgs] of Object.entries(fields)) out[redact(k)] = msgs.map(redact);
+  return out;
+}
+
+const HINTS: Record<number, string> = {
+  400: 'bad request: the exchange rejected the request',
+  401: 'authentication failed: check that the API key is set, correct and not expired',
+  402: 'insufficient balance for this request',
+  403: "permission denied: the API key lacks the permission for this call, or this IP is not in the key's permitted list",
+  404: 'not found',
+  405: 'method not allowed',
+  408: 'the exchange timed out handling the request',
+  409: 'duplicate client order id: an order with this id already exists; look it up instead of creating it again',
+  422: 'invalid values',
+  429: 'rate limited: too many requests',
+};
+
+export interface ErrorInput {
+  status: number;
+  /** Parsed JSON body, when it was JSON. */
+  body?: unknown;
+  /** Raw text, when it was not JSON. */
+  text?: string;
+  method: string;
+  path: string;
+  retryAfterMs?: number;
+}
+
+/**
+ * The typed error for a failed response. With HTTP 200 and `success: false`, the body's `code` (when
+ * it is an HTTP-like status) picks the class; otherwise ExchangeRejectedError.
+ */
+export function mapHttpError(input: ErrorInput, redact: Redact): MizanError {
+  const { method, path } = input;
+  const body = isObject(input.body) ? input.body : undefined;
+  const rawMessage = typeof body?.message === 'string' ? body.message : input.text !== undefined ? snippet(input.text) : '';
+  const exchangeMessage = redact(rawMessage);
+  const code = typeof body?.code === 'number' || typeof body?.code === 'string' ? body.code : undefined;
+  const fields = redactFields(readFieldErrors(body?.result), redact);
+  let status = input.status;
+  if (status >= 200 && status < 300) {
+    const c = Number(code);
+    status = Number.isInteger(c) && c >= 400 && c < 600 ? c : 0;
+  }
+  const ctx: ErrorContext = { method, path, status: input.status };
+  if (code !== undefined) ctx.code = code;
+  if (exchangeMessage) ctx.exchangeMessage = exchangeMessage;
+
+  const where = `${method} ${path}`;
+  const said = exchangeMessage ? ` (exchange said: ${exchangeMessage})` : '';
+  const fieldText = Object.keys(fields).length ? ` [${fieldSummary(fields)}]` : '';
+  const base = `${where} -> HTTP ${input.status}${status !== input.status && status ? ` (code ${status})` : ''}`;
+  const msg = (hint: string) => `${base}: ${hint}${said}${fieldText}`;
+
+  switch (status) {
+    case 400:
+      return new BadRequestError(msg(HINTS[400]!), ctx);
+    case 401:
+      return new AuthenticationError(msg(HINTS[401]!), ctx);
+    case 402:
+      return new InsufficientBalanceError(msg(HINTS[402]!), ctx);
+    case 403:
+      return new PermissionDeniedError(msg(HINTS[403]!), ctx);
+    case 404:
+      return new NotFoundError(msg(HINTS[404]!), ctx);
+    case 405:
+      return new MethodNotAllowedError(msg(HINTS[405]!), ctx);
+    case 408:
+      return new RequestTimeoutError(msg(HINTS[408]!), ctx);
+    case 409:
+      return new DuplicateOrderError(msg(HINTS[409]!), ctx);
+    case 422:
+      return new ValidationError(msg(HINTS[422]!), fields, ctx);
+    case 429: {
+      const wait = input.retryAfterMs !== undefined ? `; retry after ${input.retryAfterMs} ms` : '';
+      return new RateLimitError(msg(HINTS[429]! + wait), ctx, input.retryAfterMs);
+    }
+    default:
+      if (status >= 500) return new ExchangeUnavailableError(msg('the exchange is unavailable or failed; try again later'), ctx);
+      if (input.status >= 200 && input.status < 300) return new ExchangeRejectedError(msg('the exchange answered success: false'), ctx);
+      return new ExchangeRejectedError(msg('the exchange refused the request'), ctx);
+  }
+}

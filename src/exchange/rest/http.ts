@@ -1,0 +1,221 @@
+/**
+ * The HTTP core of the REST client: one ky instance, per-attempt timeout, envelope unwrapping,
+ * status/body -> typed error mapping, retries for idempotent calls only, the order-call limiter,
+ * and a gate that holds requests while the exchange says the rate limit is spent.
+ * Logs one debug line per attempt (method, path, status, duration) and never a header or the key.
+ */
+import ky, { type KyInstance } from 'ky';
+import { SystemClock, type Clock } from '../../core/clock.js';
+import { MizanError, NetworkError, ParameterError, RateLimitError, RequestTimeoutError, ResponseParseError } from '../../core/errors.js';
+import { silentLogger, type Logger } from '../../core/logger.js';
+import { hasEnvelope, readEnvelope, type Envelope } from '../parse/envelope.js';
+import { makeRedactor, mapHttpError, snippet, type Redact } from './errors.js';
+import { DEFAULT_ORDER_RATE_LIMIT, OrderRateLimiter, type OrderRateLimit } from './limiter.js';
+import { backoffDelay, DEFAULT_RETRY_POLICY, rateLimitWait, type RetryPolicy } from './retry.js';
+
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+export interface HttpCoreOptions {
+  baseUrl: string;
+  apiKey?: string;
+  /** Per attempt, headers and body included. Default 10 000 ms. */
+  timeoutMs?: number;
+  /** Retries of idempotent calls. Default 3. */
+  retries?: number;
+  /** Backoff tuning (tests make these small). */
+  retryPolicy?: Partial<Omit<RetryPolicy, 'retries'>>;
+  orderRateLimit?: OrderRateLimit;
+  logger?: Logger;
+  clock?: Clock;
+  /** Waiting between retries; injectable for tests. */
+  sleep?: (ms: number) => Promise<void>;
+  /** Jitter source in [0, 1). */
+  random?: () => number;
+}
+
+export interface RequestSpec {
+  method: HttpMethod;
+  /** Path starting with `/`, path parameters already encoded. */
+  path: string;
+  query?: Record<string, string | number | boolean | undefined>;
+  body?: Record<string, unknown>;
+  /** Send `x-api-key`: true fails before sending when no key is configured; 'optional' sends it when there is one. */
+  auth: boolean | 'optional';
+  /** Idempotent: may be retried on network errors, timeouts, 5xx and 429. */
+  retry: boolean;
+  /** 'required': `{success, result}` expected; 'optional': bare payloads accepted (candles, instant orders, margin). */
+  envelope: 'required' | 'optional';
+  /** Counts against the order-call limiter. */
+  orderCall?: boolean;
+  headers?: Record<string, string>;
+}
+
+export interface HttpResult {
+  status: number;
+  /** `result` of the envelope, or the bare body. */
+  payload: unknown;
+  envelope?: Envelope;
+}
+
+/** State shared by a client and its sub-account views: the limiter and the rate-limit gate. */
+interface SharedState {
+  limiter: OrderRateLimiter;
+  blockedUntil: number;
+}
+
+const defaultSleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
+
+export class HttpCore {
+  private readonly ky: KyInstance;
+  private readonly redact: Redact;
+  private readonly policy: RetryPolicy;
+  private readonly timeoutMs: number;
+  private readonly logger: Logger;
+  private readonly clock: Clock;
+  private readonly sleep: (ms: number) => Promise<void>;
+  private readonly random: () => number;
+
+  constructor(
+    private readonly options: HttpCoreOptions,
+    private readonly extraHeaders: Record<string, string> = {},
+    private readonly shared: SharedState = {
+      limiter: new OrderRateLimiter(options.orderRateLimit ?? DEFAULT_ORDER_RATE_LIMIT, options.clock),
+      blockedUntil: 0,
+    },
+  ) {
+    let base: URL;
+    try {
+      base = new URL(options.baseUrl);
+    } catch {
+      throw new RangeError(`baseUrl: not a URL: ${JSON.stringify(options.baseUrl)}`);
+    }
+    if (base.protocol !== 'http:' && base.protocol !== 'https:') throw new RangeError(`baseUrl: must be http(s), got ${base.protocol}`);
+    this.ky = ky.create({ prefixUrl: options.baseUrl, retry: 0, timeout: false, throwHttpErrors: false });
+    this.redact = makeRedactor(options.apiKey);
+    this.policy = { ...DEFAULT_RETRY_POLICY, ...options.retryPolicy, retries: options.retries ?? DEFAULT_RETRY_POLICY.retries };
+    this.timeoutMs = options.timeoutMs ?? 10_000;
+    this.logger = options.logger ?? silentLogger;
+    this.clock = options.clock ?? new SystemClock();
+    this.sleep = options.sleep ?? defaultSleep;
+    this.random = options.random ?? Math.random;
+  }
+
+  get hasApiKey(): boolean {
+    return Boolean(this.options.apiKey);
+  }
+
+  /** A view that adds headers to every call and shares the limiter and the rate-limit gate. */
+  withHeaders(headers: Record<string, string>): HttpCore {
+    return new HttpCore(this.options, { ...this.extraHeaders, ...headers }, this.shared);
+  }
+
+  /** Redact the API key from any text. */
+  clean(text: string): string {
+    return this.redact(text);
+  }
+
+  async request(spec: RequestSpec): Promise<HttpResult> {
+    for (let attempt = 0; ; attempt++) {
+      try {
+        return await this.attempt(spec, attempt);
+      } catch (err) {
+        if (!(err instanceof MizanError) || !err.retryable || !spec.retry || attempt >= this.policy.retries) throw err;
+        let delay = backoffDelay(attempt, this.policy, this.random);
+        if (err instanceof RateLimitError && err.retryAfterMs !== undefined) {
+          if (err.retryAfterMs > this.policy.maxRetryAfterMs) throw err;
+          delay = err.retryAfterMs;
+        }
+        this.logger.warn({ method: spec.method, path: spec.path, attempt: attempt + 1, delayMs: delay, error: err.name }, 'exchange request failed, retrying');
+        await this.sleep(delay);
+      }
+    }
+  }
+
+  private async attempt(spec: RequestSpec, attempt: number): Promise<HttpResult> {
+    const { method, path } = spec;
+    if (spec.auth === true && !this.options.apiKey) {
+      throw new ParameterError('apiKey', undefined, `${method} ${path} is a private call: create the client with an apiKey`);
+    }
+    const gate = this.shared.blockedUntil - this.clock.now();
+    if (gate > 0) await this.sleep(gate);
+    if (spec.orderCall) await this.shared.limiter.acquire();
+
+    const headers: Record<string, string> = { accept: 'application/json', ...this.extraHeaders, ...spec.headers };
+    if (spec.auth && this.options.apiKey) headers['x-api-key'] = this.options.apiKey;
+    const searchParams: Record<string, string> = {};
+    for (const [k, v] of Object.entries(spec.query ?? {})) if (v !== undefined) searchParams[k] = String(v);
+
+    const controller = new AbortController();
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      controller.abort();
+    }, this.timeoutMs);
+    const started = this.clock.now();
+    let status = 0;
+    let text: string;
+    let resHeaders: Headers;
+    try {
+      const res = await this.ky(path.replace(/^\//, ''), {
+        method,
+        headers,
+        searchParams,
+        signal: controller.signal,
+        ...(spec.body !== undefined ? { json: spec.body } : {}),
+      });
+      status = res.status;
+      resHeaders = res.headers;
+      text = await res.text();
+    } catch (err) {
+      const ms = this.clock.now() - started;
+      this.logger.debug({ method, path, status: 0, durationMs: ms, attempt }, 'exchange request');
+      if (timedOut) throw new RequestTimeoutError(`${method} ${path}: no answer within ${this.timeoutMs} ms`, { method, path });
+      throw new NetworkError(`${method} ${path}: could not reach the exchange: ${this.redact(describeNetworkError(err))}`, { method, path });
+    } finally {
+      clearTimeout(timer);
+    }
+    this.logger.debug({ method, path, status, durationMs: this.clock.now() - started, attempt }, 'exchange request');
+
+    const now = this.clock.now();
+    const wait = rateLimitWait(resHeaders, now, this.policy, status);
+    if (wait !== undefined && wait > 0 && wait <= this.policy.maxRetryAfterMs) {
+      this.shared.blockedUntil = Math.max(this.shared.blockedUntil, now + wait);
+    }
+
+    let body: unknown;
+    let isJson = false;
+    if (text.trim() !== '') {
+      try {
+        body = JSON.parse(text);
+        isJson = true;
+      } catch {
+        isJson = false;
+      }
+    }
+    const ok = status >= 200 && status < 300;
+    if (!ok || (isJson && hasEnvelope(body) && !readEnvelope(body).success)) {
+      throw mapHttpError(isJson ? { status, body, method, path, retryAfterMs: wait } : { status, text, method, path, retryAfterMs: wait }, this.redact);
+    }
+    if (!isJson) {
+      const what = text.trim() === '' ? 'an empty body' : /^\s*</.test(text) ? `an HTML page ("${this.redact(snippet(text, 80))}")` : `malformed JSON ("${this.redact(snippet(text, 80))}")`;
+      throw new ResponseParseError(`${method} ${path} -> HTTP ${status}: expected JSON, got ${what}`, { method, path, status });
+    }
+    if (hasEnvelope(body)) {
+      const env = readEnvelope(body);
+      return { status, payload: env.result, envelope: env };
+    }
+    if (spec.envelope === 'required') {
+      throw new ResponseParseError(`${method} ${path} -> HTTP ${status}: expected the {success, result} envelope, got a body without "success"`, { method, path, status });
+    }
+    return { status, payload: body };
+  }
+}
+
+function describeNetworkError(err: unknown): string {
+  if (err instanceof Error) {
+    const cause = (err as Error & { cause?: unknown }).cause;
+    const code = cause && typeof cause === 'object' && 'code' in cause ? String((cause as { code: unknown }).code) : undefined;
+    return code ? `${err.message} (${code})` : err.message;
+  }
+  return String(err);
+}
