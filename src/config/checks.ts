@@ -6,6 +6,7 @@ import type { ConfigIssue } from './issues.js';
 import { describeValue, didYouMean, formatPath } from './issues.js';
 import { isEnvReference } from './env.js';
 import { SYMBOL_RE } from './fields.js';
+import { clientIdPrefix } from '../execution/client-id.js';
 
 /** Markets of the embedded simulator. */
 export const SIMULATOR_MARKETS: readonly string[] = ['BTCUSDT', 'ETHUSDT', 'USDTTMN', 'BTCTMN', 'ETHTMN'];
@@ -55,9 +56,9 @@ export function crossCheck(raw: unknown, original: unknown, opts: CheckOptions):
     if (first !== undefined) add(['strategies', i, 'name'], `${describeValue(name)} is already the name of strategies[${first}] (names must be unique)`, name);
     else {
       names.set(name, i);
-      const prefix = name.replace(/-/g, '_');
+      const prefix = clientIdPrefix(name);
       const other = prefixes.get(prefix);
-      if (other !== undefined) add(['strategies', i, 'name'], `${describeValue(name)} gives the same client-id prefix ${prefix} as strategies[${other}] (- becomes _)`, name);
+      if (other !== undefined) add(['strategies', i, 'name'], `${describeValue(name)} gives the same client-id prefix ${prefix} as strategies[${other}] (client ids keep the name's letters and digits, at most 16)`, name);
       else prefixes.set(prefix, i);
     }
   });

@@ -7,6 +7,7 @@ import { readFile } from 'node:fs/promises';
 import { isAbsolute, resolve } from 'node:path';
 import { LineCounter, parseDocument } from 'yaml';
 import type { Document } from 'yaml';
+import { clientIdPrefix } from '../execution/client-id.js';
 import { crossCheck } from './checks.js';
 import { substituteEnv } from './env.js';
 import { resolutionToSeconds } from './fields.js';
@@ -100,7 +101,7 @@ function finalize(p: ParsedConfig, baseDir: string): MizanConfig {
     const isFile = /\.(ts|js|mjs|mts)$/.test(s.strategy);
     return {
       ...s,
-      clientIdPrefix: s.name.replace(/-/g, '_'),
+      clientIdPrefix: clientIdPrefix(s.name),
       ...(isFile ? { strategyFile: abs(s.strategy) } : {}),
       resolutionSeconds: resolutionToSeconds(s.resolution),
     };

@@ -174,7 +174,7 @@ export type BacktestConfig = z.output<typeof backtestSchema>;
 export type MarketDecl = z.output<typeof marketDeclSchema>;
 
 export interface StrategyConfig extends ParsedStrategy {
-  /** Name with `-` replaced by `_`: client ids allow letters, digits and underscore only. */
+  /** The executor's client-id prefix for this name (letters and digits, at most 16): unique per file. */
   clientIdPrefix: string;
   /** Absolute path when `strategy` is a file, undefined for a module in strategies/. */
   strategyFile?: string;

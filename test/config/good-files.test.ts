@@ -23,7 +23,7 @@ describe('good configuration files', () => {
     });
     expect(c.simulator).toEqual({ seed: 1, speed: 1, data: '/srv/bot/backtest/data', loop: true });
     const [a, b] = c.strategies;
-    expect(a).toMatchObject({ name: 'btc-sma', clientIdPrefix: 'btc_sma', account: 'main', resolution: '1', resolutionSeconds: 60 });
+    expect(a).toMatchObject({ name: 'btc-sma', clientIdPrefix: 'btcsma', account: 'main', resolution: '1', resolutionSeconds: 60 });
     expect(a?.schedule).toEqual({ cron: '0 */6 * * *', timezone: 'Asia/Tehran' });
     expect(a?.params).toEqual({ fast: 10, slow: 30 });
     expect(a?.capital?.USDT).toBeInstanceOf(Decimal);
@@ -158,7 +158,7 @@ backtest: { data: [{ symbol: BTCUSDT, file: x.csv }], from: 1700000000, to: 1700
       }
     })();
     expect(issues.map((i) => i.path)).toEqual(['strategies[1].name', 'strategies[1].markets[0]', 'strategies[1].markets[1]', 'strategies[1].markets[1]']);
-    expect(issues[0]?.message).toMatch(/same client-id prefix a_b/);
+    expect(issues[0]?.message).toMatch(/same client-id prefix ab as strategies\[0\]/);
     expect(issues[1]?.message).toMatch(/"ETHUSDT" has no backtest data/);
     expect(issues.some((i) => /listed twice/.test(i.message))).toBe(true);
   });
