@@ -1,0 +1,70 @@
+/** computeMetrics: the one entry point that turns a run's equity curve and trades into `Metrics`. */
+import { ParameterError } from '../../core/errors.js';
+import { cagrPct, checkEquity, dailyReturns, dailyRiskFree, drawdowns, sharpe, sortino, totalReturnPct } from './equity.js';
+import { checkTrades, exposurePct, tradeStats } from './trades.js';
+import { DAY_MS, DEFAULT_THRESHOLDS, na, ok, type Metric, type Metrics, type MetricsInput, type MetricsOptions } from './types.js';
+
+/**
+ * Computes every metric. Pure and deterministic: the same input gives bit-identical output (no clock,
+ * fixed summation order). Throws ParameterError (naming the field and index) on malformed input.
+ */
+export function computeMetrics(input: MetricsInput, options: MetricsOptions = {}): Metrics {
+  const rf = options.riskFreeRate ?? 0;
+  if (!Number.isFinite(rf) || rf <= -1) throw new ParameterError('riskFreeRate', String(rf), 'an annual rate > -1');
+  const minDays = options.minDaysForCagr ?? DEFAULT_THRESHOLDS.minDaysForCagr;
+  const minReturns = options.minDailyReturns ?? DEFAULT_THRESHOLDS.minDailyReturns;
+  const minSqn = options.minTradesForSqn ?? DEFAULT_THRESHOLDS.minTradesForSqn;
+  if (!(minReturns >= 2)) throw new ParameterError('minDailyReturns', minReturns, '>= 2');
+  if (!(minSqn >= 2)) throw new ParameterError('minTradesForSqn', minSqn, '>= 2');
+  if (!(minDays >= 0)) throw new ParameterError('minDaysForCagr', minDays, '>= 0');
+  if (!Number.isFinite(input.feesPaid) || input.feesPaid < 0) {
+    throw new ParameterError('feesPaid', String(input.feesPaid), 'a finite number >= 0');
+  }
+  const curve = input.equity;
+  checkEquity(curve);
+  checkTrades(input.trades);
+
+  const n = curve.values.length;
+  const start = curve.times[0]!;
+  const end = curve.times[n - 1]!;
+  const dd = drawdowns(curve);
+  const cagr = cagrPct(curve, minDays);
+  const returns = dailyReturns(curve);
+  const rfDaily = dailyRiskFree(rf);
+
+  let calmar: Metric;
+  if (cagr.value === null) calmar = na(`CAGR is n/a: ${cagr.reason}`);
+  else if (dd.maxDrawdown === 0) calmar = na('no drawdown (max drawdown is 0)');
+  else calmar = ok(cagr.value / 100 / dd.maxDrawdown);
+
+  const exposure = input.exposure ?? input.trades.map((t) => ({ start: t.entryTime, end: t.exitTime }));
+
+  let buyAndHold: Metric = na('no benchmark prices given');
+  if (input.benchmark) {
+    const { firstPrice, lastPrice } = input.benchmark;
+    if (!(firstPrice > 0) || !Number.isFinite(firstPrice)) throw new ParameterError('benchmark.firstPrice', String(firstPrice), 'a price > 0');
+    if (!(lastPrice >= 0) || !Number.isFinite(lastPrice)) throw new ParameterError('benchmark.lastPrice', String(lastPrice), 'a price >= 0');
+    buyAndHold = ok((lastPrice / firstPrice - 1) * 100);
+  }
+
+  return {
+    start,
+    end,
+    days: (end - start) / DAY_MS,
+    startEquity: curve.values[0]!,
+    endEquity: curve.values[n - 1]!,
+    totalReturnPct: totalReturnPct(curve),
+    cagrPct: cagr,
+    maxDrawdownPct: dd.maxDrawdownPct,
+    maxDrawdownDurationMs: dd.maxDrawdownDurationMs,
+    longestDrawdownMs: dd.longestDrawdownMs,
+    sharpe: sharpe(returns, rfDaily, minReturns),
+    sortino: sortino(returns, rfDaily, minReturns),
+    calmar,
+    ...tradeStats(input.trades, minSqn),
+    exposurePct: exposurePct(exposure, start, end),
+    feesPaid: ok(input.feesPaid),
+    buyAndHoldReturnPct: buyAndHold,
+    dailyReturns: returns,
+  };
+}
