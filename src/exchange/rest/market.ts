@@ -54,5 +54,6 @@ export async function getCandles(http: HttpCore, q: CandleQuery): Promise<Candle
 
 /** GET /hector/web/v1/markets */
 export async function getActiveMarkets(http: HttpCore): Promise<ActiveMarket[]> {
-  return parseActiveMarkets((await get(http, '/hector/web/v1/markets')).payload);
+  // Documented with success/message inside result and no top-level envelope: both accepted.
+  return parseActiveMarkets((await get(http, '/hector/web/v1/markets', undefined, 'optional')).payload);
 }
