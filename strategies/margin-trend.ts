@@ -1,0 +1,56 @@
+/**
+ * margin-trend: follows the trend of a fast/slow EMA pair with margin positions: long while the
+ * fast EMA is above the slow one, short while below. Each position carries a stop loss and a take
+ * profit set as percentages from the entry; a trend flip closes the open position first.
+ */
+import { defineStrategy, Ema, marginClose, marginOpen, type Draft } from '../src/index.js';
+
+export default defineStrategy({
+  name: 'margin-trend',
+  description: 'Margin long or short in the direction of an EMA trend, with stop loss and take profit.',
+  params: {
+    fast: { type: 'int', default: 12, min: 2, max: 200 },
+    slow: { type: 'int', default: 26, min: 3, max: 500 },
+    collateral: { type: 'number', default: 100, min: 0.0001, description: 'collateral per position (quote)' },
+    riskCoef: { type: 'number', default: 2, min: 1, max: 10, description: 'risk coefficient (credit ratio)' },
+    stopLossPct: { type: 'number', default: 2, min: 0.1, max: 50 },
+    takeProfitPct: { type: 'number', default: 4, min: 0.1, max: 500 },
+  },
+  warmup: (p) => p.slow,
+  create(ctx) {
+    const p = ctx.params;
+    const emas = new Map<string, { fast: Ema; slow: Ema; trend: number }>(
+      ctx.markets.map((s) => [s, { fast: new Ema(p.fast), slow: new Ema(p.slow), trend: 0 }]),
+    );
+    return {
+      onCandle(symbol, candle) {
+        const e = emas.get(symbol);
+        if (!e) return;
+        const close = candle.close.toNumber();
+        const diff = e.fast.update(close) - e.slow.update(close);
+        if (Number.isNaN(diff) || diff === 0) return;
+        const trend = diff > 0 ? 1 : -1;
+        if (trend === e.trend) return;
+        e.trend = trend;
+        const out: Draft[] = [];
+        const open = ctx.marginPositions(symbol).filter((pos) => pos.state === 'open');
+        for (const pos of open) out.push(marginClose(pos.id, undefined, 'trend-flip'));
+        const side = trend > 0 ? 'long' : 'short';
+        const sl = trend > 0 ? 1 - p.stopLossPct / 100 : 1 + p.stopLossPct / 100;
+        const tp = trend > 0 ? 1 + p.takeProfitPct / 100 : 1 - p.takeProfitPct / 100;
+        out.push(
+          marginOpen({
+            market: symbol,
+            side,
+            collateral: p.collateral,
+            riskCoef: p.riskCoef,
+            stopLoss: candle.close.mul(sl),
+            takeProfit: candle.close.mul(tp),
+            tag: `trend-${side}`,
+          }),
+        );
+        return out;
+      },
+    };
+  },
+});

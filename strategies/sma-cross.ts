@@ -1,0 +1,40 @@
+/**
+ * sma-cross: buy when the fast simple moving average of closes crosses above the slow one, sell the
+ * position when it crosses back below. Decides on closed candles only.
+ */
+import { defineStrategy, fraction, market, qty, Sma } from '../src/index.js';
+
+export default defineStrategy({
+  name: 'sma-cross',
+  description: 'Trend following: market buy on a fast/slow SMA golden cross, sell the position on the death cross.',
+  params: {
+    fast: { type: 'int', default: 10, min: 2, max: 200, description: 'fast SMA period (candles)' },
+    slow: { type: 'int', default: 30, min: 3, max: 500, description: 'slow SMA period (candles)' },
+    fraction: { type: 'number', default: 0.5, min: 0.01, max: 1, description: 'share of the free quote balance spent per entry' },
+  },
+  warmup: (p) => p.slow,
+  create(ctx) {
+    const { fast: fastN, slow: slowN } = ctx.params;
+    if (fastN >= slowN) throw new Error(`fast (${fastN}) must be smaller than slow (${slowN})`);
+    const state = new Map<string, { fast: Sma; slow: Sma; prevDiff: number }>();
+    for (const s of ctx.markets) state.set(s, { fast: new Sma(fastN), slow: new Sma(slowN), prevDiff: Number.NaN });
+    return {
+      onCandle(symbol, candle) {
+        const st = state.get(symbol);
+        if (!st) return;
+        const close = candle.close.toNumber();
+        const diff = st.fast.update(close) - st.slow.update(close);
+        const prev = st.prevDiff;
+        st.prevDiff = diff;
+        if (Number.isNaN(diff) || Number.isNaN(prev)) return;
+        const held = ctx.position(symbol)?.quantity;
+        if (prev <= 0 && diff > 0 && (!held || held.isZero())) {
+          return market('BUY', symbol, fraction(ctx.params.fraction), { tag: 'golden-cross' });
+        }
+        if (prev >= 0 && diff < 0 && held && held.gt(0)) {
+          return market('SELL', symbol, qty(held), { tag: 'death-cross' });
+        }
+      },
+    };
+  },
+});

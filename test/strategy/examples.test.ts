@@ -1,0 +1,120 @@
+import { describe, expect, it } from 'vitest';
+import smaCross from '../../strategies/sma-cross.js';
+import rsiReversion from '../../strategies/rsi-reversion.js';
+import grid from '../../strategies/grid.js';
+import marketMaker from '../../strategies/market-maker.js';
+import marginTrend from '../../strategies/margin-trend.js';
+import otcDca from '../../strategies/otc-dca.js';
+import { d } from '../../src/core/decimal.js';
+import type { MarginPosition } from '../../src/core/types/margin.js';
+import { candle, drafts, harness, simpleBook } from '../support/strategy-harness.js';
+
+describe('sma-cross', () => {
+  it('buys on the golden cross, sells the position on the death cross, and nothing in between', async () => {
+    const h = harness(smaCross, { markets: ['BTCUSDT'], params: { fast: 2, slow: 3, fraction: 0.5 } });
+    const closes = [10, 10, 10, 9, 12, 13, 14, 10, 8];
+    const out: string[] = [];
+    for (const [i, c] of closes.entries()) {
+      for (const dr of drafts(await h.handlers.onCandle!('BTCUSDT', candle(i * 60, c)))) {
+        out.push(`${i}:${dr.kind}:${'side' in dr ? dr.side : ''}:${dr.tag}`);
+        if (dr.kind === 'order' && dr.side === 'BUY') h.setPosition('BTCUSDT', '0.3');
+        if (dr.kind === 'order' && dr.side === 'SELL') {
+          expect(dr.size).toEqual({ kind: 'base', quantity: d('0.3') });
+          h.setPosition('BTCUSDT', '0');
+        }
+      }
+    }
+    // i=4: fast=(9+12)/2=10.5 > slow=(10+9+12)/3=10.33 after being below at i=3 -> buy.
+    // i=7: fast=(14+10)/2=12 < slow=(13+14+10)/3=12.33 -> sell.
+    expect(out).toEqual(['4:order:BUY:golden-cross', '7:order:SELL:death-cross']);
+  });
+  it('refuses fast >= slow', () => {
+    expect(() => harness(smaCross, { markets: ['BTCUSDT'], params: { fast: 5, slow: 5 } })).toThrow(/smaller/);
+  });
+});
+
+describe('rsi-reversion', () => {
+  it('buys when oversold and sells when overbought', async () => {
+    const h = harness(rsiReversion, { markets: ['BTCUSDT'], params: { period: 2, oversold: 30, overbought: 70 } });
+    const kinds: string[] = [];
+    for (const [i, c] of [100, 99, 98, 97, 99, 101, 103].entries()) {
+      for (const dr of drafts(await h.handlers.onCandle!('BTCUSDT', candle(i, c)))) {
+        kinds.push(`${i}:${'side' in dr ? dr.side : ''}`);
+        if ('side' in dr) h.setPosition('BTCUSDT', dr.side === 'BUY' ? '1' : '0');
+      }
+    }
+    // RSI(2), Wilder: falls to 0 by candle 2 (three losses) -> buy; the rebound lifts it above 70 at candle 5 -> sell.
+    expect(kinds).toEqual(['2:BUY', '5:SELL']);
+  });
+});
+
+describe('grid', () => {
+  it('lays a ladder of buys below the mid once, then answers fills one step away', async () => {
+    const h = harness(grid, { markets: ['BTCUSDT'], params: { levels: 3, spacingPct: 1, orderQuote: 20 } });
+    const first = drafts(await h.handlers.onBook!('BTCUSDT', simpleBook('BTCUSDT', '99', '101')));
+    expect(first.map((x) => (x.kind === 'order' ? `${x.side}@${x.price!.toFixed()}` : x.kind))).toEqual(['BUY@99', 'BUY@98', 'BUY@97']);
+    expect(drafts(await h.handlers.onBook!('BTCUSDT', simpleBook('BTCUSDT', '99', '101')))).toEqual([]);
+    const order = { clientOrderId: 'a', strategy: 'test', symbol: 'BTCUSDT', side: 'BUY' as const, type: 'LIMIT', quantity: d('0.2'), filled: d('0.2'), avgPrice: d(99), state: 'filled' as const, createdAt: 0 };
+    const sell = drafts(await h.handlers.onOrder!({ order, previous: 'open' }));
+    expect(sell).toHaveLength(1);
+    expect(sell[0]).toMatchObject({ kind: 'order', side: 'SELL', type: 'LIMIT', tag: 'grid-sell' });
+    expect((sell[0] as { price: typeof order.avgPrice }).price.toFixed()).toBe('99.99');
+    const rebuy = drafts(await h.handlers.onOrder!({ order: { ...order, side: 'SELL', avgPrice: d(100) }, previous: 'open' }));
+    expect((rebuy[0] as { price: typeof order.avgPrice }).price.toFixed()).toBe('99');
+  });
+  it('places nothing on an unhealthy book', async () => {
+    const h = harness(grid, { markets: ['BTCUSDT'] });
+    expect(drafts(await h.handlers.onBook!('BTCUSDT', simpleBook('BTCUSDT', '99', '101', false)))).toEqual([]);
+  });
+});
+
+describe('market-maker', () => {
+  it('quotes around the mid, skews with inventory, and pulls quotes when the book is unhealthy', async () => {
+    const h = harness(marketMaker, { markets: ['BTCUSDT'], params: { minSpreadBps: 100, volMult: 0, refreshMs: 0, orderQuote: 100, maxInventoryQuote: 1000 } });
+    const q1 = drafts(await h.handlers.onBook!('BTCUSDT', simpleBook('BTCUSDT', '99', '101')));
+    // flat inventory: half spread 0.5% around mid 100 -> bid 99.5, no ask (nothing to sell)
+    expect(q1.map((x) => x.kind)).toEqual(['cancelAll', 'order']);
+    expect((q1[1] as { price: ReturnType<typeof d> }).price.toFixed()).toBe('99.5');
+    h.setPosition('BTCUSDT', '5'); // inventory 5 * 100 = 500 of 1000 -> skew 0.5 -> both quotes 0.25% lower
+    h.clock.advance(1);
+    const q2 = drafts(await h.handlers.onBook!('BTCUSDT', simpleBook('BTCUSDT', '98', '102')));
+    const prices = q2.filter((x) => x.kind === 'order').map((x) => `${(x as { side: string }).side}@${(x as { price: ReturnType<typeof d> }).price.toFixed()}`);
+    // mid 100 (requote: mid moved 0.5% > 5 bps): bid = 100*(1-0.005-0.0025) = 99.25, ask = 100*(1+0.005-0.0025) = 100.25
+    expect(prices).toEqual(['BUY@99.25', 'SELL@100.25']);
+    const pulled = drafts(await h.handlers.onBookHealth!('BTCUSDT', { healthy: false, reasons: ['stream_down'], bidAgeMs: 0, askAgeMs: 0, resyncs: 0 }));
+    expect(pulled.map((x) => x.kind)).toEqual(['cancelAll']);
+  });
+});
+
+describe('margin-trend', () => {
+  it('opens in the trend direction with stop loss and take profit, and closes on a flip', async () => {
+    const h = harness(marginTrend, { markets: ['BTCUSDT'], params: { fast: 2, slow: 3, stopLossPct: 2, takeProfitPct: 4, collateral: 100, riskCoef: 2 } });
+    const seen: string[] = [];
+    for (const [i, c] of [100, 100, 100, 104, 108, 100, 90].entries()) {
+      for (const dr of drafts(await h.handlers.onCandle!('BTCUSDT', candle(i, c)))) {
+        if (dr.kind === 'marginOpen') {
+          seen.push(`${i}:open:${dr.side}:sl=${dr.stopLoss!.toFixed()}:tp=${dr.takeProfit!.toFixed()}`);
+          h.margin.push({ id: i, market: 'BTCUSDT', side: dr.side, state: 'open' } as MarginPosition);
+        }
+        if (dr.kind === 'marginClose') {
+          seen.push(`${i}:close:${dr.positionId}`);
+          h.margin.splice(0);
+        }
+      }
+    }
+    // EMA(2) seeded with SMA: 100,100,102.67,106.22,102.07; EMA(3): 100,102,105,102.5 -> long at 3 (close 104),
+    // flip at 5 (close 100): fast 102.07 < slow 102.5 -> close, then short with SL 102 and TP 96.
+    expect(seen).toEqual(['3:open:long:sl=101.92:tp=108.16', '5:close:3', '5:open:short:sl=102:tp=96']);
+  });
+});
+
+describe('otc-dca', () => {
+  it('buys the fixed amount on each schedule tick and stops after maxBuys', async () => {
+    const h = harness(otcDca, { markets: ['USDTTMN'], params: { amount: 5_000_000, maxBuys: 2 } });
+    const a = drafts(await h.handlers.onSchedule!(1));
+    expect(a).toEqual([{ kind: 'instant', symbol: 'USDTTMN', side: 'BUY', size: { kind: 'quote', amount: d(5_000_000) }, tag: 'dca-1' }]);
+    expect(drafts(await h.handlers.onSchedule!(2))).toHaveLength(1);
+    expect(drafts(await h.handlers.onSchedule!(3))).toEqual([]);
+    expect(h.kv.get('buys')).toBe(2);
+  });
+});

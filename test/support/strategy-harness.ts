@@ -1,0 +1,93 @@
+/**
+ * A scripted context for strategy unit tests: positions, margin positions, books and state are
+ * plain mutable fields the test sets; handler results are returned as drafts for assertions.
+ */
+import { ManualClock } from '../../src/core/clock.js';
+import { d, Decimal } from '../../src/core/decimal.js';
+import { silentLogger } from '../../src/core/logger.js';
+import type { Candle, BookLevel } from '../../src/core/types/market.js';
+import type { MarginPosition } from '../../src/core/types/margin.js';
+import type { AnyStrategyDefinition, HandlerResult, StrategyContext, StrategyHandlers } from '../../src/strategy/define.js';
+import type { Draft } from '../../src/strategy/builders.js';
+import { CandleWindow } from '../../src/strategy/candle-window.js';
+import { resolveParams } from '../../src/strategy/params.js';
+import type { BookView, JsonValue, SpotPositionView } from '../../src/strategy/views.js';
+
+export interface Harness {
+  ctx: StrategyContext;
+  handlers: StrategyHandlers;
+  clock: ManualClock;
+  positions: Map<string, SpotPositionView>;
+  margin: MarginPosition[];
+  kv: Map<string, JsonValue>;
+  setPosition(symbol: string, quantity: string, avgPrice?: string): void;
+}
+
+export function harness(def: AnyStrategyDefinition, opts: { markets: string[]; params?: Record<string, unknown>; now?: number }): Harness {
+  const r = resolveParams(def.params, opts.params ?? {});
+  if (!r.ok) throw new Error(r.issues.map((i) => `${i.path}: ${i.message}`).join('; '));
+  const clock = new ManualClock(opts.now ?? 1_700_000_000_000);
+  const positions = new Map<string, SpotPositionView>();
+  const margin: MarginPosition[] = [];
+  const kv = new Map<string, JsonValue>();
+  const ctx: StrategyContext = {
+    name: 'test',
+    params: r.values,
+    markets: opts.markets,
+    resolutionSec: 60,
+    clock,
+    log: silentLogger,
+    state: { get: (k) => kv.get(k) as never, set: (k, v) => void kv.set(k, v), delete: (k) => void kv.delete(k) },
+    now: () => clock.now(),
+    market: () => {
+      throw new Error('market() not scripted');
+    },
+    book: () => undefined,
+    candles: () => new CandleWindow(10),
+    balance: (asset) => ({ asset, value: d(0), locked: d(0), free: d(0) }),
+    position: (s) => positions.get(s),
+    marginPositions: (m) => margin.filter((p) => !m || p.market === m),
+    openOrders: () => [],
+  };
+  const handlers = def.create(ctx);
+  return {
+    ctx,
+    handlers,
+    clock,
+    positions,
+    margin,
+    kv,
+    setPosition(symbol, quantity, avgPrice = '0') {
+      positions.set(symbol, { symbol, quantity: d(quantity), avgPrice: d(avgPrice), realizedPnl: d(0) });
+    },
+  };
+}
+
+export function drafts(r: HandlerResult): Draft[] {
+  if (!r) return [];
+  return Array.isArray(r) ? [...(r as Draft[])] : [r as Draft];
+}
+
+export function candle(time: number, close: number | string): Candle {
+  const c = d(close);
+  return { time, open: c, high: c, low: c, close: c, volume: d(1) };
+}
+
+/** A book with the given mid and a one-unit spread around it. */
+export function simpleBook(symbol: string, bid: string, ask: string, healthy = true): BookView {
+  const bids: BookLevel[] = [{ price: d(bid), quantity: d(10) }];
+  const asks: BookLevel[] = [{ price: d(ask), quantity: d(10) }];
+  return {
+    symbol,
+    bestBid: () => d(bid),
+    bestAsk: () => d(ask),
+    mid: () => d(bid).plus(ask).div(2),
+    spread: () => d(ask).minus(bid),
+    bids: () => bids,
+    asks: () => asks,
+    walk: (_side, q) => ({ avgPrice: d(ask), filled: q, cost: q.mul(ask), exhausted: false }),
+    health: () => ({ healthy, reasons: healthy ? [] : ['stream_down'], bidAgeMs: 0, askAgeMs: 0, resyncs: 0 }),
+  };
+}
+
+export { Decimal };
