@@ -77,20 +77,21 @@ export function parseDepth(data: unknown, withSums = false, caches: ParseCaches 
     const e = entry as Record<string, unknown>;
     let price: Decimal;
     let quantity: Decimal;
+    // Constant field names on the hot path; the index is added only when something is wrong.
     try {
-      price = values.get(e.price, `depth[${i}].price`);
-      quantity = values.get(e.quantity, `depth[${i}].quantity`);
+      price = values.get(e.price, 'price');
+      quantity = values.get(e.quantity, 'quantity');
     } catch (err) {
-      throw rethrow(err);
+      throw rethrow(err, `depth[${i}].`);
     }
     if (price.isZero() || price.isNegative()) throw new StreamPayloadError(`depth[${i}].price`, e.price, 'expected a positive price');
     if (quantity.isNegative()) throw new StreamPayloadError(`depth[${i}].quantity`, e.quantity, 'expected a quantity >= 0');
     if (withSums && e.sum !== undefined && e.sum !== null) {
       let sum: Decimal;
       try {
-        sum = caches.sums.get(e.sum, `depth[${i}].sum`);
+        sum = caches.sums.get(e.sum, 'sum');
       } catch (err) {
-        throw rethrow(err);
+        throw rethrow(err, `depth[${i}].`);
       }
       levels.push({ price, quantity, sum });
     } else {
@@ -104,8 +105,10 @@ export function parseDepth(data: unknown, withSums = false, caches: ParseCaches 
   return levels;
 }
 
-function rethrow(err: unknown): unknown {
-  if (err instanceof DecimalParseError) return new StreamPayloadError(err.field, err.value, 'expected a number or numeric string');
+function rethrow(err: unknown, prefix = ''): unknown {
+  if (err instanceof DecimalParseError) {
+    return new StreamPayloadError(prefix + err.field, err.value, 'expected a number or numeric string');
+  }
   return err;
 }
 
