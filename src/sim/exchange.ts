@@ -218,6 +218,10 @@ export class SimulatedExchange extends EventEmitter<SimEvents> {
     return this.limiter.take(accountId);
   }
 
+  get orderCallWindowMs(): number {
+    return this.limiter.windowMs;
+  }
+
   orderCallState(accountId: string): RateState {
     return this.limiter.peek(accountId);
   }

@@ -1,0 +1,58 @@
+/** Account routes served by the simulator's core: fees, balances, the account's trades and open orders. */
+import type { SimulatedExchange } from '../../exchange.js';
+import { ASSET_PRECISION } from '../../markets.js';
+import { wireAccountTrade, wireBalance, wireOrder } from '../format.js';
+import { ok, type Route } from '../route.js';
+import { paginate, param } from './common.js';
+
+export function accountRoutes(sim: SimulatedExchange): Route[] {
+  return [
+    {
+      method: 'GET',
+      path: '/v1/account/fee',
+      auth: 'read',
+      handler: (req) => {
+        const fees = sim.fees(req.accountId!);
+        const result: Record<string, unknown> = {};
+        for (const [symbol, f] of Object.entries(fees)) {
+          result[symbol] = { makerFeeRate: f.makerFee.toFixed(8), takerFeeRate: f.takerFee.toFixed(8), recent_days_sum: 0 };
+        }
+        result.default = [];
+        result.metaData = { levels: [0], coin_levels: [0], latestTradesSum: 0 };
+        return ok(result);
+      },
+    },
+    {
+      method: 'GET',
+      path: '/v1/account/balances',
+      auth: 'read',
+      handler: (req) => {
+        const balances: Record<string, unknown> = {};
+        for (const [asset, e] of Object.entries(sim.balances(req.accountId!))) balances[asset] = wireBalance(asset, e, ASSET_PRECISION[asset] ?? 8);
+        return ok({ balances });
+      },
+    },
+    {
+      method: 'GET',
+      path: '/v1/account/trades',
+      auth: 'read',
+      handler: (req) => {
+        const symbol = param(req, 'symbol')?.toUpperCase();
+        const side = param(req, 'side')?.toUpperCase();
+        const fills = sim.accountTrades(req.accountId!, symbol).filter((f) => !side || (side === 'BUY') === f.isBuyer);
+        const page = paginate(req, fills, 100);
+        return ok({ AccountLatestTrades: page.items.map(wireAccountTrade) }, 200, { result_info: page.info });
+      },
+    },
+    {
+      method: 'GET',
+      path: '/v1/account/openOrders',
+      auth: 'read',
+      handler: (req) => {
+        const symbol = param(req, 'symbol')?.toUpperCase();
+        const page = paginate(req, sim.openOrders(req.accountId!, symbol).reverse());
+        return ok({ orders: page.items.map(wireOrder) }, 200, { result_info: page.info });
+      },
+    },
+  ];
+}
