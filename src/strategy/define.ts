@@ -73,7 +73,7 @@ export interface StrategyDefinition<P extends ParamSpecs = ParamSpecs> {
   description: string;
   params: P;
   /** Closed candles needed before the strategy can decide (the backtest warms up this many). */
-  warmup?: (params: ParamValues<P>) => number;
+  warmup?(params: ParamValues<P>): number;
   create(ctx: StrategyContext<P>): StrategyHandlers;
 }
 
