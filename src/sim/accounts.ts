@@ -108,7 +108,7 @@ export class AccountStore {
     const ips = req.ips ?? [];
     if (permissions.includes('withdraw') && ips.length === 0) fields.ips = ['permitted IPs are required with the withdraw permission'];
     if (this.activeKeys(accountId).length >= MAX_ACTIVE_KEYS) fields.name = [...(fields.name ?? []), `at most ${MAX_ACTIVE_KEYS} active API keys are allowed`];
-    if (Object.keys(fields).length > 0) throw new SimError(422, 'The given data was invalid.', fields);
+    if (Object.keys(fields).length > 0) throw new SimError(422, `API key not created: ${Object.values(fields).flat().join('; ')}`, fields);
     const key = req.key ?? `sim_${this.prng.hex(24)}`;
     if (this.keys.has(key)) throw new SimError(409, 'an API key with this value already exists');
     const now = this.clock.now();
