@@ -46,6 +46,7 @@ import type {
 } from '../../core/types/index.js';
 import { ParameterError } from '../../core/errors.js';
 import * as account from './account.js';
+import { makeRedactor, scrubError, type Redact } from './errors.js';
 import { HttpCore } from './http.js';
 import * as instant from './instant.js';
 import type { OrderRateLimit } from './limiter.js';
@@ -86,6 +87,7 @@ export class WallexRestClient {
   /** The core without the sub-account header, shared by every view made with withSubAccount. */
   private readonly rootHttp: HttpCore;
   private readonly clock: Clock;
+  private readonly redact: Redact;
   readonly subAccountId: string | undefined;
 
   /** `shared` is internal: the HTTP core of the client this one is a sub-account view of. */
@@ -96,7 +98,15 @@ export class WallexRestClient {
     this.clock = options.clock ?? new SystemClock();
     this.subAccountId = options.subAccountId === undefined ? undefined : headerId(options.subAccountId, 'subAccountId');
     this.rootHttp = shared ?? new HttpCore({ ...options, clock: this.clock });
+    this.redact = makeRedactor(options.apiKey);
     this.http = this.subAccountId === undefined ? this.rootHttp : this.rootHttp.withHeaders({ 'sub-account-client-id': this.subAccountId });
+  }
+
+  /** Last line of defence: no error leaves the client with the API key in it. */
+  private guard<T>(p: Promise<T>): Promise<T> {
+    return p.catch((err: unknown) => {
+      throw scrubError(err, this.redact);
+    });
   }
 
   /**
@@ -109,101 +119,101 @@ export class WallexRestClient {
 
   // ---------------------------------------------------------------- public market data (4.1)
   getMarkets(): Promise<MarketInfo[]> {
-    return market.getMarkets(this.http);
+    return this.guard(market.getMarkets(this.http));
   }
   getCurrencyStats(): Promise<CurrencyStats[]> {
-    return market.getCurrencyStats(this.http);
+    return this.guard(market.getCurrencyStats(this.http));
   }
   getDepth(symbol: string): Promise<DepthSnapshot> {
-    return market.getDepth(this.http, symbol);
+    return this.guard(market.getDepth(this.http, symbol));
   }
   getAllDepth(): Promise<Record<string, DepthSnapshot>> {
-    return market.getAllDepth(this.http);
+    return this.guard(market.getAllDepth(this.http));
   }
   getTrades(symbol: string): Promise<PublicTrade[]> {
-    return market.getTrades(this.http, symbol);
+    return this.guard(market.getTrades(this.http, symbol));
   }
   getCandles(q: market.CandleQuery): Promise<Candle[]> {
-    return market.getCandles(this.http, q);
+    return this.guard(market.getCandles(this.http, q));
   }
   getActiveMarkets(): Promise<ActiveMarket[]> {
-    return market.getActiveMarkets(this.http);
+    return this.guard(market.getActiveMarkets(this.http));
   }
 
   // ------------------------------------------------------------------------- account (4.2)
   getProfile(): Promise<Profile> {
-    return account.getProfile(this.http);
+    return this.guard(account.getProfile(this.http));
   }
   getFees(): Promise<FeeRates> {
-    return account.getFees(this.http);
+    return this.guard(account.getFees(this.http));
   }
   getBankCards(): Promise<BankCard[]> {
-    return account.getBankCards(this.http);
+    return this.guard(account.getBankCards(this.http));
   }
   getIbans(): Promise<Paged<Iban>> {
-    return account.getIbans(this.http);
+    return this.guard(account.getIbans(this.http));
   }
   getBalances(): Promise<Balances> {
-    return account.getBalances(this.http);
+    return this.guard(account.getBalances(this.http));
   }
   getWalletAddress(coin: string, network: string): Promise<WalletAddress> {
-    return account.getWalletAddress(this.http, coin, network);
+    return this.guard(account.getWalletAddress(this.http, coin, network));
   }
   requestWithdrawal(req: account.WithdrawalRequest): Promise<FiatWithdrawal> {
-    return account.requestWithdrawal(this.http, this.options.allowWithdrawals === true, req);
+    return this.guard(account.requestWithdrawal(this.http, this.options.allowWithdrawals === true, req));
   }
 
   // --------------------------------------------------------------------- spot orders (4.3+)
   createOrder(o: NewSpotOrder): Promise<SpotOrder> {
-    return spot.createOrder(this.http, o);
+    return this.guard(spot.createOrder(this.http, o));
   }
   getOrder(clientOrderId: string): Promise<SpotOrder> {
-    return spot.getOrder(this.http, clientOrderId);
+    return this.guard(spot.getOrder(this.http, clientOrderId));
   }
   cancelOrder(clientOrderId: string): Promise<SpotOrder> {
-    return spot.cancelOrder(this.http, clientOrderId);
+    return this.guard(spot.cancelOrder(this.http, clientOrderId));
   }
   getOpenOrders(q?: spot.OpenOrdersQuery): Promise<Paged<SpotOrder>> {
-    return spot.getOpenOrders(this.http, q);
+    return this.guard(spot.getOpenOrders(this.http, q));
   }
   getAccountTrades(q?: spot.AccountTradesQuery): Promise<Paged<AccountTrade>> {
-    return spot.getAccountTrades(this.http, q);
+    return this.guard(spot.getAccountTrades(this.http, q));
   }
 
   // ------------------------------------------------------------------ instant orders (4.4+)
   createInstantOrder(o: NewInstantOrder): Promise<InstantOrder> {
-    return instant.createInstantOrder(this.http, o);
+    return this.guard(instant.createInstantOrder(this.http, o));
   }
   getInstantQuote(symbol: string, side: Side): Promise<InstantQuote> {
-    return instant.getInstantQuote(this.http, this.clock, symbol, side);
+    return this.guard(instant.getInstantQuote(this.http, this.clock, symbol, side));
   }
 
   // -------------------------------------------------------------------------- margin (4.5)
   marginDryRun(r: MarginRequest): Promise<MarginDryRun> {
-    return margin.marginDryRun(this.http, r);
+    return this.guard(margin.marginDryRun(this.http, r));
   }
   marginLoan(q: margin.LoanQuery): Promise<LoanBounds> {
-    return margin.marginLoan(this.http, q);
+    return this.guard(margin.marginLoan(this.http, q));
   }
   getMarginPositions(f?: MarginPositionFilter): Promise<MarginPosition[]> {
-    return margin.getMarginPositions(this.http, f);
+    return this.guard(margin.getMarginPositions(this.http, f));
   }
   openMarginPosition(r: MarginRequest): Promise<MarginPosition> {
-    return margin.openMarginPosition(this.http, r);
+    return this.guard(margin.openMarginPosition(this.http, r));
   }
   addMarginCollateral(id: number, change: Decimal | string | number): Promise<MarginPosition> {
-    return margin.addMarginCollateral(this.http, id, change);
+    return this.guard(margin.addMarginCollateral(this.http, id, change));
   }
   closeMarginPosition(id: number, price?: Decimal | string | number): Promise<MarginPosition> {
-    return margin.closeMarginPosition(this.http, id, price);
+    return this.guard(margin.closeMarginPosition(this.http, id, price));
   }
 
   // ------------------------------------------------------------------ trading credit (4.6)
   getPropHistory(): Promise<Paged<PropHistoryEntry>> {
-    return prop.getPropHistory(this.http);
+    return this.guard(prop.getPropHistory(this.http));
   }
   getPropPackage(id: number): Promise<PropPackage> {
-    return prop.getPropPackage(this.http, id);
+    return this.guard(prop.getPropPackage(this.http, id));
   }
   /** Closes the trading-credit account `subAccountId` (default: this client's sub-account). */
   closePropAccount(subAccountId?: string): Promise<ClosedPropAccount> {
@@ -211,6 +221,6 @@ export class WallexRestClient {
     if (id === undefined) {
       return Promise.reject(new ParameterError('subAccountId', undefined, 'the trading-credit account to close (or a client made with withSubAccount)'));
     }
-    return prop.closePropAccount(this.http, id);
+    return this.guard(prop.closePropAccount(this.http, id));
   }
 }

@@ -31,9 +31,13 @@ export type Redact = (text: string) => string;
 export function makeRedactor(secret: string | undefined): Redact {
   if (!secret || secret.length < 4) return (t) => t;
   const forms = [...new Set([secret, encodeURIComponent(secret)])];
+  // Messages shorten long values with "…": a cut key must not survive as a prefix either.
+  const cuts: string[] = [];
+  for (let len = secret.length - 1; len >= 8; len--) cuts.push(secret.slice(0, len) + '…');
   return (text) => {
     let out = text;
     for (const f of forms) out = out.split(f).join('[redacted]');
+    if (out.includes('…')) for (const c of cuts) out = out.split(c).join('[redacted]…');
     return out;
   };
 }
@@ -162,4 +166,23 @@ export function mapHttpError(input: ErrorInput, redact: Redact): MizanError {
       if (input.status >= 200 && input.status < 300) return new ExchangeRejectedError(msg('the exchange answered success: false'), ctx);
       return new ExchangeRejectedError(msg('the exchange refused the request'), ctx);
   }
+}
+
+/**
+ * Remove the secret from an error in place: message, stack, string context values, 422 field
+ * messages, and the cause chain. Returns the same error.
+ */
+export function scrubError(err: unknown, redact: Redact, depth = 0): unknown {
+  if (!(err instanceof Error) || depth > 5) return err;
+  const e = err as Error & { context?: Record<string, unknown>; fields?: FieldErrors; cause?: unknown };
+  e.message = redact(e.message);
+  if (e.stack) e.stack = redact(e.stack);
+  if (isObject(e.context)) {
+    for (const [k, v] of Object.entries(e.context)) if (typeof v === 'string') e.context[k] = redact(v);
+  }
+  if (isObject(e.fields)) {
+    for (const [k, msgs] of Object.entries(e.fields)) if (Array.isArray(msgs)) e.fields[k] = msgs.map((m) => (typeof m === 'string' ? redact(m) : m));
+  }
+  if (e.cause !== undefined) scrubError(e.cause, redact, depth + 1);
+  return err;
 }
