@@ -1,0 +1,73 @@
+/**
+ * Realised PnL per strategy and market from the journal's fills, with the portfolio's
+ * average-cost book (src/portfolio/positions.ts), in Decimal (never SQL floats). With `since`,
+ * the cost basis still comes from every earlier fill; only PnL realised from `since` on is counted.
+ */
+import { Decimal } from '../core/decimal.js';
+import { PositionBook } from '../portfolio/positions.js';
+import type { QueryFilter } from './types.js';
+import type { JournalQueries } from './queries.js';
+
+const ZERO = new Decimal(0);
+
+/** Quote assets tried, longest match first, when a symbol is split into base and quote. */
+export const QUOTE_ASSETS: readonly string[] = ['USDT', 'USDC', 'TMN', 'IRT', 'BTC', 'ETH'];
+
+export function splitSymbol(symbol: string, quotes: readonly string[] = QUOTE_ASSETS): { base: string; quote: string } {
+  const q = [...quotes].sort((a, b) => b.length - a.length).find((x) => symbol.endsWith(x) && symbol.length > x.length);
+  if (!q) throw new RangeError(`symbol ${symbol}: cannot tell its quote asset (known quotes: ${quotes.join(', ')})`);
+  return { base: symbol.slice(0, -q.length), quote: q };
+}
+
+export interface PnlRow {
+  strategy: string;
+  symbol: string;
+  quote: string;
+  /** Fills counted (from `since` on). */
+  fills: number;
+  /** Base quantity held by the strategy after the last fill. */
+  position: Decimal;
+  avgPrice: Decimal;
+  /** Realised PnL in the quote asset (fees included), from `since` on. */
+  realized: Decimal;
+  /** Fees from `since` on, in the quote asset (a base-asset fee valued at the fill price). */
+  fees: Decimal;
+  /** (mark − avgPrice) × position when a mark price was given. */
+  unrealized?: Decimal;
+  /** Quantity sold that the strategy did not hold (not in realised PnL). */
+  oversold: Decimal;
+}
+
+export interface PnlOptions extends QueryFilter {
+  /** Mark prices by symbol, for unrealised PnL. */
+  marks?: Readonly<Record<string, Decimal>>;
+  split?: (symbol: string) => { base: string; quote: string };
+}
+
+export function computePnl(journal: JournalQueries, opts: PnlOptions = {}): PnlRow[] {
+  const filter: QueryFilter = {};
+  if (opts.strategy !== undefined) filter.strategy = opts.strategy;
+  if (opts.symbol !== undefined) filter.symbol = opts.symbol;
+  if (opts.until !== undefined) filter.until = opts.until;
+  const book = new PositionBook(opts.split ?? ((s) => splitSymbol(s)));
+  const counted = new Map<string, { fills: number; realized: Decimal; fees: Decimal }>();
+  for (const f of journal.fills(filter)) {
+    const pnl = book.apply({ clientOrderId: f.clientId, strategy: f.strategy, symbol: f.symbol, side: f.side, price: f.price, quantity: f.quantity, fee: f.fee, feeAsset: f.feeAsset, timestamp: f.ts });
+    if (opts.since !== undefined && f.ts < opts.since) continue;
+    const k = `${f.strategy}\u0000${f.symbol}`;
+    const c = counted.get(k) ?? { fills: 0, realized: ZERO, fees: ZERO };
+    const p = book.get(f.strategy, f.symbol);
+    const feeQuote = p && f.feeAsset === p.quote ? f.fee : p && f.feeAsset === p.base ? f.fee.mul(f.price) : ZERO;
+    counted.set(k, { fills: c.fills + 1, realized: c.realized.plus(pnl), fees: c.fees.plus(feeQuote) });
+  }
+  const rows: PnlRow[] = [];
+  for (const p of book.all()) {
+    const c = counted.get(`${p.strategy}\u0000${p.symbol}`);
+    if (!c) continue;
+    const row: PnlRow = { strategy: p.strategy, symbol: p.symbol, quote: p.quote, fills: c.fills, position: p.quantity, avgPrice: p.avgPrice, realized: c.realized, fees: c.fees, oversold: p.oversold };
+    const mark = opts.marks?.[p.symbol];
+    if (mark) row.unrealized = book.unrealized(p, mark);
+    rows.push(row);
+  }
+  return rows.sort((a, b) => a.strategy.localeCompare(b.strategy) || a.symbol.localeCompare(b.symbol));
+}
