@@ -2,7 +2,9 @@
  * Latency probe (not a test: timing belongs in benchmarks). A socket.io 4 server in a child process
  * streams depth snapshots of 20 markets (both sides, 20 levels each) at a total rate over loopback;
  * the StreamClient in this process measures the time from the server's emit to the `depth` callback
- * (after parsing into Decimals). Clocks: performance.timeOrigin + performance.now() in both processes.
+ * (after parsing into Decimals), and separately the part spent in the client (from the `message`
+ * event to the `depth` callback: parsing and dispatch). Clock: process.hrtime (CLOCK_MONOTONIC, the same in both processes on
+ * Linux). The server sends by elapsed time (catching up when a timer fires late), so the rate holds.
  *
  *   npx tsx test/exchange/stream/latency-probe.ts [rate=5000] [seconds=10] [protocol=4]
  */
@@ -12,7 +14,7 @@ import type { AddressInfo } from 'node:net';
 import { Server } from 'socket.io';
 import { StreamClient } from '../../../src/exchange/stream/index.js';
 
-const now = (): number => performance.timeOrigin + performance.now();
+const now = (): number => Number(process.hrtime.bigint()) / 1e6;
 const MARKETS = Array.from({ length: 20 }, (_, i) => `M${String(i).padStart(2, '0')}TMN`);
 const LEVELS = 20;
 
@@ -24,12 +26,12 @@ async function serve(rate: number): Promise<void> {
   process.send?.({ port: (http.address() as AddressInfo).port });
   const channels = MARKETS.flatMap((m) => [`${m}@buyDepth`, `${m}@sellDepth`]);
   let k = 0;
-  const tickMs = 2;
-  const perTick = Math.max(1, Math.round((rate * tickMs) / 1000));
   process.on('message', (msg: { start?: boolean }) => {
     if (!msg.start) return;
+    const start = now();
     setInterval(() => {
-      for (let j = 0; j < perTick; j++, k++) {
+      const due = Math.floor(((now() - start) * rate) / 1000);
+      for (; k < due; k++) {
         const ch = channels[k % channels.length]!;
         const bid = ch.endsWith('buyDepth');
         const payload: Record<string, unknown> = {};
@@ -41,7 +43,7 @@ async function serve(rate: number): Promise<void> {
         payload.t = now();
         io.to(ch).emit('Broadcaster', ch, payload);
       }
-    }, tickMs);
+    }, 1);
   });
 }
 
@@ -54,13 +56,19 @@ async function measure(rate: number, seconds: number, protocol: 3 | 4): Promise<
     client.subscribe(`${m}@sellDepth`);
   }
   let sentAt = 0;
+  let arrivedAt = 0;
   const samples: number[] = [];
+  const inClient: number[] = [];
   let recording = false;
   client.on('message', (_ch, data) => {
+    arrivedAt = now();
     sentAt = (data as { t: number }).t;
   });
   client.on('depth', () => {
-    if (recording) samples.push(now() - sentAt);
+    if (!recording) return;
+    const t = now();
+    samples.push(t - sentAt);
+    inClient.push(t - arrivedAt);
   });
   await client.connect();
   child.send({ start: true });
@@ -73,7 +81,9 @@ async function measure(rate: number, seconds: number, protocol: 3 | 4): Promise<
   client.close();
   child.kill();
   samples.sort((a, b) => a - b);
-  const q = (p: number): string => samples[Math.min(samples.length - 1, Math.floor(p * samples.length))]!.toFixed(3);
+  inClient.sort((a, b) => a - b);
+  const at = (xs: number[], p: number): string => xs[Math.min(xs.length - 1, Math.floor(p * xs.length))]!.toFixed(3);
+  const q = (p: number): string => at(samples, p);
   console.log(
     JSON.stringify({
       protocol,
@@ -85,6 +95,8 @@ async function measure(rate: number, seconds: number, protocol: 3 | 4): Promise<
       p90ms: q(0.9),
       p99ms: q(0.99),
       maxMs: samples.at(-1)?.toFixed(3),
+      parseAndDispatchP50ms: at(inClient, 0.5),
+      parseAndDispatchP99ms: at(inClient, 0.99),
       clientCpuPct: Math.round(((cpu.user + cpu.system) / 1000 / (seconds * 1000)) * 100),
       malformed: client.stats().malformedTotal,
     }),
