@@ -1,0 +1,157 @@
+/**
+ * Markets derived from another market's replay: prices times a factor (e.g. BTCTMN = BTCUSDT x
+ * USDTTMN rate, ETHUSDT = BTCUSDT x an ETH/BTC ratio), on the derived market's grid.
+ * - Book: bid prices rounded down and ask prices rounded up to the tick, so the derived book stays
+ *   uncrossed; base levels that land on the same derived price are merged (quantities added);
+ *   quantities times `quantityFactor`, rounded down to the step, empty levels dropped; at most
+ *   `levels` levels per side (the base should carry more levels when several merge into one).
+ * - Trades: taker buys rounded up, taker sells rounded down (the side of the book they hit).
+ * - Candles: the base market's bars times the factor at the bar's start (high up, low down, open
+ *   and close to nearest); volume times the quantity factor. An approximation when the factor
+ *   moves within a bar.
+ */
+import { Decimal, toDecimal } from '../../core/decimal.js';
+import type { Candle } from '../../core/types/market.js';
+import type { BookEvent, RawLevel, ReplayEvent, ReplaySource, TradeEvent } from './types.js';
+
+export type Factor = (timeMs: number) => Decimal;
+
+export interface DerivedMarket {
+  symbol: string;
+  /** Symbol of the base source's market. */
+  from: string;
+  factor: Factor;
+  /** Multiplies quantities (e.g. 1 / ratio so notional is kept). Default 1. */
+  quantityFactor?: Factor;
+  tickDecimals: number;
+  stepDecimals: number;
+  /** Default 50. */
+  levels?: number;
+}
+
+const ONE = new Decimal(1);
+
+function deriveSide(levels: readonly RawLevel[], f: Decimal, qf: Decimal, m: DerivedMarket, bid: boolean): RawLevel[] {
+  const max = m.levels ?? 50;
+  const mode = bid ? Decimal.ROUND_FLOOR : Decimal.ROUND_CEIL;
+  const out: RawLevel[] = [];
+  let price: Decimal | undefined;
+  let qty = new Decimal(0);
+  const flush = (): void => {
+    if (!price) return;
+    const q = qty.toDecimalPlaces(m.stepDecimals, Decimal.ROUND_FLOOR);
+    if (q.gt(0)) out.push([price.toFixed(), q.toFixed()]);
+  };
+  for (const [p, q] of levels) {
+    const dp = toDecimal(p, 'price').mul(f).toDecimalPlaces(m.tickDecimals, mode);
+    if (price && dp.eq(price)) {
+      qty = qty.plus(toDecimal(q, 'quantity').mul(qf));
+      continue;
+    }
+    flush();
+    if (out.length >= max) return out;
+    price = dp.gt(0) ? dp : undefined;
+    qty = toDecimal(q, 'quantity').mul(qf);
+  }
+  if (out.length < max) flush();
+  return out;
+}
+
+export function deriveBook(ev: BookEvent, m: DerivedMarket): BookEvent {
+  const f = m.factor(ev.time);
+  const qf = m.quantityFactor ? m.quantityFactor(ev.time) : ONE;
+  return { kind: 'book', symbol: m.symbol, time: ev.time, bids: deriveSide(ev.bids, f, qf, m, true), asks: deriveSide(ev.asks, f, qf, m, false) };
+}
+
+export function deriveTrade(ev: TradeEvent, m: DerivedMarket): TradeEvent | undefined {
+  const f = m.factor(ev.time);
+  const qf = m.quantityFactor ? m.quantityFactor(ev.time) : ONE;
+  const price = toDecimal(ev.price, 'price').mul(f).toDecimalPlaces(m.tickDecimals, ev.isBuyOrder ? Decimal.ROUND_CEIL : Decimal.ROUND_FLOOR);
+  const qty = toDecimal(ev.quantity, 'quantity').mul(qf).toDecimalPlaces(m.stepDecimals, Decimal.ROUND_FLOOR);
+  if (qty.lte(0) || price.lte(0)) return undefined;
+  return { kind: 'trade', symbol: m.symbol, time: ev.time, price: price.toFixed(), quantity: qty.toFixed(), isBuyOrder: ev.isBuyOrder };
+}
+
+export function deriveCandle(c: Candle, m: DerivedMarket): Candle {
+  const f = m.factor(c.time * 1000);
+  const qf = m.quantityFactor ? m.quantityFactor(c.time * 1000) : ONE;
+  const td = m.tickDecimals;
+  return {
+    time: c.time,
+    open: c.open.mul(f).toDecimalPlaces(td, Decimal.ROUND_HALF_UP),
+    high: c.high.mul(f).toDecimalPlaces(td, Decimal.ROUND_CEIL),
+    low: c.low.mul(f).toDecimalPlaces(td, Decimal.ROUND_FLOOR),
+    close: c.close.mul(f).toDecimalPlaces(td, Decimal.ROUND_HALF_UP),
+    volume: c.volume.mul(qf).toDecimalPlaces(m.stepDecimals, Decimal.ROUND_FLOOR),
+  };
+}
+
+export interface DerivedSourceOptions {
+  /** Also emit the base source's own events (default true). */
+  includeBase?: boolean;
+  /** Levels per side of the base market's own book events (default 50). */
+  baseLevels?: number;
+}
+
+/** One source emitting the base events and the derived markets' events, from one pass of the base. */
+export function derivedSource(base: ReplaySource, markets: readonly DerivedMarket[], opts: DerivedSourceOptions = {}): ReplaySource {
+  const includeBase = opts.includeBase ?? true;
+  const baseLevels = opts.baseLevels ?? 50;
+  for (const m of markets) {
+    if (!base.symbols.includes(m.from)) throw new RangeError(`derived ${m.symbol}: base source has no market ${m.from}`);
+  }
+  function* events(): Generator<ReplayEvent> {
+    const it = base.events();
+    for (let r = it.next(); !r.done; r = it.next()) {
+      const ev = r.value;
+      if (includeBase) {
+        yield ev.kind === 'book' && (ev.bids.length > baseLevels || ev.asks.length > baseLevels)
+          ? { ...ev, bids: ev.bids.slice(0, baseLevels), asks: ev.asks.slice(0, baseLevels) }
+          : ev;
+      }
+      for (const m of markets) {
+        if (m.from !== ev.symbol) continue;
+        if (ev.kind === 'book') yield deriveBook(ev, m);
+        else {
+          const t = deriveTrade(ev, m);
+          if (t) yield t;
+        }
+      }
+    }
+  }
+  const symbols = [...(includeBase ? base.symbols : []), ...markets.map((m) => m.symbol)];
+  return {
+    name: `derived:${markets.map((m) => m.symbol).join(',')}`,
+    symbols,
+    resolutionSec: base.resolutionSec,
+    events,
+    candles(symbol, from, to) {
+      const m = markets.find((x) => x.symbol === symbol);
+      if (m) return base.candles(m.from, from, to).map((c) => deriveCandle(c, m));
+      return includeBase ? base.candles(symbol, from, to) : [];
+    },
+  };
+}
+
+/** `<BASE>USDT` -> `<BASE>TMN` markets: USDT prices times a USDTTMN rate, whole Toman. */
+export function tmnMarkets(
+  usdtSymbols: readonly string[],
+  rate: Factor,
+  stepDecimals: Record<string, number> = {},
+): DerivedMarket[] {
+  return usdtSymbols.map((s) => {
+    if (!s.endsWith('USDT')) throw new RangeError(`tmnMarkets: ${s} is not a USDT market`);
+    const symbol = s.slice(0, -4) + 'TMN';
+    return { symbol, from: s, factor: rate, tickDecimals: 0, stepDecimals: stepDecimals[symbol] ?? 6 };
+  });
+}
+
+/** Derive TMN markets from a source of USDT markets (all of them unless `symbols` is given). */
+export function derivedTmnSource(
+  usdtSource: ReplaySource,
+  rate: Factor,
+  opts: DerivedSourceOptions & { symbols?: readonly string[]; stepDecimals?: Record<string, number> } = {},
+): ReplaySource {
+  const syms = opts.symbols ?? usdtSource.symbols.filter((s) => s.endsWith('USDT'));
+  return derivedSource(usdtSource, tmnMarkets(syms, rate, opts.stepDecimals), opts);
+}

@@ -1,0 +1,179 @@
+/**
+ * The replay driver: merges sources by time and pushes their events into the simulator
+ * (`replaceBookSide` for both sides of every book event, then `recordTrade` for prints), paced by a
+ * speed factor against a Clock: event at source time t is pushed at
+ * `start + (t - t0) / speed` of the clock. speed 1 = real time, N = N times faster, 0 or Infinity =
+ * as fast as possible (yielding to the event loop every `batch` events so stop() and I/O still run).
+ *
+ * Timestamps pushed: `timeBase: 'source'` keeps the data's own times; `'clock'` shifts them so the
+ * first event carries clock.now() at start (what a live-looking paper session wants). With `loop`,
+ * each pass is shifted by the span of the data plus `loopGapMs`, so time never goes back.
+ * `candles()` gives bars built from the trades pushed so far (pushed times), for /v1/udf/history.
+ */
+import { SystemClock, type Clock } from '../../core/clock.js';
+import { toDecimal } from '../../core/decimal.js';
+import { silentLogger, type Logger } from '../../core/logger.js';
+import type { Candle } from '../../core/types/market.js';
+import { CandleBuilder } from './candle-builder.js';
+import { mergeSources } from './merge.js';
+import type { RawLevel, ReplayEvent, ReplayLevel, ReplaySource, ReplayTarget } from './types.js';
+
+export interface ReplayOptions {
+  sim: ReplayTarget;
+  sources: readonly ReplaySource[];
+  /** 1 = real time (default), N = N times faster, 0 or Infinity = as fast as possible. */
+  speed?: number;
+  clock?: Clock;
+  /** Start again at the end, forever (until stop()). */
+  loop?: boolean;
+  /** Pause between the end of a pass and the next, source ms. Default 1000. */
+  loopGapMs?: number;
+  timeBase?: 'source' | 'clock';
+  /** Waits for ms of the clock. Default: setTimeout (pass a fake with a fake clock in tests). */
+  sleep?: (ms: number) => Promise<void>;
+  /** Book levels per side pushed. Default 50. */
+  levels?: number;
+  /** Bar length of `candles()`. Default 60. */
+  candleResolutionSec?: number;
+  /** Events between yields to the event loop when running as fast as possible. Default 1000. */
+  batch?: number;
+  logger?: Logger;
+}
+
+export interface ReplayProgress {
+  events: number;
+  books: number;
+  trades: number;
+  /** Completed passes over the data. */
+  loops: number;
+  /** Source time of the last pushed event. */
+  sourceTimeMs: number | undefined;
+  /** Timestamp the last pushed event carried. */
+  pushedTimeMs: number | undefined;
+  running: boolean;
+}
+
+export interface ReplayHandle {
+  stop(): void;
+  /** Resolves when the replay ends (data exhausted without loop, or stop()); rejects if the target throws. */
+  readonly done: Promise<ReplayProgress>;
+  progress(): ReplayProgress;
+  /** Bars built from the trades pushed so far, for a symbol, bar start in [fromSec, toSec]. */
+  candles(symbol: string, fromSec?: number, toSec?: number): Candle[];
+  readonly symbols: readonly string[];
+}
+
+function toLevels(raw: readonly RawLevel[], max: number): ReplayLevel[] {
+  const n = Math.min(max, raw.length);
+  const out: ReplayLevel[] = new Array(n);
+  for (let i = 0; i < n; i++) {
+    const [p, q] = raw[i]!;
+    out[i] = { price: toDecimal(p, 'price'), quantity: toDecimal(q, 'quantity') };
+  }
+  return out;
+}
+
+const defaultSleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+const yieldNow = (): Promise<void> => new Promise((r) => setImmediate(r));
+
+export function startReplay(opts: ReplayOptions): ReplayHandle {
+  const { sim, sources } = opts;
+  if (sources.length === 0) throw new RangeError('startReplay: no sources');
+  const speed = opts.speed ?? 1;
+  if (!(speed >= 0)) throw new RangeError(`startReplay: speed must be >= 0, got ${speed}`);
+  const fast = speed === 0 || speed === Infinity;
+  const clock = opts.clock ?? new SystemClock();
+  const sleep = opts.sleep ?? defaultSleep;
+  const levels = opts.levels ?? 50;
+  const gap = opts.loopGapMs ?? 1000;
+  const batch = Math.max(1, opts.batch ?? 1000);
+  const log = (opts.logger ?? silentLogger).child({ module: 'replay' });
+  const res = opts.candleResolutionSec ?? 60;
+  const symbols = [...new Set(sources.flatMap((s) => s.symbols))];
+  const builders = new Map(symbols.map((s) => [s, new CandleBuilder(res)] as const));
+  const p: ReplayProgress = { events: 0, books: 0, trades: 0, loops: 0, sourceTimeMs: undefined, pushedTimeMs: undefined, running: true };
+  let stopped = false;
+  let wake: (() => void) | undefined;
+  const stopSignal = new Promise<void>((r) => (wake = r));
+
+  const push = (ev: ReplayEvent, at: number): void => {
+    if (ev.kind === 'book') {
+      sim.replaceBookSide(ev.symbol, 'bid', toLevels(ev.bids, levels), at);
+      sim.replaceBookSide(ev.symbol, 'ask', toLevels(ev.asks, levels), at);
+      p.books++;
+    } else {
+      sim.recordTrade({
+        symbol: ev.symbol,
+        price: toDecimal(ev.price, 'price'),
+        quantity: toDecimal(ev.quantity, 'quantity'),
+        isBuyOrder: ev.isBuyOrder,
+        timestamp: at,
+      });
+      builders.get(ev.symbol)?.add(at, ev.price, ev.quantity);
+      p.trades++;
+    }
+    p.events++;
+    p.sourceTimeMs = ev.time;
+    p.pushedTimeMs = at;
+  };
+
+  async function run(): Promise<ReplayProgress> {
+    const wallStart = clock.now();
+    let offset = 0; // added to source times on later passes
+    let vStart: number | undefined;
+    let shift = 0; // source -> pushed time
+    let passFirst: number | undefined;
+    let passLast = 0;
+    let it = mergeSources(sources);
+    while (!stopped) {
+      const r = it.next();
+      if (r.done) {
+        if (!opts.loop || passFirst === undefined) break;
+        p.loops++;
+        offset += passLast - passFirst + gap;
+        passFirst = undefined;
+        it = mergeSources(sources);
+        log.debug({ loops: p.loops }, 'replay: starting the next pass');
+        continue;
+      }
+      const ev = r.value;
+      passFirst ??= ev.time;
+      passLast = ev.time;
+      const v = ev.time + offset;
+      if (vStart === undefined) {
+        vStart = v;
+        shift = opts.timeBase === 'clock' ? wallStart - v : 0;
+      }
+      if (!fast) {
+        const wait = wallStart + (v - vStart) / speed - clock.now();
+        if (wait >= 1) {
+          await Promise.race([sleep(wait), stopSignal]);
+          if (stopped) break;
+        }
+      } else if ((p.events + 1) % batch === 0) {
+        await yieldNow();
+        if (stopped) break;
+      }
+      push(ev, v + shift);
+    }
+    p.running = false;
+    return { ...p };
+  }
+
+  const done = run().catch((err: unknown) => {
+    p.running = false;
+    log.error({ err }, 'replay stopped by an error');
+    throw err;
+  });
+
+  return {
+    stop() {
+      stopped = true;
+      wake?.();
+    },
+    done,
+    progress: () => ({ ...p }),
+    candles: (symbol, from, to) => builders.get(symbol)?.candles(from, to) ?? [],
+    symbols,
+  };
+}
