@@ -1,0 +1,127 @@
+import { describe, it, expect, beforeAll, afterAll } from 'vitest';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Command } from 'commander';
+import { ManualClock } from '../../src/core/clock.js';
+import { d } from '../../src/core/decimal.js';
+import { Journal, computePnl, parseSince, registerJournalCommand, splitSymbol } from '../../src/store/index.js';
+import type { FillRecord } from '../../src/store/index.js';
+
+let dir: string;
+let file: string;
+const DAY = 86_400_000;
+const T0 = Date.UTC(2024, 0, 10);
+
+const f = (over: Partial<FillRecord> & Pick<FillRecord, 'clientId' | 'side' | 'price' | 'quantity' | 'fee' | 'feeAsset' | 'ts'>): FillRecord => ({
+  strategy: 'sma',
+  symbol: 'BTCUSDT',
+  ...over,
+});
+
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'mizan-pnl-'));
+  file = join(dir, 'journal.sqlite');
+  const j = Journal.open(file);
+  j.transaction(() => {
+    j.recordOrder({ clientId: 'sma_1', strategy: 'sma', symbol: 'BTCUSDT', side: 'BUY', type: 'LIMIT', venue: 'sim', price: d('100'), quantity: d('1'), executedQty: d('1'), status: 'filled', final: true, ts: T0 });
+    j.recordOrder({ clientId: 'sma_2', strategy: 'sma', symbol: 'BTCUSDT', side: 'BUY', type: 'LIMIT', venue: 'sim', price: d('200'), quantity: d('1'), status: 'filled', final: true, ts: T0 + 1 * DAY });
+    j.recordOrder({ clientId: 'sma_3', strategy: 'sma', symbol: 'BTCUSDT', side: 'SELL', type: 'MARKET', venue: 'sim', quantity: d('1.999'), status: 'filled', final: true, ts: T0 + 2 * DAY });
+    j.recordOrder({ clientId: 'rsi_1', strategy: 'rsi', symbol: 'ETHTMN', side: 'SELL', type: 'LIMIT', venue: 'sim', price: d('1200000'), quantity: d('1'), status: 'open', final: false, ts: T0 + 3 * DAY });
+  });
+  j.recordFills([
+    f({ clientId: 'sma_1', side: 'BUY', price: d('100'), quantity: d('1'), fee: d('0.001'), feeAsset: 'BTC', ts: T0 }),
+    f({ clientId: 'sma_2', side: 'BUY', price: d('200'), quantity: d('1'), fee: d('0.2'), feeAsset: 'USDT', ts: T0 + 1 * DAY }),
+    f({ clientId: 'sma_3', side: 'SELL', price: d('300'), quantity: d('1.999'), fee: d('0.5997'), feeAsset: 'USDT', ts: T0 + 2 * DAY }),
+    f({ clientId: 'rsi_0', strategy: 'rsi', symbol: 'ETHTMN', side: 'BUY', price: d('1000000'), quantity: d('2'), fee: d('0'), feeAsset: 'TMN', ts: T0 + 1 * DAY }),
+    f({ clientId: 'rsi_0b', strategy: 'rsi', symbol: 'ETHTMN', side: 'SELL', price: d('1100000'), quantity: d('1'), fee: d('100'), feeAsset: 'TMN', ts: T0 + 3 * DAY }),
+  ]);
+  j.close();
+});
+afterAll(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+describe('PnL from the journal', () => {
+  it('realises average-cost PnL per strategy and market, fees included, in exact Decimal', () => {
+    const j = Journal.open(file);
+    const rows = computePnl(j, { marks: { ETHTMN: d('1050000') } });
+    j.close();
+    expect(rows.map((r) => [r.strategy, r.symbol, r.fills, r.position.toFixed(), r.realized.toFixed(), r.fees.toFixed()])).toEqual([
+      ['rsi', 'ETHTMN', 2, '1', '99900', '100'],
+      // cost 100 (1 BTC, 0.001 BTC fee) + 200.2; sold 1.999 at 300 less 0.5997: 599.7 - 300.2 - 0.5997
+      ['sma', 'BTCUSDT', 3, '0', '298.9003', '0.8997'],
+    ]);
+    expect(rows[0]?.avgPrice.toFixed()).toBe('1000000');
+    expect(rows[0]?.unrealized?.toFixed()).toBe('50000');
+    expect(rows[1]?.unrealized).toBeUndefined();
+  });
+
+  it('with since, earlier fills still set the cost basis but their PnL is not counted', () => {
+    const j = Journal.open(file);
+    const rows = computePnl(j, { since: T0 + 2 * DAY + 1 });
+    expect(rows.map((r) => [r.strategy, r.fills, r.realized.toFixed()])).toEqual([['rsi', 1, '99900']]);
+    expect(computePnl(j, { strategy: 'sma', since: T0 + 2 * DAY }).map((r) => r.realized.toFixed())).toEqual(['298.9003']);
+    j.close();
+  });
+
+  it('splits symbols into base and quote', () => {
+    expect(splitSymbol('BTCUSDT')).toEqual({ base: 'BTC', quote: 'USDT' });
+    expect(splitSymbol('USDTTMN')).toEqual({ base: 'USDT', quote: 'TMN' });
+    expect(() => splitSymbol('FOOBAR')).toThrow(/cannot tell its quote asset/);
+  });
+});
+
+describe('mizan journal', () => {
+  const run = async (...args: string[]) => {
+    let text = '';
+    const program = new Command('mizan').exitOverride();
+    registerJournalCommand(program, { out: (t) => void (text += t), clock: new ManualClock(T0 + 4 * DAY) });
+    await program.parseAsync(['journal', ...args], { from: 'user' });
+    return text;
+  };
+
+  it('orders prints a table, filtered by strategy, since and --open', async () => {
+    const all = await run('orders', '--file', file);
+    const lines = all.trimEnd().split('\n');
+    expect(lines[0]).toMatch(/^created \(UTC\)\s+client id\s+strategy\s+symbol\s+side\s+type\s+price\s+quantity\s+executed\s+status\s+venue$/);
+    expect(lines[2]).toMatch(/^2024-01-10 00:00:00\s+sma_1\s+sma\s+BTCUSDT\s+BUY\s+LIMIT\s+100\s+1\s+1\s+filled\s+sim$/);
+    expect(lines[4]).toMatch(/sma_3 .* MARKET\s+-\s+1\.999\s+0\s+filled/);
+    expect(lines.at(-1)).toBe('4 orders');
+    expect(await run('orders', '--file', file, '--strategy', 'rsi')).toMatch(/rsi_1[\s\S]*1 orders\n$/);
+    expect(await run('orders', '--file', file, '--open')).toMatch(/rsi_1 .*1200000\s+1\s+0\s+open[\s\S]*^1 orders$/m);
+    expect(await run('orders', '--file', file, '--since', '2d')).toMatch(/sma_3[\s\S]*rsi_1[\s\S]*2 orders\n$/);
+    expect(await run('orders', '--file', file, '--strategy', 'nobody')).toBe('no orders\n');
+  });
+
+  it('fills prints price, quantity, value and fee', async () => {
+    const out = await run('fills', '--file', file, '--strategy', 'sma', '--since', '2024-01-11');
+    const lines = out.trimEnd().split('\n');
+    expect(lines[0]).toMatch(/^time \(UTC\)\s+client id\s+strategy\s+symbol\s+side\s+price\s+quantity\s+value\s+fee$/);
+    expect(lines[2]).toMatch(/^2024-01-11 00:00:00\s+sma_2\s+sma\s+BTCUSDT\s+BUY\s+200\s+1\s+200\s+0\.2 USDT$/);
+    expect(lines[3]).toMatch(/sma_3\s+sma\s+BTCUSDT\s+SELL\s+300\s+1\.999\s+599\.7\s+0\.5997 USDT$/);
+    expect(lines.at(-1)).toBe('2 fills');
+  });
+
+  it('pnl prints realised PnL per strategy and market, and totals per quote asset', async () => {
+    const out = await run('pnl', '--file', file);
+    expect(out).toMatch(/^strategy\s+symbol\s+fills\s+position\s+avg price\s+fees\s+realized$/m);
+    expect(out).toMatch(/^rsi\s+ETHTMN\s+2\s+1\s+1000000\s+100 TMN\s+99900 TMN$/m);
+    expect(out).toMatch(/^sma\s+BTCUSDT\s+3\s+0\s+-\s+0\.8997 USDT\s+298\.9003 USDT$/m);
+    expect(out).toMatch(/^total realized TMN: 99900$/m);
+    expect(out).toMatch(/^total realized USDT: 298\.9003$/m);
+    expect(await run('pnl', '--file', file, '--strategy', 'sma', '--since', '1h')).toBe('no fills\n');
+  });
+
+  it('a missing file or a bad --since is an error that says what to do', async () => {
+    await expect(run('orders', '--file', join(dir, 'none.sqlite'))).rejects.toThrow(/journal file .*none\.sqlite does not exist \(use --file/);
+    await expect(run('fills', '--file', file, '--since', 'yesterday')).rejects.toThrow(/--since: "yesterday" is not a time/);
+  });
+
+  it('parseSince understands dates, ISO times and spans', () => {
+    expect(parseSince('2024-01-31', 0)).toBe(Date.UTC(2024, 0, 31));
+    expect(parseSince('2024-01-31T10:00:00+03:30', 0)).toBe(Date.UTC(2024, 0, 31, 6, 30));
+    expect(parseSince('90m', 10 * 3_600_000)).toBe(8.5 * 3_600_000);
+    expect(parseSince('2w', 30 * DAY)).toBe(16 * DAY);
+  });
+});
