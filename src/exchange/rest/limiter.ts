@@ -8,6 +8,11 @@ import { SystemClock, type Clock } from '../../core/clock.js';
 export interface OrderRateLimit {
   limit: number;
   windowMs: number;
+  /**
+   * Longest single wait before the window is checked again (default 250 ms), so a clock moved by
+   * hand (tests, simulations) is noticed promptly.
+   */
+  pollMs?: number;
 }
 
 export const DEFAULT_ORDER_RATE_LIMIT: OrderRateLimit = { limit: 20, windowMs: 10_000 };
@@ -18,6 +23,7 @@ export class OrderRateLimiter {
   private timer: NodeJS.Timeout | undefined;
   readonly limit: number;
   readonly windowMs: number;
+  private readonly pollMs: number;
 
   constructor(
     options: OrderRateLimit = DEFAULT_ORDER_RATE_LIMIT,
@@ -27,6 +33,7 @@ export class OrderRateLimiter {
     if (!Number.isFinite(options.windowMs) || options.windowMs <= 0) throw new RangeError(`orderRateLimit.windowMs must be positive, got ${options.windowMs}`);
     this.limit = options.limit;
     this.windowMs = options.windowMs;
+    this.pollMs = options.pollMs ?? 250;
   }
 
   /** Calls waiting for a slot. */
@@ -53,7 +60,7 @@ export class OrderRateLimiter {
         (this.waiting.shift() as () => void)();
         continue;
       }
-      const wait = Math.max(1, (this.starts[0] as number) + this.windowMs - now);
+      const wait = Math.min(this.pollMs, Math.max(1, (this.starts[0] as number) + this.windowMs - now));
       this.timer = setTimeout(() => {
         this.timer = undefined;
         this.drain();

@@ -1,0 +1,54 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ManualClock } from '../../../src/core/clock.js';
+import { d } from '../../../src/core/decimal.js';
+import { OrderRateLimiter } from '../../../src/exchange/rest/limiter.js';
+import { startSampleServer, type SampleServer } from '../../support/sample-server.js';
+import { makeClient } from './helpers.js';
+
+describe('OrderRateLimiter', () => {
+  it('lets `limit` calls through per window and queues the rest in order', async () => {
+    const clock = new ManualClock(1_000);
+    const limiter = new OrderRateLimiter({ limit: 3, windowMs: 10_000, pollMs: 5 }, clock);
+    const started: number[] = [];
+    const all = [0, 1, 2, 3, 4].map((i) => limiter.acquire().then(() => started.push(i)));
+    await new Promise((r) => setImmediate(r));
+    expect(started).toEqual([0, 1, 2]);
+    expect(limiter.queued).toBe(2);
+    clock.advance(9_999);
+    await new Promise((r) => setTimeout(r, 5));
+    expect(started).toEqual([0, 1, 2]);
+    clock.advance(1);
+    await Promise.all(all);
+    expect(started).toEqual([0, 1, 2, 3, 4]);
+    expect(limiter.queued).toBe(0);
+  });
+
+  it('rejects a nonsensical configuration', () => {
+    expect(() => new OrderRateLimiter({ limit: 0, windowMs: 1000 })).toThrow(/orderRateLimit.limit/);
+    expect(() => new OrderRateLimiter({ limit: 5, windowMs: -1 })).toThrow(/orderRateLimit.windowMs/);
+  });
+});
+
+describe('order calls through the client', () => {
+  let server: SampleServer;
+  beforeAll(async () => {
+    server = await startSampleServer();
+  });
+  afterAll(async () => server.stop());
+
+  it('queue instead of failing when over the limit; reads are not limited', async () => {
+    const clock = new ManualClock(0);
+    const { client } = makeClient(server, { clock, orderRateLimit: { limit: 2, windowMs: 60_000, pollMs: 5 } });
+    server.route('POST', '/v1/account/orders', { sample: 'rest_v1_account_orders_create__api-docs-wallex-ir-crawl.json', status: 201 });
+    server.route('GET', '/v1/markets', { sample: 'rest_v1_markets__phinix-docs-en-2022.txt' });
+    const order = (i: number) => client.createOrder({ symbol: 'BTCUSDT', side: 'BUY', type: 'LIMIT', price: d('1'), quantity: d('1'), clientId: `q_${i}` });
+    const results = [order(1), order(2), order(3), order(4)];
+    await Promise.all(results.slice(0, 2));
+    await client.getMarkets();
+    await new Promise((r) => setTimeout(r, 20));
+    expect(server.received('POST', '/v1/account/orders').map((r) => (r.body as { client_id: string }).client_id)).toEqual(['q_1', 'q_2']);
+    clock.advance(60_000);
+    await Promise.all(results);
+    expect(server.received('POST', '/v1/account/orders').map((r) => (r.body as { client_id: string }).client_id)).toEqual(['q_1', 'q_2', 'q_3', 'q_4']);
+  });
+});
