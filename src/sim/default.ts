@@ -30,12 +30,15 @@ export interface DefaultSimulatorOptions {
   logger?: Logger;
   /** Levels per side of the starting books (50). */
   levels?: number;
+  /** Seed the starting books and last prices (default true); false when replayed data will fill them. */
+  seedBooks?: boolean;
 }
 
 export function createDefaultSimulator(opts: DefaultSimulatorOptions): SimulatedExchange {
   const seed = opts.seed ?? 1;
   const sim = new SimulatedExchange({ clock: opts.clock, seed, ...(opts.logger ? { logger: opts.logger } : {}) });
   const prng = new Prng(seed ^ 0x5eed);
+  if (opts.seedBooks === false) return sim;
   for (const m of sim.markets()) {
     const ref = DEFAULT_PRICES[m.symbol];
     if (!ref) continue;

@@ -54,10 +54,10 @@ interface Row {
 
 const ROWS: Row[] = [
   { base: 'BTC', quote: 'USDT', step: 6, tick: 2, minQty: '0.000001', maxQty: '100', createdAt: '2020-04-01T00:00:00.000000Z' },
-  { base: 'ETH', quote: 'USDT', step: 5, tick: 2, minQty: '0.00001', maxQty: '1000', createdAt: '2020-04-01T00:00:00.000000Z' },
+  { base: 'ETH', quote: 'USDT', step: 4, tick: 2, minQty: '0.0001', maxQty: '1000', createdAt: '2020-04-01T00:00:00.000000Z' },
   { base: 'USDT', quote: 'TMN', step: 2, tick: 0, minQty: '1', maxQty: '1000000', createdAt: '2020-10-01T00:00:00.000000Z' },
   { base: 'BTC', quote: 'TMN', step: 6, tick: 0, minQty: '0.000001', maxQty: '100000', createdAt: '2019-06-01T00:00:00.000000Z' },
-  { base: 'ETH', quote: 'TMN', step: 5, tick: 0, minQty: '0.00001', maxQty: '100000', createdAt: '2019-06-01T00:00:00.000000Z' },
+  { base: 'ETH', quote: 'TMN', step: 4, tick: 0, minQty: '0.0001', maxQty: '100000', createdAt: '2019-06-01T00:00:00.000000Z' },
 ];
 
 /** The five default markets: BTCUSDT, ETHUSDT, USDTTMN, BTCTMN, ETHTMN. */

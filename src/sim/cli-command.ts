@@ -1,0 +1,143 @@
+/**
+ * `mizan sim [--port] [--data] [--speed] [--seed]`: the simulated exchange on 127.0.0.1 with its
+ * wire server, replaying the bundled market data (or the data folder given), and a funded test
+ * account. Prints the REST and stream addresses and the test account's API key, runs until Ctrl-C.
+ */
+import type { Command } from 'commander';
+import { SystemClock, type Clock } from '../core/clock.js';
+import { silentLogger, type Logger } from '../core/logger.js';
+import { createDefaultSimulator, createTestAccount, TEST_BALANCES, type TestAccount } from './default.js';
+import type { SimulatedExchange } from './exchange.js';
+import type { FaultConfig } from './faults.js';
+import { createWireServer, type WireServer } from './wire/server.js';
+import type { Route } from './wire/route.js';
+
+export interface RunSimOptions {
+  port?: number;
+  host?: string;
+  /** Folder of replay data (default: the bundled `backtest/data`). */
+  data?: string;
+  /** Replay speed: 1 real time, N times faster, 0 as fast as possible. */
+  speed?: number;
+  seed?: number;
+  /** Replay at all (default true). Without it the books keep their seeded starting state. */
+  replay?: boolean;
+  /** Fixed API key of the test account (default: drawn from the seed). */
+  apiKey?: string;
+  clock?: Clock;
+  logger?: Logger;
+  routes?: Route[];
+  faults?: FaultConfig;
+}
+
+export interface RunningSim {
+  sim: SimulatedExchange;
+  server: WireServer;
+  account: TestAccount;
+  /** How the books are fed: a description for the banner. */
+  feed: string;
+  stop(): Promise<void>;
+}
+
+export async function runSim(opts: RunSimOptions = {}): Promise<RunningSim> {
+  const clock = opts.clock ?? new SystemClock();
+  const logger = opts.logger ?? silentLogger;
+  const seed = opts.seed ?? 1;
+  const wantReplay = opts.replay ?? true;
+  let stopReplay: (() => void) | undefined;
+  let feed = 'no replay: the books keep their seeded starting state';
+  let sim: SimulatedExchange | undefined;
+  if (wantReplay) {
+    try {
+      const replay = await import('./replay/index.js');
+      const sources = replay.defaultReplaySources(opts.data, { seed });
+      sim = createDefaultSimulator({ clock, seed, logger, seedBooks: false });
+      const handle = replay.startReplay({ sim, sources, speed: opts.speed ?? 1, clock, loop: true, timeBase: 'clock', logger });
+      handle.done.catch((err: unknown) => logger.error({ err }, 'replay stopped'));
+      stopReplay = () => handle.stop();
+      feed = `replaying ${opts.data ?? 'the bundled data'} at speed ${opts.speed ?? 1} (looping)`;
+    } catch (err) {
+      logger.warn({ err }, 'replay data could not be loaded; serving the seeded starting books');
+      feed = `replay unavailable (${err instanceof Error ? err.message : String(err)}): the books keep their seeded starting state`;
+      sim = undefined;
+    }
+  }
+  sim ??= createDefaultSimulator({ clock, seed, logger });
+  const account = createTestAccount(sim, opts.apiKey ? { apiKey: opts.apiKey } : {});
+  const server = await createWireServer({
+    sim,
+    port: opts.port ?? 0,
+    logger,
+    ...(opts.host ? { host: opts.host } : {}),
+    ...(opts.routes ? { routes: opts.routes } : {}),
+    ...(opts.faults ? { faults: opts.faults } : {}),
+  });
+  return {
+    sim,
+    server,
+    account,
+    feed,
+    async stop() {
+      stopReplay?.();
+      await server.close();
+    },
+  };
+}
+
+export function banner(r: RunningSim): string {
+  const funds = Object.entries(TEST_BALANCES)
+    .map(([a, v]) => `${v} ${a}`)
+    .join(', ');
+  return [
+    'mizan sim: a simulated Wallex exchange on this machine (no real exchange is contacted)',
+    `  REST     ${r.server.url}`,
+    `  stream   ${r.server.streamUrl}  (socket.io, path /socket.io, protocols 3 and 4)`,
+    `  API key  ${r.account.apiKey}  (account "${r.account.accountId}", read + trade: ${funds})`,
+    `  markets  ${r.sim.markets().map((m) => m.symbol).join(', ')}`,
+    `  data     ${r.feed}`,
+    `  faults   POST ${r.server.url}/__sim/faults`,
+    'Press Ctrl-C to stop.',
+    '',
+  ].join('\n');
+}
+
+function intOption(name: string, min: number, max: number) {
+  return (raw: string): number => {
+    const n = Number(raw);
+    if (!Number.isInteger(n) || n < min || n > max) throw new Error(`--${name} must be an integer from ${min} to ${max}, got ${JSON.stringify(raw)}`);
+    return n;
+  };
+}
+
+function speedOption(raw: string): number {
+  const n = Number(raw);
+  if (!Number.isFinite(n) || n < 0) throw new Error(`--speed must be a number >= 0 (0: as fast as possible), got ${JSON.stringify(raw)}`);
+  return n;
+}
+
+export function registerSimCommand(program: Command, deps: { write?: (s: string) => void; logger?: Logger } = {}): Command {
+  const write = deps.write ?? ((s: string) => void process.stdout.write(s));
+  return program
+    .command('sim')
+    .description('Run the simulated exchange (REST + socket.io on 127.0.0.1) with replayed market data and a funded test account')
+    .option('--port <port>', 'port to listen on (0 picks a free one)', intOption('port', 0, 65535), 0)
+    .option('--data <dir>', 'folder of replay data (default: the bundled backtest/data)')
+    .option('--speed <factor>', 'replay speed: 1 real time, N times faster, 0 as fast as possible', speedOption, 1)
+    .option('--seed <n>', 'seed of every id and random choice', intOption('seed', 0, 2 ** 31 - 1), 1)
+    .option('--no-replay', 'serve the seeded starting books without replaying data')
+    .action(async (o: { port: number; data?: string; speed: number; seed: number; replay: boolean }) => {
+      const running = await runSim({ port: o.port, speed: o.speed, seed: o.seed, replay: o.replay, ...(o.data ? { data: o.data } : {}), ...(deps.logger ? { logger: deps.logger } : {}) });
+      write(banner(running));
+      await new Promise<void>((resolve) => {
+        const onSignal = () => {
+          process.off('SIGINT', onSignal);
+          process.off('SIGTERM', onSignal);
+          resolve();
+        };
+        process.on('SIGINT', onSignal);
+        process.on('SIGTERM', onSignal);
+      });
+      await running.stop();
+      write('mizan sim: stopped\n');
+    });
+}
