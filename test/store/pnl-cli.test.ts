@@ -113,6 +113,19 @@ describe('mizan journal', () => {
     expect(await run('pnl', '--file', file, '--strategy', 'sma', '--since', '1h')).toBe('no fills\n');
   });
 
+  it('reads a journal that a running bot holds open and is writing (WAL)', async () => {
+    const live = join(dir, 'live.sqlite');
+    const writer = Journal.open(live);
+    try {
+      writer.recordOrder({ clientId: 'w_1', strategy: 'w', symbol: 'BTCTMN', side: 'BUY', type: 'LIMIT', venue: 'wallex', price: d('3500000000'), quantity: d('0.0001'), status: 'open', final: false, ts: T0 });
+      expect(await run('orders', '--file', live, '--open')).toMatch(/w_1 .*3500000000\s+0\.0001\s+0\s+open\s+wallex[\s\S]*1 orders\n$/);
+      writer.updateOrder('w_1', { status: 'filled', final: true, executedQty: d('0.0001'), ts: T0 + 1 });
+      expect(await run('orders', '--file', live, '--open')).toBe('no orders\n');
+    } finally {
+      writer.close();
+    }
+  });
+
   it('a missing file or a bad --since is an error that says what to do', async () => {
     await expect(run('orders', '--file', join(dir, 'none.sqlite'))).rejects.toThrow(/journal file .*none\.sqlite does not exist \(use --file/);
     await expect(run('fills', '--file', file, '--since', 'yesterday')).rejects.toThrow(/--since: "yesterday" is not a time/);
