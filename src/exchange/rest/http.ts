@@ -57,10 +57,14 @@ export interface HttpResult {
   envelope?: Envelope;
 }
 
-/** State shared by a client and its sub-account views: the limiter and the rate-limit gate. */
+/**
+ * State shared by a client and its sub-account views: the limiter, and per endpoint (method and
+ * path) the time until which the exchange asked us to hold off. Per endpoint, so a spent market-data
+ * limit never delays a cancel.
+ */
 interface SharedState {
   limiter: OrderRateLimiter;
-  blockedUntil: number;
+  blockedUntil: Map<string, number>;
 }
 
 const defaultSleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
@@ -80,7 +84,7 @@ export class HttpCore {
     private readonly extraHeaders: Record<string, string> = {},
     private readonly shared: SharedState = {
       limiter: new OrderRateLimiter(options.orderRateLimit ?? DEFAULT_ORDER_RATE_LIMIT, options.clock),
-      blockedUntil: 0,
+      blockedUntil: new Map(),
     },
   ) {
     let base: URL;
@@ -136,7 +140,8 @@ export class HttpCore {
     if (spec.auth === true && !this.options.apiKey) {
       throw new ParameterError('apiKey', undefined, `${method} ${path} is a private call: create the client with an apiKey`);
     }
-    const gate = this.shared.blockedUntil - this.clock.now();
+    const gateKey = `${method} ${path}`;
+    const gate = (this.shared.blockedUntil.get(gateKey) ?? 0) - this.clock.now();
     if (gate > 0) await this.sleep(gate);
     if (spec.orderCall) await this.shared.limiter.acquire();
 
@@ -179,7 +184,7 @@ export class HttpCore {
     const now = this.clock.now();
     const wait = rateLimitWait(resHeaders, now, this.policy, status);
     if (wait !== undefined && wait > 0 && wait <= this.policy.maxRetryAfterMs) {
-      this.shared.blockedUntil = Math.max(this.shared.blockedUntil, now + wait);
+      this.shared.blockedUntil.set(gateKey, Math.max(this.shared.blockedUntil.get(gateKey) ?? 0, now + wait));
     }
 
     let body: unknown;

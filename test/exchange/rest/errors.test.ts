@@ -14,6 +14,7 @@ import {
   ValidationError,
   type MizanError,
 } from '../../../src/core/errors.js';
+import { ManualClock } from '../../../src/core/clock.js';
 import { d } from '../../../src/core/decimal.js';
 import { WallexRestClient } from '../../../src/exchange/rest/client.js';
 import { startSampleServer, type SampleServer } from '../../support/sample-server.js';
@@ -81,6 +82,19 @@ describe('error mapping', () => {
     sleeps.length = 0;
     await client.getMarkets();
     expect(sleeps.some((ms) => ms > 25_000 && ms <= 30_000)).toBe(true);
+  });
+
+  it('a spent limit (remaining 0 with a reset) holds the next call to that endpoint only', async () => {
+    const clock = new ManualClock(1_000_000);
+    const { client, sleeps } = makeClient(server, { clock });
+    server.route('GET', '/v1/trades', { sample: 'rest_v1_trades__phinix-docs-en-2022.txt', headers: { 'x-ratelimit-limit': '60', 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': '3' } });
+    server.route('GET', '/v1/markets', { sample: 'rest_v1_markets__phinix-docs-en-2022.txt' });
+    await client.getTrades('BTCTMN');
+    expect(sleeps).toEqual([]);
+    await client.getMarkets();
+    expect(sleeps).toEqual([]);
+    await client.getTrades('BTCTMN');
+    expect(sleeps).toEqual([3000]);
   });
 
   it('429 beyond the retries ends in RateLimitError with retryAfterMs', async () => {
