@@ -39,8 +39,8 @@ export const exchangeSchema = z.strictObject({
     .strictObject({
       protocol: z
         .literal([3, 4], { error: 'is not a stream protocol (allowed: 3 = socket.io v2 / Engine.IO 3, 4 = socket.io v4)' })
-        .default(3)
-        .describe('Engine.IO protocol of the socket.io stream: 3 (the exchange documents a v2.5 client) or 4'),
+        .default(4)
+        .describe('Engine.IO protocol of the socket.io stream: 4 (socket.io v4 client, the stream client\'s default) or 3 (the v2.5 client the exchange documents)'),
       url: httpUrl('Stream URL (defaults to baseUrl)').optional(),
     })
     .prefault({}),

@@ -17,7 +17,7 @@ describe('good configuration files', () => {
       simulator: true,
       baseUrl: 'https://api.wallex.ir',
       allowLiteralApiKey: false,
-      stream: { protocol: 3 },
+      stream: { protocol: 4 },
       timeoutMs: 10_000,
       orderRateLimit: { limit: 20, windowMs: 10_000 },
     });
@@ -66,7 +66,7 @@ describe('good configuration files', () => {
 
   it('a live file: the key comes from the environment, unknown markets are left to the exchange check', async () => {
     const c = await loadConfig(fx('good-live.yaml'), { env: { WALLEX_API_KEY: 'k-123' }, baseDir: base });
-    expect(c.exchange).toMatchObject({ simulator: false, apiKey: 'k-123', stream: { protocol: 4 }, timeoutMs: 5000 });
+    expect(c.exchange).toMatchObject({ simulator: false, apiKey: 'k-123', stream: { protocol: 3, url: 'https://api.wallex.ir' }, timeoutMs: 5000 });
     expect(c.strategies[0]).toMatchObject({ markets: ['BTCTMN', 'SHIBTMN'], account: 'prop:abc123' });
     expect(c.risk.limits.orderRate).toEqual({ limit: 18, windowMs: 10_000, reserveForCancels: 6 });
     expect(c.risk.limits.maxPositionValue?.asset?.BTC?.toFixed()).toBe('0.5');
