@@ -30,6 +30,10 @@ export interface InstantDeskDeps {
   ttlMs?: number;
   /** Fee rate per market; default the market's taker fee. */
   feeRate?: (symbol: string, spec: MarketSpec) => Decimal;
+  /** Every market symbol, for `GET /v1/otc/markets`; default none listed. */
+  symbols?: () => string[];
+  /** Order total bounds (quote) per market; default 5-10,000 USDT and 100,000-1,000,000,000 TMN. */
+  notionalBounds?: (symbol: string, spec: MarketSpec) => { min: Decimal; max: Decimal };
   /** Seed of the deterministic client ids. */
   idSeed?: string;
   logger?: Logger;
@@ -126,6 +130,10 @@ export class InstantDesk {
     const live = this.quotes.get(quoteKey(account, req.symbol, req.side));
     const price = live && live.expiresAtMs > now ? live.price : this.price(req.symbol, req.side, spec);
     const sum = qty.mul(price);
+    const bounds = this.bounds(req.symbol, spec);
+    if (sum.lt(bounds.min) || sum.gt(bounds.max)) {
+      throw invalid('quantity', `order total ${sum.toFixed()} ${spec.quote} must be from ${bounds.min.toFixed()} to ${bounds.max.toFixed()}`);
+    }
     const rate = this.deps.feeRate?.(req.symbol, spec) ?? spec.takerFee;
     const buy = req.side === 'BUY';
     const fee = (buy ? qty : sum).mul(rate);
@@ -154,11 +162,33 @@ export class InstantDesk {
     return order;
   }
 
+  /** `GET /v1/otc/markets`: `{symbols: {SYMBOL: {...}}}` in the shape of the exchange's sample. */
+  otcMarkets(): { symbols: Record<string, unknown> } {
+    const symbols: Record<string, unknown> = {};
+    for (const symbol of this.deps.symbols?.() ?? []) {
+      const spec = this.deps.specs(symbol);
+      if (!spec) continue;
+      const b = this.bounds(symbol, spec);
+      const last = this.deps.prices.lastPrice(symbol) ?? this.deps.prices.mid(symbol);
+      symbols[symbol] = {
+        symbol, baseAsset: spec.base, quoteAsset: spec.quote, stepSize: spec.quantityPrecision, tickSize: spec.pricePrecision,
+        minQty: new Decimal(10).pow(-spec.quantityPrecision).toNumber(), minNotional: b.min.toNumber(), maxNotional: b.max.toNumber(),
+        stats: { '24h_ch': 0, lastPrice: last ? last.toNumber() : null }, buyStatus: 'ENABLE', sellStatus: 'ENABLE',
+      };
+    }
+    return { symbols };
+  }
+
   /** An instant order of the account by client id (404 otherwise). */
   get(account: string, clientOrderId: string): WireInstantOrder {
     const o = this.orders.get(clientOrderId);
     if (!o || o.account !== account) throw simErrors.notFound(`instant order ${JSON.stringify(clientOrderId)} not found`);
     return o.order;
+  }
+
+  private bounds(symbol: string, spec: MarketSpec): { min: Decimal; max: Decimal } {
+    if (this.deps.notionalBounds) return this.deps.notionalBounds(symbol, spec);
+    return spec.quote === 'TMN' ? { min: new Decimal(100_000), max: new Decimal(1_000_000_000) } : { min: new Decimal(5), max: new Decimal(10_000) };
   }
 
   private spec(symbol: string): MarketSpec {

@@ -19,7 +19,7 @@ import { equity, loanFor, openAmounts, triggerPrice } from './math.js';
 import { buyPrice, money, referencePrice, sellPrice, type MarketSpecs, type PriceView, type WireMoney } from './ports.js';
 import { isActive, toWire, type SimPosition, type WirePosition } from './position.js';
 import {
-  checkPrice, checkRiskCoef, checkSide, collateralBounds, marketContext, validateInput,
+  checkBrackets, checkPrice, checkRiskCoef, checkSide, collateralBounds, marketContext, validateInput,
   type MarginInput, type MarketContext,
 } from './validate.js';
 
@@ -32,6 +32,8 @@ export interface MarginDeskDeps {
   clock: Clock;
   /** Markets open to margin trading; default: every market of `specs`, with defaultMarginMarket(). */
   markets?: MarginMarkets;
+  /** Every market symbol, for the public market list; default none listed. */
+  symbols?: () => string[];
   logger?: Logger;
 }
 
@@ -228,6 +230,48 @@ export class MarginDesk {
       p.updatedAtMs = now;
     }
     return this.view(p);
+  }
+
+  /** Replaces the stop loss and take profit (spec's `sltp` call); a missing one is removed. */
+  setBrackets(account: string, id: number, stopLoss?: Decimal, takeProfit?: Decimal): WirePosition {
+    const p = this.activeOwned(account, id);
+    checkBrackets({ side: p.side, openPrice: p.openFilledPrice ?? p.openPrice, stopLoss, takeProfit });
+    p.stopLoss = stopLoss;
+    p.takeProfit = takeProfit;
+    p.updatedAtMs = this.deps.clock.now();
+    return this.view(p);
+  }
+
+  /** `GET /margin-trade/v1/public/markets`: the settings of every marginable market. */
+  publicMarkets(): Record<string, unknown>[] {
+    const out: Record<string, unknown>[] = [];
+    for (const symbol of this.deps.symbols?.() ?? []) {
+      const spec = this.deps.specs(symbol);
+      const cfg = spec ? this.markets(symbol) : undefined;
+      if (!spec || !cfg) continue;
+      out.push({
+        symbol, base: spec.base, quote: spec.quote, min_risk_coef: cfg.minRiskCoef.toFixed(), max_risk_coef: cfg.maxRiskCoef.toFixed(),
+        risk_coef_step: cfg.riskCoefStep.toFixed(), liquidity_margin: cfg.liquidityMargin.toFixed(), max_age: MAX_AGE_MS / 1000,
+      });
+    }
+    return out;
+  }
+
+  /** `GET /margin-trade/v1/public/ratio/{market}`: share of open exposure (quote at opening) long and short, percent. */
+  ratio(market: string): { market: string; long: string; short: string } {
+    if (!this.deps.specs(market) || !this.markets(market)) throw simErrors.notFound(`margin market ${JSON.stringify(market)} not found`);
+    let long = ZERO;
+    let short = ZERO;
+    for (const p of this.positions.values()) {
+      if (p.market !== market || p.state !== 'open' || !p.openFilledPrice) continue;
+      const n = p.baseQty.abs().mul(p.openFilledPrice);
+      if (p.side === 'long') long = long.plus(n);
+      else short = short.plus(n);
+    }
+    const total = long.plus(short);
+    if (total.isZero()) return { market, long: '50', short: '50' };
+    const l = long.div(total).mul(100).toDecimalPlaces(2);
+    return { market, long: l.toFixed(), short: new Decimal(100).minus(l).toFixed() };
   }
 
   /** A replayed price of `symbol` at `timeMs`: interest due first, then every trigger of that market. */

@@ -80,7 +80,7 @@ export function checkCollateral(c: Decimal, k: Decimal, ctx: MarketContext): voi
 }
 
 /** Stop loss on the losing side of the open price, take profit on the winning side. */
-export function checkBrackets(input: MarginInput): void {
+export function checkBrackets(input: Pick<MarginInput, 'side' | 'openPrice' | 'stopLoss' | 'takeProfit'>): void {
   const { side, openPrice, stopLoss, takeProfit } = input;
   if (stopLoss !== undefined) {
     const okSide = side === 'long' ? stopLoss.lt(openPrice) : stopLoss.gt(openPrice);

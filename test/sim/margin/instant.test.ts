@@ -93,6 +93,20 @@ describe('InstantDesk orders', () => {
     expect(refusal(() => desk.place('a', { symbol: 'BTCUSDT', side: 'BUY', quantity: D(0) }))).toEqual({ status: 422, fields: ['quantity'] });
   });
 
+  it('refuses an order total outside the market bounds (422 quantity)', () => {
+    // 0.00009 * 50350.5 = 4.53 USDT < 5
+    expect(refusal(() => desk.place('a', { symbol: 'BTCUSDT', side: 'BUY', quantity: D('0.00009') }))).toEqual({ status: 422, fields: ['quantity'] });
+    expect(refusal(() => desk.place('a', { symbol: 'BTCUSDT', side: 'SELL', quantity: D('0.3') }))).toEqual({ status: 422, fields: ['quantity'] });
+  });
+
+  it('lists OTC markets in the sample shape', () => {
+    const d = new InstantDesk({ ledger, prices, specs, clock, symbols: () => ['BTCUSDT', 'USDTTMN'] });
+    prices.set('USDTTMN', '60000', '60100', '60050');
+    const { symbols } = d.otcMarkets();
+    expect(symbols.BTCUSDT).toMatchObject({ baseAsset: 'BTC', quoteAsset: 'USDT', minQty: 0.000001, minNotional: 5, maxNotional: 10000, buyStatus: 'ENABLE', stats: { lastPrice: 50000 } });
+    expect(symbols.USDTTMN).toMatchObject({ minQty: 0.01, minNotional: 100000, stats: { lastPrice: 60050 } });
+  });
+
   it('gives unique client ids, reproducible from the seed, and finds orders by id for their owner only', () => {
     const a = desk.place('a', { symbol: 'BTCUSDT', side: 'BUY', quantity: D('0.001') });
     const b = desk.place('a', { symbol: 'BTCUSDT', side: 'BUY', quantity: D('0.001') });
