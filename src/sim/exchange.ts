@@ -155,6 +155,13 @@ export class SimulatedExchange extends EventEmitter<SimEvents> {
     return this.engine.book(symbol).ask.best();
   }
 
+  /** (best bid + best ask) / 2, or undefined when a side is empty. */
+  mid(symbol: string): Decimal | undefined {
+    const bid = this.bestBid(symbol);
+    const ask = this.bestAsk(symbol);
+    return bid && ask ? bid.plus(ask).div(2) : undefined;
+  }
+
   /** The merged book (replayed levels plus resting account orders): bids high to low, asks low to high. */
   book(symbol: string, depth = this.depthLevels): { bids: LevelInput[]; asks: LevelInput[] } {
     const b = this.engine.book(symbol);
