@@ -2,7 +2,8 @@
  * `${ENV_NAME}` substitution in every string value of the parsed YAML. `$${X}` writes a literal
  * `${X}`. A missing (or empty) variable is an issue naming the path and the variable; values are
  * never printed. The paths that were substituted are returned so messages about them can show the
- * reference as written instead of the value.
+ * reference as written instead of the value. A key left empty (`exchange:` with every line under
+ * it commented out, i.e. null) counts as not written, so its defaults apply.
  */
 import type { ConfigIssue, PathSegment } from './issues.js';
 import { formatPath } from './issues.js';
@@ -47,7 +48,7 @@ export function substituteEnv(input: unknown, env: Readonly<Record<string, strin
     if (Array.isArray(v)) return v.map((x, i) => visit(x, [...path, i]));
     if (v !== null && typeof v === 'object') {
       const out: Record<string, unknown> = {};
-      for (const [k, x] of Object.entries(v)) out[k] = visit(x, [...path, k]);
+      for (const [k, x] of Object.entries(v)) if (x !== null) out[k] = visit(x, [...path, k]);
       return out;
     }
     return v;

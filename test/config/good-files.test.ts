@@ -183,6 +183,13 @@ backtest:
     }
   });
 
+  it('an empty section (null) counts as not written', () => {
+    const c = parseConfig(`mode: paper\nexchange:\nrisk:\n  limits:\n${strat}`, { env: {} });
+    expect(c.exchange.timeoutMs).toBe(10_000);
+    expect(c.risk.limits.maxSlippagePct).toBe(2);
+    expect(() => parseConfig('mode: paper\nstrategies:\n', { env: {} })).toThrow(/strategies: is required/);
+  });
+
   it('rejects a file that is not a mapping', () => {
     expect(() => parseConfig('- a\n- b\n', { env: {} })).toThrow(/must be a YAML mapping/);
   });
