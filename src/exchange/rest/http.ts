@@ -94,6 +94,12 @@ export class HttpCore {
       throw new RangeError(`baseUrl: not a URL: ${JSON.stringify(options.baseUrl)}`);
     }
     if (base.protocol !== 'http:' && base.protocol !== 'https:') throw new RangeError(`baseUrl: must be http(s), got ${base.protocol}`);
+    if (options.retries !== undefined && (!Number.isInteger(options.retries) || options.retries < 0)) {
+      throw new RangeError(`retries must be a non-negative integer, got ${options.retries}`);
+    }
+    if (options.timeoutMs !== undefined && !(Number.isFinite(options.timeoutMs) && options.timeoutMs > 0)) {
+      throw new RangeError(`timeoutMs must be positive (milliseconds), got ${options.timeoutMs}`);
+    }
     this.ky = ky.create({ prefixUrl: options.baseUrl, retry: 0, timeout: false, throwHttpErrors: false });
     this.redact = makeRedactor(options.apiKey);
     this.policy = { ...DEFAULT_RETRY_POLICY, ...options.retryPolicy, retries: options.retries ?? DEFAULT_RETRY_POLICY.retries };

@@ -33,3 +33,14 @@ describe('retry policy', () => {
     expect(rateLimitWait(h({ 'retry-after': '1' }), 0, p, 429)).toBe(1000);
   });
 });
+
+describe('client options', () => {
+  it('are checked when the client is made', async () => {
+    const { WallexRestClient } = await import('../../../src/exchange/rest/client.js');
+    expect(() => new WallexRestClient({ baseUrl: 'not a url' })).toThrow(/baseUrl: not a URL/);
+    expect(() => new WallexRestClient({ baseUrl: 'ftp://127.0.0.1' })).toThrow(/baseUrl: must be http/);
+    expect(() => new WallexRestClient({ baseUrl: 'http://127.0.0.1:1', retries: -1 })).toThrow(/retries must be a non-negative integer/);
+    expect(() => new WallexRestClient({ baseUrl: 'http://127.0.0.1:1', timeoutMs: 0 })).toThrow(/timeoutMs must be positive/);
+    expect(() => new WallexRestClient({ baseUrl: 'http://127.0.0.1:1', orderRateLimit: { limit: 0, windowMs: 10 } })).toThrow(/orderRateLimit.limit/);
+  });
+});
