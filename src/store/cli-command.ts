@@ -9,7 +9,7 @@ import { SystemClock } from '../core/clock.js';
 import { ZERO } from '../core/decimal.js';
 import { Journal } from './journal.js';
 import { computePnl } from './pnl.js';
-import type { PnlRow } from './pnl.js';
+import type { JournalPnlRow } from './pnl.js';
 import { formatTs, renderTable } from './table.js';
 import type { FillRow, OrderRow, QueryFilter } from './types.js';
 
@@ -70,17 +70,17 @@ const fillColumns = [
 ];
 
 const pnlColumns = [
-  { title: 'strategy', get: (p: PnlRow) => p.strategy },
-  { title: 'symbol', get: (p: PnlRow) => p.symbol },
-  { title: 'fills', get: (p: PnlRow) => String(p.fills), align: 'right' as const },
-  { title: 'position', get: (p: PnlRow) => p.position.toFixed(), align: 'right' as const },
-  { title: 'avg price', get: (p: PnlRow) => (p.position.isZero() ? '-' : p.avgPrice.toDecimalPlaces(8).toFixed()), align: 'right' as const },
-  { title: 'fees', get: (p: PnlRow) => `${p.fees.toFixed()} ${p.quote}`, align: 'right' as const },
-  { title: 'realized', get: (p: PnlRow) => `${p.realized.toFixed()} ${p.quote}`, align: 'right' as const },
+  { title: 'strategy', get: (p: JournalPnlRow) => p.strategy },
+  { title: 'symbol', get: (p: JournalPnlRow) => p.symbol },
+  { title: 'fills', get: (p: JournalPnlRow) => String(p.fills), align: 'right' as const },
+  { title: 'position', get: (p: JournalPnlRow) => p.position.toFixed(), align: 'right' as const },
+  { title: 'avg price', get: (p: JournalPnlRow) => (p.position.isZero() ? '-' : p.avgPrice.toDecimalPlaces(8).toFixed()), align: 'right' as const },
+  { title: 'fees', get: (p: JournalPnlRow) => `${p.fees.toFixed()} ${p.quote}`, align: 'right' as const },
+  { title: 'realized', get: (p: JournalPnlRow) => `${p.realized.toFixed()} ${p.quote}`, align: 'right' as const },
 ];
 
-function pnlTotals(rows: readonly PnlRow[]): string {
-  const byQuote = new Map<string, PnlRow['realized']>();
+function pnlTotals(rows: readonly JournalPnlRow[]): string {
+  const byQuote = new Map<string, JournalPnlRow['realized']>();
   for (const r of rows) byQuote.set(r.quote, (byQuote.get(r.quote) ?? ZERO).plus(r.realized));
   return [...byQuote].map(([q, v]) => `total realized ${q}: ${v.toFixed()}`).join('\n') + (byQuote.size ? '\n' : '');
 }

@@ -4,7 +4,7 @@ export { JournalQueries } from './queries.js';
 export { MIGRATIONS, JournalVersionError, migrate } from './migrations.js';
 export type { Migration } from './migrations.js';
 export { computePnl, splitSymbol, QUOTE_ASSETS } from './pnl.js';
-export type { PnlOptions, PnlRow } from './pnl.js';
+export type { JournalPnlOptions, JournalPnlRow } from './pnl.js';
 export { registerJournalCommand, parseSince, DEFAULT_JOURNAL_FILE } from './cli-command.js';
 export type { JournalCommandDeps } from './cli-command.js';
 export { renderTable, formatTs } from './table.js';

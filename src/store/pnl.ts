@@ -19,7 +19,7 @@ export function splitSymbol(symbol: string, quotes: readonly string[] = QUOTE_AS
   return { base: symbol.slice(0, -q.length), quote: q };
 }
 
-export interface PnlRow {
+export interface JournalPnlRow {
   strategy: string;
   symbol: string;
   quote: string;
@@ -38,13 +38,13 @@ export interface PnlRow {
   oversold: Decimal;
 }
 
-export interface PnlOptions extends QueryFilter {
+export interface JournalPnlOptions extends QueryFilter {
   /** Mark prices by symbol, for unrealised PnL. */
   marks?: Readonly<Record<string, Decimal>>;
   split?: (symbol: string) => { base: string; quote: string };
 }
 
-export function computePnl(journal: JournalQueries, opts: PnlOptions = {}): PnlRow[] {
+export function computePnl(journal: JournalQueries, opts: JournalPnlOptions = {}): JournalPnlRow[] {
   const filter: QueryFilter = {};
   if (opts.strategy !== undefined) filter.strategy = opts.strategy;
   if (opts.symbol !== undefined) filter.symbol = opts.symbol;
@@ -60,11 +60,11 @@ export function computePnl(journal: JournalQueries, opts: PnlOptions = {}): PnlR
     const feeQuote = p && f.feeAsset === p.quote ? f.fee : p && f.feeAsset === p.base ? f.fee.mul(f.price) : ZERO;
     counted.set(k, { fills: c.fills + 1, realized: c.realized.plus(pnl), fees: c.fees.plus(feeQuote) });
   }
-  const rows: PnlRow[] = [];
+  const rows: JournalPnlRow[] = [];
   for (const p of book.all()) {
     const c = counted.get(`${p.strategy}\u0000${p.symbol}`);
     if (!c) continue;
-    const row: PnlRow = { strategy: p.strategy, symbol: p.symbol, quote: p.quote, fills: c.fills, position: p.quantity, avgPrice: p.avgPrice, realized: c.realized, fees: c.fees, oversold: p.oversold };
+    const row: JournalPnlRow = { strategy: p.strategy, symbol: p.symbol, quote: p.quote, fills: c.fills, position: p.quantity, avgPrice: p.avgPrice, realized: c.realized, fees: c.fees, oversold: p.oversold };
     const mark = opts.marks?.[p.symbol];
     if (mark) row.unrealized = book.unrealized(p, mark);
     rows.push(row);
