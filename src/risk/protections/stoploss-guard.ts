@@ -1,0 +1,14 @@
+/** Stoploss guard: N stop-loss exits (of any strategy) within a window is a breach. */
+import type { ClosedTrade } from './types.js';
+import type { ProtectionsMemo } from '../ports.js';
+
+const STOP_REASONS = new Set(['stop_loss', 'stoploss', 'stop-loss', 'stopLoss']);
+
+export function onTradeStoploss(memo: ProtectionsMemo, t: ClosedTrade, trades: number, windowMinutes: number): string | undefined {
+  if (!t.reason || !STOP_REASONS.has(t.reason)) return undefined;
+  const edge = t.ts - windowMinutes * 60_000;
+  memo.stoplossExits = memo.stoplossExits.filter((x) => x > edge);
+  memo.stoplossExits.push(t.ts);
+  if (memo.stoplossExits.length < trades) return undefined;
+  return `stoploss guard: ${memo.stoplossExits.length} stop-loss exits within ${windowMinutes} minutes (limit ${trades})`;
+}

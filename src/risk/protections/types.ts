@@ -1,0 +1,32 @@
+/** Protections configuration and inputs (the `risk.protections` section of the YAML, plus per-rule actions). */
+import type { Decimal } from '../../core/decimal.js';
+
+export type BreachAction = 'reducing' | 'halted';
+export type BotProtection = 'dailyLoss' | 'maxDrawdown' | 'stoplossGuard';
+
+export interface ProtectionsConfig {
+  /** Breach when the UTC day's equity has fallen this % below the day's first equity. */
+  dailyLossLimitPct?: number;
+  /** Breach when equity has fallen this % below its peak. */
+  maxDrawdownPct?: number;
+  /** Pause a strategy for `minutes` after `losingTrades` losing trades in a row. */
+  cooldown?: { losingTrades: number; minutes: number };
+  /** Breach after `trades` stop-loss exits within `windowMinutes`. */
+  stoplossGuard?: { trades: number; windowMinutes: number };
+  /** State after a breach (default reducing). */
+  onBreach?: BreachAction;
+  /** Per protection override of onBreach, e.g. `{ maxDrawdown: 'halted' }`. */
+  actions?: Partial<Record<BotProtection, BreachAction>>;
+  /** Ask the executor to cancel every open order when the bot halts (default true). */
+  cancelOpenOrdersOnHalt?: boolean;
+}
+
+export interface ClosedTrade {
+  strategy: string;
+  symbol: string;
+  /** Realised PnL of the round trip, fees included; below zero is a losing trade. */
+  pnl: Decimal;
+  /** Why it closed: `stop_loss` (or `stoploss`) counts for the stoploss guard. */
+  reason?: string;
+  ts: number;
+}

@@ -1,0 +1,172 @@
+/**
+ * Rule 2, market limits and sizing (spot and instant orders, margin opens).
+ * - Prices are rounded to the tick: a buy's down, a sell's up, so rounding never gives a worse price
+ *   than the one asked for (stop prices the same way). A margin open's price defaults to the mid and
+ *   is rounded the same way (long as a buy, short as a sell).
+ * - The size is resolved into a base quantity: `base` as given; `quote` as a notional (quantity ×
+ *   price) at the limit price, or by walking the local book for a market order; `fraction` of the free
+ *   balance of the spent asset (quote for a buy, with the taker fee and, for a market buy, the
+ *   slippage bound included so the reservation fits; base for a sell).
+ * - The quantity is rounded down to the step, then checked against minQty, maxQty and minNotional
+ *   (quantity × limit price, or × the expected average fill of a market order). Rounding that leaves
+ *   an invalid order is a denial, never a silent round-up.
+ * It also fixes what the intent spends (for the balance rule) and the exposure it adds.
+ */
+import { Decimal } from '../../core/decimal.js';
+import type { InstantOrderIntent, MarginOpenIntent, Size, SpotOrderIntent } from '../../core/intents.js';
+import { walkBase, walkQuote } from '../book-walk.js';
+import { DEFAULT_MAX_SLIPPAGE_PCT } from '../limits.js';
+import type { RiskPorts } from '../ports.js';
+import type { Reservations } from '../reservations.js';
+import { adjust, type CheckState, type RiskRule } from '../rule.js';
+
+const ONE = new Decimal(1);
+const NAME = 'marketLimits';
+
+export function roundPrice(price: Decimal, tick: Decimal, buy: boolean): Decimal {
+  return price.div(tick).toDecimalPlaces(0, buy ? Decimal.ROUND_DOWN : Decimal.ROUND_UP).mul(tick);
+}
+
+function sizeText(size: Size): string {
+  if (size.kind === 'base') return size.quantity.toFixed();
+  if (size.kind === 'quote') return `quote ${size.amount.toFixed()}`;
+  return `fraction ${size.fraction}`;
+}
+
+export class MarketLimitsRule implements RiskRule {
+  readonly name = NAME;
+
+  constructor(
+    private readonly ports: RiskPorts,
+    private readonly reservations: Reservations,
+  ) {}
+
+  check(s: CheckState): string | undefined {
+    const it = s.intent;
+    if (it.kind === 'marginOpen') return this.marginOpen(s, it);
+    if (it.kind !== 'order' && it.kind !== 'instant') return undefined;
+    return this.order(s, it);
+  }
+
+  private order(s: CheckState, it: SpotOrderIntent | InstantOrderIntent): string | undefined {
+    const m = this.ports.market(it.symbol);
+    if (!m) return `unknown market ${it.symbol}: no limits to check the order against`;
+    s.market = m;
+    const book = this.ports.book(it.symbol);
+    if (book) s.book = book;
+    const buy = it.side === 'BUY';
+    const type = it.kind === 'order' ? it.type : 'MARKET';
+    const next = { ...it } as SpotOrderIntent | InstantOrderIntent;
+
+    let limitPx: Decimal | undefined;
+    let stopPx: Decimal | undefined;
+    if (it.kind === 'order' && next.kind === 'order') {
+      if (type === 'LIMIT' || type === 'STOP_LIMIT') {
+        const r = this.roundField(s, 'price', it.price, m.priceTick, buy, type);
+        if (typeof r === 'string') return r;
+        limitPx = next.price = r;
+      }
+      if (type === 'STOP_LIMIT' || type === 'STOP_MARKET') {
+        const r = this.roundField(s, 'stopPrice', it.stopPrice, m.priceTick, buy, type);
+        if (typeof r === 'string') return r;
+        stopPx = next.stopPrice = r;
+      }
+    }
+
+    // The worst price a market order may fill at: the best price moved by the slippage limit.
+    const slip = new Decimal(s.limits.maxSlippagePct ?? DEFAULT_MAX_SLIPPAGE_PCT).div(100);
+    const levels = book ? (buy ? book.asks() : book.bids()) : [];
+    let bound = limitPx;
+    let best: Decimal | undefined;
+    if (!limitPx) {
+      best = stopPx ?? (buy ? book?.bestAsk() : book?.bestBid());
+      if (!best) return `no ${buy ? 'ask' : 'bid'} in the local book of ${it.symbol} to price a ${type} ${it.side}`;
+      bound = buy ? best.mul(ONE.plus(slip)) : best.mul(ONE.minus(slip));
+    }
+    const boundPx = bound as Decimal;
+    const walkable = !limitPx && !stopPx;
+
+    // Resolve the size into a base quantity.
+    let qty: Decimal;
+    const size = it.size;
+    if (size.kind === 'base') {
+      qty = size.quantity;
+    } else if (size.kind === 'quote') {
+      if (!(size.amount.gt(0))) return `size.amount must be positive, got ${size.amount.toFixed()}`;
+      qty = walkable ? walkQuote(levels, size.amount).filled : size.amount.div(limitPx ?? (stopPx as Decimal));
+    } else {
+      const f = size.fraction;
+      if (!(f > 0 && f <= 1)) return `size.fraction must be greater than 0 and at most 1, got ${f}`;
+      const asset = buy ? m.quote : m.base;
+      const free = this.reservations.free(s.account, asset, this.ports.balance(s.account, asset));
+      if (free.lte(0)) return `size.fraction ${f} of the free ${asset} balance: nothing is free (${free.toFixed()})`;
+      const budget = free.mul(f);
+      qty = buy ? budget.div(boundPx.mul(ONE.plus(m.takerFee))) : budget;
+    }
+    if (!(qty.gt(0))) return `quantity must be positive, got ${qty.toFixed()}`;
+    const rounded = qty.div(m.qtyStep).toDecimalPlaces(0, Decimal.ROUND_DOWN).mul(m.qtyStep);
+    if (size.kind !== 'base' || !rounded.eq(qty)) {
+      adjust(s, NAME, 'size', sizeText(size), rounded.toFixed(), size.kind === 'base' ? `rounded down to the step ${m.qtyStep.toFixed()}` : `resolved to a base quantity, rounded down to the step ${m.qtyStep.toFixed()}`);
+    }
+    if (rounded.isZero()) return `quantity ${qty.toFixed()} rounds down to 0 at the step ${m.qtyStep.toFixed()} of ${it.symbol}`;
+    if (rounded.lt(m.minQty)) return `quantity ${rounded.toFixed()} is below the minimum ${m.minQty.toFixed()} of ${it.symbol}`;
+    if (m.maxQty && rounded.gt(m.maxQty)) return `quantity ${rounded.toFixed()} is above the maximum ${m.maxQty.toFixed()} of ${it.symbol}`;
+
+    // Value the order: its limit (or stop) price, or the expected average fill from the book.
+    let px = limitPx ?? stopPx;
+    if (walkable) {
+      const w = walkBase(levels, rounded);
+      s.exhausted = w.exhausted;
+      if (w.worst) s.worstLevel = w.worst;
+      px = w.filled.gt(0) ? w.cost.div(w.filled) : best;
+    }
+    const price = px as Decimal;
+    const notional = rounded.mul(price);
+    if (notional.lt(m.minNotional)) {
+      return `order total ${notional.toFixed()} ${m.quote} (${rounded.toFixed()} × ${price.toFixed()}) is below the minimum ${m.minNotional.toFixed()} of ${it.symbol}`;
+    }
+
+    next.size = { kind: 'base', quantity: rounded };
+    s.intent = next;
+    s.quantity = rounded;
+    s.price = price;
+    s.boundPrice = boundPx;
+    s.spend = buy ? { asset: m.quote, amount: rounded.mul(boundPx).mul(ONE.plus(m.takerFee)) } : { asset: m.base, amount: rounded };
+    if (buy) s.addsValue = notional;
+    return undefined;
+  }
+
+  private roundField(s: CheckState, field: string, value: Decimal | undefined, tick: Decimal, buy: boolean, type: string): Decimal | string {
+    if (!value) return `a ${type} order needs ${field}`;
+    if (!value.gt(0)) return `${field} must be positive, got ${value.toFixed()}`;
+    const r = roundPrice(value, tick, buy);
+    if (r.isZero()) return `${field} ${value.toFixed()} rounds down to 0 at the tick ${tick.toFixed()}`;
+    if (!r.eq(value)) adjust(s, NAME, field, value.toFixed(), r.toFixed(), `rounded ${buy ? 'down' : 'up'} to the tick ${tick.toFixed()} (never a worse price)`);
+    return r;
+  }
+
+  private marginOpen(s: CheckState, it: MarginOpenIntent): string | undefined {
+    const m = this.ports.market(it.market);
+    if (!m) return `unknown market ${it.market}: no limits to check the margin position against`;
+    s.market = m;
+    const book = this.ports.book(it.market);
+    if (book) s.book = book;
+    if (!it.collateral.gt(0)) return `collateral must be positive, got ${it.collateral.toFixed()}`;
+    if (!it.riskCoef.gte(1)) return `riskCoef must be 1 or more, got ${it.riskCoef.toFixed()}`;
+    const buy = it.side === 'long';
+    let open = it.openPrice;
+    if (!open) {
+      open = book?.mid();
+      if (!open) return `no mid in the local book of ${it.market} to default the open price to`;
+      adjust(s, NAME, 'openPrice', '', open.toFixed(), 'defaulted to the current mid');
+    }
+    const r = this.roundField(s, 'openPrice', open, m.priceTick, buy, 'margin');
+    if (typeof r === 'string') return r;
+    s.intent = { ...it, openPrice: r };
+    s.price = r;
+    const exposure = it.collateral.mul(it.riskCoef);
+    s.addsValue = exposure;
+    s.spend = { asset: m.quote, amount: it.collateral.plus(exposure.mul(m.takerFee)) };
+    return undefined;
+  }
+}

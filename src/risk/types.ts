@@ -1,0 +1,17 @@
+/** Verdicts and options of a check. */
+import type { Decimal } from '../core/decimal.js';
+import type { Intent, Verdict } from '../core/intents.js';
+
+/** A verdict; a passed order, instant order or margin open carries the id of the funds it reserved. */
+export type RiskVerdict<I extends Intent = Intent> = Verdict<I> & { reservationId?: string };
+
+/** A margin open's preview from the exchange's dry run (taken by the caller before the check). */
+export interface MarginPreview {
+  callPrice: Decimal;
+  liquidityPrice?: Decimal;
+}
+
+export interface CheckOptions {
+  /** The dry-run preview of a margin open; without it the injected fallback formula is used. */
+  marginPreview?: MarginPreview;
+}
