@@ -1,0 +1,89 @@
+/**
+ * One call that builds the margin, instant, trading-credit, withdrawal and account-extras desks on a
+ * SimulatedExchange and returns their routes: `routes` for the wire server's `routes` option and
+ * `adminRoutes` (`POST /__sim/prop/open`) for its admin router. Every last-price change of the
+ * simulator reaches `margin.onPrice` (interest, triggers) and `prop.check` (expiry, liquidity limit)
+ * at the simulator clock's time.
+ */
+import type { Decimal } from '../../core/decimal.js';
+import type { Logger } from '../../core/logger.js';
+import type { SimulatedExchange } from '../exchange.js';
+import { AccountExtras } from '../account-extras.js';
+import { InstantDesk } from '../instant.js';
+import { PropDesk, type PropPackageConfig } from '../prop.js';
+import { WithdrawalDesk } from '../withdrawal.js';
+import type { Route } from '../wire/route.js';
+import { instantRoutes } from '../wire/routes/instant.js';
+import { marginRoutes } from '../wire/routes/margin.js';
+import { profileRoutes } from '../wire/routes/profile.js';
+import { propAdminRoutes, propRoutes } from '../wire/routes/prop.js';
+import { withdrawalRoutes } from '../wire/routes/withdrawal.js';
+import type { MarginMarkets } from './config.js';
+import { MarginDesk } from './desk.js';
+import type { MarketSpecs } from './ports.js';
+
+export interface SimDeskOptions {
+  marginMarkets?: MarginMarkets;
+  otcSpread?: Decimal;
+  otcTtlMs?: number;
+  propPackages?: PropPackageConfig[];
+  withdrawalFee?: (amount: Decimal) => Decimal;
+  logger?: Logger;
+}
+
+export interface SimDesks {
+  margin: MarginDesk;
+  instant: InstantDesk;
+  prop: PropDesk;
+  withdrawals: WithdrawalDesk;
+  extras: AccountExtras;
+  routes: Route[];
+  adminRoutes: Route[];
+  /** Stops forwarding the simulator's prices. */
+  detach(): void;
+}
+
+/** The simulator's markets as the desks' MarketSpecs (fees: the market's defaults). */
+export function specsOf(sim: SimulatedExchange): MarketSpecs {
+  return (symbol) => {
+    const m = sim.market(symbol);
+    return m && {
+      base: m.baseAsset, quote: m.quoteAsset, pricePrecision: m.tickSize, quantityPrecision: m.stepSize,
+      makerFee: m.makerFee, takerFee: m.takerFee,
+    };
+  };
+}
+
+export function createSimDesks(sim: SimulatedExchange, opts: SimDeskOptions = {}): SimDesks {
+  const base = { ledger: sim.ledger, prices: sim, clock: sim.clock, ...(opts.logger ? { logger: opts.logger } : {}) };
+  const specs = specsOf(sim);
+  const symbols = () => sim.markets().map((m) => m.symbol);
+  const margin = new MarginDesk({ ...base, specs, symbols, ...(opts.marginMarkets ? { markets: opts.marginMarkets } : {}) });
+  const instant = new InstantDesk({
+    ...base, specs, symbols,
+    ...(opts.otcSpread ? { spread: opts.otcSpread } : {}),
+    ...(opts.otcTtlMs ? { ttlMs: opts.otcTtlMs } : {}),
+  });
+  const prop = new PropDesk({ ...base, ...(opts.propPackages ? { packages: opts.propPackages } : {}) });
+  const extras = new AccountExtras({ clock: sim.clock });
+  const withdrawals = new WithdrawalDesk({ ledger: sim.ledger, extras, clock: sim.clock, ...(opts.withdrawalFee ? { fee: opts.withdrawalFee } : {}) });
+  const resolveSubAccount = (a: string, c: string) => prop.resolveSubAccount(a, c);
+  const onPrice = (p: { symbol: string; price: Decimal }) => {
+    const now = sim.clock.now();
+    margin.onPrice(p.symbol, p.price, now);
+    prop.check(now);
+  };
+  sim.on('price', onPrice);
+  return {
+    margin, instant, prop, withdrawals, extras,
+    routes: [
+      ...marginRoutes(margin, { resolveSubAccount }),
+      ...instantRoutes(instant, { resolveSubAccount }),
+      ...propRoutes(prop),
+      ...withdrawalRoutes(withdrawals),
+      ...profileRoutes(extras),
+    ],
+    adminRoutes: propAdminRoutes(prop),
+    detach: () => void sim.off('price', onPrice),
+  };
+}
