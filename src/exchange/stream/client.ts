@@ -17,65 +17,18 @@
  * snapshots of one side, so that first message is all a book needs to be whole again.
  */
 import { EventEmitter } from 'eventemitter3';
-import { type Clock, SystemClock } from '../../core/clock.js';
-import { NetworkError, ParameterError } from '../../core/errors.js';
-import { type Logger, silentLogger } from '../../core/logger.js';
-import { Backoff, type BackoffOptions } from './backoff.js';
-import { type ChannelInfo, type ChannelKind, parseChannel } from './channels.js';
+import type { Clock } from '../../core/clock.js';
+import { NetworkError } from '../../core/errors.js';
+import type { Logger } from '../../core/logger.js';
+import { Backoff } from './backoff.js';
+import { parseChannel } from './channels.js';
 import { StreamConnection, type Timers } from './connection.js';
 import { type MalformedKind, MalformedCounter } from './malformed.js';
 import { dispatchParsed } from './dispatch.js';
 import type { StreamClientEvents, StreamStats } from './events.js';
 import { createParseCaches } from './parse.js';
-import type { StreamProtocol } from './transport.js';
-
-export interface StreamClientOptions {
-  /** Base URL, e.g. `https://api.wallex.ir` or `http://127.0.0.1:8080`. */
-  url: string;
-  /** 4: socket.io-client 4.x (default); 3: socket.io-client 2.5.0 (Engine.IO 3). */
-  protocol?: StreamProtocol;
-  /** Default `/socket.io`. */
-  path?: string;
-  /** Default `['websocket']`. */
-  transports?: string[];
-  /** Default 50 (the exchange's guidance). */
-  maxChannelsPerConnection?: number;
-  /** Backoff, plus `stableAfterMs` (default 5000): uptime after which the attempt count resets. */
-  reconnect?: BackoffOptions & { stableAfterMs?: number };
-  /** Handshake timeout, ms. Default 10 000. */
-  connectTimeoutMs?: number;
-  /** Silence, per kind, after which a channel is stale and resubscribed. */
-  staleAfterMs?: Partial<Record<ChannelKind, number>>;
-  /** How often the watchdog looks. Default: a quarter of the shortest limit, within 50..1000 ms. */
-  watchdogIntervalMs?: number;
-  /** Parse the `sum` of depth levels too (one more Decimal per level). Default false. */
-  depthSums?: boolean;
-  clock?: Clock;
-  logger?: Logger;
-  timers?: Timers;
-  /** Random source of the jitter (tests). */
-  random?: () => number;
-}
-
-export const DEFAULT_STALE_AFTER_MS: Readonly<Record<ChannelKind, number>> = {
-  depth: 10_000,
-  trade: 60_000,
-  marketCap: 60_000,
-  price: 30_000,
-};
-
-interface ChannelState {
-  info: ChannelInfo;
-  conn: StreamConnection;
-  /** Last valid message or (re)subscribe, ms: the watchdog measures silence from here. */
-  since: number;
-  stale: boolean;
-}
-
-const defaultTimers: Timers = {
-  setTimeout: (fn, ms) => setTimeout(fn, ms),
-  clearTimeout: (handle) => clearTimeout(handle as ReturnType<typeof setTimeout> | undefined),
-};
+import { type ChannelState, Rotation } from './rotation.js';
+import { type ResolvedStreamOptions, type StreamClientOptions, resolveOptions } from './options.js';
 
 export class StreamClient extends EventEmitter<StreamClientEvents> {
   private readonly channels = new Map<string, ChannelState>();
@@ -86,37 +39,21 @@ export class StreamClient extends EventEmitter<StreamClientEvents> {
   private readonly logger: Logger;
   private readonly timers: Timers;
   private readonly backoff: Backoff;
-  private readonly maxPerConnection: number;
-  private readonly staleAfter: Record<ChannelKind, number>;
-  private readonly watchdogMs: number;
-  private readonly depthSums: boolean;
+  private readonly options: ResolvedStreamOptions;
   private started = false;
   private watchdogTimer: unknown;
+  private readonly rotations = new Map<number, Rotation>();
+  private readonly ageTimers = new Map<StreamConnection, unknown>();
   private waiters: Array<{ resolve: () => void; reject: (err: Error) => void }> = [];
   private counters = { messages: 0, ignored: 0, reconnects: 0, resubscribes: 0, listenerErrors: 0 };
 
-  constructor(private readonly options: StreamClientOptions) {
+  constructor(options: StreamClientOptions) {
     super();
-    if (typeof options.url !== 'string' || !/^(https?|wss?):\/\//.test(options.url)) {
-      throw new ParameterError('url', options.url, 'an http(s) or ws(s) URL');
-    }
-    const protocol = options.protocol ?? 4;
-    if (protocol !== 3 && protocol !== 4) throw new ParameterError('protocol', protocol, '3 or 4');
-    this.maxPerConnection = options.maxChannelsPerConnection ?? 50;
-    if (!Number.isInteger(this.maxPerConnection) || this.maxPerConnection < 1) {
-      throw new ParameterError('maxChannelsPerConnection', this.maxPerConnection, 'an integer >= 1');
-    }
-    this.staleAfter = { ...DEFAULT_STALE_AFTER_MS, ...options.staleAfterMs };
-    for (const [kind, ms] of Object.entries(this.staleAfter)) {
-      if (!(ms > 0)) throw new ParameterError(`staleAfterMs.${kind}`, ms, 'a number of ms > 0');
-    }
-    const shortest = Math.min(...Object.values(this.staleAfter));
-    this.watchdogMs = options.watchdogIntervalMs ?? Math.min(1000, Math.max(50, Math.floor(shortest / 4)));
-    this.clock = options.clock ?? new SystemClock();
-    this.logger = (options.logger ?? silentLogger).child({ component: 'stream' });
-    this.timers = options.timers ?? defaultTimers;
-    this.backoff = new Backoff(options.reconnect, options.random);
-    this.depthSums = options.depthSums ?? false;
+    this.options = resolveOptions(options);
+    this.clock = this.options.clock;
+    this.logger = this.options.logger.child({ component: 'stream' });
+    this.timers = this.options.timers;
+    this.backoff = new Backoff(this.options.reconnect, this.options.random);
     this.malformedCounter = new MalformedCounter(this.logger);
   }
 
@@ -126,8 +63,10 @@ export class StreamClient extends EventEmitter<StreamClientEvents> {
     const existing = this.channels.get(info.channel);
     if (existing !== undefined) return info.channel;
     const conn = this.connectionWithRoom();
-    this.channels.set(info.channel, { info, conn, since: this.clock.now(), stale: true });
+    const state: ChannelState = { info, conn, since: this.clock.now(), stale: true };
+    this.channels.set(info.channel, state);
     conn.add(info.channel);
+    this.rotations.get(conn.index)?.add(state);
     if (this.started) conn.start();
     return info.channel;
   }
@@ -138,8 +77,14 @@ export class StreamClient extends EventEmitter<StreamClientEvents> {
     const state = this.channels.get(info.channel);
     if (state === undefined) return;
     this.channels.delete(info.channel);
+    const rotation = this.rotations.get(state.conn.index);
+    rotation?.remove(info.channel);
     state.conn.remove(info.channel);
-    if (state.conn.channels.size === 0) state.conn.stop();
+    if (state.conn.channels.size === 0) {
+      rotation?.abort();
+      this.clearAgeTimer(state.conn);
+      state.conn.stop();
+    }
   }
 
   /** Open the connections. Resolves once every connection with channels has been up. */
@@ -158,7 +103,11 @@ export class StreamClient extends EventEmitter<StreamClientEvents> {
     this.started = false;
     this.timers.clearTimeout(this.watchdogTimer);
     this.watchdogTimer = undefined;
-    for (const conn of this.connections) conn.stop();
+    for (const rotation of [...this.rotations.values()]) rotation.abort();
+    for (const conn of this.connections) {
+      this.clearAgeTimer(conn);
+      conn.stop();
+    }
     const waiters = this.waiters;
     this.waiters = [];
     for (const w of waiters) w.reject(new NetworkError('stream client closed before every connection was up'));
@@ -188,23 +137,29 @@ export class StreamClient extends EventEmitter<StreamClientEvents> {
   }
 
   private connectionWithRoom(): StreamConnection {
-    for (const conn of this.connections) if (conn.channels.size < this.maxPerConnection) return conn;
-    const conn = new StreamConnection(this.connections.length, {
+    for (const conn of this.connections) if (conn.channels.size < this.options.maxChannelsPerConnection) return conn;
+    const conn = this.newConnection(this.connections.length);
+    this.connections.push(conn);
+    return conn;
+  }
+
+  private newConnection(index: number): StreamConnection {
+    return new StreamConnection(index, {
       socket: {
         url: this.options.url,
-        protocol: this.options.protocol ?? 4,
-        path: this.options.path ?? '/socket.io',
-        transports: this.options.transports ?? ['websocket'],
-        connectTimeoutMs: this.options.connectTimeoutMs ?? 10_000,
+        protocol: this.options.protocol,
+        path: this.options.path,
+        transports: this.options.transports,
+        connectTimeoutMs: this.options.connectTimeoutMs,
       },
       backoff: this.backoff,
-      stableAfterMs: this.options.reconnect?.stableAfterMs ?? 5000,
+      stableAfterMs: this.options.reconnect.stableAfterMs ?? 5000,
       clock: this.clock,
       timers: this.timers,
       logger: this.logger,
       events: {
-        up: (c, reconnect) => this.onUp(c, reconnect),
-        down: (c, reason) => this.onDown(c, reason),
+        up: (c, reconnect) => (this.isCurrent(c) ? this.onUp(c, reconnect) : this.rotations.get(c.index)?.nextUp()),
+        down: (c, reason) => (this.isCurrent(c) ? this.onDown(c, reason) : this.rotations.get(c.index)?.abort()),
         message: (c, channel, data) => this.onMessage(c, channel, data),
         reconnectScheduled: (c, attempt, delayMs) => {
           this.counters.reconnects++;
@@ -212,8 +167,66 @@ export class StreamClient extends EventEmitter<StreamClientEvents> {
         },
       },
     });
-    this.connections.push(conn);
-    return conn;
+  }
+
+  private isCurrent(conn: StreamConnection): boolean {
+    return this.connections[conn.index] === conn;
+  }
+
+  /**
+   * Replace connection `index` make-before-break. Resolves true when the replacement took over,
+   * false when the connection was not up or the replacement failed (the old one then stays).
+   */
+  rotate(index: number): Promise<boolean> {
+    const old = this.connections[index];
+    if (old === undefined || !old.isUp || this.rotations.has(index) || !this.started) return Promise.resolve(false);
+    this.clearAgeTimer(old);
+    return new Promise<boolean>((resolve) => {
+      const rotation = new Rotation(old, this.newConnection(index), {
+        timers: this.timers,
+        timeoutMs: this.options.handoverTimeoutMs,
+        quietMs: Math.min(1000, this.options.handoverTimeoutMs / 2),
+        deliver: (state, channel, data) => this.deliver(state, channel, data),
+        done: (r, replaced) => {
+          this.rotations.delete(index);
+          if (replaced) {
+            this.connections[index] = r.next;
+            this.scheduleAge(r.next);
+          } else if (this.isCurrent(r.old) && r.old.isUp) {
+            this.scheduleAge(r.old);
+          }
+          this.logger.info({ conn: index, replaced }, 'stream connection rotated');
+          this.safeEmit('rotated', index, replaced);
+          resolve(replaced);
+        },
+      });
+      this.rotations.set(index, rotation);
+      const states: ChannelState[] = [];
+      for (const ch of old.channels) {
+        const state = this.channels.get(ch);
+        if (state !== undefined) states.push(state);
+      }
+      rotation.begin(states);
+    });
+  }
+
+  private scheduleAge(conn: StreamConnection): void {
+    const ms = this.options.rotateAfterMs;
+    if (ms === undefined || this.ageTimers.has(conn)) return;
+    this.ageTimers.set(
+      conn,
+      this.timers.setTimeout(() => {
+        this.ageTimers.delete(conn);
+        if (this.isCurrent(conn)) void this.rotate(conn.index);
+      }, ms),
+    );
+  }
+
+  private clearAgeTimer(conn: StreamConnection): void {
+    const timer = this.ageTimers.get(conn);
+    if (timer === undefined) return;
+    this.timers.clearTimeout(timer);
+    this.ageTimers.delete(conn);
   }
 
   private onUp(conn: StreamConnection, reconnect: boolean): void {
@@ -223,6 +236,7 @@ export class StreamClient extends EventEmitter<StreamClientEvents> {
       if (state !== undefined) state.since = now;
     }
     this.logger.info({ conn: conn.index, channels: conn.channels.size, reconnect }, 'stream connection up');
+    this.scheduleAge(conn);
     this.safeEmit('connectionUp', conn.index);
     if (reconnect) {
       this.counters.resubscribes += conn.channels.size;
@@ -232,6 +246,15 @@ export class StreamClient extends EventEmitter<StreamClientEvents> {
   }
 
   private onDown(conn: StreamConnection, reason: string): void {
+    this.clearAgeTimer(conn);
+    const rotation = this.rotations.get(conn.index);
+    if (rotation?.next.isUp) {
+      // The replacement is already up and subscribed: it takes over, nothing went stale.
+      this.logger.info({ conn: conn.index, reason }, 'connection dropped during rotation; replacement takes over');
+      rotation.complete();
+      return;
+    }
+    rotation?.abort();
     for (const ch of conn.channels) {
       const state = this.channels.get(ch);
       if (state === undefined || state.stale) continue;
@@ -249,13 +272,39 @@ export class StreamClient extends EventEmitter<StreamClientEvents> {
       return;
     }
     const state = this.channels.get(channel);
-    if (state === undefined || state.conn !== conn) {
+    if (state === undefined) {
       this.counters.ignored++;
       return;
     }
+    if (state.handover !== undefined) return this.onHandoverMessage(state, conn, channel, data);
+    if (state.conn !== conn) {
+      this.counters.ignored++;
+      return;
+    }
+    this.deliver(state, channel, data);
+  }
+
+  private onHandoverMessage(state: ChannelState, conn: StreamConnection, channel: string, data: unknown): void {
+    const handover = state.handover;
+    if (handover === undefined) return;
+    if (conn === state.conn) {
+      const { deliver, then } = handover.fromOld(data);
+      if (deliver) this.deliver(state, channel, data);
+      if (then !== undefined) for (const d of then) this.deliver(state, channel, d);
+    } else if (conn === state.next) {
+      for (const d of handover.fromNew(data)) this.deliver(state, channel, d);
+    } else {
+      this.counters.ignored++;
+      return;
+    }
+    this.rotations.get(state.conn.index)?.check();
+  }
+
+  /** Emit one payload of a channel: raw, parsed, then fresh. */
+  private deliver(state: ChannelState, channel: string, data: unknown): void {
     try {
       this.emit('message', channel, data);
-      const parseError = dispatchParsed(this, state.info, data, this.caches, this.depthSums);
+      const parseError = dispatchParsed(this, state.info, data, this.caches, this.options.depthSums);
       if (parseError !== undefined) {
         this.reportMalformed(state.info.kind, channel, parseError);
         return;
@@ -295,7 +344,7 @@ export class StreamClient extends EventEmitter<StreamClientEvents> {
       this.watchdogTimer = undefined;
       this.checkSilence();
       this.scheduleWatchdog();
-    }, this.watchdogMs);
+    }, this.options.watchdogIntervalMs);
   }
 
   /** Mark channels silent beyond their limit stale and resubscribe them (again every limit). */
@@ -303,7 +352,7 @@ export class StreamClient extends EventEmitter<StreamClientEvents> {
     const now = this.clock.now();
     let resent: string[] | undefined;
     for (const [channel, state] of this.channels) {
-      if (!state.conn.isUp || now - state.since < this.staleAfter[state.info.kind]) continue;
+      if (!state.conn.isUp || now - state.since < this.options.staleAfterMs[state.info.kind]) continue;
       state.since = now;
       if (!state.stale) {
         state.stale = true;

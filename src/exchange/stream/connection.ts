@@ -126,6 +126,8 @@ export class StreamConnection {
       if (this.deps.clock.now() - this.upSince >= this.deps.stableAfterMs) this.attempt = 0;
       this.deps.logger.warn({ conn: this.index, reason }, 'stream connection lost');
       this.deps.events.down(this, reason);
+      // A listener may have stopped this connection (a rotation promoted its replacement).
+      if ((this.state as State) !== 'waiting') return;
     } else {
       this.deps.logger.debug({ conn: this.index, reason, disconnect: wasDisconnect }, 'stream connect failed');
     }

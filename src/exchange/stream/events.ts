@@ -23,6 +23,8 @@ export interface StreamClientEvents {
   resubscribed: (channels: string[]) => void;
   malformed: (kind: MalformedKind, detail: string) => void;
   reconnectScheduled: (connIndex: number, attempt: number, delayMs: number) => void;
+  /** A make-before-break rotation ended; `replaced` false when the old connection stayed. */
+  rotated: (connIndex: number, replaced: boolean) => void;
 }
 
 export interface StreamStats {

@@ -7,4 +7,7 @@ export * from './transport.js';
 export * from './connection.js';
 export * from './events.js';
 export * from './dispatch.js';
+export * from './options.js';
 export * from './client.js';
+export * from './handover.js';
+export * from './rotation.js';

@@ -1,0 +1,101 @@
+/**
+ * Make-before-break, per channel. While a connection is replaced, the channel is subscribed on
+ * both: the old connection stays authoritative until the two streams are seen to overlap, then the
+ * new one takes over, so the strategy sees no gap and no message twice.
+ *
+ * Both sockets sit in the same room of the same server, so they receive the same messages in the
+ * same order; the new one's stream is a suffix of the old one's. A message is identified by its
+ * content (JSON text: only during a handover, never on the normal message path).
+ * - New delivers X that old already delivered (old is ahead): switch; skip the new stream's next
+ *   messages while they repeat what old delivered after X.
+ * - Old delivers K that new delivered earlier and we held back (new is ahead): deliver K from old,
+ *   switch, then deliver what new had after K.
+ * Identical consecutive payloads cannot be told apart: a repeated depth or statistics snapshot is
+ * harmless; two trades identical in price, quantity, side and second are the one ambiguity.
+ */
+
+const MAX_HELD = 2000;
+
+function keyOf(data: unknown): string {
+  try {
+    return JSON.stringify(data) ?? String(data);
+  } catch {
+    return String(data);
+  }
+}
+
+export class ChannelHandover {
+  private delivered: string[] = [];
+  private held: Array<{ key: string; data: unknown }> = [];
+  private skip: string[] = [];
+  private switchedOver = false;
+
+  get switched(): boolean {
+    return this.switchedOver;
+  }
+
+  /** Nothing seen from either connection yet. */
+  get idle(): boolean {
+    return !this.switchedOver && this.delivered.length === 0 && this.held.length === 0;
+  }
+
+  /** Switched, and no message of the new stream is still expected to be a repeat. */
+  get settled(): boolean {
+    return this.switchedOver && this.skip.length === 0;
+  }
+
+  /**
+   * A message from the old connection. `deliver`: emit it; `then`: messages of the new connection
+   * to emit right after it (the switch happened).
+   */
+  fromOld(data: unknown): { deliver: boolean; then?: unknown[] } {
+    if (this.switchedOver) return { deliver: false };
+    const key = keyOf(data);
+    const at = this.held.findIndex((h) => h.key === key);
+    if (at >= 0) {
+      const then = this.held.slice(at + 1).map((h) => h.data);
+      this.switchTo([]);
+      return { deliver: true, then };
+    }
+    this.delivered.push(key);
+    if (this.delivered.length > MAX_HELD) this.delivered.shift();
+    return { deliver: true };
+  }
+
+  /** A message from the new connection: the payloads to emit now (usually none or this one). */
+  fromNew(data: unknown): unknown[] {
+    if (this.switchedOver) {
+      if (this.skip.length === 0) return [data];
+      if (this.skip[0] === keyOf(data)) {
+        this.skip.shift();
+        return [];
+      }
+      this.skip = [];
+      return [data];
+    }
+    const key = keyOf(data);
+    const at = this.delivered.indexOf(key);
+    if (at >= 0) {
+      this.switchTo(this.delivered.slice(at + 1));
+      return [];
+    }
+    this.held.push({ key, data });
+    if (this.held.length > MAX_HELD) return this.finish();
+    return [];
+  }
+
+  /** End the handover now (timeout, or the old connection dropped): the held messages to emit. */
+  finish(): unknown[] {
+    if (this.switchedOver) return [];
+    const out = this.held.map((h) => h.data);
+    this.switchTo([]);
+    return out;
+  }
+
+  private switchTo(skip: string[]): void {
+    this.switchedOver = true;
+    this.skip = skip;
+    this.delivered = [];
+    this.held = [];
+  }
+}

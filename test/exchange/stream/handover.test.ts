@@ -1,0 +1,78 @@
+import { describe, it, expect } from 'vitest';
+import { ChannelHandover } from '../../../src/exchange/stream/handover.js';
+
+/** Feed an interleaving of (source, payload) and return what would be emitted. */
+function run(steps: Array<['old' | 'new', unknown]>, h = new ChannelHandover()): unknown[] {
+  const out: unknown[] = [];
+  for (const [src, data] of steps) {
+    if (src === 'old') {
+      const r = h.fromOld(data);
+      if (r.deliver) out.push(data);
+      if (r.then) out.push(...r.then);
+    } else {
+      out.push(...h.fromNew(data));
+    }
+  }
+  return out;
+}
+
+const t = (n: number) => ({ price: '100', quantity: String(n), timestamp: n });
+
+describe('ChannelHandover', () => {
+  it('old ahead: switches on the first repeated message and skips what old already delivered', () => {
+    const h = new ChannelHandover();
+    const out = run(
+      [
+        ['old', t(1)],
+        ['old', t(2)],
+        ['old', t(3)],
+        ['old', t(4)],
+        ['new', t(3)],
+        ['old', t(5)],
+        ['new', t(4)],
+        ['new', t(5)],
+        ['new', t(6)],
+        ['old', t(6)],
+      ],
+      h,
+    );
+    expect(out).toEqual([t(1), t(2), t(3), t(4), t(5), t(6)]);
+    expect(h.switched).toBe(true);
+  });
+
+  it('new ahead: holds new messages until old reaches one of them, then releases the rest', () => {
+    const out = run([
+      ['old', t(1)],
+      ['new', t(2)],
+      ['new', t(3)],
+      ['new', t(4)],
+      ['old', t(2)],
+      ['old', t(3)],
+      ['new', t(5)],
+    ]);
+    expect(out).toEqual([t(1), t(2), t(3), t(4), t(5)]);
+  });
+
+  it('repeated identical payloads (unchanged depth snapshots) neither duplicate nor lose the next one', () => {
+    const a = { 0: { price: '1', quantity: 1 } };
+    const b = { 0: { price: '1', quantity: 2 } };
+    const c = { 0: { price: '1', quantity: 3 } };
+    const out = run([
+      ['old', a],
+      ['old', b],
+      ['old', a],
+      ['new', a],
+      ['new', c],
+    ]);
+    expect(out).toEqual([a, b, a, c]);
+  });
+
+  it('finish() releases held messages when old never catches up', () => {
+    const h = new ChannelHandover();
+    expect(run([['new', t(7)], ['new', t(8)]], h)).toEqual([]);
+    expect(h.finish()).toEqual([t(7), t(8)]);
+    expect(h.switched).toBe(true);
+    expect(h.fromOld(t(9))).toEqual({ deliver: false });
+    expect(h.fromNew(t(9))).toEqual([t(9)]);
+  });
+});
