@@ -23,10 +23,10 @@ export default defineStrategy({
       ctx.markets.map((s) => [s, { fast: new Ema(p.fast), slow: new Ema(p.slow), trend: 0 }]),
     );
     return {
-      onCandle(symbol, candle) {
+      onCandle(symbol, bar) {
         const e = emas.get(symbol);
         if (!e) return;
-        const close = candle.close.toNumber();
+        const close = bar.c;
         const diff = e.fast.update(close) - e.slow.update(close);
         if (Number.isNaN(diff) || diff === 0) return;
         const trend = diff > 0 ? 1 : -1;
@@ -44,8 +44,8 @@ export default defineStrategy({
             side,
             collateral: p.collateral,
             riskCoef: p.riskCoef,
-            stopLoss: candle.close.mul(sl),
-            takeProfit: candle.close.mul(tp),
+            stopLoss: bar.close.mul(sl),
+            takeProfit: bar.close.mul(tp),
             tag: `trend-${side}`,
           }),
         );

@@ -17,8 +17,8 @@ export default defineStrategy({
   create(ctx) {
     const rsi = new Map(ctx.markets.map((s) => [s, new Rsi(ctx.params.period)] as const));
     return {
-      onCandle(symbol, candle) {
-        const r = rsi.get(symbol)?.update(candle.close.toNumber());
+      onCandle(symbol, bar) {
+        const r = rsi.get(symbol)?.update(bar.c);
         if (r === undefined || Number.isNaN(r)) return;
         const held = ctx.position(symbol)?.quantity;
         const flat = !held || held.isZero();

@@ -19,10 +19,10 @@ export default defineStrategy({
     const state = new Map<string, { fast: Sma; slow: Sma; prevDiff: number }>();
     for (const s of ctx.markets) state.set(s, { fast: new Sma(fastN), slow: new Sma(slowN), prevDiff: Number.NaN });
     return {
-      onCandle(symbol, candle) {
+      onCandle(symbol, bar) {
         const st = state.get(symbol);
         if (!st) return;
-        const close = candle.close.toNumber();
+        const close = bar.c;
         const diff = st.fast.update(close) - st.slow.update(close);
         const prev = st.prevDiff;
         st.prevDiff = diff;

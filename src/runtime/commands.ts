@@ -3,8 +3,10 @@
  * without parsing process.argv.
  */
 import type { Command } from 'commander';
+import { registerJournalCommand } from '../store/cli-command.js';
 
 export function registerCommands(program: Command): void {
+  registerJournalCommand(program);
   program
     .command('run')
     .description('run the strategies of a config file (paper on the embedded simulator by default)')

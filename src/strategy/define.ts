@@ -5,7 +5,8 @@
  */
 import type { Clock } from '../core/clock.js';
 import type { Logger } from '../core/logger.js';
-import type { Candle, MarketStats, PriceTick, PublicTrade } from '../core/types/market.js';
+import type { MarketStats, PriceTick, PublicTrade } from '../core/types/market.js';
+import type { Bar } from './bar.js';
 import type { MarginPosition } from '../core/types/margin.js';
 import type { Draft } from './builders.js';
 import type { CandleWindow } from './candle-window.js';
@@ -52,7 +53,7 @@ export interface StrategyContext<P extends ParamSpecs = ParamSpecs> {
 
 export interface StrategyHandlers {
   onStart?(): MaybePromise<HandlerResult>;
-  onCandle?(symbol: string, candle: Candle): MaybePromise<HandlerResult>;
+  onCandle?(symbol: string, bar: Bar): MaybePromise<HandlerResult>;
   onBook?(symbol: string, book: BookView): MaybePromise<HandlerResult>;
   onTrade?(trade: PublicTrade): MaybePromise<HandlerResult>;
   onStats?(symbol: string, stats: MarketStats): MaybePromise<HandlerResult>;

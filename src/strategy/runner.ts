@@ -6,14 +6,15 @@
  */
 import type { Intent } from '../core/intents.js';
 import type { Logger } from '../core/logger.js';
-import type { Candle, MarketStats, PriceTick, PublicTrade } from '../core/types/market.js';
+import type { MarketStats, PriceTick, PublicTrade } from '../core/types/market.js';
+import type { Bar } from './bar.js';
 import type { Draft } from './builders.js';
 import type { HandlerResult, StrategyContext, StrategyHandlers } from './define.js';
 import type { BookHealthView, BookView, Denial, FillEvent, MarginAlert, OrderUpdate } from './views.js';
 
 export type StrategyEvent =
   | { type: 'start' }
-  | { type: 'candle'; symbol: string; candle: Candle }
+  | { type: 'candle'; symbol: string; bar: Bar }
   | { type: 'book'; symbol: string; book: BookView }
   | { type: 'trade'; trade: PublicTrade }
   | { type: 'stats'; symbol: string; stats: MarketStats }
@@ -99,7 +100,7 @@ export class StrategyRunner {
         case 'start':
           return h.onStart?.();
         case 'candle':
-          return h.onCandle?.(event.symbol, event.candle);
+          return h.onCandle?.(event.symbol, event.bar);
         case 'book':
           return h.onBook?.(event.symbol, event.book);
         case 'trade':

@@ -8,6 +8,7 @@ import { StrategyRunner } from '../../src/strategy/runner.js';
 import { cancel, fraction, limit, marginOpen, market, qty, quote } from '../../src/strategy/builders.js';
 import { describeParams, resolveParams } from '../../src/strategy/params.js';
 import { CandleWindow } from '../../src/strategy/candle-window.js';
+import { Bar } from '../../src/strategy/bar.js';
 
 function fakeCtx(name: string): StrategyContext {
   const notUsed = () => {
@@ -32,7 +33,7 @@ function fakeCtx(name: string): StrategyContext {
   };
 }
 
-const candle = (time: number, close: string) => ({ time, open: d(close), high: d(close), low: d(close), close: d(close), volume: d(1) });
+const candle = (time: number, close: string) => new Bar(time, Number(close), Number(close), Number(close), Number(close), 1, 60);
 
 describe('StrategyRunner', () => {
   it('stamps the instance name and hands intents to the sink in event order, never re-entering a handler', async () => {
@@ -56,8 +57,8 @@ describe('StrategyRunner', () => {
       },
     });
     await Promise.all([
-      runner.dispatch({ type: 'candle', symbol: 'BTCUSDT', candle: candle(1, '100') }),
-      runner.dispatch({ type: 'candle', symbol: 'BTCUSDT', candle: candle(2, '101') }),
+      runner.dispatch({ type: 'candle', symbol: 'BTCUSDT', bar: candle(1, '100') }),
+      runner.dispatch({ type: 'candle', symbol: 'BTCUSDT', bar: candle(2, '101') }),
     ]);
     expect(maxActive).toBe(1);
     expect(seen.map((s) => s[0]!.tag)).toEqual(['t1', 't2']);
@@ -82,8 +83,8 @@ describe('StrategyRunner', () => {
         },
       },
     });
-    await runner.dispatch({ type: 'candle', symbol: 'BTCUSDT', candle: candle(1, '1') });
-    await runner.dispatch({ type: 'candle', symbol: 'BTCUSDT', candle: candle(2, '1') });
+    await runner.dispatch({ type: 'candle', symbol: 'BTCUSDT', bar: candle(1, '1') });
+    await runner.dispatch({ type: 'candle', symbol: 'BTCUSDT', bar: candle(2, '1') });
     expect(runner.errors).toBe(1);
     expect(errors).toHaveLength(1);
     expect(got.map((i) => i.kind)).toEqual(['order', 'cancel']);

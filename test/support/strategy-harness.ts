@@ -5,7 +5,8 @@
 import { ManualClock } from '../../src/core/clock.js';
 import { d, Decimal } from '../../src/core/decimal.js';
 import { silentLogger } from '../../src/core/logger.js';
-import type { Candle, BookLevel } from '../../src/core/types/market.js';
+import type { BookLevel } from '../../src/core/types/market.js';
+import { Bar } from '../../src/strategy/bar.js';
 import type { MarginPosition } from '../../src/core/types/margin.js';
 import type { AnyStrategyDefinition, HandlerResult, StrategyContext, StrategyHandlers } from '../../src/strategy/define.js';
 import type { Draft } from '../../src/strategy/builders.js';
@@ -68,9 +69,9 @@ export function drafts(r: HandlerResult): Draft[] {
   return Array.isArray(r) ? [...(r as Draft[])] : [r as Draft];
 }
 
-export function candle(time: number, close: number | string): Candle {
-  const c = d(close);
-  return { time, open: c, high: c, low: c, close: c, volume: d(1) };
+export function candle(time: number, close: number | string): Bar {
+  const c = Number(close);
+  return new Bar(time, c, c, c, c, 1, 60);
 }
 
 /** A book with the given mid and a one-unit spread around it. */
