@@ -36,10 +36,27 @@ export class BookSideState {
     return this.side === 'bid' ? a.gt(b) : a.lt(b);
   }
 
+  /** Negative when price `a` comes before `b` on this side (bids high to low, asks low to high). */
+  order(a: Decimal, b: Decimal): number {
+    const c = a.cmp(b);
+    return this.side === 'bid' ? -c : c;
+  }
+
   replace(levels: LevelInput[]): void {
     const out: ReplayedLevel[] = [];
-    for (const l of levels) if (l.quantity.gt(0) && l.price.gt(0)) out.push({ price: l.price, quantity: l.quantity });
-    out.sort((a, b) => (this.better(a.price, b.price) ? -1 : this.better(b.price, a.price) ? 1 : 0));
+    let sorted = true;
+    let prev: Decimal | undefined;
+    for (const l of levels) {
+      if (!(l.quantity.gt(0) && l.price.gt(0))) continue;
+      if (prev && this.order(prev, l.price) >= 0) sorted = false;
+      prev = l.price;
+      out.push({ price: l.price, quantity: l.quantity });
+    }
+    if (sorted) {
+      this.replayed = out; // the usual case: a snapshot arrives best first, one level per price
+      return;
+    }
+    out.sort((a, b) => this.order(a.price, b.price));
     // Merge duplicate prices so the view shows one level per price.
     const merged: ReplayedLevel[] = [];
     for (const l of out) {
@@ -69,10 +86,23 @@ export class BookSideState {
   }
 
   removeOrder(o: SimOrder): boolean {
-    const i = this.orders.indexOf(o);
-    if (i < 0) return false;
-    this.orders.splice(i, 1);
-    return true;
+    // Binary search to the first order at o's price, then scan that price for o itself.
+    let lo = 0;
+    let hi = this.orders.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (this.better(this.orders[mid]!.price, o.price)) lo = mid + 1;
+      else hi = mid;
+    }
+    for (let i = lo; i < this.orders.length; i++) {
+      const cur = this.orders[i]!;
+      if (cur === o) {
+        this.orders.splice(i, 1);
+        return true;
+      }
+      if (!cur.price.eq(o.price)) break;
+    }
+    return false;
   }
 
   bestReplayed(): ReplayedLevel | undefined {
@@ -119,25 +149,22 @@ export class BookSideState {
     const out: LevelInput[] = [];
     let i = 0;
     let j = 0;
-    const push = (price: Decimal, q: Decimal) => {
-      const last = out[out.length - 1];
-      if (last && last.price.eq(price)) last.quantity = last.quantity.plus(q);
-      else out.push({ price, quantity: q });
-    };
-    while (i < this.replayed.length || j < this.orders.length) {
+    let last: LevelInput | undefined;
+    for (;;) {
+      while (i < this.replayed.length && this.replayed[i]!.quantity.lte(0)) i++;
       const level = this.replayed[i];
       const order = this.orders[j];
-      if (level && (!order || !this.better(order.price, level.price))) {
-        if (level.quantity.gt(0)) {
-          if (out.length >= max && !out[out.length - 1]!.price.eq(level.price)) break;
-          push(level.price, level.quantity);
-        }
-        i++;
-      } else if (order) {
-        if (out.length >= max && !out[out.length - 1]!.price.eq(order.price)) break;
-        push(order.price, remaining(order));
-        j++;
+      if (!level && !order) break;
+      const useLevel = level !== undefined && (order === undefined || this.order(level.price, order.price) <= 0);
+      const price = useLevel ? level!.price : order!.price;
+      const q = useLevel ? level!.quantity : remaining(order!);
+      if (last && last.price.eq(price)) last.quantity = last.quantity.plus(q);
+      else {
+        if (out.length >= max) break;
+        out.push((last = { price, quantity: q }));
       }
+      if (useLevel) i++;
+      else j++;
     }
     return out;
   }

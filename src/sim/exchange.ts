@@ -314,13 +314,14 @@ export class SimulatedExchange extends EventEmitter<SimEvents> {
     const stats = [...this.dirtyStats];
     this.dirtyDepth.clear();
     this.dirtyStats.clear();
-    for (const key of depth) {
+    for (const key of this.listenerCount('depth') > 0 ? depth : []) {
       const [symbol, side] = key.split('|') as [string, BookSide];
       const b = this.engine.book(symbol).side(side);
       const e: DepthEvent = { symbol, side, levels: b.levels(this.depthLevels) };
       events.push(() => this.emit('depth', e));
     }
-    for (const symbol of stats) {
+    const wantStats = this.listenerCount('stats') > 0 || this.listenerCount('price') > 0;
+    for (const symbol of wantStats ? stats : []) {
       const snap = this.marketSnapshot(symbol);
       events.push(() => this.emit('stats', snap));
       if (snap.lastPrice) {
