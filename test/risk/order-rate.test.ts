@@ -1,0 +1,67 @@
+import { describe, expect, it } from 'vitest';
+import { ManualClock } from '../../src/core/clock.js';
+import { OrderRateBudget } from '../../src/risk/order-rate.js';
+import { World, limit } from './fixtures.js';
+
+describe('OrderRateBudget', () => {
+  it('new orders use limit − reserveForCancels, cancels the whole window, and the window slides', () => {
+    const clock = new ManualClock(0);
+    const b = new OrderRateBudget({ limit: 20, windowMs: 10_000, reserveForCancels: 4 }, clock);
+    expect(b.available('new')).toBe(16);
+    b.take(16);
+    expect(b.available('new')).toBe(0);
+    expect(b.available('cancel')).toBe(4);
+    b.take(4);
+    expect(b.available('cancel')).toBe(0);
+    clock.advance(9_999);
+    expect(b.available('cancel')).toBe(0);
+    expect(b.msUntilSlot()).toBe(1);
+    clock.advance(1);
+    expect(b.available('new')).toBe(16);
+  });
+
+  it('rejects a bad configuration with the field and value', () => {
+    const clock = new ManualClock(0);
+    expect(() => new OrderRateBudget({ limit: 5, windowMs: 1000, reserveForCancels: 5 }, clock)).toThrow(/reserveForCancels .* got 5/);
+    expect(() => new OrderRateBudget({ limit: 0, windowMs: 1000 }, clock)).toThrow(/orderRate.limit .* got 0/);
+  });
+});
+
+describe('order rate rule', () => {
+  it('a burst of new orders never blocks a cancel', () => {
+    const w = new World();
+    w.setBalance('USDT', '1000000');
+    const e = w.engine();
+    let passed = 0;
+    for (let i = 0; i < 30; i++) if (e.check(limit('BUY', '0.001', '60000', `s${i % 3}`)).ok) passed++;
+    expect(passed).toBe(16);
+    const denied = e.check(limit('BUY', '0.001', '60000'));
+    expect(denied).toMatchObject({ ok: false, rule: 'orderRate' });
+    expect(!denied.ok && denied.reason).toContain('16 new orders (4 of 20 slots kept for cancels)');
+    for (let i = 0; i < 4; i++) expect(e.check({ kind: 'cancel', strategy: 's1', clientOrderId: `c${i}` }).ok).toBe(true);
+    expect(e.check({ kind: 'cancel', strategy: 's1', clientOrderId: 'c5' })).toMatchObject({ ok: false, rule: 'orderRate' });
+    w.clock.advance(10_000);
+    expect(e.check(limit('BUY', '0.001', '60000')).ok).toBe(true);
+  });
+
+  it('a denied order takes no slot; a strategy budget is stricter than the bot\'s', () => {
+    const w = new World();
+    w.setBalance('USDT', '1000000');
+    const e = w.engine({ strategies: { slow: { orderRate: { limit: 2, windowMs: 60_000 } } } });
+    expect(e.check(limit('BUY', '0.0001', '60000')).ok).toBe(false); // denied by marketLimits
+    expect(e.orderRate.used()).toBe(0);
+    expect(e.check(limit('BUY', '0.001', '60000', 'slow')).ok).toBe(true);
+    expect(e.check(limit('BUY', '0.001', '60000', 'slow')).ok).toBe(true);
+    const v = e.check(limit('BUY', '0.001', '60000', 'slow'));
+    expect(!v.ok && v.reason).toContain('strategy slow sent 2');
+    expect(e.check(limit('BUY', '0.001', '60000', 'fast')).ok).toBe(true);
+  });
+
+  it('a cancel-all counts a slot per open order of its market', () => {
+    const w = new World();
+    w.orders = Array.from({ length: 5 }, () => ({ symbol: 'BTCUSDT', strategy: 's1' }));
+    const e = w.engine();
+    expect(e.check({ kind: 'cancelAll', strategy: 's1', symbol: 'BTCUSDT' }).ok).toBe(true);
+    expect(e.orderRate.used()).toBe(5);
+  });
+});
