@@ -22,7 +22,8 @@ export function cleanChannel(raw: unknown): string | undefined {
 }
 
 export function attachStream(http: HttpServer, sim: SimulatedExchange, faults: FaultInjector, logger: Logger): { io: Server; close(): void } {
-  const io = new Server(http, { path: '/socket.io', allowEIO3: true, serveClient: false, cors: { origin: '*' } });
+  // Pings every 20 s, as the exchange does.
+  const io = new Server(http, { path: '/socket.io', allowEIO3: true, serveClient: false, pingInterval: 20_000, pingTimeout: 20_000, cors: { origin: '*' } });
 
   const listening = (channel: string) => (io.sockets.adapter.rooms.get(channel)?.size ?? 0) > 0;
 
