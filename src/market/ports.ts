@@ -66,10 +66,11 @@ export interface StreamEvents {
   trade: (trade: PublicTrade) => void;
   marketCap: (symbol: string, stats: MarketStats) => void;
   price: (tick: PriceTick) => void;
-  connectionDown: (reason?: unknown) => void;
-  connectionUp: () => void;
+  /** `connIndex` tells several stream connections apart. */
+  connectionDown: (connIndex: number, reason: string) => void;
+  connectionUp: (connIndex: number) => void;
   /** `channel` is the stream channel name, e.g. `BTCUSDT@buyDepth`. */
-  channelStale: (channel: string) => void;
+  channelStale: (channel: string, reason: string) => void;
   channelFresh: (channel: string) => void;
 }
 
@@ -78,8 +79,22 @@ export interface StreamEvents {
  * a reconnect (the engine can also re-subscribe: `resubscribeOnReconnect`).
  */
 export interface StreamPort {
-  on<E extends keyof StreamEvents>(event: E, listener: StreamEvents[E]): unknown;
-  off<E extends keyof StreamEvents>(event: E, listener: StreamEvents[E]): unknown;
+  on(event: 'depth', listener: StreamEvents['depth']): unknown;
+  on(event: 'trade', listener: StreamEvents['trade']): unknown;
+  on(event: 'marketCap', listener: StreamEvents['marketCap']): unknown;
+  on(event: 'price', listener: StreamEvents['price']): unknown;
+  on(event: 'connectionDown', listener: StreamEvents['connectionDown']): unknown;
+  on(event: 'connectionUp', listener: StreamEvents['connectionUp']): unknown;
+  on(event: 'channelStale', listener: StreamEvents['channelStale']): unknown;
+  on(event: 'channelFresh', listener: StreamEvents['channelFresh']): unknown;
+  off(event: 'depth', listener: StreamEvents['depth']): unknown;
+  off(event: 'trade', listener: StreamEvents['trade']): unknown;
+  off(event: 'marketCap', listener: StreamEvents['marketCap']): unknown;
+  off(event: 'price', listener: StreamEvents['price']): unknown;
+  off(event: 'connectionDown', listener: StreamEvents['connectionDown']): unknown;
+  off(event: 'connectionUp', listener: StreamEvents['connectionUp']): unknown;
+  off(event: 'channelStale', listener: StreamEvents['channelStale']): unknown;
+  off(event: 'channelFresh', listener: StreamEvents['channelFresh']): unknown;
   subscribe(channel: string): unknown;
   unsubscribe?(channel: string): unknown;
 }

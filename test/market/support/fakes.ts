@@ -1,6 +1,7 @@
-/** Test doubles for the market-data ports: manual timers tied to a ManualClock, fake depth source. */
+/** Test doubles for the market-data ports: manual timers on a ManualClock, fake depth source, fake stream. */
+import { EventEmitter } from 'eventemitter3';
 import { ManualClock } from '../../../src/core/clock.js';
-import type { BookSide, DepthSource, RawDepth, RawLevel, Timers } from '../../../src/market/ports.js';
+import type { BookSide, DepthSource, RawDepth, RawLevel, StreamEvents, StreamPort, Timers } from '../../../src/market/ports.js';
 
 interface Timer {
   id: number;
@@ -105,5 +106,18 @@ export class FakeDepthSource implements DepthSource {
     if (this.gate) await this.gate;
     if (this.failing) throw new Error('exchange unavailable (test)');
     return Object.fromEntries(this.books);
+  }
+}
+
+/** A StreamPort double: tests call `emit` as the stream client would. */
+
+export class FakeStream extends EventEmitter<StreamEvents> implements StreamPort {
+  subscribed: string[] = [];
+  unsubscribed: string[] = [];
+  subscribe(channel: string): void {
+    this.subscribed.push(channel);
+  }
+  unsubscribe(channel: string): void {
+    this.unsubscribed.push(channel);
   }
 }
