@@ -3,7 +3,7 @@
  * (`replaceBookSide` for both sides of every book event, then `recordTrade` for prints), paced by a
  * speed factor against a Clock: event at source time t is pushed at
  * `start + (t - t0) / speed` of the clock. speed 1 = real time, N = N times faster, 0 or Infinity =
- * as fast as possible (yielding to the event loop every `batch` events so stop() and I/O still run).
+ * as fast as possible. Every `batch` events it yields to the event loop, so stop() and I/O still run.
  *
  * Timestamps pushed: `timeBase: 'source'` keeps the data's own times; `'clock'` shifts them so the
  * first event carries clock.now() at start (what a live-looking paper session wants). With `loop`,
@@ -35,7 +35,7 @@ export interface ReplayOptions {
   levels?: number;
   /** Bar length of `candles()`. Default 60. */
   candleResolutionSec?: number;
-  /** Events between yields to the event loop when running as fast as possible. Default 1000. */
+  /** Events between yields to the event loop (setImmediate), in every mode. Default 1000. */
   batch?: number;
   logger?: Logger;
 }
@@ -125,6 +125,7 @@ export function startReplay(opts: ReplayOptions): ReplayHandle {
     let passFirst: number | undefined;
     let passLast = 0;
     let it = mergeSources(sources);
+    let sinceYield = 0;
     while (!stopped) {
       const r = it.next();
       if (r.done) {
@@ -150,7 +151,10 @@ export function startReplay(opts: ReplayOptions): ReplayHandle {
           await Promise.race([sleep(wait), stopSignal]);
           if (stopped) break;
         }
-      } else if ((p.events + 1) % batch === 0) {
+      }
+      if (++sinceYield >= batch) {
+        // also when sleeps are short or fake: never hold the event loop for more than a batch
+        sinceYield = 0;
         await yieldNow();
         if (stopped) break;
       }
