@@ -84,6 +84,18 @@ describe('StreamClient', () => {
     expect(client.stats().connectionsUp).toBe(3);
   });
 
+  it('opens another connection when a subscribe after connect finds every connection full', async () => {
+    const { server, client } = await setup({ maxChannelsPerConnection: 2 });
+    await client.connect(); // nothing subscribed yet: resolves at once
+    expect(client.stats().connections).toBe(0);
+    for (const ch of ['AAATMN@trade', 'BBBTMN@trade', 'CCCTMN@trade']) client.subscribe(ch);
+    expect(client.subscribe('aaatmn@trade')).toBe('AAATMN@trade'); // idempotent
+    await waitFor(() => server.subscribeCount('CCCTMN@trade') === 1 && server.subscribeCount('BBBTMN@trade') === 1, 'subscribed');
+    expect(client.connectionChannels()).toEqual([['AAATMN@trade', 'BBBTMN@trade'], ['CCCTMN@trade']]);
+    expect(server.connectionsAccepted()).toBe(2);
+    expect(client.isStale('DDDTMN@trade')).toBe(true);
+  });
+
   it('unsubscribes and closes a connection left without channels', async () => {
     const { server, client } = await setup({ maxChannelsPerConnection: 1 });
     client.subscribe('AAATMN@trade');
