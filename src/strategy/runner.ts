@@ -48,6 +48,11 @@ export class StrategyRunner {
     return this.deps.ctx.name;
   }
 
+  /** Resolves when every event queued so far has been handled. */
+  drain(): Promise<void> {
+    return this.queue;
+  }
+
   /** Queue an event; resolves when it (and every event before it) has been handled. */
   dispatch(event: StrategyEvent): Promise<void> {
     if (this.stopped && event.type !== 'stop') return this.queue;

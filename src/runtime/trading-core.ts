@@ -1,0 +1,244 @@
+/**
+ * The trading core shared by live, paper and backtest: strategy instances with their contexts,
+ * the intent pipeline (journal -> risk -> execution) and the feedback (orders, fills, denials) to
+ * the strategy that asked. Modes differ only in the ports handed in (venue, books, clock).
+ */
+import type { Clock } from '../core/clock.js';
+import { Decimal } from '../core/decimal.js';
+import type { Intent, Verdict } from '../core/intents.js';
+import type { Logger } from '../core/logger.js';
+import type { MarketStats, PriceTick, PublicTrade } from '../core/types/market.js';
+import type { ExecutionEngine } from '../execution/engine.js';
+import { baseOf, quoteOf } from '../execution/tracked-order.js';
+import type { Venue } from '../execution/venue.js';
+import type { Portfolio } from '../portfolio/portfolio.js';
+import type { Bar } from '../strategy/bar.js';
+import { CandleWindow } from '../strategy/candle-window.js';
+import type { AnyStrategyDefinition, StrategyContext } from '../strategy/define.js';
+import type { ParamValues, ParamSpecs } from '../strategy/params.js';
+import { StrategyRunner } from '../strategy/runner.js';
+import type { BookHealthView, BookView, Denial, FillEvent, KeyValueStore, MarginAlert, MarketView } from '../strategy/views.js';
+import { IntentExecutor } from './intent-executor.js';
+
+export interface StrategyInstance {
+  /** Unique instance name (also the client-id prefix source). */
+  name: string;
+  definition: AnyStrategyDefinition;
+  params: ParamValues<ParamSpecs>;
+  markets: string[];
+  resolutionSec: number;
+  /** `main` or a trading-credit sub-account. */
+  account: string;
+}
+
+/** What the core needs from the risk module. */
+export interface RiskPort {
+  check(intent: Intent): Verdict & { reservationId?: string };
+  /** Called for every fill (protections, exposure). */
+  onFill?(fill: FillEvent, realizedPnl: string): void;
+  /** Amount of an asset reserved by in-flight intents of the bot on an account. */
+  reserved?(account: string, asset: string): Decimal;
+  /** Release a reservation whose intent ended without an order (instant, margin, failures). */
+  release?(reservationId: string): void;
+}
+
+export interface JournalPort {
+  recordDecision?(verdict: Verdict): void;
+}
+
+export interface TradingCoreDeps {
+  clock: Clock;
+  logger: Logger;
+  instances: StrategyInstance[];
+  engine: ExecutionEngine;
+  portfolio: Portfolio;
+  risk: RiskPort;
+  venueFor(account: string): Venue;
+  market(symbol: string): MarketView | undefined;
+  book(symbol: string): BookView | undefined;
+  kv(strategy: string): KeyValueStore;
+  journal?: JournalPort;
+  /** Candles kept per market and resolution for `ctx.candles()`. */
+  candleCapacity?: number;
+}
+
+export class TradingCore {
+  readonly runners = new Map<string, StrategyRunner>();
+  private readonly windows = new Map<string, CandleWindow>();
+  private readonly bySymbol = new Map<string, StrategyRunner[]>();
+  readonly executor: IntentExecutor;
+  denials = 0;
+
+  constructor(private readonly deps: TradingCoreDeps) {
+    this.executor = new IntentExecutor({
+      engine: deps.engine,
+      venueFor: deps.venueFor,
+      portfolio: deps.portfolio,
+      clock: deps.clock,
+      logger: deps.logger,
+      accountOf: (s) => this.instance(s)?.account ?? 'main',
+      deny: (d) => this.deny(d),
+      release: (id) => deps.risk.release?.(id),
+      fill: (f, account) => this.onFill(f, account),
+    });
+    for (const inst of deps.instances) {
+      const ctx = this.context(inst);
+      const handlers = inst.definition.create(ctx);
+      const runner = new StrategyRunner({
+        ctx,
+        handlers,
+        logger: deps.logger.child({ strategy: inst.name }),
+        sink: (intents) => this.process(intents),
+      });
+      this.runners.set(inst.name, runner);
+      for (const s of inst.markets) {
+        const list = this.bySymbol.get(s) ?? [];
+        list.push(runner);
+        this.bySymbol.set(s, list);
+      }
+    }
+    deps.engine.on('order', (u) => void this.runners.get(u.order.strategy)?.dispatch({ type: 'order', update: u }));
+    deps.engine.on('fill', (f) => {
+      const inst = this.instance(f.strategy);
+      this.onFill(f, inst?.account ?? 'main');
+    });
+  }
+
+  private instance(name: string): StrategyInstance | undefined {
+    return this.deps.instances.find((i) => i.name === name);
+  }
+
+  private onFill(f: FillEvent, account: string): void {
+    const pnl = this.deps.portfolio.applyFill(f, account);
+    this.deps.risk.onFill?.(f, pnl.toFixed());
+    void this.runners.get(f.strategy)?.dispatch({ type: 'fill', fill: f });
+  }
+
+  private deny(d: Denial): void {
+    this.denials++;
+    this.deps.logger.info({ strategy: d.intent.strategy, rule: d.rule, reason: d.reason, intent: d.intent.kind }, 'intent denied');
+    void this.runners.get(d.intent.strategy)?.dispatch({ type: 'denied', denial: d });
+  }
+
+  /** Journal, check and execute the intents of one handler call, in order. */
+  async process(intents: Intent[]): Promise<void> {
+    for (const intent of intents) {
+      const verdict = this.deps.risk.check(intent);
+      this.deps.journal?.recordDecision?.(verdict);
+      if (!verdict.ok) {
+        this.deny({ intent, rule: verdict.rule, reason: verdict.reason });
+        continue;
+      }
+      if (verdict.adjustments.length > 0) this.deps.logger.debug({ strategy: intent.strategy, adjustments: verdict.adjustments }, 'intent adjusted');
+      await this.executor.execute(verdict.intent, verdict.reservationId);
+    }
+  }
+
+  private windowFor(symbol: string, res: number): CandleWindow {
+    const k = `${symbol}:${res}`;
+    let w = this.windows.get(k);
+    if (!w) {
+      w = new CandleWindow(this.deps.candleCapacity ?? 500);
+      this.windows.set(k, w);
+    }
+    return w;
+  }
+
+  private context(inst: StrategyInstance): StrategyContext {
+    const d = this.deps;
+    const log = d.logger.child({ strategy: inst.name });
+    return {
+      name: inst.name,
+      params: inst.params,
+      markets: inst.markets,
+      resolutionSec: inst.resolutionSec,
+      clock: d.clock,
+      log,
+      state: d.kv(inst.name),
+      now: () => d.clock.now(),
+      market: (symbol) => {
+        const m = d.market(symbol);
+        if (!m) throw new Error(`unknown market ${symbol}`);
+        return m;
+      },
+      book: (symbol) => d.book(symbol),
+      candles: (symbol, res) => this.windowFor(symbol, res ?? inst.resolutionSec),
+      balance: (asset) => {
+        const b = d.portfolio.balance(asset, inst.account);
+        const reserved = d.risk.reserved?.(inst.account, asset) ?? new Decimal(0);
+        return { asset, value: b.value, locked: b.locked, free: b.value.minus(b.locked).minus(reserved) };
+      },
+      position: (symbol) => d.portfolio.positions.view(inst.name, symbol),
+      marginPositions: (market) => d.portfolio.marginPositions(market),
+      openOrders: (symbol) =>
+        d.engine.liveOrders({ strategy: inst.name, ...(symbol ? { symbol } : {}) }).map((o) => ({
+          clientOrderId: o.clientOrderId,
+          strategy: o.strategy,
+          symbol: o.symbol,
+          side: o.side,
+          type: o.type,
+          quantity: o.quantity,
+          filled: o.filled,
+          state: o.state,
+          createdAt: o.createdAt,
+          ...(o.price ? { price: o.price } : {}),
+          ...(o.tag ? { tag: o.tag } : {}),
+        })),
+    };
+  }
+
+  // ------------------------------------------------------------------------------ market events
+
+  async start(): Promise<void> {
+    await Promise.all([...this.runners.values()].map((r) => r.dispatch({ type: 'start' })));
+  }
+
+  async stop(): Promise<void> {
+    await Promise.all([...this.runners.values()].map((r) => r.dispatch({ type: 'stop' })));
+  }
+
+  /** A closed candle: into the window, then to the instances trading the market at that resolution. */
+  onBar(symbol: string, bar: Bar): Promise<void> {
+    this.windowFor(symbol, bar.seconds).pushNumbers(bar.time, bar.o, bar.h, bar.l, bar.c, bar.v);
+    const ps: Promise<void>[] = [];
+    for (const r of this.bySymbol.get(symbol) ?? []) {
+      if (this.instance(r.name)!.resolutionSec === bar.seconds) ps.push(r.dispatch({ type: 'candle', symbol, bar }));
+    }
+    return Promise.all(ps).then(() => undefined);
+  }
+
+  onBook(symbol: string, book: BookView): void {
+    for (const r of this.bySymbol.get(symbol) ?? []) void r.dispatch({ type: 'book', symbol, book });
+  }
+
+  onBookHealth(symbol: string, health: BookHealthView): void {
+    for (const r of this.bySymbol.get(symbol) ?? []) void r.dispatch({ type: 'bookHealth', symbol, health });
+  }
+
+  onTrade(trade: PublicTrade): void {
+    for (const r of this.bySymbol.get(trade.symbol) ?? []) void r.dispatch({ type: 'trade', trade });
+  }
+
+  onStats(symbol: string, stats: MarketStats): void {
+    for (const r of this.bySymbol.get(symbol) ?? []) void r.dispatch({ type: 'stats', symbol, stats });
+  }
+
+  onPrice(tick: PriceTick): void {
+    for (const r of this.bySymbol.get(tick.symbol) ?? []) void r.dispatch({ type: 'price', tick });
+  }
+
+  onSchedule(strategy: string, time: number): Promise<void> {
+    return this.runners.get(strategy)?.dispatch({ type: 'schedule', time }) ?? Promise.resolve();
+  }
+
+  onMarginAlert(strategy: string, alert: MarginAlert): void {
+    void this.runners.get(strategy)?.dispatch({ type: 'marginAlert', alert });
+  }
+
+  /** Wait until every strategy has handled everything queued so far. */
+  async idle(): Promise<void> {
+    await Promise.all([...this.runners.values()].map((r) => r.drain()));
+  }
+}
+
+export { baseOf, quoteOf };
