@@ -26,7 +26,10 @@ export interface RunSimOptions {
   apiKey?: string;
   clock?: Clock;
   logger?: Logger;
-  routes?: Route[];
+  /** More routes, or a factory given the simulator (added after the desks' routes). */
+  routes?: Route[] | ((sim: SimulatedExchange) => Route[]);
+  /** Serve margin, instant, trading credit, withdrawals and profile through their desks (default true). */
+  desks?: boolean;
   faults?: FaultConfig;
 }
 
@@ -64,12 +67,28 @@ export async function runSim(opts: RunSimOptions = {}): Promise<RunningSim> {
   }
   sim ??= createDefaultSimulator({ clock, seed, logger });
   const account = createTestAccount(sim, opts.apiKey ? { apiKey: opts.apiKey } : {});
+  const routes: Route[] = [];
+  const adminRoutes: Route[] = [];
+  let detachDesks: (() => void) | undefined;
+  if (opts.desks ?? true) {
+    try {
+      const wiring = await import('./margin/wiring.js');
+      const desks = wiring.createSimDesks(sim, { logger });
+      routes.push(...desks.routes);
+      adminRoutes.push(...desks.adminRoutes);
+      detachDesks = () => desks.detach();
+    } catch (err) {
+      logger.warn({ err }, 'margin / instant / trading-credit / withdrawal desks could not be loaded; their endpoints answer 501');
+    }
+  }
+  if (opts.routes) routes.push(...(typeof opts.routes === 'function' ? opts.routes(sim) : opts.routes));
   const server = await createWireServer({
     sim,
     port: opts.port ?? 0,
     logger,
+    routes,
+    adminRoutes,
     ...(opts.host ? { host: opts.host } : {}),
-    ...(opts.routes ? { routes: opts.routes } : {}),
     ...(opts.faults ? { faults: opts.faults } : {}),
   });
   return {
@@ -79,6 +98,7 @@ export async function runSim(opts: RunSimOptions = {}): Promise<RunningSim> {
     feed,
     async stop() {
       stopReplay?.();
+      detachDesks?.();
       await server.close();
     },
   };
@@ -115,7 +135,14 @@ function speedOption(raw: string): number {
   return n;
 }
 
-export function registerSimCommand(program: Command, deps: { write?: (s: string) => void; logger?: Logger } = {}): Command {
+export interface SimCommandDeps {
+  write?: (s: string) => void;
+  logger?: Logger;
+  /** Extra routes for the wire server (e.g. modules added later). */
+  routes?: RunSimOptions['routes'];
+}
+
+export function registerSimCommand(program: Command, deps: SimCommandDeps = {}): Command {
   const write = deps.write ?? ((s: string) => void process.stdout.write(s));
   return program
     .command('sim')
@@ -126,7 +153,15 @@ export function registerSimCommand(program: Command, deps: { write?: (s: string)
     .option('--seed <n>', 'seed of every id and random choice', intOption('seed', 0, 2 ** 31 - 1), 1)
     .option('--no-replay', 'serve the seeded starting books without replaying data')
     .action(async (o: { port: number; data?: string; speed: number; seed: number; replay: boolean }) => {
-      const running = await runSim({ port: o.port, speed: o.speed, seed: o.seed, replay: o.replay, ...(o.data ? { data: o.data } : {}), ...(deps.logger ? { logger: deps.logger } : {}) });
+      const running = await runSim({
+        port: o.port,
+        speed: o.speed,
+        seed: o.seed,
+        replay: o.replay,
+        ...(o.data ? { data: o.data } : {}),
+        ...(deps.logger ? { logger: deps.logger } : {}),
+        ...(deps.routes ? { routes: deps.routes } : {}),
+      });
       write(banner(running));
       await new Promise<void>((resolve) => {
         const onSignal = () => {

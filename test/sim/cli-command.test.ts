@@ -39,6 +39,16 @@ describe('mizan sim', () => {
     expect(out).toContain('stopped');
   });
 
+  it('serves the other desks\' endpoints (profile, instant, margin) through their routes', async () => {
+    running = await runSim({ port: 0, replay: false, seed: 2 });
+    const key = running.account.apiKey;
+    const profile = await fetch(`${running.server.url}/v1/account/profile`, { headers: { 'x-api-key': key } });
+    expect(profile.status).toBe(200);
+    const quote = await fetch(`${running.server.url}/v1/account/otc/price?symbol=USDTTMN&side=BUY`, { headers: { 'x-api-key': key } });
+    expect(quote.status).toBe(200);
+    expect((await fetch(`${running.server.url}/margin-trade/v1/positions`, { headers: { 'x-api-key': key } })).status).not.toBe(501);
+  });
+
   it('replays the bundled market data into the books', async () => {
     running = await runSim({ port: 0, speed: 0, seed: 3 });
     expect(running.feed).toContain('replaying');

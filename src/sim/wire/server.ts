@@ -26,6 +26,8 @@ export interface WireServerOptions {
   sim: SimulatedExchange;
   /** Routes of other modules (margin, instant, trading credit, withdrawals, profile). */
   routes?: Route[];
+  /** Extra admin routes under `/__sim/` (no faults apply to them). */
+  adminRoutes?: Route[];
   /** 0 (default) picks a free port. */
   port?: number;
   host?: string;
@@ -52,7 +54,7 @@ export async function createWireServer(opts: WireServerOptions): Promise<WireSer
   const logger = opts.logger ?? silentLogger;
   const faults = opts.faults instanceof FaultInjector ? opts.faults : new FaultInjector(opts.faults ?? {});
   const router = new Router([...publicRoutes(sim), ...accountRoutes(sim), ...spotRoutes(sim), ...(opts.routes ?? [])]);
-  const admin = new Router(adminRoutes(sim, faults));
+  const admin = new Router([...adminRoutes(sim, faults), ...(opts.adminRoutes ?? [])]);
   const spec = SPEC_ENDPOINTS.map((e) => ({ ...e, ...compilePattern(e.path) }));
   const held = new Set<ServerResponse>();
 
@@ -75,17 +77,20 @@ export async function createWireServer(opts: WireServerOptions): Promise<WireSer
     let rateKey = `ip:${base.ip}`;
     const rate = () => sim.orderCallState(rateKey);
     try {
-      if (url.pathname.startsWith('/__sim/')) {
-        const m = admin.match(base.method, url.pathname);
-        if (m.kind !== 'route') return send(res, fail(m.kind === 'method' ? 405 : 404, `no admin route ${base.method} ${url.pathname}`), rate());
-        const r = await m.route.handler({ ...base, params: m.params, body: await readBody(req) });
-        return send(res, r, rate());
-      }
-      if (faults.latencyMs > 0) await sleep(faults.latencyMs);
-      const injected = faults.takeFailure();
-      if (injected) {
-        const headers: Record<string, string> = injected === 429 ? { 'retry-after': '1' } : {};
-        return send(res, { ...fail(injected, `fault injected by the simulator: HTTP ${injected}`), headers }, rate());
+      const isAdmin = url.pathname.startsWith('/__sim/');
+      if (isAdmin) {
+        const a = admin.match(base.method, url.pathname);
+        if (a.kind === 'route') {
+          const r = await a.route.handler({ ...base, params: a.params, body: await readBody(req) });
+          return send(res, r, rate());
+        }
+      } else {
+        if (faults.latencyMs > 0) await sleep(faults.latencyMs);
+        const injected = faults.takeFailure();
+        if (injected) {
+          const headers: Record<string, string> = injected === 429 ? { 'retry-after': '1' } : {};
+          return send(res, { ...fail(injected, `fault injected by the simulator: HTTP ${injected}`), headers }, rate());
+        }
       }
       const m = router.match(base.method, url.pathname);
       if (m.kind === 'method') return send(res, fail(405, `method ${base.method} is not allowed on ${url.pathname}`), rate());
@@ -112,7 +117,7 @@ export async function createWireServer(opts: WireServerOptions): Promise<WireSer
         }
       }
       const r = await route.handler(wreq);
-      if (route.orderCall && faults.takeLostResponse()) {
+      if (route.orderCall && !isAdmin && faults.takeLostResponse()) {
         held.add(res); // executed, never answered: the client times out
         res.on('close', () => held.delete(res));
         return;

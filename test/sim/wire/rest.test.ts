@@ -86,10 +86,15 @@ describe('wire server: public endpoints', () => {
   it('takes extra route lists from other modules', async () => {
     const h = await startSim({
       routes: [{ method: 'GET', path: '/v1/account/profile', auth: 'read', handler: (req) => ({ status: 200, body: { success: true, result: { id: req.accountId } } }) }],
+      adminRoutes: [{ method: 'POST', path: '/__sim/extra/:n', handler: (req) => ({ status: 200, body: { n: req.params.n, body: req.body } }) }],
     });
     stop = () => h.server.close();
     const r = await h.call('GET', '/v1/account/profile');
     expect(r.status).toBe(200);
     expect(r.result).toEqual({ id: 'test' });
+    h.server.faults.configure({ failNext: { status: 500, count: 1 } });
+    const admin = await h.call('POST', '/__sim/extra/7', { key: null, body: { a: 1 } });
+    expect(admin.json).toEqual({ n: '7', body: { a: 1 } }); // admin routes are never failed by faults
+    expect((await h.call('GET', '/v1/account/profile')).status).toBe(500);
   });
 });
