@@ -28,7 +28,7 @@ export interface CandleHistoryOptions {
   alignOffsetSec: number;
 }
 
-export interface CandleGap {
+export interface CandleHistoryGap {
   /** First and last missing candle time (seconds), inclusive. */
   from: number;
   to: number;
@@ -38,7 +38,7 @@ export interface CandleGap {
 export interface CandleFetchResult {
   candles: Candle[];
   /** Periods inside the range (up to the forming one) with no candle: no trade, or data missing. */
-  gaps: CandleGap[];
+  gaps: CandleHistoryGap[];
   /** Requests made for this fetch (0 when the cache covered it). */
   requests: number;
 }
@@ -145,7 +145,7 @@ export class CandleHistory {
     this.deps.logger?.debug({ symbol, resolution, candles: fresh.size }, 'candle history fetched and cached');
   }
 
-  private gaps(candles: Candle[], from: number, to: number, res: number, off: number): CandleGap[] {
+  private gaps(candles: Candle[], from: number, to: number, res: number, off: number): CandleHistoryGap[] {
     const have = new Set(candles.map((c) => c.time));
     const missing: number[] = [];
     for (let t = Math.ceil((from - off) / res) * res + off; t <= to; t += res) if (!have.has(t)) missing.push(t);

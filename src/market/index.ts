@@ -22,7 +22,7 @@ export {
   type CandleHistoryOptions,
   type CandleHistoryDeps,
   type CandleFetchResult,
-  type CandleGap,
+  type CandleHistoryGap,
 } from './candle-history.js';
 export { CandleCache, type CandleStore } from './candle-cache.js';
 export { mergeRanges, subtractRanges, timesToRanges, type Range } from './ranges.js';
@@ -43,3 +43,4 @@ export {
   type MarketDataEngineDeps,
   type EngineCounters,
 } from './engine.js';
+export * from './files/index.js';
