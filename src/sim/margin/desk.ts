@@ -13,14 +13,14 @@ import { silentLogger, type Logger } from '../../core/logger.js';
 import type { PositionSide } from '../../core/types/margin.js';
 import type { Ledger } from '../ledger.js';
 import { simErrors } from '../errors.js';
-import { defaultMarginMarket, EXTEND_TIME_MS, MAX_AGE_MS, type MarginMarkets } from './config.js';
+import { defaultMarginMarket, EXTEND_TIME_MS, MAX_AGE_MS, type MarginMarketConfig, type MarginMarkets } from './config.js';
 import { applyPrice, cancelPending, chargeInterest, fillOpen, refreshLevels, settle } from './lifecycle.js';
 import { equity, loanFor, openAmounts, triggerPrice } from './math.js';
-import { buyPrice, money, referencePrice, sellPrice, type MarketSpecs, type PriceView, type WireMoney } from './ports.js';
+import { buyPrice, money, referencePrice, sellPrice, type MarketSpec, type MarketSpecs, type PriceView, type WireMoney } from './ports.js';
 import { isActive, toWire, type SimPosition, type WirePosition } from './position.js';
 import {
   checkBrackets, checkPrice, checkRiskCoef, checkSide, collateralBounds, marketContext, validateInput,
-  type MarginInput, type MarketContext,
+  type MarginInput,
 } from './validate.js';
 
 export type { MarginInput } from './validate.js';
@@ -84,9 +84,16 @@ export class MarginDesk {
   private nextId = 1;
 
   constructor(private readonly deps: MarginDeskDeps) {
+    const defaults = new Map<string, MarginMarketConfig>();
     this.markets = deps.markets ?? ((s) => {
-      const spec = deps.specs(s);
-      return spec ? defaultMarginMarket(spec.quote) : undefined;
+      let cfg = defaults.get(s);
+      if (!cfg) {
+        const spec = deps.specs(s);
+        if (!spec) return undefined;
+        cfg = defaultMarginMarket(spec.quote);
+        defaults.set(s, cfg);
+      }
+      return cfg;
     });
     this.log = deps.logger ?? silentLogger;
   }
@@ -213,6 +220,7 @@ export class MarginDesk {
       return this.view(p);
     }
     const ctx = this.ctx(p);
+    const reference = referencePrice(this.deps.prices, p.market) ?? this.replayed.get(p.market);
     const market = p.side === 'long' ? sellPrice(this.deps.prices, p.market) : buyPrice(this.deps.prices, p.market);
     if (price === undefined) {
       const at = market ?? this.replayed.get(p.market);
@@ -220,8 +228,8 @@ export class MarginDesk {
       settle(p, this.deps.ledger, at, 'user', now, ctx.spec);
       return this.view(p);
     }
-    if (!ctx.reference) throw simErrors.invalid({ market: [`market ${p.market} has no price now`] });
-    checkPrice('price', price, { ...ctx, reference: ctx.reference });
+    if (!reference) throw simErrors.invalid({ market: [`market ${p.market} has no price now`] });
+    checkPrice('price', price, { ...ctx, reference });
     const asGood = market !== undefined && (p.side === 'long' ? market.gte(price) : market.lte(price));
     if (asGood) {
       settle(p, this.deps.ledger, market, 'user', now, ctx.spec);
@@ -277,7 +285,7 @@ export class MarginDesk {
   /** A replayed price of `symbol` at `timeMs`: interest due first, then every trigger of that market. */
   onPrice(symbol: string, price: Decimal, timeMs: number): void {
     this.replayed.set(symbol, price);
-    this.accrue(timeMs);
+    this.charge(timeMs, false);
     for (const p of this.positions.values()) {
       if (p.market !== symbol || !isActive(p)) continue;
       const { spec, cfg } = this.ctx(p);
@@ -286,22 +294,30 @@ export class MarginDesk {
     }
   }
 
-  /** Charges interest due by `nowMs`, closes expired positions at the market, and re-checks liquidation. */
+  /** Charges interest due by `nowMs`, closes expired positions at the market, and re-checks triggers at the mark. */
   accrue(nowMs: number): void {
+    this.charge(nowMs, true);
+  }
+
+  private charge(nowMs: number, recheck: boolean): void {
     for (const p of this.positions.values()) {
       if (p.state !== 'open') continue;
+      const charged = chargeInterest(p, nowMs);
+      const expired = p.expiresAtMs !== undefined && nowMs >= p.expiresAtMs;
+      if (!charged && !expired && !recheck) continue;
       const { spec, cfg } = this.ctx(p);
-      if (chargeInterest(p, nowMs)) {
+      if (charged) {
         p.updatedAtMs = nowMs;
         refreshLevels(p, cfg, spec);
       }
       const mark = this.mark(p.market);
-      if (p.expiresAtMs !== undefined && nowMs >= p.expiresAtMs && mark) {
+      if (!mark) continue;
+      if (expired) {
         const at = (p.side === 'long' ? sellPrice(this.deps.prices, p.market) : buyPrice(this.deps.prices, p.market)) ?? mark;
         settle(p, this.deps.ledger, at, 'expired', nowMs, spec);
         continue;
       }
-      if (mark) applyPrice(p, mark, nowMs, this.deps.ledger, cfg, spec);
+      applyPrice(p, mark, nowMs, this.deps.ledger, cfg, spec);
     }
   }
 
@@ -314,12 +330,11 @@ export class MarginDesk {
     return toWire(p, mark ? equity(p.baseQty, p.quoteNet, p.interest, mark) : undefined);
   }
 
-  private ctx(p: SimPosition): Pick<MarketContext, 'spec' | 'cfg'> & Partial<MarketContext> {
+  private ctx(p: SimPosition): { spec: MarketSpec; cfg: MarginMarketConfig } {
     const spec = this.deps.specs(p.market);
     const cfg = this.markets(p.market);
     if (!spec || !cfg) throw simErrors.invalid({ market: [`market ${p.market} is no longer open to margin trading`] });
-    const reference = referencePrice(this.deps.prices, p.market) ?? this.replayed.get(p.market);
-    return { spec, cfg, ...(reference ? { reference } : {}) };
+    return { spec, cfg };
   }
 
   private owned(account: string, id: number): SimPosition {
