@@ -9,6 +9,7 @@
  *   injected formula (RiskPorts.marginCallPrice); with neither, a configured distance limit denies.
  */
 import { Decimal } from '../../core/decimal.js';
+import { HUNDRED } from '../pct.js';
 import type { RiskPorts } from '../ports.js';
 import type { CheckState, RiskRule } from '../rule.js';
 
@@ -52,7 +53,7 @@ export class MarginRule implements RiskRule {
       const call = s.options.marginPreview?.callPrice ?? this.ports.marginCallPrice?.(it, open, m);
       if (!call) return `no call price for the new ${it.side} on ${it.market}: neither a dry-run preview nor a formula was given, and a minimum call distance of ${minDist}% is set`;
       const current = s.book?.mid() ?? open;
-      const dist = (long ? current.minus(call) : call.minus(current)).div(current).mul(100);
+      const dist = (long ? current.minus(call) : call.minus(current)).div(current).mul(HUNDRED);
       if (dist.lt(minDist)) {
         return `the call price ${call.toFixed()} is ${dist.toDecimalPlaces(4).toFixed()}% from the current price ${current.toFixed()} of ${it.market}, closer than the ${minDist}% allowed`;
       }

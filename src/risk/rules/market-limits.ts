@@ -16,6 +16,7 @@ import { Decimal } from '../../core/decimal.js';
 import type { InstantOrderIntent, MarginOpenIntent, Size, SpotOrderIntent } from '../../core/intents.js';
 import { walkBase, walkQuote } from '../book-walk.js';
 import { DEFAULT_MAX_SLIPPAGE_PCT } from '../limits.js';
+import { pctFactor } from '../pct.js';
 import type { RiskPorts } from '../ports.js';
 import type { Reservations } from '../reservations.js';
 import { adjust, type CheckState, type RiskRule } from '../rule.js';
@@ -74,7 +75,7 @@ export class MarketLimitsRule implements RiskRule {
     }
 
     // The worst price a market order may fill at: the best price moved by the slippage limit.
-    const slip = new Decimal(s.limits.maxSlippagePct ?? DEFAULT_MAX_SLIPPAGE_PCT).div(100);
+    const slip = pctFactor(s.limits.maxSlippagePct ?? DEFAULT_MAX_SLIPPAGE_PCT);
     const levels = book ? (buy ? book.asks() : book.bids()) : [];
     let bound = limitPx;
     let best: Decimal | undefined;

@@ -8,8 +8,8 @@
  *   worst level it would reach is further than `maxSlippagePct` (default 2, like the exchange, which
  *   cancels a market order that would move the price more than 2 %) from the best price.
  */
-import { Decimal } from '../../core/decimal.js';
 import { DEFAULT_MAX_SLIPPAGE_PCT } from '../limits.js';
+import { HUNDRED, pctFactor } from '../pct.js';
 import type { CheckState, RiskRule } from '../rule.js';
 
 const NAME = 'priceSanity';
@@ -31,8 +31,12 @@ export class PriceSanityRule implements RiskRule {
     if (dev !== undefined && (type === 'LIMIT' || type === 'MARGIN') && s.price) {
       const mid = book?.mid();
       if (!mid) return `no mid in the local book of ${symbol} to check the price ${s.price.toFixed()} against`;
-      const pct = s.price.minus(mid).abs().div(mid).mul(100);
-      if (pct.gt(dev)) return `price ${s.price.toFixed()} is ${pct.toDecimalPlaces(4).toFixed()}% from the mid ${mid.toFixed()} of ${symbol}, more than the ${dev}% allowed`;
+      const diff = s.price.minus(mid).abs();
+      // Compare without dividing: |price − mid| > mid × dev%.
+      if (diff.gt(mid.mul(pctFactor(dev)))) {
+        const pct = diff.div(mid).mul(HUNDRED);
+        return `price ${s.price.toFixed()} is ${pct.toDecimalPlaces(4).toFixed()}% from the mid ${mid.toFixed()} of ${symbol}, more than the ${dev}% allowed`;
+      }
     }
     if (type === 'MARKET' && it.kind === 'order') {
       if (!book) return `no local book of ${symbol} to walk a market order through`;
@@ -42,8 +46,9 @@ export class PriceSanityRule implements RiskRule {
       const worst = s.worstLevel;
       if (best && worst) {
         const max = s.limits.maxSlippagePct ?? DEFAULT_MAX_SLIPPAGE_PCT;
-        const pct = worst.minus(best).abs().div(best).mul(100);
-        if (pct.gt(new Decimal(max))) {
+        const diff = worst.minus(best).abs();
+        if (diff.gt(best.mul(pctFactor(max)))) {
+          const pct = diff.div(best).mul(HUNDRED);
           return `a market ${it.side} of ${s.quantity?.toFixed()} on ${symbol} would reach ${worst.toFixed()}, ${pct.toDecimalPlaces(4).toFixed()}% from the best price ${best.toFixed()}, more than the ${max}% allowed`;
         }
       }

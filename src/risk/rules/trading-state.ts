@@ -38,16 +38,19 @@ export class TradingStateRule implements RiskRule {
     const k = s.intent.kind;
     if (k === 'cancel' || k === 'cancelAll') return undefined;
     const rec = this.state.record;
-    const since = new Date(rec.since).toISOString();
-    if (rec.state === 'halted') return `trading is halted since ${since} (${rec.reason ?? 'no reason given'}): only cancels pass`;
+    if (rec.state === 'halted') return `trading is halted since ${iso(rec.since)} (${rec.reason ?? 'no reason given'}): only cancels pass`;
     if (reduces(s.intent)) return undefined;
     if (rec.state === 'reducing') {
-      return `trading is reducing since ${since} (${rec.reason ?? 'no reason given'}): only intents that reduce exposure pass, a ${describe(s.intent)} adds exposure`;
+      return `trading is reducing since ${iso(rec.since)} (${rec.reason ?? 'no reason given'}): only intents that reduce exposure pass, a ${describe(s.intent)} adds exposure`;
     }
     const locked = this.lock?.(s.strategy, s.now);
     if (locked) return `strategy ${s.strategy} is paused: ${locked}; only intents that reduce exposure pass`;
     return undefined;
   }
+}
+
+function iso(ms: number): string {
+  return new Date(ms).toISOString();
 }
 
 function describe(intent: Intent): string {
