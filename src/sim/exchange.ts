@@ -199,10 +199,7 @@ export class SimulatedExchange extends EventEmitter<SimEvents> {
   createAccount(req: NewAccount = {}): SimAccount {
     const account = this.accounts.create(req.id);
     for (const [asset, amount] of Object.entries(req.balances ?? {})) this.deposit(account.id, asset, amount);
-    for (const [symbol, f] of Object.entries(req.fees ?? {})) {
-      this.requireMarket(symbol);
-      this.accounts.setFees(account.id, symbol, { makerFee: toDecimal(f.makerFee, 'makerFee'), takerFee: toDecimal(f.takerFee, 'takerFee') });
-    }
+    for (const [symbol, f] of Object.entries(req.fees ?? {})) this.setAccountFees(account.id, symbol, f);
     return account;
   }
 
@@ -231,6 +228,12 @@ export class SimulatedExchange extends EventEmitter<SimEvents> {
 
   orderCallState(accountId: string): RateState {
     return this.limiter.peek(accountId);
+  }
+
+  /** Give an account its own maker and taker rates on one market. */
+  setAccountFees(accountId: string, symbol: string, fees: { makerFee: DecimalInput; takerFee: DecimalInput }): void {
+    this.requireMarket(symbol);
+    this.accounts.setFees(accountId, symbol, { makerFee: toDecimal(fees.makerFee, 'makerFee'), takerFee: toDecimal(fees.takerFee, 'takerFee') });
   }
 
   feeRates(accountId: string, symbol: string): FeeOverride {

@@ -63,6 +63,11 @@ describe('wire server: account and spot endpoints', () => {
     const fees = parseFeeRates((await call('GET', '/v1/account/fee')).result);
     expect(fees.markets.BTCTMN!.takerFeeRate.toFixed()).toBe('0.004');
     expect(fees.markets.BTCUSDT!.makerFeeRate.toFixed()).toBe('0.002');
+    sim.setAccountFees('test', 'BTCUSDT', { makerFee: '0.001', takerFee: '0.0015' });
+    expect(parseFeeRates((await call('GET', '/v1/account/fee')).result).markets.BTCUSDT!.takerFeeRate.toFixed()).toBe('0.0015');
+    const cheap = parseSpotOrder((await call('POST', '/v1/account/orders', { body: { symbol: 'BTCUSDT', side: 'BUY', type: 'MARKET', quantity: '0.002' } })).result);
+    expect(cheap.fills[0]!.feeCoefficient!.toFixed()).toBe('0.0015');
+    expect(cheap.fee!.toFixed()).toBe('0.000003');
 
     // the documented query form of cancel
     await call('POST', '/v1/account/orders', { body: { symbol: 'USDTTMN', side: 'SELL', type: 'LIMIT', price: '90000', quantity: '10', client_id: 'q_cancel' } });
