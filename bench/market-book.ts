@@ -7,6 +7,9 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { ManualClock } from '../src/core/clock.js';
+import { Decimal } from '../src/core/decimal.js';
+import { BookTracker } from '../src/market/book-tracker.js';
 import { OrderBook } from '../src/market/order-book.js';
 import type { RawLevel } from '../src/market/ports.js';
 
@@ -15,10 +18,15 @@ export interface MarketBookBenchResult {
   levelsPerSecond: number;
   levelsPerSnapshot: number;
   snapshots: number;
+  /** Same, levels already parsed to Decimal (what the StreamClient emits; instances reused as its cache does). */
+  decimalSnapshotsPerSecond: number;
+  /** Through BookTracker.applySide: integrity checks, health evaluation and the `book` event. */
+  trackedSnapshotsPerSecond: number;
   /** Exact queries after each fresh side (lazy Decimal parse included). */
   walksPerSecond: number;
   midSpreadPerSecond: number;
-  machine: { cpus: string; cores: number; node: string; platform: string };
+  /** `loadAverage1m` at the start: other processes on a shared machine depress every number. */
+  machine: { cpus: string; cores: number; node: string; platform: string; loadAverage1m: number };
   date: string;
 }
 
@@ -53,6 +61,7 @@ function timeLoop(seconds: number, body: (i: number) => void): { count: number; 
 
 export function run(options: { seconds?: number; outFile?: string } = {}): MarketBookBenchResult {
   const seconds = options.seconds ?? 2;
+  const load = Math.round((os.loadavg()[0] ?? 0) * 100) / 100;
   const bids = makeSides(true);
   const asks = makeSides(false);
   const book = new OrderBook('BTCUSDT');
@@ -66,6 +75,31 @@ export function run(options: { seconds?: number; outFile?: string } = {}): Marke
     const r = book.applySide(i & 1 ? 'ask' : 'bid', ((i & 1 ? asks : bids)[(i >> 1) % VARIANTS]) as RawLevel[], i);
     if (r !== undefined) throw new Error(`bench side refused: ${r.problem} ${r.detail}`);
   });
+  const cache = new Map<string, Decimal>();
+  const dec = (v: string | number | Decimal): Decimal => {
+    const k = String(v);
+    let x = cache.get(k);
+    if (!x) cache.set(k, (x = new Decimal(k)));
+    return x;
+  };
+  const toDec = (sides: RawLevel[][]) => sides.map((l) => l.map((x) => ({ price: dec(x.price), quantity: dec(x.quantity) })));
+  const dBids = toDec(bids);
+  const dAsks = toDec(asks);
+  const decBook = new OrderBook('BTCUSDT');
+  timeLoop(0.2, (i) => decBook.applySide(i & 1 ? 'ask' : 'bid', ((i & 1 ? dAsks : dBids)[(i >> 1) % VARIANTS]) as RawLevel[], i));
+  const decApply = timeLoop(seconds / 2, (i) => {
+    decBook.applySide(i & 1 ? 'ask' : 'bid', ((i & 1 ? dAsks : dBids)[(i >> 1) % VARIANTS]) as RawLevel[], i);
+  });
+  const clock = new ManualClock(0);
+  const tracker = new BookTracker({ clock, depth: { getDepth: () => Promise.reject(new Error('no REST in the benchmark')) } });
+  tracker.track('BTCUSDT');
+  let events = 0;
+  tracker.on('book', () => events++);
+  const tracked = timeLoop(seconds / 2, (i) => {
+    tracker.applySide('BTCUSDT', i & 1 ? 'ask' : 'bid', ((i & 1 ? asks : bids)[(i >> 1) % VARIANTS]) as RawLevel[]);
+  });
+  tracker.stop();
+  if (events !== tracked.count) throw new Error(`tracker refused sides: ${events} of ${tracked.count} applied`);
   const walks = timeLoop(seconds / 2, (i) => {
     book.applySide('ask', asks[i % VARIANTS] as RawLevel[], i);
     book.walk('buy', '0.25');
@@ -81,9 +115,17 @@ export function run(options: { seconds?: number; outFile?: string } = {}): Marke
     levelsPerSecond: snapshotsPerSecond * LEVELS,
     levelsPerSnapshot: LEVELS,
     snapshots: apply.count,
+    decimalSnapshotsPerSecond: Math.round(decApply.count / decApply.elapsed),
+    trackedSnapshotsPerSecond: Math.round(tracked.count / tracked.elapsed),
     walksPerSecond: Math.round(walks.count / walks.elapsed),
     midSpreadPerSecond: Math.round(mids.count / mids.elapsed),
-    machine: { cpus: os.cpus()[0]?.model ?? 'unknown', cores: os.cpus().length, node: process.version, platform: process.platform },
+    machine: {
+      cpus: os.cpus()[0]?.model ?? 'unknown',
+      cores: os.cpus().length,
+      node: process.version,
+      platform: process.platform,
+      loadAverage1m: load,
+    },
     date: new Date().toISOString(),
   };
   const outFile =

@@ -9,7 +9,7 @@
  * double beyond ~16 significant digits, which a side check reports as `unsorted` (never as sorted).
  */
 import { Decimal, toDecimal } from '../core/decimal.js';
-import { parseDecimalString } from './fast-parse.js';
+import { decimalToNumber, parseDecimalString } from './fast-parse.js';
 import type { BookSide, RawLevel } from './ports.js';
 
 /** Why a side was refused. */
@@ -28,7 +28,7 @@ type RawValue = string | number | Decimal;
 function num(v: RawValue): number {
   if (typeof v === 'number') return v;
   if (typeof v === 'string') return parseDecimalString(v);
-  if (v instanceof Decimal) return v.toNumber();
+  if (v instanceof Decimal) return decimalToNumber(v);
   return NaN;
 }
 

@@ -2,9 +2,9 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { d } from '../../src/core/decimal.js';
+import { Decimal, d } from '../../src/core/decimal.js';
 import { OrderBook } from '../../src/market/order-book.js';
-import { parseDecimalString } from '../../src/market/fast-parse.js';
+import { decimalToNumber, parseDecimalString } from '../../src/market/fast-parse.js';
 import type { RawLevel } from '../../src/market/ports.js';
 
 const SAMPLES = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../shared/exchange-samples');
@@ -160,6 +160,23 @@ describe('parseDecimalString', () => {
     for (let i = 0; i < 20000; i++) {
       const s = (rnd() * 10 ** Math.floor(rnd() * 12)).toFixed(Math.floor(rnd() * 10));
       expect(parseDecimalString(s)).toBe(Number(s));
+    }
+  });
+});
+
+describe('decimalToNumber', () => {
+  it('gives the same double as Number(string) for Decimals of every size and sign', () => {
+    for (const s of ['0', '62525.04', '-3.5', '1e-06', '1018259534.0000000000000000', '123456789012345678901234.5', '1e30', '1e-30',
+      '9007199254740993', '0.1', '100000000000000000000', '12345678901234567']) {
+      expect(decimalToNumber(new Decimal(s))).toBe(Number(s));
+    }
+    expect(decimalToNumber(new Decimal(NaN))).toBeNaN();
+    expect(decimalToNumber(new Decimal(Infinity))).toBe(Infinity);
+    let seed = 3;
+    const rnd = () => ((seed = (seed * 16807) % 2147483647) / 2147483647);
+    for (let i = 0; i < 20000; i++) {
+      const s = (rnd() * 10 ** Math.floor(rnd() * 14 - 4)).toFixed(Math.floor(rnd() * 12)) + (i % 3 === 0 ? 'e-7' : '');
+      expect(decimalToNumber(new Decimal(s))).toBe(Number(s));
     }
   });
 });
