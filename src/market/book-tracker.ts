@@ -61,6 +61,8 @@ interface Tracked {
   rejected: number;
 }
 
+const NO_REASONS: StaleReason[] = [];
+
 export class BookTracker extends EventEmitter<BookTrackerEvents> {
   private readonly books = new Map<string, Tracked>();
   private readonly scheduler: ResyncScheduler;
@@ -336,11 +338,21 @@ export class BookTracker extends EventEmitter<BookTrackerEvents> {
   }
 
   private reasonsOf(t: Tracked, now: number): StaleReason[] {
-    const r: StaleReason[] = [...t.side.bid, ...t.side.ask];
     const { bids, asks } = t.book;
+    const max = this.opts.maxSideAgeMs;
+    if (
+      t.side.bid.size === 0 &&
+      t.side.ask.size === 0 &&
+      bids.version > 0 &&
+      asks.version > 0 &&
+      !t.book.isCrossed() &&
+      (max <= 0 || (now - bids.updatedAt <= max && now - asks.updatedAt <= max))
+    ) {
+      return NO_REASONS; // the common case on the hot path: healthy, nothing allocated
+    }
+    const r: StaleReason[] = [...t.side.bid, ...t.side.ask];
     if (bids.version === 0 || asks.version === 0) r.push('initializing');
     if (t.book.isCrossed()) r.push('crossed');
-    const max = this.opts.maxSideAgeMs;
     if (max > 0 && ((bids.updatedAt >= 0 && now - bids.updatedAt > max) || (asks.updatedAt >= 0 && now - asks.updatedAt > max))) {
       r.push('side_too_old');
     }
