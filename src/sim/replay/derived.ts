@@ -13,6 +13,7 @@
 import { Decimal, toDecimal } from '../../core/decimal.js';
 import type { Candle } from '../../core/types/market.js';
 import type { BookEvent, RawLevel, ReplayEvent, ReplaySource, TradeEvent } from './types.js';
+import { unitsToString } from './units.js';
 
 export type Factor = (timeMs: number) => Decimal;
 
@@ -31,27 +32,68 @@ export interface DerivedMarket {
 
 const ONE = new Decimal(1);
 
+/** Exact integer count of 1e-8 units of a plain decimal string, or undefined (more decimals, exponent). */
+function units8(s: string): number | undefined {
+  const dot = s.indexOf('.');
+  const int = dot < 0 ? s : s.slice(0, dot);
+  let frac = dot < 0 ? '' : s.slice(dot + 1);
+  if (frac.length > 8) {
+    if (!/^0*$/.test(frac.slice(8))) return undefined;
+    frac = frac.slice(0, 8);
+  }
+  const n = Number(int) * 1e8 + (frac.length ? Number(frac.padEnd(8, '0')) : 0);
+  return Number.isSafeInteger(n) && /^\d+$/.test(int) && /^\d*$/.test(frac) ? n : undefined;
+}
+
+const E8 = new Decimal(1e8);
+
+/**
+ * Bucket of a derived price on the tick grid (floor for bids, ceil for asks). Computed in floats,
+ * and again with Decimal when the float lands within 1e-12 (relative) of a grid line (where a float could
+ * round to the wrong side), so the result is exact. (The float product is within ~1e-15 relative.)
+ */
+function bucket(p: string, f: Decimal, fNum: number, scale: number, td: number, bid: boolean): number {
+  const x = Number(p) * fNum * scale;
+  const r = Math.round(x);
+  if (Math.abs(x - r) > Math.abs(x) * 1e-12 + 1e-9) return bid ? Math.floor(x) : Math.ceil(x);
+  return toDecimal(p, 'price').mul(f).toDecimalPlaces(td, bid ? Decimal.ROUND_FLOOR : Decimal.ROUND_CEIL).mul(scale).toNumber();
+}
+
 function deriveSide(levels: readonly RawLevel[], f: Decimal, qf: Decimal, m: DerivedMarket, bid: boolean): RawLevel[] {
   const max = m.levels ?? 50;
-  const mode = bid ? Decimal.ROUND_FLOOR : Decimal.ROUND_CEIL;
+  const td = m.tickDecimals;
+  const scale = 10 ** td;
+  const fNum = f.toNumber();
   const out: RawLevel[] = [];
-  let price: Decimal | undefined;
-  let qty = new Decimal(0);
+  let cur: number | undefined;
+  let sumUnits = 0; // base quantity in 1e-8 units
+  let sumDec: Decimal | undefined; // used instead when a quantity is not a plain <= 8-decimal string
+  const qfNum = qf.toNumber();
+  const shift = 10 ** (8 - m.stepDecimals);
   const flush = (): void => {
-    if (!price) return;
-    const q = qty.toDecimalPlaces(m.stepDecimals, Decimal.ROUND_FLOOR);
-    if (q.gt(0)) out.push([price.toFixed(), q.toFixed()]);
+    if (cur === undefined || cur <= 0) return;
+    let qUnits: number;
+    const x = (sumUnits * qfNum) / shift;
+    if (sumDec === undefined && m.stepDecimals <= 8 && Math.abs(x - Math.round(x)) > Math.abs(x) * 1e-12 + 1e-9) {
+      qUnits = Math.floor(x);
+    } else {
+      const base = (sumDec ?? new Decimal(0)).plus(new Decimal(sumUnits).div(E8));
+      qUnits = base.mul(qf).toDecimalPlaces(m.stepDecimals, Decimal.ROUND_FLOOR).mul(10 ** m.stepDecimals).toNumber();
+    }
+    if (qUnits > 0) out.push([unitsToString(cur, td), unitsToString(qUnits, m.stepDecimals)]);
   };
   for (const [p, q] of levels) {
-    const dp = toDecimal(p, 'price').mul(f).toDecimalPlaces(m.tickDecimals, mode);
-    if (price && dp.eq(price)) {
-      qty = qty.plus(toDecimal(q, 'quantity').mul(qf));
-      continue;
+    const b = bucket(p, f, fNum, scale, td, bid);
+    if (b !== cur) {
+      flush();
+      if (out.length >= max) return out;
+      cur = b;
+      sumUnits = 0;
+      sumDec = undefined;
     }
-    flush();
-    if (out.length >= max) return out;
-    price = dp.gt(0) ? dp : undefined;
-    qty = toDecimal(q, 'quantity').mul(qf);
+    const u = units8(q);
+    if (u !== undefined && Number.isSafeInteger(sumUnits + u)) sumUnits += u;
+    else sumDec = (sumDec ?? new Decimal(0)).plus(toDecimal(q, 'quantity'));
   }
   if (out.length < max) flush();
   return out;
