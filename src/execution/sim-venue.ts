@@ -1,0 +1,230 @@
+/**
+ * The in-process venue over a SimulatedExchange account: the venue of backtests and of paper
+ * trading. Calls are synchronous underneath (wrapped in promises to satisfy `Venue`); the sim's
+ * refusals (`SimError`, status + message + per-field messages) become the typed errors of
+ * src/core/errors.ts exactly as the REST client maps the real exchange's HTTP statuses, so the
+ * executor reacts to a simulated refusal as it would to a live one. Order changes are pushed from
+ * the sim's `order` events (no polling). Instant and margin calls go to the sim's desks when given.
+ */
+import type { Decimal } from '../core/decimal.js';
+import {
+  AuthenticationError,
+  BadRequestError,
+  DuplicateOrderError,
+  ExchangeRejectedError,
+  ExchangeUnavailableError,
+  InsufficientBalanceError,
+  MethodNotAllowedError,
+  NotFoundError,
+  PermissionDeniedError,
+  RateLimitError,
+  ValidationError,
+  type MizanError,
+} from '../core/errors.js';
+import type {
+  Balances,
+  Fill,
+  InstantOrder,
+  MarginPosition,
+  MarginPositionFilter,
+  MarginRequest,
+  NewInstantOrder,
+  NewSpotOrder,
+  SpotOrder,
+} from '../core/types/index.js';
+import { parseInstantOrder } from '../exchange/parse/order.js';
+import { parseMarginPosition } from '../exchange/parse/margin.js';
+import { SimError } from '../sim/errors.js';
+import type { SimulatedExchange } from '../sim/exchange.js';
+import type { InstantDesk } from '../sim/instant.js';
+import type { MarginDesk } from '../sim/margin/desk.js';
+import type { SimFill, SimOrder } from '../sim/order-types.js';
+import type { Venue } from './venue.js';
+
+export interface SimVenueOptions {
+  sim: SimulatedExchange;
+  /** The sim account the venue trades on. */
+  account: string;
+  /** `paper` or `backtest` (for logs and the journal). */
+  kind?: string;
+  /** Desks for instant and margin calls; without them those calls answer 405 (not offered). */
+  instant?: InstantDesk;
+  margin?: MarginDesk;
+}
+
+/** Map a simulator refusal to the typed error the REST client would raise for the same status. */
+export function mapSimError(err: unknown, op: string): unknown {
+  if (!(err instanceof SimError)) return err;
+  const ctx = { status: err.status, path: op, exchangeMessage: err.message };
+  const msg = `${op}: ${err.message}${fieldText(err.fields)} (HTTP ${err.status})`;
+  const s = err.status;
+  let out: MizanError;
+  if (s === 400) out = new BadRequestError(msg, ctx);
+  else if (s === 401) out = new AuthenticationError(msg, ctx);
+  else if (s === 402) out = new InsufficientBalanceError(msg, ctx);
+  else if (s === 403) out = new PermissionDeniedError(msg, ctx);
+  else if (s === 404) out = new NotFoundError(msg, ctx);
+  else if (s === 405) out = new MethodNotAllowedError(msg, ctx);
+  else if (s === 409) out = new DuplicateOrderError(msg, ctx);
+  else if (s === 422) out = new ValidationError(msg, { ...err.fields }, ctx);
+  else if (s === 429) out = new RateLimitError(msg, ctx);
+  else if (s >= 500) out = new ExchangeUnavailableError(msg, ctx);
+  else out = new ExchangeRejectedError(msg, ctx);
+  return out;
+}
+
+function fieldText(fields: Record<string, string[]>): string {
+  const parts = Object.entries(fields).map(([k, v]) => `${k}: ${v.join('; ')}`);
+  return parts.length ? ` [${parts.join(', ')}]` : '';
+}
+
+function toFill(f: SimFill): Fill {
+  return {
+    symbol: f.symbol,
+    price: f.price,
+    quantity: f.quantity,
+    sum: f.sum,
+    fee: f.fee,
+    feeAsset: f.feeAsset,
+    feeCoefficient: f.feeCoefficient,
+    makerFeeCoefficient: f.makerFeeCoefficient,
+    takerFeeCoefficient: f.takerFeeCoefficient,
+    isBuyer: f.isBuyer,
+    timestamp: f.timestamp,
+  };
+}
+
+/** A sim order in the core `SpotOrder` shape (the same fields the REST parser fills). */
+export function toSpotOrder(o: SimOrder): SpotOrder {
+  const executedPrice = o.executedQty.gt(0) ? o.executedSum.div(o.executedQty) : undefined;
+  const out: SpotOrder = {
+    symbol: o.symbol,
+    type: o.type,
+    side: o.side,
+    clientOrderId: o.clientOrderId,
+    price: o.price,
+    origQty: o.origQty,
+    origSum: o.price.mul(o.origQty),
+    executedQty: o.executedQty,
+    executedSum: o.executedSum,
+    executedPercent: o.origQty.gt(0) ? o.executedQty.div(o.origQty).mul(100).toNumber() : 0,
+    fee: o.fee,
+    sum: o.executedSum,
+    status: o.status,
+    active: o.active,
+    fills: o.fills.map(toFill),
+    transactTime: Math.floor(o.createdAt / 1000),
+    createdAt: new Date(o.createdAt).toISOString(),
+    updatedAt: new Date(o.updatedAt).toISOString(),
+  };
+  if (executedPrice) out.executedPrice = executedPrice;
+  if (o.stopPrice) out.stopPrice = o.stopPrice;
+  if (o.stopCondition) out.stopPriceCondition = o.stopCondition;
+  return out;
+}
+
+export class SimVenue implements Venue {
+  readonly kind: string;
+  private readonly sim: SimulatedExchange;
+  private readonly account: string;
+
+  constructor(private readonly opts: SimVenueOptions) {
+    this.sim = opts.sim;
+    this.account = opts.account;
+    this.kind = opts.kind ?? 'paper';
+  }
+
+  /** Run a sim call, mapping its refusal. */
+  private call<T>(op: string, fn: () => T): Promise<T> {
+    try {
+      return Promise.resolve(fn());
+    } catch (err) {
+      return Promise.reject(mapSimError(err, op));
+    }
+  }
+
+  createOrder(order: NewSpotOrder): Promise<SpotOrder> {
+    return this.call('createOrder', () =>
+      toSpotOrder(
+        this.sim.placeOrder(this.account, {
+          symbol: order.symbol,
+          side: order.side,
+          type: order.type,
+          quantity: order.quantity,
+          clientId: order.clientId,
+          ...(order.price ? { price: order.price } : {}),
+          ...(order.stopPrice ? { stopPrice: order.stopPrice } : {}),
+        }),
+      ),
+    );
+  }
+
+  getOrder(clientOrderId: string): Promise<SpotOrder> {
+    return this.call('getOrder', () => toSpotOrder(this.sim.getOrder(this.account, clientOrderId)));
+  }
+
+  cancelOrder(clientOrderId: string): Promise<SpotOrder> {
+    return this.call('cancelOrder', () => toSpotOrder(this.sim.cancelOrder(this.account, clientOrderId)));
+  }
+
+  openOrders(symbol?: string): Promise<SpotOrder[]> {
+    return this.call('openOrders', () => this.sim.openOrders(this.account, symbol).map(toSpotOrder));
+  }
+
+  balances(): Promise<Balances> {
+    return this.call('balances', () => {
+      const out: Balances = {};
+      for (const [asset, b] of Object.entries(this.sim.balances(this.account))) {
+        out[asset] = { asset, fiat: asset === 'TMN', value: b.value, locked: b.locked };
+      }
+      return out;
+    });
+  }
+
+  instantOrder(order: NewInstantOrder): Promise<InstantOrder> {
+    const desk = this.opts.instant;
+    return this.call('instantOrder', () => {
+      if (!desk) throw new SimError(405, 'instant orders are not offered by this venue');
+      return parseInstantOrder(desk.place(this.account, { symbol: order.symbol, side: order.side, quantity: order.quantity }));
+    });
+  }
+
+  private desk(): MarginDesk {
+    if (!this.opts.margin) throw new SimError(405, 'margin trading is not offered by this venue');
+    return this.opts.margin;
+  }
+
+  openPosition(req: MarginRequest): Promise<MarginPosition> {
+    return this.call('openPosition', () => parseMarginPosition(this.desk().open(this.account, { ...req })));
+  }
+
+  addCollateral(positionId: number, amount: Decimal): Promise<MarginPosition> {
+    return this.call('addCollateral', () => parseMarginPosition(this.desk().addCollateral(this.account, positionId, amount)));
+  }
+
+  closePosition(positionId: number, price: Decimal): Promise<MarginPosition> {
+    return this.call('closePosition', () => parseMarginPosition(this.desk().close(this.account, positionId, price)));
+  }
+
+  positions(filter: MarginPositionFilter = {}): Promise<MarginPosition[]> {
+    return this.call('positions', () =>
+      this.desk()
+        .list(this.account, {
+          ...(filter.active !== undefined ? { active: filter.active } : {}),
+          ...(filter.positionSide ? { positionSide: filter.positionSide } : {}),
+          ...(filter.market ? { market: filter.market } : {}),
+        })
+        .map((p) => parseMarginPosition(p)),
+    );
+  }
+
+  /** Pushes every change of this account's orders (the sim emits after its state is written). */
+  onOrderUpdate(listener: (order: SpotOrder) => void): () => void {
+    const fn = (o: SimOrder) => {
+      if (o.accountId === this.account) listener(toSpotOrder(o));
+    };
+    this.sim.on('order', fn);
+    return () => void this.sim.off('order', fn);
+  }
+}
+
