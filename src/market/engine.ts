@@ -180,6 +180,11 @@ export class MarketDataEngine extends EventEmitter<MarketDataEngineEvents> {
     return this.tracker.health(symbol);
   }
 
+  /** The book only while it is healthy: undefined when any stale reason is set. */
+  healthyBook(symbol: string): OrderBook | undefined {
+    return this.tracker.health(symbol).healthy ? this.tracker.book(symbol) : undefined;
+  }
+
   /** Closed candles (oldest first, at most `candleWindow`). */
   candles(symbol: string, resolution: number): LiveCandle[] {
     return [...this.series(symbol, resolution).closed];

@@ -71,12 +71,14 @@ describe('MarketDataEngine', () => {
     engine.on('health', (s, h) => events.push([s, h.healthy, h.reasons.join(',')]));
     stream.emit('connectionDown', 0, 'transport close');
     for (const s of ['A', 'B', 'C', 'D']) expect(engine.health(s).healthy).toBe(false);
+    expect(engine.healthyBook('A')).toBeUndefined();
     source.books.set('A', depth(12, 13));
     await timers.advance(5000);
     stream.emit('connectionUp', 0);
     await timers.advance(1);
     for (const s of ['A', 'B', 'C', 'D']) expect(engine.health(s).healthy).toBe(true);
     expect(engine.book('A').bestBid()?.price.toString()).toBe('12');
+    expect(engine.healthyBook('A')).toBe(engine.book('A'));
     expect(source.allCalls).toBe(2);
     expect(events.filter(([s]) => s === 'A')).toEqual([['A', false, 'stream_down'], ['A', true, '']]);
   });
