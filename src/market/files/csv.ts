@@ -69,7 +69,7 @@ export function csvLayout(file: string, headerLine: string): CsvLayout {
 }
 
 function unquote(s: string): string {
-  return s.length > 1 && s.charCodeAt(0) === 34 && s.charCodeAt(s.length - 1) === 34 ? s.slice(1, -1) : s;
+  return s.charCodeAt(0) === 34 && s.length > 1 && s.charCodeAt(s.length - 1) === 34 ? s.slice(1, -1) : s;
 }
 
 /** Parse CSV text (header first) into the sink. Returns the number of data rows. */

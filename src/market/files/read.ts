@@ -7,6 +7,7 @@ import type { Candle } from '../../core/types/market.js';
 import { trimColumns, type CandleColumns } from './columns.js';
 import { isBundledHeader } from './bundled.js';
 import { parseCsv } from './csv.js';
+import { scanCsvColumns } from './csv-fast.js';
 import { CandleFileError } from './errors.js';
 import { isColumnDict, parseFreqtradeArrays, parseFreqtradeColumns } from './freqtrade.js';
 import { ColumnSink, DecimalSink, type CandleSink, type PosKind } from './sink.js';
@@ -73,6 +74,11 @@ export function readCandleColumns(file: string): CandleColumns & { format: Candl
   const l = load(file);
   const estimate = Array.isArray(l.json) ? l.json.length : Math.ceil(l.text.length / 32);
   const sink = new ColumnSink(file, kindOf(l.format), estimate);
-  parseInto(file, l, sink);
+  if (l.format === 'bundled' || l.format === 'csv') {
+    if (!scanCsvColumns(file, l.text, sink)) {
+      sink.reset();
+      parseCsv(file, l.text, sink);
+    }
+  } else parseInto(file, l, sink);
   return { ...trimColumns(sink.result()), format: l.format };
 }

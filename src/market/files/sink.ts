@@ -123,6 +123,28 @@ export class ColumnSink extends CheckingSink {
     cols.length = i + 1;
   }
 
+  /** A row already read as numbers (`time` an epoch number of any unit). */
+  rowNumbers(pos: number, t: number, open: number, high: number, low: number, close: number, volume: number): void {
+    const time = this.time(pos, t);
+    this.shape(pos, open, high, low, close, volume);
+    let cols = this.cols;
+    const i = cols.length;
+    if (i === cols.time.length) cols = this.grow();
+    cols.time[i] = time;
+    cols.open[i] = open;
+    cols.high[i] = high;
+    cols.low[i] = low;
+    cols.close[i] = close;
+    cols.volume[i] = volume;
+    cols.length = i + 1;
+  }
+
+  /** Start again (the fast CSV scan gave up part way). */
+  reset(): void {
+    this.cols.length = 0;
+    this.lastTime = -Infinity;
+  }
+
   private grow(): CandleColumns {
     const old = this.cols;
     const next = allocColumns(old.time.length * 2);

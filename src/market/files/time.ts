@@ -21,6 +21,12 @@ export function epochToSeconds(v: number): number {
 
 export function parseTimeValue(raw: string | number): number {
   if (typeof raw === 'number') return epochToSeconds(raw);
+  // fast path for plain epoch digits (the bundled format, hot in backtests)
+  const c0 = raw.charCodeAt(0);
+  if (c0 >= 48 && c0 <= 57) {
+    const n = +raw;
+    if (n === n && raw.indexOf('x') < 0 && raw.indexOf('e') < 0 && raw.indexOf('E') < 0) return epochToSeconds(n);
+  }
   const s = raw.trim();
   if (EPOCH.test(s)) return epochToSeconds(Number(s));
   const m = ISO.exec(s);
