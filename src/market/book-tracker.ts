@@ -12,6 +12,7 @@ import type { Clock } from '../core/clock.js';
 import { type Logger, silentLogger } from '../core/logger.js';
 import type { DepthSnapshot } from '../core/types/market.js';
 import { type BookHealth, type SideReason, type StaleReason, sortReasons } from './book-health.js';
+import { fetchDepths } from './depth-fetch.js';
 import { UntrackedSymbolError } from './errors.js';
 import { OrderBook } from './order-book.js';
 import type { BookSide, DepthSource, RawDepth, RawLevel, Timers } from './ports.js';
@@ -245,45 +246,22 @@ export class BookTracker extends EventEmitter<BookTrackerEvents> {
 
   private async fetchAndApply(symbols: string[]): Promise<Set<string>> {
     const ok = new Set<string>();
-    const startedAt = this.deps.clock.now();
     const versions = new Map<string, [number, number]>();
     for (const s of symbols) {
       const t = this.books.get(s);
       if (t) versions.set(s, [t.book.bids.version, t.book.asks.version]);
     }
-    const fail = (s: string, err: unknown): void => {
-      const t = this.books.get(s);
-      if (t) t.resyncFailures++;
-      this.log.warn({ symbol: s, err }, 'order book resync failed');
-    };
-    const apply = (s: string, depth: RawDepth | DepthSnapshot | undefined): void => {
+    const outcomes = await fetchDepths(this.deps.depth, symbols, this.opts.allDepthsThreshold);
+    for (const [s, outcome] of outcomes) {
       const t = this.books.get(s);
       const v = versions.get(s);
-      if (!t || !v) return;
-      if (!depth) return fail(s, new Error(`no depth returned for ${s}`));
-      if (this.applyRest(t, depth, v[0], v[1], this.deps.clock.now())) ok.add(s);
+      if (!t || !v) continue; // untracked meanwhile
+      if (!outcome.ok) {
+        t.resyncFailures++;
+        this.log.warn({ symbol: s, err: outcome.error }, 'order book resync failed');
+      } else if (this.applyRest(t, outcome.depth, v[0], v[1], this.deps.clock.now())) ok.add(s);
       else t.resyncFailures++;
-    };
-    const { getAllDepths } = this.deps.depth;
-    if (symbols.length >= this.opts.allDepthsThreshold && getAllDepths) {
-      try {
-        const all = await getAllDepths.call(this.deps.depth);
-        for (const s of symbols) apply(s, all[s]);
-      } catch (err) {
-        for (const s of symbols) fail(s, err);
-      }
-    } else {
-      await Promise.all(
-        symbols.map(async (s) => {
-          try {
-            apply(s, await this.deps.depth.getDepth(s));
-          } catch (err) {
-            fail(s, err);
-          }
-        }),
-      );
     }
-    this.log.debug({ symbols: symbols.length, ok: ok.size, ms: this.deps.clock.now() - startedAt }, 'books resynced');
     return ok;
   }
 
