@@ -12,6 +12,7 @@ export {
   type BookTrackerDeps,
   type BookTrackerEvents,
 } from './book-tracker.js';
+export { fetchDepths, type DepthOutcome } from './depth-fetch.js';
 export { ResyncScheduler, DEFAULT_RESYNC_OPTIONS, type ResyncSchedulerOptions, type ResyncRunner } from './resync-scheduler.js';
 export { TradeTape, TradeRing } from './trade-tape.js';
 export { MarketStatsStore, type Stamped } from './stats-store.js';
