@@ -28,16 +28,18 @@ function fastNumber(text: string, a: number, b: number): number {
   let m = 0;
   let digits = 0;
   let frac = -1;
+  let seen = false;
   for (; i < b; i++) {
     const c = text.charCodeAt(i);
     if (c >= 48 && c <= 57) {
+      seen = true;
       m = m * 10 + (c - 48);
       if (m !== 0) digits++;
       if (frac >= 0) frac++;
     } else if (c === 46 && frac < 0) frac = 0;
     else return NaN;
   }
-  if (i === a || digits > 15 || frac > 22) return NaN;
+  if (!seen || digits > 15 || frac > 22) return NaN;
   const v = frac > 0 ? m / POW10[frac]! : m;
   return neg ? -v : v;
 }

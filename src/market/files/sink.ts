@@ -78,14 +78,8 @@ export class DecimalSink extends CheckingSink {
       close: this.dec(pos, 'close', c),
       volume: this.dec(pos, 'volume', v),
     };
-    this.shape(
-      pos,
-      candle.open.toNumber(),
-      candle.high.toNumber(),
-      candle.low.toNumber(),
-      candle.close.toNumber(),
-      candle.volume.toNumber(),
-    );
+    // raw values passed toDecimal's strict check, so Number() of them is their float value
+    this.shape(pos, Number(o), Number(h), Number(l), Number(c), Number(v));
     this.candles.push(candle);
   }
 }
