@@ -207,6 +207,21 @@ export class TradingCore {
     return Promise.all(ps).then(() => undefined);
   }
 
+  /**
+   * Backtest fast path of onBar: handlers that are synchronous run at once, with no promise per
+   * candle. Returns a promise only when a handler was async or emitted intents (await it, then idle()).
+   */
+  onBarSync(symbol: string, bar: Bar): void | Promise<void> {
+    this.windowFor(symbol, bar.seconds).pushNumbers(bar.time, bar.o, bar.h, bar.l, bar.c, bar.v);
+    let pending: Promise<void>[] | undefined;
+    for (const r of this.bySymbol.get(symbol) ?? []) {
+      if (this.instance(r.name)!.resolutionSec !== bar.seconds) continue;
+      const p = r.dispatchSync({ type: 'candle', symbol, bar });
+      if (p) (pending ??= []).push(p);
+    }
+    return pending ? Promise.all(pending).then(() => undefined) : undefined;
+  }
+
   onBook(symbol: string, book: BookView): void {
     for (const r of this.bySymbol.get(symbol) ?? []) void r.dispatch({ type: 'book', symbol, book });
   }

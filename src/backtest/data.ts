@@ -1,0 +1,180 @@
+/**
+ * Backtest data: each configured market's candles as plain-number columns (no Decimal per candle),
+ * cut to the run's range plus the strategies' warm-up, resampled up to the strategies' resolution
+ * when the file is finer, and checked before the run: a range the data does not cover and every gap
+ * inside it are reported up front (never silently skipped).
+ */
+import { existsSync } from 'node:fs';
+import { readBundledMeta } from '../market/files/bundled.js';
+import type { CandleColumns } from '../market/files/columns.js';
+import { findGaps, type CandleGap } from '../market/files/gaps.js';
+import { readCandleColumns } from '../market/files/read.js';
+
+export interface Series {
+  symbol: string;
+  /** Candle length in seconds. */
+  resSec: number;
+  length: number;
+  /** Candle start, Unix seconds. */
+  time: Float64Array;
+  open: Float64Array;
+  high: Float64Array;
+  low: Float64Array;
+  close: Float64Array;
+  volume: Float64Array;
+  /** Index of the first candle inside the run (the ones before it are warm-up). */
+  firstIndex: number;
+}
+
+export interface SeriesReport {
+  symbol: string;
+  source: string;
+  resSec: number;
+  /** Candles inside [from, to). */
+  candles: number;
+  warmupNeeded: number;
+  warmupAvailable: number;
+  first?: string;
+  last?: string;
+  /** Missing time at the start or end of the requested range (ISO), when the data does not cover it. */
+  missingStart?: { from: string; to: string };
+  missingEnd?: { from: string; to: string };
+  gaps: { from: string; to: string; missing: number }[];
+  missingBars: number;
+}
+
+export interface DataReport {
+  ok: boolean;
+  series: SeriesReport[];
+  /** One line per problem, for the terminal. */
+  problems: string[];
+}
+
+const iso = (sec: number) => new Date(sec * 1000).toISOString();
+
+/** The smallest positive step between consecutive candle starts (the file's resolution), or the meta file's. */
+export function inferResolution(file: string, time: ArrayLike<number>): number {
+  const meta = existsSync(file) ? readBundledMeta(file) : undefined;
+  if (meta?.resolutionSec) return meta.resolutionSec;
+  let best = Infinity;
+  for (let i = 1; i < time.length && i < 5000; i++) {
+    const dt = time[i]! - time[i - 1]!;
+    if (dt > 0 && dt < best) best = dt;
+  }
+  if (!Number.isFinite(best)) throw new Error(`${file}: cannot infer the candle resolution from fewer than 2 candles`);
+  return best;
+}
+
+/** Aggregate columns into candles of `resSec` aligned to multiples of resSec (UTC). */
+export function resampleColumns(c: CandleColumns, resSec: number): CandleColumns {
+  const n = c.length;
+  const out = { length: 0, time: new Float64Array(n), open: new Float64Array(n), high: new Float64Array(n), low: new Float64Array(n), close: new Float64Array(n), volume: new Float64Array(n) };
+  let k = -1;
+  for (let i = 0; i < n; i++) {
+    const bucket = Math.floor(c.time[i]! / resSec) * resSec;
+    if (k < 0 || out.time[k] !== bucket) {
+      k++;
+      out.time[k] = bucket;
+      out.open[k] = c.open[i]!;
+      out.high[k] = c.high[i]!;
+      out.low[k] = c.low[i]!;
+      out.close[k] = c.close[i]!;
+      out.volume[k] = c.volume[i]!;
+    } else {
+      if (c.high[i]! > out.high[k]!) out.high[k] = c.high[i]!;
+      if (c.low[i]! < out.low[k]!) out.low[k] = c.low[i]!;
+      out.close[k] = c.close[i]!;
+      out.volume[k] = out.volume[k]! + c.volume[i]!;
+    }
+  }
+  out.length = k + 1;
+  return out;
+}
+
+export interface LoadSeriesRequest {
+  symbol: string;
+  file: string;
+  /** Resolution the strategies trade at (seconds); the file may be finer (it is resampled), never coarser. */
+  resSec: number;
+  fromMs: number;
+  toMs: number;
+  warmup: number;
+}
+
+/** Cut loaded columns to [from − warm-up, to) and describe what is missing. */
+export function prepareSeries(req: Omit<LoadSeriesRequest, 'file'>, cols: CandleColumns, fileRes: number, source: string): { series: Series; report: SeriesReport } {
+  if (req.resSec < fileRes || req.resSec % fileRes !== 0) {
+    throw new Error(`${source}: ${req.symbol} candles are ${fileRes}s long; the strategies need ${req.resSec}s, which is not a multiple of them`);
+  }
+  const c = req.resSec === fileRes ? cols : resampleColumns(cols, req.resSec);
+  const fromSec = Math.ceil(req.fromMs / 1000);
+  const toSec = Math.floor(req.toMs / 1000);
+  let first = 0;
+  while (first < c.length && c.time[first]! < fromSec) first++;
+  let end = first;
+  // A candle belongs to the run when it closes by `to`.
+  while (end < c.length && c.time[end]! + req.resSec <= toSec) end++;
+  const start = Math.max(0, first - req.warmup);
+  const slice = (a: Float64Array) => a.subarray(start, end);
+  const series: Series = {
+    symbol: req.symbol,
+    resSec: req.resSec,
+    length: end - start,
+    time: slice(c.time),
+    open: slice(c.open),
+    high: slice(c.high),
+    low: slice(c.low),
+    close: slice(c.close),
+    volume: slice(c.volume),
+    firstIndex: first - start,
+  };
+  const inRun = c.time.subarray(first, end);
+  const gaps: CandleGap[] = findGaps(inRun, req.resSec);
+  const report: SeriesReport = {
+    symbol: req.symbol,
+    source,
+    resSec: req.resSec,
+    candles: end - first,
+    warmupNeeded: req.warmup,
+    warmupAvailable: first - start,
+    gaps: gaps.map((g) => ({ from: iso(g.from), to: iso(g.to), missing: g.missing })),
+    missingBars: gaps.reduce((a, g) => a + g.missing, 0),
+  };
+  if (end > first) {
+    report.first = iso(inRun[0]!);
+    report.last = iso(inRun[inRun.length - 1]!);
+    if (inRun[0]! - fromSec >= req.resSec) report.missingStart = { from: iso(fromSec), to: iso(inRun[0]!) };
+    const lastClose = inRun[inRun.length - 1]! + req.resSec;
+    if (toSec - lastClose >= req.resSec) report.missingEnd = { from: iso(lastClose), to: iso(toSec) };
+  }
+  return { series, report };
+}
+
+export function loadSeries(req: LoadSeriesRequest): { series: Series; report: SeriesReport } {
+  const cols = readCandleColumns(req.file);
+  const fileRes = inferResolution(req.file, cols.time);
+  return prepareSeries({ ...req, resSec: req.resSec || fileRes }, cols, fileRes, req.file);
+}
+
+/** The problems of a set of series reports, one line each; `ok` is false when a market has no candle in the range. */
+export function summarizeReports(reports: SeriesReport[]): DataReport {
+  const problems: string[] = [];
+  let ok = true;
+  for (const r of reports) {
+    if (r.candles === 0) {
+      ok = false;
+      problems.push(`${r.symbol}: no candle in the requested range (${r.source})`);
+      continue;
+    }
+    if (r.missingStart) problems.push(`${r.symbol}: no data from ${r.missingStart.from} to ${r.missingStart.to} (the data starts later)`);
+    if (r.missingEnd) problems.push(`${r.symbol}: no data from ${r.missingEnd.from} to ${r.missingEnd.to} (the data ends earlier)`);
+    if (r.gaps.length > 0) {
+      const shown = r.gaps.slice(0, 5).map((g) => `${g.from}..${g.to} (${g.missing})`).join(', ');
+      problems.push(`${r.symbol}: ${r.gaps.length} gap(s), ${r.missingBars} missing candle(s): ${shown}${r.gaps.length > 5 ? ', …' : ''}`);
+    }
+    if (r.warmupAvailable < r.warmupNeeded) {
+      problems.push(`${r.symbol}: warm-up needs ${r.warmupNeeded} candle(s) before the start, the data has ${r.warmupAvailable}`);
+    }
+  }
+  return { ok, series: reports, problems };
+}

@@ -1,0 +1,191 @@
+/**
+ * The candle fill model: drives the SimulatedExchange's own matching from OHLCV candles, so a
+ * backtest fills orders with the same code (limits, stops, fees, reservations, margin desk) as paper
+ * trading. See README.md in this folder for the rules users rely on. In short:
+ *  - Orders a strategy places after candle t closes reach the exchange at candle t+1's open: the
+ *    last price is that open and the book is one level at open × (1 ± slippage) (`preparePlacement`).
+ *    A market order therefore fills at the next open plus slippage, a marketable limit at the better
+ *    of its price and that level.
+ *  - While an order rests or a margin position is open in a market, each candle's path is played
+ *    into the sim as public trades (`play`): open → the extreme that hurts the open position first
+ *    (long: low first; short: high first; flat: low first on an up candle, high first on a down
+ *    candle) → the other extreme → close, with a stop at every stop price and margin trigger lying on
+ *    the way. Before each print the book moves to the print ± slippage, so a stop-market triggered at
+ *    its stop fills at stop ± slippage. A print fills resting limits it trades through at their own
+ *    price (`fillOnTouch`: also those it touches, at the extremes).
+ *  - An optional volume cap limits what the account's orders may fill per candle to a share of the
+ *    candle's volume (partial fills; the rest keeps resting).
+ */
+import { Decimal, toDecimal } from '../core/decimal.js';
+import type { ManualClock } from '../core/clock.js';
+import type { SimulatedExchange } from '../sim/exchange.js';
+import type { MarginDesk } from '../sim/margin/desk.js';
+import type { LevelInput } from '../sim/order-types.js';
+import type { Series } from './data.js';
+
+export interface FillModelOptions {
+  /** Fraction (0.0005 = 0.05 %) added to buys and taken off sells at the next open and at stops. */
+  slippage: number;
+  fillOnTouch: boolean;
+  /** Fraction of a candle's volume the account may fill in it; undefined: no cap. */
+  volumeCap?: number;
+}
+
+export interface FillModelDeps {
+  sim: SimulatedExchange;
+  account: string;
+  clock: ManualClock;
+  margin?: MarginDesk;
+  options: FillModelOptions;
+  /** +1 when the account holds the market's base (or a long margin position), −1 short, 0 flat. */
+  exposure(symbol: string): number;
+}
+
+const BIG = new Decimal('1e15');
+
+export class CandleFill {
+  private readonly series = new Map<string, Series>();
+  private readonly tickOf = new Map<string, number>();
+  /** symbol -> index of the candle the book was last prepared for. */
+  private readonly prepared = new Map<string, string>();
+  private filledNow = 0;
+  private readonly trackSymbol = { symbol: '' };
+  prints = 0;
+
+  constructor(private readonly deps: FillModelDeps) {
+    deps.sim.on('fill', (f) => {
+      if (f.accountId === deps.account && f.symbol === this.trackSymbol.symbol) this.filledNow += f.quantity.toNumber();
+    });
+  }
+
+  addSeries(s: Series): void {
+    this.series.set(s.symbol, s);
+    const m = this.deps.sim.market(s.symbol);
+    if (!m) throw new Error(`market ${s.symbol} is not known to the simulated exchange`);
+    this.tickOf.set(s.symbol, m.tickSize);
+  }
+
+  private levels(symbol: string, price: Decimal, qty: Decimal): { bid: LevelInput[]; ask: LevelInput[] } {
+    const tick = this.tickOf.get(symbol)!;
+    const slip = this.deps.options.slippage;
+    if (slip === 0) return { bid: [{ price, quantity: qty }], ask: [{ price, quantity: qty }] };
+    const ask = price.mul(1 + slip).toDecimalPlaces(tick, Decimal.ROUND_UP);
+    const bid = price.mul(1 - slip).toDecimalPlaces(tick, Decimal.ROUND_DOWN);
+    return { bid: [{ price: bid, quantity: qty }], ask: [{ price: ask, quantity: qty }] };
+  }
+
+  private setBook(symbol: string, price: Decimal, qty: Decimal): void {
+    const l = this.levels(symbol, price, qty);
+    this.deps.sim.replaceBookSide(symbol, 'bid', l.bid);
+    this.deps.sim.replaceBookSide(symbol, 'ask', l.ask);
+  }
+
+  private cap(symbol: string, index: number): Decimal {
+    const c = this.deps.options.volumeCap;
+    if (c === undefined) return BIG;
+    const v = this.series.get(symbol)!.volume[index]! * c;
+    return toDecimal(Number(v.toPrecision(12)), 'volume cap');
+  }
+
+  /**
+   * Get the sim ready for an order placed after candle `index` closed: last price = the next open,
+   * book = next open ± slippage (capped at the next candle's volume share). Without a next candle
+   * the book is emptied, so a market order is cancelled (nothing to fill it against).
+   */
+  preparePlacement(symbol: string, index: number): void {
+    const key = `p${index}`;
+    if (this.prepared.get(symbol) === key) return;
+    this.prepared.set(symbol, key);
+    const s = this.series.get(symbol)!;
+    const next = index + 1;
+    if (next >= s.length) {
+      this.deps.sim.replaceBookSide(symbol, 'bid', []);
+      this.deps.sim.replaceBookSide(symbol, 'ask', []);
+      return;
+    }
+    const open = toDecimal(s.open[next]!, `${symbol} open`);
+    this.deps.sim.setLastPrice(symbol, open);
+    this.setBook(symbol, open, this.cap(symbol, next));
+  }
+
+  /** Instant orders trade at the last close (the desk adds its spread): book = close, both sides. */
+  prepareInstant(symbol: string, index: number): void {
+    const key = `i${index}`;
+    if (this.prepared.get(symbol) === key) return;
+    this.prepared.set(symbol, key);
+    const close = toDecimal(this.series.get(symbol)!.close[index]!, `${symbol} close`);
+    this.deps.sim.setLastPrice(symbol, close);
+    this.deps.sim.replaceBookSide(symbol, 'bid', [{ price: close, quantity: BIG }]);
+    this.deps.sim.replaceBookSide(symbol, 'ask', [{ price: close, quantity: BIG }]);
+  }
+
+  /** Trigger prices (stops, margin stop loss / take profit / liquidation) waiting in a market. */
+  private triggers(symbol: string): number[] {
+    const out: number[] = [];
+    for (const o of this.deps.sim.openOrders(this.deps.account, symbol)) {
+      if (o.stopPrice && !o.triggered) out.push(o.stopPrice.toNumber());
+    }
+    if (this.deps.margin) {
+      for (const p of this.deps.margin.list(this.deps.account, { active: true, market: symbol })) {
+        for (const v of [p.stop_loss, p.take_profit, p.liquidity_price, p.call_price]) if (v) out.push(Number(v));
+      }
+    }
+    return out;
+  }
+
+  /** The prices candle `index` is played as, in order. */
+  path(symbol: string, index: number): number[] {
+    const s = this.series.get(symbol)!;
+    const o = s.open[index]!;
+    const h = s.high[index]!;
+    const l = s.low[index]!;
+    const c = s.close[index]!;
+    const exp = this.deps.exposure(symbol);
+    const lowFirst = exp > 0 || (exp === 0 && c >= o);
+    const corners = lowFirst ? [o, l, h, c] : [o, h, l, c];
+    const trig = this.triggers(symbol);
+    const out: number[] = [corners[0]!];
+    for (let k = 1; k < corners.length; k++) {
+      const a = corners[k - 1]!;
+      const b = corners[k]!;
+      const between = trig.filter((t) => (a < b ? t > a && t < b : t < a && t > b));
+      between.sort((x, y) => (a < b ? x - y : y - x));
+      for (const t of between) if (out[out.length - 1] !== t) out.push(t);
+      if (out[out.length - 1] !== b) out.push(b);
+    }
+    return out;
+  }
+
+  /** Play candle `index` into the sim (see the file comment). */
+  play(symbol: string, index: number): void {
+    const s = this.series.get(symbol)!;
+    const { sim, clock } = this.deps;
+    this.prepared.delete(symbol);
+    const pts = this.path(symbol, index);
+    const startMs = s.time[index]! * 1000;
+    const spanMs = s.resSec * 1000 - 1;
+    const lowIdx = pts.indexOf(s.low[index]!);
+    const highIdx = pts.indexOf(s.high[index]!);
+    const tick = this.tickOf.get(symbol)!;
+    const eps = new Decimal(10).pow(-(tick + 1));
+    let budget = this.deps.options.volumeCap === undefined ? Infinity : s.volume[index]! * this.deps.options.volumeCap;
+    this.trackSymbol.symbol = symbol;
+    for (let k = 0; k < pts.length; k++) {
+      const t = startMs + Math.floor((spanMs * k) / Math.max(1, pts.length - 1));
+      if (t > clock.now()) clock.set(t);
+      if (budget <= 0 && this.deps.options.volumeCap !== undefined) budget = 0;
+      const qty = budget === Infinity ? BIG : toDecimal(Number(Math.max(budget, 0).toPrecision(12)), 'volume cap');
+      const p = toDecimal(pts[k]!, `${symbol} price`);
+      const up = k > 0 && pts[k]! > pts[k - 1]!;
+      this.filledNow = 0;
+      this.setBook(symbol, p, qty);
+      let printed = p;
+      if (this.deps.options.fillOnTouch && k === lowIdx) printed = p.minus(eps);
+      else if (this.deps.options.fillOnTouch && k === highIdx) printed = p.plus(eps);
+      sim.recordTrade({ symbol, price: printed, quantity: qty, isBuyOrder: up, timestamp: clock.now() });
+      this.prints++;
+      budget -= this.filledNow;
+    }
+    this.trackSymbol.symbol = '';
+  }
+}

@@ -1,0 +1,91 @@
+/**
+ * The data of a backtest config: for each `backtest.data` entry, candles from a file (the bundled
+ * format, freqtrade JSON, or a CSV with a header) or fetched through `/v1/udf/history` and cached
+ * under `backtest/data/cache`, at the resolution of the strategies trading the market, with the
+ * warm-up their `warmup(params)` asks for. Returns the series and the report of what is missing.
+ */
+import { isAbsolute, resolve } from 'node:path';
+import { SystemClock } from '../core/clock.js';
+import type { Resolution } from '../core/types/market.js';
+import { RESOLUTIONS, resolutionSeconds } from '../core/types/market.js';
+import type { MizanConfig } from '../config/schema.js';
+import { candlesToColumns } from '../market/files/columns.js';
+import { CandleHistory } from '../market/candle-history.js';
+import type { CandleHistorySource } from '../market/ports.js';
+import type { StrategyInstance } from '../runtime/trading-core.js';
+import { loadSeries, prepareSeries, summarizeReports, type DataReport, type Series, type SeriesReport } from './data.js';
+
+export interface DataOptions {
+  /** Directory that relative data paths are resolved against instead of the config's folder. */
+  dataDir?: string;
+  /** Where `fetch: true` entries come from (the REST client); required for them. */
+  candleSource?: CandleHistorySource;
+  /** Cache of fetched candles. Default `backtest/data/cache` under the working directory. */
+  cacheDir?: string;
+}
+
+/** Resolution (seconds) and warm-up (candles) of every market the strategies trade. */
+export function marketNeeds(instances: readonly StrategyInstance[], fallbackRes: number | undefined): Map<string, { resSec: number; warmup: number }> {
+  const out = new Map<string, { resSec: number; warmup: number }>();
+  for (const inst of instances) {
+    const w = Math.max(0, Math.ceil(inst.definition.warmup?.(inst.params) ?? 0));
+    for (const m of inst.markets) {
+      const cur = out.get(m);
+      if (cur && cur.resSec !== inst.resolutionSec) {
+        throw new Error(`market ${m} is traded at two resolutions (${cur.resSec}s and ${inst.resolutionSec}s); a backtest walks one candle series per market`);
+      }
+      out.set(m, { resSec: inst.resolutionSec, warmup: Math.max(cur?.warmup ?? 0, w) });
+    }
+  }
+  void fallbackRes;
+  return out;
+}
+
+function apiResolution(resSec: number): Resolution {
+  const r = RESOLUTIONS.find((x) => resolutionSeconds(x) === resSec);
+  if (!r) throw new Error(`no /v1/udf/history resolution is ${resSec}s long (available: ${RESOLUTIONS.join(', ')})`);
+  return r;
+}
+
+export async function loadData(
+  config: MizanConfig,
+  instances: readonly StrategyInstance[],
+  fromMs: number,
+  toMs: number,
+  opts: DataOptions,
+): Promise<{ series: Series[]; report: DataReport }> {
+  const bt = config.backtest!;
+  const needs = marketNeeds(instances, undefined);
+  const baseDir = opts.dataDir ?? config.source.baseDir;
+  const series: Series[] = [];
+  const reports: SeriesReport[] = [];
+  let history: CandleHistory | undefined;
+  for (const entry of bt.data) {
+    const need = needs.get(entry.symbol);
+    const resSec = need?.resSec ?? (bt.resolution ? resolutionSeconds(bt.resolution as Resolution) : undefined);
+    const warmup = need?.warmup ?? 0;
+    if (entry.file) {
+      const file = isAbsolute(entry.file) ? entry.file : resolve(baseDir, entry.file);
+      const r = loadSeries({ symbol: entry.symbol, file, resSec: resSec ?? 0, fromMs, toMs, warmup });
+      series.push(r.series);
+      reports.push(r.report);
+      continue;
+    }
+    if (!opts.candleSource) throw new Error(`backtest.data ${entry.symbol}: fetch: true needs the exchange's REST client (run through \`mizan backtest\`)`);
+    if (resSec === undefined) throw new Error(`backtest.data ${entry.symbol}: no strategy trades it and backtest.resolution is not set`);
+    history ??= new CandleHistory({
+      source: opts.candleSource,
+      clock: new SystemClock(),
+      options: { cacheDir: opts.cacheDir ?? resolve('backtest/data/cache') },
+    });
+    const fromSec = Math.floor(fromMs / 1000) - warmup * resSec;
+    const got = await history.fetch(entry.symbol, apiResolution(resSec), fromSec, Math.floor(toMs / 1000) - resSec);
+    const r = prepareSeries({ symbol: entry.symbol, resSec, fromMs, toMs, warmup }, candlesToColumns(got.candles), resSec, `/v1/udf/history ${entry.symbol}`);
+    series.push(r.series);
+    reports.push(r.report);
+  }
+  for (const m of needs.keys()) {
+    if (!series.some((s) => s.symbol === m)) throw new Error(`market ${m} has no entry under backtest.data`);
+  }
+  return { series, report: summarizeReports(reports) };
+}

@@ -1,0 +1,246 @@
+/**
+ * Composition of one backtest: the simulated exchange and its desks (the venue), the same risk
+ * engine, execution engine, portfolio and trading core as live, on a ManualClock. Only the ports
+ * differ from live: the venue (SimulatedExchange + candle fill model), the books (the last close)
+ * and the clock.
+ */
+import { ManualClock } from '../core/clock.js';
+import { Decimal, incrementFromDecimals, toDecimal } from '../core/decimal.js';
+import type { Intent } from '../core/intents.js';
+import { silentLogger, type Logger } from '../core/logger.js';
+import type { MarketDecl, MizanConfig } from '../config/schema.js';
+import { ClientIdGenerator } from '../execution/client-id.js';
+import { ExecutionEngine } from '../execution/engine.js';
+import { SimVenue } from '../execution/sim-venue.js';
+import { Portfolio } from '../portfolio/portfolio.js';
+import { RiskEngine } from '../risk/engine.js';
+import type { RiskLimits } from '../risk/limits.js';
+import { SimulatedExchange } from '../sim/exchange.js';
+import { createSimDesks, type SimDesks } from '../sim/margin/wiring.js';
+import { defaultMarketSpecs, type MarketSpec } from '../sim/markets.js';
+import type { FillEvent } from '../strategy/views.js';
+import { TradingCore, type RiskPort, type StrategyInstance } from '../runtime/trading-core.js';
+import type { Series } from './data.js';
+import { CandleFill } from './fill-model.js';
+import { TradeBook } from './trades.js';
+import { BacktestVenue } from './venue.js';
+import { CloseBook, marketView } from './views.js';
+
+export const BACKTEST_ACCOUNT = 'backtest';
+
+/** A market declared in the config (data from elsewhere) as a simulator market. */
+export function declToSpec(m: MarketDecl): MarketSpec {
+  return {
+    symbol: m.symbol,
+    baseAsset: m.base,
+    quoteAsset: m.quote,
+    baseAssetPrecision: Math.max(8, m.quantityPrecision),
+    quoteAssetPrecision: Math.max(8, m.pricePrecision),
+    faName: m.symbol,
+    faBaseAsset: m.base,
+    faQuoteAsset: m.quote,
+    stepSize: m.quantityPrecision,
+    tickSize: m.pricePrecision,
+    minQty: m.minQty,
+    maxQty: m.maxQty ?? new Decimal('1e12'),
+    minNotional: m.minNotional,
+    makerFee: m.makerFee,
+    takerFee: m.takerFee,
+    createdAt: '2020-01-01T00:00:00.000000Z',
+  };
+}
+
+/** Keeps every fill for the trade list; the portfolio books it as in live. */
+class RecordingPortfolio extends Portfolio {
+  onFillHook: (f: FillEvent) => void = () => {};
+  override applyFill(fill: FillEvent, account = 'main'): Decimal {
+    const pnl = super.applyFill(fill, account);
+    this.onFillHook(fill);
+    return pnl;
+  }
+}
+
+export interface Harness {
+  clock: ManualClock;
+  sim: SimulatedExchange;
+  desks: SimDesks;
+  fill: CandleFill;
+  core: TradingCore;
+  engine: ExecutionEngine;
+  risk: RiskEngine;
+  portfolio: Portfolio;
+  trades: TradeBook;
+  books: Map<string, CloseBook>;
+  /** Index of the last closed candle per market. */
+  index: Map<string, number>;
+  /** Live orders of the account per market (from the sim's pushed updates). */
+  live: Map<string, Set<string>>;
+  /** Markets with an active margin position (refreshed after margin activity). */
+  marginMarkets: Set<string>;
+  /** Set when balances may have changed (fills, instant, margin). */
+  dirty: { balances: boolean; margin: boolean; events: boolean };
+  reference: string;
+  split(symbol: string): { base: string; quote: string };
+  /** Re-read which markets have active margin positions. */
+  refreshMargin(): void;
+}
+
+export interface HarnessOptions {
+  config: MizanConfig;
+  instances: StrategyInstance[];
+  series: Series[];
+  fromMs: number;
+  logger?: Logger;
+}
+
+export function buildHarness(o: HarnessOptions): Harness {
+  const bt = o.config.backtest!;
+  const logger = o.logger ?? silentLogger;
+  const first = o.series[0]!;
+  const clock = new ManualClock(first.length > 0 ? first.time[0]! * 1000 : o.fromMs);
+  const specs = [...defaultMarketSpecs().filter((m) => !bt.markets.some((d) => d.symbol === m.symbol)), ...bt.markets.map(declToSpec)];
+  const sim = new SimulatedExchange({ clock, seed: o.config.simulator.seed, markets: specs, logger, orderRateLimit: { limit: 1_000_000_000, windowMs: 1 } });
+  const balances: Record<string, Decimal> = {};
+  for (const [asset, v] of Object.entries(bt.balances)) balances[asset] = toDecimal(v, `backtest.balances.${asset}`);
+  sim.createAccount({ id: BACKTEST_ACCOUNT, balances });
+  if (bt.fees) for (const m of specs) sim.setAccountFees(BACKTEST_ACCOUNT, m.symbol, { makerFee: bt.fees.maker, takerFee: bt.fees.taker });
+  const desks = createSimDesks(sim, { logger });
+  const spec = (s: string) => {
+    const m = sim.market(s);
+    if (!m) throw new Error(`unknown market ${s}`);
+    return m;
+  };
+  const split = (s: string) => ({ base: spec(s).baseAsset, quote: spec(s).quoteAsset });
+  const reference = split(first.symbol).quote;
+  const books = new Map(o.series.map((s) => [s.symbol, new CloseBook(s.symbol)]));
+  const index = new Map(o.series.map((s) => [s.symbol, -1]));
+  const live = new Map<string, Set<string>>();
+  const marginMarkets = new Set<string>();
+  const dirty = { balances: true, margin: false, events: false };
+
+  const priceOf = (asset: string, ref: string): Decimal | undefined => {
+    for (const [sym, b] of books) {
+      const sp = split(sym);
+      if (Number.isNaN(b.price)) continue;
+      if (sp.base === asset && sp.quote === ref) return b.mid();
+      if (sp.base === ref && sp.quote === asset) return new Decimal(1).div(b.mid()!);
+    }
+    return undefined;
+  };
+  const portfolio = new RecordingPortfolio({ split, price: priceOf, reference });
+  const trades = new TradeBook(split, (s) => incrementFromDecimals(spec(s).stepSize));
+  portfolio.onFillHook = (f) => {
+    trades.onFill(f);
+    dirty.balances = true;
+  };
+  const ledgerBalances = () => {
+    const out: Record<string, { asset: string; fiat: boolean; value: Decimal; locked: Decimal }> = {};
+    for (const [a, b] of Object.entries(sim.balances(BACKTEST_ACCOUNT))) out[a] = { asset: a, fiat: a === 'TMN', value: b.value, locked: b.locked };
+    return out;
+  };
+  portfolio.syncBalances('main', ledgerBalances(), clock.now());
+
+  const fill = new CandleFill({
+    sim,
+    account: BACKTEST_ACCOUNT,
+    clock,
+    margin: desks.margin,
+    options: { slippage: bt.slippagePct / 100, fillOnTouch: bt.fillOnTouch, ...(bt.volumeCapPct !== undefined ? { volumeCap: bt.volumeCapPct / 100 } : {}) },
+    exposure: (symbol) => {
+      for (const p of portfolio.positions.all()) if (p.symbol === symbol && p.quantity.gt(0)) return 1;
+      for (const p of portfolio.marginPositions(symbol)) if (p.state === 'open' || p.state === 'pending') return p.side === 'long' ? 1 : -1;
+      return 0;
+    },
+  });
+  for (const s of o.series) fill.addSeries(s);
+
+  const inner = new SimVenue({ sim, account: BACKTEST_ACCOUNT, kind: 'backtest', margin: desks.margin, instant: desks.instant });
+  inner.onOrderUpdate((snap) => {
+    let set = live.get(snap.symbol);
+    if (!set) live.set(snap.symbol, (set = new Set()));
+    if (snap.active) set.add(snap.clientOrderId);
+    else set.delete(snap.clientOrderId);
+    dirty.events = true;
+  });
+  const positionMarket = new Map<number, string>();
+  const venue = new BacktestVenue({
+    inner,
+    fill,
+    index: (s) => index.get(s) ?? -1,
+    touched: () => {
+      dirty.balances = true;
+      dirty.margin = true;
+    },
+    positionMarket: (id) => positionMarket.get(id),
+  });
+  const venueFor = (account: string) => {
+    if (account !== 'main') throw new Error(`backtests trade the main account only, not ${account}`);
+    return venue;
+  };
+  let risk!: RiskEngine;
+  const engine = new ExecutionEngine({
+    venueFor,
+    clock,
+    logger,
+    ids: new ClientIdGenerator(clock, 'bt'),
+    reservations: { release: (id) => risk.release(id) },
+  });
+  engine.listen(venue);
+  engine.on('order', () => (dirty.events = true));
+  const marketViews = new Map(specs.map((m) => [m.symbol, marketView(m, sim.feeRates(BACKTEST_ACCOUNT, m.symbol))]));
+  risk = new RiskEngine({
+    clock,
+    logger,
+    limits: o.config.risk.limits as RiskLimits,
+    ports: {
+      market: (s) => marketViews.get(s),
+      book: (s) => books.get(s),
+      balance: (_account, asset) => sim.ledger.get(BACKTEST_ACCOUNT, asset),
+      openOrders: () => engine.liveOrders(),
+      positions: () => portfolio.positions.all(),
+      marginPositions: () => portfolio.marginPositions(),
+      markPrice: (s) => books.get(s)?.mid(),
+    },
+  });
+  const warmupDenied = (intent: Intent) => ({ ok: false as const, intent, rule: 'warmup', reason: `warming up: the backtest starts at ${new Date(o.fromMs).toISOString()}` });
+  const riskPort: RiskPort = {
+    check: (intent) => (clock.now() < o.fromMs && intent.kind !== 'cancel' && intent.kind !== 'cancelAll' ? warmupDenied(intent) : risk.check(intent)),
+    reserved: (account, asset) => risk.reservations.reserved(account, asset),
+    release: (id) => risk.release(id),
+  };
+  const kv = new Map<string, Map<string, unknown>>();
+  const core = new TradingCore({
+    clock,
+    logger,
+    instances: o.instances,
+    engine,
+    portfolio,
+    risk: riskPort,
+    venueFor,
+    market: (s) => marketViews.get(s),
+    book: (s) => books.get(s),
+    kv: (name) => {
+      let m = kv.get(name);
+      if (!m) kv.set(name, (m = new Map()));
+      const store = m;
+      return {
+        get: <T>(k: string) => store.get(k) as T | undefined,
+        set: (k, v) => void store.set(k, v),
+        delete: (k) => void store.delete(k),
+      };
+    },
+  });
+  const refreshMargin = () => {
+    const all = desks.margin.list(BACKTEST_ACCOUNT, {});
+    marginMarkets.clear();
+    for (const p of all) {
+      positionMarket.set(p.id, p.market);
+      if (p.state === 'open' || p.state === 'pending') marginMarkets.add(p.market);
+    }
+  };
+  engine.on('fill', () => (dirty.balances = true));
+  sim.on('fill', (f) => {
+    if (f.accountId === BACKTEST_ACCOUNT) dirty.balances = true;
+  });
+  return { clock, sim, desks, fill, core, engine, risk, portfolio, trades, books, index, live, marginMarkets, dirty, reference, split, refreshMargin };
+}

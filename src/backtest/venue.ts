@@ -1,0 +1,81 @@
+/**
+ * The backtest venue: a SimVenue whose calls first bring the simulated market to the moment the
+ * call reaches the exchange (the next candle's open for orders and margin; the last close for
+ * instant orders). See fill-model.ts.
+ */
+import type { Decimal } from '../core/decimal.js';
+import type {
+  Balances,
+  InstantOrder,
+  MarginPosition,
+  MarginPositionFilter,
+  MarginRequest,
+  NewInstantOrder,
+  NewSpotOrder,
+  SpotOrder,
+} from '../core/types/index.js';
+import type { SimVenue } from '../execution/sim-venue.js';
+import type { Venue } from '../execution/venue.js';
+import type { CandleFill } from './fill-model.js';
+
+export interface BacktestVenueDeps {
+  inner: SimVenue;
+  fill: CandleFill;
+  /** Index of the last closed candle of a market (−1 before the first). */
+  index(symbol: string): number;
+  /** Called after any call that may have moved balances (instant, margin). */
+  touched(): void;
+  /** Market of a margin position (for closing and top-ups). */
+  positionMarket(positionId: number): string | undefined;
+}
+
+export class BacktestVenue implements Venue {
+  readonly kind = 'backtest';
+  constructor(private readonly deps: BacktestVenueDeps) {}
+
+  private prepare(symbol: string | undefined): void {
+    if (symbol) this.deps.fill.preparePlacement(symbol, this.deps.index(symbol));
+  }
+
+  createOrder(order: NewSpotOrder): Promise<SpotOrder> {
+    this.prepare(order.symbol);
+    return this.deps.inner.createOrder(order);
+  }
+  getOrder(clientOrderId: string): Promise<SpotOrder> {
+    return this.deps.inner.getOrder(clientOrderId);
+  }
+  cancelOrder(clientOrderId: string): Promise<SpotOrder> {
+    return this.deps.inner.cancelOrder(clientOrderId);
+  }
+  openOrders(symbol?: string): Promise<SpotOrder[]> {
+    return this.deps.inner.openOrders(symbol);
+  }
+  balances(): Promise<Balances> {
+    return this.deps.inner.balances();
+  }
+  instantOrder(order: NewInstantOrder): Promise<InstantOrder> {
+    this.deps.fill.prepareInstant(order.symbol, this.deps.index(order.symbol));
+    this.deps.touched();
+    return this.deps.inner.instantOrder(order);
+  }
+  openPosition(req: MarginRequest): Promise<MarginPosition> {
+    this.prepare(req.market);
+    this.deps.touched();
+    return this.deps.inner.openPosition(req);
+  }
+  addCollateral(positionId: number, amount: Decimal): Promise<MarginPosition> {
+    this.deps.touched();
+    return this.deps.inner.addCollateral(positionId, amount);
+  }
+  closePosition(positionId: number, price: Decimal): Promise<MarginPosition> {
+    this.prepare(this.deps.positionMarket(positionId));
+    this.deps.touched();
+    return this.deps.inner.closePosition(positionId, price);
+  }
+  positions(filter?: MarginPositionFilter): Promise<MarginPosition[]> {
+    return this.deps.inner.positions(filter);
+  }
+  onOrderUpdate(listener: (order: SpotOrder) => void): () => void {
+    return this.deps.inner.onOrderUpdate(listener);
+  }
+}
