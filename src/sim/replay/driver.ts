@@ -11,7 +11,7 @@
  * `candles()` gives bars built from the trades pushed so far (pushed times), for /v1/udf/history.
  */
 import { SystemClock, type Clock } from '../../core/clock.js';
-import { toDecimal } from '../../core/decimal.js';
+import { toDecimal, type Decimal } from '../../core/decimal.js';
 import { silentLogger, type Logger } from '../../core/logger.js';
 import type { Candle } from '../../core/types/market.js';
 import { CandleBuilder } from './candle-builder.js';
@@ -63,12 +63,30 @@ export interface ReplayHandle {
   readonly symbols: readonly string[];
 }
 
-function toLevels(raw: readonly RawLevel[], max: number): ReplayLevel[] {
+/**
+ * Parsed Decimals by their string: book levels repeat the same prices and sizes from one event to
+ * the next, and Decimals are immutable, so sharing them is safe. Bounded: cleared when full.
+ */
+class DecimalCache {
+  private readonly map = new Map<string, Decimal>();
+  constructor(private readonly max = 100_000) {}
+  get(s: string, field: string): Decimal {
+    let v = this.map.get(s);
+    if (v === undefined) {
+      v = toDecimal(s, field);
+      if (this.map.size >= this.max) this.map.clear();
+      this.map.set(s, v);
+    }
+    return v;
+  }
+}
+
+function toLevels(raw: readonly RawLevel[], max: number, cache: DecimalCache): ReplayLevel[] {
   const n = Math.min(max, raw.length);
   const out: ReplayLevel[] = new Array(n);
   for (let i = 0; i < n; i++) {
     const [p, q] = raw[i]!;
-    out[i] = { price: toDecimal(p, 'price'), quantity: toDecimal(q, 'quantity') };
+    out[i] = { price: cache.get(p, 'price'), quantity: cache.get(q, 'quantity') };
   }
   return out;
 }
@@ -96,10 +114,11 @@ export function startReplay(opts: ReplayOptions): ReplayHandle {
   let wake: (() => void) | undefined;
   const stopSignal = new Promise<void>((r) => (wake = r));
 
+  const cache = new DecimalCache();
   const push = (ev: ReplayEvent, at: number): void => {
     if (ev.kind === 'book') {
-      sim.replaceBookSide(ev.symbol, 'bid', toLevels(ev.bids, levels), at);
-      sim.replaceBookSide(ev.symbol, 'ask', toLevels(ev.asks, levels), at);
+      sim.replaceBookSide(ev.symbol, 'bid', toLevels(ev.bids, levels, cache), at);
+      sim.replaceBookSide(ev.symbol, 'ask', toLevels(ev.asks, levels, cache), at);
       p.books++;
     } else {
       sim.recordTrade({
