@@ -107,7 +107,14 @@ export function hftSource(files: readonly string[], opts: HftSourceOptions = {})
       if (bb !== undefined && ba !== undefined && bb >= ba) stats.crossed++;
       return true;
     };
-    const book = (time: number): ReplayEvent => ({ kind: 'book', symbol, time, bids: bids.top(depth), asks: asks.top(depth) });
+    const book = (time: number): ReplayEvent => ({
+      kind: 'book',
+      symbol,
+      time,
+      bids: bids.top(depth),
+      asks: asks.top(depth),
+      ...(lastId !== undefined ? { updateId: lastId } : {}),
+    });
 
     for (const file of files) {
       for (const [n, raw] of lines(file)) {

@@ -39,6 +39,8 @@ export interface BookEvent {
   /** Best first: bids high to low, asks low to high. May hold more than 50 levels. */
   bids: readonly RawLevel[];
   asks: readonly RawLevel[];
+  /** Exchange update id the book is at (L2 captures only). */
+  updateId?: number;
 }
 
 export interface TradeEvent {

@@ -63,6 +63,27 @@ describe('hftbacktest spot captures -> real book and trades', () => {
     if (removed) expect(book.asks.find(([ap]) => ap === removed[0])).toBeUndefined();
   });
 
+  it("agrees with Binance's own best bid/ask (bookTicker) whenever both are at the same update id", () => {
+    const ticker = new Map<number, [string, string]>();
+    for (const f of SPOT) {
+      for (const l of gunzipSync(readFileSync(f)).toString('utf8').split('\n')) {
+        if (!l.includes('@bookTicker')) continue;
+        const t = JSON.parse(l.slice(l.indexOf(' ') + 1)).data as { u: number; b: string; a: string };
+        ticker.set(t.u, [t.b, t.a]);
+      }
+    }
+    let compared = 0;
+    const wrong: string[] = [];
+    for (const b of books) {
+      const t = b.updateId !== undefined ? ticker.get(b.updateId) : undefined;
+      if (!t) continue;
+      compared++;
+      if (b.bids[0]![0] !== t[0] || b.asks[0]![0] !== t[1]) wrong.push(`${b.updateId}: ${b.bids[0]![0]}/${b.asks[0]![0]} vs ${t[0]}/${t[1]}`);
+    }
+    expect(wrong).toEqual([]);
+    expect(compared).toBeGreaterThan(1000);
+  });
+
   it('builds 1-minute candles from the trades', () => {
     const c = src.candles('BTCUSDT');
     expect(c).toHaveLength(12);
