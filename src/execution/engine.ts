@@ -293,6 +293,12 @@ export class ExecutionEngine extends EventEmitter<ExecutionEvents> {
     );
   }
 
+  /** Close an order the exchange does not know (recovery: it never reached the exchange). */
+  markMissing(clientOrderId: string, reason: string): void {
+    const o = this.orders.get(clientOrderId);
+    if (o && !isFinal(o.state)) this.finish(o, o.state === 'pending' || o.state === 'unknown' ? 'rejected' : 'cancelled', reason);
+  }
+
   /** Take over orders known from the journal (recovery). */
   adopt(orders: TrackedOrder[]): void {
     for (const o of orders) if (!this.orders.has(o.clientOrderId)) this.orders.set(o.clientOrderId, o);

@@ -68,6 +68,7 @@ export class TradingCore {
   private readonly bySymbol = new Map<string, StrategyRunner[]>();
   readonly executor: IntentExecutor;
   denials = 0;
+  fills = 0;
 
   constructor(private readonly deps: TradingCoreDeps) {
     this.executor = new IntentExecutor({
@@ -109,6 +110,7 @@ export class TradingCore {
   }
 
   private onFill(f: FillEvent, account: string): void {
+    this.fills++;
     const pnl = this.deps.portfolio.applyFill(f, account);
     this.deps.risk.onFill?.(f, pnl.toFixed());
     void this.runners.get(f.strategy)?.dispatch({ type: 'fill', fill: f });

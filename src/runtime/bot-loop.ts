@@ -1,0 +1,147 @@
+/**
+ * The bot's heartbeat: order polling (adaptive intervals live in the execution engine), balance and
+ * margin sync from the venue, equity snapshots into the journal and the risk protections, and the
+ * status line a person watches.
+ */
+import type { Clock } from '../core/clock.js';
+import { Decimal } from '../core/decimal.js';
+import type { Logger } from '../core/logger.js';
+import type { MizanConfig } from '../config/schema.js';
+import type { ExecutionEngine } from '../execution/engine.js';
+import type { Venue } from '../execution/venue.js';
+import type { MarketDataEngine } from '../market/engine.js';
+import type { Portfolio } from '../portfolio/portfolio.js';
+import type { RiskEngine } from '../risk/engine.js';
+import type { Journal } from '../store/journal.js';
+import { statusLine, summary, type StatusSnapshot } from './status.js';
+import { splitSymbol } from '../store/pnl.js';
+import type { TradingCore } from './trading-core.js';
+
+export interface BotLoopDeps {
+  config: MizanConfig;
+  clock: Clock;
+  logger: Logger;
+  core: TradingCore;
+  engine: ExecutionEngine;
+  risk: RiskEngine;
+  portfolio: Portfolio;
+  market: MarketDataEngine;
+  journal: Journal;
+  venueFor(account: string): Venue;
+  symbols: string[];
+  reference: string;
+  /** Price of one unit of an asset in another (for valuing PnL in the reference asset). */
+  priceOf(asset: string, reference: string): Decimal | undefined;
+  /** Where the status line goes (default stdout); none when `statusEveryMs` is 0. */
+  out?: NodeJS.WritableStream;
+  intervals?: Partial<{ pollMs: number; syncMs: number; equityMs: number; statusEveryMs: number }>;
+}
+
+export class BotLoop {
+  private readonly timers: NodeJS.Timeout[] = [];
+  private readonly startedAt: number;
+  private startEquity: Decimal | undefined;
+  private polling = false;
+
+  constructor(private readonly d: BotLoopDeps) {
+    this.startedAt = d.clock.now();
+  }
+
+  private accounts(): string[] {
+    return [...new Set(['main', ...this.d.config.strategies.map((s) => s.account ?? 'main')])];
+  }
+
+  /** Read balances and margin positions of every account from the venue. */
+  async syncAccount(): Promise<void> {
+    for (const account of this.accounts()) {
+      const venue = this.d.venueFor(account);
+      try {
+        this.d.portfolio.syncBalances(account, await venue.balances(), this.d.clock.now());
+      } catch (err) {
+        this.d.logger.warn({ account, err: (err as Error).message }, 'balance sync failed');
+      }
+      if (account === 'main') {
+        try {
+          this.d.portfolio.syncMargin(await venue.positions({ active: true }));
+        } catch (err) {
+          this.d.logger.debug({ err: (err as Error).message }, 'margin positions not available');
+        }
+      }
+    }
+  }
+
+  start(): void {
+    const iv = { pollMs: 1_000, syncMs: 10_000, equityMs: 60_000, statusEveryMs: 5_000, ...this.d.intervals };
+    const every = (ms: number, fn: () => unknown) => {
+      if (ms <= 0) return;
+      const t = setInterval(() => void Promise.resolve(fn()).catch((err: unknown) => this.d.logger.error({ err }, 'periodic task failed')), ms);
+      t.unref();
+      this.timers.push(t);
+    };
+    every(iv.pollMs, async () => {
+      if (this.polling) return;
+      this.polling = true;
+      try {
+        await this.d.engine.pollOnce();
+      } finally {
+        this.polling = false;
+      }
+    });
+    every(iv.syncMs, () => this.syncAccount());
+    every(iv.equityMs, () => this.recordEquity());
+    const out = this.d.out ?? process.stdout;
+    const color = Boolean((out as NodeJS.WriteStream).isTTY);
+    every(iv.statusEveryMs, () => out.write(statusLine(this.snapshot(), color) + '\n'));
+    this.recordEquity();
+  }
+
+  stop(): void {
+    for (const t of this.timers.splice(0)) clearInterval(t);
+    this.recordEquity();
+  }
+
+  recordEquity(): void {
+    const e = this.d.portfolio.equity(this.d.clock.now());
+    this.startEquity ??= e.equity;
+    const balances: Record<string, Decimal> = {};
+    for (const [a, b] of Object.entries(e.balances)) balances[a] = new Decimal(b.value);
+    this.d.journal.recordEquity(this.d.reference, e.equity, balances, e.time);
+    this.d.risk.onEquity(e.time, e.equity);
+  }
+
+  snapshot(): StatusSnapshot {
+    const now = this.d.clock.now();
+    const eq = this.d.portfolio.equity(now).equity;
+    const rows = this.d.portfolio.pnl((s) => (this.d.market.symbols().includes(s) ? this.d.market.book(s).mid() : undefined));
+    let realized = new Decimal(0);
+    let unrealized = new Decimal(0);
+    for (const r of rows) {
+      // Each row is in its market's quote asset: value it in the reference asset.
+      const q = splitSymbol(r.symbol).quote;
+      const px = q === this.d.reference ? new Decimal(1) : this.d.priceOf(q, this.d.reference);
+      if (!px) continue;
+      realized = realized.plus(r.realized.mul(px));
+      unrealized = unrealized.plus(r.unrealized.mul(px));
+    }
+    const unhealthy = this.d.symbols.filter((s) => !this.d.market.health(s).healthy);
+    return {
+      elapsedMs: now - this.startedAt,
+      mode: this.d.config.mode,
+      reference: this.d.reference,
+      equity: eq,
+      startEquity: this.startEquity ?? eq,
+      realized,
+      unrealized,
+      openOrders: this.d.engine.liveOrders().length,
+      fills: this.d.core.fills,
+      denials: this.d.core.denials,
+      books: { healthy: this.d.symbols.length - unhealthy.length, total: this.d.symbols.length, unhealthy },
+      tradingState: this.d.risk.state.state,
+    };
+  }
+
+  summary(): string {
+    const rows = this.d.portfolio.pnl((s) => (this.d.market.symbols().includes(s) ? this.d.market.book(s).mid() : undefined));
+    return summary(this.snapshot(), rows);
+  }
+}

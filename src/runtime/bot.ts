@@ -1,0 +1,315 @@
+/**
+ * The composition root of live and paper trading: the one place that builds adapters and wires a
+ * mode. Order of start: config and strategies are checked before anything connects; then the
+ * exchange (embedded simulator or remote), the market catalog, the journal with recovery, risk,
+ * execution and the strategies; market data last, so no event reaches a strategy before it exists.
+ */
+import { SystemClock, type Clock } from '../core/clock.js';
+import { Decimal } from '../core/decimal.js';
+import type { Logger } from '../core/logger.js';
+import { ConfigError } from '../config/issues.js';
+import type { MizanConfig } from '../config/schema.js';
+import { WallexRestClient } from '../exchange/rest/client.js';
+import { StreamClient } from '../exchange/stream/client.js';
+import { ClientIdGenerator } from '../execution/client-id.js';
+import { ExecutionEngine } from '../execution/engine.js';
+import { RestVenue } from '../execution/rest-venue.js';
+import type { Venue } from '../execution/venue.js';
+import { MarketDataEngine } from '../market/engine.js';
+import { MarketCatalog } from '../market/market-catalog.js';
+import { Portfolio } from '../portfolio/portfolio.js';
+import { RiskEngine } from '../risk/engine.js';
+import { journalRiskSink } from '../risk/sinks.js';
+import { runSim, type RunningSim } from '../sim/cli-command.js';
+import { Journal } from '../store/journal.js';
+import { splitSymbol } from '../store/pnl.js';
+import { JournalExecutionAdapter, journalKv } from './journal-adapters.js';
+import { createLogger } from './logger.js';
+import { createPaperVenue, type PaperVenue } from './paper.js';
+import { recoverOrders, type RecoveryReport } from './recovery.js';
+import { riskPort } from './risk-port.js';
+import { startSchedules } from './schedules.js';
+import { loadStrategyInstances } from './strategy-loader.js';
+import { TradingCore } from './trading-core.js';
+import { bookView, healthView, marketView } from './views.js';
+import { BotLoop } from './bot-loop.js';
+import { Bar } from '../strategy/bar.js';
+
+export interface BotOptions {
+  /** The `--live` confirmation; live mode needs it and `mode: live` in the file. */
+  live?: boolean;
+  logger?: Logger;
+  clock?: Clock;
+  /** Embedded simulator overrides (tests): port, fixed API key, replay on or off. */
+  sim?: { port?: number; apiKey?: string; replay?: boolean };
+  /** Called after the account was read and before any strategy starts (the run command's banner). */
+  beforeStart?: (info: StartInfo) => void | Promise<void>;
+  /** Status line target and intervals (tests turn the status line off with statusEveryMs: 0). */
+  out?: NodeJS.WritableStream;
+  intervals?: Partial<{ pollMs: number; syncMs: number; equityMs: number; statusEveryMs: number }>;
+}
+
+export interface StartInfo {
+  mode: string;
+  exchange: string;
+  strategies: { name: string; strategy: string; markets: string[]; account: string }[];
+  balances: Record<string, { value: string; locked: string }>;
+  recovery: RecoveryReport;
+}
+
+export interface Bot {
+  config: MizanConfig;
+  core: TradingCore;
+  engine: ExecutionEngine;
+  risk: RiskEngine;
+  portfolio: Portfolio;
+  market: MarketDataEngine;
+  journal: Journal;
+  venue: Venue;
+  loop: BotLoop;
+  recovery: RecoveryReport;
+  /** The embedded simulator serving market data (and the venue of `live` runs pointed at it). */
+  embedded?: RunningSim;
+  paper?: PaperVenue;
+  /** Stop strategies, optionally cancel their orders, flush the journal; resolves to the summary text. */
+  stop(opts?: { cancelOrders?: boolean }): Promise<string>;
+}
+
+export async function startBot(config: MizanConfig, opts: BotOptions = {}): Promise<Bot> {
+  if (config.mode === 'backtest') throw new ConfigError([{ path: 'mode', message: '"backtest" runs with `mizan backtest <config>`, not `mizan run`' }]);
+  if (config.mode === 'live' && !opts.live) {
+    throw new ConfigError([{ path: 'mode', message: '"live" trades real money: confirm with --live on the command line' }]);
+  }
+  const instances = await loadStrategyInstances(config);
+  const clock = opts.clock ?? new SystemClock();
+  const apiKeySecret = config.exchange.apiKey;
+  const logger =
+    opts.logger ??
+    createLogger({ level: config.logging.level, pretty: config.logging.pretty, secrets: apiKeySecret ? [apiKeySecret] : [] });
+
+  // ---------------------------------------------------------------------------- the exchange
+  let embedded: RunningSim | undefined;
+  let baseUrl = config.exchange.baseUrl;
+  let apiKey = apiKeySecret;
+  if (config.exchange.simulator) {
+    embedded = await runSim({
+      seed: config.simulator.seed,
+      speed: config.simulator.speed,
+      ...(config.simulator.data ? { data: config.simulator.data } : {}),
+      logger: logger.child({ component: 'sim' }),
+      ...(opts.sim?.port !== undefined ? { port: opts.sim.port } : {}),
+      ...(opts.sim?.apiKey ? { apiKey: opts.sim.apiKey } : {}),
+      ...(opts.sim?.replay !== undefined ? { replay: opts.sim.replay } : {}),
+    });
+    baseUrl = embedded.server.url;
+    apiKey = embedded.account.apiKey;
+  }
+  const rest = new WallexRestClient({
+    baseUrl,
+    ...(apiKey ? { apiKey } : {}),
+    timeoutMs: config.exchange.timeoutMs,
+    orderRateLimit: config.exchange.orderRateLimit,
+    logger: logger.child({ component: 'rest' }),
+  });
+  const cleanups: (() => Promise<void> | void)[] = [];
+  if (embedded) cleanups.push(() => embedded.stop());
+  try {
+    // --------------------------------------------------------------------------- markets
+    const catalog = new MarketCatalog({ source: rest, logger });
+    await catalog.start();
+    cleanups.push(() => catalog.stop());
+    const symbols = [...new Set(instances.flatMap((i) => i.markets))];
+    const unknown = instances.flatMap((inst, i) => inst.markets.filter((s) => !catalog.has(s)).map((s) => ({ i, s })));
+    if (unknown.length) {
+      throw new ConfigError(unknown.map(({ i, s }) => ({ path: `strategies[${i}].markets`, message: `"${s}" is not a market of the exchange`, value: s })));
+    }
+    const stream = new StreamClient({ url: config.exchange.stream?.url ?? baseUrl, protocol: config.exchange.stream?.protocol ?? 4, logger: logger.child({ component: 'stream' }) });
+    const resolutions = [...new Set(instances.map((i) => i.resolutionSec))];
+    const market = new MarketDataEngine({ stream, depth: { getDepth: (s) => rest.getDepth(s), getAllDepths: () => rest.getAllDepth() }, clock, logger, options: { candleResolutions: resolutions } });
+
+    // ------------------------------------------------------------------ journal, portfolio
+    const journal = Journal.open(config.journal.file, { clock, logger });
+    cleanups.push(() => journal.close());
+    const reference = symbols.some((s) => s.endsWith('USDT')) ? 'USDT' : 'TMN';
+    const price = (asset: string, ref: string): Decimal | undefined => {
+      const direct = safeMid(market, `${asset}${ref}`);
+      if (direct) return direct;
+      const inverse = safeMid(market, `${ref}${asset}`);
+      if (inverse && !inverse.isZero()) return new Decimal(1).div(inverse);
+      const viaUsdt = ref === 'TMN' ? safeMid(market, `${asset}USDT`) : undefined;
+      const usdtTmn = safeMid(market, 'USDTTMN');
+      return viaUsdt && usdtTmn ? viaUsdt.mul(usdtTmn) : undefined;
+    };
+    const portfolio = new Portfolio({ split: splitSymbol, price, reference });
+
+    // ------------------------------------------------------------------------------ venue
+    let paper: PaperVenue | undefined;
+    let venue: Venue;
+    const subVenues = new Map<string, Venue>();
+    if (config.mode === 'paper') {
+      paper = createPaperVenue({ clock, logger, markets: catalog.list(), balances: config.paper.balances, ...(config.paper.fees ? { fees: config.paper.fees } : {}), seed: config.simulator.seed });
+      paper.follow(market);
+      cleanups.push(() => paper?.detach());
+      venue = paper.venue;
+    } else {
+      venue = new RestVenue(rest);
+    }
+    const venueFor = (account: string): Venue => {
+      if (account === 'main' || config.mode === 'paper') return venue;
+      let v = subVenues.get(account);
+      if (!v) {
+        v = new RestVenue(rest.withSubAccount(account.replace(/^prop:/, '')));
+        subVenues.set(account, v);
+      }
+      return v;
+    };
+    const markets = (s: string) => (catalog.has(s) ? marketView(catalog.get(s), { makerFee: new Decimal('0.002'), takerFee: new Decimal('0.002') }) : undefined);
+    const books = (s: string) => (market.symbols().includes(s) ? bookView(s, market.book(s), () => market.health(s)) : undefined);
+
+    // ------------------------------------------------------------------------ risk, execution
+    const risk = new RiskEngine({
+      ports: {
+        market: markets,
+        book: books,
+        balance: (account, asset) => portfolio.balance(asset, account),
+        openOrders: () => engine.liveOrders(),
+        positions: () => portfolio.positions.all(),
+        marginPositions: () => portfolio.marginPositions(),
+        markPrice: (s) => safeMid(market, s) ?? market.lastPrice(s),
+        accountOf: (strategy) => instances.find((i) => i.name === strategy)?.account ?? 'main',
+      },
+      clock,
+      logger: logger.child({ component: 'risk' }),
+      sink: journalRiskSink(journal, journal),
+      limits: config.risk.limits,
+      protections: config.risk.protections,
+      strategies: Object.fromEntries(config.strategies.map((s) => [s.name, { ...(s.risk ?? {}), ...(s.capital ? { capital: s.capital } : {}) }])),
+    });
+    const engine: ExecutionEngine = new ExecutionEngine({
+      venueFor,
+      clock,
+      logger: logger.child({ component: 'exec' }),
+      ids: new ClientIdGenerator(clock),
+      journal: new JournalExecutionAdapter(journal, venue.kind),
+      reservations: risk,
+    });
+    engine.listen(venue);
+    cleanups.push(() => engine.close());
+    const recovery = await recoverOrders({ journal, engine, venueFor, logger, prefixes: config.strategies.map((s) => s.clientIdPrefix) });
+
+    const core = new TradingCore({
+      clock,
+      logger,
+      instances,
+      engine,
+      portfolio,
+      risk: riskPort(risk, portfolio),
+      venueFor,
+      market: markets,
+      book: books,
+      kv: (s) => journalKv(journal, s),
+    });
+    risk.on('cancelAllOrders', ({ reason }) => {
+      logger.warn({ reason }, 'halted: cancelling every open order');
+      for (const s of symbols) void engine.cancelAll(s);
+    });
+
+    // ----------------------------------------------------------------------- market events
+    const lastHealthy = new Map<string, boolean>();
+    market.on('book', (symbol, book, health) => {
+      if (lastHealthy.get(symbol) !== health.healthy) {
+        lastHealthy.set(symbol, health.healthy);
+        core.onBookHealth(symbol, healthView(health));
+      }
+      core.onBook(symbol, bookView(symbol, book, () => market.health(symbol)));
+    });
+    market.on('health', (symbol, health) => {
+      if (lastHealthy.get(symbol) === health.healthy) return;
+      lastHealthy.set(symbol, health.healthy);
+      core.onBookHealth(symbol, healthView(health));
+    });
+    market.on('trade', (t) => core.onTrade(t));
+    market.on('stats', (s, st) => core.onStats(s, st));
+    market.on('candleClosed', (symbol, res, c) => void core.onBar(symbol, barOf(c, res)));
+
+    const loop = new BotLoop({
+      config,
+      clock,
+      logger,
+      core,
+      engine,
+      risk,
+      portfolio,
+      market,
+      journal,
+      venueFor,
+      symbols,
+      reference,
+      priceOf: price,
+      ...(opts.out ? { out: opts.out } : {}),
+      ...(opts.intervals ? { intervals: opts.intervals } : {}),
+    });
+    await loop.syncAccount();
+    await opts.beforeStart?.({
+      mode: config.mode,
+      exchange: embedded ? `embedded simulator at ${baseUrl} (${embedded.feed})` : baseUrl,
+      strategies: instances.map((i) => ({ name: i.name, strategy: i.definition.name, markets: i.markets, account: i.account })),
+      balances: portfolio.equity(clock.now()).balances,
+      recovery,
+    });
+    await core.start();
+    await market.start(symbols);
+    await stream.connect();
+    const stopSchedules = startSchedules(config, core, logger);
+    cleanups.push(stopSchedules);
+    loop.start();
+
+    let stopped: Promise<string> | undefined;
+    const bot: Bot = {
+      config,
+      core,
+      engine,
+      risk,
+      portfolio,
+      market,
+      journal,
+      venue,
+      loop,
+      recovery,
+      ...(embedded ? { embedded } : {}),
+      ...(paper ? { paper } : {}),
+      stop(o = {}) {
+        stopped ??= (async () => {
+          stopSchedules();
+          await core.stop();
+          await core.idle();
+          if (o.cancelOrders ?? true) {
+            for (const s of symbols) await engine.cancelAll(s);
+          }
+          await loop.syncAccount().catch(() => undefined);
+          const text = loop.summary();
+          loop.stop();
+          market.stop();
+          stream.close();
+          for (const c of cleanups.reverse()) await c();
+          return text;
+        })();
+        return stopped;
+      },
+    };
+    return bot;
+  } catch (err) {
+    for (const c of cleanups.reverse()) await Promise.resolve(c()).catch(() => undefined);
+    throw err;
+  }
+}
+
+function safeMid(market: MarketDataEngine, symbol: string): Decimal | undefined {
+  if (!market.symbols().includes(symbol)) return undefined;
+  return market.book(symbol).mid();
+}
+
+function barOf(c: { time: number; open: Decimal; high: Decimal; low: Decimal; close: Decimal; volume: Decimal }, res: number) {
+  return Bar.fromCandle(c, res);
+}
+

@@ -1,0 +1,104 @@
+/**
+ * The journal seen through the ports of the execution engine, the strategies' key-value state and
+ * the risk verdicts. Orders are inserted once and then updated; an order is final in the journal
+ * exactly when the tracker says so; a fill is stored once per (client id, executed quantity).
+ */
+import type { Verdict } from '../core/intents.js';
+import type { ExecutionJournal } from '../execution/engine.js';
+import { isFinal, type TrackedOrder } from '../execution/tracked-order.js';
+import type { Journal } from '../store/journal.js';
+import type { OrderRow } from '../store/types.js';
+import type { FillEvent, JsonValue, KeyValueStore, OrderState } from '../strategy/views.js';
+import { Decimal } from '../core/decimal.js';
+
+export class JournalExecutionAdapter implements ExecutionJournal {
+  private readonly known = new Set<string>();
+  constructor(
+    private readonly journal: Journal,
+    private readonly venue: string,
+  ) {}
+
+  upsertOrder(o: TrackedOrder): void {
+    const final = isFinal(o.state);
+    const detail = { filledQuote: o.filledQuote.toFixed(), fee: o.fee.toFixed(), ...(o.reason ? { reason: o.reason } : {}) };
+    if (!this.known.has(o.clientOrderId) && !this.journal.order(o.clientOrderId)) {
+      this.journal.recordOrder({
+        clientId: o.clientOrderId,
+        strategy: o.strategy,
+        symbol: o.symbol,
+        side: o.side,
+        type: o.type,
+        venue: this.venue,
+        account: o.account,
+        ...(o.price ? { price: o.price } : {}),
+        quantity: o.quantity,
+        executedQty: o.filled,
+        status: o.state,
+        final,
+        ts: o.updatedAt,
+        ...(o.tag ? { tag: o.tag } : {}),
+        detail,
+      });
+    } else {
+      this.journal.updateOrder(o.clientOrderId, { status: o.state, final, executedQty: o.filled, ts: o.updatedAt, detail });
+    }
+    this.known.add(o.clientOrderId);
+  }
+
+  orderEvent(clientOrderId: string, state: OrderState, detail: Record<string, unknown>): void {
+    if (!this.known.has(clientOrderId) && !this.journal.order(clientOrderId)) return;
+    this.journal.recordOrderEvent(clientOrderId, state, detail);
+  }
+
+  recordFill(f: FillEvent, key: string): boolean {
+    return this.journal.recordFill({
+      clientId: f.clientOrderId,
+      fillKey: key,
+      strategy: f.strategy,
+      symbol: f.symbol,
+      side: f.side,
+      price: f.price,
+      quantity: f.quantity,
+      fee: f.fee,
+      feeAsset: f.feeAsset,
+      ts: f.timestamp,
+      ...(f.tag ? { tag: f.tag } : {}),
+    });
+  }
+}
+
+/** A journal order row back into a tracked order (recovery). */
+export function trackedFromRow(r: OrderRow): TrackedOrder {
+  const detail = (r.detail ?? {}) as { filledQuote?: string; fee?: string };
+  const o: TrackedOrder = {
+    clientOrderId: r.clientId,
+    strategy: r.strategy,
+    account: r.account,
+    symbol: r.symbol,
+    side: r.side,
+    type: r.type,
+    quantity: r.quantity,
+    filled: r.executedQty,
+    filledQuote: new Decimal(detail.filledQuote ?? '0'),
+    fee: new Decimal(detail.fee ?? '0'),
+    state: r.status as OrderState,
+    createdAt: r.createdTs,
+    updatedAt: r.updatedTs,
+    quietPolls: 0,
+  };
+  if (r.price) o.price = r.price;
+  if (r.tag) o.tag = r.tag;
+  return o;
+}
+
+export function journalKv(journal: Journal, strategy: string): KeyValueStore {
+  return {
+    get: <T extends JsonValue>(key: string) => journal.kvGet(strategy, key) as T | undefined,
+    set: (key, value) => journal.kvSet(strategy, key, value),
+    delete: (key) => void journal.kvDelete(strategy, key),
+  };
+}
+
+export function journalDecisions(journal: Journal): { recordDecision(v: Verdict): void } {
+  return { recordDecision: (v) => void journal.recordDecision(v) };
+}

@@ -1,0 +1,93 @@
+/**
+ * Paper trading: a SimulatedExchange of its own is the venue, and its books are the bot's live local
+ * books (every side the market-data engine applies is copied in, every public trade recorded), so
+ * paper orders fill against what the bot sees, with the same matching code as backtests.
+ */
+import type { Clock } from '../core/clock.js';
+import { Decimal, type DecimalInput } from '../core/decimal.js';
+import type { Logger } from '../core/logger.js';
+import { SimVenue } from '../execution/sim-venue.js';
+import type { Market } from '../market/market-catalog.js';
+import type { MarketDataEngine } from '../market/engine.js';
+import { SimulatedExchange } from '../sim/exchange.js';
+import { createSimDesks } from '../sim/margin/wiring.js';
+import type { MarketSpec } from '../sim/markets.js';
+
+export interface PaperVenueOptions {
+  clock: Clock;
+  logger: Logger;
+  markets: Market[];
+  balances: Record<string, DecimalInput>;
+  fees?: { maker?: DecimalInput; taker?: DecimalInput };
+  seed?: number;
+}
+
+export interface PaperVenue {
+  sim: SimulatedExchange;
+  venue: SimVenue;
+  /** Copy the local books and trades of the engine into the paper exchange; returns a detach function. */
+  follow(engine: MarketDataEngine): () => void;
+  detach(): void;
+}
+
+const DEFAULT_FEE = new Decimal('0.002');
+
+function specOf(m: Market, fees: PaperVenueOptions['fees']): MarketSpec {
+  return {
+    symbol: m.symbol,
+    baseAsset: m.baseAsset,
+    quoteAsset: m.quoteAsset,
+    baseAssetPrecision: m.baseAssetPrecision,
+    quoteAssetPrecision: m.quoteAssetPrecision,
+    faName: m.faName ?? m.symbol,
+    faBaseAsset: m.baseAsset,
+    faQuoteAsset: m.quoteAsset,
+    stepSize: m.quantityPrecision,
+    tickSize: m.pricePrecision,
+    minQty: m.minQty,
+    maxQty: m.maxQty ?? new Decimal('1e12'),
+    minNotional: m.minNotional,
+    makerFee: fees?.maker !== undefined ? new Decimal(fees.maker) : (m.makerFee ?? DEFAULT_FEE),
+    takerFee: fees?.taker !== undefined ? new Decimal(fees.taker) : (m.takerFee ?? DEFAULT_FEE),
+    createdAt: '2020-01-01T00:00:00.000000Z',
+  };
+}
+
+export function createPaperVenue(opts: PaperVenueOptions): PaperVenue {
+  const sim = new SimulatedExchange({
+    clock: opts.clock,
+    seed: opts.seed ?? 1,
+    markets: opts.markets.map((m) => specOf(m, opts.fees)),
+    logger: opts.logger.child({ component: 'paper' }),
+  });
+  const account = sim.createAccount({ id: 'paper', balances: opts.balances });
+  const desks = createSimDesks(sim, { logger: opts.logger });
+  const venue = new SimVenue({ sim, account: account.id, kind: 'paper', instant: desks.instant, margin: desks.margin });
+  const detachers: (() => void)[] = [() => desks.detach()];
+  return {
+    sim,
+    venue,
+    follow(engine) {
+      const onBook = (symbol: string, book: { levels(side: 'bid' | 'ask', limit?: number): { price: Decimal; quantity: Decimal }[] }) => {
+        if (!sim.market(symbol)) return;
+        const t = opts.clock.now();
+        sim.replaceBookSide(symbol, 'bid', book.levels('bid', 50), t);
+        sim.replaceBookSide(symbol, 'ask', book.levels('ask', 50), t);
+      };
+      const onTrade = (t: { symbol: string; price: Decimal; quantity: Decimal; isBuyOrder: boolean; timestamp: number }) => {
+        if (sim.market(t.symbol)) sim.recordTrade(t);
+      };
+      engine.on('book', onBook);
+      engine.on('trade', onTrade);
+      const off = () => {
+        engine.off('book', onBook);
+        engine.off('trade', onTrade);
+      };
+      detachers.push(off);
+      return off;
+    },
+    detach() {
+      for (const d of detachers.splice(0)) d();
+    },
+  };
+}

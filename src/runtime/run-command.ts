@@ -1,0 +1,63 @@
+/**
+ * `mizan run <config> [--duration] [--live] [--keep-orders]`: load and check the config, start the
+ * bot, print a status line every few seconds, stop cleanly on Ctrl-C (or SIGTERM, or after
+ * --duration) with a summary. A second Ctrl-C forces the exit.
+ */
+import type { Command } from 'commander';
+import { loadConfig } from '../config/load.js';
+import { startBot, type StartInfo } from './bot.js';
+
+function banner(info: StartInfo): string {
+  const lines = [`mizan ${info.mode}: ${info.exchange}`];
+  for (const s of info.strategies) lines.push(`  strategy ${s.name} (${s.strategy}) on ${s.markets.join(', ')}${s.account !== 'main' ? ` [${s.account}]` : ''}`);
+  const bal = Object.entries(info.balances)
+    .filter(([, b]) => b.value !== '0')
+    .map(([a, b]) => `${b.value} ${a}${b.locked !== '0' ? ` (${b.locked} locked)` : ''}`);
+  lines.push(`  balances ${bal.join(', ') || 'none'}`);
+  const r = info.recovery;
+  if (r.fromJournal || r.orphans.length) {
+    lines.push(`  recovered ${r.fromJournal} open order(s) from the journal: ${r.resolved} found, ${r.missing.length} missing, ${r.unknown.length} unknown; ${r.orphans.length} orphan(s) adopted`);
+  }
+  return lines.join('\n') + '\n';
+}
+
+export function registerRunCommand(program: Command): void {
+  program
+    .command('run')
+    .description('run the strategies of a config file (paper on the embedded simulator by default)')
+    .argument('<config>', 'YAML config file')
+    .option('--duration <seconds>', 'stop by itself after this many seconds', (v) => {
+      const n = Number(v);
+      if (!Number.isFinite(n) || n <= 0) throw new Error(`--duration: "${v}" is not a positive number of seconds`);
+      return n;
+    })
+    .option('--live', 'confirm live trading (the config must also say mode: live)')
+    .option('--keep-orders', 'leave open orders on the exchange when stopping')
+    .action(async (file: string, o: { duration?: number; live?: boolean; keepOrders?: boolean }) => {
+      const config = await loadConfig(file);
+      const bot = await startBot(config, {
+        live: o.live === true,
+        beforeStart: async (info) => {
+          process.stdout.write(banner(info));
+          if (info.mode === 'live') process.stdout.write('  LIVE: orders go to the exchange with real money. Ctrl-C stops.\n');
+        },
+      });
+      let stopping = false;
+      const stop = async (why: string) => {
+        if (stopping) {
+          process.stderr.write('\nmizan: second signal, exiting now\n');
+          process.exit(130);
+        }
+        stopping = true;
+        process.stdout.write(`\nmizan: stopping (${why})…\n`);
+        const text = await bot.stop({ cancelOrders: !o.keepOrders });
+        process.stdout.write(text);
+        process.exit(0);
+      };
+      process.on('SIGINT', () => void stop('Ctrl-C'));
+      process.on('SIGTERM', () => void stop('SIGTERM'));
+      process.on('SIGUSR2', () => bot.risk.halt('kill switch (SIGUSR2)'));
+      if (o.duration) setTimeout(() => void stop(`--duration ${o.duration}s`), o.duration * 1000);
+      await new Promise<never>(() => {});
+    });
+}
