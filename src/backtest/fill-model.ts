@@ -20,7 +20,6 @@ import { Decimal, toDecimal } from '../core/decimal.js';
 import type { ManualClock } from '../core/clock.js';
 import type { SimulatedExchange } from '../sim/exchange.js';
 import type { MarginDesk } from '../sim/margin/desk.js';
-import type { LevelInput } from '../sim/order-types.js';
 import type { Series } from './data.js';
 
 export interface FillModelOptions {
@@ -42,6 +41,7 @@ export interface FillModelDeps {
 }
 
 const BIG = new Decimal('1e15');
+const toQty = (x: number) => toDecimal(Number(Math.max(0, x).toPrecision(12)), 'volume cap');
 
 export class CandleFill {
   private readonly series = new Map<string, Series>();
@@ -65,19 +65,32 @@ export class CandleFill {
     this.tickOf.set(s.symbol, m.tickSize);
   }
 
-  private levels(symbol: string, price: Decimal, qty: Decimal): { bid: LevelInput[]; ask: LevelInput[] } {
+  /**
+   * One level per side at price ± slippage. During a path the levels are kept off the account's
+   * resting orders (at least a tick away), so the book never fills them by crossing: only prints
+   * do, which keeps the through/touch rule and the volume cap exact.
+   */
+  private setBook(symbol: string, price: Decimal, qty: Decimal, guard?: { maxBuy?: Decimal; minSell?: Decimal }): void {
     const tick = this.tickOf.get(symbol)!;
     const slip = this.deps.options.slippage;
-    if (slip === 0) return { bid: [{ price, quantity: qty }], ask: [{ price, quantity: qty }] };
-    const ask = price.mul(1 + slip).toDecimalPlaces(tick, Decimal.ROUND_UP);
-    const bid = price.mul(1 - slip).toDecimalPlaces(tick, Decimal.ROUND_DOWN);
-    return { bid: [{ price: bid, quantity: qty }], ask: [{ price: ask, quantity: qty }] };
+    let ask = slip === 0 ? price : price.mul(1 + slip).toDecimalPlaces(tick, Decimal.ROUND_UP);
+    let bid = slip === 0 ? price : price.mul(1 - slip).toDecimalPlaces(tick, Decimal.ROUND_DOWN);
+    const step = new Decimal(10).pow(-tick);
+    if (guard?.maxBuy && ask.lte(guard.maxBuy)) ask = guard.maxBuy.plus(step);
+    if (guard?.minSell && bid.gte(guard.minSell)) bid = guard.minSell.minus(step);
+    this.deps.sim.replaceBookSide(symbol, 'bid', bid.gt(0) ? [{ price: bid, quantity: qty }] : []);
+    this.deps.sim.replaceBookSide(symbol, 'ask', [{ price: ask, quantity: qty }]);
   }
 
-  private setBook(symbol: string, price: Decimal, qty: Decimal): void {
-    const l = this.levels(symbol, price, qty);
-    this.deps.sim.replaceBookSide(symbol, 'bid', l.bid);
-    this.deps.sim.replaceBookSide(symbol, 'ask', l.ask);
+  /** Best resting buy and sell of the account in a market (the limits a book level must not cross). */
+  private resting(symbol: string): { maxBuy?: Decimal; minSell?: Decimal } {
+    const out: { maxBuy?: Decimal; minSell?: Decimal } = {};
+    for (const o of this.deps.sim.openOrders(this.deps.account, symbol)) {
+      if (!o.triggered) continue;
+      if (o.side === 'BUY' && (!out.maxBuy || o.price.gt(out.maxBuy))) out.maxBuy = o.price;
+      if (o.side === 'SELL' && (!out.minSell || o.price.lt(out.minSell))) out.minSell = o.price;
+    }
+    return out;
   }
 
   private cap(symbol: string, index: number): Decimal {
@@ -173,18 +186,17 @@ export class CandleFill {
     for (let k = 0; k < pts.length; k++) {
       const t = startMs + Math.floor((spanMs * k) / Math.max(1, pts.length - 1));
       if (t > clock.now()) clock.set(t);
-      if (budget <= 0 && this.deps.options.volumeCap !== undefined) budget = 0;
-      const qty = budget === Infinity ? BIG : toDecimal(Number(Math.max(budget, 0).toPrecision(12)), 'volume cap');
       const p = toDecimal(pts[k]!, `${symbol} price`);
       const up = k > 0 && pts[k]! > pts[k - 1]!;
       this.filledNow = 0;
-      this.setBook(symbol, p, qty);
+      this.setBook(symbol, p, budget === Infinity ? BIG : toQty(budget), this.resting(symbol));
       let printed = p;
       if (this.deps.options.fillOnTouch && k === lowIdx) printed = p.minus(eps);
       else if (this.deps.options.fillOnTouch && k === highIdx) printed = p.plus(eps);
-      sim.recordTrade({ symbol, price: printed, quantity: qty, isBuyOrder: up, timestamp: clock.now() });
+      const q = budget === Infinity ? BIG : toQty(budget);
+      sim.recordTrade({ symbol, price: printed, quantity: q, isBuyOrder: up, timestamp: clock.now() });
       this.prints++;
-      budget -= this.filledNow;
+      if (budget !== Infinity) budget = Math.max(0, budget - this.filledNow);
     }
     this.trackSymbol.symbol = '';
   }
