@@ -185,12 +185,13 @@ export async function startBot(config: MizanConfig, opts: BotOptions = {}): Prom
       protections: config.risk.protections,
       strategies: Object.fromEntries(config.strategies.map((s) => [s.name, { ...(s.risk ?? {}), ...(s.capital ? { capital: s.capital } : {}) }])),
     });
+    const execJournal = new JournalExecutionAdapter(journal, venue.kind);
     const engine: ExecutionEngine = new ExecutionEngine({
       venueFor,
       clock,
       logger: logger.child({ component: 'exec' }),
       ids: new ClientIdGenerator(clock),
-      journal: new JournalExecutionAdapter(journal, venue.kind),
+      journal: execJournal,
       reservations: risk,
     });
     engine.listen(venue);
@@ -208,6 +209,7 @@ export async function startBot(config: MizanConfig, opts: BotOptions = {}): Prom
       market: markets,
       book: books,
       kv: (s) => journalKv(journal, s),
+      executionJournal: execJournal,
     });
     risk.on('cancelAllOrders', ({ reason }) => {
       logger.warn({ reason }, 'halted: cancelling every open order');

@@ -9,7 +9,7 @@ import { Decimal } from '../core/decimal.js';
 import type { Intent } from '../core/intents.js';
 import type { Logger } from '../core/logger.js';
 import type { InstantOrder } from '../core/types/order.js';
-import type { ExecutionEngine } from '../execution/engine.js';
+import type { ExecutionEngine, ExecutionJournal } from '../execution/engine.js';
 import { baseOf, quoteOf } from '../execution/tracked-order.js';
 import type { Venue } from '../execution/venue.js';
 import type { Portfolio } from '../portfolio/portfolio.js';
@@ -25,6 +25,8 @@ export interface IntentExecutorDeps {
   deny(d: Denial): void;
   fill(f: FillEvent, account: string): void;
   release(reservationId: string): void;
+  /** Journal of orders and fills (instant orders are journaled here; spot orders by the engine). */
+  journal?: ExecutionJournal;
 }
 
 export class IntentExecutor {
@@ -53,7 +55,9 @@ export class IntentExecutor {
         case 'instant': {
           if (intent.size.kind !== 'base') throw new Error('instant order size must be resolved to a base quantity before execution');
           const order = await d.venueFor(account).instantOrder({ symbol: intent.symbol, side: intent.side, quantity: intent.size.quantity });
-          for (const f of instantFills(order, intent.strategy, d.clock.now(), intent.tag)) d.fill(f, account);
+          const fills = instantFills(order, intent.strategy, d.clock.now(), intent.tag);
+          this.journalInstant(order, intent.strategy, account, fills, intent.tag);
+          for (const f of fills) d.fill(f, account);
           return;
         }
         case 'marginOpen': {
@@ -87,6 +91,43 @@ export class IntentExecutor {
       d.deny({ intent, rule: 'exchange', reason });
     } finally {
       if (reservationId && intent.kind !== 'order') d.release(reservationId);
+    }
+  }
+
+  private journalInstant(o: InstantOrder, strategy: string, account: string, fills: FillEvent[], tag?: string): void {
+    const j = this.deps.journal;
+    if (!j) return;
+    const now = this.deps.clock.now();
+    let filled = new Decimal(0);
+    let quote = new Decimal(0);
+    let fee = new Decimal(0);
+    for (const f of fills) {
+      filled = filled.plus(f.quantity);
+      quote = quote.plus(f.quantity.mul(f.price));
+      fee = fee.plus(f.fee);
+    }
+    j.upsertOrder({
+      clientOrderId: o.clientOrderId,
+      strategy,
+      account,
+      symbol: o.symbol,
+      side: o.side,
+      type: 'OTC',
+      price: o.executedPrice ?? o.price,
+      quantity: o.origQty,
+      filled,
+      filledQuote: quote,
+      fee,
+      state: 'filled',
+      createdAt: now,
+      updatedAt: now,
+      quietPolls: 0,
+      ...(tag ? { tag } : {}),
+    });
+    let cum = new Decimal(0);
+    for (const f of fills) {
+      cum = cum.plus(f.quantity);
+      j.recordFill(f, `${o.clientOrderId}:${cum.toFixed()}`);
     }
   }
 

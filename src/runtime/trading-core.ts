@@ -8,7 +8,7 @@ import { Decimal } from '../core/decimal.js';
 import type { Intent, Verdict } from '../core/intents.js';
 import type { Logger } from '../core/logger.js';
 import type { MarketStats, PriceTick, PublicTrade } from '../core/types/market.js';
-import type { ExecutionEngine } from '../execution/engine.js';
+import type { ExecutionEngine, ExecutionJournal } from '../execution/engine.js';
 import { baseOf, quoteOf } from '../execution/tracked-order.js';
 import type { Venue } from '../execution/venue.js';
 import type { Portfolio } from '../portfolio/portfolio.js';
@@ -58,6 +58,8 @@ export interface TradingCoreDeps {
   book(symbol: string): BookView | undefined;
   kv(strategy: string): KeyValueStore;
   journal?: JournalPort;
+  /** Where instant orders and their fills are journaled (spot orders are journaled by the engine). */
+  executionJournal?: ExecutionJournal;
   /** Candles kept per market and resolution for `ctx.candles()`. */
   candleCapacity?: number;
 }
@@ -80,6 +82,7 @@ export class TradingCore {
       accountOf: (s) => this.instance(s)?.account ?? 'main',
       deny: (d) => this.deny(d),
       release: (id) => deps.risk.release?.(id),
+      ...(deps.executionJournal ? { journal: deps.executionJournal } : {}),
       fill: (f, account) => this.onFill(f, account),
     });
     for (const inst of deps.instances) {
