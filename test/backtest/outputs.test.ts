@@ -61,7 +61,7 @@ describe('backtest outputs', () => {
         if (!r.url().startsWith('file:') && !r.url().startsWith('data:')) requests.push(r.url());
       });
       await page.goto('file://' + join(out, 'report.html'));
-      await page.waitForFunction(() => (window as unknown as { __charts?: number }).__charts === 3);
+      await page.waitForFunction(() => (globalThis as unknown as { __charts?: number }).__charts === 3);
       const canvases = await page.locator('#candles canvas').count();
       expect(canvases).toBeGreaterThan(0);
       await page.screenshot({ path: join(out, 'report.png'), fullPage: false });
