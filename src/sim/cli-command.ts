@@ -55,7 +55,7 @@ export async function runSim(opts: RunSimOptions = {}): Promise<RunningSim> {
       const replay = await import('./replay/index.js');
       const sources = replay.defaultReplaySources(opts.data, { seed });
       sim = createDefaultSimulator({ clock, seed, logger, seedBooks: false });
-      const handle = replay.startReplay({ sim, sources, speed: opts.speed ?? 1, clock, loop: true, timeBase: 'clock', logger });
+      const handle = replay.startReplay({ sim, sources, speed: opts.speed ?? 1, clock, loop: true, timeBase: 'clock', prime: true, logger });
       handle.done.catch((err: unknown) => logger.error({ err }, 'replay stopped'));
       stopReplay = () => handle.stop();
       feed = `replaying ${opts.data ?? 'the bundled data'} at speed ${opts.speed ?? 1} (looping)`;

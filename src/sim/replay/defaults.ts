@@ -48,6 +48,9 @@ export function readDerivation(dataDir: string): Derivation {
   return JSON.parse(readFileSync(join(dataDir, DERIVATION), 'utf8')) as Derivation;
 }
 
+/** Spread added to the Toman markets derived through the moving USDTTMN rate (see derived.ts). */
+export const TMN_SPREAD_BPS = 10;
+
 export function defaultReplaySources(dataDir: string = bundledDataDir(), opts: DefaultSourcesOptions = {}): ReplaySource[] {
   const d = readDerivation(dataDir);
   const ratio = new Decimal(d.ethBtcRatio);
@@ -58,8 +61,8 @@ export function defaultReplaySources(dataDir: string = bundledDataDir(), opts: D
   const g = MARKET_GRIDS;
   const markets: DerivedMarket[] = [
     { symbol: 'ETHUSDT', from: 'BTCUSDT', factor: () => ratio, quantityFactor: () => inverse, ...g.ETHUSDT! },
-    { symbol: 'BTCTMN', from: 'BTCUSDT', factor: rate, ...g.BTCTMN! },
-    { symbol: 'ETHTMN', from: 'BTCUSDT', factor: (t) => rate(t).mul(ratio), quantityFactor: () => inverse, ...g.ETHTMN! },
+    { symbol: 'BTCTMN', from: 'BTCUSDT', factor: rate, spreadBps: TMN_SPREAD_BPS, ...g.BTCTMN! },
+    { symbol: 'ETHTMN', from: 'BTCUSDT', factor: (t) => rate(t).mul(ratio), quantityFactor: () => inverse, spreadBps: TMN_SPREAD_BPS, ...g.ETHTMN! },
   ];
   const usdt = candleSource(
     'USDTTMN',

@@ -28,6 +28,17 @@ export interface DerivedMarket {
   stepDecimals: number;
   /** Default 50. */
   levels?: number;
+  /**
+   * Extra spread of the derived market, basis points (default 0): bids and taker-sell prints times
+   * (1 - s/2), asks and taker-buy prints times (1 + s/2). A derived market whose factor moves (a
+   * Toman rate) needs a spread wider than the factor moves between two side messages, or its book
+   * crosses; real Toman books are that wide anyway.
+   */
+  spreadBps?: number;
+}
+
+function halfSpread(m: DerivedMarket): Decimal {
+  return new Decimal(m.spreadBps ?? 0).div(20_000);
 }
 
 const ONE = new Decimal(1);
@@ -102,11 +113,19 @@ function deriveSide(levels: readonly RawLevel[], f: Decimal, qf: Decimal, m: Der
 export function deriveBook(ev: BookEvent, m: DerivedMarket): BookEvent {
   const f = m.factor(ev.time);
   const qf = m.quantityFactor ? m.quantityFactor(ev.time) : ONE;
-  return { kind: 'book', symbol: m.symbol, time: ev.time, bids: deriveSide(ev.bids, f, qf, m, true), asks: deriveSide(ev.asks, f, qf, m, false) };
+  const h = halfSpread(m);
+  return {
+    kind: 'book',
+    symbol: m.symbol,
+    time: ev.time,
+    bids: deriveSide(ev.bids, h.isZero() ? f : f.mul(ONE.minus(h)), qf, m, true),
+    asks: deriveSide(ev.asks, h.isZero() ? f : f.mul(ONE.plus(h)), qf, m, false),
+  };
 }
 
 export function deriveTrade(ev: TradeEvent, m: DerivedMarket): TradeEvent | undefined {
-  const f = m.factor(ev.time);
+  const h = halfSpread(m);
+  const f = m.factor(ev.time).mul(ev.isBuyOrder ? ONE.plus(h) : ONE.minus(h));
   const qf = m.quantityFactor ? m.quantityFactor(ev.time) : ONE;
   const price = toDecimal(ev.price, 'price').mul(f).toDecimalPlaces(m.tickDecimals, ev.isBuyOrder ? Decimal.ROUND_CEIL : Decimal.ROUND_FLOOR);
   const qty = toDecimal(ev.quantity, 'quantity').mul(qf).toDecimalPlaces(m.stepDecimals, Decimal.ROUND_FLOOR);

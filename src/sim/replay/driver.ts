@@ -35,6 +35,12 @@ export interface ReplayOptions {
   levels?: number;
   /** Bar length of `candles()`. Default 60. */
   candleResolutionSec?: number;
+  /**
+   * Push events at once until every symbol has had a book, then pace from there: a server that
+   * starts with full books instead of waiting (in real time) for the source that starts last.
+   * Primed events are stamped with the clock's time when `timeBase` is 'clock'. Default false.
+   */
+  prime?: boolean;
   /** Events between yields to the event loop (setImmediate), in every mode. Default 1000. */
   batch?: number;
   logger?: Logger;
@@ -137,7 +143,9 @@ export function startReplay(opts: ReplayOptions): ReplayHandle {
   };
 
   async function run(): Promise<ReplayProgress> {
-    const wallStart = clock.now();
+    let wallStart = clock.now();
+    let priming = opts.prime === true;
+    const booked = new Set<string>();
     let offset = 0; // added to source times on later passes
     let vStart: number | undefined;
     let shift = 0; // source -> pushed time
@@ -160,6 +168,18 @@ export function startReplay(opts: ReplayOptions): ReplayHandle {
       passFirst ??= ev.time;
       passLast = ev.time;
       const v = ev.time + offset;
+      if (priming) {
+        if (ev.kind === 'book') booked.add(ev.symbol);
+        if (booked.size < symbols.length) {
+          push(ev, opts.timeBase === 'clock' ? clock.now() : v);
+          continue;
+        }
+        priming = false;
+        wallStart = clock.now();
+        vStart = v;
+        shift = opts.timeBase === 'clock' ? wallStart - v : 0;
+        log.debug({ events: p.events }, 'replay: primed every book');
+      }
       if (vStart === undefined) {
         vStart = v;
         shift = opts.timeBase === 'clock' ? wallStart - v : 0;

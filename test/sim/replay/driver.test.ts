@@ -124,4 +124,23 @@ describe('startReplay', () => {
     expect(() => startReplay({ sim, sources: [], speed: 0 })).toThrow(/no sources/);
     expect(() => startReplay({ sim, sources: [a], speed: -1 })).toThrow(/speed/);
   });
+
+  it('prime: pushes at once until every symbol has a book, then paces from there', async () => {
+    const t = fakeTime(1_000_000);
+    const sim = fakeTarget();
+    await startReplay({ sim, sources: [a, b], speed: 1, clock: t.clock, sleep: t.sleep, prime: true, timeBase: 'clock' }).done;
+    // A's book (10 s), A's trade, B's trade (11 s), A's trade (12 s), then B's book at 16 s completes the
+    // priming: nothing waited for it. After it there is nothing left to pace.
+    expect(t.sleeps).toEqual([]);
+    const primed = await (async () => {
+      const t2 = fakeTime(0);
+      const sim2 = fakeTarget();
+      const late = listSource('CUSDT', [book('CUSDT', 10_000, '1', '2'), book('CUSDT', 13_000, '1', '2')]);
+      const early = listSource('DUSDT', [book('DUSDT', 4_000, '1', '2'), trade('DUSDT', 15_000, '2')]);
+      await startReplay({ sim: sim2, sources: [late, early], speed: 1, clock: t2.clock, sleep: t2.sleep, prime: true }).done;
+      return t2.sleeps;
+    })();
+    // D's book at 4 s and C's book at 10 s go at once; pacing starts at 10 s: 3 s to C's next book, 2 s to D's trade.
+    expect(primed).toEqual([3000, 2000]);
+  });
 });
