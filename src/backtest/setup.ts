@@ -127,7 +127,7 @@ export function buildHarness(o: HarnessOptions): Harness {
     }
     return undefined;
   };
-  const portfolio = new RecordingPortfolio({ split, price: priceOf, reference });
+  const portfolio = new RecordingPortfolio({ split, price: priceOf, reference, minSellable: (s) => Decimal.max(spec(s).minQty, incrementFromDecimals(spec(s).stepSize)) });
   const trades = new TradeBook(split, (s) => incrementFromDecimals(spec(s).stepSize));
   portfolio.onFillHook = (f) => {
     trades.onFill(f);

@@ -18,6 +18,8 @@ export interface PortfolioDeps {
   price(asset: string, reference: string): Decimal | undefined;
   /** The asset equity is counted in. */
   reference: string;
+  /** Smallest sellable quantity of a market (min quantity): smaller remainders are dust. */
+  minSellable?: (symbol: string) => Decimal | undefined;
 }
 
 export interface BalanceEntry {
@@ -51,7 +53,7 @@ export class Portfolio {
   lastSyncAt = 0;
 
   constructor(private readonly deps: PortfolioDeps) {
-    this.positions = new PositionBook(deps.split);
+    this.positions = new PositionBook(deps.split, deps.minSellable);
   }
 
   /** Replace an account's balances with the exchange's numbers. */

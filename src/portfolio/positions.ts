@@ -4,7 +4,11 @@
  *   in the quote asset, and a fee taken in the base asset reduces the quantity received;
  * - a sell realises (price − average cost) × quantity, minus a quote-asset fee;
  * - selling more than the strategy holds (a short on spot is impossible) realises only the held part
- *   and leaves the rest flagged in `oversold` (e.g. a sell of coins the account held before).
+ *   and leaves the rest flagged in `oversold` (e.g. a sell of coins the account held before);
+ * - dust: what a sell leaves below the market's smallest sellable quantity (a buy fee taken in the
+ *   base asset makes the holding 0.146530352 when the step is 0.000001) cannot be sold, so the round
+ *   trip closes, the remainder moves to `dust` and its small cost is realised as a loss. The coins
+ *   stay in the balances (and in equity); only the strategy's position is flat.
  */
 import { Decimal } from '../core/decimal.js';
 import type { FillEvent, SpotPositionView } from '../strategy/views.js';
@@ -23,6 +27,8 @@ export interface PositionRecord {
   realizedPnl: Decimal;
   feesQuote: Decimal;
   oversold: Decimal;
+  /** Unsellable remainders left by sells (below the market's minimum quantity). */
+  dust: Decimal;
   trades: number;
   /** Closed round trips (quantity back to zero). */
   closedTrades: { pnl: Decimal; openedAt: number; closedAt: number }[];
@@ -32,7 +38,11 @@ export interface PositionRecord {
 export class PositionBook {
   private readonly map = new Map<string, PositionRecord>();
 
-  constructor(private readonly split: (symbol: string) => { base: string; quote: string }) {}
+  constructor(
+    private readonly split: (symbol: string) => { base: string; quote: string },
+    /** Smallest sellable quantity of a market (its minimum quantity); undefined: no dust rule. */
+    private readonly minSellable?: (symbol: string) => Decimal | undefined,
+  ) {}
 
   private key(strategy: string, symbol: string): string {
     return `${strategy}\u0000${symbol}`;
@@ -52,7 +62,7 @@ export class PositionBook {
     let p = this.map.get(k);
     if (!p) {
       const { base, quote } = this.split(f.symbol);
-      p = { strategy: f.strategy, symbol: f.symbol, base, quote, quantity: ZERO, cost: ZERO, avgPrice: ZERO, realizedPnl: ZERO, feesQuote: ZERO, oversold: ZERO, trades: 0, closedTrades: [] };
+      p = { strategy: f.strategy, symbol: f.symbol, base, quote, quantity: ZERO, cost: ZERO, avgPrice: ZERO, realizedPnl: ZERO, feesQuote: ZERO, oversold: ZERO, dust: ZERO, trades: 0, closedTrades: [] };
       this.map.set(k, p);
     }
     p.trades++;
@@ -75,10 +85,17 @@ export class PositionBook {
     const feeShare = f.feeAsset === p.quote ? f.fee.mul(held).div(f.quantity) : f.feeAsset === p.base ? f.fee.mul(f.price).mul(held).div(f.quantity) : ZERO;
     // The cost leaving the position: all of it on a full close (exact), pro rata otherwise.
     const costOut = held.eq(p.quantity) ? p.cost : p.quantity.isZero() ? ZERO : p.cost.mul(held).div(p.quantity);
-    const pnl = proceedsPerUnit.mul(held).minus(costOut).minus(feeShare);
-    p.realizedPnl = p.realizedPnl.plus(pnl);
+    let pnl = proceedsPerUnit.mul(held).minus(costOut).minus(feeShare);
     p.cost = p.cost.minus(costOut);
     p.quantity = p.quantity.minus(held);
+    const min = this.minSellable?.(f.symbol);
+    if (min && p.quantity.gt(0) && p.quantity.lt(min) && held.gt(0)) {
+      pnl = pnl.minus(p.cost);
+      p.dust = p.dust.plus(p.quantity);
+      p.quantity = ZERO;
+      p.cost = ZERO;
+    }
+    p.realizedPnl = p.realizedPnl.plus(pnl);
     if (p.quantity.isZero() && held.gt(0)) {
       p.closedTrades.push({ pnl, openedAt: p.openedAt ?? f.timestamp, closedAt: f.timestamp });
       p.avgPrice = ZERO;

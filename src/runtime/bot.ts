@@ -140,7 +140,12 @@ export async function startBot(config: MizanConfig, opts: BotOptions = {}): Prom
       const usdtTmn = safeMid(market, 'USDTTMN');
       return viaUsdt && usdtTmn ? viaUsdt.mul(usdtTmn) : undefined;
     };
-    const portfolio = new Portfolio({ split: splitSymbol, price, reference });
+    const portfolio = new Portfolio({
+      split: splitSymbol,
+      price,
+      reference,
+      minSellable: (s) => (catalog.has(s) ? Decimal.max(catalog.get(s).minQty, catalog.get(s).qtyStep) : undefined),
+    });
 
     // ------------------------------------------------------------------------------ venue
     let paper: PaperVenue | undefined;

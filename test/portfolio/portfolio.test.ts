@@ -50,4 +50,20 @@ describe('Portfolio', () => {
     expect(rows[0]).toMatchObject({ strategy: 's1', symbol: 'BTCUSDT' });
     expect(rows[0]!.realized.toFixed()).toBe('10');
   });
+
+  it('closes the round trip when a sell leaves only unsellable dust (fee taken in the base asset)', () => {
+    const p = new Portfolio({ split, price: () => undefined, reference: 'USDT', minSellable: () => d('0.000001') });
+    // Buy 0.1469 @ 100 with a 0.2% fee in BTC: holding 0.1466062 (7 decimals, the step is 6).
+    p.applyFill(fill('BUY', '0.1469', '100', '0.0002938', 'BTC', 1));
+    const pos = p.positions.get('s1', 'BTCUSDT')!;
+    expect(pos.quantity.toFixed()).toBe('0.1466062');
+    // The strategy sells what the step allows: 0.146606, leaving 0.0000002 BTC of dust.
+    const pnl = p.applyFill(fill('SELL', '0.146606', '110', '0', 'USDT', 2));
+    expect(pos.quantity.isZero()).toBe(true);
+    expect(pos.dust.toFixed()).toBe('0.0000002');
+    expect(pos.closedTrades).toHaveLength(1);
+    // proceeds 16.12666 - all the cost 14.69 (the dust's share is written off) = 1.43666
+    expect(pnl.toFixed()).toBe('1.43666');
+    expect(p.balance('BTC').value.toFixed()).toBe('0.0000002');
+  });
 });
