@@ -4,6 +4,12 @@
 import { Command } from 'commander';
 import { registerCommands } from './runtime/commands.js';
 
+// `mizan strategies | head`: a closed pipe ends the output, not the process with a stack trace.
+process.stdout.on('error', (err: NodeJS.ErrnoException) => {
+  if (err.code === 'EPIPE') process.exit(0);
+  throw err;
+});
+
 const program = new Command();
 program
   .name('mizan')
