@@ -48,7 +48,8 @@ describe('mizan run, paper mode on the embedded simulator', () => {
     bot = await startBot(config, { logger: silentLogger, intervals: { statusEveryMs: 0, pollMs: 200, syncMs: 1000 } });
     const deadline = Date.now() + 25_000;
     const emitted = () => [...bot!.core.runners.values()].filter((r) => r.intentsEmitted > 0).map((r) => r.name);
-    while (Date.now() < deadline && (emitted().length < 4 || bot.core.fills < 3)) await new Promise((r) => setTimeout(r, 250));
+    const dcaBuys = () => bot!.portfolio.positions.get('dca', 'USDTTMN')?.trades ?? 0;
+    while (Date.now() < deadline && (emitted().length < 4 || dcaBuys() < 3)) await new Promise((r) => setTimeout(r, 250));
 
     expect([...bot.core.runners.values()].map((r) => r.errors)).toEqual([0, 0, 0, 0, 0, 0]);
     expect(emitted()).toEqual(expect.arrayContaining(['mm', 'grid', 'dca']));
