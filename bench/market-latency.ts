@@ -1,0 +1,263 @@
+/**
+ * Benchmark: market-data latency from the moment a message leaves the exchange to the strategy
+ * callback. A socket.io server in a child process broadcasts like the simulator's wire server
+ * (socket.io 4 with allowEIO3, `Broadcaster (channel, data)`, 50-level side snapshots in the
+ * keyed-object form of `streamDepth`) for 20 markets, 40 depth channels, at 5,000 messages per second
+ * in total over loopback. In this process: StreamClient (protocol 4) -> MarketDataEngine (book
+ * update, integrity checks, health) -> `book` event wired as the bot wires it -> StrategyRunner ->
+ * a trivial strategy's `onBook`, which reads the best bid and ask. Each payload carries its send time
+ * `t` (process.hrtime, CLOCK_MONOTONIC: the same clock in both processes on Linux) and a sequence
+ * number `s` (gaps = dropped messages). Pacing goes by elapsed time, so the rate holds when a timer
+ * fires late.
+ *
+ *   node bin/run-ts.js bench/market-latency.ts [rate=5000] [seconds=10]
+ * Results: bench/results/market-latency.json.
+ */
+import { fork } from 'node:child_process';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { SystemClock } from '../src/core/clock.js';
+import { Decimal } from '../src/core/decimal.js';
+import { silentLogger } from '../src/core/logger.js';
+import { StreamClient } from '../src/exchange/stream/client.js';
+import { MarketDataEngine } from '../src/market/engine.js';
+import { bookView } from '../src/runtime/views.js';
+import { CandleWindow } from '../src/strategy/candle-window.js';
+import type { StrategyContext } from '../src/strategy/define.js';
+import { StrategyRunner } from '../src/strategy/runner.js';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { Server } from 'socket.io';
+import type { RawLevel } from '../src/market/ports.js';
+import { streamDepth } from '../src/sim/wire/format.js';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const now = (): number => Number(process.hrtime.bigint()) / 1e6;
+const MARKETS = Array.from({ length: 20 }, (_, i) => `M${String(i).padStart(2, '0')}TMN`);
+const LEVELS = 50;
+const VARIANTS = 64;
+
+/** Side snapshots as the wire server sends them (`streamDepth`); prices drift, books never cross. */
+function sidePayloads(symbol: string, side: 'bid' | 'ask', variants = VARIANTS): Record<string, unknown>[] {
+  const base = 1_000_000 * (1 + MARKETS.indexOf(symbol));
+  const out: Record<string, unknown>[] = [];
+  for (let v = 0; v < variants; v++) {
+    const levels = [];
+    for (let i = 0; i < LEVELS; i++) {
+      const offset = 100 + (v % 8) * 10 + i * 25;
+      levels.push({
+        price: new Decimal(side === 'bid' ? base - offset : base + offset),
+        quantity: new Decimal(((i * 7 + v * 13) % 997) + 1).div(1000),
+      });
+    }
+    out.push(streamDepth(levels));
+  }
+  return out;
+}
+
+/** The child process: a socket.io server like the simulator's, paced by elapsed time. */
+async function serve(rate: number): Promise<void> {
+  const http = createServer();
+  const io = new Server(http, { path: '/socket.io', allowEIO3: true, serveClient: false, pingInterval: 20_000, pingTimeout: 20_000 });
+  io.on('connection', (s) => s.on('subscribe', (m: { channel?: string }) => void (typeof m?.channel === 'string' && s.join(m.channel))));
+  await new Promise<void>((r) => http.listen(0, '127.0.0.1', r));
+  const channels = MARKETS.flatMap((m) => [`${m}@buyDepth`, `${m}@sellDepth`]);
+  const payloads = MARKETS.flatMap((m) => [sidePayloads(m, 'bid'), sidePayloads(m, 'ask')]);
+  process.send?.({ port: (http.address() as AddressInfo).port });
+  let k = 0;
+  process.on('message', (msg: { start?: boolean }) => {
+    if (!msg.start) return;
+    const start = now();
+    setInterval(() => {
+      const due = Math.floor(((now() - start) * rate) / 1000);
+      for (; k < due; k++) {
+        const c = k % channels.length;
+        const payload = payloads[c]![Math.floor(k / channels.length) % VARIANTS]!;
+        payload.s = k;
+        payload.t = now();
+        io.to(channels[c]!).emit('Broadcaster', channels[c], payload);
+      }
+    }, 1);
+  });
+  process.on('disconnect', () => process.exit(0));
+}
+
+export interface MarketLatencyResult {
+  markets: number;
+  channels: number;
+  levelsPerSide: number;
+  targetRate: number;
+  seconds: number;
+  /** Strategy callbacks measured in the window, and per second. */
+  received: number;
+  perSecond: number;
+  /** Sequence numbers missing in the window (messages sent and never delivered). */
+  dropped: number;
+  /** Send -> strategy callback, ms. */
+  latencyMs: { p50: number; p90: number; p99: number; p999: number; max: number; mean: number };
+  /** Send -> socket.io `message` event at the client (transport), ms. */
+  wireMs: { p50: number; p99: number };
+  /** `message` event -> strategy callback (parse, book, health, events, runner), ms. */
+  inProcessMs: { p50: number; p99: number };
+  targets: { p99UnderMs: number; met: boolean };
+  clientCpuPct: number;
+  malformed: number;
+  machine: { cpus: string; cores: number; node: string; loadAverage1m: number };
+  date: string;
+}
+
+function pct(sorted: Float64Array, p: number): number {
+  if (sorted.length === 0) return NaN;
+  return Math.round(sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))]! * 1000) / 1000;
+}
+
+/** The strategy context a runner needs; the bench's strategy only reads the book it is handed. */
+function context(): StrategyContext {
+  const clock = new SystemClock();
+  return {
+    name: 'latency',
+    params: {},
+    markets: MARKETS,
+    resolutionSec: 60,
+    clock,
+    log: silentLogger,
+    state: { get: () => undefined, set: () => undefined, delete: () => undefined },
+    now: () => clock.now(),
+    market: (s) => {
+      throw new RangeError(`no market view for ${s} in the latency bench`);
+    },
+    book: () => undefined,
+    candles: () => new CandleWindow(1),
+    balance: (asset) => ({ asset, value: new Decimal(0), locked: new Decimal(0), free: new Decimal(0) }),
+    position: () => undefined,
+    marginPositions: () => [],
+    openOrders: () => [],
+  };
+}
+
+export async function run(rate = 5000, seconds = 10): Promise<MarketLatencyResult> {
+  const child = fork(path.join(here, '..', 'bin', 'run-ts.js'), [fileURLToPath(import.meta.url), '--server', String(rate)], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  const port = await new Promise<number>((resolve, reject) => {
+    child.once('message', (m: { port: number }) => resolve(m.port));
+    child.once('exit', (code) => reject(new Error(`latency server exited early (code ${code})`)));
+  });
+  const clock = new SystemClock();
+  const stream = new StreamClient({ url: `http://127.0.0.1:${port}`, protocol: 4, clock });
+  const first = new Map(MARKETS.map((m) => [m, { bids: sidePayloads(m, 'bid', 1)[0]!, asks: sidePayloads(m, 'ask', 1)[0]! }]));
+  const market = new MarketDataEngine({
+    stream,
+    depth: {
+      getDepth: async (s) => {
+        const f = first.get(s)!;
+        return { bids: Object.values(f.bids) as RawLevel[], asks: Object.values(f.asks) as RawLevel[] };
+      },
+    },
+    clock,
+    options: { subscribeStats: false },
+  });
+
+  // Ring of send times, one per book event, consumed in order by the strategy (one runner, one queue).
+  const cap = rate * (seconds + 10);
+  const lat = new Float64Array(cap);
+  const wire = new Float64Array(cap);
+  const inProc = new Float64Array(cap);
+  const pendingSent: number[] = [];
+  const pendingArrived: number[] = [];
+  let n = 0;
+  let recording = false;
+  let sent = 0;
+  let arrived = 0;
+  let firstSeq = -1;
+  let lastSeq = -1;
+  let seqCount = 0;
+  stream.on('message', (_channel, data) => {
+    const p = data as { t: number; s: number };
+    arrived = now();
+    sent = p.t;
+    if (recording) {
+      if (firstSeq < 0) firstSeq = p.s;
+      lastSeq = p.s;
+      seqCount++;
+    }
+  });
+  const runner = new StrategyRunner({
+    ctx: context(),
+    logger: silentLogger,
+    sink: () => undefined,
+    handlers: {
+      onBook: (_symbol, book) => {
+        const t = now();
+        const s = pendingSent.shift()!;
+        const a = pendingArrived.shift()!;
+        if (book.bestBid() === undefined || book.bestAsk() === undefined) throw new Error('empty book side');
+        if (!recording || s === undefined || n >= cap) return;
+        lat[n] = t - s;
+        wire[n] = a - s;
+        inProc[n] = t - a;
+        n++;
+      },
+    },
+  });
+  // Wired as the bot wires its core (src/runtime/bot.ts): a view per event, dispatched to the runner.
+  market.on('book', (symbol, book) => {
+    pendingSent.push(sent);
+    pendingArrived.push(arrived);
+    void runner.dispatch({ type: 'book', symbol, book: bookView(symbol, book, () => market.health(symbol)) });
+  });
+
+  await market.start(MARKETS);
+  await stream.connect();
+  pendingSent.length = 0;
+  pendingArrived.length = 0;
+  await runner.drain();
+  child.send({ start: true });
+  await new Promise((r) => setTimeout(r, 2000)); // warm-up (JIT, socket buffers)
+  const load = os.loadavg()[0] ?? 0;
+  recording = true;
+  const cpu0 = process.cpuUsage();
+  await new Promise((r) => setTimeout(r, seconds * 1000));
+  recording = false;
+  const cpu = process.cpuUsage(cpu0);
+  await runner.drain();
+  child.kill();
+  market.stop();
+  stream.close();
+
+  const sorted = lat.slice(0, n).sort();
+  const w = wire.slice(0, n).sort();
+  const ip = inProc.slice(0, n).sort();
+  let sum = 0;
+  for (let i = 0; i < n; i++) sum += lat[i]!;
+  const p99 = pct(sorted, 0.99);
+  const result: MarketLatencyResult = {
+    markets: MARKETS.length,
+    channels: MARKETS.length * 2,
+    levelsPerSide: LEVELS,
+    targetRate: rate,
+    seconds,
+    received: n,
+    perSecond: Math.round(n / seconds),
+    dropped: firstSeq < 0 ? 0 : lastSeq - firstSeq + 1 - seqCount,
+    latencyMs: { p50: pct(sorted, 0.5), p90: pct(sorted, 0.9), p99, p999: pct(sorted, 0.999), max: pct(sorted, 1), mean: Math.round((sum / Math.max(1, n)) * 1000) / 1000 },
+    wireMs: { p50: pct(w, 0.5), p99: pct(w, 0.99) },
+    inProcessMs: { p50: pct(ip, 0.5), p99: pct(ip, 0.99) },
+    targets: { p99UnderMs: 2, met: p99 < 2 },
+    clientCpuPct: Math.round(((cpu.user + cpu.system) / 1000 / (seconds * 1000)) * 100),
+    malformed: stream.stats().malformedTotal + market.counters.malformed,
+    machine: { cpus: os.cpus()[0]?.model ?? 'unknown', cores: os.cpus().length, node: process.version, loadAverage1m: Math.round(load * 100) / 100 },
+    date: new Date().toISOString(),
+  };
+  mkdirSync(path.join(here, 'results'), { recursive: true });
+  writeFileSync(path.join(here, 'results', 'market-latency.json'), JSON.stringify(result, null, 2) + '\n');
+  return result;
+}
+
+if (process.argv[2] === '--server') {
+  await serve(Number(process.argv[3] ?? 5000));
+} else if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  const [rate = '5000', seconds = '10'] = process.argv.slice(2);
+  const r = await run(Number(rate), Number(seconds));
+  process.stdout.write(JSON.stringify(r, null, 2) + '\n');
+}
