@@ -70,6 +70,7 @@ export async function runSim(opts: RunSimOptions = {}): Promise<RunningSim> {
   const routes: Route[] = [];
   const adminRoutes: Route[] = [];
   let detachDesks: (() => void) | undefined;
+  let resolveSubAccount: ((a: string, c: string) => string) | undefined;
   if (opts.desks ?? true) {
     try {
       const wiring = await import('./margin/wiring.js');
@@ -77,6 +78,7 @@ export async function runSim(opts: RunSimOptions = {}): Promise<RunningSim> {
       routes.push(...desks.routes);
       adminRoutes.push(...desks.adminRoutes);
       detachDesks = () => desks.detach();
+      resolveSubAccount = desks.resolveSubAccount;
     } catch (err) {
       logger.warn({ err }, 'margin / instant / trading-credit / withdrawal desks could not be loaded; their endpoints answer 501');
     }
@@ -88,6 +90,7 @@ export async function runSim(opts: RunSimOptions = {}): Promise<RunningSim> {
     logger,
     routes,
     adminRoutes,
+    ...(resolveSubAccount ? { resolveSubAccount } : {}),
     ...(opts.host ? { host: opts.host } : {}),
     ...(opts.faults ? { faults: opts.faults } : {}),
   });

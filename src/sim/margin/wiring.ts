@@ -39,6 +39,8 @@ export interface SimDesks {
   extras: AccountExtras;
   routes: Route[];
   adminRoutes: Route[];
+  /** `sub-account-client-id` -> the sub-account's ledger id (for the wire server's spot and account routes). */
+  resolveSubAccount(accountId: string, subClientId: string): string;
   /** Stops forwarding the simulator's prices. */
   detach(): void;
 }
@@ -67,7 +69,13 @@ export function createSimDesks(sim: SimulatedExchange, opts: SimDeskOptions = {}
   const prop = new PropDesk({ ...base, ...(opts.propPackages ? { packages: opts.propPackages } : {}) });
   const extras = new AccountExtras({ clock: sim.clock });
   const withdrawals = new WithdrawalDesk({ ledger: sim.ledger, extras, clock: sim.clock, ...(opts.withdrawalFee ? { fee: opts.withdrawalFee } : {}) });
-  const resolveSubAccount = (a: string, c: string) => prop.resolveSubAccount(a, c);
+  // A sub-account's ledger id becomes an account of the simulator on first use (no API keys of its
+  // own: it is reached only through its owner's key and the sub-account-client-id header).
+  const resolveSubAccount = (a: string, c: string): string => {
+    const id = prop.resolveSubAccount(a, c);
+    if (!sim.accounts.get(id)) sim.createAccount({ id });
+    return id;
+  };
   const onPrice = (p: { symbol: string; price: Decimal }) => {
     const now = sim.clock.now();
     margin.onPrice(p.symbol, p.price, now);
@@ -75,7 +83,7 @@ export function createSimDesks(sim: SimulatedExchange, opts: SimDeskOptions = {}
   };
   sim.on('price', onPrice);
   return {
-    margin, instant, prop, withdrawals, extras,
+    margin, instant, prop, withdrawals, extras, resolveSubAccount,
     routes: [
       ...marginRoutes(margin, { resolveSubAccount }),
       ...instantRoutes(instant, { resolveSubAccount }),

@@ -28,6 +28,8 @@ export interface WireServerOptions {
   routes?: Route[];
   /** Extra admin routes under `/__sim/` (no faults apply to them). */
   adminRoutes?: Route[];
+  /** Maps `sub-account-client-id` to the trading-credit ledger account (PropDesk.resolveSubAccount). */
+  resolveSubAccount?: (accountId: string, subClientId: string) => string;
   /** 0 (default) picks a free port. */
   port?: number;
   host?: string;
@@ -53,7 +55,7 @@ export async function createWireServer(opts: WireServerOptions): Promise<WireSer
   const { sim } = opts;
   const logger = opts.logger ?? silentLogger;
   const faults = opts.faults instanceof FaultInjector ? opts.faults : new FaultInjector(opts.faults ?? {});
-  const router = new Router([...publicRoutes(sim), ...accountRoutes(sim), ...spotRoutes(sim), ...(opts.routes ?? [])]);
+  const router = new Router([...publicRoutes(sim), ...accountRoutes(sim, opts.resolveSubAccount), ...spotRoutes(sim, opts.resolveSubAccount), ...(opts.routes ?? [])]);
   const admin = new Router([...adminRoutes(sim, faults), ...(opts.adminRoutes ?? [])]);
   const spec = SPEC_ENDPOINTS.map((e) => ({ ...e, ...compilePattern(e.path) }));
   const held = new Set<ServerResponse>();

@@ -4,15 +4,18 @@ import { ASSET_PRECISION } from '../../markets.js';
 import { wireAccountTrade, wireBalance, wireOrder } from '../format.js';
 import { ok, type Route } from '../route.js';
 import { paginate, param } from './common.js';
+import { tradingAccountOf, type SubAccountResolver } from './common.js';
+import type { WireRequest } from '../route.js';
 
-export function accountRoutes(sim: SimulatedExchange): Route[] {
+export function accountRoutes(sim: SimulatedExchange, resolve?: SubAccountResolver): Route[] {
+  const acct = (req: WireRequest): string => tradingAccountOf(req, resolve);
   return [
     {
       method: 'GET',
       path: '/v1/account/fee',
       auth: 'read',
       handler: (req) => {
-        const fees = sim.fees(req.accountId!);
+        const fees = sim.fees(acct(req));
         const result: Record<string, unknown> = {};
         for (const [symbol, f] of Object.entries(fees)) {
           result[symbol] = { makerFeeRate: f.makerFee.toFixed(8), takerFeeRate: f.takerFee.toFixed(8), recent_days_sum: 0 };
@@ -28,7 +31,7 @@ export function accountRoutes(sim: SimulatedExchange): Route[] {
       auth: 'read',
       handler: (req) => {
         const balances: Record<string, unknown> = {};
-        for (const [asset, e] of Object.entries(sim.balances(req.accountId!))) balances[asset] = wireBalance(asset, e, ASSET_PRECISION[asset] ?? 8);
+        for (const [asset, e] of Object.entries(sim.balances(acct(req)))) balances[asset] = wireBalance(asset, e, ASSET_PRECISION[asset] ?? 8);
         return ok({ balances });
       },
     },
@@ -39,7 +42,7 @@ export function accountRoutes(sim: SimulatedExchange): Route[] {
       handler: (req) => {
         const symbol = param(req, 'symbol')?.toUpperCase();
         const side = param(req, 'side')?.toUpperCase();
-        const fills = sim.accountTrades(req.accountId!, symbol).filter((f) => !side || (side === 'BUY') === f.isBuyer);
+        const fills = sim.accountTrades(acct(req), symbol).filter((f) => !side || (side === 'BUY') === f.isBuyer);
         const page = paginate(req, fills, 100);
         return ok({ AccountLatestTrades: page.items.map(wireAccountTrade) }, 200, { result_info: page.info });
       },
@@ -50,7 +53,7 @@ export function accountRoutes(sim: SimulatedExchange): Route[] {
       auth: 'read',
       handler: (req) => {
         const symbol = param(req, 'symbol')?.toUpperCase();
-        const page = paginate(req, sim.openOrders(req.accountId!, symbol).reverse());
+        const page = paginate(req, sim.openOrders(acct(req), symbol).reverse());
         return ok({ orders: page.items.map(wireOrder) }, 200, { result_info: page.info });
       },
     },

@@ -48,3 +48,13 @@ function intParam(req: WireRequest, name: string, dflt: number, min: number, max
   if (!Number.isInteger(n) || n < min || n > max) throw invalid(name, `${name} must be an integer from ${min} to ${max}, got ${JSON.stringify(raw)}`);
   return n;
 }
+
+/** The ledger account a request trades on: the sub-account named by `sub-account-client-id`, or the key's. */
+export type SubAccountResolver = (accountId: string, subClientId: string) => string;
+
+export function tradingAccountOf(req: WireRequest, resolve?: SubAccountResolver): string {
+  const sub = req.subAccountId;
+  if (!sub) return req.accountId!;
+  if (!resolve) throw new SimError(422, 'The given data was invalid.', { 'sub-account-client-id': ['trading-credit accounts are not enabled on this simulator'] });
+  return resolve(req.accountId!, sub);
+}

@@ -9,7 +9,7 @@ import { SimError, type SimFieldErrors } from '../../errors.js';
 import type { SimulatedExchange } from '../../exchange.js';
 import { wireOrder } from '../format.js';
 import { ok, type Route, type WireRequest } from '../route.js';
-import { paginate, param, requireParam } from './common.js';
+import { paginate, param, requireParam, tradingAccountOf, type SubAccountResolver } from './common.js';
 
 function decimalField(req: WireRequest, name: string, fields: SimFieldErrors): Decimal | undefined {
   const raw = req.body[name] ?? req.query[name];
@@ -22,8 +22,9 @@ function decimalField(req: WireRequest, name: string, fields: SimFieldErrors): D
   }
 }
 
-export function spotRoutes(sim: SimulatedExchange): Route[] {
-  const cancel = (req: WireRequest, id: string) => ok(wireOrder(sim.cancelOrder(req.accountId!, id)));
+export function spotRoutes(sim: SimulatedExchange, resolve?: SubAccountResolver): Route[] {
+  const acct = (req: WireRequest): string => tradingAccountOf(req, resolve);
+  const cancel = (req: WireRequest, id: string) => ok(wireOrder(sim.cancelOrder(acct(req), id)));
   return [
     {
       method: 'POST',
@@ -44,7 +45,7 @@ export function spotRoutes(sim: SimulatedExchange): Route[] {
         const stopPrice = decimalField(req, 'stop_Price', fields) ?? decimalField(req, 'stopPrice', fields);
         const clientId = param(req, 'client_id');
         if (Object.keys(fields).length > 0) throw new SimError(422, 'The given data was invalid.', fields);
-        const order = sim.placeOrder(req.accountId!, {
+        const order = sim.placeOrder(acct(req), {
           symbol: symbol!.toUpperCase(),
           side: side!.toUpperCase() as Side,
           type: type!.toUpperCase() as OrderType,
@@ -60,7 +61,7 @@ export function spotRoutes(sim: SimulatedExchange): Route[] {
       method: 'GET',
       path: '/v1/account/orders/:client_id',
       auth: 'read',
-      handler: (req) => ok(wireOrder(sim.getOrder(req.accountId!, req.params.client_id!))),
+      handler: (req) => ok(wireOrder(sim.getOrder(acct(req), req.params.client_id!))),
     },
     {
       method: 'DELETE',
@@ -89,7 +90,7 @@ export function spotRoutes(sim: SimulatedExchange): Route[] {
         const fromMs = from ? Date.parse(from) : undefined;
         const toMs = to ? Date.parse(to) + (to.length <= 10 ? 86_400_000 : 0) : undefined;
         const list = sim
-          .orders(req.accountId!)
+          .orders(acct(req))
           .filter((o) => (!market || o.symbol === market) && (!side || o.side === side) && (!type || o.type === type))
           .filter((o) => (fromMs === undefined || o.createdAt >= fromMs) && (toMs === undefined || o.createdAt < toMs))
           .reverse();
