@@ -13,9 +13,18 @@
  * final state: it satisfies the ExecutionEngine's ReservationPort) and shrink with `settle` as the
  * order fills (the filled part then shows in the balance itself).
  *
- * Conservative by design: while an order rests on the exchange, a balance synced from the exchange
- * shows its funds as `locked` and the reservation still counts them too, so free is understated
- * until the order ends, never overstated.
+ * Locked vs reserved (no double counting). A resting order's funds show in the exchange's `locked`
+ * once the exchange has the order and the balance was read after that. So a reservation counts in
+ * `free` only until a balance sync covers it:
+ * - `accepted(id, at)`: the executor saw the order on the exchange (open or partially filled) at `at`;
+ * - `balancesSynced(account, startedAt)`: balances of the account were read by a request started at
+ *   `startedAt`; every reservation accepted at or before it is now inside that `locked` and stops
+ *   counting in `reserved()`/`free()` (it still counts for the strategy's capital, `reservedBy`).
+ * Every uncertainty falls on the safe side: an order learnt about late, a sync whose request began
+ * before the acceptance, a covered order cancelled or filled before the next sync: in each case the
+ * funds count twice until the next sync (free understated), never zero times (never overstated).
+ * With `liveLocked` (a balance source that is always current, like the simulator's ledger in
+ * backtests) an accepted reservation is covered at once.
  */
 import { Decimal } from '../core/decimal.js';
 import type { Side } from '../core/types/market.js';
@@ -41,6 +50,10 @@ export interface Reservation extends ReserveRequest {
   id: string;
   /** Amount still held. */
   remaining: Decimal;
+  /** When the exchange was seen holding the order (its funds then show in `locked`). */
+  acceptedAt?: number;
+  /** True once a balance sync includes the order's lock: it no longer counts in `reserved()`. */
+  covered: boolean;
   /** Base quantity filled so far (orders). */
   filled: Decimal;
 }
@@ -49,17 +62,58 @@ export type ReserveResult = { ok: true; id: string; free: Decimal } | { ok: fals
 
 const key = (a: string, b: string) => `${a}\u0000${b}`;
 
+export interface ReservationsOptions {
+  idPrefix?: string;
+  /** The balance port's `locked` is always current (simulator ledger): accepted means covered. */
+  liveLocked?: boolean;
+}
+
 export class Reservations {
   private readonly byId = new Map<string, Reservation>();
+  /** Not yet covered by a synced `locked`: what free subtracts. */
   private readonly totals = new Map<string, Decimal>();
+  /** Everything held, covered or not. */
+  private readonly all = new Map<string, Decimal>();
   private readonly byStrategy = new Map<string, Decimal>();
+  private readonly idPrefix: string;
+  private readonly liveLocked: boolean;
   private seq = 0;
 
-  constructor(private readonly idPrefix = 'rsv') {}
+  constructor(opts: string | ReservationsOptions = {}) {
+    const o = typeof opts === 'string' ? { idPrefix: opts } : opts;
+    this.idPrefix = o.idPrefix ?? 'rsv';
+    this.liveLocked = o.liveLocked ?? false;
+  }
 
-  /** Total held on an account for an asset. */
+  /** Held on an account for an asset and not yet inside the synced `locked` (what free subtracts). */
   reserved(account: string, asset: string): Decimal {
     return this.totals.get(key(account, asset)) ?? ZERO;
+  }
+
+  /** Everything held on an account for an asset, including reservations a synced `locked` already shows. */
+  reservedTotal(account: string, asset: string): Decimal {
+    return this.all.get(key(account, asset)) ?? ZERO;
+  }
+
+  /** The exchange holds the reservation's order since `at` (first call wins). */
+  accepted(reservationId: string, at: number): void {
+    const r = this.byId.get(reservationId);
+    if (!r || r.acceptedAt !== undefined) return;
+    r.acceptedAt = at;
+    if (this.liveLocked) this.cover(r);
+  }
+
+  /** Balances of `account` were read by a request started at `startedAt`: cover what they include. */
+  balancesSynced(account: string, startedAt: number): void {
+    for (const r of this.byId.values()) {
+      if (!r.covered && r.account === account && r.acceptedAt !== undefined && r.acceptedAt <= startedAt) this.cover(r);
+    }
+  }
+
+  private cover(r: Reservation): void {
+    if (r.covered) return;
+    r.covered = true;
+    this.bump(this.totals, key(r.account, r.asset), r.remaining.neg());
   }
 
   /** Held by one strategy for an asset (all accounts). */
@@ -85,12 +139,12 @@ export class Reservations {
   reserve(req: ReserveRequest): string {
     if (req.amount.isNeg()) throw new RangeError(`reservation amount must not be negative, got ${req.amount.toFixed()}`);
     const id = `${this.idPrefix}-${++this.seq}`;
-    const r: Reservation = { id, kind: req.kind, strategy: req.strategy, account: req.account, asset: req.asset, amount: req.amount, remaining: req.amount, filled: ZERO };
+    const r: Reservation = { id, kind: req.kind, strategy: req.strategy, account: req.account, asset: req.asset, amount: req.amount, remaining: req.amount, filled: ZERO, covered: false };
     if (req.symbol !== undefined) r.symbol = req.symbol;
     if (req.side !== undefined) r.side = req.side;
     if (req.quantity !== undefined) r.quantity = req.quantity;
     this.byId.set(id, r);
-    this.add(req.account, req.strategy, req.asset, req.amount);
+    this.add(r, req.amount);
     return id;
   }
 
@@ -99,7 +153,7 @@ export class Reservations {
     const r = this.byId.get(reservationId);
     if (!r) return;
     this.byId.delete(reservationId);
-    this.add(r.account, r.strategy, r.asset, r.remaining.neg());
+    this.add(r, r.remaining.neg());
   }
 
   /**
@@ -111,7 +165,7 @@ export class Reservations {
     if (!r || !r.quantity || r.quantity.isZero() || filledQuantity.lte(r.filled)) return;
     const filled = Decimal.min(filledQuantity, r.quantity);
     const remaining = r.amount.mul(r.quantity.minus(filled)).div(r.quantity);
-    this.add(r.account, r.strategy, r.asset, remaining.minus(r.remaining));
+    this.add(r, remaining.minus(r.remaining));
     r.remaining = remaining;
     r.filled = filled;
   }
@@ -132,14 +186,16 @@ export class Reservations {
     return this.byId.size;
   }
 
-  private add(account: string, strategy: string, asset: string, delta: Decimal): void {
-    const k = key(account, asset);
-    const t = (this.totals.get(k) ?? ZERO).plus(delta);
-    if (t.isZero()) this.totals.delete(k);
-    else this.totals.set(k, t);
-    const s = key(strategy, asset);
-    const st = (this.byStrategy.get(s) ?? ZERO).plus(delta);
-    if (st.isZero()) this.byStrategy.delete(s);
-    else this.byStrategy.set(s, st);
+  private add(r: Reservation, delta: Decimal): void {
+    const k = key(r.account, r.asset);
+    if (!r.covered) this.bump(this.totals, k, delta);
+    this.bump(this.all, k, delta);
+    this.bump(this.byStrategy, key(r.strategy, r.asset), delta);
+  }
+
+  private bump(m: Map<string, Decimal>, k: string, delta: Decimal): void {
+    const t = (m.get(k) ?? ZERO).plus(delta);
+    if (t.isZero()) m.delete(k);
+    else m.set(k, t);
   }
 }

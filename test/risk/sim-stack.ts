@@ -12,6 +12,7 @@ import { SimVenue } from '../../src/execution/sim-venue.js';
 import { Portfolio } from '../../src/portfolio/portfolio.js';
 import { RiskEngine } from '../../src/risk/engine.js';
 import type { RiskLimits } from '../../src/risk/limits.js';
+import { followAcceptance } from '../../src/risk/lock-coverage.js';
 import { PositionOwners } from '../../src/risk/margin-owners.js';
 import type { RiskBook, RiskMarket } from '../../src/risk/ports.js';
 import { MemorySink } from '../../src/risk/sinks.js';
@@ -74,7 +75,7 @@ class SimBook implements RiskBook {
   }
 }
 
-export function simStack(opts: { balances: Record<string, string>; names?: string[]; limits?: RiskLimits }) {
+export function simStack(opts: { balances: Record<string, string>; names?: string[]; limits?: RiskLimits; coverage?: boolean }) {
   const clock = new ManualClock(T0);
   const sim = new SimulatedExchange({ clock, seed: 3, orderRateLimit: { limit: 1_000_000, windowMs: 1000 } });
   const desks = createSimDesks(sim);
@@ -112,6 +113,7 @@ export function simStack(opts: { balances: Record<string, string>; names?: strin
   });
   engine = new ExecutionEngine({ venueFor: () => venue, clock, logger: silentLogger, ids: new ClientIdGenerator(clock), reservations: risk });
   engine.listen(venue);
+  if (opts.coverage ?? true) followAcceptance(engine, risk.reservations, clock);
   const log: StackLog = { alerts: [], denials: [] };
   const instances = (opts.names ?? ['holder']).map((n) => recorder(n, log));
   const kv = new Map<string, unknown>();
@@ -128,9 +130,10 @@ export function simStack(opts: { balances: Record<string, string>; names?: strin
     book: () => undefined,
     kv: (n) => ({ get: <T>(k: string) => kv.get(`${n}/${k}`) as T | undefined, set: (k, v) => void kv.set(`${n}/${k}`, v), delete: (k) => void kv.delete(`${n}/${k}`) }),
   });
-  /** The bot loop's balance and margin sync. */
-  const sync = async () => {
+  /** The bot loop's balance and margin sync (`startedAt`: when the balance request went out). */
+  const sync = async (startedAt = clock.now()) => {
     portfolio.syncBalances('main', await venue.balances(), clock.now());
+    if (opts.coverage ?? true) risk.reservations.balancesSynced('main', startedAt);
     portfolio.syncMargin(await venue.positions({ active: true }));
   };
   /** Book around `price` (spread ± 0.01%) and a public trade at it. */

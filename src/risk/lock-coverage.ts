@@ -1,0 +1,22 @@
+/**
+ * Feeds the executor's order updates into Reservations so a resting order's funds stop counting
+ * twice (see reservations.ts): the first time an order is seen open or partially filled on the
+ * exchange, its reservation is marked accepted at that time. The balance sync then calls
+ * `reservations.balancesSynced(account, requestStartedAt)`.
+ */
+import type { Clock } from '../core/clock.js';
+import type { ExecutionEngine } from '../execution/engine.js';
+import type { OrderUpdate } from '../strategy/views.js';
+import type { Reservations } from './reservations.js';
+
+/** Start following; returns the function that stops. */
+export function followAcceptance(engine: Pick<ExecutionEngine, 'on' | 'off' | 'orders'>, reservations: Reservations, clock: Clock): () => void {
+  const onOrder = (u: OrderUpdate) => {
+    const s = u.order.state;
+    if (s !== 'open' && s !== 'partially_filled') return;
+    const id = engine.orders.get(u.order.clientOrderId)?.reservationId;
+    if (id) reservations.accepted(id, clock.now());
+  };
+  engine.on('order', onOrder);
+  return () => void engine.off('order', onOrder);
+}
