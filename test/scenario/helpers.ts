@@ -9,7 +9,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseConfig } from '../../src/config/index.js';
 import type { MizanConfig } from '../../src/config/schema.js';
-import { silentLogger } from '../../src/core/logger.js';
+import { silentLogger, type Logger } from '../../src/core/logger.js';
 import { startBot, type Bot } from '../../src/runtime/bot.js';
 import { runSim, type RunningSim } from '../../src/sim/cli-command.js';
 import type { FaultConfig } from '../../src/sim/faults.js';
@@ -69,8 +69,21 @@ export function liveConfig(o: Parameters<typeof liveYaml>[0]): MizanConfig {
   return parseConfig(liveYaml(o), { env: { [KEY_ENV]: DRILL_KEY }, baseDir: REPO });
 }
 
-export async function startLiveBot(config: MizanConfig, pollMs = 200): Promise<Bot> {
-  return startBot(config, { live: true, logger: silentLogger, intervals: { statusEveryMs: 0, pollMs, syncMs: 1000, equityMs: 60_000 } });
+export async function startLiveBot(config: MizanConfig, opts: { pollMs?: number; logger?: Logger } = {}): Promise<Bot> {
+  return startBot(config, {
+    live: true,
+    logger: opts.logger ?? silentLogger,
+    intervals: { statusEveryMs: 0, pollMs: opts.pollMs ?? 200, syncMs: 1000, equityMs: 60_000 },
+  });
+}
+
+/** A logger that keeps the messages of warn and above (for asserting that a fault path was taken). */
+export function capturingLogger(): Logger & { messages: string[] } {
+  const messages: string[] = [];
+  const keep = (obj: object | string, msg?: string) => void messages.push(typeof obj === 'string' ? obj : (msg ?? ''));
+  const noop = () => {};
+  const logger: Logger & { messages: string[] } = { messages, trace: noop, debug: noop, info: noop, warn: keep, error: keep, fatal: keep, child: () => logger };
+  return logger;
 }
 
 export async function waitFor(what: string, cond: () => boolean, timeoutMs: number, stepMs = 100): Promise<void> {
@@ -133,6 +146,12 @@ export function compareJournal(file: string, running: RunningSim, prefix: string
 
 /** Wait until the pinger placed `orders` orders and every one of them is final, then stop the bot. */
 export async function finishPinger(bot: Bot, orders: number, timeoutMs: number): Promise<void> {
-  await waitFor(`${orders} orders placed and final`, () => bot.engine.orders.size >= orders && bot.engine.liveOrders().length === 0, timeoutMs);
+  try {
+    await waitFor(`${orders} orders placed and final`, () => bot.engine.orders.size >= orders && bot.engine.liveOrders().length === 0, timeoutMs);
+  } catch (err) {
+    const states = [...bot.engine.orders.values()].map((o) => `${o.clientOrderId} ${o.state} ${o.filled.toFixed()}${o.reason ? ` (${o.reason})` : ''}`);
+    await bot.stop();
+    throw new Error(`${(err as Error).message}; orders: ${states.join('; ')}`);
+  }
   await bot.stop();
 }
