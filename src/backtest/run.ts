@@ -19,6 +19,7 @@ import { buildResult, type BacktestResult } from './result.js';
 import { BACKTEST_ACCOUNT, buildHarness, type Harness } from './setup.js';
 import type { DataReport, Series } from './data.js';
 import { parseMarginPosition } from '../exchange/parse/margin.js';
+import { BacktestSchedules } from './schedules.js';
 
 export interface BacktestOptions extends DataOptions {
   /** Override the config's range (ms). */
@@ -75,7 +76,9 @@ export async function runBacktest(config: MizanConfig, opts: BacktestOptions = {
   if (!report.ok) throw new BacktestDataError(report);
   const h = buildHarness({ config, instances, series, fromMs, logger });
   const total = series.reduce((a, s) => a + s.length, 0);
-  const eq = await walk(h, series, fromMs, total, opts);
+  const firstClose = Math.min(...series.map((s) => (s.length > 0 ? (s.time[0]! + s.resSec) * 1000 : Infinity)));
+  const schedules = new BacktestSchedules(config, instances, Math.max(fromMs, firstClose));
+  const eq = await walk(h, series, fromMs, total, opts, schedules);
   await h.core.stop();
   await h.core.idle();
   const lastT = h.clock.now();
@@ -100,7 +103,17 @@ async function drain(h: Harness): Promise<void> {
   }
 }
 
-async function walk(h: Harness, series: Series[], fromMs: number, total: number, opts: BacktestOptions): Promise<EquityCurve> {
+/** Fire every schedule tick due at or before `until` (in time order), each at its own time. */
+async function fireSchedules(h: Harness, schedules: BacktestSchedules, until: number): Promise<void> {
+  for (let t = schedules.peek(); t <= until; t = schedules.peek()) {
+    if (t > h.clock.now()) h.clock.set(t);
+    for (const name of schedules.take(t)) await h.core.onSchedule(name, t);
+    h.dirty.events = true;
+    await drain(h);
+  }
+}
+
+async function walk(h: Harness, series: Series[], fromMs: number, total: number, opts: BacktestOptions, schedules: BacktestSchedules): Promise<EquityCurve> {
   const k = series.length;
   const ptr = new Int32Array(k);
   const times = new Float64Array(total);
@@ -109,6 +122,7 @@ async function walk(h: Harness, series: Series[], fromMs: number, total: number,
   const valuer = equityValuer(h, series);
   const every = opts.progressEvery ?? 50_000;
   let done = 0;
+  const bookListeners = series.map((s) => h.core.listens(s.symbol, 'book'));
   await h.core.start();
   await drain(h);
   for (;;) {
@@ -122,6 +136,7 @@ async function walk(h: Harness, series: Series[], fromMs: number, total: number,
       }
     }
     if (bestT === Infinity) break;
+    if (schedules.size > 0) await fireSchedules(h, schedules, bestT - 1);
     for (let j = 0; j < k; j++) {
       const s = series[j]!;
       const i = ptr[j]!;
@@ -145,6 +160,10 @@ async function walk(h: Harness, series: Series[], fromMs: number, total: number,
         await r;
         h.dirty.events = true;
       }
+      if (bookListeners[j] && bestT >= fromMs) {
+        h.core.onBook(sym, h.books.get(sym)!);
+        h.dirty.events = true;
+      }
       if (h.dirty.events) await drain(h);
       if (h.dirty.margin) {
         h.dirty.margin = false;
@@ -152,6 +171,7 @@ async function walk(h: Harness, series: Series[], fromMs: number, total: number,
       }
       if (++done % every === 0) opts.onProgress?.(done, total);
     }
+    if (schedules.size > 0) await fireSchedules(h, schedules, bestT);
     if (bestT >= fromMs) {
       times[n] = bestT;
       values[n] = valuer();

@@ -204,7 +204,16 @@ export function buildHarness(o: HarnessOptions): Harness {
   });
   const warmupDenied = (intent: Intent) => ({ ok: false as const, intent, rule: 'warmup', reason: `warming up: the backtest starts at ${new Date(o.fromMs).toISOString()}` });
   const riskPort: RiskPort = {
-    check: (intent) => (clock.now() < o.fromMs && intent.kind !== 'cancel' && intent.kind !== 'cancelAll' ? warmupDenied(intent) : risk.check(intent)),
+    check: (intent) => {
+      if (clock.now() < o.fromMs && intent.kind !== 'cancel' && intent.kind !== 'cancelAll') return warmupDenied(intent);
+      // A margin close without a price closes at the current mid (the intent's documented default).
+      if (intent.kind === 'marginClose' && !intent.price) {
+        const market = positionMarket.get(intent.positionId);
+        const mid = market ? books.get(market)?.mid() : undefined;
+        if (mid) return risk.check({ ...intent, price: mid });
+      }
+      return risk.check(intent);
+    },
     reserved: (account, asset) => risk.reservations.reserved(account, asset),
     release: (id) => risk.release(id),
   };

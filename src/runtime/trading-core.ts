@@ -16,7 +16,7 @@ import type { Bar } from '../strategy/bar.js';
 import { CandleWindow } from '../strategy/candle-window.js';
 import type { AnyStrategyDefinition, StrategyContext } from '../strategy/define.js';
 import type { ParamValues, ParamSpecs } from '../strategy/params.js';
-import { StrategyRunner } from '../strategy/runner.js';
+import { StrategyRunner, type StrategyEvent } from '../strategy/runner.js';
 import type { BookHealthView, BookView, Denial, FillEvent, KeyValueStore, MarginAlert, MarketView } from '../strategy/views.js';
 import { IntentExecutor } from './intent-executor.js';
 
@@ -225,6 +225,11 @@ export class TradingCore {
       if (p) (pending ??= []).push(p);
     }
     return pending ? Promise.all(pending).then(() => undefined) : undefined;
+  }
+
+  /** Whether an instance trading `symbol` handles `type` events (backtests skip unread events). */
+  listens(symbol: string, type: StrategyEvent['type']): boolean {
+    return (this.bySymbol.get(symbol) ?? []).some((r) => r.handles(type));
   }
 
   onBook(symbol: string, book: BookView): void {

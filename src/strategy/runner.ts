@@ -71,6 +71,13 @@ export class StrategyRunner {
     return this.emit(result, event);
   }
 
+  /** Whether the strategy has a handler for this event type (a backtest builds no event nobody reads). */
+  handles(type: StrategyEvent['type']): boolean {
+    const h = this.deps.handlers;
+    const key = `on${type[0]!.toUpperCase()}${type.slice(1)}` as keyof StrategyHandlers;
+    return typeof h[key] === 'function';
+  }
+
   private async dispatchAwaited(p: Promise<HandlerResult>, event: StrategyEvent): Promise<void> {
     let r: HandlerResult;
     try {
