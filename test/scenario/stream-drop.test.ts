@@ -1,0 +1,49 @@
+/**
+ * Drill: the simulator drops every stream connection in the middle of a run (twice). The books go
+ * unhealthy (stream down), the stream client reconnects, the books are resynced by REST and turn
+ * healthy again, and every order placed before, during and after the drops is tracked to its end
+ * by polling: the journal agrees with the simulator.
+ */
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import type { BookHealth } from '../../src/market/book-health.js';
+import { compareJournal, finishPinger, liveConfig, sleep, startDrillSim, startLiveBot, tempDir, waitFor } from './helpers.js';
+
+const tmp = tempDir();
+afterAll(() => tmp.remove());
+
+describe('drill: every socket dropped mid-run', () => {
+  it('resyncs the books and tracks every order to its end', async () => {
+    const running = await startDrillSim();
+    const file = join(tmp.dir, 'drop.sqlite');
+    const orders = 12;
+    try {
+      const bot = await startLiveBot(liveConfig({ url: running.server.url, journal: file, params: { maxOrders: orders, everyMs: 250, maxOpen: 2 } }));
+      const downs: BookHealth[] = [];
+      bot.market.on('health', (symbol, h) => {
+        if (symbol === 'BTCUSDT' && !h.healthy) downs.push(h);
+      });
+      for (const after of [3, 7]) {
+        await waitFor(`${after} orders`, () => bot.engine.orders.size >= after, 20_000);
+        const resyncs = bot.market.health('BTCUSDT').resyncs;
+        const before = downs.length;
+        running.server.faults.dropConnections();
+        // The drop is seen (book unhealthy: stream down), then the book is resynced and healthy.
+        await waitFor('the book to go unhealthy', () => downs.length > before, 10_000, 20);
+        expect(downs.at(-1)!.reasons).toContain('stream_down');
+        await waitFor('the book to be resynced and healthy', () => bot.market.health('BTCUSDT').healthy && bot.market.health('BTCUSDT').resyncs > resyncs, 20_000);
+        await sleep(100);
+      }
+      expect(running.server.faults.state().droppedConnections).toBe(2);
+      await finishPinger(bot, orders, 60_000);
+
+      const a = compareJournal(file, running, 'ping');
+      expect(a.problems).toEqual([]);
+      expect(a.journalOrders).toHaveLength(orders);
+      expect(a.simOrders).toHaveLength(orders);
+      expect(a.journalOrders.filter((r) => r.status === 'filled')).toHaveLength(orders / 3);
+    } finally {
+      await running.stop();
+    }
+  }, 120_000);
+});
