@@ -67,7 +67,19 @@ async function serve(rate: number): Promise<void> {
   const payloads = MARKETS.flatMap((m) => [sidePayloads(m, 'bid'), sidePayloads(m, 'ask')]);
   process.send?.({ port: (http.address() as AddressInfo).port });
   let k = 0;
-  process.on('message', (msg: { start?: boolean }) => {
+  let cpu0 = process.cpuUsage();
+  let t0 = now();
+  process.on('message', (msg: { start?: boolean; mark?: boolean; report?: boolean }) => {
+    if (msg.mark) {
+      cpu0 = process.cpuUsage();
+      t0 = now();
+      return;
+    }
+    if (msg.report) {
+      const cpu = process.cpuUsage(cpu0);
+      process.send?.({ cpuPct: Math.round(((cpu.user + cpu.system) / 1000 / (now() - t0)) * 100), sent: k });
+      return;
+    }
     if (!msg.start) return;
     const start = now();
     setInterval(() => {
@@ -95,6 +107,8 @@ export interface MarketLatencyResult {
   perSecond: number;
   /** Sequence numbers missing in the window (messages sent and never delivered). */
   dropped: number;
+  /** Messages that arrived with a sequence number not above the channel's highest seen (should be 0). */
+  outOfOrder: number;
   /** Send -> strategy callback, ms. */
   latencyMs: { p50: number; p90: number; p99: number; p999: number; max: number; mean: number };
   /** Send -> socket.io `message` event at the client (transport), ms. */
@@ -103,6 +117,8 @@ export interface MarketLatencyResult {
   inProcessMs: { p50: number; p99: number };
   targets: { p99UnderMs: number; met: boolean };
   clientCpuPct: number;
+  /** CPU of the server process over the window (its JSON encoding and socket writes). */
+  serverCpuPct: number;
   malformed: number;
   machine: { cpus: string; cores: number; node: string; loadAverage1m: number };
   date: string;
@@ -169,18 +185,22 @@ export async function run(rate = 5000, seconds = 10): Promise<MarketLatencyResul
   let recording = false;
   let sent = 0;
   let arrived = 0;
-  let firstSeq = -1;
-  let lastSeq = -1;
-  let seqCount = 0;
-  stream.on('message', (_channel, data) => {
+  // Sequence numbers per channel: channel c carries s = c, c + 40, c + 80, … (the engine's 60
+  // channels, trades included, spread over two connections, so order holds per channel only).
+  const lastSeq = new Map<string, number>();
+  const step = MARKETS.length * 2;
+  let gaps = 0;
+  let outOfOrder = 0;
+  stream.on('message', (channel, data) => {
     const p = data as { t: number; s: number };
     arrived = now();
     sent = p.t;
-    if (recording) {
-      if (firstSeq < 0) firstSeq = p.s;
-      lastSeq = p.s;
-      seqCount++;
+    const last = lastSeq.get(channel);
+    if (recording && last !== undefined) {
+      if (p.s > last + step) gaps += (p.s - last) / step - 1;
+      else if (p.s <= last) outOfOrder++;
     }
+    if (last === undefined || p.s > last) lastSeq.set(channel, p.s);
   });
   const runner = new StrategyRunner({
     ctx: context(),
@@ -215,11 +235,16 @@ export async function run(rate = 5000, seconds = 10): Promise<MarketLatencyResul
   child.send({ start: true });
   await new Promise((r) => setTimeout(r, 2000)); // warm-up (JIT, socket buffers)
   const load = os.loadavg()[0] ?? 0;
+  child.send({ mark: true });
   recording = true;
   const cpu0 = process.cpuUsage();
   await new Promise((r) => setTimeout(r, seconds * 1000));
   recording = false;
   const cpu = process.cpuUsage(cpu0);
+  const server = await new Promise<{ cpuPct: number; sent: number }>((resolve) => {
+    child.on('message', (m: { cpuPct?: number; sent?: number }) => m.cpuPct !== undefined && resolve(m as { cpuPct: number; sent: number }));
+    child.send({ report: true });
+  });
   await runner.drain();
   child.kill();
   market.stop();
@@ -239,12 +264,14 @@ export async function run(rate = 5000, seconds = 10): Promise<MarketLatencyResul
     seconds,
     received: n,
     perSecond: Math.round(n / seconds),
-    dropped: firstSeq < 0 ? 0 : lastSeq - firstSeq + 1 - seqCount,
+    dropped: gaps,
+    outOfOrder,
     latencyMs: { p50: pct(sorted, 0.5), p90: pct(sorted, 0.9), p99, p999: pct(sorted, 0.999), max: pct(sorted, 1), mean: Math.round((sum / Math.max(1, n)) * 1000) / 1000 },
     wireMs: { p50: pct(w, 0.5), p99: pct(w, 0.99) },
     inProcessMs: { p50: pct(ip, 0.5), p99: pct(ip, 0.99) },
     targets: { p99UnderMs: 2, met: p99 < 2 },
     clientCpuPct: Math.round(((cpu.user + cpu.system) / 1000 / (seconds * 1000)) * 100),
+    serverCpuPct: server.cpuPct,
     malformed: stream.stats().malformedTotal + market.counters.malformed,
     machine: { cpus: os.cpus()[0]?.model ?? 'unknown', cores: os.cpus().length, node: process.version, loadAverage1m: Math.round(load * 100) / 100 },
     date: new Date().toISOString(),
