@@ -49,6 +49,10 @@ const book: RiskBook = {
   health: () => ({ healthy: true, reasons: [] }),
 };
 
+// The portfolio hands out the records it keeps: no Decimal is parsed per call.
+const held = [{ strategy: 'bench', symbol: 'BTCUSDT', quantity: d('0.5'), cost: d('30000') }];
+const resting = [{ symbol: 'BTCUSDT', strategy: 'other' }];
+
 function engine(): RiskEngine {
   const clock = new ManualClock(Date.UTC(2025, 0, 6));
   const bal = { USDT: { value: d('1000000'), locked: d('0') }, BTC: { value: d('20'), locked: d('0') } } as const;
@@ -58,8 +62,8 @@ function engine(): RiskEngine {
       market: (s) => (s === 'BTCUSDT' ? market : undefined),
       book: () => book,
       balance: (_a, asset) => bal[asset as keyof typeof bal],
-      openOrders: () => [{ symbol: 'BTCUSDT', strategy: 'other' }],
-      positions: () => [{ strategy: 'bench', symbol: 'BTCUSDT', quantity: d('0.5'), cost: d('30000') }],
+      openOrders: () => resting,
+      positions: () => held,
       marginPositions: () => [],
     },
     limits: {

@@ -72,8 +72,6 @@ export class Reservations {
   private readonly byId = new Map<string, Reservation>();
   /** Not yet covered by a synced `locked`: what free subtracts. */
   private readonly totals = new Map<string, Decimal>();
-  /** Everything held, covered or not. */
-  private readonly all = new Map<string, Decimal>();
   private readonly byStrategy = new Map<string, Decimal>();
   private readonly idPrefix: string;
   private readonly liveLocked: boolean;
@@ -92,7 +90,9 @@ export class Reservations {
 
   /** Everything held on an account for an asset, including reservations a synced `locked` already shows. */
   reservedTotal(account: string, asset: string): Decimal {
-    return this.all.get(key(account, asset)) ?? ZERO;
+    let t = ZERO;
+    for (const r of this.byId.values()) if (r.account === account && r.asset === asset) t = t.plus(r.remaining);
+    return t;
   }
 
   /** The exchange holds the reservation's order since `at` (first call wins). */
@@ -189,7 +189,6 @@ export class Reservations {
   private add(r: Reservation, delta: Decimal): void {
     const k = key(r.account, r.asset);
     if (!r.covered) this.bump(this.totals, k, delta);
-    this.bump(this.all, k, delta);
     this.bump(this.byStrategy, key(r.strategy, r.asset), delta);
   }
 

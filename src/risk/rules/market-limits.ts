@@ -15,6 +15,7 @@
 import { Decimal } from '../../core/decimal.js';
 import type { InstantOrderIntent, MarginOpenIntent, Size, SpotOrderIntent } from '../../core/intents.js';
 import { walkBase, walkQuote } from '../book-walk.js';
+import { gridText, onePlusOf, roundToStep } from '../grid.js';
 import { DEFAULT_MAX_SLIPPAGE_PCT } from '../limits.js';
 import { pctFactor } from '../pct.js';
 import type { RiskPorts } from '../ports.js';
@@ -25,7 +26,7 @@ const ONE = new Decimal(1);
 const NAME = 'marketLimits';
 
 export function roundPrice(price: Decimal, tick: Decimal, buy: boolean): Decimal {
-  return price.div(tick).toDecimalPlaces(0, buy ? Decimal.ROUND_DOWN : Decimal.ROUND_UP).mul(tick);
+  return roundToStep(price, tick, !buy);
 }
 
 function sizeText(size: Size): string {
@@ -82,7 +83,7 @@ export class MarketLimitsRule implements RiskRule {
     if (!limitPx) {
       best = stopPx ?? (buy ? book?.bestAsk() : book?.bestBid());
       if (!best) return `no ${buy ? 'ask' : 'bid'} in the local book of ${it.symbol} to price a ${type} ${it.side}`;
-      bound = buy ? best.mul(ONE.plus(slip)) : best.mul(ONE.minus(slip));
+      bound = buy ? best.mul(onePlusOf(slip)) : best.mul(ONE.minus(slip));
     }
     const boundPx = bound as Decimal;
     const walkable = !limitPx && !stopPx;
@@ -102,12 +103,12 @@ export class MarketLimitsRule implements RiskRule {
       const free = this.reservations.free(s.account, asset, this.ports.balance(s.account, asset));
       if (free.lte(0)) return `size.fraction ${f} of the free ${asset} balance: nothing is free (${free.toFixed()})`;
       const budget = free.mul(f);
-      qty = buy ? budget.div(boundPx.mul(ONE.plus(m.takerFee))) : budget;
+      qty = buy ? budget.div(boundPx.mul(onePlusOf(m.takerFee))) : budget;
     }
     if (!(qty.gt(0))) return `quantity must be positive, got ${qty.toFixed()}`;
-    const rounded = qty.div(m.qtyStep).toDecimalPlaces(0, Decimal.ROUND_DOWN).mul(m.qtyStep);
+    const rounded = roundToStep(qty, m.qtyStep, false);
     if (size.kind !== 'base' || !rounded.eq(qty)) {
-      adjust(s, NAME, 'size', sizeText(size), rounded.toFixed(), size.kind === 'base' ? `rounded down to the step ${m.qtyStep.toFixed()}` : `resolved to a base quantity, rounded down to the step ${m.qtyStep.toFixed()}`);
+      adjust(s, NAME, 'size', sizeText(size), rounded.toFixed(), size.kind === 'base' ? `rounded down to the step ${gridText(m.qtyStep)}` : `resolved to a base quantity, rounded down to the step ${gridText(m.qtyStep)}`);
     }
     if (rounded.isZero()) return `quantity ${qty.toFixed()} rounds down to 0 at the step ${m.qtyStep.toFixed()} of ${it.symbol}`;
     if (rounded.lt(m.minQty)) return `quantity ${rounded.toFixed()} is below the minimum ${m.minQty.toFixed()} of ${it.symbol}`;
@@ -132,7 +133,7 @@ export class MarketLimitsRule implements RiskRule {
     s.quantity = rounded;
     s.price = price;
     s.boundPrice = boundPx;
-    s.spend = buy ? { asset: m.quote, amount: rounded.mul(boundPx).mul(ONE.plus(m.takerFee)) } : { asset: m.base, amount: rounded };
+    s.spend = buy ? { asset: m.quote, amount: rounded.mul(boundPx).mul(onePlusOf(m.takerFee)) } : { asset: m.base, amount: rounded };
     if (buy) s.addsValue = notional;
     return undefined;
   }
@@ -142,7 +143,7 @@ export class MarketLimitsRule implements RiskRule {
     if (!value.gt(0)) return `${field} must be positive, got ${value.toFixed()}`;
     const r = roundPrice(value, tick, buy);
     if (r.isZero()) return `${field} ${value.toFixed()} rounds down to 0 at the tick ${tick.toFixed()}`;
-    if (!r.eq(value)) adjust(s, NAME, field, value.toFixed(), r.toFixed(), `rounded ${buy ? 'down' : 'up'} to the tick ${tick.toFixed()} (never a worse price)`);
+    if (!r.eq(value)) adjust(s, NAME, field, value.toFixed(), r.toFixed(), `rounded ${buy ? 'down' : 'up'} to the tick ${gridText(tick)} (never a worse price)`);
     return r;
   }
 
