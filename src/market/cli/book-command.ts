@@ -1,7 +1,8 @@
 /**
  * `mizan book <symbol>`: one market's local order book through the same path strategies use
  * (REST snapshot + socket.io stream -> MarketDataEngine). On a terminal the top of the book is
- * redrawn in place (at most every `redrawMs`); otherwise one line per book update is printed.
+ * redrawn in place (at most every `redrawMs`); otherwise one line is printed per update that
+ * changes the top of the book or its health.
  * `--once` waits for a healthy book (up to `--timeout` seconds), prints one table and exits.
  */
 import { ParameterError, NetworkError } from '../../core/errors.js';
@@ -66,6 +67,15 @@ export async function runBook(o: BookCommandOptions, d: ResolvedDeps): Promise<v
     if (tty) d.stdout.write('\x1b[2J\x1b[?25l');
     let timer: ReturnType<typeof setTimeout> | undefined;
     let last = 0;
+    let lastLine = '';
+    // Plain output: one line per update of the top of the book (time aside, a repeat is skipped).
+    const printLine = () => {
+      const line = renderBookLine(view());
+      const body = line.slice(line.indexOf(' '));
+      if (body === lastLine) return;
+      lastLine = body;
+      d.stdout.write(line + '\n');
+    };
     const draw = () => {
       timer = undefined;
       last = Date.now();
@@ -73,10 +83,7 @@ export async function runBook(o: BookCommandOptions, d: ResolvedDeps): Promise<v
     };
     const onUpdate = (s: string) => {
       if (s !== symbol) return;
-      if (!tty) {
-        d.stdout.write(renderBookLine(view()) + '\n');
-        return;
-      }
+      if (!tty) return printLine();
       if (timer !== undefined) return;
       const wait = Math.max(0, (o.redrawMs ?? 100) - (Date.now() - last));
       timer = setTimeout(draw, wait);
@@ -86,7 +93,7 @@ export async function runBook(o: BookCommandOptions, d: ResolvedDeps): Promise<v
     // Redraw ages and health once a second even when the book is quiet.
     const ages = tty ? setInterval(() => onUpdate(symbol), 1000) : undefined;
     if (tty) draw();
-    else d.stdout.write(renderBookLine(view()) + '\n');
+    else printLine();
     await untilInterrupted(d.signal);
     if (timer !== undefined) clearTimeout(timer);
     if (ages !== undefined) clearInterval(ages);

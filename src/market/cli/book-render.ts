@@ -43,7 +43,7 @@ export function renderBookTable(input: BookRenderInput): string[] {
   const head: [string, string, string, string] = ['bid qty', 'bid', 'ask', 'ask qty'];
   const w = [0, 1, 2, 3].map((c) => Math.max(head[c]!.length, ...rows.map((r) => r[c]!.length)));
   const line = (r: [string, string, string, string]) =>
-    `${r[0].padStart(w[0]!)}  ${r[1].padStart(w[1]!)} │ ${r[2].padEnd(w[2]!)}  ${r[3].padEnd(w[3]!)}`;
+    `${r[0].padStart(w[0]!)}  ${r[1].padStart(w[1]!)} │ ${r[2].padEnd(w[2]!)}  ${r[3].padEnd(w[3]!)}`.trimEnd();
   const mid = book.mid();
   return [
     `${symbol}  ${new Date(input.now).toISOString()}`,

@@ -79,6 +79,9 @@ describe('mizan book', () => {
     const line = text.split('\n').find((l) => l.includes('x 1.2345'))!;
     expect(line).toMatch(/^\d{4}-\d\d-\d\dT[\d:.]+Z {2}ETHUSDT {2}bid [\d.]+ x [\d.]+ {2}ask /);
     expect(line).toContain(`mid ${running.sim.mid('ETHUSDT')!.toFixed()}`);
+    // A line only when the top of the book or the health changed.
+    const bodies = text.trimEnd().split('\n').map((l) => l.slice(l.indexOf(' ')));
+    for (let i = 1; i < bodies.length; i++) expect(bodies[i]).not.toBe(bodies[i - 1]);
   });
 
   it('redraws in place on a terminal', async () => {
