@@ -9,7 +9,7 @@ import { SystemClock } from '../core/clock.js';
 import type { Resolution } from '../core/types/market.js';
 import { RESOLUTIONS, resolutionSeconds } from '../core/types/market.js';
 import type { MizanConfig } from '../config/schema.js';
-import { candlesToColumns } from '../market/files/columns.js';
+import { candlesToColumns, type CandleColumns } from '../market/files/columns.js';
 import { CandleHistory } from '../market/candle-history.js';
 import type { CandleHistorySource } from '../market/ports.js';
 import type { StrategyInstance } from '../runtime/trading-core.js';
@@ -22,6 +22,11 @@ export interface DataOptions {
   candleSource?: CandleHistorySource;
   /** Cache of fetched candles. Default `backtest/data/cache` under the working directory. */
   cacheDir?: string;
+  /**
+   * Candles already in memory, by symbol (used instead of the entry's file: benchmarks, sweeps
+   * that load the data once per worker). `resSec` is their candle length.
+   */
+  columns?: Record<string, { cols: CandleColumns; resSec: number; source?: string }>;
 }
 
 /** Resolution (seconds) and warm-up (candles) of every market the strategies trade. */
@@ -64,6 +69,13 @@ export async function loadData(
     const need = needs.get(entry.symbol);
     const resSec = need?.resSec ?? (bt.resolution ? resolutionSeconds(bt.resolution as Resolution) : undefined);
     const warmup = need?.warmup ?? 0;
+    const mem = opts.columns?.[entry.symbol];
+    if (mem) {
+      const r = prepareSeries({ symbol: entry.symbol, resSec: resSec ?? mem.resSec, fromMs, toMs, warmup }, mem.cols, mem.resSec, mem.source ?? `${entry.symbol} (in memory)`);
+      series.push(r.series);
+      reports.push(r.report);
+      continue;
+    }
     if (entry.file) {
       const file = isAbsolute(entry.file) ? entry.file : resolve(baseDir, entry.file);
       const r = loadSeries({ symbol: entry.symbol, file, resSec: resSec ?? 0, fromMs, toMs, warmup });

@@ -105,6 +105,18 @@ export function buildHarness(o: HarnessOptions): Harness {
   sim.createAccount({ id: BACKTEST_ACCOUNT, balances });
   if (bt.fees) for (const m of specs) sim.setAccountFees(BACKTEST_ACCOUNT, m.symbol, { makerFee: bt.fees.maker, takerFee: bt.fees.taker });
   const desks = createSimDesks(sim, { logger });
+  // The desks listen to the sim's price events; any such listener makes the sim build a market
+  // snapshot (24 h stats) after every order. Backtests trade only the main account (no prop
+  // checks), so the margin desk alone gets the prices, and only while margin is in play.
+  desks.detach();
+  const marginPrice = (p: { symbol: string; price: Decimal }) => desks.margin.onPrice(p.symbol, p.price, sim.clock.now());
+  let marginListening = false;
+  const listenMargin = (on: boolean) => {
+    if (on === marginListening) return;
+    marginListening = on;
+    if (on) sim.on('price', marginPrice);
+    else sim.off('price', marginPrice);
+  };
   const spec = (s: string) => {
     const m = sim.market(s);
     if (!m) throw new Error(`unknown market ${s}`);
@@ -167,7 +179,8 @@ export function buildHarness(o: HarnessOptions): Harness {
     inner,
     fill,
     index: (s) => index.get(s) ?? -1,
-    touched: () => {
+    touched: (margin) => {
+      if (margin) listenMargin(true);
       dirty.balances = true;
       dirty.margin = true;
     },
@@ -246,6 +259,7 @@ export function buildHarness(o: HarnessOptions): Harness {
       positionMarket.set(p.id, p.market);
       if (p.state === 'open' || p.state === 'pending') marginMarkets.add(p.market);
     }
+    listenMargin(marginMarkets.size > 0);
   };
   engine.on('fill', () => (dirty.balances = true));
   sim.on('fill', (f) => {

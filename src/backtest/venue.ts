@@ -23,8 +23,8 @@ export interface BacktestVenueDeps {
   fill: CandleFill;
   /** Index of the last closed candle of a market (−1 before the first). */
   index(symbol: string): number;
-  /** Called after any call that may have moved balances (instant, margin). */
-  touched(): void;
+  /** Called before any call that may move balances (instant, margin); `margin` for margin calls. */
+  touched(margin: boolean): void;
   /** Market of a margin position (for closing and top-ups). */
   positionMarket(positionId: number): string | undefined;
 }
@@ -55,21 +55,21 @@ export class BacktestVenue implements Venue {
   }
   instantOrder(order: NewInstantOrder): Promise<InstantOrder> {
     this.deps.fill.prepareInstant(order.symbol, this.deps.index(order.symbol));
-    this.deps.touched();
+    this.deps.touched(false);
     return this.deps.inner.instantOrder(order);
   }
   openPosition(req: MarginRequest): Promise<MarginPosition> {
     this.prepare(req.market);
-    this.deps.touched();
+    this.deps.touched(true);
     return this.deps.inner.openPosition(req);
   }
   addCollateral(positionId: number, amount: Decimal): Promise<MarginPosition> {
-    this.deps.touched();
+    this.deps.touched(true);
     return this.deps.inner.addCollateral(positionId, amount);
   }
   closePosition(positionId: number, price: Decimal): Promise<MarginPosition> {
     this.prepare(this.deps.positionMarket(positionId));
-    this.deps.touched();
+    this.deps.touched(true);
     return this.deps.inner.closePosition(positionId, price);
   }
   positions(filter?: MarginPositionFilter): Promise<MarginPosition[]> {
