@@ -111,6 +111,8 @@ export interface MarketLatencyResult {
   outOfOrder: number;
   /** Send -> strategy callback, ms. */
   latencyMs: { p50: number; p90: number; p99: number; p999: number; max: number; mean: number };
+  /** p99 of each second of the window: shows when other load on the machine got in the way. */
+  p99EachSecondMs: number[];
   /** Send -> socket.io `message` event at the client (transport), ms. */
   wireMs: { p50: number; p99: number };
   /** `message` event -> strategy callback (parse, book, health, events, runner), ms. */
@@ -179,6 +181,8 @@ export async function run(rate = 5000, seconds = 10): Promise<MarketLatencyResul
   const lat = new Float64Array(cap);
   const wire = new Float64Array(cap);
   const inProc = new Float64Array(cap);
+  const second = new Uint16Array(cap);
+  let recStart = 0;
   const pendingSent: number[] = [];
   const pendingArrived: number[] = [];
   let n = 0;
@@ -216,6 +220,7 @@ export async function run(rate = 5000, seconds = 10): Promise<MarketLatencyResul
         lat[n] = t - s;
         wire[n] = a - s;
         inProc[n] = t - a;
+        second[n] = Math.floor((t - recStart) / 1000);
         n++;
       },
     },
@@ -236,6 +241,7 @@ export async function run(rate = 5000, seconds = 10): Promise<MarketLatencyResul
   await new Promise((r) => setTimeout(r, 2000)); // warm-up (JIT, socket buffers)
   const load = os.loadavg()[0] ?? 0;
   child.send({ mark: true });
+  recStart = now();
   recording = true;
   const cpu0 = process.cpuUsage();
   await new Promise((r) => setTimeout(r, seconds * 1000));
@@ -256,6 +262,12 @@ export async function run(rate = 5000, seconds = 10): Promise<MarketLatencyResul
   let sum = 0;
   for (let i = 0; i < n; i++) sum += lat[i]!;
   const p99 = pct(sorted, 0.99);
+  const perSecondP99: number[] = [];
+  for (let sec = 0; sec < seconds; sec++) {
+    const xs: number[] = [];
+    for (let i = 0; i < n; i++) if (second[i] === sec) xs.push(lat[i]!);
+    if (xs.length) perSecondP99.push(pct(Float64Array.from(xs).sort(), 0.99));
+  }
   const result: MarketLatencyResult = {
     markets: MARKETS.length,
     channels: MARKETS.length * 2,
@@ -267,6 +279,7 @@ export async function run(rate = 5000, seconds = 10): Promise<MarketLatencyResul
     dropped: gaps,
     outOfOrder,
     latencyMs: { p50: pct(sorted, 0.5), p90: pct(sorted, 0.9), p99, p999: pct(sorted, 0.999), max: pct(sorted, 1), mean: Math.round((sum / Math.max(1, n)) * 1000) / 1000 },
+    p99EachSecondMs: perSecondP99,
     wireMs: { p50: pct(w, 0.5), p99: pct(w, 0.99) },
     inProcessMs: { p50: pct(ip, 0.5), p99: pct(ip, 0.99) },
     targets: { p99UnderMs: 2, met: p99 < 2 },
