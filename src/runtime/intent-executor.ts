@@ -25,6 +25,8 @@ export interface IntentExecutorDeps {
   deny(d: Denial): void;
   fill(f: FillEvent, account: string): void;
   release(reservationId: string): void;
+  /** Best price of a side of a market's local book (the default price of a margin close). */
+  best?(symbol: string, side: 'bid' | 'ask'): Decimal | undefined;
   /** Journal of orders and fills (instant orders are journaled here; spot orders by the engine). */
   journal?: ExecutionJournal;
 }
@@ -79,8 +81,11 @@ export class IntentExecutor {
           await this.syncMargin(account);
           return;
         case 'marginClose': {
-          if (!intent.price) throw new Error('margin close price must be set before execution');
-          await d.venueFor(account).closePosition(intent.positionId, intent.price);
+          // No price given: a long closes by selling (best bid), a short by buying back (best ask).
+          const pos = d.portfolio.marginPositions().find((p) => p.id === intent.positionId);
+          const price = intent.price ?? (pos ? d.best?.(pos.market, pos.side === 'long' ? 'bid' : 'ask') : undefined);
+          if (!price) throw new Error(`margin position ${intent.positionId}: no price to close at (position unknown or no book for its market)`);
+          await d.venueFor(account).closePosition(intent.positionId, price);
           await this.syncMargin(account);
           return;
         }

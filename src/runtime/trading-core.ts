@@ -82,6 +82,7 @@ export class TradingCore {
       accountOf: (s) => this.instance(s)?.account ?? 'main',
       deny: (d) => this.deny(d),
       release: (id) => deps.risk.release?.(id),
+      best: (symbol, side) => (side === 'bid' ? deps.book(symbol)?.bestBid() : deps.book(symbol)?.bestAsk()),
       ...(deps.executionJournal ? { journal: deps.executionJournal } : {}),
       fill: (f, account) => this.onFill(f, account),
     });
