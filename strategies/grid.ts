@@ -3,7 +3,7 @@
  * quantity goes one grid step above its fill price; when that sell fills, a buy goes one step
  * below. Each rung earns the spacing minus fees.
  */
-import { cancelAll, defineStrategy, limit, qty, quote, type Draft } from '../src/index.js';
+import { cancelAll, Decimal, defineStrategy, limit, qty, quote, type Draft } from '../src/index.js';
 
 export default defineStrategy({
   name: 'grid',
@@ -33,7 +33,13 @@ export default defineStrategy({
       onOrder(update) {
         const o = update.order;
         if (o.state !== 'filled' || !o.avgPrice) return;
-        if (o.side === 'BUY') return limit('SELL', o.symbol, qty(o.filled), o.avgPrice.mul(1 + step), { tag: 'grid-sell' });
+        if (o.side === 'BUY') {
+          // A fee taken in the base asset leaves less than the filled quantity: sell what is held.
+          const held = ctx.position(o.symbol)?.quantity ?? o.filled;
+          const q = Decimal.min(o.filled, held);
+          if (q.lte(0)) return;
+          return limit('SELL', o.symbol, qty(q), o.avgPrice.mul(1 + step), { tag: 'grid-sell' });
+        }
         return limit('BUY', o.symbol, quote(ctx.params.orderQuote), o.avgPrice.mul(1 - step), { tag: 'grid-rebuy' });
       },
       onBookHealth(symbol, health) {

@@ -55,8 +55,10 @@ describe('grid', () => {
     expect(first.map((x) => (x.kind === 'order' ? `${x.side}@${x.price!.toFixed()}` : x.kind))).toEqual(['BUY@99', 'BUY@98', 'BUY@97']);
     expect(drafts(await h.handlers.onBook!('BTCUSDT', simpleBook('BTCUSDT', '99', '101')))).toEqual([]);
     const order = { clientOrderId: 'a', strategy: 'test', symbol: 'BTCUSDT', side: 'BUY' as const, type: 'LIMIT', quantity: d('0.2'), filled: d('0.2'), avgPrice: d(99), state: 'filled' as const, createdAt: 0 };
+    h.setPosition('BTCUSDT', '0.1996'); // the buy fee was taken in BTC
     const sell = drafts(await h.handlers.onOrder!({ order, previous: 'open' }));
     expect(sell).toHaveLength(1);
+    expect((sell[0] as { size: unknown }).size).toEqual({ kind: 'base', quantity: d('0.1996') });
     expect(sell[0]).toMatchObject({ kind: 'order', side: 'SELL', type: 'LIMIT', tag: 'grid-sell' });
     expect((sell[0] as { price: typeof order.avgPrice }).price.toFixed()).toBe('99.99');
     const rebuy = drafts(await h.handlers.onOrder!({ order: { ...order, side: 'SELL', avgPrice: d(100) }, previous: 'open' }));
