@@ -3,6 +3,11 @@
  * engine and read back from the venue by client id; orders the venue has open under this bot's
  * client-id prefixes that the journal does not know are adopted too and reported. Nothing is
  * dropped silently: the report lists what was resolved, what is still unknown and the orphans.
+ *
+ * Positions: given a `portfolio`, the strategies' spot positions are rebuilt from the journal's
+ * fills first, and the fills the reconciliation discovers (an order that filled while the bot was
+ * down, or whose create answer was lost) are applied on top, so strategies start with the recovered
+ * state. Pass it only when the venue outlives the process (live): a paper venue starts afresh.
  */
 import { Decimal } from '../core/decimal.js';
 import { isRetryable, NotFoundError } from '../core/errors.js';
@@ -11,6 +16,7 @@ import type { ExecutionEngine } from '../execution/engine.js';
 import type { TrackedOrder } from '../execution/tracked-order.js';
 import type { Venue } from '../execution/venue.js';
 import type { Journal } from '../store/journal.js';
+import type { FillEvent } from '../strategy/views.js';
 import { trackedFromRow } from './journal-adapters.js';
 
 export interface RecoveryReport {
@@ -24,6 +30,15 @@ export interface RecoveryReport {
   unknown: string[];
   /** Open on the venue under this bot's prefixes, absent from the journal: adopted and tracked. */
   orphans: string[];
+  /** Journal fills replayed into the portfolio (0 without a portfolio). */
+  fillsReplayed: number;
+  /** Fills the reconciliation found that the journal did not hold (journaled now). */
+  fillsFound: number;
+}
+
+/** Where recovered fills go (the Portfolio fits). */
+export interface PositionSink {
+  applyFill(fill: FillEvent, account: string): unknown;
 }
 
 export interface RecoveryDeps {
@@ -34,11 +49,67 @@ export interface RecoveryDeps {
   /** Client-id prefixes of this bot's strategies (config order), to recognise its orders. */
   prefixes: string[];
   strategyOfPrefix?: (prefix: string) => string | undefined;
+  /** Rebuild positions from the journal's fills and apply the fills found (live venues only). */
+  portfolio?: PositionSink;
+}
+
+/** Replay the journal's fills into a portfolio, each on the account its order was placed from. */
+export function replayJournalFills(journal: Journal, portfolio: PositionSink): number {
+  const accounts = new Map<string, string>();
+  const accountOf = (clientId: string): string => {
+    let a = accounts.get(clientId);
+    if (a === undefined) {
+      a = journal.order(clientId)?.account ?? 'main';
+      accounts.set(clientId, a);
+    }
+    return a;
+  };
+  let n = 0;
+  for (const f of journal.fills({})) {
+    const fill: FillEvent = {
+      clientOrderId: f.clientId,
+      strategy: f.strategy,
+      symbol: f.symbol,
+      side: f.side,
+      price: f.price,
+      quantity: f.quantity,
+      fee: f.fee,
+      feeAsset: f.feeAsset,
+      timestamp: f.ts,
+      ...(f.tag ? { tag: f.tag } : {}),
+    };
+    portfolio.applyFill(fill, accountOf(f.clientId));
+    n++;
+  }
+  return n;
 }
 
 export async function recoverOrders(d: RecoveryDeps): Promise<RecoveryReport> {
   const rows = d.journal.openOrders();
-  const report: RecoveryReport = { fromJournal: rows.length, resolved: 0, missing: [], unknown: [], orphans: [] };
+  const report: RecoveryReport = { fromJournal: rows.length, resolved: 0, missing: [], unknown: [], orphans: [], fillsReplayed: 0, fillsFound: 0 };
+  const portfolio = d.portfolio;
+  if (portfolio) report.fillsReplayed = replayJournalFills(d.journal, portfolio);
+  // The engine emits a fill only when the journal did not hold it: apply exactly those.
+  const onFill = (f: FillEvent) => {
+    report.fillsFound++;
+    portfolio?.applyFill(f, d.engine.orders.get(f.clientOrderId)?.account ?? 'main');
+  };
+  d.engine.on('fill', onFill);
+  try {
+    await reconcile(d, rows, report);
+  } finally {
+    d.engine.off('fill', onFill);
+  }
+  if (report.fromJournal || report.orphans.length) {
+    d.logger.warn(
+      { fromJournal: report.fromJournal, resolved: report.resolved, missing: report.missing, unknown: report.unknown, orphans: report.orphans, fillsFound: report.fillsFound },
+      'recovered orders from the journal and the exchange',
+    );
+  }
+  return report;
+}
+
+async function reconcile(d: RecoveryDeps, rows: ReturnType<Journal['openOrders']>, report: RecoveryReport): Promise<void> {
   const tracked = rows.map(trackedFromRow);
   d.engine.adopt(tracked);
   for (const o of tracked) {
@@ -85,11 +156,4 @@ export async function recoverOrders(d: RecoveryDeps): Promise<RecoveryReport> {
   } catch (err) {
     d.logger.warn({ err }, 'recovery could not list the open orders of the exchange');
   }
-  if (report.fromJournal || report.orphans.length) {
-    d.logger.warn(
-      { fromJournal: report.fromJournal, resolved: report.resolved, missing: report.missing, unknown: report.unknown, orphans: report.orphans },
-      'recovered orders from the journal and the exchange',
-    );
-  }
-  return report;
 }
