@@ -27,11 +27,20 @@ describe('drill: every socket dropped mid-run', () => {
         await waitFor(`${after} orders`, () => bot.engine.orders.size >= after, 20_000);
         const resyncs = bot.market.health('BTCUSDT').resyncs;
         const before = downs.length;
+        const droppedAt = Date.now();
         running.server.faults.dropConnections();
         // The drop is seen (book unhealthy: stream down), then the book is resynced and healthy.
         await waitFor('the book to go unhealthy', () => downs.length > before, 10_000, 20);
         expect(downs.at(-1)!.reasons).toContain('stream_down');
-        await waitFor('the book to be resynced and healthy', () => bot.market.health('BTCUSDT').healthy && bot.market.health('BTCUSDT').resyncs > resyncs, 20_000);
+        // Resynced: by the REST snapshot requested on reconnect, or (when both stream sides, which
+        // are full snapshots, arrived first and made that snapshot stale) by the stream itself.
+        const resynced = () => {
+          const h = bot.market.health('BTCUSDT');
+          return h.healthy && (h.resyncs > resyncs || (h.lastUpdateAt ?? 0) > droppedAt);
+        };
+        await waitFor('the book to be resynced and healthy', resynced, 30_000).catch((err: unknown) => {
+          throw new Error(`${(err as Error).message}: ${JSON.stringify(bot.market.health('BTCUSDT'))}`);
+        });
         await sleep(100);
       }
       expect(running.server.faults.state().droppedConnections).toBe(2);
