@@ -21,7 +21,19 @@ export class JournalExecutionAdapter implements ExecutionJournal {
   upsertOrder(o: TrackedOrder): void {
     const final = isFinal(o.state);
     const detail = { filledQuote: o.filledQuote.toFixed(), fee: o.fee.toFixed(), ...(o.reason ? { reason: o.reason } : {}) };
-    if (!this.known.has(o.clientOrderId) && !this.journal.order(o.clientOrderId)) {
+    // An order not seen by this process is inserted first (new orders: no lookup on the way to the
+    // exchange); one the journal already holds (recovered after a restart) is updated instead.
+    if (!this.known.has(o.clientOrderId) && this.tryInsert(o, final, detail)) {
+      this.known.add(o.clientOrderId);
+      return;
+    }
+    this.journal.updateOrder(o.clientOrderId, { status: o.state, final, executedQty: o.filled, ts: o.updatedAt, detail });
+    this.known.add(o.clientOrderId);
+  }
+
+  /** Insert the order; false when the journal already holds its client id. */
+  private tryInsert(o: TrackedOrder, final: boolean, detail: Record<string, unknown>): boolean {
+    try {
       this.journal.recordOrder({
         clientId: o.clientOrderId,
         strategy: o.strategy,
@@ -39,10 +51,11 @@ export class JournalExecutionAdapter implements ExecutionJournal {
         ...(o.tag ? { tag: o.tag } : {}),
         detail,
       });
-    } else {
-      this.journal.updateOrder(o.clientOrderId, { status: o.state, final, executedQty: o.filled, ts: o.updatedAt, detail });
+      return true;
+    } catch (err) {
+      if (isPrimaryKeyClash(err)) return false;
+      throw err;
     }
-    this.known.add(o.clientOrderId);
   }
 
   orderEvent(clientOrderId: string, state: OrderState, detail: Record<string, unknown>): void {
@@ -65,6 +78,11 @@ export class JournalExecutionAdapter implements ExecutionJournal {
       ...(f.tag ? { tag: f.tag } : {}),
     });
   }
+}
+
+function isPrimaryKeyClash(err: unknown): boolean {
+  const code = (err as { code?: unknown } | null)?.code;
+  return code === 'SQLITE_CONSTRAINT_PRIMARYKEY' || code === 'SQLITE_CONSTRAINT_UNIQUE';
 }
 
 /** A journal order row back into a tracked order (recovery). */
