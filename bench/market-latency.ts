@@ -252,7 +252,7 @@ export async function run(rate = 5000, seconds = 10): Promise<MarketLatencyResul
     child.send({ report: true });
   });
   await runner.drain();
-  child.kill();
+  child.disconnect(); // the server exits on disconnect (and writes its --cpu-prof profile, if any)
   market.stop();
   stream.close();
 

@@ -95,7 +95,7 @@ export class MarketDataEngine extends EventEmitter<MarketDataEngineEvents> {
   private readonly timers: Timers;
   private readonly candleSeries = new Map<string, Map<number, CandleSeries>>();
   private readonly channels = new Set<string>();
-  private readonly handlers: { [E in keyof StreamEvents]: StreamEvents[E] };
+  private readonly handlers: { [E in Exclude<keyof StreamEvents, 'depthRaw'>]: StreamEvents[E] };
   private interval: unknown;
   private wired = false;
 
@@ -350,9 +350,10 @@ function validTrade(t: PublicTrade): boolean {
 }
 
 /** Add or remove every handler (one call per event: StreamPort's `on`/`off` are overloads). */
-function listen(stream: StreamPort, method: 'on' | 'off', h: { [E in keyof StreamEvents]: StreamEvents[E] }): void {
+function listen(stream: StreamPort, method: 'on' | 'off', h: { [E in Exclude<keyof StreamEvents, 'depthRaw'>]: StreamEvents[E] }): void {
   const m = method === 'on' ? stream.on.bind(stream) : stream.off.bind(stream);
-  m('depth', h.depth);
+  if (stream.emitsRawDepth === true) m('depthRaw', h.depth);
+  else m('depth', h.depth);
   m('trade', h.trade);
   m('marketCap', h.marketCap);
   m('price', h.price);

@@ -63,6 +63,8 @@ export interface MarketInfoSource {
 /** Events the stream client emits (the subset the market-data engine listens to). */
 export interface StreamEvents {
   depth: (symbol: string, side: BookSide, levels: ArrayLike<RawLevel>) => void;
+  /** The same with unparsed levels (price string or number): listened to when `emitsRawDepth`. */
+  depthRaw: (symbol: string, side: BookSide, levels: ArrayLike<RawLevel>) => void;
   trade: (trade: PublicTrade) => void;
   marketCap: (symbol: string, stats: MarketStats) => void;
   price: (tick: PriceTick) => void;
@@ -80,6 +82,7 @@ export interface StreamEvents {
  */
 export interface StreamPort {
   on(event: 'depth', listener: StreamEvents['depth']): unknown;
+  on(event: 'depthRaw', listener: StreamEvents['depthRaw']): unknown;
   on(event: 'trade', listener: StreamEvents['trade']): unknown;
   on(event: 'marketCap', listener: StreamEvents['marketCap']): unknown;
   on(event: 'price', listener: StreamEvents['price']): unknown;
@@ -88,6 +91,7 @@ export interface StreamPort {
   on(event: 'channelStale', listener: StreamEvents['channelStale']): unknown;
   on(event: 'channelFresh', listener: StreamEvents['channelFresh']): unknown;
   off(event: 'depth', listener: StreamEvents['depth']): unknown;
+  off(event: 'depthRaw', listener: StreamEvents['depthRaw']): unknown;
   off(event: 'trade', listener: StreamEvents['trade']): unknown;
   off(event: 'marketCap', listener: StreamEvents['marketCap']): unknown;
   off(event: 'price', listener: StreamEvents['price']): unknown;
@@ -97,6 +101,12 @@ export interface StreamPort {
   off(event: 'channelFresh', listener: StreamEvents['channelFresh']): unknown;
   subscribe(channel: string): unknown;
   unsubscribe?(channel: string): unknown;
+  /**
+   * True when the client emits `depthRaw`: the engine then takes unparsed levels (its book checks
+   * and parses them itself: doubles for ordering, exact Decimals lazily) and skips parsing every
+   * level into a Decimal first. Otherwise it listens to `depth`.
+   */
+  readonly emitsRawDepth?: boolean;
 }
 
 /** Timer functions, injected so tests (and backtests) can drive them. */

@@ -31,6 +31,8 @@ import { type ChannelState, Rotation } from './rotation.js';
 import { type ResolvedStreamOptions, type StreamClientOptions, resolveOptions } from './options.js';
 
 export class StreamClient extends EventEmitter<StreamClientEvents> {
+  /** Emits `depthRaw` (unparsed levels): the market-data engine listens to it instead of `depth`. */
+  readonly emitsRawDepth = true;
   private readonly channels = new Map<string, ChannelState>();
   private readonly connections: StreamConnection[] = [];
   private readonly malformedCounter: MalformedCounter;

@@ -7,7 +7,7 @@ import type { EventEmitter } from 'eventemitter3';
 import type { BookLevel, MarketStats, PriceTick, PublicTrade } from '../../core/types/market.js';
 import type { ChannelInfo } from './channels.js';
 import type { StreamClientEvents } from './events.js';
-import { type ParseCaches, parseDepth, parseMarketStats, parsePriceTicks, parseTrade } from './parse.js';
+import { type ParseCaches, type RawDepthLevel, parseDepth, parseMarketStats, parsePriceTicks, parseTrade, rawDepth } from './parse.js';
 
 /** Emits the typed event; returns the parse error of a malformed payload, else undefined. */
 export function dispatchParsed(
@@ -19,6 +19,16 @@ export function dispatchParsed(
 ): unknown {
   switch (info.kind) {
     case 'depth': {
+      const side = info.side === 'ask' ? 'ask' : 'bid';
+      if (emitter.listenerCount('depthRaw') > 0) {
+        let raw: RawDepthLevel[];
+        try {
+          raw = rawDepth(data);
+        } catch (err) {
+          return err;
+        }
+        emitter.emit('depthRaw', info.symbol, side, raw);
+      }
       if (emitter.listenerCount('depth') === 0) return undefined;
       let levels: BookLevel[];
       try {
@@ -26,7 +36,7 @@ export function dispatchParsed(
       } catch (err) {
         return err;
       }
-      emitter.emit('depth', info.symbol, info.side === 'ask' ? 'ask' : 'bid', levels);
+      emitter.emit('depth', info.symbol, side, levels);
       return undefined;
     }
     case 'trade': {

@@ -2,6 +2,7 @@
 import type { BookLevel, MarketStats, PriceTick, PublicTrade } from '../../core/types/market.js';
 import type { DepthSide } from './channels.js';
 import type { MalformedKind } from './malformed.js';
+import type { RawDepthLevel } from './parse.js';
 
 export type StaleReason = 'silent' | 'disconnected';
 
@@ -10,6 +11,11 @@ export interface StreamClientEvents {
   message: (channel: string, data: unknown) => void;
   /** A full snapshot of one side: bids high to low, asks low to high. */
   depth: (symbol: string, side: DepthSide, levels: BookLevel[]) => void;
+  /**
+   * The same snapshot with its levels unparsed (shape-checked only); emitted only while someone
+   * listens. The market-data engine listens to this one: its book parses the numbers itself.
+   */
+  depthRaw: (symbol: string, side: DepthSide, levels: RawDepthLevel[]) => void;
   trade: (trade: PublicTrade) => void;
   marketCap: (symbol: string, stats: MarketStats) => void;
   price: (tick: PriceTick) => void;

@@ -105,6 +105,39 @@ export function parseDepth(data: unknown, withSums = false, caches: ParseCaches 
   return levels;
 }
 
+/** A depth level as it arrived: price and quantity still a string or a number, not parsed. */
+export interface RawDepthLevel {
+  readonly price: string | number;
+  readonly quantity: string | number;
+}
+
+/**
+ * One side of a book, checked for shape only (levels are objects whose price and quantity are
+ * strings or numbers) and returned as the payload's own level objects: no Decimal is made. For a
+ * consumer that validates and parses the numbers itself, as the market-data engine's book does
+ * (doubles for the checks, exact Decimals lazily); this saves a Decimal-cache lookup per value.
+ */
+export function rawDepth(data: unknown): RawDepthLevel[] {
+  if (typeof data !== 'object' || data === null) throw new StreamPayloadError('depth', data, 'expected an object or array of levels');
+  const source = data as Record<number, unknown>;
+  const levels: RawDepthLevel[] = [];
+  for (let i = 0; ; i++) {
+    const entry = source[i];
+    if (entry === undefined) break;
+    if (typeof entry !== 'object' || entry === null) throw new StreamPayloadError(`depth[${i}]`, entry, 'expected a level object');
+    const e = entry as { price?: unknown; quantity?: unknown };
+    const tp = typeof e.price;
+    const tq = typeof e.quantity;
+    if (tp !== 'string' && tp !== 'number') throw new StreamPayloadError(`depth[${i}].price`, e.price, 'expected a number or numeric string');
+    if (tq !== 'string' && tq !== 'number') throw new StreamPayloadError(`depth[${i}].quantity`, e.quantity, 'expected a number or numeric string');
+    levels.push(entry as RawDepthLevel);
+  }
+  if (levels.length === 0 && !Array.isArray(data)) {
+    for (const key in data) throw new StreamPayloadError('depth', data, `expected levels keyed "0", "1", … (found key ${JSON.stringify(key)})`);
+  }
+  return levels;
+}
+
 function rethrow(err: unknown, prefix = ''): unknown {
   if (err instanceof DecimalParseError) {
     return new StreamPayloadError(prefix + err.field, err.value, 'expected a number or numeric string');
