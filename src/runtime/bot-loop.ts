@@ -56,7 +56,10 @@ export class BotLoop {
     for (const account of this.accounts()) {
       const venue = this.d.venueFor(account);
       try {
+        const started = this.d.clock.now();
         this.d.portfolio.syncBalances(account, await venue.balances(), this.d.clock.now());
+        // Reservations of orders accepted before this sync are now inside the exchange's `locked`.
+        this.d.risk.reservations.balancesSynced(account, started);
       } catch (err) {
         this.d.logger.warn({ account, err: (err as Error).message }, 'balance sync failed');
       }

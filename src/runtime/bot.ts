@@ -34,6 +34,13 @@ import { TradingCore } from './trading-core.js';
 import { bookView, healthView, marketView } from './views.js';
 import { BotLoop } from './bot-loop.js';
 import { Bar } from '../strategy/bar.js';
+import { defaultMarginMarket } from '../sim/margin/config.js';
+import { MarginMonitor } from '../risk/margin-monitor.js';
+import { simMarginFormulas } from '../risk/margin-topup.js';
+import { PositionOwners } from '../risk/margin-owners.js';
+import { followAcceptance } from '../risk/lock-coverage.js';
+import { watchTradingState } from '../risk/state-watch.js';
+import { startMarginWatch } from './margin-watch.js';
 
 export interface BotOptions {
   /** The `--live` confirmation; live mode needs it and `mode: live` in the file. */
@@ -130,6 +137,14 @@ export async function startBot(config: MizanConfig, opts: BotOptions = {}): Prom
     // ------------------------------------------------------------------ journal, portfolio
     const journal = Journal.open(config.journal.file, { clock, logger });
     cleanups.push(() => journal.close());
+    // Margin positions carry no strategy: remember which strategy opened which (kept in the journal).
+    const owners = new PositionOwners({
+      store: { get: (k) => journal.kvGet('__risk', k), set: (k, v) => journal.kvSet('__risk', k, v) },
+      fallback: (p) => {
+        const own = instances.filter((i) => i.markets.includes(p.market));
+        return own.length === 1 ? own[0]!.name : undefined;
+      },
+    });
     const reference = symbols.some((s) => s.endsWith('USDT')) ? 'USDT' : 'TMN';
     const price = (asset: string, ref: string): Decimal | undefined => {
       const direct = safeMid(market, `${asset}${ref}`);
@@ -155,15 +170,15 @@ export async function startBot(config: MizanConfig, opts: BotOptions = {}): Prom
       paper = createPaperVenue({ clock, logger, markets: catalog.list(), balances: config.paper.balances, ...(config.paper.fees ? { fees: config.paper.fees } : {}), seed: config.simulator.seed });
       paper.follow(market);
       cleanups.push(() => paper?.detach());
-      venue = paper.venue;
+      venue = owners.wrapVenue(paper.venue);
     } else {
-      venue = new RestVenue(rest);
+      venue = owners.wrapVenue(new RestVenue(rest));
     }
     const venueFor = (account: string): Venue => {
       if (account === 'main' || config.mode === 'paper') return venue;
       let v = subVenues.get(account);
       if (!v) {
-        v = new RestVenue(rest.withSubAccount(account.replace(/^prop:/, '')));
+        v = owners.wrapVenue(new RestVenue(rest.withSubAccount(account.replace(/^prop:/, ''))));
         subVenues.set(account, v);
       }
       return v;
@@ -201,6 +216,9 @@ export async function startBot(config: MizanConfig, opts: BotOptions = {}): Prom
     });
     engine.listen(venue);
     cleanups.push(() => engine.close());
+    risk.on('verdict', (v) => owners.noteVerdict(v));
+    // A resting order's funds count once: its reservation stops counting when a balance sync shows the lock.
+    followAcceptance(engine, risk.reservations, clock);
     const recovery = await recoverOrders({ journal, engine, venueFor, logger, prefixes: config.strategies.map((s) => s.clientIdPrefix) });
 
     const core = new TradingCore({
@@ -215,6 +233,33 @@ export async function startBot(config: MizanConfig, opts: BotOptions = {}): Prom
       book: books,
       kv: (s) => journalKv(journal, s),
       executionJournal: execJournal,
+    });
+    const monitor = new MarginMonitor({
+      config: config.risk.marginMonitor ?? {},
+      formulas: simMarginFormulas((m) => {
+        const mv = markets(m);
+        return mv ? { callMargin: defaultMarginMarket(mv.quote).callMargin, quantityPrecision: mv.quantityPrecision } : undefined;
+      }),
+      quoteOf: (m) => markets(m)?.quote ?? 'USDT',
+      logger: logger.child({ component: 'margin' }),
+    });
+    const marginWatch = startMarginWatch({
+      core,
+      monitor,
+      owners,
+      positions: () => portfolio.marginPositions(),
+      mark: (s) => safeMid(market, s) ?? market.lastPrice(s),
+      closePrice: (p) => (p.side === 'long' ? books(p.market)?.bestBid() : books(p.market)?.bestAsk()),
+      refresh: () => core.executor.syncMargin('main'),
+      intervalMs: 5_000,
+      logger,
+    });
+    market.on('book', (symbol) => marginWatch.onPrice(symbol));
+    // `mizan halt` / `mizan resume` write the journal; a running bot applies them within 2 s.
+    const stateWatch = watchTradingState(journal, risk, { intervalMs: 2_000, logger });
+    cleanups.push(() => {
+      marginWatch.stop();
+      stateWatch.stop();
     });
     risk.on('cancelAllOrders', ({ reason }) => {
       logger.warn({ reason }, 'halted: cancelling every open order');

@@ -7,6 +7,7 @@ import { registerJournalCommand } from '../store/cli-command.js';
 import { registerSimCommand } from '../sim/cli-command.js';
 import { registerRunCommand } from './run-command.js';
 import { registerCheckCommands } from './check-command.js';
+import { registerRiskCommands } from '../risk/cli-command.js';
 import { registerBacktestCommands } from '../backtest/cli-command.js';
 
 export function registerCommands(program: Command): void {
@@ -15,4 +16,5 @@ export function registerCommands(program: Command): void {
   registerJournalCommand(program);
   registerSimCommand(program);
   registerBacktestCommands(program);
+  registerRiskCommands(program);
 }

@@ -56,6 +56,7 @@ export function registerRunCommand(program: Command): void {
       };
       process.on('SIGINT', () => void stop('Ctrl-C'));
       process.on('SIGTERM', () => void stop('SIGTERM'));
+      // The kill switch as a signal: halt (only cancels pass; open orders are cancelled).
       process.on('SIGUSR2', () => bot.risk.halt('kill switch (SIGUSR2)'));
       if (o.duration) setTimeout(() => void stop(`--duration ${o.duration}s`), o.duration * 1000);
       await new Promise<never>(() => {});

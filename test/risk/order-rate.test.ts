@@ -57,11 +57,20 @@ describe('order rate rule', () => {
     expect(e.check(limit('BUY', '0.001', '60000', 'fast')).ok).toBe(true);
   });
 
-  it('a cancel-all counts a slot per open order of its market', () => {
+  it('a cancel-all counts a slot per open order of its strategy in its market, none when there is nothing to cancel', () => {
     const w = new World();
-    w.orders = Array.from({ length: 5 }, () => ({ symbol: 'BTCUSDT', strategy: 's1' }));
+    w.orders = [
+      ...Array.from({ length: 5 }, () => ({ symbol: 'BTCUSDT', strategy: 's1' })),
+      ...Array.from({ length: 3 }, () => ({ symbol: 'BTCUSDT', strategy: 's2' })),
+      { symbol: 'ETHUSDT', strategy: 's1' },
+    ];
     const e = w.engine();
     expect(e.check({ kind: 'cancelAll', strategy: 's1', symbol: 'BTCUSDT' }).ok).toBe(true);
     expect(e.orderRate.used()).toBe(5);
+    // A strategy with no order in the market sends no request: no slot, and it passes even when the window is full.
+    w.orders = [];
+    for (let i = 0; i < 15; i++) e.orderRate.take(1);
+    expect(e.check({ kind: 'cancelAll', strategy: 's3', symbol: 'BTCUSDT' }).ok).toBe(true);
+    expect(e.orderRate.used()).toBe(20);
   });
 });

@@ -22,9 +22,9 @@ simulator: { seed: 3, speed: 4 }
 strategies:
   - { name: sma, strategy: sma-cross, markets: [BTCUSDT], resolution: 1s, params: { fast: 2, slow: 4, fraction: 0.1 } }
   - { name: rsi, strategy: rsi-reversion, markets: [BTCUSDT], resolution: 1s, params: { period: 3, oversold: 45, overbought: 55, fraction: 0.05 } }
-  - { name: mm, strategy: market-maker, markets: [ETHUSDT], resolution: "1", params: { orderQuote: 100, minSpreadBps: 2, refreshMs: 200 } }
+  - { name: mm, strategy: market-maker, markets: [ETHUSDT], resolution: "1", params: { orderQuote: 100, minSpreadBps: 2, refreshMs: 2000 } }
   - { name: grid, strategy: grid, markets: [BTCUSDT], resolution: "1", params: { levels: 2, spacingPct: 0.05, orderQuote: 50 } }
-  - { name: mt, strategy: margin-trend, markets: [BTCUSDT], resolution: 1s, params: { fast: 2, slow: 3, collateral: 50, riskCoef: 2 } }
+  - { name: mt, strategy: margin-trend, markets: [BTCUSDT], resolution: 3s, params: { fast: 2, slow: 4, collateral: 50, riskCoef: 2 } }
   - name: dca
     strategy: otc-dca
     markets: [USDTTMN]
@@ -45,7 +45,15 @@ describe('mizan run, paper mode on the embedded simulator', () => {
   it('runs every example strategy through risk and execution, and the journal agrees with the paper exchange', async () => {
     const file = join(dir, 'journal.sqlite');
     const config = parseConfig(yaml(file));
-    bot = await startBot(config, { logger: silentLogger, intervals: { statusEveryMs: 0, pollMs: 200, syncMs: 1000 } });
+    const denied: string[] = [];
+    const logger = {
+      ...silentLogger,
+      info: ((o: { strategy?: string; rule?: string; reason?: string }, m?: string) => {
+        if (m === 'intent denied') denied.push(`${o.strategy}: ${o.rule}: ${o.reason}`);
+      }) as typeof silentLogger.info,
+      child: () => logger,
+    };
+    bot = await startBot(config, { logger, intervals: { statusEveryMs: 0, pollMs: 200, syncMs: 1000 } });
     const deadline = Date.now() + 25_000;
     const emitted = () => [...bot!.core.runners.values()].filter((r) => r.intentsEmitted > 0).map((r) => r.name);
     const dcaBuys = () => bot!.portfolio.positions.get('dca', 'USDTTMN')?.trades ?? 0;
@@ -74,7 +82,9 @@ describe('mizan run, paper mode on the embedded simulator', () => {
       expect(o.active, r.clientId).toBe(false);
     }
     // Instant buys are journaled as fills of the DCA strategy.
-    expect(journal.fills({ strategy: 'dca' }).length).toBe(3);
+    const per = new Map<string, number>();
+    for (const r of journal.intents({})) if (r.verdict?.ok) per.set(`${r.strategy}:${r.kind}`, (per.get(`${r.strategy}:${r.kind}`) ?? 0) + 1);
+    expect(journal.fills({ strategy: 'dca' }).length, `${JSON.stringify([...per])} ${denied.filter((x) => x.startsWith('dca')).join('; ')}`).toBe(3);
     journal.close();
   }, 60_000);
 });

@@ -2,9 +2,9 @@
  * Rule 6, order rate. One budget for the whole bot inside the exchange's 20 order requests per 10
  * seconds, plus a stricter budget per strategy when its limits set one. New orders (spot, instant,
  * margin open) may use `limit − reserveForCancels` slots of the window; cancels may use all of it, so a
- * burst of new orders never blocks a cancel. A cancel-all counts one slot per open order of the
- * market it knows of (at least one) and passes as long as one slot is left. Slots are taken only
- * when every rule has passed.
+ * burst of new orders never blocks a cancel. A cancel-all cancels the asking strategy's live orders
+ * of the market: it counts one slot per such order, none when there is nothing to cancel (it sends no
+ * request), and passes as long as one slot is left. Slots are taken only when every rule has passed.
  */
 import type { Clock } from '../../core/clock.js';
 import { OrderRateBudget, type RateKind } from '../order-rate.js';
@@ -31,7 +31,8 @@ export class OrderRateRule implements RiskRule {
     else if (it.kind === 'cancel') kind = 'cancel';
     else if (it.kind === 'cancelAll') {
       kind = 'cancel';
-      n = Math.max(1, (this.ports.openOrders?.() ?? []).filter((o) => o.symbol === it.symbol).length);
+      n = (this.ports.openOrders?.() ?? []).filter((o) => o.symbol === it.symbol && o.strategy === it.strategy).length;
+      if (n === 0) return undefined;
     } else return undefined;
     const budgets = [this.bot];
     const own = this.strategyBudget(s);
