@@ -140,6 +140,11 @@ export class TradingCore {
     }
   }
 
+  /** The closed candles strategies were given for a market and resolution (read-only use). */
+  candleWindow(symbol: string, res: number): CandleWindow {
+    return this.windowFor(symbol, res);
+  }
+
   private windowFor(symbol: string, res: number): CandleWindow {
     const k = `${symbol}:${res}`;
     let w = this.windows.get(k);
