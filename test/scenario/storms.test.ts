@@ -4,9 +4,10 @@
  * rate budget (20 order calls per 10 s): the simulator's own limiter never has to refuse a call.
  * At the end no order is lost or duplicated and the journal agrees with the simulator.
  */
+import type { IncomingMessage } from 'node:http';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { capturingLogger, compareJournal, finishPinger, liveConfig, sleep, startDrillSim, startLiveBot, tempDir } from './helpers.js';
+import { capturingLogger, compareJournal, finishPinger, liveConfig, sleep, startDrillSim, startLiveBot, tempDir, waitFor } from './helpers.js';
 
 const tmp = tempDir();
 afterAll(() => tmp.remove());
@@ -35,11 +36,21 @@ describe('drill: 429 and 503 storms', () => {
       const logger = capturingLogger();
       const config = liveConfig({ url: running.server.url, journal: file, params: { maxOrders: orders, everyMs: 50, maxOpen: 1 } });
       const bot = await startLiveBot(config, { logger });
+      // The first storm starts exactly on a create (set before the server handles that request),
+      // so at least one create has an unknown outcome; the others start between orders.
+      let armed = true;
+      running.server.http.prependListener('request', (req: IncomingMessage) => {
+        if (armed && req.method === 'POST' && req.url === '/v1/account/orders') {
+          armed = false;
+          running.server.faults.configure({ failNext: { status: 503, count: 6 } });
+        }
+      });
+      await waitFor('the create storm', () => !armed && !running.server.faults.state().failNext, 20_000, 20);
       // Storms while orders flow: every REST call (order calls, lookups, polls, balances) fails.
-      const storms: [429 | 503, number][] = [[503, 6], [429, 8], [503, 5], [429, 6]];
+      const storms: [429 | 503, number][] = [[429, 8], [503, 5], [429, 6]];
       const injected: number[] = [];
       for (const [status, count] of storms) {
-        while (bot.engine.orders.size < 2 + injected.length * 3 && bot.engine.orders.size < orders) await sleep(50);
+        while (bot.engine.orders.size < 4 + injected.length * 3 && bot.engine.orders.size < orders) await sleep(50);
         running.server.faults.configure({ failNext: { status, count } });
         injected.push(count);
         while (running.server.faults.state().failNext) await sleep(50);
