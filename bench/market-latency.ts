@@ -10,7 +10,7 @@
  * number `s` (gaps = dropped messages). Pacing goes by elapsed time, so the rate holds when a timer
  * fires late.
  *
- *   node bin/run-ts.js bench/market-latency.ts [rate=5000] [seconds=10]
+ *   node bin/run-ts.js bench/market-latency.ts [rate=5000] [seconds=10] [preencoded|emit]
  * Results: bench/results/market-latency.json.
  */
 import { fork } from 'node:child_process';
@@ -58,13 +58,25 @@ function sidePayloads(symbol: string, side: 'bid' | 'ask', variants = VARIANTS):
 }
 
 /** The child process: a socket.io server like the simulator's, paced by elapsed time. */
-async function serve(rate: number): Promise<void> {
+/**
+ * `emit`: socket.io's own `io.to(channel).emit` (JSON-encodes and walks the payload for binary on
+ * every message, as the simulator's wire server does). `preencoded` (default): the same bytes
+ * (`2["Broadcaster","<channel>",{…,"s":k,"t":…}]`) built from a payload stringified once, written
+ * to each subscriber's engine.io connection. On this 2-core machine the server shares the CPU
+ * with the client under test; against the real exchange it does not, so the server is kept light.
+ */
+type ServerMode = 'emit' | 'preencoded';
+
+async function serve(rate: number, mode: ServerMode): Promise<void> {
   const http = createServer();
   const io = new Server(http, { path: '/socket.io', allowEIO3: true, serveClient: false, pingInterval: 20_000, pingTimeout: 20_000 });
   io.on('connection', (s) => s.on('subscribe', (m: { channel?: string }) => void (typeof m?.channel === 'string' && s.join(m.channel))));
   await new Promise<void>((r) => http.listen(0, '127.0.0.1', r));
   const channels = MARKETS.flatMap((m) => [`${m}@buyDepth`, `${m}@sellDepth`]);
   const payloads = MARKETS.flatMap((m) => [sidePayloads(m, 'bid'), sidePayloads(m, 'ask')]);
+  // Packet text without the closing `}]`, so `s` and `t` can be appended per message.
+  const heads = payloads.map((vs, c) => vs.map((p) => `2${JSON.stringify(['Broadcaster', channels[c], p]).slice(0, -2)}`));
+  const rooms = io.sockets.adapter.rooms;
   process.send?.({ port: (http.address() as AddressInfo).port });
   let k = 0;
   let cpu0 = process.cpuUsage();
@@ -86,10 +98,18 @@ async function serve(rate: number): Promise<void> {
       const due = Math.floor(((now() - start) * rate) / 1000);
       for (; k < due; k++) {
         const c = k % channels.length;
-        const payload = payloads[c]![Math.floor(k / channels.length) % VARIANTS]!;
-        payload.s = k;
-        payload.t = now();
-        io.to(channels[c]!).emit('Broadcaster', channels[c], payload);
+        const variant = Math.floor(k / channels.length) % VARIANTS;
+        if (mode === 'emit') {
+          const payload = payloads[c]![variant]!;
+          payload.s = k;
+          payload.t = now();
+          io.to(channels[c]!).emit('Broadcaster', channels[c], payload);
+          continue;
+        }
+        const ids = rooms.get(channels[c]!);
+        if (!ids) continue;
+        const packet = `${heads[c]![variant]},"s":${k},"t":${now()}}]`;
+        for (const id of ids) io.sockets.sockets.get(id)?.conn.write(packet);
       }
     }, 1);
   });
@@ -97,6 +117,8 @@ async function serve(rate: number): Promise<void> {
 }
 
 export interface MarketLatencyResult {
+  /** How the server sends (see ServerMode). */
+  serverMode: ServerMode;
   markets: number;
   channels: number;
   levelsPerSide: number;
@@ -155,8 +177,8 @@ function context(): StrategyContext {
   };
 }
 
-export async function run(rate = 5000, seconds = 10): Promise<MarketLatencyResult> {
-  const child = fork(path.join(here, '..', 'bin', 'run-ts.js'), [fileURLToPath(import.meta.url), '--server', String(rate)], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+export async function run(rate = 5000, seconds = 10, serverMode: ServerMode = 'preencoded'): Promise<MarketLatencyResult> {
+  const child = fork(path.join(here, '..', 'bin', 'run-ts.js'), [fileURLToPath(import.meta.url), '--server', String(rate), serverMode], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
   const port = await new Promise<number>((resolve, reject) => {
     child.once('message', (m: { port: number }) => resolve(m.port));
     child.once('exit', (code) => reject(new Error(`latency server exited early (code ${code})`)));
@@ -269,6 +291,7 @@ export async function run(rate = 5000, seconds = 10): Promise<MarketLatencyResul
     if (xs.length) perSecondP99.push(pct(Float64Array.from(xs).sort(), 0.99));
   }
   const result: MarketLatencyResult = {
+    serverMode,
     markets: MARKETS.length,
     channels: MARKETS.length * 2,
     levelsPerSide: LEVELS,
@@ -295,9 +318,9 @@ export async function run(rate = 5000, seconds = 10): Promise<MarketLatencyResul
 }
 
 if (process.argv[2] === '--server') {
-  await serve(Number(process.argv[3] ?? 5000));
+  await serve(Number(process.argv[3] ?? 5000), process.argv[4] === 'emit' ? 'emit' : 'preencoded');
 } else if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
-  const [rate = '5000', seconds = '10'] = process.argv.slice(2);
-  const r = await run(Number(rate), Number(seconds));
+  const [rate = '5000', seconds = '10', mode = 'preencoded'] = process.argv.slice(2);
+  const r = await run(Number(rate), Number(seconds), mode === 'emit' ? 'emit' : 'preencoded');
   process.stdout.write(JSON.stringify(r, null, 2) + '\n');
 }
