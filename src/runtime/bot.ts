@@ -219,7 +219,17 @@ export async function startBot(config: MizanConfig, opts: BotOptions = {}): Prom
     risk.on('verdict', (v) => owners.noteVerdict(v));
     // A resting order's funds count once: its reservation stops counting when a balance sync shows the lock.
     followAcceptance(engine, risk.reservations, clock);
-    const recovery = await recoverOrders({ journal, engine, venueFor, logger, prefixes: config.strategies.map((s) => s.clientIdPrefix) });
+    const recovery = await recoverOrders({
+      journal,
+      engine,
+      venueFor,
+      logger,
+      prefixes: config.strategies.map((s) => s.clientIdPrefix),
+      strategyOfPrefix: (p) => config.strategies.find((s) => s.clientIdPrefix === p)?.name,
+      // Live: positions are rebuilt from the journal's fills. Paper starts a fresh paper exchange, so
+      // restored positions would not match its balances.
+      ...(config.mode === 'live' ? { portfolio } : {}),
+    });
 
     const core = new TradingCore({
       clock,

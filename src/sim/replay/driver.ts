@@ -5,8 +5,9 @@
  * `start + (t - t0) / speed` of the clock. speed 1 = real time, N = N times faster, 0 or Infinity =
  * as fast as possible. Every `batch` events it yields to the event loop, so stop() and I/O still run.
  *
- * Timestamps pushed: `timeBase: 'source'` keeps the data's own times; `'clock'` shifts them so the
- * first event carries clock.now() at start (what a live-looking paper session wants). With `loop`,
+ * Timestamps pushed: `timeBase: 'source'` keeps the data's own times; `'clock'` stamps each event
+ * with the clock time it is due at (start + elapsed source time / speed), so replayed trades and
+ * candles share the clock with orders and fills at any speed (what a live-looking paper session wants). With `loop`,
  * each pass is shifted by the span of the data plus `loopGapMs`, so time never goes back.
  * `candles()` gives bars built from the trades pushed so far (pushed times), for /v1/udf/history.
  */
@@ -197,7 +198,9 @@ export function startReplay(opts: ReplayOptions): ReplayHandle {
         await yieldNow();
         if (stopped) break;
       }
-      push(ev, v + shift);
+      // 'clock': the moment the event is due on the clock (source time scaled by the speed), so times
+      // pushed agree with the clock the rest of the system runs on, at any speed.
+      push(ev, opts.timeBase === 'clock' && !fast && vStart !== undefined ? Math.round(wallStart + (v - vStart) / speed) : v + shift);
     }
     p.running = false;
     return { ...p };
