@@ -46,6 +46,11 @@ const toQty = (x: number) => toDecimal(Number(Math.max(0, x).toPrecision(12)), '
 export class CandleFill {
   private readonly series = new Map<string, Series>();
   private readonly tickOf = new Map<string, number>();
+  /** Per market: one tick and a tenth of a tick as Decimals (made once, not per book move). */
+  private readonly stepOf = new Map<string, { step: Decimal; eps: Decimal }>();
+  /** 1 + slippage and 1 − slippage as Decimals (the same values `price.mul(1 ± slip)` would make). */
+  private readonly up: Decimal;
+  private readonly down: Decimal;
   /** symbol -> index of the candle the book was last prepared for. */
   private readonly prepared = new Map<string, string>();
   private filledNow = 0;
@@ -53,6 +58,8 @@ export class CandleFill {
   prints = 0;
 
   constructor(private readonly deps: FillModelDeps) {
+    this.up = new Decimal(1 + deps.options.slippage);
+    this.down = new Decimal(1 - deps.options.slippage);
     deps.sim.on('fill', (f) => {
       if (f.accountId === deps.account && f.symbol === this.trackSymbol.symbol) this.filledNow += f.quantity.toNumber();
     });
@@ -63,6 +70,7 @@ export class CandleFill {
     const m = this.deps.sim.market(s.symbol);
     if (!m) throw new Error(`market ${s.symbol} is not known to the simulated exchange`);
     this.tickOf.set(s.symbol, m.tickSize);
+    this.stepOf.set(s.symbol, { step: new Decimal(10).pow(-m.tickSize), eps: new Decimal(10).pow(-(m.tickSize + 1)) });
   }
 
   /**
@@ -73,9 +81,9 @@ export class CandleFill {
   private setBook(symbol: string, price: Decimal, qty: Decimal, guard?: { maxBuy?: Decimal; minSell?: Decimal }): void {
     const tick = this.tickOf.get(symbol)!;
     const slip = this.deps.options.slippage;
-    let ask = slip === 0 ? price : price.mul(1 + slip).toDecimalPlaces(tick, Decimal.ROUND_UP);
-    let bid = slip === 0 ? price : price.mul(1 - slip).toDecimalPlaces(tick, Decimal.ROUND_DOWN);
-    const step = new Decimal(10).pow(-tick);
+    let ask = slip === 0 ? price : price.mul(this.up).toDecimalPlaces(tick, Decimal.ROUND_UP);
+    let bid = slip === 0 ? price : price.mul(this.down).toDecimalPlaces(tick, Decimal.ROUND_DOWN);
+    const step = this.stepOf.get(symbol)!.step;
     if (guard?.maxBuy && ask.lte(guard.maxBuy)) ask = guard.maxBuy.plus(step);
     if (guard?.minSell && bid.gte(guard.minSell)) bid = guard.minSell.minus(step);
     this.deps.sim.replaceBookSide(symbol, 'bid', bid.gt(0) ? [{ price: bid, quantity: qty }] : []);
@@ -179,8 +187,7 @@ export class CandleFill {
     const spanMs = s.resSec * 1000 - 1;
     const lowIdx = pts.indexOf(s.low[index]!);
     const highIdx = pts.indexOf(s.high[index]!);
-    const tick = this.tickOf.get(symbol)!;
-    const eps = new Decimal(10).pow(-(tick + 1));
+    const eps = this.stepOf.get(symbol)!.eps;
     let budget = this.deps.options.volumeCap === undefined ? Infinity : s.volume[index]! * this.deps.options.volumeCap;
     this.trackSymbol.symbol = symbol;
     for (let k = 0; k < pts.length; k++) {

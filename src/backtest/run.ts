@@ -123,6 +123,10 @@ async function walk(h: Harness, series: Series[], fromMs: number, total: number,
   const every = opts.progressEvery ?? 50_000;
   let done = 0;
   const bookListeners = series.map((s) => h.core.listens(s.symbol, 'book'));
+  // Per market, looked up once: its book, its live-order set, its index cell and its bar feed.
+  const books = series.map((s) => h.books.get(s.symbol)!);
+  const live = series.map((s) => h.liveSet(s.symbol));
+  const feeds = series.map((s) => h.core.barFeed(s.symbol, s.resSec));
   await h.core.start();
   await drain(h);
   for (;;) {
@@ -143,9 +147,10 @@ async function walk(h: Harness, series: Series[], fromMs: number, total: number,
       if (i >= s.length || (s.time[i]! + s.resSec) * 1000 !== bestT) continue;
       ptr[j] = i + 1;
       const sym = s.symbol;
-      if ((h.live.get(sym)?.size ?? 0) > 0 || h.marginMarkets.has(sym)) {
+      const margin = h.marginMarkets.size > 0 && h.marginMarkets.has(sym);
+      if (live[j]!.size > 0 || margin) {
         h.fill.play(sym, i);
-        if (h.marginMarkets.has(sym)) {
+        if (margin) {
           await h.core.executor.syncMargin('main');
           h.refreshMargin();
           h.dirty.balances = true;
@@ -154,14 +159,15 @@ async function walk(h: Harness, series: Series[], fromMs: number, total: number,
       }
       if (bestT > h.clock.now()) h.clock.set(bestT);
       h.index.set(sym, i);
-      h.books.get(sym)!.set(s.close[i]!);
-      const r = h.core.onBarSync(sym, new Bar(s.time[i]!, s.open[i]!, s.high[i]!, s.low[i]!, s.close[i]!, s.volume[i]!, s.resSec));
+      const book = books[j]!;
+      book.set(s.close[i]!);
+      const r = feeds[j]!(new Bar(s.time[i]!, s.open[i]!, s.high[i]!, s.low[i]!, s.close[i]!, s.volume[i]!, s.resSec));
       if (r) {
         await r;
         h.dirty.events = true;
       }
       if (bookListeners[j] && bestT >= fromMs) {
-        h.core.onBook(sym, h.books.get(sym)!);
+        h.core.onBook(sym, book);
         h.dirty.events = true;
       }
       if (h.dirty.events) await drain(h);

@@ -75,6 +75,8 @@ export interface Harness {
   index: Map<string, number>;
   /** Live orders of the account per market (from the sim's pushed updates). */
   live: Map<string, Set<string>>;
+  /** The live-order set of a market (made when first asked; the same set the updates change). */
+  liveSet(symbol: string): Set<string>;
   /** Markets with an active margin position (refreshed after margin activity). */
   marginMarkets: Set<string>;
   /** Set when balances may have changed (fills, instant, margin). */
@@ -91,6 +93,16 @@ export interface HarnessOptions {
   series: Series[];
   fromMs: number;
   logger?: Logger;
+}
+
+/** A per-symbol cache of a pure function of the market's spec. */
+function memo<T>(fn: (symbol: string) => T): (symbol: string) => T {
+  const cache = new Map<string, T>();
+  return (s) => {
+    let v = cache.get(s);
+    if (v === undefined && !cache.has(s)) cache.set(s, (v = fn(s)));
+    return v as T;
+  };
 }
 
 export function buildHarness(o: HarnessOptions): Harness {
@@ -122,7 +134,7 @@ export function buildHarness(o: HarnessOptions): Harness {
     if (!m) throw new Error(`unknown market ${s}`);
     return m;
   };
-  const split = (s: string) => ({ base: spec(s).baseAsset, quote: spec(s).quoteAsset });
+  const split = memo((s) => ({ base: spec(s).baseAsset, quote: spec(s).quoteAsset }));
   const reference = split(first.symbol).quote;
   const books = new Map(o.series.map((s) => [s.symbol, new CloseBook(s.symbol)]));
   const index = new Map(o.series.map((s) => [s.symbol, -1]));
@@ -139,8 +151,11 @@ export function buildHarness(o: HarnessOptions): Harness {
     }
     return undefined;
   };
-  const portfolio = new RecordingPortfolio({ split, price: priceOf, reference, minSellable: (s) => Decimal.max(spec(s).minQty, incrementFromDecimals(spec(s).stepSize)) });
-  const trades = new TradeBook(split, (s) => incrementFromDecimals(spec(s).stepSize));
+  // Per-market constants, made once (the specs do not change during a run).
+  const stepOf = memo((s) => incrementFromDecimals(spec(s).stepSize));
+  const minSellableOf = memo((s) => Decimal.max(spec(s).minQty, stepOf(s)));
+  const portfolio = new RecordingPortfolio({ split, price: priceOf, reference, minSellable: minSellableOf });
+  const trades = new TradeBook(split, stepOf);
   portfolio.onFillHook = (f) => {
     trades.onFill(f);
     dirty.balances = true;
@@ -167,9 +182,13 @@ export function buildHarness(o: HarnessOptions): Harness {
   for (const s of o.series) fill.addSeries(s);
 
   const inner = new SimVenue({ sim, account: BACKTEST_ACCOUNT, kind: 'backtest', margin: desks.margin, instant: desks.instant });
+  const liveSet = (symbol: string) => {
+    let set = live.get(symbol);
+    if (!set) live.set(symbol, (set = new Set()));
+    return set;
+  };
   inner.onOrderUpdate((snap) => {
-    let set = live.get(snap.symbol);
-    if (!set) live.set(snap.symbol, (set = new Set()));
+    const set = liveSet(snap.symbol);
     if (snap.active) set.add(snap.clientOrderId);
     else set.delete(snap.clientOrderId);
     dirty.events = true;
@@ -265,5 +284,5 @@ export function buildHarness(o: HarnessOptions): Harness {
   sim.on('fill', (f) => {
     if (f.accountId === BACKTEST_ACCOUNT) dirty.balances = true;
   });
-  return { clock, sim, desks, fill, core, engine, risk, portfolio, trades, books, index, live, marginMarkets, dirty, reference, split, refreshMargin };
+  return { clock, sim, desks, fill, core, engine, risk, portfolio, trades, books, index, live, liveSet, marginMarkets, dirty, reference, split, refreshMargin };
 }

@@ -36,7 +36,10 @@ export interface PositionRecord {
 }
 
 export class PositionBook {
+  /** Every record, in the order first booked. */
   private readonly map = new Map<string, PositionRecord>();
+  /** The same records by strategy, then symbol: looked up per candle without building a key. */
+  private readonly byStrategy = new Map<string, Map<string, PositionRecord>>();
 
   constructor(
     private readonly split: (symbol: string) => { base: string; quote: string },
@@ -49,7 +52,7 @@ export class PositionBook {
   }
 
   get(strategy: string, symbol: string): PositionRecord | undefined {
-    return this.map.get(this.key(strategy, symbol));
+    return this.byStrategy.get(strategy)?.get(symbol);
   }
 
   all(): PositionRecord[] {
@@ -58,12 +61,14 @@ export class PositionBook {
 
   /** Book a fill; returns the PnL it realised (zero for buys). */
   apply(f: FillEvent): Decimal {
-    const k = this.key(f.strategy, f.symbol);
-    let p = this.map.get(k);
+    let p = this.get(f.strategy, f.symbol);
     if (!p) {
       const { base, quote } = this.split(f.symbol);
       p = { strategy: f.strategy, symbol: f.symbol, base, quote, quantity: ZERO, cost: ZERO, avgPrice: ZERO, realizedPnl: ZERO, feesQuote: ZERO, oversold: ZERO, dust: ZERO, trades: 0, closedTrades: [] };
-      this.map.set(k, p);
+      this.map.set(this.key(f.strategy, f.symbol), p);
+      let bySymbol = this.byStrategy.get(f.strategy);
+      if (!bySymbol) this.byStrategy.set(f.strategy, (bySymbol = new Map()));
+      bySymbol.set(f.symbol, p);
     }
     p.trades++;
     const feeInQuote = f.feeAsset === p.quote ? f.fee : f.feeAsset === p.base ? f.fee.mul(f.price) : ZERO;

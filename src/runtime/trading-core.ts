@@ -233,6 +233,24 @@ export class TradingCore {
     return pending ? Promise.all(pending).then(() => undefined) : undefined;
   }
 
+  /**
+   * onBarSync for one market and resolution with its window and runners looked up once: the
+   * backtest's per-candle call (no key string, map lookup or instance search per candle).
+   */
+  barFeed(symbol: string, seconds: number): (bar: Bar) => void | Promise<void> {
+    const window = this.windowFor(symbol, seconds);
+    const runners = (this.bySymbol.get(symbol) ?? []).filter((r) => this.instance(r.name)!.resolutionSec === seconds);
+    return (bar) => {
+      window.pushNumbers(bar.time, bar.o, bar.h, bar.l, bar.c, bar.v);
+      let pending: Promise<void>[] | undefined;
+      for (const r of runners) {
+        const p = r.dispatchSync({ type: 'candle', symbol, bar });
+        if (p) (pending ??= []).push(p);
+      }
+      return pending ? Promise.all(pending).then(() => undefined) : undefined;
+    };
+  }
+
   /** Whether an instance trading `symbol` handles `type` events (backtests skip unread events). */
   listens(symbol: string, type: StrategyEvent['type']): boolean {
     return (this.bySymbol.get(symbol) ?? []).some((r) => r.handles(type));

@@ -63,6 +63,7 @@ export class SimulatedExchange extends EventEmitter<SimEvents> {
   private readonly dirtyDepth = new Set<string>();
   private readonly dirtyStats = new Set<string>();
   private opDepth = 0;
+  private assetList: string[] | undefined;
 
   constructor(opts: SimulatedExchangeOptions) {
     super();
@@ -109,9 +110,10 @@ export class SimulatedExchange extends EventEmitter<SimEvents> {
     return m;
   }
 
-  /** Every asset of every market. */
+  /** Every asset of every market (the markets are fixed at construction, so computed once). */
   assets(): string[] {
-    return [...new Set(this.markets().flatMap((m) => [m.baseAsset, m.quoteAsset]))];
+    this.assetList ??= [...new Set(this.markets().flatMap((m) => [m.baseAsset, m.quoteAsset]))];
+    return [...this.assetList];
   }
 
   // --------------------------------------------------------------------------- market data in
@@ -254,7 +256,7 @@ export class SimulatedExchange extends EventEmitter<SimEvents> {
     this.accounts.require(accountId);
     const held = this.ledger.balances(accountId);
     const out: Record<string, LedgerEntry> = {};
-    for (const a of this.assets()) out[a] = held[a] ?? { value: new Decimal(0), locked: new Decimal(0) };
+    for (const a of (this.assetList ??= this.assets())) out[a] = held[a] ?? { value: new Decimal(0), locked: new Decimal(0) };
     return { ...out, ...held };
   }
 
@@ -312,6 +314,7 @@ export class SimulatedExchange extends EventEmitter<SimEvents> {
   }
 
   private flush(): void {
+    if (this.queue.length === 0 && this.dirtyDepth.size === 0 && this.dirtyStats.size === 0) return;
     const events = this.queue.splice(0);
     const depth = [...this.dirtyDepth];
     const stats = [...this.dirtyStats];
