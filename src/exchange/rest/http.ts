@@ -149,7 +149,7 @@ export class HttpCore {
     const gateKey = `${method} ${path}`;
     const gate = (this.shared.blockedUntil.get(gateKey) ?? 0) - this.clock.now();
     if (gate > 0) await this.sleep(gate);
-    if (spec.orderCall) await this.shared.limiter.acquire();
+    const releaseSlot = spec.orderCall ? await this.shared.limiter.acquire() : undefined;
 
     const headers: Record<string, string> = { accept: 'application/json', ...this.extraHeaders, ...spec.headers };
     if (spec.auth && this.options.apiKey) headers['x-api-key'] = this.options.apiKey;
@@ -184,6 +184,7 @@ export class HttpCore {
       throw new NetworkError(`${method} ${path}: could not reach the exchange: ${this.redact(describeNetworkError(err))}`, { method, path });
     } finally {
       clearTimeout(timer);
+      releaseSlot?.();
     }
     this.logger.debug({ method, path, status, durationMs: this.clock.now() - started, attempt }, 'exchange request');
 

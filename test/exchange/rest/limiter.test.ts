@@ -23,6 +23,24 @@ describe('OrderRateLimiter', () => {
     expect(limiter.queued).toBe(0);
   });
 
+  it('counts a slot until the answer arrives: a slow call keeps its slot past the window of its start', async () => {
+    const clock = new ManualClock(0);
+    const limiter = new OrderRateLimiter({ limit: 1, windowMs: 10_000, pollMs: 5 }, clock);
+    const release = await limiter.acquire();
+    clock.advance(3_000); // the call was in flight 3 s: the exchange may have counted it at 3 s
+    release();
+    let second = false;
+    const next = limiter.acquire().then(() => (second = true));
+    clock.advance(7_000); // 10 s after the start, 7 s after the answer
+    await new Promise((r) => setTimeout(r, 15));
+    expect(second).toBe(false);
+    clock.advance(3_000); // 10 s after the answer
+    await next;
+    expect(second).toBe(true);
+    release(); // releasing twice changes nothing
+    expect(limiter.inWindow).toBe(1);
+  });
+
   it('rejects a nonsensical configuration', () => {
     expect(() => new OrderRateLimiter({ limit: 0, windowMs: 1000 })).toThrow(/orderRateLimit.limit/);
     expect(() => new OrderRateLimiter({ limit: 5, windowMs: -1 })).toThrow(/orderRateLimit.windowMs/);
