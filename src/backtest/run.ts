@@ -158,7 +158,7 @@ async function walk(h: Harness, series: Series[], fromMs: number, total: number,
         await drain(h);
       }
       if (bestT > h.clock.now()) h.clock.set(bestT);
-      h.index.set(sym, i);
+      h.cursor[j] = i;
       const book = books[j]!;
       book.set(s.close[i]!);
       const r = feeds[j]!(new Bar(s.time[i]!, s.open[i]!, s.high[i]!, s.low[i]!, s.close[i]!, s.volume[i]!, s.resSec));

@@ -71,8 +71,8 @@ export interface Harness {
   portfolio: Portfolio;
   trades: TradeBook;
   books: Map<string, CloseBook>;
-  /** Index of the last closed candle per market. */
-  index: Map<string, number>;
+  /** Index of the last closed candle of series j (−1 before the first), written by the walk. */
+  cursor: Int32Array;
   /** Live orders of the account per market (from the sim's pushed updates). */
   live: Map<string, Set<string>>;
   /** The live-order set of a market (made when first asked; the same set the updates change). */
@@ -137,7 +137,12 @@ export function buildHarness(o: HarnessOptions): Harness {
   const split = memo((s) => ({ base: spec(s).baseAsset, quote: spec(s).quoteAsset }));
   const reference = split(first.symbol).quote;
   const books = new Map(o.series.map((s) => [s.symbol, new CloseBook(s.symbol)]));
-  const index = new Map(o.series.map((s) => [s.symbol, -1]));
+  const cursor = new Int32Array(o.series.length).fill(-1);
+  const seriesOf = new Map(o.series.map((s, j) => [s.symbol, j]));
+  const index = (symbol: string) => {
+    const j = seriesOf.get(symbol);
+    return j === undefined ? -1 : cursor[j]!;
+  };
   const live = new Map<string, Set<string>>();
   const marginMarkets = new Set<string>();
   const dirty = { balances: true, margin: false, events: false };
@@ -197,7 +202,7 @@ export function buildHarness(o: HarnessOptions): Harness {
   const venue = new BacktestVenue({
     inner,
     fill,
-    index: (s) => index.get(s) ?? -1,
+    index,
     touched: (margin) => {
       if (margin) listenMargin(true);
       dirty.balances = true;
@@ -284,5 +289,5 @@ export function buildHarness(o: HarnessOptions): Harness {
   sim.on('fill', (f) => {
     if (f.accountId === BACKTEST_ACCOUNT) dirty.balances = true;
   });
-  return { clock, sim, desks, fill, core, engine, risk, portfolio, trades, books, index, live, liveSet, marginMarkets, dirty, reference, split, refreshMargin };
+  return { clock, sim, desks, fill, core, engine, risk, portfolio, trades, books, cursor, live, liveSet, marginMarkets, dirty, reference, split, refreshMargin };
 }

@@ -46,6 +46,12 @@ export interface PnlRow {
   trades: number;
 }
 
+/** Move one asset's balance by `delta` (a new entry: entries handed out are never changed). */
+function adjust(m: Map<string, BalanceEntry>, asset: string, delta: Decimal): void {
+  const e = m.get(asset);
+  m.set(asset, { value: e ? e.value.plus(delta) : ZERO.plus(delta), locked: e ? e.locked : ZERO });
+}
+
 export class Portfolio {
   readonly positions: PositionBook;
   private readonly balancesByAccount = new Map<string, Map<string, BalanceEntry>>();
@@ -78,21 +84,17 @@ export class Portfolio {
    */
   applyFill(fill: FillEvent, account = 'main'): Decimal {
     const { base, quote } = this.deps.split(fill.symbol);
-    const m = this.balancesByAccount.get(account) ?? new Map<string, BalanceEntry>();
-    this.balancesByAccount.set(account, m);
-    const adj = (asset: string, delta: Decimal) => {
-      const e = m.get(asset) ?? { value: ZERO, locked: ZERO };
-      m.set(asset, { value: e.value.plus(delta), locked: e.locked });
-    };
+    let m = this.balancesByAccount.get(account);
+    if (!m) this.balancesByAccount.set(account, (m = new Map<string, BalanceEntry>()));
     const sum = fill.price.mul(fill.quantity);
     if (fill.side === 'BUY') {
-      adj(base, fill.quantity);
-      adj(quote, sum.neg());
+      adjust(m, base, fill.quantity);
+      adjust(m, quote, sum.neg());
     } else {
-      adj(base, fill.quantity.neg());
-      adj(quote, sum);
+      adjust(m, base, fill.quantity.neg());
+      adjust(m, quote, sum);
     }
-    adj(fill.feeAsset, fill.fee.neg());
+    adjust(m, fill.feeAsset, fill.fee.neg());
     return this.positions.apply(fill);
   }
 
