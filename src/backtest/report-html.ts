@@ -9,6 +9,9 @@ import { fileURLToPath } from 'node:url';
 import { METRIC_DEFINITIONS, formatMetricValue } from './metrics/index.js';
 import type { Series } from './data.js';
 import { resampleColumns } from './data.js';
+
+/** Above this many trades per market the markers carry no text. */
+const MAX_LABELLED_TRADES = 40;
 import type { BacktestResult } from './result.js';
 
 /** The standalone build of lightweight-charts from the project's node_modules (its exports map hides it). */
@@ -34,11 +37,14 @@ export function renderHtmlReport(r: BacktestResult, series: readonly Series[], m
   const candles = candleData(s, maxCandles);
   const step = candles.length > 1 ? candles[1]!.time - candles[0]!.time : s.resSec;
   const snap = (ms: number) => Math.floor(ms / 1000 / step) * step;
-  const markers = r.trades
-    .filter((t) => t.symbol === s.symbol)
+  const trades = r.trades.filter((t) => t.symbol === s.symbol);
+  // Labels only while they stay readable; with many trades the arrows alone show the entries and
+  // exits (prices are in the trades table).
+  const labels = trades.length <= MAX_LABELLED_TRADES;
+  const markers = trades
     .flatMap((t) => [
-      { time: snap(t.entryTime), position: 'belowBar', color: '#2e7d32', shape: 'arrowUp', text: `${t.strategy} in ${t.entryPrice}` },
-      { time: snap(t.exitTime), position: 'aboveBar', color: '#c62828', shape: 'arrowDown', text: `${t.strategy} out ${t.exitPrice}` },
+      { time: snap(t.entryTime), position: 'belowBar', color: '#2e7d32', shape: 'arrowUp', text: labels ? `${t.strategy} in ${t.entryPrice}` : '' },
+      { time: snap(t.exitTime), position: 'aboveBar', color: '#c62828', shape: 'arrowDown', text: labels ? `${t.strategy} out ${t.exitPrice}` : '' },
     ])
     .sort((a, b) => a.time - b.time);
   const equity: { time: number; value: number }[] = [];
