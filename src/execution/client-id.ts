@@ -20,6 +20,7 @@ export function clientIdPrefix(strategy: string): string {
 export class ClientIdGenerator {
   private seq = 0;
   private lastMs = -1;
+  private readonly prefixes = new Map<string, string>();
   /** `session` distinguishes processes started within the same millisecond (e.g. a restart loop). */
   constructor(
     private readonly clock: Clock,
@@ -34,8 +35,12 @@ export class ClientIdGenerator {
       this.lastMs = now;
       this.seq = 0;
     }
-    const id = `${clientIdPrefix(strategy)}_${now.toString(36)}${this.session}_${(this.seq++).toString(36)}`;
-    if (!isValidClientId(id)) throw new Error(`generated an invalid client id ${id}`);
-    return id;
+    // Valid by construction: the prefix is letters and digits, the rest base-36 digits and underscores.
+    let prefix = this.prefixes.get(strategy);
+    if (prefix === undefined) {
+      prefix = clientIdPrefix(strategy);
+      this.prefixes.set(strategy, prefix);
+    }
+    return `${prefix}_${now.toString(36)}${this.session}_${(this.seq++).toString(36)}`;
   }
 }

@@ -220,8 +220,16 @@ export class SimVenue implements Venue {
 
   /** Pushes every change of this account's orders (the sim emits after its state is written). */
   onOrderUpdate(listener: (order: SpotOrder) => void): () => void {
+    // The simulator may announce the same state of an order twice (when a fill settles and when the
+    // call ends): only a change (status, activity, fills) is converted and passed on.
+    const last = new Map<string, string>();
     const fn = (o: SimOrder) => {
-      if (o.accountId === this.account) listener(toSpotOrder(o));
+      if (o.accountId !== this.account) return;
+      const key = `${o.status}|${o.active ? 1 : 0}|${o.fills.length}`;
+      if (last.get(o.clientOrderId) === key) return;
+      if (o.active) last.set(o.clientOrderId, key);
+      else last.delete(o.clientOrderId);
+      listener(toSpotOrder(o));
     };
     this.sim.on('order', fn);
     return () => void this.sim.off('order', fn);
