@@ -32,6 +32,7 @@ import { startSchedules } from './schedules.js';
 import { loadStrategyInstances } from './strategy-loader.js';
 import { TradingCore } from './trading-core.js';
 import { bookView, healthView, marketView } from './views.js';
+import type { BookView } from '../strategy/views.js';
 import { BotLoop } from './bot-loop.js';
 import { Bar } from '../strategy/bar.js';
 import { defaultMarginMarket } from '../sim/margin/config.js';
@@ -184,7 +185,16 @@ export async function startBot(config: MizanConfig, opts: BotOptions = {}): Prom
       return v;
     };
     const markets = (s: string) => (catalog.has(s) ? marketView(catalog.get(s), { makerFee: new Decimal('0.002'), takerFee: new Decimal('0.002') }) : undefined);
-    const books = (s: string) => (market.symbols().includes(s) ? bookView(s, market.book(s), () => market.health(s)) : undefined);
+    // One view per market: it reads the live book, so it is built once, not per event.
+    const views = new Map<string, BookView>();
+    const books = (s: string): BookView | undefined => {
+      let v = views.get(s);
+      if (!v && market.symbols().includes(s)) {
+        v = bookView(s, market.book(s), () => market.health(s));
+        views.set(s, v);
+      }
+      return v;
+    };
 
     // ------------------------------------------------------------------------ risk, execution
     const risk = new RiskEngine({
@@ -278,12 +288,13 @@ export async function startBot(config: MizanConfig, opts: BotOptions = {}): Prom
 
     // ----------------------------------------------------------------------- market events
     const lastHealthy = new Map<string, boolean>();
-    market.on('book', (symbol, book, health) => {
+    market.on('book', (symbol, _book, health) => {
       if (lastHealthy.get(symbol) !== health.healthy) {
         lastHealthy.set(symbol, health.healthy);
         core.onBookHealth(symbol, healthView(health));
       }
-      core.onBook(symbol, bookView(symbol, book, () => market.health(symbol)));
+      const view = books(symbol);
+      if (view) core.onBook(symbol, view);
     });
     market.on('health', (symbol, health) => {
       if (lastHealthy.get(symbol) === health.healthy) return;

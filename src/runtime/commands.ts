@@ -8,6 +8,7 @@ import { registerSimCommand } from '../sim/cli-command.js';
 import { registerRunCommand } from './run-command.js';
 import { registerCheckCommands } from './check-command.js';
 import { registerRiskCommands } from '../risk/cli-command.js';
+import { registerMarketCommands } from '../market/cli-command.js';
 import { registerBacktestCommands } from '../backtest/cli-command.js';
 
 export function registerCommands(program: Command): void {
@@ -17,4 +18,5 @@ export function registerCommands(program: Command): void {
   registerSimCommand(program);
   registerBacktestCommands(program);
   registerRiskCommands(program);
+  registerMarketCommands(program);
 }
