@@ -119,3 +119,41 @@ function safeValue(value: unknown): string {
     return String(value);
   }
 }
+
+/**
+ * The typed error for an exchange status (the HTTP status, or the `code` of an HTTP 200 answer with
+ * `success: false`). One table for the REST client and the in-process simulator venue, so a refusal
+ * is the same error whichever venue gave it.
+ */
+export function errorForStatus(
+  status: number,
+  message: string,
+  context: ErrorContext = {},
+  fields: FieldErrors = {},
+  retryAfterMs?: number,
+): MizanError {
+  switch (status) {
+    case 400:
+      return new BadRequestError(message, context);
+    case 401:
+      return new AuthenticationError(message, context);
+    case 402:
+      return new InsufficientBalanceError(message, context);
+    case 403:
+      return new PermissionDeniedError(message, context);
+    case 404:
+      return new NotFoundError(message, context);
+    case 405:
+      return new MethodNotAllowedError(message, context);
+    case 408:
+      return new RequestTimeoutError(message, context);
+    case 409:
+      return new DuplicateOrderError(message, context);
+    case 422:
+      return new ValidationError(message, fields, context);
+    case 429:
+      return new RateLimitError(message, context, retryAfterMs);
+    default:
+      return status >= 500 ? new ExchangeUnavailableError(message, context) : new ExchangeRejectedError(message, context);
+  }
+}

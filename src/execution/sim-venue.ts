@@ -8,18 +8,7 @@
  */
 import type { Decimal } from '../core/decimal.js';
 import {
-  AuthenticationError,
-  BadRequestError,
-  DuplicateOrderError,
-  ExchangeRejectedError,
-  ExchangeUnavailableError,
-  InsufficientBalanceError,
-  MethodNotAllowedError,
-  NotFoundError,
-  PermissionDeniedError,
-  RateLimitError,
-  ValidationError,
-  type MizanError,
+  errorForStatus,
 } from '../core/errors.js';
 import type {
   Balances,
@@ -57,20 +46,7 @@ export function mapSimError(err: unknown, op: string): unknown {
   if (!(err instanceof SimError)) return err;
   const ctx = { status: err.status, path: op, exchangeMessage: err.message };
   const msg = `${op}: ${err.message}${fieldText(err.fields)} (HTTP ${err.status})`;
-  const s = err.status;
-  let out: MizanError;
-  if (s === 400) out = new BadRequestError(msg, ctx);
-  else if (s === 401) out = new AuthenticationError(msg, ctx);
-  else if (s === 402) out = new InsufficientBalanceError(msg, ctx);
-  else if (s === 403) out = new PermissionDeniedError(msg, ctx);
-  else if (s === 404) out = new NotFoundError(msg, ctx);
-  else if (s === 405) out = new MethodNotAllowedError(msg, ctx);
-  else if (s === 409) out = new DuplicateOrderError(msg, ctx);
-  else if (s === 422) out = new ValidationError(msg, { ...err.fields }, ctx);
-  else if (s === 429) out = new RateLimitError(msg, ctx);
-  else if (s >= 500) out = new ExchangeUnavailableError(msg, ctx);
-  else out = new ExchangeRejectedError(msg, ctx);
-  return out;
+  return errorForStatus(err.status, msg, ctx, { ...err.fields });
 }
 
 function fieldText(fields: Record<string, string[]>): string {

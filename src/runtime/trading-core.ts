@@ -9,7 +9,7 @@ import type { Intent, Verdict } from '../core/intents.js';
 import type { Logger } from '../core/logger.js';
 import type { MarketStats, PriceTick, PublicTrade } from '../core/types/market.js';
 import type { ExecutionEngine, ExecutionJournal } from '../execution/engine.js';
-import { baseOf, quoteOf } from '../execution/tracked-order.js';
+import { baseOf, quoteOf, toView } from '../execution/tracked-order.js';
 import type { Venue } from '../execution/venue.js';
 import type { Portfolio } from '../portfolio/portfolio.js';
 import type { Bar } from '../strategy/bar.js';
@@ -181,20 +181,7 @@ export class TradingCore {
       },
       position: (symbol) => d.portfolio.positions.view(inst.name, symbol),
       marginPositions: (market) => d.portfolio.marginPositions(market),
-      openOrders: (symbol) =>
-        d.engine.liveOrders({ strategy: inst.name, ...(symbol ? { symbol } : {}) }).map((o) => ({
-          clientOrderId: o.clientOrderId,
-          strategy: o.strategy,
-          symbol: o.symbol,
-          side: o.side,
-          type: o.type,
-          quantity: o.quantity,
-          filled: o.filled,
-          state: o.state,
-          createdAt: o.createdAt,
-          ...(o.price ? { price: o.price } : {}),
-          ...(o.tag ? { tag: o.tag } : {}),
-        })),
+      openOrders: (symbol) => d.engine.liveOrders({ strategy: inst.name, ...(symbol ? { symbol } : {}) }).map(toView),
     };
   }
 

@@ -5,22 +5,12 @@
  * that echoes the request headers cannot put the API key into a message.
  */
 import {
-  AuthenticationError,
-  BadRequestError,
-  DuplicateOrderError,
   ExchangeRejectedError,
-  ExchangeUnavailableError,
-  InsufficientBalanceError,
-  MethodNotAllowedError,
-  NotFoundError,
-  PermissionDeniedError,
-  RateLimitError,
-  RequestTimeoutError,
   RetryableError,
-  ValidationError,
   type ErrorContext,
   type FieldErrors,
   type MizanError,
+  errorForStatus,
 } from '../../core/errors.js';
 import { readFieldErrors } from '../parse/envelope.js';
 import { isObject } from '../parse/fields.js';
@@ -138,34 +128,18 @@ export function mapHttpError(input: ErrorInput, redact: Redact): MizanError {
   const base = `${where} -> HTTP ${input.status}${status !== input.status && status ? ` (code ${status})` : ''}`;
   const msg = (hint: string) => `${base}: ${hint}${said}${fieldText}`;
 
-  switch (status) {
-    case 400:
-      return new BadRequestError(msg(HINTS[400]!), ctx);
-    case 401:
-      return new AuthenticationError(msg(HINTS[401]!), ctx);
-    case 402:
-      return new InsufficientBalanceError(msg(HINTS[402]!), ctx);
-    case 403:
-      return new PermissionDeniedError(msg(HINTS[403]!), ctx);
-    case 404:
-      return new NotFoundError(msg(HINTS[404]!), ctx);
-    case 405:
-      return new MethodNotAllowedError(msg(HINTS[405]!), ctx);
-    case 408:
-      return new RequestTimeoutError(msg(HINTS[408]!), ctx);
-    case 409:
-      return new DuplicateOrderError(msg(HINTS[409]!), ctx);
-    case 422:
-      return new ValidationError(msg(HINTS[422]!), fields, ctx);
-    case 429: {
-      const wait = input.retryAfterMs !== undefined ? `; retry after ${input.retryAfterMs} ms` : '';
-      return new RateLimitError(msg(HINTS[429]! + wait), ctx, input.retryAfterMs);
-    }
-    default:
-      if (status >= 500) return new ExchangeUnavailableError(msg('the exchange is unavailable or failed; try again later'), ctx);
-      if (input.status >= 200 && input.status < 300) return new ExchangeRejectedError(msg('the exchange answered success: false'), ctx);
-      return new ExchangeRejectedError(msg('the exchange refused the request'), ctx);
+  if (status === 429) {
+    const wait = input.retryAfterMs !== undefined ? `; retry after ${input.retryAfterMs} ms` : '';
+    return errorForStatus(429, msg(HINTS[429]! + wait), ctx, fields, input.retryAfterMs);
   }
+  const hint =
+    HINTS[status] ??
+    (status >= 500
+      ? 'the exchange is unavailable or failed; try again later'
+      : input.status >= 200 && input.status < 300
+        ? 'the exchange answered success: false'
+        : 'the exchange refused the request');
+  return errorForStatus(status, msg(hint), ctx, fields);
 }
 
 /**
