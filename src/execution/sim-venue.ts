@@ -70,9 +70,81 @@ function toFill(f: SimFill): Fill {
   };
 }
 
+/**
+ * The derived fields of one sim order, kept while the fields they come from are the same objects
+ * (Decimals are immutable: the sim replaces executedQty/executedSum on a fill), so an order
+ * converted for the call's answer and again for its event does the Decimal divisions and the date
+ * printing once. Values are exactly those computed from scratch.
+ */
+interface Derived {
+  qty: Decimal;
+  sum: Decimal;
+  executedPrice: Decimal | undefined;
+  executedPercent: number;
+  price: Decimal;
+  origQty: Decimal;
+  origSum: Decimal;
+  createdMs: number;
+  createdAt: string;
+  updatedMs: number;
+  updatedAt: string;
+}
+
+const derivedCache = new WeakMap<SimOrder, Derived>();
+
+function percentOf(executed: Decimal, orig: Decimal): number {
+  if (!orig.gt(0)) return 0;
+  if (executed.isZero()) return 0;
+  if (executed.eq(orig)) return 100;
+  return executed.div(orig).mul(100).toNumber();
+}
+
+function derive(o: SimOrder): Derived {
+  let d = derivedCache.get(o);
+  if (!d) {
+    const createdAt = new Date(o.createdAt).toISOString();
+    d = {
+      qty: o.executedQty,
+      sum: o.executedSum,
+      executedPrice: o.executedQty.gt(0) ? o.executedSum.div(o.executedQty) : undefined,
+      executedPercent: percentOf(o.executedQty, o.origQty),
+      price: o.price,
+      origQty: o.origQty,
+      origSum: o.price.mul(o.origQty),
+      createdMs: o.createdAt,
+      createdAt,
+      updatedMs: o.updatedAt,
+      updatedAt: o.updatedAt === o.createdAt ? createdAt : new Date(o.updatedAt).toISOString(),
+    };
+    derivedCache.set(o, d);
+    return d;
+  }
+  if (d.qty !== o.executedQty || d.sum !== o.executedSum) {
+    d.qty = o.executedQty;
+    d.sum = o.executedSum;
+    d.executedPrice = o.executedQty.gt(0) ? o.executedSum.div(o.executedQty) : undefined;
+    d.executedPercent = percentOf(o.executedQty, d.origQty);
+  }
+  if (d.origQty !== o.origQty || d.price !== o.price) {
+    d.origQty = o.origQty;
+    d.price = o.price;
+    d.origSum = o.price.mul(o.origQty);
+    d.executedPercent = percentOf(o.executedQty, o.origQty);
+  }
+  if (d.createdMs !== o.createdAt) {
+    d.createdMs = o.createdAt;
+    d.createdAt = new Date(o.createdAt).toISOString();
+  }
+  if (d.updatedMs !== o.updatedAt) {
+    d.updatedMs = o.updatedAt;
+    d.updatedAt = new Date(o.updatedAt).toISOString();
+  }
+  return d;
+}
+
 /** A sim order in the core `SpotOrder` shape (the same fields the REST parser fills). */
 export function toSpotOrder(o: SimOrder): SpotOrder {
-  const executedPrice = o.executedQty.gt(0) ? o.executedSum.div(o.executedQty) : undefined;
+  const d = derive(o);
   const out: SpotOrder = {
     symbol: o.symbol,
     type: o.type,
@@ -80,20 +152,20 @@ export function toSpotOrder(o: SimOrder): SpotOrder {
     clientOrderId: o.clientOrderId,
     price: o.price,
     origQty: o.origQty,
-    origSum: o.price.mul(o.origQty),
+    origSum: d.origSum,
     executedQty: o.executedQty,
     executedSum: o.executedSum,
-    executedPercent: o.origQty.gt(0) ? o.executedQty.div(o.origQty).mul(100).toNumber() : 0,
+    executedPercent: d.executedPercent,
     fee: o.fee,
     sum: o.executedSum,
     status: o.status,
     active: o.active,
     fills: o.fills.map(toFill),
     transactTime: Math.floor(o.createdAt / 1000),
-    createdAt: new Date(o.createdAt).toISOString(),
-    updatedAt: new Date(o.updatedAt).toISOString(),
+    createdAt: d.createdAt,
+    updatedAt: d.updatedAt,
   };
-  if (executedPrice) out.executedPrice = executedPrice;
+  if (d.executedPrice) out.executedPrice = d.executedPrice;
   if (o.stopPrice) out.stopPrice = o.stopPrice;
   if (o.stopCondition) out.stopPriceCondition = o.stopCondition;
   return out;

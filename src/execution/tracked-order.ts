@@ -59,9 +59,24 @@ export function toView(o: TrackedOrder): OrderView {
   };
   if (o.price) v.price = o.price;
   if (o.stopPrice) v.stopPrice = o.stopPrice;
-  if (o.filled.gt(0)) v.avgPrice = o.filledQuote.div(o.filled);
+  if (o.filled.gt(0)) v.avgPrice = avgPrice(o);
   if (o.tag) v.tag = o.tag;
   return v;
+}
+
+/**
+ * The average fill price (filledQuote / filled), kept while both are the same objects (Decimals are
+ * immutable, applySnapshot replaces them), so an order's views share one division. A first fill
+ * seeds it with its own price, the same quotient (its quote and quantity are the order's totals).
+ */
+const avgCache = new WeakMap<TrackedOrder, { filled: Decimal; quote: Decimal; avg: Decimal }>();
+
+function avgPrice(o: TrackedOrder): Decimal {
+  const c = avgCache.get(o);
+  if (c && c.filled === o.filled && c.quote === o.filledQuote) return c.avg;
+  const avg = o.filledQuote.div(o.filled);
+  avgCache.set(o, { filled: o.filled, quote: o.filledQuote, avg });
+  return avg;
 }
 
 /** The state an exchange snapshot implies. `active` is the reliable flag; status names vary. */
@@ -97,12 +112,14 @@ export function applySnapshot(o: TrackedOrder, snap: SpotOrder, now: number): Sn
     const dQuote = sum ? sum.minus(o.filledQuote) : snap.price.mul(dq);
     const fee = snap.fee !== undefined ? Decimal.max(snap.fee.minus(o.fee), 0) : estimateFee(snap, dq, dQuote);
     const feeAsset = snap.fills.at(-1)?.feeAsset ?? o.feeAsset ?? (o.side === 'BUY' ? baseOf(o.symbol) : quoteOf(o.symbol));
+    const price = dQuote.div(dq);
+    const first = o.filled.isZero() && o.filledQuote.isZero();
     fills.push({
       clientOrderId: o.clientOrderId,
       strategy: o.strategy,
       symbol: o.symbol,
       side: o.side,
-      price: dQuote.div(dq),
+      price,
       quantity: dq,
       fee,
       feeAsset,
@@ -113,6 +130,7 @@ export function applySnapshot(o: TrackedOrder, snap: SpotOrder, now: number): Sn
     o.filledQuote = o.filledQuote.plus(dQuote);
     o.fee = o.fee.plus(fee);
     o.feeAsset = feeAsset;
+    if (first) avgCache.set(o, { filled: o.filled, quote: o.filledQuote, avg: price });
   }
   const next = stateOf(snap);
   const changed = next !== o.state || fills.length > 0;
