@@ -122,7 +122,8 @@ export class TradingCore {
 
   private deny(d: Denial): void {
     this.denials++;
-    this.deps.logger.info({ strategy: d.intent.strategy, rule: d.rule, reason: d.reason, intent: d.intent.kind }, 'intent denied');
+    // Risk denials are logged by the risk engine; exchange refusals by the executor. Here: debug only.
+    this.deps.logger.debug({ strategy: d.intent.strategy, rule: d.rule, reason: d.reason, intent: d.intent.kind }, 'intent denied');
     void this.runners.get(d.intent.strategy)?.dispatch({ type: 'denied', denial: d });
   }
 

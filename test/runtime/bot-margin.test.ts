@@ -32,9 +32,9 @@ journal: { file: ${join(dir, 'j.sqlite')} }
     const denials: string[] = [];
     const logger = {
       ...silentLogger,
-      info: ((o: unknown, m?: string) => {
+      debug: ((o: unknown, m?: string) => {
         if (m === 'intent denied') denials.push(JSON.stringify(o));
-      }) as typeof silentLogger.info,
+      }) as typeof silentLogger.debug,
       child: () => logger,
     };
     bot = await startBot(config, { logger, intervals: { statusEveryMs: 0 } });

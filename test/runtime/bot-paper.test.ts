@@ -48,9 +48,9 @@ describe('mizan run, paper mode on the embedded simulator', () => {
     const denied: string[] = [];
     const logger = {
       ...silentLogger,
-      info: ((o: { strategy?: string; rule?: string; reason?: string }, m?: string) => {
+      debug: ((o: { strategy?: string; rule?: string; reason?: string }, m?: string) => {
         if (m === 'intent denied') denied.push(`${o.strategy}: ${o.rule}: ${o.reason}`);
-      }) as typeof silentLogger.info,
+      }) as typeof silentLogger.debug,
       child: () => logger,
     };
     bot = await startBot(config, { logger, intervals: { statusEveryMs: 0, pollMs: 200, syncMs: 1000 } });
