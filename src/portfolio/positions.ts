@@ -87,7 +87,7 @@ export class PositionBook {
     const over = f.quantity.minus(held);
     if (over.gt(0)) p.oversold = p.oversold.plus(over);
     const proceedsPerUnit = f.price;
-    const feeShare = f.feeAsset === p.quote ? f.fee.mul(held).div(f.quantity) : f.feeAsset === p.base ? f.fee.mul(f.price).mul(held).div(f.quantity) : ZERO;
+    const feeShare = f.feeAsset === p.quote ? share(f.fee, held, f.quantity) : f.feeAsset === p.base ? share(f.fee.mul(f.price), held, f.quantity) : ZERO;
     // The cost leaving the position: all of it on a full close (exact), pro rata otherwise.
     const costOut = held.eq(p.quantity) ? p.cost : p.quantity.isZero() ? ZERO : p.cost.mul(held).div(p.quantity);
     let pnl = proceedsPerUnit.mul(held).minus(costOut).minus(feeShare);
@@ -118,4 +118,13 @@ export class PositionBook {
   unrealized(p: PositionRecord, mark: Decimal | undefined): Decimal {
     return mark && p.quantity.gt(0) ? mark.minus(p.avgPrice).mul(p.quantity) : ZERO;
   }
+}
+
+/**
+ * amount × part / whole. When part equals whole and the product is exact (at most the precision's
+ * significant digits), the quotient is exactly `amount`, so the division is skipped (same value).
+ */
+function share(amount: Decimal, part: Decimal, whole: Decimal): Decimal {
+  if (!whole.isZero() && part.eq(whole) && amount.sd() + part.sd() <= Decimal.precision) return amount;
+  return amount.mul(part).div(whole);
 }
