@@ -35,13 +35,9 @@ import { bookView, healthView, marketView } from './views.js';
 import type { BookView } from '../strategy/views.js';
 import { BotLoop } from './bot-loop.js';
 import { Bar } from '../strategy/bar.js';
-import { defaultMarginMarket } from '../sim/margin/config.js';
-import { MarginMonitor } from '../risk/margin-monitor.js';
-import { simMarginFormulas } from '../risk/margin-topup.js';
 import { PositionOwners } from '../risk/margin-owners.js';
 import { followAcceptance } from '../risk/lock-coverage.js';
-import { watchTradingState } from '../risk/state-watch.js';
-import { startMarginWatch } from './margin-watch.js';
+import { startRiskWatches } from './risk-watches.js';
 
 export interface BotOptions {
   /** The `--live` confirmation; live mode needs it and `mode: live` in the file. */
@@ -254,37 +250,9 @@ export async function startBot(config: MizanConfig, opts: BotOptions = {}): Prom
       kv: (s) => journalKv(journal, s),
       executionJournal: execJournal,
     });
-    const monitor = new MarginMonitor({
-      config: config.risk.marginMonitor ?? {},
-      formulas: simMarginFormulas((m) => {
-        const mv = markets(m);
-        return mv ? { callMargin: defaultMarginMarket(mv.quote).callMargin, quantityPrecision: mv.quantityPrecision } : undefined;
-      }),
-      quoteOf: (m) => markets(m)?.quote ?? 'USDT',
-      logger: logger.child({ component: 'margin' }),
-    });
-    const marginWatch = startMarginWatch({
-      core,
-      monitor,
-      owners,
-      positions: () => portfolio.marginPositions(),
-      mark: (s) => safeMid(market, s) ?? market.lastPrice(s),
-      closePrice: (p) => (p.side === 'long' ? books(p.market)?.bestBid() : books(p.market)?.bestAsk()),
-      refresh: () => core.executor.syncMargin('main'),
-      intervalMs: 5_000,
-      logger,
-    });
-    market.on('book', (symbol) => marginWatch.onPrice(symbol));
-    // `mizan halt` / `mizan resume` write the journal; a running bot applies them within 2 s.
-    const stateWatch = watchTradingState(journal, risk, { intervalMs: 2_000, logger });
-    cleanups.push(() => {
-      marginWatch.stop();
-      stateWatch.stop();
-    });
-    risk.on('cancelAllOrders', ({ reason }) => {
-      logger.warn({ reason }, 'halted: cancelling every open order');
-      for (const s of symbols) void engine.cancelAll(s);
-    });
+    cleanups.push(
+      startRiskWatches({ config, logger, core, engine, risk, portfolio, market, journal, owners, symbols, markets, books, mark: (s) => safeMid(market, s) ?? market.lastPrice(s) }),
+    );
 
     // ----------------------------------------------------------------------- market events
     const lastHealthy = new Map<string, boolean>();
