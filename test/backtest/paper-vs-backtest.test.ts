@@ -42,8 +42,9 @@ journal: { file: ${journalFile} }
 `);
     bot = await startBot(paperConfig, { logger: silentLogger, intervals: { statusEveryMs: 0 } });
     const deadline = Date.now() + 40_000;
-    const fills = () => bot!.core.fills;
-    while (Date.now() < deadline && fills() < 8) await new Promise((r) => setTimeout(r, 250));
+    // Wait for filled orders (what the test compares), not fills: one market order can fill in pieces.
+    const filledOrders = () => [...bot!.engine.orders.values()].filter((o) => o.strategy === 'sma' && o.state === 'filled').length;
+    while (Date.now() < deadline && filledOrders() < 6) await new Promise((r) => setTimeout(r, 250));
     const window = bot.core.candleWindow('BTCUSDT', 1);
     await bot.stop();
     bot = undefined;
@@ -107,8 +108,9 @@ journal: { file: ":memory:" }
       const b = btOrders[i]!;
       expect(p.side, `order ${i}`).toBe(b.side);
       // Same moment: the backtest fills at the open of the candle after the signal; paper when that
-      // candle closed live (at most the 1 s close delay plus delivery later).
-      expect(Math.abs(p.ts - b.createdAt), `order ${i} time`).toBeLessThanOrEqual(2_500);
+      // candle closed live: at most the 1 s close delay plus delivery, which on a loaded 2-core CI
+      // machine can add a second or two.
+      expect(Math.abs(p.ts - b.createdAt), `order ${i} time`).toBeLessThanOrEqual(4_000);
       const bp = Number(b.avgPrice);
       expect(Math.abs(p.price.toNumber() / bp - 1), `order ${i} price ${p.price.toFixed()} vs ${bp}`).toBeLessThan(0.001);
     }
