@@ -98,28 +98,16 @@ export class ColumnSink extends CheckingSink {
   }
 
   row(pos: number, t: RawValue, o: RawValue, h: RawValue, l: RawValue, c: RawValue, v: RawValue): void {
-    const time = this.time(pos, t);
-    const open = this.num(pos, 'open', o);
-    const high = this.num(pos, 'high', h);
-    const low = this.num(pos, 'low', l);
-    const close = this.num(pos, 'close', c);
-    const volume = this.num(pos, 'volume', v);
-    this.shape(pos, open, high, low, close, volume);
-    let cols = this.cols;
-    const i = cols.length;
-    if (i === cols.time.length) cols = this.grow();
-    cols.time[i] = time;
-    cols.open[i] = open;
-    cols.high[i] = high;
-    cols.low[i] = low;
-    cols.close[i] = close;
-    cols.volume[i] = volume;
-    cols.length = i + 1;
+    this.append(pos, this.time(pos, t), this.num(pos, 'open', o), this.num(pos, 'high', h), this.num(pos, 'low', l), this.num(pos, 'close', c), this.num(pos, 'volume', v));
   }
 
   /** A row already read as numbers (`time` an epoch number of any unit). */
   rowNumbers(pos: number, t: number, open: number, high: number, low: number, close: number, volume: number): void {
-    const time = this.time(pos, t);
+    this.append(pos, this.time(pos, t), open, high, low, close, volume);
+  }
+
+  /** Check a parsed row's shape and add it to the columns. */
+  private append(pos: number, time: number, open: number, high: number, low: number, close: number, volume: number): void {
     this.shape(pos, open, high, low, close, volume);
     let cols = this.cols;
     const i = cols.length;
