@@ -24,6 +24,12 @@ import type { Venue } from './venue.js';
 export interface ExecutionJournal {
   upsertOrder(o: TrackedOrder): void;
   orderEvent(clientOrderId: string, state: OrderState, detail: Record<string, unknown>): void;
+  /**
+   * A new order, before it is sent, with its first event in one write: one commit between the
+   * decision and the request (a commit to a file journal costs ~40 µs and has a long tail). Without
+   * it the engine calls upsertOrder then orderEvent.
+   */
+  recordNewOrder?(o: TrackedOrder, event: Record<string, unknown>): void;
   /** False when this fill was recorded before (the key identifies it). */
   recordFill(fill: FillEvent, key: string): boolean;
 }
@@ -138,8 +144,13 @@ export class ExecutionEngine extends EventEmitter<ExecutionEvents> {
     if (intent.brackets) o.brackets = intent.brackets;
     if (meta.reservationId) o.reservationId = meta.reservationId;
     this.orders.set(o.clientOrderId, o);
-    this.deps.journal?.upsertOrder(o);
-    this.deps.journal?.orderEvent(o.clientOrderId, 'pending', { intent: intent.kind, type: intent.type });
+    const journal = this.deps.journal;
+    if (journal?.recordNewOrder) {
+      journal.recordNewOrder(o, { intent: intent.kind, type: intent.type });
+    } else if (journal) {
+      journal.upsertOrder(o);
+      journal.orderEvent(o.clientOrderId, 'pending', { intent: intent.kind, type: intent.type });
+    }
     await this.create(o, 0);
     return o;
   }

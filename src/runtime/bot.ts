@@ -132,7 +132,7 @@ export async function startBot(config: MizanConfig, opts: BotOptions = {}): Prom
     const market = new MarketDataEngine({ stream, depth: { getDepth: (s) => rest.getDepth(s), getAllDepths: () => rest.getAllDepth() }, clock, logger, options: { candleResolutions: resolutions } });
 
     // ------------------------------------------------------------------ journal, portfolio
-    const journal = Journal.open(config.journal.file, { clock, logger });
+    const journal = Journal.open(config.journal.file, { clock, logger, checkpoint: 'background' });
     cleanups.push(() => journal.close());
     // Margin positions carry no strategy: remember which strategy opened which (kept in the journal).
     const owners = new PositionOwners({

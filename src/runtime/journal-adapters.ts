@@ -11,6 +11,8 @@ import type { OrderRow } from '../store/types.js';
 import type { FillEvent, JsonValue, KeyValueStore, OrderState } from '../strategy/views.js';
 import { Decimal } from '../core/decimal.js';
 
+const orderDetail = (o: TrackedOrder): Record<string, unknown> => ({ filledQuote: o.filledQuote.toFixed(), fee: o.fee.toFixed(), ...(o.reason ? { reason: o.reason } : {}) });
+
 export class JournalExecutionAdapter implements ExecutionJournal {
   private readonly known = new Set<string>();
   constructor(
@@ -20,7 +22,7 @@ export class JournalExecutionAdapter implements ExecutionJournal {
 
   upsertOrder(o: TrackedOrder): void {
     const final = isFinal(o.state);
-    const detail = { filledQuote: o.filledQuote.toFixed(), fee: o.fee.toFixed(), ...(o.reason ? { reason: o.reason } : {}) };
+    const detail = orderDetail(o);
     // An order not seen by this process is inserted first (new orders: no lookup on the way to the
     // exchange); one the journal already holds (recovered after a restart) is updated instead.
     if (!this.known.has(o.clientOrderId) && this.tryInsert(o, final, detail)) {
@@ -31,8 +33,18 @@ export class JournalExecutionAdapter implements ExecutionJournal {
     this.known.add(o.clientOrderId);
   }
 
-  /** Insert the order; false when the journal already holds its client id. */
-  private tryInsert(o: TrackedOrder, final: boolean, detail: Record<string, unknown>): boolean {
+  recordNewOrder(o: TrackedOrder, event: Record<string, unknown>): void {
+    const final = isFinal(o.state);
+    if (!this.known.has(o.clientOrderId) && this.tryInsert(o, final, orderDetail(o), event)) {
+      this.known.add(o.clientOrderId);
+      return;
+    }
+    this.upsertOrder(o);
+    this.orderEvent(o.clientOrderId, o.state, event);
+  }
+
+  /** Insert the order and its first event (detail `event`, default the order's); false when the journal already holds its client id. */
+  private tryInsert(o: TrackedOrder, final: boolean, detail: Record<string, unknown>, event?: Record<string, unknown>): boolean {
     try {
       this.journal.recordOrder({
         clientId: o.clientOrderId,
@@ -50,6 +62,7 @@ export class JournalExecutionAdapter implements ExecutionJournal {
         ts: o.updatedAt,
         ...(o.tag ? { tag: o.tag } : {}),
         detail,
+        ...(event ? { eventDetail: event } : {}),
       });
       return true;
     } catch (err) {

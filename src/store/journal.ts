@@ -16,6 +16,7 @@ import type { MarginPosition } from '../core/types/margin.js';
 import type { Decimal } from '../core/decimal.js';
 import { MIGRATIONS, currentVersion, migrate } from './migrations.js';
 import type { Migration } from './migrations.js';
+import { Checkpointer } from './checkpointer.js';
 import { JournalQueries } from './queries.js';
 import type { FillRecord, OrderRecord, OrderUpdate, TradingStateRecord } from './types.js';
 
@@ -25,6 +26,13 @@ export interface JournalDeps {
   /** Override for tests; default: MIGRATIONS. */
   migrations?: readonly Migration[];
   readonly?: boolean;
+  /**
+   * 'background' (a long-running bot's journal): WAL checkpoints in a worker thread, off the thread
+   * that journals orders before sending them (see checkpointer.ts). Default 'auto': SQLite's own.
+   */
+  checkpoint?: 'auto' | 'background';
+  /** Background checkpoint interval, ms (default 1,000). */
+  checkpointIntervalMs?: number;
 }
 
 const json = (v: unknown): string => JSON.stringify(v ?? null);
@@ -65,6 +73,8 @@ function prepare(db: Database.Database) {
 export class Journal extends JournalQueries {
   private readonly clock: Clock;
   private readonly st: ReturnType<typeof prepare>;
+  /** Set for journals opened with checkpoint: 'background'. */
+  readonly checkpointer: Checkpointer | undefined;
 
   private constructor(
     db: Database.Database,
@@ -74,6 +84,10 @@ export class Journal extends JournalQueries {
     super(db);
     this.clock = deps.clock ?? new SystemClock();
     this.st = prepare(db);
+    if (deps.checkpoint === 'background' && file !== ':memory:' && !deps.readonly) {
+      db.pragma('wal_autocheckpoint = 0');
+      this.checkpointer = new Checkpointer(file, { logger: deps.logger ?? silentLogger, ...(deps.checkpointIntervalMs !== undefined ? { intervalMs: deps.checkpointIntervalMs } : {}) });
+    }
   }
 
   /**
@@ -82,6 +96,8 @@ export class Journal extends JournalQueries {
    */
   static open(file: string, deps: JournalDeps = {}): Journal {
     const logger = deps.logger ?? silentLogger;
+    const interval = deps.checkpointIntervalMs;
+    if (interval !== undefined && !(Number.isFinite(interval) && interval > 0)) throw new RangeError(`checkpoint intervalMs must be positive, got ${interval}`);
     if (file !== ':memory:' && !deps.readonly) mkdirSync(dirname(file), { recursive: true });
     const db = new Database(file, { readonly: deps.readonly === true, fileMustExist: deps.readonly === true });
     try {
@@ -105,7 +121,12 @@ export class Journal extends JournalQueries {
   }
 
   close(): void {
-    if (this.db.open) this.db.close();
+    this.checkpointer?.stop();
+    if (this.db.open) {
+      // With background checkpoints SQLite's own were off: copy what is left before closing.
+      if (this.checkpointer && !this.db.readonly) this.db.pragma('wal_checkpoint(TRUNCATE)');
+      this.db.close();
+    }
   }
 
   /** Run several writes as one transaction (all or nothing, and much faster than one each). */
@@ -156,7 +177,8 @@ export class Journal extends JournalQueries {
         tag: o.tag ?? null,
         detail: o.detail === undefined ? null : json(o.detail),
       });
-      this.st.event.run(o.clientId, o.ts, o.status, o.detail === undefined ? null : json(o.detail));
+      const event = o.eventDetail ?? o.detail;
+      this.st.event.run(o.clientId, o.ts, o.status, event === undefined ? null : json(event));
     });
   }
 

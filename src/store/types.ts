@@ -35,6 +35,8 @@ export interface OrderRecord {
   tag?: string;
   /** Anything else worth keeping (the exchange's last snapshot); stored as JSON. */
   detail?: unknown;
+  /** Detail of the first event written with the order (default: `detail`). */
+  eventDetail?: unknown;
 }
 
 export interface OrderUpdate {
@@ -45,7 +47,7 @@ export interface OrderUpdate {
   detail?: unknown;
 }
 
-export interface OrderRow extends Required<Omit<OrderRecord, 'price' | 'intentId' | 'tag' | 'detail' | 'ts'>> {
+export interface OrderRow extends Required<Omit<OrderRecord, 'price' | 'intentId' | 'tag' | 'detail' | 'eventDetail' | 'ts'>> {
   price?: Decimal;
   intentId?: number;
   tag?: string;

@@ -30,6 +30,26 @@ describe('JournalExecutionAdapter', () => {
     journal.close();
   });
 
+  it('records a new order and its first event in one write (one commit before the request is sent)', () => {
+    const journal = Journal.open(':memory:', { clock: new ManualClock(1) });
+    const a = new JournalExecutionAdapter(journal, 'live');
+    let commits = 0;
+    const run = journal.transaction.bind(journal);
+    journal.transaction = <T>(fn: () => T): T => {
+      commits++;
+      return run(fn);
+    };
+    a.recordNewOrder(order('s_9'), { intent: 'order', type: 'LIMIT' });
+    expect(commits).toBe(1);
+    expect(journal.order('s_9')!.status).toBe('pending');
+    expect(journal.orderEvents('s_9').map((e) => [e.state, e.detail])).toEqual([['pending', { intent: 'order', type: 'LIMIT' }]]);
+    // Known already (a recovered id): updated, with the event, never inserted twice.
+    a.recordNewOrder(order('s_9', { updatedAt: 2 }), { intent: 'order', resend: 1 });
+    expect(journal.orderEvents('s_9').at(-1)!.detail).toEqual({ intent: 'order', resend: 1 });
+    expect(journal.order('s_9')!.updatedTs).toBe(2);
+    journal.close();
+  });
+
   it('updates an order the journal already holds (a restarted process) instead of inserting it again', () => {
     const journal = Journal.open(':memory:', { clock: new ManualClock(1) });
     new JournalExecutionAdapter(journal, 'live').upsertOrder(order('s_2'));

@@ -80,6 +80,8 @@ export interface WallexRestClientOptions {
   sleep?: (ms: number) => Promise<void>;
   /** Jitter source in [0, 1). */
   random?: () => number;
+  /** How order calls are sent: 'node-http' (default, a kept-alive connection) or 'ky'. See transport.ts. */
+  orderTransport?: 'node-http' | 'ky';
 }
 
 export class WallexRestClient {
@@ -107,6 +109,11 @@ export class WallexRestClient {
     return p.catch((err: unknown) => {
       throw scrubError(err, this.redact);
     });
+  }
+
+  /** Close the kept-alive connections (idle ones never hold the process; this frees them at once). */
+  close(): void {
+    this.rootHttp.close();
   }
 
   /**

@@ -4,7 +4,7 @@
  * and a gate that holds requests while the exchange says the rate limit is spent.
  * Logs one debug line per attempt (method, path, status, duration) and never a header or the key.
  */
-import ky, { type KyInstance } from 'ky';
+import ky from 'ky';
 import { SystemClock, type Clock } from '../../core/clock.js';
 import { MizanError, NetworkError, ParameterError, RateLimitError, RequestTimeoutError, ResponseParseError } from '../../core/errors.js';
 import { silentLogger, type Logger } from '../../core/logger.js';
@@ -12,6 +12,7 @@ import { hasEnvelope, readEnvelope, type Envelope } from '../parse/envelope.js';
 import { makeRedactor, mapHttpError, snippet, type Redact } from './errors.js';
 import { DEFAULT_ORDER_RATE_LIMIT, OrderRateLimiter, type OrderRateLimit } from './limiter.js';
 import { backoffDelay, DEFAULT_RETRY_POLICY, rateLimitWait, type RetryPolicy } from './retry.js';
+import { kyTransport, nodeHttpTransport, type HeaderReader, type Transport } from './transport.js';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
@@ -31,6 +32,11 @@ export interface HttpCoreOptions {
   sleep?: (ms: number) => Promise<void>;
   /** Jitter source in [0, 1). */
   random?: () => number;
+  /**
+   * How order calls are sent: 'node-http' (default: a keep-alive `node:http` request, about 0.05 ms
+   * to the socket) or 'ky' (like every other call). See transport.ts for the measurements.
+   */
+  orderTransport?: 'node-http' | 'ky';
 }
 
 export interface RequestSpec {
@@ -65,12 +71,15 @@ export interface HttpResult {
 interface SharedState {
   limiter: OrderRateLimiter;
   blockedUntil: Map<string, number>;
+  /** Every call but order calls. */
+  general: Transport;
+  /** Order calls (spot create and cancel, instant orders, margin opens). */
+  orders: Transport;
 }
 
 const defaultSleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
 export class HttpCore {
-  private readonly ky: KyInstance;
   private readonly redact: Redact;
   private readonly policy: RetryPolicy;
   private readonly timeoutMs: number;
@@ -82,10 +91,7 @@ export class HttpCore {
   constructor(
     private readonly options: HttpCoreOptions,
     private readonly extraHeaders: Record<string, string> = {},
-    private readonly shared: SharedState = {
-      limiter: new OrderRateLimiter(options.orderRateLimit ?? DEFAULT_ORDER_RATE_LIMIT, options.clock),
-      blockedUntil: new Map(),
-    },
+    shared?: SharedState,
   ) {
     let base: URL;
     try {
@@ -100,7 +106,20 @@ export class HttpCore {
     if (options.timeoutMs !== undefined && !(Number.isFinite(options.timeoutMs) && options.timeoutMs > 0)) {
       throw new RangeError(`timeoutMs must be positive (milliseconds), got ${options.timeoutMs}`);
     }
-    this.ky = ky.create({ prefixUrl: options.baseUrl, retry: 0, timeout: false, throwHttpErrors: false });
+    if (options.orderTransport !== undefined && options.orderTransport !== 'node-http' && options.orderTransport !== 'ky') {
+      throw new RangeError(`orderTransport must be 'node-http' or 'ky', got ${JSON.stringify(options.orderTransport)}`);
+    }
+    if (shared) {
+      this.shared = shared;
+    } else {
+      const general = kyTransport(ky.create({ prefixUrl: options.baseUrl, retry: 0, timeout: false, throwHttpErrors: false }));
+      this.shared = {
+        limiter: new OrderRateLimiter(options.orderRateLimit ?? DEFAULT_ORDER_RATE_LIMIT, options.clock),
+        blockedUntil: new Map(),
+        general,
+        orders: options.orderTransport === 'ky' ? general : nodeHttpTransport(options.baseUrl),
+      };
+    }
     this.redact = makeRedactor(options.apiKey);
     this.policy = { ...DEFAULT_RETRY_POLICY, ...options.retryPolicy, retries: options.retries ?? DEFAULT_RETRY_POLICY.retries };
     this.timeoutMs = options.timeoutMs ?? 10_000;
@@ -108,6 +127,14 @@ export class HttpCore {
     this.clock = options.clock ?? new SystemClock();
     this.sleep = options.sleep ?? defaultSleep;
     this.random = options.random ?? Math.random;
+  }
+
+  private readonly shared: SharedState;
+
+  /** Close idle kept-alive connections (shared with every view made by withHeaders). */
+  close(): void {
+    this.shared.general.close();
+    this.shared.orders.close();
   }
 
   get hasApiKey(): boolean {
@@ -153,8 +180,9 @@ export class HttpCore {
 
     const headers: Record<string, string> = { accept: 'application/json', ...this.extraHeaders, ...spec.headers };
     if (spec.auth && this.options.apiKey) headers['x-api-key'] = this.options.apiKey;
-    const searchParams: Record<string, string> = {};
-    for (const [k, v] of Object.entries(spec.query ?? {})) if (v !== undefined) searchParams[k] = String(v);
+    const query: Record<string, string> = {};
+    if (spec.query) for (const k in spec.query) if (spec.query[k] !== undefined) query[k] = String(spec.query[k]);
+    const transport = spec.orderCall ? this.shared.orders : this.shared.general;
 
     const controller = new AbortController();
     let timedOut = false;
@@ -165,21 +193,15 @@ export class HttpCore {
     const started = this.clock.now();
     let status = 0;
     let text: string;
-    let resHeaders: Headers;
+    let resHeaders: HeaderReader;
     try {
-      const res = await this.ky(path.replace(/^\//, ''), {
-        method,
-        headers,
-        searchParams,
-        signal: controller.signal,
-        ...(spec.body !== undefined ? { json: spec.body } : {}),
-      });
+      const res = await transport.send({ method, path, query, headers, signal: controller.signal, json: spec.body });
       status = res.status;
       resHeaders = res.headers;
-      text = await res.text();
+      text = res.text;
     } catch (err) {
       const ms = this.clock.now() - started;
-      this.logger.debug({ method, path, status: 0, durationMs: ms, attempt }, 'exchange request');
+      this.logger.debug({ method, path, status: 0, durationMs: ms, attempt, transport: transport.name }, 'exchange request');
       if (timedOut) throw new RequestTimeoutError(`${method} ${path}: no answer within ${this.timeoutMs} ms`, { method, path });
       throw new NetworkError(`${method} ${path}: could not reach the exchange: ${this.redact(describeNetworkError(err))}`, { method, path });
     } finally {
@@ -226,7 +248,8 @@ export class HttpCore {
 function describeNetworkError(err: unknown): string {
   if (err instanceof Error) {
     const cause = (err as Error & { cause?: unknown }).cause;
-    const code = cause && typeof cause === 'object' && 'code' in cause ? String((cause as { code: unknown }).code) : undefined;
+    const from = cause && typeof cause === 'object' && 'code' in cause ? cause : err;
+    const code = 'code' in from && (from as { code: unknown }).code !== undefined ? String((from as { code: unknown }).code) : undefined;
     return code ? `${err.message} (${code})` : err.message;
   }
   return String(err);

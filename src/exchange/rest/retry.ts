@@ -50,7 +50,7 @@ export function parseRateLimitReset(value: string | null, nowMs: number): number
 }
 
 /** How long the exchange asked us to wait, from the rate-limit headers of a response (undefined: not asked). */
-export function rateLimitWait(headers: Headers, nowMs: number, policy: RetryPolicy, status: number): number | undefined {
+export function rateLimitWait(headers: { get(name: string): string | null }, nowMs: number, policy: RetryPolicy, status: number): number | undefined {
   const retryAfter = parseRetryAfter(headers.get('retry-after'), nowMs);
   if (retryAfter !== undefined) return retryAfter;
   if (headers.get('x-ratelimit-remaining')?.trim() === '0') {

@@ -75,6 +75,10 @@ describe('the API key never leaks', () => {
     const offline = new WallexRestClient({ baseUrl: url, apiKey: KEY, retries: 1, logger, sleep: async () => {} });
     const netErr = await offline.getBalances().catch((e: unknown) => e);
     expect(allText(netErr)).not.toContain(PREFIX);
+    // The same through the order transport (node:http).
+    const orderErr = await offline.createOrder({ symbol: 'BTCTMN', side: 'BUY', type: 'LIMIT', price: d('1'), quantity: d('1'), clientId: 'k_2' }).catch((e: unknown) => e);
+    expect(orderErr).toBeInstanceOf(Error);
+    expect(allText(orderErr)).not.toContain(PREFIX);
 
     expect(checked).toBe(failures.length * calls.length);
     expect(lines.length).toBeGreaterThan(failures.length);
