@@ -35,6 +35,17 @@ export {
   StreamPayloadError,
 } from './exchange/stream/index.js';
 export type { StreamClientOptions, StreamClientEvents, StreamStats, ChannelKind, ChannelInfo, DepthSide, MalformedKind } from './exchange/stream/index.js';
+// The account's private stream (live mode with a stream key)
+export { PrivateStreamClient, validateStreamKey, parsePrivateMessage, PrivatePayloadError } from './exchange/stream/index.js';
+export type {
+  PrivateStreamOptions,
+  PrivateStreamEvents,
+  PrivateStreamStats,
+  PrivateOrderUpdate,
+  PrivateTrade,
+  PrivateMessage,
+  PrivateEventKind,
+} from './exchange/stream/index.js';
 
 // Simulated exchange
 export {
@@ -45,6 +56,7 @@ export {
   FaultInjector,
   SimError,
   runSim,
+  StreamKeys,
 } from './sim/index.js';
 export type { WireServer, WireServerOptions, FaultConfig, SimOrder, SimFill, PlaceOrderRequest, MarketSpec, Route } from './sim/index.js';
 export { createSimDesks, MarginDesk, InstantDesk, PropDesk, WithdrawalDesk, AccountExtras } from './sim/desks.js';
@@ -66,6 +78,8 @@ export { ExecutionEngine, DEFAULT_EXECUTION_OPTIONS } from './execution/engine.j
 export type { ExecutionOptions, ExecutionJournal } from './execution/engine.js';
 export type { Venue } from './execution/venue.js';
 export { RestVenue } from './execution/rest-venue.js';
+export { PrivateStreamTracker } from './execution/private-stream.js';
+export type { OrphanUpdate, PrivateTrackerStats, PrivateStreamSource } from './execution/private-stream.js';
 export { ClientIdGenerator, isValidClientId } from './execution/client-id.js';
 export { Portfolio } from './portfolio/portfolio.js';
 export type { EquitySnapshot, PnlRow } from './portfolio/portfolio.js';

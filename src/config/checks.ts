@@ -9,6 +9,9 @@ import { SYMBOL_RE } from './fields.js';
 import { clientIdPrefix } from '../execution/client-id.js';
 
 /** Markets of the embedded simulator. */
+/** The form of a stream key (what the stream client accepts, see validateStreamKey). */
+const STREAM_KEY_RE = /^[\x21-\x3f\x41-\x7e]{6,87}$/;
+
 export const SIMULATOR_MARKETS: readonly string[] = ['BTCUSDT', 'ETHUSDT', 'USDTTMN', 'BTCTMN', 'ETHTMN'];
 
 export interface CheckOptions {
@@ -38,6 +41,17 @@ export function crossCheck(raw: unknown, original: unknown, opts: CheckOptions):
   const allowLiteral = opts.allowLiteralApiKey === true || exchange.allowLiteralApiKey === true;
   if (typeof writtenKey === 'string' && !isEnvReference(writtenKey) && !allowLiteral) {
     add(['exchange', 'apiKey'], 'is written literally (value hidden); write apiKey: ${WALLEX_API_KEY} and set the variable, or set exchange.allowLiteralApiKey: true');
+  }
+
+  // Stream key: a secret like the API key (an environment reference unless explicitly allowed).
+  const writtenStreamKey = obj(obj(obj(original)?.exchange)?.stream)?.privateKey;
+  const stream = obj(exchange.stream) ?? {};
+  if (typeof writtenStreamKey === 'string' && !isEnvReference(writtenStreamKey) && stream.allowLiteralPrivateKey !== true) {
+    add(['exchange', 'stream', 'privateKey'], 'is written literally (value hidden); write privateKey: ${WALLEX_STREAM_KEY} and set the variable, or set exchange.stream.allowLiteralPrivateKey: true');
+  }
+  const streamKey = str(stream.privateKey);
+  if (streamKey !== undefined && streamKey.length > 0 && !STREAM_KEY_RE.test(streamKey)) {
+    add(['exchange', 'stream', 'privateKey'], `is not a stream key (value hidden, ${streamKey.length} characters): 6 to 87 printable ASCII characters without "@" or spaces`);
   }
 
   if (mode === 'live') {

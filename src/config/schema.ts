@@ -42,6 +42,14 @@ export const exchangeSchema = z.strictObject({
         .default(4)
         .describe('Engine.IO protocol of the socket.io stream: 4 (socket.io v4 client, the stream client\'s default) or 3 (the v2.5 client the exchange documents)'),
       url: httpUrl('Stream URL (defaults to baseUrl)').optional(),
+      privateKey: z
+        .string({ error: 'is not a string (write it as ${ENV_NAME})' })
+        .min(1, { error: 'must not be empty' })
+        .optional()
+        .describe(
+          'Stream key of the private channel (order updates, fills, balances), as an environment reference, e.g. ${WALLEX_STREAM_KEY}. The exchange hands it to a web login, not to an API key; live mode only. Without it orders are tracked by polling alone',
+        ),
+      allowLiteralPrivateKey: bool('Accept a stream key written literally in the file (not recommended)').default(false),
     })
     .prefault({}),
   timeoutMs: positiveInt('REST request timeout in milliseconds', 600_000).default(10_000),

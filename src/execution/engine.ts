@@ -18,7 +18,7 @@ import type { Logger } from '../core/logger.js';
 import type { SpotOrder } from '../core/types/order.js';
 import type { FillEvent, OrderState, OrderUpdate } from '../strategy/views.js';
 import type { ClientIdGenerator } from './client-id.js';
-import { applySnapshot, isFinal, toView, type TrackedOrder } from './tracked-order.js';
+import { applySnapshot, isFinal, toView, type SnapshotResult, type TrackedOrder } from './tracked-order.js';
 import type { Venue } from './venue.js';
 
 export interface ExecutionJournal {
@@ -54,6 +54,8 @@ export interface ExecutionOptions {
   fastPollMs: number;
   slowPollMs: number;
   youngMs: number;
+  /** Poll interval of an order a healthy private stream follows (a safety net; see setStreamCover). */
+  coveredPollMs: number;
 }
 
 export const DEFAULT_EXECUTION_OPTIONS: ExecutionOptions = {
@@ -64,6 +66,7 @@ export const DEFAULT_EXECUTION_OPTIONS: ExecutionOptions = {
   fastPollMs: 1_000,
   slowPollMs: 5_000,
   youngMs: 15_000,
+  coveredPollMs: 30_000,
 };
 
 export interface ExecutionDeps {
@@ -99,6 +102,7 @@ export class ExecutionEngine extends EventEmitter<ExecutionEvents> {
   private readonly cancelRequested = new Set<string>();
   private readonly unsubscribes: (() => void)[] = [];
   private readonly lastPolled = new Map<string, number>();
+  private cover: ((o: TrackedOrder, lastPolled: number | undefined) => boolean) | undefined;
 
   constructor(private readonly deps: ExecutionDeps) {
     super();
@@ -226,15 +230,23 @@ export class ExecutionEngine extends EventEmitter<ExecutionEvents> {
   private apply(o: TrackedOrder, snap: SpotOrder): void {
     const wasUnknown = o.state === 'unknown' || o.state === 'pending';
     if (o.state === 'unknown') o.state = 'pending';
-    const r = applySnapshot(o, snap, this.deps.clock.now());
-    if (!r.changed && !wasUnknown) return;
+    this.applyChange(o, applySnapshot(o, snap, this.deps.clock.now()), wasUnknown);
+  }
+
+  /**
+   * Publish a change computed by `applySnapshot` or `applyTradeDetail` (the private-stream tracker
+   * computes its own): book the fills it revealed (each once: the journal key is the order's
+   * `filled` after that growth), journal the order, emit `fill` / `order` / `final`.
+   */
+  applyChange(o: TrackedOrder, r: SnapshotResult, force = false, source?: string): void {
+    if (!r.changed && !force) return;
     for (const f of r.fills) {
       const key = `${f.clientOrderId}:${o.filled.toFixed()}`;
       if (this.deps.journal && !this.deps.journal.recordFill(f, key)) continue;
       this.emit('fill', f);
     }
     this.deps.journal?.upsertOrder(o);
-    if (r.previous !== o.state) this.deps.journal?.orderEvent(o.clientOrderId, o.state, { filled: o.filled.toFixed() });
+    if (r.previous !== o.state) this.deps.journal?.orderEvent(o.clientOrderId, o.state, { filled: o.filled.toFixed(), ...(source ? { source } : {}) });
     this.emit('order', { order: toView(o), previous: r.previous });
     if (isFinal(o.state)) this.onFinal(o);
   }
@@ -316,15 +328,38 @@ export class ExecutionEngine extends EventEmitter<ExecutionEvents> {
   }
 
   /**
+   * Orders for which `cover` answers true (a healthy private stream follows them) are polled only
+   * every `coveredPollMs`, as a safety net; the others at the adaptive pace. Unset: no cover.
+   */
+  setStreamCover(cover: ((o: TrackedOrder, lastPolled: number | undefined) => boolean) | undefined): void {
+    this.cover = cover;
+  }
+
+  /** Read one live order by client id now (the private-stream tracker's check); errors are logged. */
+  async refresh(clientOrderId: string): Promise<void> {
+    const o = this.orders.get(clientOrderId);
+    if (!o || isFinal(o.state)) return;
+    this.lastPolled.set(clientOrderId, this.deps.clock.now());
+    try {
+      this.apply(o, await this.deps.venueFor(o.account).getOrder(clientOrderId));
+    } catch (err) {
+      this.deps.logger.warn({ clientOrderId, err: errInfo(err) }, 'order refresh failed (polling continues)');
+    }
+  }
+
+  /**
    * One polling pass: every live order that is due is read by client id. Young orders and orders
-   * that just changed are polled at the fast interval, quiet ones at the slow one. Orders whose
-   * cancel was not yet confirmed are cancelled again.
+   * that just changed are polled at the fast interval, quiet ones at the slow one, orders a healthy
+   * private stream covers at `coveredPollMs`. Orders whose cancel was not yet confirmed are cancelled
+   * again (never covered).
    */
   async pollOnce(): Promise<void> {
     const now = this.deps.clock.now();
     const due = [...this.orders.values()].filter((o) => {
       if (isFinal(o.state)) return false;
-      const last = this.lastPolled.get(o.clientOrderId) ?? 0;
+      const polled = this.lastPolled.get(o.clientOrderId);
+      const last = polled ?? 0;
+      if (this.cover && !this.cancelRequested.has(o.clientOrderId) && this.cover(o, polled)) return now - last >= this.opts.coveredPollMs;
       const young = now - o.createdAt < this.opts.youngMs || o.quietPolls < 3;
       return now - last >= (young ? this.opts.fastPollMs : this.opts.slowPollMs);
     });

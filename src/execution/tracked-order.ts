@@ -6,6 +6,12 @@
  *   pending -> unknown (the create's outcome could not be learned; kept and looked up again)
  * Final states never change again. Fills are derived from the growth of the executed quantity, so
  * the same snapshot seen twice (poll + push, or a replay after restart) never books a fill twice.
+ *
+ * One source of truth for fills: `filled`, the booked quantity, only grows, and every booked fill is
+ * exactly one growth of it. Two kinds of evidence move it: a snapshot's cumulative `executedQty`
+ * (create answer, poll, lookup, push) and the running sum of the private stream's `tradeDetails`
+ * (`detailQty`). Both are lower bounds of what the exchange executed, so `filled = max(evidence)` is
+ * too: a fill seen by the stream and again by a poll raises `filled` once, whichever comes first.
  */
 import { Decimal } from '../core/decimal.js';
 import type { Side } from '../core/types/market.js';
@@ -39,6 +45,11 @@ export interface TrackedOrder {
   updatedAt: number;
   /** Polls and lookups since the last change, for adaptive polling. */
   quietPolls: number;
+  /**
+   * Sum of the quantities of the private stream's `tradeDetails` received for this order (this
+   * session; unset means none). A lower bound of the executed quantity, like a REST snapshot's.
+   */
+  detailQty?: Decimal;
 }
 
 export function isFinal(state: OrderState): boolean {
@@ -142,6 +153,55 @@ export function applySnapshot(o: TrackedOrder, snap: SpotOrder, now: number): Sn
     o.quietPolls++;
   }
   return { changed, previous, fills };
+}
+
+/** One fill of the order as the private stream reports it (`tradeDetails`). */
+export interface TradeDetail {
+  quantity: Decimal;
+  price: Decimal;
+  /** Quote amount of the fill. */
+  sum: Decimal;
+  fee: Decimal;
+  feeAsset: string;
+  timestamp: number;
+}
+
+/**
+ * Apply one `tradeDetails`: `detailQty` grows by its quantity (capped at the order's quantity);
+ * the part above `filled` (all of it, unless a snapshot already counted it) is booked at the
+ * detail's price, with its fee in its own asset (pro rata when only a part is new).
+ */
+export function applyTradeDetail(o: TrackedOrder, t: TradeDetail, now: number): SnapshotResult {
+  const previous = o.state;
+  const fills: FillEvent[] = [];
+  if (isFinal(o.state)) return { changed: false, previous, fills };
+  const total = Decimal.min((o.detailQty ?? new Decimal(0)).plus(t.quantity), o.quantity);
+  o.detailQty = total;
+  if (!total.gt(o.filled)) return { changed: false, previous, fills };
+  const dq = total.minus(o.filled);
+  const whole = dq.eq(t.quantity);
+  const dQuote = whole ? t.sum : t.price.mul(dq);
+  const fee = whole ? t.fee : t.fee.mul(dq).div(t.quantity);
+  fills.push({
+    clientOrderId: o.clientOrderId,
+    strategy: o.strategy,
+    symbol: o.symbol,
+    side: o.side,
+    price: dQuote.div(dq),
+    quantity: dq,
+    fee,
+    feeAsset: t.feeAsset,
+    timestamp: t.timestamp,
+    ...(o.tag ? { tag: o.tag } : {}),
+  });
+  o.filled = total;
+  o.filledQuote = o.filledQuote.plus(dQuote);
+  o.fee = o.fee.plus(fee);
+  o.feeAsset = t.feeAsset;
+  o.state = o.filled.gte(o.quantity) ? 'filled' : 'partially_filled';
+  o.updatedAt = now;
+  o.quietPolls = 0;
+  return { changed: true, previous, fills };
 }
 
 function estimateFee(snap: SpotOrder, dq: Decimal, dQuote: Decimal): Decimal {

@@ -38,6 +38,7 @@ import { Bar } from '../strategy/bar.js';
 import { PositionOwners } from '../risk/margin-owners.js';
 import { followAcceptance } from '../risk/lock-coverage.js';
 import { startRiskWatches } from './risk-watches.js';
+import { startPrivateStream, type PrivateStreamWiring } from './private-stream.js';
 
 export interface BotOptions {
   /** The `--live` confirmation; live mode needs it and `mode: live` in the file. */
@@ -75,6 +76,8 @@ export interface Bot {
   /** The embedded simulator serving market data (and the venue of `live` runs pointed at it). */
   embedded?: RunningSim;
   paper?: PaperVenue;
+  /** The private stream (live mode with `exchange.stream.privateKey`). */
+  privateStream?: PrivateStreamWiring;
   /** Stop strategies, optionally cancel their orders, flush the journal; resolves to the summary text. */
   stop(opts?: { cancelOrders?: boolean }): Promise<string>;
 }
@@ -89,7 +92,7 @@ export async function startBot(config: MizanConfig, opts: BotOptions = {}): Prom
   const apiKeySecret = config.exchange.apiKey;
   const logger =
     opts.logger ??
-    createLogger({ level: config.logging.level, pretty: config.logging.pretty, secrets: apiKeySecret ? [apiKeySecret] : [] });
+    createLogger({ level: config.logging.level, pretty: config.logging.pretty, secrets: [apiKeySecret, config.exchange.stream.privateKey].filter((s): s is string => s !== undefined) });
 
   // ---------------------------------------------------------------------------- the exchange
   let embedded: RunningSim | undefined;
@@ -222,6 +225,9 @@ export async function startBot(config: MizanConfig, opts: BotOptions = {}): Prom
     });
     engine.listen(venue);
     cleanups.push(() => engine.close());
+    // Live mode with a stream key: order updates and fills by the private stream, polling as a safety net.
+    const privateStream = startPrivateStream({ config, baseUrl, engine, portfolio, clock, logger });
+    if (privateStream) cleanups.push(() => privateStream.stop());
     risk.on('verdict', (v) => owners.noteVerdict(v));
     // A resting order's funds count once: its reservation stops counting when a balance sync shows the lock.
     followAcceptance(engine, risk.reservations, clock);
@@ -319,6 +325,7 @@ export async function startBot(config: MizanConfig, opts: BotOptions = {}): Prom
       recovery,
       ...(embedded ? { embedded } : {}),
       ...(paper ? { paper } : {}),
+      ...(privateStream ? { privateStream } : {}),
       stop(o = {}) {
         stopped ??= (async () => {
           stopSchedules();

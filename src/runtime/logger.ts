@@ -14,7 +14,7 @@ export interface LoggerOptions {
   level?: LogLevel;
   /** true: pretty; false: JSON; 'auto' (default): pretty when stdout is a terminal. */
   pretty?: boolean | 'auto';
-  /** Values that must never be printed (API keys). */
+  /** Values that must never be printed (the API key, the private stream key). */
   secrets?: string[];
   /** Where lines go (default stdout). Tests pass a capturing stream. */
   destination?: NodeJS.WritableStream;
@@ -27,6 +27,10 @@ const REDACT_PATHS = [
   'key',
   'secret',
   'headers["x-api-key"]',
+  'streamKey',
+  'privateKey',
+  '*.streamKey',
+  '*.privateKey',
   '*.apiKey',
   '*.api_key',
   '*.headers["x-api-key"]',

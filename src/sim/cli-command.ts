@@ -24,6 +24,8 @@ export interface RunSimOptions {
   replay?: boolean;
   /** Fixed API key of the test account (default: drawn from the seed). */
   apiKey?: string;
+  /** Fixed stream key of the test account's private channel (default: random). */
+  streamKey?: string;
   clock?: Clock;
   logger?: Logger;
   /** More routes, or a factory given the simulator (added after the desks' routes). */
@@ -37,6 +39,8 @@ export interface RunningSim {
   sim: SimulatedExchange;
   server: WireServer;
   account: TestAccount;
+  /** The test account's private-channel key (the real exchange's web-login `stream_key`). */
+  streamKey: string;
   /** How the books are fed: a description for the banner. */
   feed: string;
   stop(): Promise<void>;
@@ -94,10 +98,12 @@ export async function runSim(opts: RunSimOptions = {}): Promise<RunningSim> {
     ...(opts.host ? { host: opts.host } : {}),
     ...(opts.faults ? { faults: opts.faults } : {}),
   });
+  const streamKey = server.streamKeys.issue(account.accountId, opts.streamKey);
   return {
     sim,
     server,
     account,
+    streamKey,
     feed,
     async stop() {
       stopReplay?.();
@@ -116,6 +122,7 @@ export function banner(r: RunningSim): string {
     `  REST     ${r.server.url}`,
     `  stream   ${r.server.streamUrl}  (socket.io, path /socket.io, protocols 3 and 4)`,
     `  API key  ${r.account.apiKey}  (account "${r.account.accountId}", read + trade: ${funds})`,
+    `  private  stream key ${r.streamKey}  (channels <key> and <key>@tradeDetails; POST /__sim/stream-key for other accounts)`,
     `  markets  ${r.sim.markets().map((m) => m.symbol).join(', ')}`,
     `  data     ${r.feed}`,
     `  faults   POST ${r.server.url}/__sim/faults`,

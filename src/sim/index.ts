@@ -14,5 +14,6 @@ export { SimError, simErrors, type SimFieldErrors } from './errors.js';
 export { FaultInjector, MALFORMED_PAYLOAD, type FaultConfig, type FaultState, type FailStatus } from './faults.js';
 export { createDefaultSimulator, createTestAccount, DEFAULT_PRICES, TEST_BALANCES, type DefaultSimulatorOptions, type TestAccount } from './default.js';
 export { createWireServer, type WireServer, type WireServerOptions } from './wire/server.js';
+export { StreamKeys } from './wire/private-stream.js';
 export { ok, fail, type Route, type WireRequest, type WireResponse, type Permission, type HttpMethod } from './wire/route.js';
 export { runSim, registerSimCommand, type RunSimOptions, type RunningSim } from './cli-command.js';

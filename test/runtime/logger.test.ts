@@ -26,6 +26,15 @@ describe('createLogger', () => {
     for (const l of lines) expect(l).not.toContain(key);
     expect(lines.join('')).toContain('[REDACTED]');
   });
+  it('redacts stream-key fields even when the key is not registered, and scrubs a registered one inside channel names', () => {
+    const streamKey = 'streamkey_9f8e7d6c5b4a3921';
+    const { stream, lines } = capture();
+    createLogger({ pretty: false, destination: stream }).info({ streamKey, cfg: { privateKey: streamKey } }, 'fields');
+    createLogger({ pretty: false, secrets: [key, streamKey], destination: stream }).warn({ channels: [streamKey, `${streamKey}@tradeDetails`] }, 'channels');
+    expect(lines.length).toBe(2);
+    for (const l of lines) expect(l).not.toContain(streamKey);
+    expect(lines[1]).toContain('[REDACTED]@tradeDetails');
+  });
   it('writes JSON when not pretty', () => {
     const { stream, lines } = capture();
     createLogger({ pretty: false, destination: stream }).info({ a: 1 }, 'hello');

@@ -11,3 +11,5 @@ export * from './options.js';
 export * from './client.js';
 export * from './handover.js';
 export * from './rotation.js';
+export * from './private-parse.js';
+export * from './private-client.js';

@@ -4,9 +4,13 @@
  */
 import type { Logger } from '../../core/logger.js';
 import type { ChannelKind } from './channels.js';
+import type { PrivateEventKind } from './private-parse.js';
 
-/** A channel kind, or `envelope` for a `Broadcaster` event whose channel is not a string. */
-export type MalformedKind = ChannelKind | 'envelope';
+/**
+ * A channel kind, `envelope` for a `Broadcaster` event whose channel is not a string, or a private
+ * stream event kind (`privateEnvelope` when the message's kind could not be told).
+ */
+export type MalformedKind = ChannelKind | 'envelope' | PrivateEventKind | 'privateEnvelope';
 
 export class MalformedCounter {
   private readonly counts = new Map<MalformedKind, number>();

@@ -21,6 +21,7 @@ import { publicRoutes } from './routes/public.js';
 import { accountRoutes } from './routes/account.js';
 import { spotRoutes } from './routes/spot.js';
 import { adminRoutes } from './routes/admin.js';
+import { StreamKeys, streamKeyRoutes } from './private-stream.js';
 
 export interface WireServerOptions {
   sim: SimulatedExchange;
@@ -35,6 +36,8 @@ export interface WireServerOptions {
   host?: string;
   faults?: FaultInjector | FaultConfig;
   logger?: Logger;
+  /** Stream keys of the private channel (default: a new, empty registry). */
+  streamKeys?: StreamKeys;
 }
 
 export interface WireServer {
@@ -46,6 +49,8 @@ export interface WireServer {
   http: HttpServer;
   io: IoServer;
   faults: FaultInjector;
+  /** Stream keys of the private channel: `streamKeys.issue(accountId)` gives an account's key. */
+  streamKeys: StreamKeys;
   close(): Promise<void>;
 }
 
@@ -56,7 +61,8 @@ export async function createWireServer(opts: WireServerOptions): Promise<WireSer
   const logger = opts.logger ?? silentLogger;
   const faults = opts.faults instanceof FaultInjector ? opts.faults : new FaultInjector(opts.faults ?? {});
   const router = new Router([...publicRoutes(sim), ...accountRoutes(sim, opts.resolveSubAccount), ...spotRoutes(sim, opts.resolveSubAccount), ...(opts.routes ?? [])]);
-  const admin = new Router([...adminRoutes(sim, faults), ...(opts.adminRoutes ?? [])]);
+  const streamKeys = opts.streamKeys ?? new StreamKeys();
+  const admin = new Router([...adminRoutes(sim, faults), ...streamKeyRoutes(sim, streamKeys), ...(opts.adminRoutes ?? [])]);
   const spec = SPEC_ENDPOINTS.map((e) => ({ ...e, ...compilePattern(e.path) }));
   const held = new Set<ServerResponse>();
 
@@ -135,7 +141,7 @@ export async function createWireServer(opts: WireServerOptions): Promise<WireSer
   const http = createServer((req, res) => {
     void handle(req, res);
   });
-  const stream = attachStream(http, sim, faults, logger);
+  const stream = attachStream(http, sim, faults, logger, streamKeys);
   await new Promise<void>((resolve, reject) => {
     http.once('error', reject);
     http.listen(opts.port ?? 0, opts.host ?? '127.0.0.1', () => resolve());
@@ -150,6 +156,7 @@ export async function createWireServer(opts: WireServerOptions): Promise<WireSer
     http,
     io: stream.io,
     faults,
+    streamKeys,
     async close() {
       for (const res of held) res.destroy();
       held.clear();

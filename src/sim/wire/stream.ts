@@ -4,6 +4,8 @@
  * data goes out on `Broadcaster` as `(channel, data)` for `<symbol>@buyDepth`, `@sellDepth` (full
  * 50-level side snapshots, keyed-object form), `@trade`, `@marketCap`, and `all@price`. A new
  * depth or marketCap subscriber gets the current snapshot at once. Stream faults apply here.
+ * The private channels `<stream_key>` and `<stream_key>@tradeDetails` are served by
+ * private-stream.ts through the same `publish` (so stalls, malformed payloads and drops apply too).
  */
 import type { Server as HttpServer } from 'node:http';
 import { Server } from 'socket.io';
@@ -13,6 +15,7 @@ import { MALFORMED_PAYLOAD, type FaultInjector } from '../faults.js';
 import { streamDepth, streamMarketCap, streamTrade } from './format.js';
 import type { DepthEvent, MarketSnapshot, PriceEvent } from '../events.js';
 import type { SimTrade } from '../order-types.js';
+import { followAccounts, type StreamKeys } from './private-stream.js';
 
 /** Channel names copied from the Persian documentation can carry invisible marks: keep ASCII only. */
 export function cleanChannel(raw: unknown): string | undefined {
@@ -21,7 +24,7 @@ export function cleanChannel(raw: unknown): string | undefined {
   return s.length > 0 && s.length <= 100 ? s : undefined;
 }
 
-export function attachStream(http: HttpServer, sim: SimulatedExchange, faults: FaultInjector, logger: Logger): { io: Server; close(): void } {
+export function attachStream(http: HttpServer, sim: SimulatedExchange, faults: FaultInjector, logger: Logger, keys: StreamKeys): { io: Server; close(): void } {
   // Pings every 20 s, as the exchange does.
   const io = new Server(http, { path: '/socket.io', allowEIO3: true, serveClient: false, pingInterval: 20_000, pingTimeout: 20_000, cors: { origin: '*' } });
 
@@ -44,6 +47,7 @@ export function attachStream(http: HttpServer, sim: SimulatedExchange, faults: F
   sim.on('trade', onTrade);
   sim.on('stats', onStats);
   sim.on('price', onPrice);
+  const stopPrivate = followAccounts(sim, keys, publish);
 
   /** What a new subscriber of a depth or statistics channel gets right away. */
   function initial(channel: string): unknown {
@@ -81,6 +85,7 @@ export function attachStream(http: HttpServer, sim: SimulatedExchange, faults: F
     io,
     close() {
       faults.off('drop', onDrop);
+      stopPrivate();
       sim.off('depth', onDepth);
       sim.off('trade', onTrade);
       sim.off('stats', onStats);
