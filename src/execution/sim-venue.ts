@@ -90,7 +90,29 @@ interface Derived {
   updatedAt: string;
 }
 
-const derivedCache = new WeakMap<SimOrder, Derived>();
+/**
+ * Derived fields per account and client id. The sim hands out copies of an order (one per event
+ * and one per call answer) that share its Decimal and number fields, so the cache is keyed by the
+ * order's identity, not by the copy, and checked field by field (identity) before use. Bounded:
+ * cleared when it grows past MAX_DERIVED orders (a miss only recomputes the same values).
+ */
+const derivedCache = new Map<string, Map<string, Derived>>();
+const MAX_DERIVED = 4096;
+let derivedCount = 0;
+
+function cached(o: SimOrder): Derived | undefined {
+  return derivedCache.get(o.accountId)?.get(o.clientOrderId);
+}
+
+function remember(o: SimOrder, d: Derived): void {
+  if (++derivedCount > MAX_DERIVED) {
+    derivedCache.clear();
+    derivedCount = 1;
+  }
+  let m = derivedCache.get(o.accountId);
+  if (!m) derivedCache.set(o.accountId, (m = new Map()));
+  m.set(o.clientOrderId, d);
+}
 
 function percentOf(executed: Decimal, orig: Decimal): number {
   if (!orig.gt(0)) return 0;
@@ -100,7 +122,7 @@ function percentOf(executed: Decimal, orig: Decimal): number {
 }
 
 function derive(o: SimOrder): Derived {
-  let d = derivedCache.get(o);
+  let d = cached(o);
   if (!d) {
     const createdAt = new Date(o.createdAt).toISOString();
     d = {
@@ -116,7 +138,7 @@ function derive(o: SimOrder): Derived {
       updatedMs: o.updatedAt,
       updatedAt: o.updatedAt === o.createdAt ? createdAt : new Date(o.updatedAt).toISOString(),
     };
-    derivedCache.set(o, d);
+    remember(o, d);
     return d;
   }
   if (d.qty !== o.executedQty || d.sum !== o.executedSum) {

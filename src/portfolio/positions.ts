@@ -40,6 +40,8 @@ export class PositionBook {
   private readonly map = new Map<string, PositionRecord>();
   /** The same records by strategy, then symbol: looked up per candle without building a key. */
   private readonly byStrategy = new Map<string, Map<string, PositionRecord>>();
+  /** The last view handed out per record (see view()). */
+  private readonly views = new WeakMap<PositionRecord, SpotPositionView>();
 
   constructor(
     private readonly split: (symbol: string) => { base: string; quote: string },
@@ -110,9 +112,20 @@ export class PositionBook {
     return pnl;
   }
 
+  /**
+   * The strategy's view of a position (`ctx.position`, read per candle). The last view made for a
+   * record is handed out again while its fields are still the record's (Decimals are immutable and
+   * `apply` replaces them), so a strategy polling its position does not allocate one per candle; a
+   * view whose fields were changed by its reader is never reused.
+   */
   view(strategy: string, symbol: string): SpotPositionView | undefined {
     const p = this.get(strategy, symbol);
-    return p ? { symbol, quantity: p.quantity, avgPrice: p.avgPrice, realizedPnl: p.realizedPnl } : undefined;
+    if (!p) return undefined;
+    const v = this.views.get(p);
+    if (v && v.symbol === symbol && v.quantity === p.quantity && v.avgPrice === p.avgPrice && v.realizedPnl === p.realizedPnl) return v;
+    const out = { symbol, quantity: p.quantity, avgPrice: p.avgPrice, realizedPnl: p.realizedPnl };
+    this.views.set(p, out);
+    return out;
   }
 
   unrealized(p: PositionRecord, mark: Decimal | undefined): Decimal {
