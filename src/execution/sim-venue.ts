@@ -97,7 +97,7 @@ interface Derived {
  * cleared when it grows past MAX_DERIVED orders (a miss only recomputes the same values).
  */
 const derivedCache = new Map<string, Map<string, Derived>>();
-const MAX_DERIVED = 4096;
+const MAX_DERIVED = 1024;
 let derivedCount = 0;
 
 function cached(o: SimOrder): Derived | undefined {
