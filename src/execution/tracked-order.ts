@@ -71,7 +71,8 @@ export function toView(o: TrackedOrder): OrderView {
  */
 const avgCache = new WeakMap<TrackedOrder, { filled: Decimal; quote: Decimal; avg: Decimal }>();
 
-function avgPrice(o: TrackedOrder): Decimal {
+/** filledQuote / filled of an order that has filled (callers check filled > 0), shared as above. */
+export function avgPrice(o: TrackedOrder): Decimal {
   const c = avgCache.get(o);
   if (c && c.filled === o.filled && c.quote === o.filledQuote) return c.avg;
   const avg = o.filledQuote.div(o.filled);
