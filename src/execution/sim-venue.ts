@@ -6,7 +6,7 @@
  * executor reacts to a simulated refusal as it would to a live one. Order changes are pushed from
  * the sim's `order` events (no polling). Instant and margin calls go to the sim's desks when given.
  */
-import type { Decimal } from '../core/decimal.js';
+import { Decimal } from '../core/decimal.js';
 import {
   errorForStatus,
 } from '../core/errors.js';
@@ -114,6 +114,17 @@ function remember(o: SimOrder, d: Derived): void {
   m.set(o.clientOrderId, d);
 }
 
+/**
+ * executedSum / executedQty. With one fill that is the whole execution, the sum is that fill's
+ * price × quantity (settleFill), so when the product is exact the quotient is the fill's price: the
+ * 40-digit division is skipped (same value; the product is checked, not assumed).
+ */
+function executedPriceOf(o: SimOrder): Decimal {
+  const f = o.fills.length === 1 ? o.fills[0]! : undefined;
+  if (f && f.price.sd() + f.quantity.sd() <= Decimal.precision && f.quantity.eq(o.executedQty) && f.sum.eq(o.executedSum) && f.sum.eq(f.price.mul(f.quantity))) return f.price;
+  return o.executedSum.div(o.executedQty);
+}
+
 function percentOf(executed: Decimal, orig: Decimal): number {
   if (!orig.gt(0)) return 0;
   if (executed.isZero()) return 0;
@@ -128,7 +139,7 @@ function derive(o: SimOrder): Derived {
     d = {
       qty: o.executedQty,
       sum: o.executedSum,
-      executedPrice: o.executedQty.gt(0) ? o.executedSum.div(o.executedQty) : undefined,
+      executedPrice: o.executedQty.gt(0) ? executedPriceOf(o) : undefined,
       executedPercent: percentOf(o.executedQty, o.origQty),
       price: o.price,
       origQty: o.origQty,
@@ -144,7 +155,7 @@ function derive(o: SimOrder): Derived {
   if (d.qty !== o.executedQty || d.sum !== o.executedSum) {
     d.qty = o.executedQty;
     d.sum = o.executedSum;
-    d.executedPrice = o.executedQty.gt(0) ? o.executedSum.div(o.executedQty) : undefined;
+    d.executedPrice = o.executedQty.gt(0) ? executedPriceOf(o) : undefined;
     d.executedPercent = percentOf(o.executedQty, d.origQty);
   }
   if (d.origQty !== o.origQty || d.price !== o.price) {
