@@ -183,7 +183,10 @@ export class StrategyRunner {
     if (!result) return;
     const drafts: readonly Draft[] = Array.isArray(result) ? (result as readonly Draft[]) : [result as Draft];
     if (drafts.length === 0) return;
-    const intents = drafts.map((d) => ({ ...d, strategy: this.name }) as Intent);
+    // Object.assign, not an object spread: the same own properties and order for a draft (a plain
+    // object), at a fraction of the cost (V8 builds `{ ...d, strategy }` on a slow path).
+    const strategy = this.name;
+    const intents = drafts.map((d) => Object.assign({}, d, { strategy }) as Intent);
     this.intentsEmitted += intents.length;
     try {
       const r = this.deps.sink(intents, this.name);
