@@ -5,6 +5,7 @@
  * numbers computed in a fixed order, so the same inputs give a byte-identical file.
  */
 import type { MizanConfig } from '../config/schema.js';
+import { avgPrice } from '../execution/tracked-order.js';
 import type { StrategyInstance } from '../runtime/trading-core.js';
 import { computeMetrics, type ClosedTrade, type Metrics } from './metrics/index.js';
 import { formatMetrics } from './metrics/index.js';
@@ -117,7 +118,7 @@ export function buildResult(x: ResultInput): BacktestResult {
     stopPrice: o.stopPrice?.toFixed() ?? null,
     quantity: o.quantity.toFixed(),
     filled: o.filled.toFixed(),
-    avgPrice: o.filled.gt(0) ? o.filledQuote.div(o.filled).toSignificantDigits(12).toFixed() : null,
+    avgPrice: o.filled.gt(0) ? avgPrice(o).toSignificantDigits(12).toFixed() : null,
     fee: o.fee.toFixed(),
     feeAsset: o.feeAsset ?? null,
     state: o.state,

@@ -192,9 +192,16 @@ async function walk(h: Harness, series: Series[], fromMs: number, total: number,
 function equityValuer(h: Harness, series: Series[]): () => number {
   const assets: { asset: string; value: number; book: number; inverse: boolean }[] = [];
   const bookList = series.map((s) => h.books.get(s.symbol)!);
+  // The account's held balances in the order sim.balances() lists them (every listed asset, then
+  // any other held one), so the float sum below adds in the same order; assets never held are zero
+  // there and skipped here without building an entry for each listed asset.
+  const listed = h.sim.assets();
+  const rank = new Map(listed.map((a, i) => [a, i]));
   const refresh = () => {
     assets.length = 0;
-    for (const [asset, b] of Object.entries(h.sim.balances(BACKTEST_ACCOUNT))) {
+    const held = Object.entries(h.sim.ledger.balances(BACKTEST_ACCOUNT));
+    held.sort((x, y) => (rank.get(x[0]) ?? listed.length) - (rank.get(y[0]) ?? listed.length));
+    for (const [asset, b] of held) {
       const value = b.value.toNumber();
       if (value === 0) continue;
       let book = -1;

@@ -111,7 +111,8 @@ export function buildHarness(o: HarnessOptions): Harness {
   const first = o.series[0]!;
   const clock = new ManualClock(first.length > 0 ? first.time[0]! * 1000 : o.fromMs);
   const specs = [...defaultMarketSpecs().filter((m) => !bt.markets.some((d) => d.symbol === m.symbol)), ...bt.markets.map(declToSpec)];
-  const sim = new SimulatedExchange({ clock, seed: o.config.simulator.seed, markets: specs, logger, orderRateLimit: { limit: 1_000_000_000, windowMs: 1 } });
+  // No 24-hour stats, trade candles or recent-trade list: nothing in a backtest reads them.
+  const sim = new SimulatedExchange({ clock, seed: o.config.simulator.seed, markets: specs, logger, orderRateLimit: { limit: 1_000_000_000, windowMs: 1 }, recordMarketData: false });
   const balances: Record<string, Decimal> = {};
   for (const [asset, v] of Object.entries(bt.balances)) balances[asset] = toDecimal(v, `backtest.balances.${asset}`);
   sim.createAccount({ id: BACKTEST_ACCOUNT, balances });

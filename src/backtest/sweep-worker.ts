@@ -8,7 +8,8 @@ import { loadConfig } from '../config/load.js';
 import { readCandleColumns } from '../market/files/read.js';
 import { inferResolution } from './data.js';
 import type { DataOptions } from './load.js';
-import { runBacktest } from './run.js';
+import { runBacktest, withParams } from './run.js';
+import { loadStrategyInstances, type StrategyDefinitionCache } from '../runtime/strategy-loader.js';
 import type { Metric, MetricKey } from './metrics/index.js';
 
 const { configFile } = workerData as { configFile: string };
@@ -21,8 +22,13 @@ for (const entry of config.backtest?.data ?? []) {
   columns[entry.symbol] = { cols, resSec: inferResolution(file, cols.time), source: file };
 }
 
+// Strategy modules are imported once per worker; each run builds its instances from them.
+const definitions: StrategyDefinitionCache = new Map();
+
 parentPort!.on('message', (m: { i: number; params: Record<string, Record<string, unknown>> }) => {
-  runBacktest(config, { params: m.params, equityPoints: 2, columns })
+  Promise.resolve()
+    .then(() => loadStrategyInstances(withParams(config, m.params), definitions))
+    .then((instances) => runBacktest(config, { instances, equityPoints: 2, columns }))
     .then((run) => {
       const metrics: Partial<Record<MetricKey, number | null>> = {};
       for (const [k, v] of Object.entries(run.result.metrics)) {

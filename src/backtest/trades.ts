@@ -38,6 +38,21 @@ interface Open {
   proceeds: Decimal;
   fees: Decimal;
   entryTag?: string;
+  /** Price of the buys and of the sells while there was exactly one of each (else undefined). */
+  buyPrice?: Decimal;
+  sellPrice?: Decimal;
+  buys: number;
+  sells: number;
+}
+
+/**
+ * total / qty, where total is the sum of price × quantity over the fills of one side: with a single
+ * fill whose product was exact (at most the precision's significant digits), the quotient is that
+ * fill's price, so the 40-digit division is skipped (same value).
+ */
+function average(total: Decimal, qty: Decimal, fills: number, price: Decimal | undefined): Decimal {
+  if (fills === 1 && price && price.sd() + qty.sd() <= Decimal.precision) return price;
+  return total.div(qty);
 }
 
 export class TradeBook {
@@ -60,10 +75,11 @@ export class TradeBook {
     let o = this.open.get(key);
     if (f.side === 'BUY') {
       if (!o) {
-        o = { entryTime: f.timestamp, held: ZERO, boughtQty: ZERO, cost: ZERO, soldQty: ZERO, proceeds: ZERO, fees: ZERO };
+        o = { entryTime: f.timestamp, held: ZERO, boughtQty: ZERO, cost: ZERO, soldQty: ZERO, proceeds: ZERO, fees: ZERO, buys: 0, sells: 0 };
         if (f.tag) o.entryTag = f.tag;
         this.open.set(key, o);
       }
+      o.buyPrice = ++o.buys === 1 ? f.price : undefined;
       o.boughtQty = o.boughtQty.plus(f.quantity);
       o.cost = o.cost.plus(f.price.mul(f.quantity));
       o.held = o.held.plus(f.feeAsset === base ? f.quantity.minus(f.fee) : f.quantity);
@@ -71,6 +87,7 @@ export class TradeBook {
       return;
     }
     if (!o) return; // selling coins held before the run: not a round trip of this strategy
+    o.sellPrice = ++o.sells === 1 ? f.price : undefined;
     o.soldQty = o.soldQty.plus(f.quantity);
     o.proceeds = o.proceeds.plus(f.price.mul(f.quantity));
     o.held = o.held.minus(f.quantity);
@@ -92,8 +109,8 @@ export class TradeBook {
       side: 'long',
       entryTime: o.entryTime,
       exitTime: time,
-      entryPrice: o.boughtQty.gt(0) ? o.cost.div(o.boughtQty).toSignificantDigits(12).toFixed() : '0',
-      exitPrice: exitQty.gt(0) ? proceeds.div(exitQty).toSignificantDigits(12).toFixed() : '0',
+      entryPrice: o.boughtQty.gt(0) ? average(o.cost, o.boughtQty, o.buys, o.buyPrice).toSignificantDigits(12).toFixed() : '0',
+      exitPrice: exitQty.gt(0) ? (mark ? proceeds.div(exitQty) : average(proceeds, exitQty, o.sells, o.sellPrice)).toSignificantDigits(12).toFixed() : '0',
       quantity: o.boughtQty.toFixed(),
       pnl: pnl.toSignificantDigits(15).toFixed(),
       pnlPct: committed.gt(0) ? Number(pnl.div(committed).mul(100).toSignificantDigits(12).toFixed()) : 0,

@@ -95,6 +95,9 @@ export interface SubmitMeta {
 
 type LookupResult = 'found' | 'absent' | 'unknown';
 
+/** Decimals are immutable: one zero serves every new order's totals. */
+const ZERO = new Decimal(0);
+
 export class ExecutionEngine extends EventEmitter<ExecutionEvents> {
   readonly orders = new Map<string, TrackedOrder>();
   private readonly opts: ExecutionOptions;
@@ -134,9 +137,9 @@ export class ExecutionEngine extends EventEmitter<ExecutionEvents> {
       side: intent.side,
       type: intent.type,
       quantity: intent.size.quantity,
-      filled: new Decimal(0),
-      filledQuote: new Decimal(0),
-      fee: new Decimal(0),
+      filled: ZERO,
+      filledQuote: ZERO,
+      fee: ZERO,
       state: 'pending',
       createdAt: now,
       updatedAt: now,

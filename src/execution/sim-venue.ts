@@ -6,7 +6,7 @@
  * executor reacts to a simulated refusal as it would to a live one. Order changes are pushed from
  * the sim's `order` events (no polling). Instant and margin calls go to the sim's desks when given.
  */
-import type { Decimal } from '../core/decimal.js';
+import { Decimal } from '../core/decimal.js';
 import {
   errorForStatus,
 } from '../core/errors.js';
@@ -90,7 +90,40 @@ interface Derived {
   updatedAt: string;
 }
 
-const derivedCache = new WeakMap<SimOrder, Derived>();
+/**
+ * Derived fields per account and client id. The sim hands out copies of an order (one per event
+ * and one per call answer) that share its Decimal and number fields, so the cache is keyed by the
+ * order's identity, not by the copy, and checked field by field (identity) before use. Bounded:
+ * cleared when it grows past MAX_DERIVED orders (a miss only recomputes the same values).
+ */
+const derivedCache = new Map<string, Map<string, Derived>>();
+const MAX_DERIVED = 1024;
+let derivedCount = 0;
+
+function cached(o: SimOrder): Derived | undefined {
+  return derivedCache.get(o.accountId)?.get(o.clientOrderId);
+}
+
+function remember(o: SimOrder, d: Derived): void {
+  if (++derivedCount > MAX_DERIVED) {
+    derivedCache.clear();
+    derivedCount = 1;
+  }
+  let m = derivedCache.get(o.accountId);
+  if (!m) derivedCache.set(o.accountId, (m = new Map()));
+  m.set(o.clientOrderId, d);
+}
+
+/**
+ * executedSum / executedQty. With one fill that is the whole execution, the sum is that fill's
+ * price × quantity (settleFill), so when the product is exact the quotient is the fill's price: the
+ * 40-digit division is skipped (same value; the product is checked, not assumed).
+ */
+function executedPriceOf(o: SimOrder): Decimal {
+  const f = o.fills.length === 1 ? o.fills[0]! : undefined;
+  if (f && f.price.sd() + f.quantity.sd() <= Decimal.precision && f.quantity.eq(o.executedQty) && f.sum.eq(o.executedSum) && f.sum.eq(f.price.mul(f.quantity))) return f.price;
+  return o.executedSum.div(o.executedQty);
+}
 
 function percentOf(executed: Decimal, orig: Decimal): number {
   if (!orig.gt(0)) return 0;
@@ -100,13 +133,13 @@ function percentOf(executed: Decimal, orig: Decimal): number {
 }
 
 function derive(o: SimOrder): Derived {
-  let d = derivedCache.get(o);
+  let d = cached(o);
   if (!d) {
     const createdAt = new Date(o.createdAt).toISOString();
     d = {
       qty: o.executedQty,
       sum: o.executedSum,
-      executedPrice: o.executedQty.gt(0) ? o.executedSum.div(o.executedQty) : undefined,
+      executedPrice: o.executedQty.gt(0) ? executedPriceOf(o) : undefined,
       executedPercent: percentOf(o.executedQty, o.origQty),
       price: o.price,
       origQty: o.origQty,
@@ -116,13 +149,13 @@ function derive(o: SimOrder): Derived {
       updatedMs: o.updatedAt,
       updatedAt: o.updatedAt === o.createdAt ? createdAt : new Date(o.updatedAt).toISOString(),
     };
-    derivedCache.set(o, d);
+    remember(o, d);
     return d;
   }
   if (d.qty !== o.executedQty || d.sum !== o.executedSum) {
     d.qty = o.executedQty;
     d.sum = o.executedSum;
-    d.executedPrice = o.executedQty.gt(0) ? o.executedSum.div(o.executedQty) : undefined;
+    d.executedPrice = o.executedQty.gt(0) ? executedPriceOf(o) : undefined;
     d.executedPercent = percentOf(o.executedQty, d.origQty);
   }
   if (d.origQty !== o.origQty || d.price !== o.price) {

@@ -82,7 +82,8 @@ export function toView(o: TrackedOrder): OrderView {
  */
 const avgCache = new WeakMap<TrackedOrder, { filled: Decimal; quote: Decimal; avg: Decimal }>();
 
-function avgPrice(o: TrackedOrder): Decimal {
+/** filledQuote / filled of an order that has filled (callers check filled > 0), shared as above. */
+export function avgPrice(o: TrackedOrder): Decimal {
   const c = avgCache.get(o);
   if (c && c.filled === o.filled && c.quote === o.filledQuote) return c.avg;
   const avg = o.filledQuote.div(o.filled);
@@ -123,7 +124,7 @@ export function applySnapshot(o: TrackedOrder, snap: SpotOrder, now: number): Sn
     const dQuote = sum ? sum.minus(o.filledQuote) : snap.price.mul(dq);
     const fee = snap.fee !== undefined ? Decimal.max(snap.fee.minus(o.fee), 0) : estimateFee(snap, dq, dQuote);
     const feeAsset = snap.fills.at(-1)?.feeAsset ?? o.feeAsset ?? (o.side === 'BUY' ? baseOf(o.symbol) : quoteOf(o.symbol));
-    const price = dQuote.div(dq);
+    const price = marginalPrice(snap, dq, dQuote);
     const first = o.filled.isZero() && o.filledQuote.isZero();
     fills.push({
       clientOrderId: o.clientOrderId,
@@ -202,6 +203,18 @@ export function applyTradeDetail(o: TrackedOrder, t: TradeDetail, now: number): 
   o.updatedAt = now;
   o.quietPolls = 0;
   return { changed: true, previous, fills };
+}
+
+/**
+ * dQuote / dq: the average price of what the snapshot newly filled. When that is exactly the
+ * snapshot's last fill (its quantity and sum, and the sum is its price × quantity with the product
+ * exact) the quotient is that fill's price, so the 40-digit division is skipped. Every condition is
+ * checked on the values, so the result is the division's for any venue.
+ */
+function marginalPrice(snap: SpotOrder, dq: Decimal, dQuote: Decimal): Decimal {
+  const f = snap.fills.at(-1);
+  if (f && f.sum && f.price.sd() + f.quantity.sd() <= Decimal.precision && f.quantity.eq(dq) && f.sum.eq(dQuote) && f.sum.eq(f.price.mul(f.quantity))) return f.price;
+  return dQuote.div(dq);
 }
 
 function estimateFee(snap: SpotOrder, dq: Decimal, dQuote: Decimal): Decimal {

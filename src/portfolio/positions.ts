@@ -40,6 +40,10 @@ export class PositionBook {
   private readonly map = new Map<string, PositionRecord>();
   /** The same records by strategy, then symbol: looked up per candle without building a key. */
   private readonly byStrategy = new Map<string, Map<string, PositionRecord>>();
+  /** The record last found by get() (records are never removed: a strategy polls one per candle). */
+  private lastGot: { strategy: string; symbol: string; record: PositionRecord } | undefined;
+  /** The last view handed out and its record (see view()). */
+  private lastView: { record: PositionRecord; view: SpotPositionView } | undefined;
 
   constructor(
     private readonly split: (symbol: string) => { base: string; quote: string },
@@ -52,7 +56,11 @@ export class PositionBook {
   }
 
   get(strategy: string, symbol: string): PositionRecord | undefined {
-    return this.byStrategy.get(strategy)?.get(symbol);
+    const last = this.lastGot;
+    if (last && last.strategy === strategy && last.symbol === symbol) return last.record;
+    const p = this.byStrategy.get(strategy)?.get(symbol);
+    if (p) this.lastGot = { strategy, symbol, record: p };
+    return p;
   }
 
   all(): PositionRecord[] {
@@ -110,9 +118,20 @@ export class PositionBook {
     return pnl;
   }
 
+  /**
+   * The strategy's view of a position (`ctx.position`, read per candle). The last view made for a
+   * record is handed out again while its fields are still the record's (Decimals are immutable and
+   * `apply` replaces them), so a strategy polling its position does not allocate one per candle; a
+   * view whose fields were changed by its reader is never reused.
+   */
   view(strategy: string, symbol: string): SpotPositionView | undefined {
     const p = this.get(strategy, symbol);
-    return p ? { symbol, quantity: p.quantity, avgPrice: p.avgPrice, realizedPnl: p.realizedPnl } : undefined;
+    if (!p) return undefined;
+    const v = this.lastView?.record === p ? this.lastView.view : undefined;
+    if (v && v.symbol === symbol && v.quantity === p.quantity && v.avgPrice === p.avgPrice && v.realizedPnl === p.realizedPnl) return v;
+    const out = { symbol, quantity: p.quantity, avgPrice: p.avgPrice, realizedPnl: p.realizedPnl };
+    this.lastView = { record: p, view: out };
+    return out;
   }
 
   unrealized(p: PositionRecord, mark: Decimal | undefined): Decimal {

@@ -16,9 +16,27 @@ export interface Walk {
   worst?: Decimal;
   /** True when the book ran out first. */
   exhausted: boolean;
+  /** True when the whole quantity came from the first level (walkBase). */
+  oneLevel?: boolean;
+}
+
+/**
+ * The average price of a walk (cost / filled). When the whole quantity came from one level and
+ * quantity × price was exact (at most the precision's significant digits), the quotient is exactly
+ * that level's price, so the 40-digit division is skipped (same value).
+ */
+export function averagePrice(w: Walk): Decimal {
+  if (w.oneLevel && w.worst && w.filled.sd() + w.worst.sd() <= Decimal.precision) return w.worst;
+  return w.cost.div(w.filled);
 }
 
 export function walkBase(levels: readonly BookLevel[], quantity: Decimal): Walk {
+  // One level deep enough for the whole quantity (a backtest's close book): the loop below would
+  // take the quantity from it and stop, so the same values come without the running sums.
+  const first = levels[0];
+  if (first && quantity.gt(0) && first.quantity.gte(quantity)) {
+    return { filled: quantity, cost: quantity.mul(first.price), exhausted: false, worst: first.price, oneLevel: true };
+  }
   let left = quantity;
   let cost = ZERO;
   let worst: Decimal | undefined;

@@ -42,14 +42,28 @@ export function listBundledStrategies(): string[] {
     .sort();
 }
 
-/** Build the strategy instances of a config; throws ConfigError listing every problem. */
-export async function loadStrategyInstances(config: MizanConfig): Promise<StrategyInstance[]> {
+/** Strategy definitions already imported, by name and file (a sweep worker imports each once). */
+export type StrategyDefinitionCache = Map<string, Promise<AnyStrategyDefinition>>;
+
+/**
+ * Build the strategy instances of a config; throws ConfigError listing every problem. With a
+ * `cache`, a strategy module is imported once and its definition reused (no module resolution per
+ * sweep run: under the TypeScript loader each dynamic import is a round trip to its thread).
+ */
+export async function loadStrategyInstances(config: MizanConfig, cache?: StrategyDefinitionCache): Promise<StrategyInstance[]> {
   const issues: ConfigIssue[] = [];
   const out: StrategyInstance[] = [];
   for (const [i, s] of config.strategies.entries()) {
     let def: AnyStrategyDefinition;
     try {
-      def = await importStrategy(s.strategy, s.strategyFile);
+      const key = `${s.strategy}\u0000${s.strategyFile ?? ''}`;
+      let p = cache?.get(key);
+      if (!p) {
+        p = importStrategy(s.strategy, s.strategyFile);
+        cache?.set(key, p);
+        p.catch(() => cache?.delete(key));
+      }
+      def = await p;
     } catch (err) {
       issues.push({ path: `strategies[${i}].strategy`, message: err instanceof Error ? err.message : String(err), value: s.strategy });
       continue;

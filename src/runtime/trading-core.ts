@@ -232,7 +232,7 @@ export class TradingCore {
       window.pushNumbers(bar.time, bar.o, bar.h, bar.l, bar.c, bar.v);
       let pending: Promise<void>[] | undefined;
       for (const r of runners) {
-        const p = r.dispatchSync({ type: 'candle', symbol, bar });
+        const p = r.candleSync(symbol, bar);
         if (p) (pending ??= []).push(p);
       }
       return pending ? Promise.all(pending).then(() => undefined) : undefined;

@@ -36,6 +36,13 @@ export interface SimulatedExchangeOptions {
   depthLevels?: number;
   /** Called with every last-price change (also available as the `price` event). */
   onPrice?: ((p: PriceEvent) => void)[];
+  /**
+   * Keep the public market data trades build up: 24-hour stats, trade candles and recent trades
+   * (true by default). A backtest turns it off: nothing reads them there (its prices come from the
+   * candle files, and the margin desk's price events read only the last price), and it saves work
+   * and memory on every print. Orders, fills, balances and the last price are the same either way.
+   */
+  recordMarketData?: boolean;
 }
 
 export interface NewAccount {
@@ -64,6 +71,7 @@ export class SimulatedExchange extends EventEmitter<SimEvents> {
   private readonly dirtyStats = new Set<string>();
   private opDepth = 0;
   private assetList: string[] | undefined;
+  private readonly recordMarketData: boolean;
 
   constructor(opts: SimulatedExchangeOptions) {
     super();
@@ -71,6 +79,7 @@ export class SimulatedExchange extends EventEmitter<SimEvents> {
     this.prng = new Prng(opts.seed ?? 1);
     this.logger = opts.logger ?? silentLogger;
     this.depthLevels = opts.depthLevels ?? 50;
+    this.recordMarketData = opts.recordMarketData ?? true;
     for (const m of opts.markets ?? defaultMarketSpecs()) this.specs.set(m.symbol, m);
     this.accounts = new AccountStore(this.clock, this.prng);
     this.limiter = new SlidingWindowLimiter(this.clock, opts.orderRateLimit?.limit ?? 20, opts.orderRateLimit?.windowMs ?? 10_000);
@@ -293,12 +302,14 @@ export class SimulatedExchange extends EventEmitter<SimEvents> {
   // ---------------------------------------------------------------------------------- internals
 
   private onTrade(t: SimTrade): void {
-    this.stats.record(t);
-    this.candleStore.record(t.symbol, t.price, t.quantity, t.timestamp);
-    let list = this.recent.get(t.symbol);
-    if (!list) this.recent.set(t.symbol, (list = []));
-    list.push(t);
-    if (list.length > RECENT_TRADES * 2) list.splice(0, list.length - RECENT_TRADES);
+    if (this.recordMarketData) {
+      this.stats.record(t);
+      this.candleStore.record(t.symbol, t.price, t.quantity, t.timestamp);
+      let list = this.recent.get(t.symbol);
+      if (!list) this.recent.set(t.symbol, (list = []));
+      list.push(t);
+      if (list.length > RECENT_TRADES * 2) list.splice(0, list.length - RECENT_TRADES);
+    }
     this.dirtyStats.add(t.symbol);
     this.queue.push(() => this.emit('trade', t));
   }

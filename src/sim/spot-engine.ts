@@ -42,8 +42,14 @@ export class SpotEngine {
   private readonly byAccount = new Map<string, Map<string, SimOrder>>();
   private readonly stops = new StopBook();
   private seq = 0;
+  /** 1 + maxMarketMove and 1 − maxMarketMove, made once (the same values as computing them per order). */
+  private readonly upBound: Decimal;
+  private readonly downBound: Decimal;
 
-  constructor(private readonly deps: EngineDeps) {}
+  constructor(private readonly deps: EngineDeps) {
+    this.upBound = deps.maxMarketMove.plus(1);
+    this.downBound = new Decimal(1).minus(deps.maxMarketMove);
+  }
 
   book(symbol: string): SymbolBook {
     let b = this.books.get(symbol);
@@ -122,7 +128,7 @@ export class SpotEngine {
       const cost = plan ? plan.reduce((a, e) => a.plus(e.price.mul(e.quantity)), ZERO) : ZERO;
       this.reserve(o, o.side === 'BUY' ? cost : o.origQty);
     } else if (o.side === 'SELL') this.reserve(o, o.origQty);
-    else if (req.type === 'STOP_MARKET') this.reserve(o, o.stopPrice!.mul(o.origQty).mul(this.deps.maxMarketMove.plus(1)));
+    else if (req.type === 'STOP_MARKET') this.reserve(o, o.stopPrice!.mul(o.origQty).mul(this.upBound));
     else this.reserve(o, o.price.mul(o.origQty));
     if (!orders) this.byAccount.set(accountId, (orders = new Map()));
     orders.set(clientOrderId, o);
@@ -151,7 +157,7 @@ export class SpotEngine {
     if (filled.lt(need)) return undefined; // larger than the book
     const ref = this.reference(o.symbol, o.side);
     if (!ref) return undefined;
-    const bound = o.side === 'BUY' ? ref.mul(this.deps.maxMarketMove.plus(1)) : ref.mul(new Decimal(1).minus(this.deps.maxMarketMove));
+    const bound = o.side === 'BUY' ? ref.mul(this.upBound) : ref.mul(this.downBound);
     const worst = plan[plan.length - 1]?.price;
     if (worst && (o.side === 'BUY' ? worst.gt(bound) : worst.lt(bound))) return undefined; // moves the price too far
     return plan;

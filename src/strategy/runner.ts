@@ -27,6 +27,23 @@ export type StrategyEvent =
   | { type: 'schedule'; time: number }
   | { type: 'stop' };
 
+/** The handler each event type is delivered to. */
+const HANDLER: { readonly [T in StrategyEvent['type']]: keyof StrategyHandlers } = {
+  start: 'onStart',
+  candle: 'onCandle',
+  book: 'onBook',
+  trade: 'onTrade',
+  stats: 'onStats',
+  price: 'onPrice',
+  order: 'onOrder',
+  fill: 'onFill',
+  denied: 'onDenied',
+  bookHealth: 'onBookHealth',
+  marginAlert: 'onMarginAlert',
+  schedule: 'onSchedule',
+  stop: 'onStop',
+};
+
 export type IntentSink = (intents: Intent[], strategy: string) => void | Promise<void>;
 
 export interface RunnerDeps {
@@ -57,6 +74,9 @@ export class StrategyRunner {
   dispatch(event: StrategyEvent): Promise<void> {
     if (this.stopped && event.type !== 'stop') return this.queue;
     if (event.type === 'stop') this.stopped = true;
+    // No handler for this type: handling it would do nothing, so nothing is queued (no promise per
+    // order or fill event a strategy does not read). The answer is the same: the queue so far.
+    if (typeof this.deps.handlers[HANDLER[event.type]] !== 'function') return this.queue;
     this.queue = this.queue.then(() => this.handle(event));
     return this.queue;
   }
@@ -71,11 +91,28 @@ export class StrategyRunner {
     return this.emit(result, event);
   }
 
+  /**
+   * dispatchSync of a candle without building the event object (the backtest's per-candle call);
+   * the event is made only when it is needed (an async handler, a failure, intents to emit).
+   */
+  candleSync(symbol: string, bar: Bar): void | Promise<void> {
+    const h = this.deps.handlers;
+    if (!h.onCandle) return;
+    let result: HandlerResult | Promise<HandlerResult>;
+    try {
+      result = h.onCandle(symbol, bar);
+    } catch (err) {
+      this.fail(err, { type: 'candle', symbol, bar });
+      return;
+    }
+    if (result instanceof Promise) return this.dispatchAwaited(result, { type: 'candle', symbol, bar });
+    if (!result) return;
+    return this.emit(result, { type: 'candle', symbol, bar });
+  }
+
   /** Whether the strategy has a handler for this event type (a backtest builds no event nobody reads). */
   handles(type: StrategyEvent['type']): boolean {
-    const h = this.deps.handlers;
-    const key = `on${type[0]!.toUpperCase()}${type.slice(1)}` as keyof StrategyHandlers;
-    return typeof h[key] === 'function';
+    return typeof this.deps.handlers[HANDLER[type]] === 'function';
   }
 
   private async dispatchAwaited(p: Promise<HandlerResult>, event: StrategyEvent): Promise<void> {
@@ -146,7 +183,10 @@ export class StrategyRunner {
     if (!result) return;
     const drafts: readonly Draft[] = Array.isArray(result) ? (result as readonly Draft[]) : [result as Draft];
     if (drafts.length === 0) return;
-    const intents = drafts.map((d) => ({ ...d, strategy: this.name }) as Intent);
+    // Object.assign, not an object spread: the same own properties and order for a draft (a plain
+    // object), at a fraction of the cost (V8 builds `{ ...d, strategy }` on a slow path).
+    const strategy = this.name;
+    const intents = drafts.map((d) => Object.assign({}, d, { strategy }) as Intent);
     this.intentsEmitted += intents.length;
     try {
       const r = this.deps.sink(intents, this.name);

@@ -14,7 +14,7 @@
  */
 import { Decimal } from '../../core/decimal.js';
 import type { InstantOrderIntent, MarginOpenIntent, Size, SpotOrderIntent } from '../../core/intents.js';
-import { walkBase, walkQuote } from '../book-walk.js';
+import { averagePrice, walkBase, walkQuote } from '../book-walk.js';
 import { gridText, onePlusOf, roundToStep } from '../grid.js';
 import { DEFAULT_MAX_SLIPPAGE_PCT } from '../limits.js';
 import { pctFactor } from '../pct.js';
@@ -120,7 +120,7 @@ export class MarketLimitsRule implements RiskRule {
       const w = walkBase(levels, rounded);
       s.exhausted = w.exhausted;
       if (w.worst) s.worstLevel = w.worst;
-      px = w.filled.gt(0) ? w.cost.div(w.filled) : best;
+      px = w.filled.gt(0) ? averagePrice(w) : best;
     }
     const price = px as Decimal;
     const notional = rounded.mul(price);
