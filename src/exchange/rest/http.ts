@@ -80,6 +80,7 @@ interface SharedState {
 const defaultSleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
 export class HttpCore {
+  private readonly shared: SharedState;
   private readonly redact: Redact;
   private readonly policy: RetryPolicy;
   private readonly timeoutMs: number;
@@ -128,8 +129,6 @@ export class HttpCore {
     this.sleep = options.sleep ?? defaultSleep;
     this.random = options.random ?? Math.random;
   }
-
-  private readonly shared: SharedState;
 
   /** Close idle kept-alive connections (shared with every view made by withHeaders). */
   close(): void {
