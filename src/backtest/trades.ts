@@ -7,6 +7,7 @@
 import { Decimal } from '../core/decimal.js';
 import type { MarginPosition } from '../core/types/margin.js';
 import type { FillEvent } from '../strategy/views.js';
+import { fillFeeValue, fillNotional } from '../portfolio/positions.js';
 
 const ZERO = new Decimal(0);
 
@@ -69,7 +70,7 @@ export class TradeBook {
 
   onFill(f: FillEvent): void {
     const { base } = this.split(f.symbol);
-    const feeQuote = f.feeAsset === base ? f.fee.mul(f.price) : f.fee;
+    const feeQuote = f.feeAsset === base ? fillFeeValue(f) : f.fee;
     this.feesPaid = this.feesPaid.plus(feeQuote);
     const key = `${f.strategy}\u0000${f.symbol}`;
     let o = this.open.get(key);
@@ -81,7 +82,7 @@ export class TradeBook {
       }
       o.buyPrice = ++o.buys === 1 ? f.price : undefined;
       o.boughtQty = o.boughtQty.plus(f.quantity);
-      o.cost = o.cost.plus(f.price.mul(f.quantity));
+      o.cost = o.cost.plus(fillNotional(f));
       o.held = o.held.plus(f.feeAsset === base ? f.quantity.minus(f.fee) : f.quantity);
       o.fees = o.fees.plus(feeQuote);
       return;
@@ -89,7 +90,7 @@ export class TradeBook {
     if (!o) return; // selling coins held before the run: not a round trip of this strategy
     o.sellPrice = ++o.sells === 1 ? f.price : undefined;
     o.soldQty = o.soldQty.plus(f.quantity);
-    o.proceeds = o.proceeds.plus(f.price.mul(f.quantity));
+    o.proceeds = o.proceeds.plus(fillNotional(f));
     o.held = o.held.minus(f.quantity);
     o.fees = o.fees.plus(feeQuote);
     if (o.held.lt(this.dust(f.symbol)) || o.held.lte(0)) {

@@ -243,9 +243,10 @@ export class ExecutionEngine extends EventEmitter<ExecutionEvents> {
    */
   applyChange(o: TrackedOrder, r: SnapshotResult, force = false, source?: string): void {
     if (!r.changed && !force) return;
+    const journal = this.deps.journal;
     for (const f of r.fills) {
-      const key = `${f.clientOrderId}:${o.filled.toFixed()}`;
-      if (this.deps.journal && !this.deps.journal.recordFill(f, key)) continue;
+      // The fill's key is built only for a journal (a backtest has none): nothing else reads it.
+      if (journal && !journal.recordFill(f, `${f.clientOrderId}:${o.filled.toFixed()}`)) continue;
       this.emit('fill', f);
     }
     this.deps.journal?.upsertOrder(o);

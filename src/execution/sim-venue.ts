@@ -208,6 +208,14 @@ export class SimVenue implements Venue {
   readonly kind: string;
   private readonly sim: SimulatedExchange;
   private readonly account: string;
+  /**
+   * The sim's last order event (a copy made for that event) and its conversion: every listener of
+   * this venue gets the one SpotOrder of an event instead of converting the same copy again (a
+   * backtest has two: the execution engine and the harness's live-order set). Listeners read
+   * snapshots, never change them.
+   */
+  private eventIn: SimOrder | undefined;
+  private eventOut: SpotOrder | undefined;
 
   constructor(private readonly opts: SimVenueOptions) {
     this.sim = opts.sim;
@@ -299,6 +307,14 @@ export class SimVenue implements Venue {
     );
   }
 
+  private converted(o: SimOrder): SpotOrder {
+    if (this.eventIn !== o || !this.eventOut) {
+      this.eventOut = toSpotOrder(o);
+      this.eventIn = o;
+    }
+    return this.eventOut;
+  }
+
   /** Pushes every change of this account's orders (the sim emits after its state is written). */
   onOrderUpdate(listener: (order: SpotOrder) => void): () => void {
     // The simulator may announce the same state of an order twice (when a fill settles and when the
@@ -310,7 +326,7 @@ export class SimVenue implements Venue {
       if (last.get(o.clientOrderId) === key) return;
       if (o.active) last.set(o.clientOrderId, key);
       else last.delete(o.clientOrderId);
-      listener(toSpotOrder(o));
+      listener(this.converted(o));
     };
     this.sim.on('order', fn);
     return () => void this.sim.off('order', fn);

@@ -7,7 +7,7 @@ import { Decimal } from '../core/decimal.js';
 import type { Balances } from '../core/types/account.js';
 import type { MarginPosition } from '../core/types/margin.js';
 import type { FillEvent } from '../strategy/views.js';
-import { PositionBook, type PositionRecord } from './positions.js';
+import { fillNotional, PositionBook, type PositionRecord } from './positions.js';
 
 const ZERO = new Decimal(0);
 
@@ -86,7 +86,7 @@ export class Portfolio {
     const { base, quote } = this.deps.split(fill.symbol);
     let m = this.balancesByAccount.get(account);
     if (!m) this.balancesByAccount.set(account, (m = new Map<string, BalanceEntry>()));
-    const sum = fill.price.mul(fill.quantity);
+    const sum = fillNotional(fill);
     if (fill.side === 'BUY') {
       adjust(m, base, fill.quantity);
       adjust(m, quote, sum.neg());

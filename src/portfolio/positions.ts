@@ -15,6 +15,31 @@ import type { FillEvent, SpotPositionView } from '../strategy/views.js';
 
 const ZERO = new Decimal(0);
 
+/**
+ * price × quantity and fee × price of a fill, remembered for the last fill: the portfolio's
+ * balances, its positions and a backtest's trade book each book the same fill and used to multiply
+ * it again. Checked by identity (the fill and the Decimals read), so a changed fill recomputes.
+ */
+let lastFill: { f: FillEvent; price: Decimal; quantity: Decimal; fee: Decimal; notional?: Decimal; feeValue?: Decimal } | undefined;
+
+function memo(f: FillEvent): NonNullable<typeof lastFill> {
+  const m = lastFill;
+  if (m && m.f === f && m.price === f.price && m.quantity === f.quantity && m.fee === f.fee) return m;
+  return (lastFill = { f, price: f.price, quantity: f.quantity, fee: f.fee });
+}
+
+/** f.price × f.quantity. */
+export function fillNotional(f: FillEvent): Decimal {
+  const m = memo(f);
+  return (m.notional ??= f.price.mul(f.quantity));
+}
+
+/** f.fee × f.price (a fee taken in the base asset, valued in the quote). */
+export function fillFeeValue(f: FillEvent): Decimal {
+  const m = memo(f);
+  return (m.feeValue ??= f.fee.mul(f.price));
+}
+
 export interface PositionRecord {
   strategy: string;
   symbol: string;
@@ -79,11 +104,11 @@ export class PositionBook {
       bySymbol.set(f.symbol, p);
     }
     p.trades++;
-    const feeInQuote = f.feeAsset === p.quote ? f.fee : f.feeAsset === p.base ? f.fee.mul(f.price) : ZERO;
+    const feeInQuote = f.feeAsset === p.quote ? f.fee : f.feeAsset === p.base ? fillFeeValue(f) : ZERO;
     p.feesQuote = p.feesQuote.plus(feeInQuote);
     if (f.side === 'BUY') {
       const received = f.feeAsset === p.base ? f.quantity.minus(f.fee) : f.quantity;
-      const cost = f.price.mul(f.quantity).plus(f.feeAsset === p.quote ? f.fee : ZERO);
+      const cost = fillNotional(f).plus(f.feeAsset === p.quote ? f.fee : ZERO);
       const newQty = p.quantity.plus(received);
       if (p.quantity.isZero()) p.openedAt = f.timestamp;
       p.cost = p.cost.plus(cost);

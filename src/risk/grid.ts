@@ -10,6 +10,7 @@ import { Decimal } from '../core/decimal.js';
 const decimalsOf = new WeakMap<Decimal, number>();
 const texts = new WeakMap<Decimal, string>();
 const onePlus = new WeakMap<Decimal, Decimal>();
+const oneMinus = new WeakMap<Decimal, Decimal>();
 const ONE = new Decimal(1);
 
 /** k when `step` is exactly 10^-k (k ≥ 0), else -1. */
@@ -47,6 +48,16 @@ export function onePlusOf(rate: Decimal): Decimal {
   if (!f) {
     f = ONE.plus(rate);
     onePlus.set(rate, f);
+  }
+  return f;
+}
+
+/** 1 − `rate`, cached (slippage factors). */
+export function oneMinusOf(rate: Decimal): Decimal {
+  let f = oneMinus.get(rate);
+  if (!f) {
+    f = ONE.minus(rate);
+    oneMinus.set(rate, f);
   }
   return f;
 }

@@ -35,7 +35,8 @@ export interface StrategyInstance {
 export interface RiskPort {
   check(intent: Intent): Verdict & { reservationId?: string };
   /** Called for every fill (protections, exposure). */
-  onFill?(fill: FillEvent, realizedPnl: string): void;
+  /** realizedPnl: what the fill realised (a Decimal: no text is made per fill for a port that ignores it). */
+  onFill?(fill: FillEvent, realizedPnl: Decimal): void;
   /** Amount of an asset reserved by in-flight intents of the bot on an account. */
   reserved?(account: string, asset: string): Decimal;
   /** Release a reservation whose intent ended without an order (instant, margin, failures). */
@@ -116,7 +117,7 @@ export class TradingCore {
   private onFill(f: FillEvent, account: string): void {
     this.fills++;
     const pnl = this.deps.portfolio.applyFill(f, account);
-    this.deps.risk.onFill?.(f, pnl.toFixed());
+    this.deps.risk.onFill?.(f, pnl);
     void this.runners.get(f.strategy)?.dispatch({ type: 'fill', fill: f });
   }
 

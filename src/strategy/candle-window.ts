@@ -38,7 +38,9 @@ export class CandleWindow {
   }
 
   pushNumbers(time: number, open: number, high: number, low: number, close: number, volume: number): void {
-    const i = (this.start + this.size) % this.capacity;
+    // start < capacity and size <= capacity: one subtraction wraps (no integer division per candle).
+    let i = this.start + this.size;
+    if (i >= this.capacity) i -= this.capacity;
     this.t[i] = time;
     this.o[i] = open;
     this.h[i] = high;
@@ -46,7 +48,7 @@ export class CandleWindow {
     this.c[i] = close;
     this.v[i] = volume;
     if (this.size < this.capacity) this.size++;
-    else this.start = (this.start + 1) % this.capacity;
+    else if (++this.start === this.capacity) this.start = 0;
   }
 
   push(c: Candle): void {

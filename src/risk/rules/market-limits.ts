@@ -15,14 +15,13 @@
 import { Decimal } from '../../core/decimal.js';
 import type { InstantOrderIntent, MarginOpenIntent, Size, SpotOrderIntent } from '../../core/intents.js';
 import { averagePrice, walkBase, walkQuote } from '../book-walk.js';
-import { gridText, onePlusOf, roundToStep } from '../grid.js';
+import { gridText, oneMinusOf, onePlusOf, roundToStep } from '../grid.js';
 import { DEFAULT_MAX_SLIPPAGE_PCT } from '../limits.js';
 import { pctFactor } from '../pct.js';
 import type { RiskPorts } from '../ports.js';
 import type { Reservations } from '../reservations.js';
 import { adjust, type CheckState, type RiskRule } from '../rule.js';
 
-const ONE = new Decimal(1);
 const NAME = 'marketLimits';
 
 export function roundPrice(price: Decimal, tick: Decimal, buy: boolean): Decimal {
@@ -83,7 +82,7 @@ export class MarketLimitsRule implements RiskRule {
     if (!limitPx) {
       best = stopPx ?? (buy ? book?.bestAsk() : book?.bestBid());
       if (!best) return `no ${buy ? 'ask' : 'bid'} in the local book of ${it.symbol} to price a ${type} ${it.side}`;
-      bound = buy ? best.mul(onePlusOf(slip)) : best.mul(ONE.minus(slip));
+      bound = buy ? best.mul(onePlusOf(slip)) : best.mul(oneMinusOf(slip));
     }
     const boundPx = bound as Decimal;
     const walkable = !limitPx && !stopPx;
