@@ -4,7 +4,7 @@
  * be short). Exact Decimal sums per fill (fills are rare next to candles); plain numbers come out
  * once, for the metrics. Margin positions become trades from the desk's closed positions.
  */
-import { Decimal } from '../core/decimal.js';
+import { Decimal, productIsExact } from '../core/decimal.js';
 import type { MarginPosition } from '../core/types/margin.js';
 import type { FillEvent } from '../strategy/views.js';
 import { fillFeeValue, fillNotional } from '../portfolio/positions.js';
@@ -52,7 +52,7 @@ interface Open {
  * fill's price, so the 40-digit division is skipped (same value).
  */
 function average(total: Decimal, qty: Decimal, fills: number, price: Decimal | undefined): Decimal {
-  if (fills === 1 && price && price.sd() + qty.sd() <= Decimal.precision) return price;
+  if (fills === 1 && price && productIsExact(price, qty)) return price;
   return total.div(qty);
 }
 

@@ -127,6 +127,25 @@ export function toPlain(value: DecimalInput): string {
   return toDecimal(value).toFixed();
 }
 
+/**
+ * Whether a × b is exact at the configured precision: a product has at most sd(a) + sd(b)
+ * significant digits, so when those fit, (a × b) / b is exactly a. The shortcuts that skip a
+ * 40-digit division (the average of one fill, one book level or a full share) rest on this.
+ */
+export function productIsExact(a: Decimal, b: Decimal): boolean {
+  return a.sd() + b.sd() <= Decimal.precision;
+}
+
+/**
+ * total / qty, without the division when the total is exactly one fill: the same quantity, the same
+ * sum, and the sum is price × quantity with an exact product. The quotient is then the fill's price,
+ * the value the division gives. Every condition is checked on the values, never assumed.
+ */
+export function perUnit(total: Decimal, qty: Decimal, fill: { price: Decimal; quantity: Decimal; sum?: Decimal | undefined } | undefined): Decimal {
+  if (fill?.sum && productIsExact(fill.price, fill.quantity) && fill.quantity.eq(qty) && fill.sum.eq(total) && fill.sum.eq(fill.price.mul(fill.quantity))) return fill.price;
+  return total.div(qty);
+}
+
 export function dmin(a: Decimal, b: Decimal): Decimal {
   return a.lte(b) ? a : b;
 }

@@ -6,7 +6,7 @@
  * executor reacts to a simulated refusal as it would to a live one. Order changes are pushed from
  * the sim's `order` events (no polling). Instant and margin calls go to the sim's desks when given.
  */
-import { Decimal } from '../core/decimal.js';
+import { perUnit, type Decimal } from '../core/decimal.js';
 import {
   errorForStatus,
 } from '../core/errors.js';
@@ -114,15 +114,9 @@ function remember(o: SimOrder, d: Derived): void {
   m.set(o.clientOrderId, d);
 }
 
-/**
- * executedSum / executedQty. With one fill that is the whole execution, the sum is that fill's
- * price × quantity (settleFill), so when the product is exact the quotient is the fill's price: the
- * 40-digit division is skipped (same value; the product is checked, not assumed).
- */
+/** executedSum / executedQty; with one fill that is the whole execution, its price (perUnit). */
 function executedPriceOf(o: SimOrder): Decimal {
-  const f = o.fills.length === 1 ? o.fills[0]! : undefined;
-  if (f && f.price.sd() + f.quantity.sd() <= Decimal.precision && f.quantity.eq(o.executedQty) && f.sum.eq(o.executedSum) && f.sum.eq(f.price.mul(f.quantity))) return f.price;
-  return o.executedSum.div(o.executedQty);
+  return perUnit(o.executedSum, o.executedQty, o.fills.length === 1 ? o.fills[0] : undefined);
 }
 
 function percentOf(executed: Decimal, orig: Decimal): number {

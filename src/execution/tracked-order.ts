@@ -13,7 +13,7 @@
  * (`detailQty`). Both are lower bounds of what the exchange executed, so `filled = max(evidence)` is
  * too: a fill seen by the stream and again by a poll raises `filled` once, whichever comes first.
  */
-import { Decimal } from '../core/decimal.js';
+import { Decimal, perUnit } from '../core/decimal.js';
 import type { Side } from '../core/types/market.js';
 import type { SpotOrder } from '../core/types/order.js';
 import type { Brackets } from '../core/intents.js';
@@ -124,7 +124,8 @@ export function applySnapshot(o: TrackedOrder, snap: SpotOrder, now: number): Sn
     const dQuote = sum ? sum.minus(o.filledQuote) : snap.price.mul(dq);
     const fee = snap.fee !== undefined ? Decimal.max(snap.fee.minus(o.fee), 0) : estimateFee(snap, dq, dQuote);
     const feeAsset = snap.fills.at(-1)?.feeAsset ?? o.feeAsset ?? (o.side === 'BUY' ? baseOf(o.symbol) : quoteOf(o.symbol));
-    const price = marginalPrice(snap, dq, dQuote);
+    // The average price of what the snapshot newly filled; when that is exactly its last fill, that fill's price.
+    const price = perUnit(dQuote, dq, snap.fills.at(-1));
     const first = o.filled.isZero() && o.filledQuote.isZero();
     fills.push({
       clientOrderId: o.clientOrderId,
@@ -203,18 +204,6 @@ export function applyTradeDetail(o: TrackedOrder, t: TradeDetail, now: number): 
   o.updatedAt = now;
   o.quietPolls = 0;
   return { changed: true, previous, fills };
-}
-
-/**
- * dQuote / dq: the average price of what the snapshot newly filled. When that is exactly the
- * snapshot's last fill (its quantity and sum, and the sum is its price × quantity with the product
- * exact) the quotient is that fill's price, so the 40-digit division is skipped. Every condition is
- * checked on the values, so the result is the division's for any venue.
- */
-function marginalPrice(snap: SpotOrder, dq: Decimal, dQuote: Decimal): Decimal {
-  const f = snap.fills.at(-1);
-  if (f && f.sum && f.price.sd() + f.quantity.sd() <= Decimal.precision && f.quantity.eq(dq) && f.sum.eq(dQuote) && f.sum.eq(f.price.mul(f.quantity))) return f.price;
-  return dQuote.div(dq);
 }
 
 function estimateFee(snap: SpotOrder, dq: Decimal, dQuote: Decimal): Decimal {

@@ -10,7 +10,7 @@
  *   trip closes, the remainder moves to `dust` and its small cost is realised as a loss. The coins
  *   stay in the balances (and in equity); only the strategy's position is flat.
  */
-import { Decimal } from '../core/decimal.js';
+import { Decimal, productIsExact } from '../core/decimal.js';
 import type { FillEvent, SpotPositionView } from '../strategy/views.js';
 
 const ZERO = new Decimal(0);
@@ -169,6 +169,6 @@ export class PositionBook {
  * significant digits), the quotient is exactly `amount`, so the division is skipped (same value).
  */
 function share(amount: Decimal, part: Decimal, whole: Decimal): Decimal {
-  if (!whole.isZero() && part.eq(whole) && amount.sd() + part.sd() <= Decimal.precision) return amount;
+  if (!whole.isZero() && part.eq(whole) && productIsExact(amount, part)) return amount;
   return amount.mul(part).div(whole);
 }

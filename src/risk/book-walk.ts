@@ -2,7 +2,7 @@
  * Walking the local book as a market order would: by base quantity or by quote amount. Pure
  * functions over the levels the book gives (asks low to high for a buy, bids high to low for a sell).
  */
-import { Decimal } from '../core/decimal.js';
+import { Decimal, productIsExact } from '../core/decimal.js';
 import type { BookLevel } from '../core/types/market.js';
 
 const ZERO = new Decimal(0);
@@ -26,7 +26,7 @@ export interface Walk {
  * that level's price, so the 40-digit division is skipped (same value).
  */
 export function averagePrice(w: Walk): Decimal {
-  if (w.oneLevel && w.worst && w.filled.sd() + w.worst.sd() <= Decimal.precision) return w.worst;
+  if (w.oneLevel && w.worst && productIsExact(w.filled, w.worst)) return w.worst;
   return w.cost.div(w.filled);
 }
 

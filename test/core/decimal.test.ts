@@ -5,6 +5,8 @@ import {
   DecimalParseError,
   fitsDecimals,
   incrementFromDecimals,
+  perUnit,
+  productIsExact,
   roundToDecimals,
   roundToIncrement,
   toDecimal,
@@ -61,5 +63,35 @@ describe('float artifacts and rounding', () => {
     expect(fitsDecimals('0.001000', 3)).toBe(true);
     expect(fitsDecimals('0.0011', 3)).toBe(false);
     expect(toPlain(d('1e-8'))).toBe('0.00000001');
+  });
+});
+
+describe('perUnit: total / qty, the one fill\'s price when the total is exactly that fill', () => {
+  it('takes the fill price only when it is what the division gives', () => {
+    const fill = { price: d('61234.57'), quantity: d('0.0123'), sum: d('61234.57').mul('0.0123') };
+    const got = perUnit(fill.sum, fill.quantity, fill);
+    expect(got).toBe(fill.price);
+    expect(got.eq(fill.sum.div(fill.quantity))).toBe(true);
+  });
+
+  it('divides when the fill is not the whole total, has no sum, or its sum is not price × quantity', () => {
+    const price = d('100');
+    const qty = d('3');
+    expect(perUnit(d('301'), qty, { price, quantity: qty, sum: d('301') }).toFixed()).toBe(d('301').div(3).toFixed());
+    expect(perUnit(d('300'), d('4'), { price, quantity: qty, sum: d('300') }).toFixed()).toBe('75');
+    expect(perUnit(d('300'), qty, { price, quantity: qty })).not.toBe(price);
+    expect(perUnit(d('300'), qty, undefined).toFixed()).toBe('100');
+  });
+
+  it('refuses the shortcut when price × quantity has more digits than the precision', () => {
+    // 25 + 25 significant digits: the product is rounded at 40, so (p × q) / q is not p.
+    const p = d('1.234567890123456789012345');
+    const q = d('9.876543210987654321098765');
+    expect(productIsExact(p, q)).toBe(false);
+    const sum = p.mul(q);
+    const got = perUnit(sum, q, { price: p, quantity: q, sum });
+    expect(got).not.toBe(p);
+    expect(got.eq(sum.div(q))).toBe(true);
+    expect(productIsExact(d('61234.57'), d('0.0123'))).toBe(true);
   });
 });
