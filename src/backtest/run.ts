@@ -17,6 +17,7 @@ import { Bar } from '../strategy/bar.js';
 import { loadData, type DataOptions } from './load.js';
 import { buildResult, type BacktestResult } from './result.js';
 import { BACKTEST_ACCOUNT, buildHarness, type Harness } from './setup.js';
+import type { CloseBook } from './views.js';
 import type { DataReport, Series } from './data.js';
 import { parseMarginPosition } from '../exchange/parse/margin.js';
 import { BacktestSchedules } from './schedules.js';
@@ -113,23 +114,115 @@ async function fireSchedules(h: Harness, schedules: BacktestSchedules, until: nu
   }
 }
 
+interface WalkState {
+  /** Equity samples taken. */
+  n: number;
+  /** Candles walked. */
+  done: number;
+}
+
+/** The steps after a candle's handlers: margin refresh, progress, and the equity sample (after the last market closing at t). */
+function afterCandle(h: Harness, w: WalkState, t: number, sample: boolean, fromMs: number, total: number, every: number, opts: BacktestOptions, times: Float64Array, values: Float64Array, valuer: () => number): void {
+  if (h.dirty.margin) {
+    h.dirty.margin = false;
+    h.refreshMargin();
+  }
+  if (++w.done % every === 0) opts.onProgress?.(w.done, total);
+  if (sample && t >= fromMs) {
+    times[w.n] = t;
+    values[w.n] = valuer();
+    w.n++;
+  }
+}
+
+/** Where the quiet loop stopped: the end, a candle the general loop must take, or inside candle `i` (its handlers' promise to await). */
+const QUIET_END = -1;
+const QUIET_GENERAL = -2;
+
+/**
+ * The common stretch of a one-market run without schedules or book handlers, synchronously (no
+ * promise, no await per candle): each candle is exactly the general loop's steps for it. It stops
+ * before a candle that finds an order resting or a margin position open (the general loop plays
+ * the candle's path first), and after the handler step of a candle whose handlers returned a
+ * promise or left events to drain: then `pending` holds the promise and the caller finishes that
+ * candle (await, drain, afterCandle).
+ */
+function walkQuiet(
+  h: Harness,
+  s: Series,
+  ptr: Int32Array,
+  book: CloseBook,
+  live: Set<string>,
+  feed: (bar: Bar) => void | Promise<void>,
+  w: WalkState,
+  quiet: { pending: void | Promise<void> },
+  fromMs: number,
+  total: number,
+  every: number,
+  opts: BacktestOptions,
+  times: Float64Array,
+  values: Float64Array,
+  valuer: () => number,
+): number {
+  const sym = s.symbol;
+  const len = s.length;
+  const resMs = s.resSec * 1000;
+  const clock = h.clock;
+  const dirty = h.dirty;
+  const { time, open, high, low, close, volume } = s;
+  for (let i = ptr[0]!; i < len; i++) {
+    if (live.size > 0 || (h.marginMarkets.size > 0 && h.marginMarkets.has(sym))) return QUIET_GENERAL;
+    const t = time[i]! * 1000 + resMs;
+    ptr[0] = i + 1;
+    if (t > clock.now()) clock.set(t);
+    h.cursor[0] = i;
+    book.set(close[i]!);
+    const r = feed(new Bar(time[i]!, open[i]!, high[i]!, low[i]!, close[i]!, volume[i]!, s.resSec));
+    if (r || dirty.events) {
+      quiet.pending = r;
+      return i;
+    }
+    afterCandle(h, w, t, true, fromMs, total, every, opts, times, values, valuer);
+  }
+  return QUIET_END;
+}
+
 async function walk(h: Harness, series: Series[], fromMs: number, total: number, opts: BacktestOptions, schedules: BacktestSchedules): Promise<EquityCurve> {
   const k = series.length;
   const ptr = new Int32Array(k);
   const times = new Float64Array(total);
   const values = new Float64Array(total);
-  let n = 0;
+  const w: WalkState = { n: 0, done: 0 };
   const valuer = equityValuer(h, series);
   const every = opts.progressEvery ?? 50_000;
-  let done = 0;
   const bookListeners = series.map((s) => h.core.listens(s.symbol, 'book'));
   // Per market, looked up once: its book, its live-order set, its index cell and its bar feed.
   const books = series.map((s) => h.books.get(s.symbol)!);
   const live = series.map((s) => h.liveSet(s.symbol));
   const feeds = series.map((s) => h.core.barFeed(s.symbol, s.resSec));
+  // One market, no schedules, no book handlers: quiet stretches run synchronously (walkQuiet).
+  const quietOk = k === 1 && schedules.size === 0 && !bookListeners[0];
+  const quiet: { pending: void | Promise<void> } = { pending: undefined };
   await h.core.start();
   await drain(h);
   for (;;) {
+    if (quietOk) {
+      const at = walkQuiet(h, series[0]!, ptr, books[0]!, live[0]!, feeds[0]!, w, quiet, fromMs, total, every, opts, times, values, valuer);
+      if (at === QUIET_END) break;
+      if (at >= 0) {
+        // Finish candle `at` as the general loop would after its handler step.
+        const r = quiet.pending;
+        quiet.pending = undefined;
+        if (r) {
+          await r;
+          h.dirty.events = true;
+        }
+        if (h.dirty.events) await drain(h);
+        afterCandle(h, w, (series[0]!.time[at]! + series[0]!.resSec) * 1000, true, fromMs, total, every, opts, times, values, valuer);
+        continue;
+      }
+      // QUIET_GENERAL: this candle goes through the general loop below.
+    }
     let bestT = Infinity;
     for (let j = 0; j < k; j++) {
       const s = series[j]!;
@@ -171,21 +264,17 @@ async function walk(h: Harness, series: Series[], fromMs: number, total: number,
         h.dirty.events = true;
       }
       if (h.dirty.events) await drain(h);
-      if (h.dirty.margin) {
-        h.dirty.margin = false;
-        h.refreshMargin();
-      }
-      if (++done % every === 0) opts.onProgress?.(done, total);
+      afterCandle(h, w, bestT, false, fromMs, total, every, opts, times, values, valuer);
     }
     if (schedules.size > 0) await fireSchedules(h, schedules, bestT);
     if (bestT >= fromMs) {
-      times[n] = bestT;
-      values[n] = valuer();
-      n++;
+      times[w.n] = bestT;
+      values[w.n] = valuer();
+      w.n++;
     }
   }
-  opts.onProgress?.(done, total);
-  return { times: times.subarray(0, n), values: values.subarray(0, n), length: n };
+  opts.onProgress?.(w.done, total);
+  return { times: times.subarray(0, w.n), values: values.subarray(0, w.n), length: w.n };
 }
 
 /** Account value in the reference asset from plain numbers; balances re-read only after they changed. */
