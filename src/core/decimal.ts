@@ -6,12 +6,15 @@
  * (`10499856.950000001`) can be cleaned with `cleanFloat`.
  */
 import { Decimal } from 'decimal.js';
+import { installDecimalFastPaths } from './decimal-fast.js';
 
 export { Decimal };
 
 // Enough precision for 1e-18 steps on 1e20 totals; ROUND_HALF_EVEN is only the default for
 // arithmetic, every rounding to a market's grid names its own mode.
 Decimal.set({ precision: 40, rounding: Decimal.ROUND_HALF_EVEN, toExpNeg: -30, toExpPos: 40 });
+// Exact fast paths for plus, minus, times and the comparisons on short numbers (decimal-fast.ts).
+installDecimalFastPaths();
 
 export type DecimalInput = Decimal | string | number;
 
