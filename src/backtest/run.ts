@@ -169,7 +169,7 @@ function walkQuiet(
   const resMs = s.resSec * 1000;
   const clock = h.clock;
   const dirty = h.dirty;
-  const { time, open, high, low, close, volume } = s;
+  const { time, close } = s;
   for (let i = ptr[0]!; i < len; i++) {
     if (live.size > 0 || (h.marginMarkets.size > 0 && h.marginMarkets.has(sym))) return QUIET_GENERAL;
     const t = time[i]! * 1000 + resMs;
@@ -177,12 +177,22 @@ function walkQuiet(
     if (t > clock.now()) clock.set(t);
     h.cursor[0] = i;
     book.set(close[i]!);
-    const r = feed(new Bar(time[i]!, open[i]!, high[i]!, low[i]!, close[i]!, volume[i]!, s.resSec));
+    const r = feed(Bar.fromColumns(s, i, s.resSec));
     if (r || dirty.events) {
       quiet.pending = r;
       return i;
     }
-    afterCandle(h, w, t, true, fromMs, total, every, opts, times, values, valuer);
+    // afterCandle, inline (no call per candle with a boxed time).
+    if (dirty.margin) {
+      dirty.margin = false;
+      h.refreshMargin();
+    }
+    if (++w.done % every === 0) opts.onProgress?.(w.done, total);
+    if (t >= fromMs) {
+      times[w.n] = t;
+      values[w.n] = valuer();
+      w.n++;
+    }
   }
   return QUIET_END;
 }
@@ -254,7 +264,7 @@ async function walk(h: Harness, series: Series[], fromMs: number, total: number,
       h.cursor[j] = i;
       const book = books[j]!;
       book.set(s.close[i]!);
-      const r = feeds[j]!(new Bar(s.time[i]!, s.open[i]!, s.high[i]!, s.low[i]!, s.close[i]!, s.volume[i]!, s.resSec));
+      const r = feeds[j]!(Bar.fromColumns(s, i, s.resSec));
       if (r) {
         await r;
         h.dirty.events = true;

@@ -107,18 +107,21 @@ function build(Ctor: typeof Decimal, s: number, m: number, k: number): Decimal {
   // the base-10^7 digits of m / 10^(7−pad) (no product above 2^53 is formed).
   const F = 7 * Math.ceil(k / 7);
   const pad = F - k;
-  const low = divmod(m, POW10[7 - pad]!) * POW10[pad]!;
+  // Words and exponent are stored as small integers (`| 0`), as decimal.js's own are: a word or an
+  // exponent held as a double would change the element kind of `d` or the field representation
+  // of `e`, and every decimal.js function would then see two shapes.
+  const low = (divmod(m, POW10[7 - pad]!) * POW10[pad]!) | 0;
   let rest = quotOut;
   let words: Words;
   if (rest === 0) words = [low];
-  else if (rest < 1e7) words = [rest, low];
+  else if (rest < 1e7) words = [rest | 0, low];
   else {
-    const w1 = divmod(rest, 1e7);
+    const w1 = divmod(rest, 1e7) | 0;
     rest = quotOut;
-    if (rest < 1e7) words = [rest, w1, low];
+    if (rest < 1e7) words = [rest | 0, w1, low];
     else {
-      const w2 = divmod(rest, 1e7);
-      words = [quotOut, w2, w1, low];
+      const w2 = divmod(rest, 1e7) | 0;
+      words = [quotOut | 0, w2, w1, low];
     }
   }
   const w0 = words[0]!;
@@ -127,7 +130,7 @@ function build(Ctor: typeof Decimal, s: number, m: number, k: number): Decimal {
   while (words[words.length - 1] === 0) words.pop();
   const r = new Ctor(0) as unknown as Internal;
   r.s = s;
-  r.e = digits - 1 - F;
+  r.e = (digits - 1 - F) | 0;
   r.d = words;
   return r as unknown as Decimal;
 }
@@ -248,4 +251,22 @@ export function uninstallDecimalFastPaths(): void {
   P.minus = P.sub = originalDecimalMethods.minus;
   P.times = P.mul = originalDecimalMethods.times;
   P.cmp = P.comparedTo = originalDecimalMethods.cmp;
+}
+
+/**
+ * The Decimal of a finite non-zero number as its shortest round-trip decimal (what `String(v)`
+ * prints, which core/decimal's toDecimal parses), made without the string: the fewest fraction
+ * digits k ≤ 12 for which round(v × 10^k) / 10^k is v again (IEEE division of two exact integers
+ * rounds correctly, so that holds exactly when the decimal reads back as v). Undefined for 0, for
+ * magnitudes outside 10^-8..10^15, and when no k ≤ 12 is found: the caller takes the string path.
+ */
+export function decimalFromNumber(v: number): Decimal | undefined {
+  const a = v < 0 ? -v : v;
+  if (!(a >= 1e-8 && a < 1e15)) return undefined;
+  for (let k = 0; k <= 12; k++) {
+    const r = Math.round(a * POW10[k]!);
+    if (r >= SAFE) return undefined;
+    if (r / POW10[k]! === a) return r === 0 ? undefined : build(Decimal, v < 0 ? -1 : 1, r, k);
+  }
+  return undefined;
 }

@@ -6,7 +6,7 @@
  * (`10499856.950000001`) can be cleaned with `cleanFloat`.
  */
 import { Decimal } from 'decimal.js';
-import { installDecimalFastPaths } from './decimal-fast.js';
+import { decimalFromNumber, installDecimalFastPaths } from './decimal-fast.js';
 
 export { Decimal };
 
@@ -57,8 +57,9 @@ export function toDecimal(value: unknown, field = 'value'): Decimal {
   }
   if (typeof value === 'number') {
     if (!Number.isFinite(value)) throw new DecimalParseError(field, value);
-    // String(number) is the shortest decimal that round-trips: what the exchange wrote.
-    return new Decimal(String(value));
+    // String(number) is the shortest decimal that round-trips: what the exchange wrote. The common
+    // short ones are made without the string (decimalFromNumber, the same value and representation).
+    return decimalFromNumber(value) ?? new Decimal(String(value));
   }
   if (typeof value === 'string') {
     const s = value.trim();

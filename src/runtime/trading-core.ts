@@ -230,7 +230,7 @@ export class TradingCore {
     const window = this.windowFor(symbol, seconds);
     const runners = (this.bySymbol.get(symbol) ?? []).filter((r) => this.instance(r.name)!.resolutionSec === seconds);
     return (bar) => {
-      window.pushNumbers(bar.time, bar.o, bar.h, bar.l, bar.c, bar.v);
+      window.pushBar(bar);
       let pending: Promise<void>[] | undefined;
       for (const r of runners) {
         const p = r.candleSync(symbol, bar);

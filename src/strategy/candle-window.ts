@@ -37,6 +37,20 @@ export class CandleWindow {
     return this.size;
   }
 
+  /** A bar's numbers (read here, so they go from the bar's columns to the window unboxed). */
+  pushBar(bar: { readonly time: number; readonly o: number; readonly h: number; readonly l: number; readonly c: number; readonly v: number }): void {
+    let i = this.start + this.size;
+    if (i >= this.capacity) i -= this.capacity;
+    this.t[i] = bar.time;
+    this.o[i] = bar.o;
+    this.h[i] = bar.h;
+    this.l[i] = bar.l;
+    this.c[i] = bar.c;
+    this.v[i] = bar.v;
+    if (this.size < this.capacity) this.size++;
+    else if (++this.start === this.capacity) this.start = 0;
+  }
+
   pushNumbers(time: number, open: number, high: number, low: number, close: number, volume: number): void {
     // start < capacity and size <= capacity: one subtraction wraps (no integer division per candle).
     let i = this.start + this.size;

@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { Decimal } from '../../src/core/decimal.js';
-import { originalDecimalMethods } from '../../src/core/decimal-fast.js';
+import { decimalFromNumber, originalDecimalMethods } from '../../src/core/decimal-fast.js';
 
 /** Deterministic PRNG (mulberry32) so a failure names a reproducible case. */
 function rng(seed: number): () => number {
@@ -117,5 +117,26 @@ describe('decimal fast paths', () => {
     expect(p.div(new Decimal('0.00123456')).toFixed()).toBe('27123.45');
     expect(p.toNumber()).toBe(33.485526432);
     expect(p instanceof Decimal).toBe(true);
+  });
+
+  it('make a number into the Decimal of its shortest round-trip text, as new Decimal(String(v)) does (100,000 numbers)', () => {
+    const r = rng(7);
+    let fast = 0;
+    for (let i = 0; i < 100_000; i++) {
+      const u = r();
+      let v: number;
+      if (u < 0.4) v = Math.round(r() * 10 ** (1 + Math.floor(r() * 9))) / 10 ** Math.floor(r() * 9); // grid prices and quantities
+      else if (u < 0.7) v = r() * 10 ** (Math.floor(r() * 30) - 12); // any double
+      else if (u < 0.8) v = Math.floor(r() * 1e6) * 10 ** Math.floor(r() * 12); // large integers
+      else if (u < 0.9) v = Number((r() * 1000).toPrecision(1 + Math.floor(r() * 16)));
+      else v = [0, -0, 1e-9, 1e15, 999999999999999.9, 0.1 + 0.2, 5e-324, 2 ** 53, 2 ** 53 + 2, 1.0000000000000002][Math.floor(r() * 10)]!;
+      if (r() < 0.3) v = -v;
+      const got = decimalFromNumber(v);
+      if (got === undefined) continue;
+      fast++;
+      const want = new Decimal(String(v));
+      expect(raw(got), String(v)).toEqual(raw(want));
+    }
+    expect(fast).toBeGreaterThan(60_000);
   });
 });
