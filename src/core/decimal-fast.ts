@@ -47,6 +47,7 @@ export const originalDecimalMethods = {
   minus: P.minus!,
   times: P.times!,
   cmp: P.cmp!,
+  toDP: P.toDecimalPlaces! as (this: Decimal, dp?: unknown, rm?: unknown) => unknown,
 };
 
 // Scratch outputs of `split` (no allocation per call).
@@ -135,10 +136,19 @@ function build(Ctor: typeof Decimal, s: number, m: number, k: number): Decimal {
   return r as unknown as Decimal;
 }
 
+const ZERO = new Decimal(0) as unknown as Internal;
+
+/** The argument of an operation as a Decimal: itself, or a number made exactly (decimalFromNumber); else undefined. */
+function operand(y: unknown): Internal | undefined {
+  if (y instanceof Decimal) return y as unknown as Internal;
+  if (typeof y === 'number') return y === 0 ? ZERO : (decimalFromNumber(y) as unknown as Internal | undefined);
+  return undefined;
+}
+
 /** x + sy × y on the fast path, or undefined. */
 function addSigned(x: Internal, y: unknown, sy: number): Decimal | undefined {
-  if (!(y instanceof Decimal)) return undefined;
-  const yi = y as unknown as Internal;
+  const yi = operand(y);
+  if (!yi) return undefined;
   const Ctor = ctorOf(x);
   if (ctorOf(yi) !== Ctor || Ctor.precision < 16) return undefined;
   const xd = x.d;
@@ -150,7 +160,7 @@ function addSigned(x: Internal, y: unknown, sy: number): Decimal | undefined {
     // its sign rules for zero apply (slow path).
     if (xd[0]) return xd.length <= 5 && Ctor.precision >= 35 ? new Ctor(x as unknown as Decimal) : undefined;
     if (!yd[0] || yd.length > 5 || Ctor.precision < 35) return undefined;
-    const r = new Ctor(y) as unknown as Internal;
+    const r = new Ctor(yi as unknown as Decimal) as unknown as Internal;
     r.s = sy * yi.s;
     return r as unknown as Decimal;
   }
@@ -184,8 +194,8 @@ function minus(this: Decimal, y: unknown): unknown {
 
 function times(this: Decimal, y: unknown): unknown {
   const x = this as unknown as Internal;
-  if (y instanceof Decimal) {
-    const yi = y as unknown as Internal;
+  const yi = operand(y);
+  if (yi) {
     const Ctor = ctorOf(x);
     const xd = x.d;
     const yd = yi.d;
@@ -212,8 +222,8 @@ function cmp(this: Decimal, y: unknown): unknown {
     if (!xd0) return x.s ? x.s : NaN;
     return xd0[0] ? x.s : 0;
   }
-  if (!(y instanceof Decimal)) return originalDecimalMethods.cmp.call(this, y);
-  const yi = y as unknown as Internal;
+  const yi = operand(y);
+  if (!yi) return originalDecimalMethods.cmp.call(this, y);
   const Ctor = ctorOf(x);
   const xd = x.d;
   const yd = yi.d;
@@ -231,6 +241,41 @@ function cmp(this: Decimal, y: unknown): unknown {
   return xdL === ydL ? 0 : (xdL > ydL) !== (xs < 0) ? 1 : -1;
 }
 
+/**
+ * toDecimalPlaces(dp, rm) for the rounding modes the project uses (UP, DOWN, HALF_UP, HALF_EVEN) on
+ * a short number: its fraction digits cut at dp with integer arithmetic. A value that rounds to 0,
+ * other modes and other arguments take decimal.js's code.
+ */
+function toDP(this: Decimal, dp?: unknown, rm?: unknown): unknown {
+  const x = this as unknown as Internal;
+  if (typeof dp === 'number' && (dp | 0) === dp && dp >= 0 && dp <= 100) {
+    const Ctor = ctorOf(x);
+    const mode = rm === undefined ? Ctor.rounding : rm;
+    const xd = x.d;
+    if ((mode === 0 || mode === 1 || mode === 4 || mode === 6) && xd && xd[0] && split(x)) {
+      const m = mOut;
+      const k = kOut;
+      if (k <= dp) return build(Ctor, x.s, m, k);
+      const g = k - dp;
+      if (g <= 15) {
+        const q = POW10[g]!;
+        const rem = divmod(m, q);
+        let t = quotOut;
+        let up: boolean;
+        if (mode === 1) up = false;
+        else if (mode === 0) up = rem > 0;
+        else {
+          const twice = rem * 2;
+          up = twice > q || (twice === q && (mode === 4 || t % 2 === 1));
+        }
+        if (up) t += 1;
+        if (t !== 0) return build(Ctor, x.s, t, dp);
+      }
+    }
+  }
+  return originalDecimalMethods.toDP.call(this, dp, rm);
+}
+
 let installed = false;
 
 /** Put the fast paths on decimal.js's prototype (once). */
@@ -241,6 +286,7 @@ export function installDecimalFastPaths(): void {
   P.minus = P.sub = minus;
   P.times = P.mul = times;
   P.cmp = P.comparedTo = cmp;
+  P.toDecimalPlaces = P.toDP = toDP as (this: Decimal, y: unknown) => unknown;
 }
 
 /** Restore decimal.js's own methods (tests compare both). */
@@ -251,6 +297,7 @@ export function uninstallDecimalFastPaths(): void {
   P.minus = P.sub = originalDecimalMethods.minus;
   P.times = P.mul = originalDecimalMethods.times;
   P.cmp = P.comparedTo = originalDecimalMethods.cmp;
+  P.toDecimalPlaces = P.toDP = originalDecimalMethods.toDP as (this: Decimal, y: unknown) => unknown;
 }
 
 /**

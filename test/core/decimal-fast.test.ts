@@ -77,6 +77,16 @@ describe('decimal fast paths', () => {
         same(fast, slow, `${xt} ${name} ${yt}`);
       }
       same(x.cmp(0), originalDecimalMethods.cmp.call(x, 0), `${xt} cmp 0`);
+      // A number argument (decimal.js reads it as its printed form).
+      const yn = Number(yt);
+      for (const [name, original] of ops) {
+        const fast = (x as unknown as Record<string, (y: number) => unknown>)[name]!(yn);
+        same(fast, original.call(x, yn), `${xt} ${name} number ${yn}`);
+      }
+      // Rounding to decimal places, every mode the fast path takes and two it leaves.
+      const dp = Math.floor(r() * 14);
+      const rm = [undefined, 0, 1, 4, 6, 2, 3][Math.floor(r() * 7)];
+      same(x.toDecimalPlaces(dp, rm), originalDecimalMethods.toDP.call(x, dp, rm), `${xt} toDP ${dp} ${rm}`);
       expect([raw(x), raw(y)], `operands unchanged: ${xt}, ${yt}`).toEqual(before);
     }
   });
@@ -96,6 +106,13 @@ describe('decimal fast paths', () => {
         same(x.minus(y), originalDecimalMethods.minus.call(x, y), `${xt} - ${yt}`);
         same(x.times(y), originalDecimalMethods.times.call(x, y), `${xt} × ${yt}`);
         same(x.cmp(y), originalDecimalMethods.cmp.call(x, y), `${xt} cmp ${yt}`);
+      }
+    }
+    // Ties and carries when rounding to decimal places.
+    for (const t of [...texts, '1.5', '2.5', '-2.5', '0.05', '0.15', '0.25', '9.95', '99.995', '-0.005', '123.4565', '0.9999999']) {
+      const x = new Decimal(t);
+      for (let dp = 0; dp <= 8; dp++) {
+        for (const rm of [undefined, 0, 1, 4, 6]) same(x.toDecimalPlaces(dp, rm), originalDecimalMethods.toDP.call(x, dp, rm), `${t} toDP ${dp} ${rm}`);
       }
     }
   });
