@@ -60,15 +60,76 @@ export interface PositionRecord {
   openedAt?: number;
 }
 
+/**
+ * An average price made when first read: cost / quantity as they were when it was set (a buy sets
+ * it; a partial sell keeps it). The 40-digit division is the dearest step of booking a fill, and a
+ * backtest books thousands of buys whose average nobody reads.
+ */
+interface LazyAvg {
+  cost: Decimal;
+  qty: Decimal;
+  value?: Decimal;
+}
+
+function avgOf(a: LazyAvg | Decimal): Decimal {
+  return a instanceof Decimal ? a : (a.value ??= a.cost.div(a.qty));
+}
+
+/** A position record whose `avgPrice` is computed on first read (same value as computing it at once). */
+class Position implements PositionRecord {
+  quantity = ZERO;
+  cost = ZERO;
+  /** The average, or what it is computed from. */
+  avg: LazyAvg | Decimal = ZERO;
+  realizedPnl = ZERO;
+  feesQuote = ZERO;
+  oversold = ZERO;
+  dust = ZERO;
+  trades = 0;
+  closedTrades: { pnl: Decimal; openedAt: number; closedAt: number }[] = [];
+  openedAt?: number;
+
+  constructor(
+    readonly strategy: string,
+    readonly symbol: string,
+    readonly base: string,
+    readonly quote: string,
+  ) {}
+
+  get avgPrice(): Decimal {
+    return avgOf(this.avg);
+  }
+  set avgPrice(v: Decimal) {
+    this.avg = v;
+  }
+}
+
+/** What `ctx.position` hands out: the position's fields when asked, its average computed on first read. */
+class PositionSnapshot implements SpotPositionView {
+  constructor(
+    readonly symbol: string,
+    readonly quantity: Decimal,
+    readonly realizedPnl: Decimal,
+    /** The record's average source when the view was made. */
+    readonly src: LazyAvg | Decimal,
+  ) {}
+  get avgPrice(): Decimal {
+    return avgOf(this.src);
+  }
+  toJSON(): { symbol: string; quantity: Decimal; avgPrice: Decimal; realizedPnl: Decimal } {
+    return { symbol: this.symbol, quantity: this.quantity, avgPrice: this.avgPrice, realizedPnl: this.realizedPnl };
+  }
+}
+
 export class PositionBook {
   /** Every record, in the order first booked. */
-  private readonly map = new Map<string, PositionRecord>();
+  private readonly map = new Map<string, Position>();
   /** The same records by strategy, then symbol: looked up per candle without building a key. */
-  private readonly byStrategy = new Map<string, Map<string, PositionRecord>>();
+  private readonly byStrategy = new Map<string, Map<string, Position>>();
   /** The record last found by get() (records are never removed: a strategy polls one per candle). */
-  private lastGot: { strategy: string; symbol: string; record: PositionRecord } | undefined;
+  private lastGot: { strategy: string; symbol: string; record: Position } | undefined;
   /** The last view handed out and its record (see view()). */
-  private lastView: { record: PositionRecord; view: SpotPositionView } | undefined;
+  private lastView: { record: Position; view: PositionSnapshot } | undefined;
 
   constructor(
     private readonly split: (symbol: string) => { base: string; quote: string },
@@ -80,7 +141,7 @@ export class PositionBook {
     return `${strategy}\u0000${symbol}`;
   }
 
-  get(strategy: string, symbol: string): PositionRecord | undefined {
+  get(strategy: string, symbol: string): Position | undefined {
     const last = this.lastGot;
     if (last && last.strategy === strategy && last.symbol === symbol) return last.record;
     const p = this.byStrategy.get(strategy)?.get(symbol);
@@ -97,7 +158,7 @@ export class PositionBook {
     let p = this.get(f.strategy, f.symbol);
     if (!p) {
       const { base, quote } = this.split(f.symbol);
-      p = { strategy: f.strategy, symbol: f.symbol, base, quote, quantity: ZERO, cost: ZERO, avgPrice: ZERO, realizedPnl: ZERO, feesQuote: ZERO, oversold: ZERO, dust: ZERO, trades: 0, closedTrades: [] };
+      p = new Position(f.strategy, f.symbol, base, quote);
       this.map.set(this.key(f.strategy, f.symbol), p);
       let bySymbol = this.byStrategy.get(f.strategy);
       if (!bySymbol) this.byStrategy.set(f.strategy, (bySymbol = new Map()));
@@ -113,7 +174,7 @@ export class PositionBook {
       if (p.quantity.isZero()) p.openedAt = f.timestamp;
       p.cost = p.cost.plus(cost);
       p.quantity = newQty;
-      p.avgPrice = newQty.gt(0) ? p.cost.div(newQty) : ZERO;
+      p.avg = newQty.gt(0) ? { cost: p.cost, qty: newQty } : ZERO;
       return ZERO;
     }
     const held = Decimal.min(p.quantity, f.quantity);
@@ -153,8 +214,8 @@ export class PositionBook {
     const p = this.get(strategy, symbol);
     if (!p) return undefined;
     const v = this.lastView?.record === p ? this.lastView.view : undefined;
-    if (v && v.symbol === symbol && v.quantity === p.quantity && v.avgPrice === p.avgPrice && v.realizedPnl === p.realizedPnl) return v;
-    const out = { symbol, quantity: p.quantity, avgPrice: p.avgPrice, realizedPnl: p.realizedPnl };
+    if (v && v.symbol === symbol && v.quantity === p.quantity && v.src === p.avg && v.realizedPnl === p.realizedPnl) return v;
+    const out = new PositionSnapshot(symbol, p.quantity, p.realizedPnl, p.avg);
     this.lastView = { record: p, view: out };
     return out;
   }
