@@ -86,8 +86,7 @@ export class CandleFill {
     const step = this.stepOf.get(symbol)!.step;
     if (guard?.maxBuy && ask.lte(guard.maxBuy)) ask = guard.maxBuy.plus(step);
     if (guard?.minSell && bid.gte(guard.minSell)) bid = guard.minSell.minus(step);
-    this.deps.sim.replaceBookSide(symbol, 'bid', bid.gt(0) ? [{ price: bid, quantity: qty }] : []);
-    this.deps.sim.replaceBookSide(symbol, 'ask', [{ price: ask, quantity: qty }]);
+    this.deps.sim.replaceBook(symbol, bid.gt(0) ? [{ price: bid, quantity: qty }] : [], [{ price: ask, quantity: qty }]);
   }
 
   /** Best resting buy and sell of the account in a market (the limits a book level must not cross). */
@@ -120,8 +119,7 @@ export class CandleFill {
     const s = this.series.get(symbol)!;
     const next = index + 1;
     if (next >= s.length) {
-      this.deps.sim.replaceBookSide(symbol, 'bid', []);
-      this.deps.sim.replaceBookSide(symbol, 'ask', []);
+      this.deps.sim.replaceBook(symbol, [], []);
       return;
     }
     const open = toDecimal(s.open[next]!, `${symbol} open`);
@@ -136,8 +134,7 @@ export class CandleFill {
     this.prepared.set(symbol, key);
     const close = toDecimal(this.series.get(symbol)!.close[index]!, `${symbol} close`);
     this.deps.sim.setLastPrice(symbol, close);
-    this.deps.sim.replaceBookSide(symbol, 'bid', [{ price: close, quantity: BIG }]);
-    this.deps.sim.replaceBookSide(symbol, 'ask', [{ price: close, quantity: BIG }]);
+    this.deps.sim.replaceBook(symbol, [{ price: close, quantity: BIG }], [{ price: close, quantity: BIG }]);
   }
 
   /** Trigger prices (stops, margin stop loss / take profit / liquidation) waiting in a market. */

@@ -134,6 +134,15 @@ export class SimulatedExchange extends EventEmitter<SimEvents> {
     this.op(() => this.engine.replaceSide(symbol, side, levels));
   }
 
+  /** Both sides of the replayed book at once (one operation: its events go out once, after both). */
+  replaceBook(symbol: string, bids: LevelInput[], asks: LevelInput[]): void {
+    this.requireMarket(symbol);
+    this.op(() => {
+      this.engine.replaceSide(symbol, 'bid', bids);
+      this.engine.replaceSide(symbol, 'ask', asks);
+    });
+  }
+
   /** A public trade: moves the last price, triggers stops, fills resting account orders it prints through. */
   recordTrade(trade: SimTrade): void {
     this.requireMarket(trade.symbol);
@@ -327,18 +336,19 @@ export class SimulatedExchange extends EventEmitter<SimEvents> {
   private flush(): void {
     if (this.queue.length === 0 && this.dirtyDepth.size === 0 && this.dirtyStats.size === 0) return;
     const events = this.queue.splice(0);
-    const depth = [...this.dirtyDepth];
-    const stats = [...this.dirtyStats];
+    // Depth and stats events are built only when someone listens (a backtest does not).
+    const depth = this.dirtyDepth.size > 0 && this.listenerCount('depth') > 0 ? [...this.dirtyDepth] : [];
+    const wantStats = this.dirtyStats.size > 0 && (this.listenerCount('stats') > 0 || this.listenerCount('price') > 0);
+    const stats = wantStats ? [...this.dirtyStats] : [];
     this.dirtyDepth.clear();
     this.dirtyStats.clear();
-    for (const key of this.listenerCount('depth') > 0 ? depth : []) {
+    for (const key of depth) {
       const [symbol, side] = key.split('|') as [string, BookSide];
       const b = this.engine.book(symbol).side(side);
       const e: DepthEvent = { symbol, side, levels: b.levels(this.depthLevels) };
       events.push(() => this.emit('depth', e));
     }
-    const wantStats = this.listenerCount('stats') > 0 || this.listenerCount('price') > 0;
-    for (const symbol of wantStats ? stats : []) {
+    for (const symbol of stats) {
       const snap = this.marketSnapshot(symbol);
       events.push(() => this.emit('stats', snap));
       if (snap.lastPrice) {
