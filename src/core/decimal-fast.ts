@@ -140,7 +140,8 @@ const ZERO = new Decimal(0) as unknown as Internal;
 
 /** The argument of an operation as a Decimal: itself, or a number made exactly (decimalFromNumber); else undefined. */
 function operand(y: unknown): Internal | undefined {
-  if (y instanceof Decimal) return y as unknown as Internal;
+  // decimal.js stores its constructor on each instance: one property load, cheaper than instanceof.
+  if (typeof y === 'object' && y !== null && (y as { constructor?: unknown }).constructor === Decimal) return y as unknown as Internal;
   if (typeof y === 'number') return y === 0 ? ZERO : (decimalFromNumber(y) as unknown as Internal | undefined);
   return undefined;
 }
