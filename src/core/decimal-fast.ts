@@ -101,6 +101,13 @@ function divmod(a: number, q: number): number {
   return r;
 }
 
+/** Scratch words and a scratch Decimal for build (never handed out; copied by the constructor). */
+const W1: Words = [0];
+const W2: Words = [0, 0];
+const W3: Words = [0, 0, 0];
+const W4: Words = [0, 0, 0, 0];
+const SCRATCH = new Decimal(1);
+
 /** The Decimal s × m × 10^-k (m a positive integer below 2^53), in decimal.js's representation. */
 function build(Ctor: typeof Decimal, s: number, m: number, k: number): Decimal {
   // Align on the decimal point: the fraction padded to whole words (F digits, a multiple of 7), so
@@ -113,27 +120,52 @@ function build(Ctor: typeof Decimal, s: number, m: number, k: number): Decimal {
   // of `e`, and every decimal.js function would then see two shapes.
   const low = (divmod(m, POW10[7 - pad]!) * POW10[pad]!) | 0;
   let rest = quotOut;
-  let words: Words;
-  if (rest === 0) words = [low];
-  else if (rest < 1e7) words = [rest | 0, low];
-  else {
-    const w1 = divmod(rest, 1e7) | 0;
+  let n: number;
+  let w0: number;
+  let w1 = 0;
+  let w2 = 0;
+  let w3 = 0;
+  if (rest === 0) {
+    n = 1;
+    w0 = low;
+  } else if (rest < 1e7) {
+    n = 2;
+    w0 = rest | 0;
+    w1 = low;
+  } else {
+    const a = divmod(rest, 1e7) | 0;
     rest = quotOut;
-    if (rest < 1e7) words = [rest | 0, w1, low];
-    else {
-      const w2 = divmod(rest, 1e7) | 0;
-      words = [quotOut | 0, w2, w1, low];
+    if (rest < 1e7) {
+      n = 3;
+      w0 = rest | 0;
+      w1 = a;
+      w2 = low;
+    } else {
+      n = 4;
+      w1 = divmod(rest, 1e7) | 0;
+      w0 = quotOut | 0;
+      w2 = a;
+      w3 = low;
     }
   }
-  const w0 = words[0]!;
   // The exponent of the first digit, from the whole coefficient (before dropping zero words).
-  const digits = 7 * (words.length - 1) + (w0 < 10 ? 1 : w0 < 100 ? 2 : w0 < 1000 ? 3 : w0 < 10000 ? 4 : w0 < 100000 ? 5 : w0 < 1000000 ? 6 : 7);
-  while (words[words.length - 1] === 0) words.pop();
-  const r = new Ctor(0) as unknown as Internal;
-  r.s = s;
-  r.e = (digits - 1 - F) | 0;
-  r.d = words;
-  return r as unknown as Decimal;
+  const digits = 7 * (n - 1) + (w0 < 10 ? 1 : w0 < 100 ? 2 : w0 < 1000 ? 3 : w0 < 10000 ? 4 : w0 < 100000 ? 5 : w0 < 1000000 ? 6 : 7);
+  // No trailing zero words (w0 is never 0).
+  while (n > 1 && (n === 4 ? w3 : n === 3 ? w2 : w1) === 0) n--;
+  const words = n === 1 ? W1 : n === 2 ? W2 : n === 3 ? W3 : W4;
+  words[0] = w0;
+  if (n > 1) words[1] = w1;
+  if (n > 2) words[2] = w2;
+  if (n > 3) words[3] = w3;
+  // decimal.js's own copy constructor makes the instance (its shape, its array copy) from a scratch
+  // Decimal holding the result: one new object and one new array per result.
+  const t = SCRATCH as unknown as Internal;
+  t.s = s;
+  t.e = (digits - 1 - F) | 0;
+  t.d = words;
+  const r = new Ctor(SCRATCH);
+  t.d = W1;
+  return r;
 }
 
 const ZERO = new Decimal(0) as unknown as Internal;
