@@ -6,6 +6,7 @@
  * executor reacts to a simulated refusal as it would to a live one. Order changes are pushed from
  * the sim's `order` events (no polling). Instant and margin calls go to the sim's desks when given.
  */
+import { isoTime } from '../core/clock.js';
 import { perUnit, type Decimal } from '../core/decimal.js';
 import {
   errorForStatus,
@@ -129,7 +130,7 @@ function percentOf(executed: Decimal, orig: Decimal): number {
 function derive(o: SimOrder): Derived {
   let d = cached(o);
   if (!d) {
-    const createdAt = new Date(o.createdAt).toISOString();
+    const createdAt = isoTime(o.createdAt);
     d = {
       qty: o.executedQty,
       sum: o.executedSum,
@@ -141,7 +142,7 @@ function derive(o: SimOrder): Derived {
       createdMs: o.createdAt,
       createdAt,
       updatedMs: o.updatedAt,
-      updatedAt: o.updatedAt === o.createdAt ? createdAt : new Date(o.updatedAt).toISOString(),
+      updatedAt: o.updatedAt === o.createdAt ? createdAt : isoTime(o.updatedAt),
     };
     remember(o, d);
     return d;
@@ -160,11 +161,11 @@ function derive(o: SimOrder): Derived {
   }
   if (d.createdMs !== o.createdAt) {
     d.createdMs = o.createdAt;
-    d.createdAt = new Date(o.createdAt).toISOString();
+    d.createdAt = isoTime(o.createdAt);
   }
   if (d.updatedMs !== o.updatedAt) {
     d.updatedMs = o.updatedAt;
-    d.updatedAt = new Date(o.updatedAt).toISOString();
+    d.updatedAt = isoTime(o.updatedAt);
   }
   return d;
 }
