@@ -322,16 +322,6 @@ export function installDecimalFastPaths(): void {
   P.toDecimalPlaces = P.toDP = toDP as (this: Decimal, y: unknown) => unknown;
 }
 
-/** Restore decimal.js's own methods (tests compare both). */
-export function uninstallDecimalFastPaths(): void {
-  if (!installed) return;
-  installed = false;
-  P.plus = P.add = originalDecimalMethods.plus;
-  P.minus = P.sub = originalDecimalMethods.minus;
-  P.times = P.mul = originalDecimalMethods.times;
-  P.cmp = P.comparedTo = originalDecimalMethods.cmp;
-  P.toDecimalPlaces = P.toDP = originalDecimalMethods.toDP as (this: Decimal, y: unknown) => unknown;
-}
 
 /**
  * The Decimal of a finite non-zero number as its shortest round-trip decimal (what `String(v)`
