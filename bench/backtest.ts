@@ -124,8 +124,8 @@ async function pipeline(): Promise<Record<string, unknown>> {
 
 type PipelineRun = { candlesPerSec: number; peakRssMB: number; runMs: number; warm: { candlesPerSec: number; runMs: number } };
 
-/** Three fresh child processes; the median cold run is the headline, every run is kept. */
-function pipelines(n = 3): { median: PipelineRun; runs: PipelineRun[] } {
+/** Five fresh child processes (the machine's speed varies from minute to minute); the median cold run is the headline, every run is kept. */
+function pipelines(n = 5): { median: PipelineRun; runs: PipelineRun[] } {
   const runs: PipelineRun[] = [];
   for (let i = 0; i < n; i++) {
     const out = execFileSync(process.execPath, ['--expose-gc', join(REPO, 'bin/run-ts.js'), fileURLToPath(import.meta.url), '--pipeline'], { cwd: REPO, encoding: 'utf8', maxBuffer: 1 << 24 });
@@ -160,7 +160,7 @@ export async function run(): Promise<Record<string, unknown>> {
   process.chdir(cwd);
 
   const result = {
-    what: 'sma-cross, 1,000,000 stitched one-minute candles, full pipeline, single thread; candlesPerSec is the cold pipeline run (first run in a fresh process, JIT warm-up included; data already in memory), median of 3 processes; warm is a second run of the same backtest in the same process; loadMs is reading + stitching the data; peakRssMB is the child process maxrss after load + cold run',
+    what: 'sma-cross, 1,000,000 stitched one-minute candles, full pipeline, single thread; candlesPerSec is the cold pipeline run (first run in a fresh process, JIT warm-up included; data already in memory), median of 5 processes; warm is a second run of the same backtest in the same process; loadMs is reading + stitching the data; peakRssMB is the child process maxrss after load + cold run',
     loadAverage1mAtStart: Number(loadAtStart.toFixed(2)),
     ...p,
     coldCandlesPerSecEachProcess: runs.map((r) => r.candlesPerSec),
