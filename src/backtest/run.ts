@@ -97,10 +97,12 @@ interface EquityCurve {
   length: number;
 }
 
-async function drain(h: Harness): Promise<void> {
+/** Let the strategies handle what the last step queued; a promise only when there is something to wait for. */
+function drain(h: Harness): void | Promise<void> {
   while (h.dirty.events) {
     h.dirty.events = false;
-    await h.core.idle();
+    const p = h.core.idle();
+    if (p) return p.then(() => drain(h));
   }
 }
 
@@ -227,7 +229,10 @@ async function walk(h: Harness, series: Series[], fromMs: number, total: number,
           await r;
           h.dirty.events = true;
         }
-        if (h.dirty.events) await drain(h);
+        if (h.dirty.events) {
+          const d = drain(h);
+          if (d) await d;
+        }
         afterCandle(h, w, (series[0]!.time[at]! + series[0]!.resSec) * 1000, true, fromMs, total, every, opts, times, values, valuer);
         continue;
       }
@@ -273,7 +278,10 @@ async function walk(h: Harness, series: Series[], fromMs: number, total: number,
         h.core.onBook(sym, book);
         h.dirty.events = true;
       }
-      if (h.dirty.events) await drain(h);
+      if (h.dirty.events) {
+        const d = drain(h);
+        if (d) await d;
+      }
       afterCandle(h, w, bestT, false, fromMs, total, every, opts, times, values, valuer);
     }
     if (schedules.size > 0) await fireSchedules(h, schedules, bestT);

@@ -20,7 +20,7 @@ import type { PositionOwners } from '../risk/margin-owners.js';
 import type { MarginAlert } from '../strategy/views.js';
 
 export interface MarginWatchDeps {
-  core: { process(intents: Intent[]): Promise<void>; onMarginAlert(strategy: string, alert: MarginAlert): void };
+  core: { process(intents: Intent[]): void | Promise<void>; onMarginAlert(strategy: string, alert: MarginAlert): void };
   monitor: MarginMonitor;
   owners: PositionOwners;
   /** Open margin positions as last synced from the venue (`portfolio.marginPositions()`). */

@@ -32,6 +32,9 @@ export interface StrategyInstance {
 }
 
 /** What the core needs from the risk module. */
+/** A verdict that passed the intent (with the reservation it holds, if any). */
+type PassedVerdict = Extract<Verdict, { ok: true }> & { reservationId?: string };
+
 export interface RiskPort {
   check(intent: Intent): Verdict & { reservationId?: string };
   /** Called for every fill (protections, exposure). */
@@ -128,17 +131,38 @@ export class TradingCore {
     void this.runners.get(d.intent.strategy)?.dispatch({ type: 'denied', denial: d });
   }
 
-  /** Journal, check and execute the intents of one handler call, in order. */
-  async process(intents: Intent[]): Promise<void> {
-    for (const intent of intents) {
-      const verdict = this.deps.risk.check(intent);
-      this.deps.journal?.recordDecision?.(verdict);
-      if (!verdict.ok) {
-        this.deny({ intent, rule: verdict.rule, reason: verdict.reason });
-        continue;
-      }
-      if (verdict.adjustments.length > 0) this.deps.logger.debug({ strategy: intent.strategy, adjustments: verdict.adjustments }, 'intent adjusted');
-      await this.executor.execute(verdict.intent, verdict.reservationId);
+  /**
+   * Journal, check and execute the intents of one handler call, in order. While intents are denied
+   * this runs synchronously (a denial needs no await); from the first one that passes it goes on
+   * asynchronously and returns the promise.
+   */
+  process(intents: Intent[]): void | Promise<void> {
+    for (let i = 0; i < intents.length; i++) {
+      const v = this.decide(intents[i]!);
+      if (v) return this.executeFrom(intents, i, v);
+    }
+  }
+
+  /** Check and journal one intent; a denial is delivered here. The verdict when it passed. */
+  private decide(intent: Intent): PassedVerdict | undefined {
+    const verdict = this.deps.risk.check(intent);
+    this.deps.journal?.recordDecision?.(verdict);
+    if (!verdict.ok) {
+      this.deny({ intent, rule: verdict.rule, reason: verdict.reason });
+      return undefined;
+    }
+    if (verdict.adjustments.length > 0) this.deps.logger.debug({ strategy: intent.strategy, adjustments: verdict.adjustments }, 'intent adjusted');
+    return verdict;
+  }
+
+  /** Execute intent `i` (passed with verdict `v`), then check and execute the rest, in order. */
+  private async executeFrom(intents: Intent[], i: number, v: PassedVerdict): Promise<void> {
+    for (;;) {
+      await this.executor.execute(v.intent, v.reservationId);
+      let next: PassedVerdict | undefined;
+      while (++i < intents.length && !(next = this.decide(intents[i]!)));
+      if (!next) return;
+      v = next;
     }
   }
 
@@ -273,9 +297,14 @@ export class TradingCore {
     void this.runners.get(strategy)?.dispatch({ type: 'marginAlert', alert });
   }
 
-  /** Wait until every strategy has handled everything queued so far. */
-  async idle(): Promise<void> {
-    await Promise.all([...this.runners.values()].map((r) => r.drain()));
+  /**
+   * Wait until every strategy has handled everything queued so far. With nothing queued there is
+   * nothing to wait for and no promise is made (a backtest asks after every order).
+   */
+  idle(): void | Promise<void> {
+    let pending: Promise<void>[] | undefined;
+    for (const r of this.runners.values()) if (r.busy) (pending ??= []).push(r.drain());
+    return pending ? Promise.all(pending).then(() => undefined) : undefined;
   }
 }
 

@@ -55,6 +55,8 @@ export interface RunnerDeps {
 
 export class StrategyRunner {
   private queue: Promise<void> = Promise.resolve();
+  /** Events queued and not yet handled. */
+  private queued = 0;
   private stopped = false;
   errors = 0;
   intentsEmitted = 0;
@@ -70,6 +72,11 @@ export class StrategyRunner {
     return this.queue;
   }
 
+  /** Whether a queued event is still being handled (when not, drain() has nothing to wait for). */
+  get busy(): boolean {
+    return this.queued > 0;
+  }
+
   /** Queue an event; resolves when it (and every event before it) has been handled. */
   dispatch(event: StrategyEvent): Promise<void> {
     if (this.stopped && event.type !== 'stop') return this.queue;
@@ -77,6 +84,7 @@ export class StrategyRunner {
     // No handler for this type: handling it would do nothing, so nothing is queued (no promise per
     // order or fill event a strategy does not read). The answer is the same: the queue so far.
     if (typeof this.deps.handlers[HANDLER[event.type]] !== 'function') return this.queue;
+    this.queued++;
     this.queue = this.queue.then(() => this.handle(event));
     return this.queue;
   }
@@ -127,14 +135,18 @@ export class StrategyRunner {
   }
 
   private async handle(event: StrategyEvent): Promise<void> {
-    let result: HandlerResult;
     try {
-      result = await this.invoke(event);
-    } catch (err) {
-      this.fail(err, event);
-      return;
+      let result: HandlerResult;
+      try {
+        result = await this.invoke(event);
+      } catch (err) {
+        this.fail(err, event);
+        return;
+      }
+      await this.emit(result, event);
+    } finally {
+      this.queued--;
     }
-    await this.emit(result, event);
   }
 
   private fail(err: unknown, event: StrategyEvent): void {
