@@ -73,16 +73,31 @@ function mainThreadCpuMs(): number | undefined {
   }
 }
 
-/** One timed pipeline run: wall time, process CPU and main-thread CPU. */
+/**
+ * CPU time the hypervisor gave to other guests ("steal", all CPUs, ms) since boot, from /proc/stat:
+ * on a shared virtual machine the same code runs slower while the host is busy, and this shows it.
+ */
+function stealMs(): number | undefined {
+  try {
+    const f = readFileSync('/proc/stat', 'utf8').split('\n')[0]!.trim().split(/\s+/);
+    return (Number(f[8]) * 1000) / 100;
+  } catch {
+    return undefined;
+  }
+}
+
+/** One timed pipeline run: wall time, process CPU, main-thread CPU and host steal. */
 async function timedRun(config: ReturnType<typeof parseConfig>, instances: Awaited<ReturnType<typeof loadStrategyInstances>>, cols: CandleColumns) {
   global.gc?.();
   const cpu0 = process.cpuUsage();
   const main0 = mainThreadCpuMs();
+  const steal0 = stealMs();
   const t0 = performance.now();
   const res = await runBacktest(config, { instances, columns: { BTCUSDT: { cols, resSec: 60, source: 'stitched bundled candles' } } });
   const cpu = process.cpuUsage(cpu0);
   const main1 = mainThreadCpuMs();
   const runMs = performance.now() - t0;
+  const steal1 = stealMs();
   const mainMs = main0 !== undefined && main1 !== undefined ? main1 - main0 : undefined;
   return {
     res,
@@ -90,6 +105,8 @@ async function timedRun(config: ReturnType<typeof parseConfig>, instances: Await
     candlesPerSec: Math.round(res.candles / (runMs / 1000)),
     runCpuMs: Math.round((cpu.user + cpu.system) / 1000),
     ...(mainMs !== undefined ? { runMainThreadCpuMs: Math.round(mainMs), candlesPerMainThreadCpuSec: Math.round(res.candles / (mainMs / 1000)) } : {}),
+    // Share of the machine's CPU time (all cores) the host took for other guests during the run.
+    ...(steal0 !== undefined && steal1 !== undefined ? { hostStealPct: Number(((100 * (steal1 - steal0)) / (runMs * availableParallelism())).toFixed(1)) } : {}),
   };
 }
 
@@ -122,7 +139,7 @@ async function pipeline(): Promise<Record<string, unknown>> {
   };
 }
 
-type PipelineRun = { candlesPerSec: number; peakRssMB: number; runMs: number; warm: { candlesPerSec: number; runMs: number } };
+type PipelineRun = { candlesPerSec: number; peakRssMB: number; runMs: number; runMainThreadCpuMs?: number; hostStealPct?: number; warm: { candlesPerSec: number; runMs: number } };
 
 /** Five fresh child processes (the machine's speed varies from minute to minute); the median cold run is the headline, every run is kept. */
 function pipelines(n = 5): { median: PipelineRun; runs: PipelineRun[] } {
@@ -160,10 +177,12 @@ export async function run(): Promise<Record<string, unknown>> {
   process.chdir(cwd);
 
   const result = {
-    what: 'sma-cross, 1,000,000 stitched one-minute candles, full pipeline, single thread; candlesPerSec is the cold pipeline run (first run in a fresh process, JIT warm-up included; data already in memory), median of 5 processes; warm is a second run of the same backtest in the same process; loadMs is reading + stitching the data; peakRssMB is the child process maxrss after load + cold run',
+    what: 'sma-cross, 1,000,000 stitched one-minute candles, full pipeline, single thread; candlesPerSec is the cold pipeline run (first run in a fresh process, JIT warm-up included; data already in memory), median of 5 processes; warm is a second run of the same backtest in the same process; loadMs is reading + stitching the data; peakRssMB is the child process maxrss after load + cold run; hostStealPct is the share of all CPUs the hypervisor gave to other guests during the run (/proc/stat steal): the same code runs slower while it is high',
     loadAverage1mAtStart: Number(loadAtStart.toFixed(2)),
     ...p,
     coldCandlesPerSecEachProcess: runs.map((r) => r.candlesPerSec),
+    coldMainThreadCpuMsEachProcess: runs.map((r) => r.runMainThreadCpuMs),
+    hostStealPctEachProcess: runs.map((r) => r.hostStealPct),
     warmCandlesPerSecMedian: warmSorted[Math.floor(warmSorted.length / 2)],
     targets: { candlesPerSec: 1_000_000, peakRssMB: 300 },
     met: { candlesPerSec: p.candlesPerSec >= 1_000_000, warmCandlesPerSec: warmSorted[Math.floor(warmSorted.length / 2)]! >= 1_000_000, peakRss: Math.max(...runs.map((r) => r.peakRssMB)) < 300 },
