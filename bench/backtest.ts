@@ -9,8 +9,8 @@
  *   node bin/run-ts.js bench/backtest.ts
  */
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { availableParallelism, loadavg } from 'node:os';
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseConfig } from '../src/config/load.js';
@@ -152,28 +152,55 @@ function pipelines(n = 5): { median: PipelineRun; runs: PipelineRun[] } {
   return { median: sorted[Math.floor(n / 2)]!, runs };
 }
 
+const LARGE_SWEEP_CANDLES = 250_000;
+
+/** The stitched one-minute candles as a plain OHLCV CSV plus a sweep config reading it (in a temp dir). */
+function writeLargeSweepInput(rows: number): string {
+  const c = stitch();
+  const dir = mkdtempSync(join(tmpdir(), 'mizan-bench-sweep-'));
+  const lines = ['time,open,high,low,close,volume'];
+  for (let i = 0; i < rows; i++) lines.push(`${c.time[i]},${c.open[i]},${c.high[i]},${c.low[i]},${c.close[i]},${c.volume[i]}`);
+  writeFileSync(join(dir, 'BTCUSDT-1m.csv'), lines.join('\n') + '\n');
+  const file = join(dir, 'sweep.yaml');
+  writeFileSync(file, configText(rows).replace('in-memory.csv', join(dir, 'BTCUSDT-1m.csv')) + 'logging: { level: warn, pretty: false }\n');
+  return file;
+}
+
+/** The same combos on one worker, then on all cores: wall times and the speed-up. */
+async function sweepSpeedup(configFile: string, combos: Awaited<ReturnType<typeof expandSweep>>) {
+  const loadBefore = loadavg()[0]!;
+  const s1 = performance.now();
+  await runSweep(combos, { configFile, workers: 1 });
+  const oneMs = performance.now() - s1;
+  const sN = performance.now();
+  await runSweep(combos, { configFile, workers: availableParallelism() });
+  const allMs = performance.now() - sN;
+  return {
+    runs: combos.length,
+    loadAverage1mBefore: Number(loadBefore.toFixed(2)),
+    loadAverage1m: Number(loadavg()[0]!.toFixed(2)),
+    oneWorkerMs: Math.round(oneMs),
+    allCoresMs: Math.round(allMs),
+    speedup: Number((oneMs / allMs).toFixed(2)),
+  };
+}
+
 export async function run(): Promise<Record<string, unknown>> {
   const loadAtStart = loadavg()[0]!;
   const { median: p, runs } = pipelines();
   const warmSorted = runs.map((r) => r.warm.candlesPerSec).sort((a, b) => a - b);
 
-  // Sweep speed-up: the same runs of the bundled 5-minute config on 1 worker and on all cores.
-  const sweepFile = join(REPO, 'config/backtest-sweep.yaml');
+  // Sweep speed-up, one worker against all cores, on two workloads: many short runs (the bundled
+  // 5-minute candles, where each worker's start-up and JIT warm-up weigh most) and fewer long runs
+  // (stitched one-minute candles from a CSV, as a sweep over months of data is).
   const cwd = process.cwd();
   process.chdir(REPO);
   const { loadConfig } = await import(pathToFileURL(join(REPO, 'src/config/load.ts')).href as string) as typeof import('../src/config/load.js');
-  const sweepCfg = await loadConfig(sweepFile);
-  // 120 runs: enough work (tens of seconds on one core) that each worker's start-up (loading the
-  // TypeScript modules and the candles, ~1 s) is amortised.
-  const combos = await expandSweep(sweepCfg, [parseParamRange('fast=2..25:1'), parseParamRange('slow=30,40,50,60,80')]);
-  const cores = availableParallelism();
-  const loadBefore = loadavg()[0]!;
-  const s1 = performance.now();
-  await runSweep(combos, { configFile: sweepFile, workers: 1 });
-  const oneMs = performance.now() - s1;
-  const sN = performance.now();
-  await runSweep(combos, { configFile: sweepFile, workers: cores });
-  const allMs = performance.now() - sN;
+  const smallFile = join(REPO, 'config/backtest-sweep.yaml');
+  // 120 runs: tens of seconds of work on one core.
+  const small = await sweepSpeedup(smallFile, await expandSweep(await loadConfig(smallFile), [parseParamRange('fast=2..25:1'), parseParamRange('slow=30,40,50,60,80')]));
+  const largeFile = writeLargeSweepInput(LARGE_SWEEP_CANDLES);
+  const large = await sweepSpeedup(largeFile, await expandSweep(await loadConfig(largeFile), [parseParamRange('fast=6..13:1'), parseParamRange('slow=30,40,50,60,80,100')]));
   process.chdir(cwd);
 
   const result = {
@@ -186,7 +213,12 @@ export async function run(): Promise<Record<string, unknown>> {
     warmCandlesPerSecMedian: warmSorted[Math.floor(warmSorted.length / 2)],
     targets: { candlesPerSec: 1_000_000, peakRssMB: 300 },
     met: { candlesPerSec: p.candlesPerSec >= 1_000_000, warmCandlesPerSec: warmSorted[Math.floor(warmSorted.length / 2)]! >= 1_000_000, peakRss: Math.max(...runs.map((r) => r.peakRssMB)) < 300 },
-    sweep: { what: 'the same sma-cross runs on the bundled 5-minute candles (10,600 each), one worker vs all cores; each worker loads the config and candles once; load average (1 min) before and after, other jobs included', loadAverage1m: Number(loadavg()[0]!.toFixed(2)), loadAverage1mBefore: Number(loadBefore.toFixed(2)), runs: combos.length, cores, oneWorkerMs: Math.round(oneMs), allCoresMs: Math.round(allMs), speedup: Number((oneMs / allMs).toFixed(2)) },
+    sweep: {
+      what: 'the same sma-cross runs on one worker and on all cores (each worker loads the config and candles once); small: 120 runs on the bundled 5-minute candles (10,600 each); large: 48 runs on 250,000 stitched one-minute candles each (a CSV file); load average (1 min) before and after, other jobs included',
+      cores: availableParallelism(),
+      small,
+      large,
+    },
     node: process.version,
   };
   mkdirSync(join(here, 'results'), { recursive: true });
