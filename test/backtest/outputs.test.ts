@@ -51,7 +51,8 @@ describe('backtest outputs', () => {
     const html = readFileSync(join(out, 'report.html'), 'utf8');
     expect(html).not.toMatch(/<script[^>]+src=/);
     expect(html).not.toMatch(/<link[^>]+href=/);
-    if (!existsSync('/usr/bin/chromium')) return;
+    // Debian's chromium: `npm test` installs it first when missing (scripts/ensure-chromium.mjs).
+    if (!existsSync('/usr/bin/chromium')) expect.fail('/usr/bin/chromium is missing: apt-get install -y chromium (npm test does it when run as root)');
     const { chromium } = await import('playwright-core');
     const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking'] });
     try {
@@ -64,6 +65,22 @@ describe('backtest outputs', () => {
       await page.waitForFunction(() => (globalThis as unknown as { __charts?: number }).__charts === 3);
       const canvases = await page.locator('#candles canvas').count();
       expect(canvases).toBeGreaterThan(0);
+      // Drew, not just made canvases: each chart's canvases hold pixels of more than one colour.
+      const colours = await page.evaluate(() => {
+        type Canvas = { width: number; height: number; getContext(kind: '2d'): { getImageData(x: number, y: number, w: number, h: number): { data: Uint8ClampedArray } } | null };
+        const doc = (globalThis as unknown as { document: { querySelectorAll(selector: string): ArrayLike<Canvas> } }).document;
+        return ['#candles', '#equity', '#drawdown'].map((sel) => {
+          const seen = new Set<number>();
+          for (const c of Array.from(doc.querySelectorAll(`${sel} canvas`))) {
+            const ctx = c.getContext('2d');
+            if (!ctx || c.width === 0 || c.height === 0) continue;
+            const px = ctx.getImageData(0, 0, c.width, c.height).data;
+            for (let i = 0; i < px.length; i += 4 * 97) seen.add(px[i]! * 16777216 + px[i + 1]! * 65536 + px[i + 2]! * 256 + px[i + 3]!);
+          }
+          return seen.size;
+        });
+      });
+      for (const n of colours) expect(n).toBeGreaterThan(2);
       await page.screenshot({ path: join(out, 'report.png'), fullPage: false });
       expect(existsSync(join(out, 'report.png'))).toBe(true);
       expect(requests).toEqual([]);
