@@ -16,7 +16,7 @@ import type { StrategyInstance } from '../runtime/trading-core.js';
 import { loadSeries, prepareSeries, summarizeReports, type DataReport, type Series, type SeriesReport } from './data.js';
 
 export interface DataOptions {
-  /** Directory that relative data paths are resolved against instead of the config's folder. */
+  /** Directory that the config's relative data paths are resolved against instead of the working directory. */
   dataDir?: string;
   /** Where `fetch: true` entries come from (the REST client); required for them. */
   candleSource?: CandleHistorySource;
@@ -61,7 +61,6 @@ export async function loadData(
 ): Promise<{ series: Series[]; report: DataReport }> {
   const bt = config.backtest!;
   const needs = marketNeeds(instances, undefined);
-  const baseDir = opts.dataDir ?? config.source.baseDir;
   const series: Series[] = [];
   const reports: SeriesReport[] = [];
   let history: CandleHistory | undefined;
@@ -77,8 +76,13 @@ export async function loadData(
       continue;
     }
     if (entry.file) {
-      const file = isAbsolute(entry.file) ? entry.file : resolve(baseDir, entry.file);
+      // The loader made the path absolute (against the working directory); --data re-reads a path
+      // that was written relative from its own directory.
+      const file = opts.dataDir && entry.fileAsWritten ? resolve(opts.dataDir, entry.fileAsWritten) : isAbsolute(entry.file) ? entry.file : resolve(config.source.baseDir, entry.file);
       const r = loadSeries({ symbol: entry.symbol, file, resSec: resSec ?? 0, fromMs, toMs, warmup });
+      // The report names the file as the config wrote it, so the result does not depend on where
+      // the checkout lies (the same inputs give the same bytes).
+      if (!opts.dataDir && entry.fileAsWritten) r.report.source = entry.fileAsWritten;
       series.push(r.series);
       reports.push(r.report);
       continue;

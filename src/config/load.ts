@@ -108,7 +108,7 @@ function finalize(p: ParsedConfig, baseDir: string): MizanConfig {
   });
   const backtest = p.backtest && {
     ...p.backtest,
-    data: p.backtest.data.map((e) => (e.file !== undefined ? { ...e, file: abs(e.file) } : e)),
+    data: p.backtest.data.map((e) => (e.file === undefined ? e : isAbsolute(e.file) ? e : { ...e, file: abs(e.file), fileAsWritten: e.file })),
   };
   return {
     ...p,

@@ -189,9 +189,16 @@ export interface StrategyConfig extends ParsedStrategy {
   resolutionSeconds: number;
 }
 
-export interface MizanConfig extends Omit<ParsedConfig, 'exchange' | 'strategies'> {
+/** A `backtest.data` entry after loading: `file` made absolute, `fileAsWritten` the relative path it came from. */
+export type BacktestDataEntry = BacktestConfig['data'][number] & {
+  /** The path as written in the config when it was relative (what `mizan backtest --data <dir>` resolves against its dir). */
+  fileAsWritten?: string;
+};
+
+export interface MizanConfig extends Omit<ParsedConfig, 'exchange' | 'strategies' | 'backtest'> {
   exchange: ExchangeConfig;
   strategies: StrategyConfig[];
+  backtest?: Omit<BacktestConfig, 'data'> & { data: BacktestDataEntry[] };
   /** Where the file came from; relative paths in it were resolved against baseDir. */
   source: { file?: string; baseDir: string };
 }

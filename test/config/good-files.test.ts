@@ -52,7 +52,7 @@ describe('good configuration files', () => {
     expect(bt?.from).toBe(Date.UTC(2024, 0, 1));
     expect(bt?.to).toBe(Date.UTC(2024, 2, 1, 12));
     expect(bt?.data).toEqual([
-      { symbol: 'BTCUSDT', file: '/srv/bot/data/btc.csv', format: 'csv' },
+      { symbol: 'BTCUSDT', file: '/srv/bot/data/btc.csv', fileAsWritten: 'data/btc.csv', format: 'csv' },
       { symbol: 'SOLUSDT', fetch: true },
     ]);
     expect(bt?.fees?.maker.toFixed()).toBe('0.001');
