@@ -1,7 +1,7 @@
 /** Hand-worked fills of the candle fill model (prices and quantities worked out on paper). */
 import { describe, expect, it } from 'vitest';
 import { runBacktest } from '../../src/backtest/run.js';
-import { limit, market, marginOpen, qty, stopMarket } from '../../src/strategy/builders.js';
+import { instant, limit, market, marginClose, marginOpen, qty, quote, stopMarket } from '../../src/strategy/builders.js';
 import { config, newLog, scripted, T0, writeCandles, type Ohlcv } from './helpers.js';
 
 const flat: Ohlcv = [100, 100.5, 99.8, 100, 50];
@@ -67,6 +67,71 @@ describe('candle fill model', () => {
     expect(sells.map((f) => f.price.toFixed())).toEqual(['97', '103']);
     expect(sells[0]!.timestamp).toBeLessThan(sells[1]!.timestamp);
   });
+
+  it('takes the path that hurts the position, not the candle colour: a long on a down candle meets its stop first', async () => {
+    // A flat account would play this down candle high first (the target first); a long plays it low first.
+    const log = newLog();
+    const rows: Ohlcv[] = [flat, flat, [100, 105, 95, 96, 50]];
+    await run(rows, '', {
+      log,
+      at: {
+        0: () => market('BUY', 'BTCUSDT', qty(1)),
+        1: () => [stopMarket('SELL', 'BTCUSDT', qty('0.3'), 97), limit('SELL', 'BTCUSDT', qty('0.3'), 103)],
+      },
+    });
+    expect(log.denials).toEqual([]);
+    const sells = log.fills.filter((f) => f.side === 'SELL');
+    expect(sells.map((f) => f.price.toFixed())).toEqual(['97', '103']);
+    expect(sells[0]!.timestamp).toBeLessThan(sells[1]!.timestamp);
+  });
+
+  it('a margin short with stop loss and take profit inside one up candle exits at the stop loss', async () => {
+    // A flat account would play this up candle low first (the take profit); a short plays it high first.
+    const log = newLog();
+    const rows: Ohlcv[] = [flat, flat, [100, 105, 95, 104, 50], flat];
+    const r = await run(rows, '', {
+      log,
+      at: { 0: () => marginOpen({ market: 'BTCUSDT', side: 'short', collateral: 1000, riskCoef: 2, stopLoss: 103, takeProfit: 97 }) },
+    });
+    expect(log.denials).toEqual([]);
+    const t = r.result.trades.find((x) => x.side === 'short');
+    expect(t?.exit).toBe('stop_loss');
+    expect(t!.exitTime).toBeGreaterThanOrEqual((T0 + 120) * 1000);
+    expect(t!.exitTime).toBeLessThan((T0 + 180) * 1000);
+  });
+
+  it('fills an instant order at the deciding candle close plus the instant spread (0.5 %)', async () => {
+    const log = newLog();
+    const rows: Ohlcv[] = [flat, [100, 101, 99, 100.7, 50], [103, 104, 102, 103, 50]];
+    await run(rows, '', { log, at: { 1: () => instant('BUY', 'BTCUSDT', quote(1000)) } });
+    expect(log.denials).toEqual([]);
+    expect(log.fills).toHaveLength(1);
+    // 100.7 × 1.005 = 101.2035, rounded up to the 0.01 tick; at that candle's close, not the next open (103).
+    expect(log.fills[0]!.price.toFixed()).toBe('101.21');
+    expect(log.fills[0]!.timestamp).toBe((T0 + 120) * 1000);
+  });
+
+  it('charges margin interest once per completed 4-hour extension period', async () => {
+    // Long, collateral 1,000 × risk coefficient 2: a loan of 1,000 USDT at 0.05 % per period = 0.5 USDT
+    // a period. The price never moves, so the trade's PnL differs only by the interest charged.
+    const pnlAfter = async (minutes: number) => {
+      const rows: Ohlcv[] = Array.from({ length: minutes + 3 }, () => flat);
+      const r = await run(rows, '', {
+        at: {
+          0: () => marginOpen({ market: 'BTCUSDT', side: 'long', collateral: 1000, riskCoef: 2 }),
+          [minutes]: (ctx) => ctx.marginPositions('BTCUSDT').filter((p) => p.state === 'open').map((p) => marginClose(p.id)),
+        },
+      });
+      const t = r.result.trades.find((x) => x.side === 'long');
+      expect(t?.exit).not.toBe('open at end');
+      return t!.pnl;
+    };
+    const before = await pnlAfter(200); // opened at minute 1, closed before 4 h
+    const one = await pnlAfter(300); // one period completed
+    const two = await pnlAfter(540); // two periods completed
+    expect(before - one).toBeCloseTo(0.5, 9);
+    expect(one - two).toBeCloseTo(0.5, 9);
+  }, 60_000);
 
   it('charges the configured maker and taker fees', async () => {
     const log = newLog();
