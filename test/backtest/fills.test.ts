@@ -124,7 +124,7 @@ describe('candle fill model', () => {
       });
       const t = r.result.trades.find((x) => x.side === 'long');
       expect(t?.exit).not.toBe('open at end');
-      return t!.pnl;
+      return Number(t!.pnl);
     };
     const before = await pnlAfter(200); // opened at minute 1, closed before 4 h
     const one = await pnlAfter(300); // one period completed
