@@ -32,8 +32,8 @@ function candleData(s: Series, maxCandles: number): { time: number; open: number
   return out;
 }
 
-export function renderHtmlReport(r: BacktestResult, series: readonly Series[], maxCandles = 5000): string {
-  const s = series[0]!;
+/** One market's candles (aggregated to at most `maxCandles`) and its trades' entry and exit markers. */
+function marketChart(r: BacktestResult, s: Series, maxCandles: number) {
   const candles = candleData(s, maxCandles);
   const step = candles.length > 1 ? candles[1]!.time - candles[0]!.time : s.resSec;
   const snap = (ms: number) => Math.floor(ms / 1000 / step) * step;
@@ -47,6 +47,12 @@ export function renderHtmlReport(r: BacktestResult, series: readonly Series[], m
       { time: snap(t.exitTime), position: 'aboveBar', color: '#c62828', shape: 'arrowDown', text: labels ? `${t.strategy} out ${t.exitPrice}` : '' },
     ])
     .sort((a, b) => a.time - b.time);
+  return { symbol: s.symbol, candles, markers };
+}
+
+export function renderHtmlReport(r: BacktestResult, series: readonly Series[], maxCandles = 5000): string {
+  // Every market of the run gets its candle chart; the page's candle budget is shared between them.
+  const markets = series.map((s) => marketChart(r, s, Math.max(500, Math.floor(maxCandles / series.length))));
   const equity: { time: number; value: number }[] = [];
   const drawdown: { time: number; value: number }[] = [];
   let peak = -Infinity;
@@ -78,7 +84,7 @@ table{border-collapse:collapse;font-size:12px}td,th{border:1px solid #ddd;paddin
 <h1>${esc(title)}</h1>
 <p>Equity ${r.summary.startEquity.toFixed(2)} → ${r.summary.endEquity.toFixed(2)} ${esc(r.run.reference)}; ${r.summary.trades} trades, ${r.summary.orders} orders. Fill model: slippage ${r.run.fillModel.slippagePct} %, ${r.run.fillModel.fillOnTouch ? 'limits fill on touch' : 'limits fill when traded through'}${r.run.fillModel.volumeCapPct !== null ? `, volume cap ${r.run.fillModel.volumeCapPct} %` : ''}.</p>
 ${r.data.problems.length ? `<p><b>Data:</b> ${r.data.problems.map(esc).join('<br>')}</p>` : ''}
-<h2>${esc(s.symbol)} candles with entries and exits</h2><div id="candles" class="chart"></div>
+${markets.map((m, j) => `<h2>${esc(m.symbol)} candles with entries and exits</h2><div id="candles-${j}" class="chart candles"></div>`).join('\n')}
 <h2>Equity</h2><div id="equity" class="chart small"></div>
 <h2>Drawdown (%)</h2><div id="drawdown" class="chart small"></div>
 <h2>Metrics</h2><table><tr><th>metric</th><th>value</th><th>definition</th></tr>
@@ -89,12 +95,13 @@ ${tradeRows}
 </table>
 <script>${chartLibrary()}</script>
 <script>
-const DATA = ${safeJson({ candles, markers, equity, drawdown })};
+const DATA = ${safeJson({ markets, equity, drawdown })};
 const LC = LightweightCharts;
 const opts = (el) => ({ width: el.clientWidth, height: el.clientHeight, timeScale: { timeVisible: true } });
 window.__charts = 0;
+window.__chartsExpected = DATA.markets.length + 2;
 function draw(id, fn) { const el = document.getElementById(id); const chart = LC.createChart(el, opts(el)); fn(chart); chart.timeScale().fitContent(); window.__charts++; }
-draw('candles', (c) => { const s = c.addSeries(LC.CandlestickSeries, {}); s.setData(DATA.candles); LC.createSeriesMarkers(s, DATA.markers); });
+DATA.markets.forEach((m, j) => draw('candles-' + j, (c) => { const s = c.addSeries(LC.CandlestickSeries, {}); s.setData(m.candles); LC.createSeriesMarkers(s, m.markers); }));
 draw('equity', (c) => c.addSeries(LC.LineSeries, { color: '#1565c0' }).setData(DATA.equity));
 draw('drawdown', (c) => c.addSeries(LC.AreaSeries, { lineColor: '#c62828', topColor: 'rgba(198,40,40,0.1)', bottomColor: 'rgba(198,40,40,0.4)' }).setData(DATA.drawdown));
 </script>

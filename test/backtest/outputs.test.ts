@@ -1,10 +1,12 @@
 /** The bundled config end to end: determinism, the CLI's files, the HTML report in Chromium, a sweep. */
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { Command } from 'commander';
 import { describe, expect, it } from 'vitest';
-import { loadConfig } from '../../src/config/load.js';
+import { loadConfig, parseConfig } from '../../src/config/load.js';
+import { renderHtmlReport } from '../../src/backtest/report-html.js';
+import type { Page } from 'playwright-core';
 import { registerBacktestCommands } from '../../src/backtest/cli-command.js';
 import { resultJson } from '../../src/backtest/result.js';
 import { runBacktest } from '../../src/backtest/run.js';
@@ -22,6 +24,40 @@ async function inRepo<T>(fn: () => Promise<T>): Promise<T> {
     process.chdir(cwd);
   }
 }
+
+/** Distinct pixel colours in each element's canvases (sampled): a chart that drew has many, a blank one 1-2. */
+async function drawnColours(page: Page, selectors: string[]): Promise<number[]> {
+  return page.evaluate((sels) => {
+    type Canvas = { width: number; height: number; getContext(kind: '2d'): { getImageData(x: number, y: number, w: number, h: number): { data: Uint8ClampedArray } } | null };
+    const doc = (globalThis as unknown as { document: { querySelectorAll(selector: string): ArrayLike<Canvas> } }).document;
+    return sels.map((sel) => {
+      const seen = new Set<number>();
+      for (const c of Array.from(doc.querySelectorAll(`${sel} canvas`))) {
+        const ctx = c.getContext('2d');
+        if (!ctx || c.width === 0 || c.height === 0) continue;
+        const px = ctx.getImageData(0, 0, c.width, c.height).data;
+        for (let i = 0; i < px.length; i += 4 * 97) seen.add(px[i]! * 16777216 + px[i + 1]! * 65536 + px[i + 2]! * 256 + px[i + 3]!);
+      }
+      return seen.size;
+    });
+  }, selectors);
+}
+
+/** Two markets on one clock (the bundled candles twice, the second as a declared market). */
+const TWO_MARKETS = `mode: backtest
+strategies:
+  - { name: sma, strategy: sma-cross, markets: [BTCUSDT, XBTUSDT], resolution: "300s", params: { fast: 10, slow: 30, fraction: 0.3 } }
+backtest:
+  data:
+    - { symbol: BTCUSDT, file: backtest/data/BTCUSDT-5m-freqtrade-2023.csv.gz }
+    - { symbol: XBTUSDT, file: backtest/data/BTCUSDT-5m-freqtrade-2023.csv.gz }
+  from: 2023-01-03
+  to: 2023-01-20
+  balances: { USDT: 10000 }
+  markets:
+    - { symbol: XBTUSDT, base: XBT, quote: USDT, pricePrecision: 2, quantityPrecision: 6, minQty: "0.000001", minNotional: "5", makerFee: "0", takerFee: "0" }
+journal: { file: ":memory:" }
+`;
 
 describe('backtest outputs', () => {
   it('gives a byte-identical JSON result for the same inputs', async () => {
@@ -63,26 +99,25 @@ describe('backtest outputs', () => {
       });
       await page.goto('file://' + join(out, 'report.html'));
       await page.waitForFunction(() => (globalThis as unknown as { __charts?: number }).__charts === 3);
-      const canvases = await page.locator('#candles canvas').count();
+      const canvases = await page.locator('#candles-0 canvas').count();
       expect(canvases).toBeGreaterThan(0);
       // Drew, not just made canvases: each chart's canvases hold pixels of more than one colour.
-      const colours = await page.evaluate(() => {
-        type Canvas = { width: number; height: number; getContext(kind: '2d'): { getImageData(x: number, y: number, w: number, h: number): { data: Uint8ClampedArray } } | null };
-        const doc = (globalThis as unknown as { document: { querySelectorAll(selector: string): ArrayLike<Canvas> } }).document;
-        return ['#candles', '#equity', '#drawdown'].map((sel) => {
-          const seen = new Set<number>();
-          for (const c of Array.from(doc.querySelectorAll(`${sel} canvas`))) {
-            const ctx = c.getContext('2d');
-            if (!ctx || c.width === 0 || c.height === 0) continue;
-            const px = ctx.getImageData(0, 0, c.width, c.height).data;
-            for (let i = 0; i < px.length; i += 4 * 97) seen.add(px[i]! * 16777216 + px[i + 1]! * 65536 + px[i + 2]! * 256 + px[i + 3]!);
-          }
-          return seen.size;
-        });
-      });
+      const colours = await drawnColours(page, ['#candles-0', '#equity', '#drawdown']);
       for (const n of colours) expect(n).toBeGreaterThan(2);
       await page.screenshot({ path: join(out, 'report.png'), fullPage: false });
       expect(existsSync(join(out, 'report.png'))).toBe(true);
+      expect(requests).toEqual([]);
+
+      // A run over two markets draws a candle chart for each, with its own trades' markers.
+      const two = await inRepo(async () => runBacktest(parseConfig(TWO_MARKETS, { baseDir: REPO })));
+      expect(new Set(two.result.trades.map((t) => t.symbol))).toEqual(new Set(['BTCUSDT', 'XBTUSDT']));
+      writeFileSync(join(out, 'two.html'), renderHtmlReport(two.result, two.series));
+      await page.goto('file://' + join(out, 'two.html'));
+      await page.waitForFunction(() => {
+        const g = globalThis as unknown as { __charts?: number; __chartsExpected?: number };
+        return g.__chartsExpected === 4 && g.__charts === 4;
+      });
+      for (const n of await drawnColours(page, ['#candles-0', '#candles-1'])) expect(n).toBeGreaterThan(2);
       expect(requests).toEqual([]);
     } finally {
       await browser.close();
