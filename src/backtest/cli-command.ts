@@ -10,6 +10,7 @@ import { loadConfig } from '../config/load.js';
 import { WallexRestClient } from '../exchange/rest/client.js';
 import type { MizanConfig } from '../config/schema.js';
 import { METRIC_DEFINITIONS, type MetricKey } from './metrics/index.js';
+import { resolveAccountFees } from './account-fees.js';
 import { renderHtmlReport } from './report-html.js';
 import { formatSummary, resultJson } from './result.js';
 import { runBacktest } from './run.js';
@@ -39,7 +40,9 @@ export function registerBacktestCommands(program: Command): void {
     .option('--data <dir>', 'directory relative data paths are read from')
     .option('--out <dir>', 'write result.json and report.html here')
     .action(async (file: string, o: { from?: string; to?: string; data?: string; out?: string }) => {
-      const config = await backtestConfig(file);
+      const loaded = await backtestConfig(file);
+      // fees: account: the account's rates, read once before the run (the key goes only into x-api-key).
+      const config = await resolveAccountFees(loaded, () => new WallexRestClient({ baseUrl: loaded.exchange.baseUrl, timeoutMs: loaded.exchange.timeoutMs, ...(loaded.exchange.apiKey ? { apiKey: loaded.exchange.apiKey } : {}) }));
       const bar = new cliProgress.SingleBar({ format: 'backtest [{bar}] {percentage}% {value}/{total} candles', clearOnComplete: true, stream: process.stderr }, cliProgress.Presets.shades_classic);
       let started = false;
       const run = await runBacktest(config, {

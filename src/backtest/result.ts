@@ -42,7 +42,7 @@ export interface BacktestResult {
     to: string;
     reference: string;
     strategies: { name: string; strategy: string; params: Record<string, unknown>; markets: string[]; resolutionSec: number }[];
-    fillModel: { slippagePct: number; fillOnTouch: boolean; volumeCapPct: number | null; fees: { maker: string; taker: string } | null };
+    fillModel: { slippagePct: number; fillOnTouch: boolean; volumeCapPct: number | null; fees: { maker: string; taker: string } | { account: Record<string, { maker: string; taker: string }> } | null };
     startingBalances: Record<string, string>;
   };
   data: DataReport;
@@ -97,6 +97,19 @@ function toClosed(t: TradeRecord): ClosedTrade {
   };
 }
 
+/** The fee settings of the run: the configured pair, the account's rates of the run's markets, or null (the markets' own). */
+function feeSettings(bt: NonNullable<MizanConfig['backtest']>): BacktestResult['run']['fillModel']['fees'] {
+  if (bt.fees === 'account') {
+    const markets: Record<string, { maker: string; taker: string }> = {};
+    for (const d of bt.data) {
+      const f = bt.accountFees?.[d.symbol];
+      if (f && !bt.markets.some((m) => m.symbol === d.symbol)) markets[d.symbol] = { maker: f.maker.toFixed(), taker: f.taker.toFixed() };
+    }
+    return { account: markets };
+  }
+  return bt.fees ? { maker: bt.fees.maker.toFixed(), taker: bt.fees.taker.toFixed() } : null;
+}
+
 export function buildResult(x: ResultInput): BacktestResult {
   const bt = x.config.backtest!;
   const trades = x.h.trades.sorted();
@@ -144,7 +157,7 @@ export function buildResult(x: ResultInput): BacktestResult {
         slippagePct: bt.slippagePct,
         fillOnTouch: bt.fillOnTouch,
         volumeCapPct: bt.volumeCapPct ?? null,
-        fees: bt.fees ? { maker: bt.fees.maker.toFixed(), taker: bt.fees.taker.toFixed() } : null,
+        fees: feeSettings(bt),
       },
       startingBalances,
     },

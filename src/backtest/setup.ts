@@ -116,7 +116,16 @@ export function buildHarness(o: HarnessOptions): Harness {
   const balances: Record<string, Decimal> = {};
   for (const [asset, v] of Object.entries(bt.balances)) balances[asset] = toDecimal(v, `backtest.balances.${asset}`);
   sim.createAccount({ id: BACKTEST_ACCOUNT, balances });
-  if (bt.fees) for (const m of specs) sim.setAccountFees(BACKTEST_ACCOUNT, m.symbol, { makerFee: bt.fees.maker, takerFee: bt.fees.taker });
+  if (bt.fees === 'account') {
+    // The account's own rates (read before the run); a declared market keeps the fees it declares.
+    if (!bt.accountFees) throw new Error('backtest.fees: account: the account\'s fee rates were not read before the run (mizan backtest reads them with exchange.apiKey)');
+    for (const m of specs) {
+      const f = bt.accountFees[m.symbol];
+      if (f && !bt.markets.some((d) => d.symbol === m.symbol)) sim.setAccountFees(BACKTEST_ACCOUNT, m.symbol, { makerFee: f.maker, takerFee: f.taker });
+    }
+  } else if (bt.fees) {
+    for (const m of specs) sim.setAccountFees(BACKTEST_ACCOUNT, m.symbol, { makerFee: bt.fees.maker, takerFee: bt.fees.taker });
+  }
   const desks = createSimDesks(sim, { logger });
   // The desks listen to the sim's price events; any such listener makes the sim build a market
   // snapshot (24 h stats) after every order. Backtests trade only the main account (no prop

@@ -3,6 +3,7 @@
  * JSON Schema in config/schema.json (io: 'input', so editors see what may be written).
  */
 import { z } from 'zod';
+import type { Decimal } from 'decimal.js';
 import { cronExpr, filePath, instant, money, pct, positiveInt, resolution, symbol, symbolMap, timeZone } from './fields.js';
 import { riskSchema, strategyRiskLimitsSchema } from './schema-risk.js';
 
@@ -146,7 +147,10 @@ export const backtestSchema = z.strictObject({
   to: instant('End (exclusive)'),
   resolution: resolution().optional(),
   balances: symbolMap(money({ allowZero: true })).prefault({ USDT: '10000' }),
-  fees: fees.optional(),
+  fees: z
+    .union([fees, z.literal('account')], { error: 'is not { maker, taker } or account' })
+    .optional()
+    .describe('Fees of every market ({ maker, taker }), or account: the account\'s own rates per market from GET /v1/account/fee (needs exchange.apiKey); default: each market\'s listed rates'),
   slippagePct: z.number({ error: 'is not a number' }).min(0, { error: 'must be from 0 to 100' }).max(100, { error: 'must be from 0 to 100' }).default(0),
   fillOnTouch: bool('Fill a limit order when the price touches it (else it must trade through)').default(false),
   volumeCapPct: pct('Largest share of a candle\'s volume one order may fill, in %').optional(),
@@ -195,10 +199,17 @@ export type BacktestDataEntry = BacktestConfig['data'][number] & {
   fileAsWritten?: string;
 };
 
+/** The account's maker and taker rates per market (what `backtest.fees: account` resolves to). */
+export type AccountFeeRates = Record<string, { maker: Decimal; taker: Decimal }>;
+
 export interface MizanConfig extends Omit<ParsedConfig, 'exchange' | 'strategies' | 'backtest'> {
   exchange: ExchangeConfig;
   strategies: StrategyConfig[];
-  backtest?: Omit<BacktestConfig, 'data'> & { data: BacktestDataEntry[] };
+  backtest?: Omit<BacktestConfig, 'data'> & {
+    data: BacktestDataEntry[];
+    /** With `fees: account`: the rates read from the account (GET /v1/account/fee) before the run. */
+    accountFees?: AccountFeeRates;
+  };
   /** Where the file came from; relative paths in it were resolved against baseDir. */
   source: { file?: string; baseDir: string };
 }
