@@ -52,27 +52,14 @@ describe('candle fill model', () => {
     expect(log.fills[0]!.side).toBe('SELL');
   });
 
-  it('with a stop and a target inside one candle, a long position meets the stop first', async () => {
+  // On the down candle a flat account would play the high first (the target first); a long plays the
+  // low first whatever the candle's colour: the path that hurts the position.
+  it.each([
+    ['an up', [100, 105, 95, 104, 50]],
+    ['a down', [100, 105, 95, 96, 50]],
+  ] as [string, Ohlcv][])('with a stop and a target inside %s candle, a long position meets the stop first', async (_, candle) => {
     const log = newLog();
-    const rows: Ohlcv[] = [flat, flat, [100, 105, 95, 104, 50]];
-    await run(rows, '', {
-      log,
-      at: {
-        0: () => market('BUY', 'BTCUSDT', qty(1)),
-        1: () => [stopMarket('SELL', 'BTCUSDT', qty('0.3'), 97), limit('SELL', 'BTCUSDT', qty('0.3'), 103)],
-      },
-    });
-    expect(log.denials).toEqual([]);
-    const sells = log.fills.filter((f) => f.side === 'SELL');
-    expect(sells.map((f) => f.price.toFixed())).toEqual(['97', '103']);
-    expect(sells[0]!.timestamp).toBeLessThan(sells[1]!.timestamp);
-  });
-
-  it('takes the path that hurts the position, not the candle colour: a long on a down candle meets its stop first', async () => {
-    // A flat account would play this down candle high first (the target first); a long plays it low first.
-    const log = newLog();
-    const rows: Ohlcv[] = [flat, flat, [100, 105, 95, 96, 50]];
-    await run(rows, '', {
+    await run([flat, flat, candle], '', {
       log,
       at: {
         0: () => market('BUY', 'BTCUSDT', qty(1)),
