@@ -7,6 +7,9 @@
  *      strategies (synchronously when their handlers are); intents go through risk and execution;
  *      orders placed now reach the exchange at the next open;
  *   3. after every market closing at T has been handled, the equity is sampled (plain numbers).
+ * The first sample is the equity at the first moment at or after `from` (a candle close or a
+ * schedule tick), taken before any strategy acts then: the base of the total return is the account
+ * before the run's first decision (its fees and fills come after it).
  * Candles before `from` warm the strategies up; their intents are denied (rule `warmup`).
  */
 import { silentLogger, type Logger } from '../core/logger.js';
@@ -107,8 +110,9 @@ function drain(h: Harness): void | Promise<void> {
 }
 
 /** Fire every schedule tick due at or before `until` (in time order), each at its own time. */
-async function fireSchedules(h: Harness, schedules: BacktestSchedules, until: number): Promise<void> {
+async function fireSchedules(h: Harness, schedules: BacktestSchedules, until: number, start: (t: number) => void): Promise<void> {
   for (let t = schedules.peek(); t <= until; t = schedules.peek()) {
+    start(t);
     if (t > h.clock.now()) h.clock.set(t);
     for (const name of schedules.take(t)) await h.core.onSchedule(name, t);
     h.dirty.events = true;
@@ -121,6 +125,16 @@ interface WalkState {
   n: number;
   /** Candles walked. */
   done: number;
+  /** Whether the first sample (the equity before any strategy acts at or after `from`) was taken. */
+  started: boolean;
+}
+
+/** The first equity sample, at `t`: before any strategy acts at or after `from`. */
+function startSample(w: WalkState, t: number, times: Float64Array, values: Float64Array, valuer: () => number): void {
+  w.started = true;
+  times[w.n] = t;
+  values[w.n] = valuer();
+  w.n++;
 }
 
 /** The steps after a candle's handlers: margin refresh, progress, and the equity sample (after the last market closing at t). */
@@ -179,6 +193,7 @@ function walkQuiet(
     if (t > clock.now()) clock.set(t);
     h.cursor[0] = i;
     book.set(close[i]!);
+    if (!w.started && t >= fromMs) startSample(w, t, times, values, valuer);
     const r = feed(Bar.fromColumns(s, i, s.resSec));
     if (r || dirty.events) {
       quiet.pending = r;
@@ -202,10 +217,14 @@ function walkQuiet(
 async function walk(h: Harness, series: Series[], fromMs: number, total: number, opts: BacktestOptions, schedules: BacktestSchedules): Promise<EquityCurve> {
   const k = series.length;
   const ptr = new Int32Array(k);
-  const times = new Float64Array(total);
-  const values = new Float64Array(total);
-  const w: WalkState = { n: 0, done: 0 };
+  // One sample per candle close at or after `from`, plus the first one (before the strategies act).
+  const times = new Float64Array(total + 1);
+  const values = new Float64Array(total + 1);
+  const w: WalkState = { n: 0, done: 0, started: false };
   const valuer = equityValuer(h, series);
+  const start = (t: number) => {
+    if (!w.started && t >= fromMs) startSample(w, t, times, values, valuer);
+  };
   const every = opts.progressEvery ?? 50_000;
   const bookListeners = series.map((s) => h.core.listens(s.symbol, 'book'));
   // Per market, looked up once: its book, its live-order set, its index cell and its bar feed.
@@ -248,7 +267,18 @@ async function walk(h: Harness, series: Series[], fromMs: number, total: number,
       }
     }
     if (bestT === Infinity) break;
-    if (schedules.size > 0) await fireSchedules(h, schedules, bestT - 1);
+    if (schedules.size > 0) await fireSchedules(h, schedules, bestT - 1, start);
+    if (!w.started && bestT >= fromMs) {
+      // The start sample at bestT: every market closing then valued at its close, before any path
+      // is played or handler runs (the books are put back; the steps below set them in turn).
+      const prev = books.map((b) => b.price);
+      for (let j = 0; j < k; j++) {
+        const i = ptr[j]!;
+        if (i < series[j]!.length && (series[j]!.time[i]! + series[j]!.resSec) * 1000 === bestT) books[j]!.set(series[j]!.close[i]!);
+      }
+      startSample(w, bestT, times, values, valuer);
+      for (let j = 0; j < k; j++) books[j]!.set(prev[j]!);
+    }
     for (let j = 0; j < k; j++) {
       const s = series[j]!;
       const i = ptr[j]!;
@@ -284,7 +314,7 @@ async function walk(h: Harness, series: Series[], fromMs: number, total: number,
       }
       afterCandle(h, w, bestT, false, fromMs, total, every, opts, times, values, valuer);
     }
-    if (schedules.size > 0) await fireSchedules(h, schedules, bestT);
+    if (schedules.size > 0) await fireSchedules(h, schedules, bestT, start);
     if (bestT >= fromMs) {
       times[w.n] = bestT;
       values[w.n] = valuer();
