@@ -87,8 +87,13 @@ export async function runBacktest(config: MizanConfig, opts: BacktestOptions = {
   await h.core.idle();
   const lastT = h.clock.now();
   h.trades.closeOpen(lastT, (s) => h.books.get(s)?.mid());
-  const closed = h.desks.margin.list(BACKTEST_ACCOUNT, { active: false }).map((p) => parseMarginPosition(p));
-  h.trades.addMargin(instances.length === 1 ? instances[0]!.name : 'margin', closed);
+  // Margin positions closed since the last refresh, then those still open: trades `open at end` at the last close.
+  h.refreshMargin();
+  for (const w of h.desks.margin.list(BACKTEST_ACCOUNT, { active: true })) {
+    const p = parseMarginPosition(w);
+    const mark = h.books.get(p.market)?.mid();
+    if (mark) h.trades.addMargin(h.owners.owner(p) ?? 'unknown', p, h.desks.margin.costs(BACKTEST_ACCOUNT, p.id), mark, lastT);
+  }
   h.desks.detach();
   const result = buildResult({ config, instances, fromMs, toMs, h, series, report, equity: eq, equityPoints: opts.equityPoints ?? 2000 });
   return { result, series, candles: total };

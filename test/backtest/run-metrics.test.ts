@@ -1,7 +1,7 @@
 /** What the run feeds the metrics: the equity curve's first point, fees, trades and orders (hand-worked). */
 import { describe, expect, it } from 'vitest';
 import { runBacktest } from '../../src/backtest/run.js';
-import { marginOpen, market, qty } from '../../src/strategy/builders.js';
+import { marginClose, marginOpen, market, qty } from '../../src/strategy/builders.js';
 import { config, newLog, scripted, T0, writeCandles, type Ohlcv } from './helpers.js';
 
 const flat: Ohlcv = [100, 100.5, 99.8, 100, 50];
@@ -31,5 +31,44 @@ describe('the equity curve the metrics get', () => {
   it('a spot buy at the first close: start 10,000, the buy after it', async () => {
     const r = await run([flat, flat, flat], '', { at: { 0: () => market('BUY', 'BTCUSDT', qty(1)) } });
     expect(r.result.summary.startEquity).toBe(10000);
+  });
+});
+
+describe('margin positions in the metrics', () => {
+  it('counts opening and closing fees, lists a position open at the end, and credits the strategy that opened it', async () => {
+    // Flat at 100, no slippage, taker 0.2 %. Strategy `b` opens a 3x long with 1,000 USDT at candle 0
+    // (N = 3,000: opening fee 6, 30 BTC), closes it at candle 2 at 100 (closing fee 30 x 100 x 0.2 % = 6;
+    // payout 994, desk profit -6, pnl -6 - 6 = -12), and opens another at candle 3, open at the end
+    // (opening fee 6, marked at 100 without a closing fee: pnl -6). No interest (minutes, not 4 hours).
+    // Fees paid 18; end equity 10,000 - 18. Strategy `a` trades nothing.
+    const rows: Ohlcv[] = [flat, flat, flat, flat, flat, flat];
+    const log = newLog();
+    const open = () => marginOpen({ market: 'BTCUSDT', side: 'long', collateral: 1000, riskCoef: 3, openPrice: 100 });
+    const b = {
+      ...scripted({
+        log,
+        at: {
+          0: open,
+          2: (ctx) => {
+            const p = ctx.marginPositions('BTCUSDT').find((x) => x.state === 'open');
+            return p ? marginClose(p.id, 100) : undefined;
+          },
+          3: open,
+        },
+      }),
+      name: 'b',
+    };
+    const a = { ...scripted({}), name: 'a' };
+    const file = writeCandles(rows);
+    const r = await runBacktest(config(file, { rows: rows.length }), { instances: [a, b] });
+    expect(log.denials).toEqual([]);
+    const trades = r.result.trades.map((t) => ({ strategy: t.strategy, exit: t.exit, pnl: t.pnl, fees: t.fees, quantity: t.quantity }));
+    expect(trades).toEqual([
+      { strategy: 'b', exit: 'user', pnl: '-12', fees: '12', quantity: '30' },
+      { strategy: 'b', exit: 'open at end', pnl: '-6', fees: '6', quantity: '30' },
+    ]);
+    expect(r.result.metrics.feesPaid.value).toBe(18);
+    expect(r.result.summary.endEquity).toBe(9982);
+    expect(r.result.metrics.expectancy.value).toBe(-9);
   });
 });
