@@ -184,7 +184,7 @@ export function buildHarness(o: HarnessOptions): Harness {
     }
     return undefined;
   };
-  const trades = new TradeBook(split, stepOf, { reference, rate });
+  const trades = new TradeBook(split, minSellableOf, { reference, rate });
   portfolio.onFillHook = (f) => {
     trades.onFill(f);
     dirty.balances = true;

@@ -69,7 +69,10 @@ interface Open {
   cost: Decimal;
   soldQty: Decimal;
   proceeds: Decimal;
+  /** Every fee, valued in the quote (a base-asset fee at its fill's price): the trade's `fees`. */
   fees: Decimal;
+  /** The fees paid in the quote asset: the ones pnl subtracts (a base-asset fee is already out of `held`). */
+  quoteFees: Decimal;
   entryTag?: string;
   /** Price of the buys and of the sells while there was exactly one of each (else undefined). */
   buyPrice?: Decimal;
@@ -139,7 +142,7 @@ export class TradeBook {
     let o = this.open.get(key);
     if (f.side === 'BUY') {
       if (!o) {
-        o = { entryTime: f.timestamp, held: ZERO, boughtQty: ZERO, cost: ZERO, soldQty: ZERO, proceeds: ZERO, fees: ZERO, buys: 0, sells: 0 };
+        o = { entryTime: f.timestamp, held: ZERO, boughtQty: ZERO, cost: ZERO, soldQty: ZERO, proceeds: ZERO, fees: ZERO, quoteFees: ZERO, buys: 0, sells: 0 };
         if (f.tag) o.entryTag = f.tag;
         this.open.set(key, o);
       }
@@ -148,6 +151,7 @@ export class TradeBook {
       o.cost = o.cost.plus(fillNotional(f));
       o.held = o.held.plus(f.feeAsset === base ? f.quantity.minus(f.fee) : f.quantity);
       o.fees = o.fees.plus(feeQuote);
+    if (f.feeAsset !== base) o.quoteFees = o.quoteFees.plus(f.fee);
       return;
     }
     if (!o) return; // selling coins held before the run (or a closed trade's dust): not a round trip of this strategy
@@ -156,8 +160,14 @@ export class TradeBook {
     o.proceeds = o.proceeds.plus(fillNotional(f));
     o.held = o.held.minus(f.quantity);
     o.fees = o.fees.plus(feeQuote);
+    if (f.feeAsset !== base) o.quoteFees = o.quoteFees.plus(f.fee);
     if (o.held.lt(this.dust(f.symbol)) || o.held.lte(0)) {
-      this.close(f.strategy, f.symbol, o, f.timestamp, 'signal', f.tag);
+      if (o.held.gt(0)) {
+        // Dust below the sellable minimum: valued at this sell's price, then left in the account.
+        this.close(f.strategy, f.symbol, o, f.timestamp, 'signal', f.tag, f.price);
+      } else {
+        this.close(f.strategy, f.symbol, o, f.timestamp, 'signal', f.tag);
+      }
       this.open.delete(key);
     }
   }
@@ -165,8 +175,10 @@ export class TradeBook {
   private close(strategy: string, symbol: string, o: Open, time: number, exit: string, exitTag?: string, mark?: Decimal): void {
     const exitQty = mark ? o.soldQty.plus(o.held) : o.soldQty;
     const proceeds = mark ? o.proceeds.plus(mark.mul(o.held)) : o.proceeds;
-    const pnl = proceeds.minus(o.cost).minus(o.fees);
-    const committed = o.cost.plus(o.fees);
+    // A fee taken in the base asset is already out of what was sold (held = bought − base fee):
+    // subtracting its value again would count it twice. pnl subtracts the quote-asset fees only.
+    const pnl = proceeds.minus(o.cost).minus(o.quoteFees);
+    const committed = o.cost.plus(o.quoteFees);
     const t: TradeRecord = {
       strategy,
       symbol,

@@ -72,3 +72,58 @@ describe('margin positions in the metrics', () => {
     expect(r.result.metrics.expectancy.value).toBe(-9);
   });
 });
+
+describe('spot trade pnl is what was bought and sold', () => {
+  it('fee dust below a coarse quantity step: valued at the exit price, the base fee counted once', async () => {
+    // XYZUSDT declared with quantityPrecision 0 (step 1), fees 0.1 %, no slippage. Buy 2 at 2,000
+    // (cost 4,000; fee 0.002 XYZ, so 1.998 XYZ arrive); the sell of the position rounds down to 1 and
+    // fills at 2,060 (+3 %): proceeds 2,060, fee 2.06 USDT. 0.998 XYZ is left (below the step): valued
+    // at 2,060 = 2,055.88. pnl = 2,060 + 2,055.88 − 4,000 − 2.06 = 113.82 (the base fee is already out
+    // of the 1.998); % of cost + quote fees = 113.82 / 4,002.06 = 2.84404 %; fees = 0.002 × 2,000 + 2.06 = 6.06.
+    const rows: Ohlcv[] = [
+      [2000, 2000, 2000, 2000, 1000],
+      [2000, 2000, 2000, 2000, 1000],
+      [2000, 2000, 2000, 2000, 1000],
+      [2060, 2060, 2060, 2060, 1000],
+      [2060, 2060, 2060, 2060, 1000],
+    ];
+    const file = writeCandles(rows);
+    const text = `mode: backtest
+strategies:
+  - { name: s, strategy: sma-cross, markets: [XYZUSDT], resolution: "60s" }
+backtest:
+  data: [ { symbol: XYZUSDT, file: ${JSON.stringify(file)} } ]
+  markets:
+    - { symbol: XYZUSDT, base: XYZ, quote: USDT, pricePrecision: 2, quantityPrecision: 0, minQty: 1, minNotional: 0, makerFee: 0.001, takerFee: 0.001 }
+  from: ${T0}
+  to: ${T0 + rows.length * 60}
+  balances: { USDT: 10000 }
+journal: { file: ":memory:" }
+`;
+    const { parseConfig } = await import('../../src/config/load.js');
+    const { dirname } = await import('node:path');
+    const log = newLog();
+    const inst = scripted({
+      log,
+      at: {
+        0: () => market('BUY', 'XYZUSDT', qty(2)),
+        2: (ctx) => market('SELL', 'XYZUSDT', qty(ctx.position('XYZUSDT').quantity)),
+      },
+    });
+    const r = await runBacktest(parseConfig(text, { baseDir: dirname(file) }), { instances: [{ ...inst, markets: ['XYZUSDT'] }] });
+    expect(log.denials).toEqual([]);
+    expect(log.fills.map((f) => `${f.side} ${f.quantity.toFixed()} @ ${f.price.toFixed()} fee ${f.fee.toFixed()} ${f.feeAsset}`)).toEqual([
+      'BUY 2 @ 2000 fee 0.002 XYZ',
+      'SELL 1 @ 2060 fee 2.06 USDT',
+    ]);
+    expect(r.result.trades).toHaveLength(1);
+    const t = r.result.trades[0]!;
+    expect(t.pnl).toBe('113.82');
+    expect(t.pnlPct).toBeCloseTo(2.844035322, 8);
+    expect(t.fees).toBe('6.06');
+    expect(t.exitPrice).toBe('2060');
+    expect(t.quantity).toBe('2');
+    // the account: 10,000 − 4,000 + 2,057.94 USDT and 0.998 XYZ at 2,060 = 10,113.82
+    expect(r.result.summary.endEquity).toBeCloseTo(10113.82, 8);
+  });
+});
