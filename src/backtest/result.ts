@@ -5,6 +5,7 @@
  * numbers computed in a fixed order, so the same inputs give a byte-identical file.
  */
 import type { MizanConfig } from '../config/schema.js';
+import { Decimal } from '../core/decimal.js';
 import { avgPrice } from '../execution/tracked-order.js';
 import type { StrategyInstance } from '../runtime/trading-core.js';
 import { computeMetrics, type ClosedTrade, type Metrics } from './metrics/index.js';
@@ -12,10 +13,103 @@ import { formatMetrics } from './metrics/index.js';
 import type { DataReport, Series } from './data.js';
 import { BACKTEST_ACCOUNT, type Harness } from './setup.js';
 import type { TradeRecord } from './trades.js';
+import { parseMarginPosition } from '../exchange/parse/margin.js';
+
+const iso = (s: string | null | undefined): number => (s ? Date.parse(s) : 0);
+
+/**
+ * Instant orders and margin positions as order records. A margin position is an opening order
+ * (`MARGIN_OPEN`, BUY for a long, SELL for a short; fee = the opening fee) and, once closed, a
+ * closing one (`MARGIN_CLOSE`; fee = the closing fee, reason = the close reason). Quantities are
+ * the base quantity the position held.
+ */
+function otherOrders(x: ResultInput): OrderRecord[] {
+  const out: OrderRecord[] = [];
+  for (const { order: o, strategy, tag } of x.h.instants) {
+    const t = o.transactTime ? o.transactTime * 1000 : iso(o.createdAt);
+    out.push({
+      kind: 'instant',
+      clientOrderId: o.clientOrderId,
+      strategy: strategy ?? 'unknown',
+      symbol: o.symbol,
+      side: o.side,
+      type: 'OTC',
+      price: o.price.toFixed(),
+      stopPrice: null,
+      quantity: o.origQty.toFixed(),
+      filled: o.executedQty.toFixed(),
+      avgPrice: o.executedPrice ? o.executedPrice.toSignificantDigits(12).toFixed() : null,
+      fee: (o.fee ?? o.fills.reduce((a, f) => a.plus(f.fee), new Decimal(0))).toFixed(),
+      feeAsset: o.fills[0]?.feeAsset ?? null,
+      state: o.status === 'FILLED' ? 'filled' : o.status.toLowerCase(),
+      reason: null,
+      tag: tag ?? null,
+      createdAt: t,
+      updatedAt: t,
+    });
+  }
+  const desk = x.h.desks.margin;
+  for (const w of desk.list(BACKTEST_ACCOUNT, {})) {
+    const p = parseMarginPosition(w);
+    const c = desk.costs(BACKTEST_ACCOUNT, p.id);
+    const strategy = x.h.owners.owner(p) ?? 'unknown';
+    const { quote } = x.h.split(p.market);
+    const qty = c.baseQty.abs().toFixed();
+    const filled = p.openFilledPrice !== undefined;
+    const created = iso(p.createdAt);
+    const opened = iso(p.openedAt) || created;
+    out.push({
+      kind: 'margin',
+      clientOrderId: `margin-${p.id}-open`,
+      strategy,
+      symbol: p.market,
+      side: p.side === 'long' ? 'BUY' : 'SELL',
+      type: 'MARGIN_OPEN',
+      price: p.openPrice.toFixed(),
+      stopPrice: null,
+      quantity: qty,
+      filled: filled ? qty : '0',
+      avgPrice: p.openFilledPrice?.toFixed() ?? null,
+      fee: c.openFee.toFixed(),
+      feeAsset: quote,
+      state: filled ? 'filled' : p.state === 'canceled' ? 'cancelled' : 'open',
+      reason: null,
+      tag: null,
+      createdAt: created,
+      updatedAt: filled ? opened : iso(p.updatedAt) || created,
+    });
+    if (p.state === 'closed' || p.state === 'liquidated') {
+      const closed = iso(p.closedAt);
+      out.push({
+        kind: 'margin',
+        clientOrderId: `margin-${p.id}-close`,
+        strategy,
+        symbol: p.market,
+        side: p.side === 'long' ? 'SELL' : 'BUY',
+        type: 'MARGIN_CLOSE',
+        price: p.closePrice?.toFixed() ?? null,
+        stopPrice: null,
+        quantity: qty,
+        filled: qty,
+        avgPrice: p.closeFilledPrice?.toFixed() ?? null,
+        fee: c.closeFee.toFixed(),
+        feeAsset: quote,
+        state: 'filled',
+        reason: p.state === 'liquidated' ? 'liquidation' : String(p.closeReason ?? 'closed'),
+        tag: null,
+        createdAt: closed,
+        updatedAt: closed,
+      });
+    }
+  }
+  return out;
+}
 
 export const RESULT_FORMAT = 'mizan-backtest/1';
 
 export interface OrderRecord {
+  /** `spot` (through the execution engine), `instant` (OTC desk) or `margin` (a position's opening or closing). */
+  kind: 'spot' | 'instant' | 'margin';
   clientOrderId: string;
   strategy: string;
   symbol: string;
@@ -108,7 +202,8 @@ export function buildResult(x: ResultInput): BacktestResult {
     feesPaid: Number(x.h.trades.feesPaid.toSignificantDigits(15).toFixed()),
     ...(main.length > 0 ? { benchmark: { firstPrice: main.open[fi]!, lastPrice: main.close[main.length - 1]! } } : {}),
   });
-  const orders: OrderRecord[] = [...x.h.engine.orders.values()].map((o) => ({
+  const spot: OrderRecord[] = [...x.h.engine.orders.values()].map((o) => ({
+    kind: 'spot' as const,
     clientOrderId: o.clientOrderId,
     strategy: o.strategy,
     symbol: o.symbol,
@@ -122,11 +217,14 @@ export function buildResult(x: ResultInput): BacktestResult {
     fee: o.fee.toFixed(),
     feeAsset: o.feeAsset ?? null,
     state: o.state,
-    reason: o.reason ?? null,
+    reason: o.reason ?? x.h.orderReasons.get(o.clientOrderId) ?? null,
     tag: o.tag ?? null,
     createdAt: o.createdAt,
     updatedAt: o.updatedAt,
   }));
+  // Spot orders in the order they were placed, then instant and margin ones merged in by time (stable).
+  const other = otherOrders(x);
+  const orders = other.length === 0 ? spot : [...spot, ...other].sort((a, b) => a.createdAt - b.createdAt);
   const finalBalances: Record<string, { value: string; locked: string }> = {};
   const bal = x.h.sim.balances(BACKTEST_ACCOUNT);
   for (const a of Object.keys(bal).sort()) finalBalances[a] = { value: bal[a]!.value.toFixed(), locked: bal[a]!.locked.toFixed() };

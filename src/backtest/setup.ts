@@ -7,6 +7,7 @@
 import { ManualClock } from '../core/clock.js';
 import { Decimal, incrementFromDecimals, toDecimal } from '../core/decimal.js';
 import type { Intent } from '../core/intents.js';
+import type { InstantOrder } from '../core/types/order.js';
 import { silentLogger, type Logger } from '../core/logger.js';
 import type { MarketDecl, MizanConfig } from '../config/schema.js';
 import { ClientIdGenerator } from '../execution/client-id.js';
@@ -91,6 +92,10 @@ export interface Harness {
   owners: PositionOwners;
   /** The value of one unit of `asset` in the reference asset at the last closes, or undefined. */
   rate(asset: string): Decimal | undefined;
+  /** Instant orders the exchange executed, with the strategy their fills went to. */
+  instants: { order: InstantOrder; strategy?: string; tag?: string }[];
+  /** Why market orders were cancelled unfilled at placement, by client id. */
+  orderReasons: Map<string, string>;
 }
 
 export interface HarnessOptions {
@@ -185,9 +190,19 @@ export function buildHarness(o: HarnessOptions): Harness {
     return undefined;
   };
   const trades = new TradeBook(split, minSellableOf, { reference, rate });
+  const instants: Harness['instants'] = [];
+  const instantById = new Map<string, Harness['instants'][number]>();
+  const orderReasons = new Map<string, string>();
   portfolio.onFillHook = (f) => {
     trades.onFill(f);
     dirty.balances = true;
+    if (instantById.size > 0) {
+      const rec = instantById.get(f.clientOrderId);
+      if (rec && rec.strategy === undefined) {
+        rec.strategy = f.strategy;
+        if (f.tag) rec.tag = f.tag;
+      }
+    }
   };
   const ledgerBalances = () => {
     const out: Record<string, { asset: string; fiat: boolean; value: Decimal; locked: Decimal }> = {};
@@ -233,6 +248,12 @@ export function buildHarness(o: HarnessOptions): Harness {
       dirty.margin = true;
     },
     positionMarket: (id) => positionMarket.get(id),
+    onInstant: (order) => {
+      const rec: Harness['instants'][number] = { order };
+      instants.push(rec);
+      instantById.set(order.clientOrderId, rec);
+    },
+    onMarketCancelled: (id, reason) => void orderReasons.set(id, reason),
   });
   const venueFor = (account: string) => {
     if (account !== 'main') throw new Error(`backtests trade the main account only, not ${account}`);
@@ -332,5 +353,5 @@ export function buildHarness(o: HarnessOptions): Harness {
   sim.on('fill', (f) => {
     if (f.accountId === BACKTEST_ACCOUNT) dirty.balances = true;
   });
-  return { clock, sim, desks, fill, core, engine, risk, portfolio, trades, books, cursor, live, liveSet, marginMarkets, dirty, reference, split, refreshMargin, owners, rate };
+  return { clock, sim, desks, fill, core, engine, risk, portfolio, trades, books, cursor, live, liveSet, marginMarkets, dirty, reference, split, refreshMargin, owners, rate, instants, orderReasons };
 }

@@ -1,7 +1,7 @@
 /** What the run feeds the metrics: the equity curve's first point, fees, trades and orders (hand-worked). */
 import { describe, expect, it } from 'vitest';
 import { runBacktest } from '../../src/backtest/run.js';
-import { marginClose, marginOpen, market, qty } from '../../src/strategy/builders.js';
+import { instant, marginClose, marginOpen, market, qty } from '../../src/strategy/builders.js';
 import { config, newLog, scripted, T0, writeCandles, type Ohlcv } from './helpers.js';
 
 const flat: Ohlcv = [100, 100.5, 99.8, 100, 50];
@@ -70,6 +70,13 @@ describe('margin positions in the metrics', () => {
     expect(r.result.metrics.feesPaid.value).toBe(18);
     expect(r.result.summary.endEquity).toBe(9982);
     expect(r.result.metrics.expectancy.value).toBe(-9);
+    // the desk's orders are in the result: two openings, one closing, each with its fee
+    expect(r.result.orders.map((o) => `${o.kind} ${o.strategy} ${o.type} ${o.side} ${o.quantity} fee ${o.fee} ${o.state} ${o.reason}`)).toEqual([
+      'margin b MARGIN_OPEN BUY 30 fee 6 filled null',
+      'margin b MARGIN_CLOSE SELL 30 fee 6 filled user',
+      'margin b MARGIN_OPEN BUY 30 fee 6 filled null',
+    ]);
+    expect(r.result.summary.orders).toBe(3);
   });
 });
 
@@ -107,7 +114,7 @@ journal: { file: ":memory:" }
       log,
       at: {
         0: () => market('BUY', 'XYZUSDT', qty(2)),
-        2: (ctx) => market('SELL', 'XYZUSDT', qty(ctx.position('XYZUSDT').quantity)),
+        2: (ctx) => market('SELL', 'XYZUSDT', qty(ctx.position('XYZUSDT')!.quantity)),
       },
     });
     const r = await runBacktest(parseConfig(text, { baseDir: dirname(file) }), { instances: [{ ...inst, markets: ['XYZUSDT'] }] });
@@ -125,5 +132,29 @@ journal: { file: ":memory:" }
     expect(t.quantity).toBe('2');
     // the account: 10,000 − 4,000 + 2,057.94 USDT and 0.998 XYZ at 2,060 = 10,113.82
     expect(r.result.summary.endEquity).toBeCloseTo(10113.82, 8);
+  });
+});
+
+describe('orders in the result', () => {
+  it('lists instant orders with their kind, next to spot ones', async () => {
+    const r = await run([flat, flat, flat], '', {
+      at: { 0: () => instant('BUY', 'BTCUSDT', qty('0.5'), 'otc-1'), 1: () => market('BUY', 'BTCUSDT', qty('0.1')) },
+    });
+    expect(r.result.orders.map((o) => `${o.kind} ${o.type} ${o.side} ${o.filled} ${o.state} ${o.tag}`)).toEqual([
+      'instant OTC BUY 0.5 filled otc-1',
+      'spot MARKET BUY 0.1 filled null',
+    ]);
+    expect(r.result.orders[0]!.strategy).toBe('s');
+  });
+
+  it('gives the reason of a market order cancelled by the volume cap', async () => {
+    // next candle's volume 5, cap 10 %: at most 0.5 may fill; a market order of 1 is cancelled whole
+    const r = await run([flat, [100, 100, 98, 99.5, 5], flat], '  volumeCapPct: 10', { at: { 0: () => market('BUY', 'BTCUSDT', qty(1)) } });
+    const o = r.result.orders[0]!;
+    expect(o.state).toBe('cancelled');
+    expect(o.reason).toBe('market order of 1 is larger than the volume cap of the next candle (10 % of its volume 5 = 0.5)');
+    // with no next candle the exchange refuses it, with its own reason
+    const last = await run([flat, flat], '', { at: { 1: () => market('BUY', 'BTCUSDT', qty(1)) } });
+    expect(last.result.orders[0]!.reason).not.toBeNull();
   });
 });
