@@ -146,6 +146,13 @@ export interface BacktestResult {
   orders: OrderRecord[];
   equity: { times: number[]; values: number[] };
   finalBalances: Record<string, { value: string; locked: string }>;
+  /** Assets held in the run that it could not value in the reference asset: left out of the equity. */
+  unpricedAssets: string[];
+  /**
+   * Fees: `paid` in the reference asset (each converted when paid; = the Fees paid metric), `byAsset`
+   * as paid in each asset, `unconverted` the ones the run could not price (not in `paid`).
+   */
+  fees: { reference: string; paid: string; byAsset: Record<string, string>; unconverted: Record<string, string> };
 }
 
 export interface ResultInput {
@@ -177,6 +184,7 @@ export function downsample(times: ArrayLike<number>, values: ArrayLike<number>, 
   return { times: t, values: v };
 }
 
+/** A trade for the metrics: pnl in the reference asset (a trade in another quote asset: its converted pnl). */
 function toClosed(t: TradeRecord): ClosedTrade {
   return {
     side: t.side,
@@ -185,7 +193,7 @@ function toClosed(t: TradeRecord): ClosedTrade {
     entryPrice: Number(t.entryPrice),
     exitPrice: Number(t.exitPrice),
     quantity: Number(t.quantity),
-    pnl: Number(t.pnl),
+    pnl: Number(t.pnlReference ?? t.pnl),
     pnlPct: t.pnlPct,
     fees: Number(t.fees),
   };
@@ -196,10 +204,12 @@ export function buildResult(x: ResultInput): BacktestResult {
   const trades = x.h.trades.sorted();
   const main = x.series[0]!;
   const fi = Math.min(main.firstIndex, main.length - 1);
+  const unvalued = [...new Set(trades.filter((t) => t.quote !== undefined && t.pnlReference === undefined).map((t) => t.quote!))].sort();
   const metrics = computeMetrics({
     equity: { times: x.equity.times, values: x.equity.values },
     trades: trades.map(toClosed),
     feesPaid: Number(x.h.trades.feesPaid.toSignificantDigits(15).toFixed()),
+    ...(unvalued.length > 0 ? { pnlUnavailable: `pnl of trades in ${unvalued.join(', ')} cannot be valued in ${x.h.reference} (no market of the run converts it)` } : {}),
     ...(main.length > 0 ? { benchmark: { firstPrice: main.open[fi]!, lastPrice: main.close[main.length - 1]! } } : {}),
   });
   const spot: OrderRecord[] = [...x.h.engine.orders.values()].map((o) => ({
@@ -260,10 +270,23 @@ export function buildResult(x: ResultInput): BacktestResult {
     orders,
     equity: downsample(x.equity.times, x.equity.values, x.equityPoints),
     finalBalances,
+    unpricedAssets: [...x.h.unpriced].sort(),
+    fees: {
+      reference: x.h.reference,
+      paid: x.h.trades.feesPaid.toSignificantDigits(15).toFixed(),
+      byAsset: sortedRecord(x.h.trades.feesByAsset),
+      unconverted: sortedRecord(x.h.trades.unconvertedFees),
+    },
   };
 }
 
-/** The terminal summary: run line, data problems, metrics table. */
+function sortedRecord(m: ReadonlyMap<string, Decimal>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const k of [...m.keys()].sort()) out[k] = m.get(k)!.toSignificantDigits(15).toFixed();
+  return out;
+}
+
+/** The terminal summary: run line, data problems, warnings, metrics table. */
 export function formatSummary(r: BacktestResult): string {
   const lines: string[] = [];
   const names = r.run.strategies.map((s) => `${s.name} (${s.strategy} on ${s.markets.join(', ')})`).join('; ');
@@ -271,6 +294,13 @@ export function formatSummary(r: BacktestResult): string {
   lines.push(`candles ${r.summary.candles}, orders ${r.summary.orders}, trades ${r.summary.trades}, denied intents ${r.summary.denials}`);
   lines.push(`equity ${r.summary.startEquity.toFixed(2)} -> ${r.summary.endEquity.toFixed(2)} ${r.run.reference}`);
   for (const p of r.data.problems) lines.push(`data: ${p}`);
+  if (r.unpricedAssets.length > 0) {
+    lines.push(`warning: ${r.unpricedAssets.join(', ')} cannot be valued in ${r.run.reference} by any market of the run: left out of the equity, the returns and the drawdowns`);
+  }
+  const unconverted = Object.entries(r.fees.unconverted);
+  if (unconverted.length > 0) {
+    lines.push(`warning: fees not in "Fees paid" (no price in ${r.run.reference}): ${unconverted.map(([a, v]) => `${v} ${a}`).join(', ')}`);
+  }
   lines.push('');
   lines.push(formatMetrics(r.metrics));
   return lines.join('\n');

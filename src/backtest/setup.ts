@@ -96,6 +96,8 @@ export interface Harness {
   instants: { order: InstantOrder; strategy?: string; tag?: string }[];
   /** Why market orders were cancelled unfilled at placement, by client id. */
   orderReasons: Map<string, string>;
+  /** Assets held during the run that it cannot value in the reference asset (left out of the equity). */
+  unpriced: Set<string>;
 }
 
 export interface HarnessOptions {
@@ -353,5 +355,5 @@ export function buildHarness(o: HarnessOptions): Harness {
   sim.on('fill', (f) => {
     if (f.accountId === BACKTEST_ACCOUNT) dirty.balances = true;
   });
-  return { clock, sim, desks, fill, core, engine, risk, portfolio, trades, books, cursor, live, liveSet, marginMarkets, dirty, reference, split, refreshMargin, owners, rate, instants, orderReasons };
+  return { clock, sim, desks, fill, core, engine, risk, portfolio, trades, books, cursor, live, liveSet, marginMarkets, dirty, reference, split, refreshMargin, owners, rate, instants, orderReasons, unpriced: new Set<string>() };
 }

@@ -158,3 +158,69 @@ describe('orders in the result', () => {
     expect(last.result.orders[0]!.reason).not.toBeNull();
   });
 });
+
+describe('assets in other currencies', () => {
+  async function twoMarkets(balances: string, tmnRows: Ohlcv[] | undefined, script: Parameters<typeof scripted>[0], sym = 'BTCTMN') {
+    const usdt = writeCandles([flat, flat, flat, flat]);
+    const data = [`{ symbol: BTCUSDT, file: ${JSON.stringify(usdt)} }`];
+    if (tmnRows) data.push(`{ symbol: ${sym}, file: ${JSON.stringify(writeCandles(tmnRows))} }`);
+    const text = `mode: backtest
+strategies:
+  - { name: s, strategy: sma-cross, markets: [${tmnRows ? sym : 'BTCUSDT'}], resolution: "60s" }
+backtest:
+  data: [ ${data.join(', ')} ]
+  from: ${T0}
+  to: ${T0 + 4 * 60}
+  balances: ${balances}
+journal: { file: ":memory:" }
+`;
+    const { parseConfig } = await import('../../src/config/load.js');
+    const { dirname } = await import('node:path');
+    const { formatSummary } = await import('../../src/backtest/result.js');
+    const inst = { ...scripted(script), markets: [tmnRows ? sym : 'BTCUSDT'] };
+    const r = await runBacktest(parseConfig(text, { baseDir: dirname(usdt) }), { instances: [inst] });
+    return { r, summary: formatSummary(r.result) };
+  }
+
+  it('names a balance no market of the run can value, in the data report, the summary and result.json', async () => {
+    const { r, summary } = await twoMarkets('{ USDT: 10000, TMN: 10000 }', undefined, {});
+    expect(r.result.summary.startEquity).toBe(10000);
+    expect(r.result.unpricedAssets).toEqual(['TMN']);
+    expect(r.result.data.problems.some((p) => p.startsWith('TMN: the starting balance cannot be valued in USDT'))).toBe(true);
+    expect(summary).toContain('warning: TMN cannot be valued in USDT');
+  });
+
+  it('values TMN through BTCTMN and BTCUSDT, and converts TMN fees and pnl to USDT when paid', async () => {
+    // 1 BTC = 100 USDT = 5,000,000 TMN, so 1 TMN = 0.00002 USDT; 50,000,000 TMN = 1,000 USDT.
+    // BTCTMN's taker fee is 0.4 %. Buy 1 BTC on BTCTMN (fee 0.004 BTC = 20,000 TMN = 0.4 USDT), sell
+    // the 0.996 (fee 0.4 % of 4,980,000 = 19,920 TMN = 0.3984 USDT). Fees paid 0.7984 USDT (39,920 TMN);
+    // the trade: pnl 4,980,000 − 5,000,000 − 19,920 = −39,920 TMN = −0.7984 USDT (the expectancy, in USDT).
+    const tmn: Ohlcv = [5_000_000, 5_000_000, 5_000_000, 5_000_000, 50];
+    const { r, summary } = await twoMarkets('{ USDT: 10000, TMN: 50000000 }', [tmn, tmn, tmn, tmn], {
+      at: { 0: () => market('BUY', 'BTCTMN', qty(1)), 2: () => market('SELL', 'BTCTMN', qty('0.996')) },
+    });
+    expect(r.result.unpricedAssets).toEqual([]);
+    expect(r.result.summary.startEquity).toBe(11000);
+    expect(r.result.fees).toEqual({ reference: 'USDT', paid: '0.7984', byAsset: { TMN: '39920' }, unconverted: {} });
+    expect(r.result.metrics.feesPaid.value).toBe(0.7984);
+    const t = r.result.trades[0]!;
+    expect([t.pnl, t.quote, t.pnlReference, t.exit]).toEqual(['-39920', 'TMN', '-0.7984', 'signal']);
+    expect(r.result.metrics.expectancy.value).toBe(-0.7984);
+    expect(r.result.summary.endEquity).toBeCloseTo(11000 - 0.7984, 9);
+    expect(summary).not.toContain('warning');
+  });
+
+  it('keeps fees and pnl in an asset the run cannot price apart, and says so', async () => {
+    // ETHTMN next to BTCUSDT: nothing converts TMN (or ETH) to USDT.
+    const eth: Ohlcv = [200_000, 200_000, 200_000, 200_000, 50];
+    const { r, summary } = await twoMarkets('{ USDT: 10000, TMN: 1000000 }', [eth, eth, eth, eth], {
+      at: { 0: () => market('BUY', 'ETHTMN', qty(1)), 2: () => market('SELL', 'ETHTMN', qty('0.996')) },
+    }, 'ETHTMN');
+    expect(r.result.unpricedAssets).toEqual(['ETH', 'TMN']);
+    expect(r.result.fees.paid).toBe('0');
+    expect(r.result.fees.unconverted).toEqual({ TMN: '1596.8' });
+    expect(r.result.metrics.feesPaid.value).toBe(0);
+    expect(r.result.metrics.expectancy).toEqual({ value: null, reason: 'pnl of trades in TMN cannot be valued in USDT (no market of the run converts it)' });
+    expect(summary).toContain('warning: fees not in "Fees paid" (no price in USDT): 1596.8 TMN');
+  });
+});
