@@ -434,7 +434,22 @@ function equityValuer(h: Harness, series: Series[], unpriced: Set<string>): () =
         if (!Number.isNaN(x)) v += x;
       }
     }
-    if (h.marginMarkets.size > 0) for (const p of h.portfolio.marginPositions()) if (p.state === 'open') v += p.profit.value.toNumber();
+    if (h.marginMarkets.size > 0) {
+      for (const p of h.portfolio.marginPositions()) {
+        if (p.state !== 'open') continue;
+        // The open profit is in the market's quote asset: valued like a balance of it.
+        const quote = h.split(p.market).quote;
+        if (!routes.has(quote)) routes.set(quote, routeOf(h, series, quote));
+        const legs = routes.get(quote);
+        if (!legs) {
+          unpriced.add(quote);
+          continue;
+        }
+        let x = p.profit.value.toNumber();
+        for (const l of legs) x = l.inverse ? x / bookList[l.book]!.price : x * bookList[l.book]!.price;
+        if (!Number.isNaN(x)) v += x;
+      }
+    }
     return v;
   };
 }

@@ -223,4 +223,19 @@ journal: { file: ":memory:" }
     expect(r.result.metrics.expectancy).toEqual({ value: null, reason: 'pnl of trades in TMN cannot be valued in USDT (no market of the run converts it)' });
     expect(summary).toContain('warning: fees not in "Fees paid" (no price in USDT): 1596.8 TMN');
   });
+
+  it('values the open profit of a margin position in TMN in USDT', async () => {
+    // A 2x long on BTCTMN with 1,000,000 TMN at 5,000,000 (0.4 BTC; opening fee 0.4 % of 2,000,000 =
+    // 8,000 TMN); the last close is 5,500,000: open profit 0.4 × 500,000 = 200,000 TMN. TMN is worth
+    // 100 / 5,500,000 USDT at the end: equity = 10,000 + (50,000,000 − 8,000 + 200,000) × 100 / 5,500,000
+    // = 10,912.581818... (the profit used to be added as 200,000 "USDT").
+    const tmn: Ohlcv = [5_000_000, 5_000_000, 5_000_000, 5_000_000, 50];
+    const { r } = await twoMarkets('{ USDT: 10000, TMN: 50000000 }', [tmn, tmn, tmn, [5_000_000, 5_500_000, 5_000_000, 5_500_000, 50]], {
+      at: { 0: () => marginOpen({ market: 'BTCTMN', side: 'long', collateral: 1000000, riskCoef: 2, openPrice: 5000000 }) },
+    });
+    expect(r.result.summary.endEquity).toBeCloseTo(10000 + (50_000_000 - 8_000 + 200_000) * 100 / 5_500_000, 6);
+    const t = r.result.trades[0]!;
+    expect([t.exit, t.pnl, t.quote]).toEqual(['open at end', '192000', 'TMN']);
+    expect(Number(t.pnlReference)).toBeCloseTo(192_000 * 100 / 5_500_000, 9);
+  });
 });
