@@ -127,6 +127,21 @@ export class CandleFill {
     this.setBook(symbol, open, this.cap(symbol, next));
   }
 
+  /**
+   * Why a market order placed after candle `index` was cancelled unfilled (the book preparePlacement
+   * made could not fill it whole): no next candle, or more than the volume cap of the next candle.
+   */
+  marketCancelReason(symbol: string, index: number, quantity: Decimal): string {
+    const s = this.series.get(symbol)!;
+    if (index + 1 >= s.length) return 'no next candle to fill the market order against';
+    const c = this.deps.options.volumeCap;
+    const cap = this.cap(symbol, index + 1);
+    if (c !== undefined && cap.lt(quantity)) {
+      return `market order of ${quantity.toFixed()} is larger than the volume cap of the next candle (${c * 100} % of its volume ${s.volume[index + 1]} = ${cap.toFixed()})`;
+    }
+    return 'the market order could not be filled whole at the next open';
+  }
+
   /** Instant orders trade at the last close (the desk adds its spread): book = close, both sides. */
   prepareInstant(symbol: string, index: number): void {
     const key = `i${index}`;

@@ -5,6 +5,7 @@
  * numbers computed in a fixed order, so the same inputs give a byte-identical file.
  */
 import type { MizanConfig } from '../config/schema.js';
+import { Decimal } from '../core/decimal.js';
 import { avgPrice } from '../execution/tracked-order.js';
 import type { StrategyInstance } from '../runtime/trading-core.js';
 import { computeMetrics, type ClosedTrade, type Metrics } from './metrics/index.js';
@@ -12,10 +13,103 @@ import { formatMetrics } from './metrics/index.js';
 import type { DataReport, Series } from './data.js';
 import { BACKTEST_ACCOUNT, type Harness } from './setup.js';
 import type { TradeRecord } from './trades.js';
+import { parseMarginPosition } from '../exchange/parse/margin.js';
+
+const iso = (s: string | null | undefined): number => (s ? Date.parse(s) : 0);
+
+/**
+ * Instant orders and margin positions as order records. A margin position is an opening order
+ * (`MARGIN_OPEN`, BUY for a long, SELL for a short; fee = the opening fee) and, once closed, a
+ * closing one (`MARGIN_CLOSE`; fee = the closing fee, reason = the close reason). Quantities are
+ * the base quantity the position held.
+ */
+function otherOrders(x: ResultInput): OrderRecord[] {
+  const out: OrderRecord[] = [];
+  for (const { order: o, strategy, tag } of x.h.instants) {
+    const t = o.transactTime ? o.transactTime * 1000 : iso(o.createdAt);
+    out.push({
+      kind: 'instant',
+      clientOrderId: o.clientOrderId,
+      strategy: strategy ?? 'unknown',
+      symbol: o.symbol,
+      side: o.side,
+      type: 'OTC',
+      price: o.price.toFixed(),
+      stopPrice: null,
+      quantity: o.origQty.toFixed(),
+      filled: o.executedQty.toFixed(),
+      avgPrice: o.executedPrice ? o.executedPrice.toSignificantDigits(12).toFixed() : null,
+      fee: (o.fee ?? o.fills.reduce((a, f) => a.plus(f.fee), new Decimal(0))).toFixed(),
+      feeAsset: o.fills[0]?.feeAsset ?? null,
+      state: o.status === 'FILLED' ? 'filled' : o.status.toLowerCase(),
+      reason: null,
+      tag: tag ?? null,
+      createdAt: t,
+      updatedAt: t,
+    });
+  }
+  const desk = x.h.desks.margin;
+  for (const w of desk.list(BACKTEST_ACCOUNT, {})) {
+    const p = parseMarginPosition(w);
+    const c = desk.costs(BACKTEST_ACCOUNT, p.id);
+    const strategy = x.h.owners.owner(p) ?? 'unknown';
+    const { quote } = x.h.split(p.market);
+    const qty = c.baseQty.abs().toFixed();
+    const filled = p.openFilledPrice !== undefined;
+    const created = iso(p.createdAt);
+    const opened = iso(p.openedAt) || created;
+    out.push({
+      kind: 'margin',
+      clientOrderId: `margin-${p.id}-open`,
+      strategy,
+      symbol: p.market,
+      side: p.side === 'long' ? 'BUY' : 'SELL',
+      type: 'MARGIN_OPEN',
+      price: p.openPrice.toFixed(),
+      stopPrice: null,
+      quantity: qty,
+      filled: filled ? qty : '0',
+      avgPrice: p.openFilledPrice?.toFixed() ?? null,
+      fee: c.openFee.toFixed(),
+      feeAsset: quote,
+      state: filled ? 'filled' : p.state === 'canceled' ? 'cancelled' : 'open',
+      reason: null,
+      tag: null,
+      createdAt: created,
+      updatedAt: filled ? opened : iso(p.updatedAt) || created,
+    });
+    if (p.state === 'closed' || p.state === 'liquidated') {
+      const closed = iso(p.closedAt);
+      out.push({
+        kind: 'margin',
+        clientOrderId: `margin-${p.id}-close`,
+        strategy,
+        symbol: p.market,
+        side: p.side === 'long' ? 'SELL' : 'BUY',
+        type: 'MARGIN_CLOSE',
+        price: p.closePrice?.toFixed() ?? null,
+        stopPrice: null,
+        quantity: qty,
+        filled: qty,
+        avgPrice: p.closeFilledPrice?.toFixed() ?? null,
+        fee: c.closeFee.toFixed(),
+        feeAsset: quote,
+        state: 'filled',
+        reason: p.state === 'liquidated' ? 'liquidation' : String(p.closeReason ?? 'closed'),
+        tag: null,
+        createdAt: closed,
+        updatedAt: closed,
+      });
+    }
+  }
+  return out;
+}
 
 export const RESULT_FORMAT = 'mizan-backtest/1';
 
 export interface OrderRecord {
+  /** `spot` (through the execution engine), `instant` (OTC desk) or `margin` (a position's opening or closing). */
+  kind: 'spot' | 'instant' | 'margin';
   clientOrderId: string;
   strategy: string;
   symbol: string;
@@ -52,6 +146,13 @@ export interface BacktestResult {
   orders: OrderRecord[];
   equity: { times: number[]; values: number[] };
   finalBalances: Record<string, { value: string; locked: string }>;
+  /** Assets held in the run that it could not value in the reference asset: left out of the equity. */
+  unpricedAssets: string[];
+  /**
+   * Fees: `paid` in the reference asset (each converted when paid; = the Fees paid metric), `byAsset`
+   * as paid in each asset, `unconverted` the ones the run could not price (not in `paid`).
+   */
+  fees: { reference: string; paid: string; byAsset: Record<string, string>; unconverted: Record<string, string> };
 }
 
 export interface ResultInput {
@@ -83,6 +184,7 @@ export function downsample(times: ArrayLike<number>, values: ArrayLike<number>, 
   return { times: t, values: v };
 }
 
+/** A trade for the metrics: pnl in the reference asset (a trade in another quote asset: its converted pnl). */
 function toClosed(t: TradeRecord): ClosedTrade {
   return {
     side: t.side,
@@ -91,7 +193,7 @@ function toClosed(t: TradeRecord): ClosedTrade {
     entryPrice: Number(t.entryPrice),
     exitPrice: Number(t.exitPrice),
     quantity: Number(t.quantity),
-    pnl: Number(t.pnl),
+    pnl: Number(t.pnlReference ?? t.pnl),
     pnlPct: t.pnlPct,
     fees: Number(t.fees),
   };
@@ -115,13 +217,16 @@ export function buildResult(x: ResultInput): BacktestResult {
   const trades = x.h.trades.sorted();
   const main = x.series[0]!;
   const fi = Math.min(main.firstIndex, main.length - 1);
+  const unvalued = [...new Set(trades.filter((t) => t.quote !== undefined && t.pnlReference === undefined).map((t) => t.quote!))].sort();
   const metrics = computeMetrics({
     equity: { times: x.equity.times, values: x.equity.values },
     trades: trades.map(toClosed),
     feesPaid: Number(x.h.trades.feesPaid.toSignificantDigits(15).toFixed()),
+    ...(unvalued.length > 0 ? { pnlUnavailable: `pnl of trades in ${unvalued.join(', ')} cannot be valued in ${x.h.reference} (no market of the run converts it)` } : {}),
     ...(main.length > 0 ? { benchmark: { firstPrice: main.open[fi]!, lastPrice: main.close[main.length - 1]! } } : {}),
   });
-  const orders: OrderRecord[] = [...x.h.engine.orders.values()].map((o) => ({
+  const spot: OrderRecord[] = [...x.h.engine.orders.values()].map((o) => ({
+    kind: 'spot' as const,
     clientOrderId: o.clientOrderId,
     strategy: o.strategy,
     symbol: o.symbol,
@@ -135,11 +240,14 @@ export function buildResult(x: ResultInput): BacktestResult {
     fee: o.fee.toFixed(),
     feeAsset: o.feeAsset ?? null,
     state: o.state,
-    reason: o.reason ?? null,
+    reason: o.reason ?? x.h.orderReasons.get(o.clientOrderId) ?? null,
     tag: o.tag ?? null,
     createdAt: o.createdAt,
     updatedAt: o.updatedAt,
   }));
+  // Spot orders in the order they were placed, then instant and margin ones merged in by time (stable).
+  const other = otherOrders(x);
+  const orders = other.length === 0 ? spot : [...spot, ...other].sort((a, b) => a.createdAt - b.createdAt);
   const finalBalances: Record<string, { value: string; locked: string }> = {};
   const bal = x.h.sim.balances(BACKTEST_ACCOUNT);
   for (const a of Object.keys(bal).sort()) finalBalances[a] = { value: bal[a]!.value.toFixed(), locked: bal[a]!.locked.toFixed() };
@@ -175,10 +283,23 @@ export function buildResult(x: ResultInput): BacktestResult {
     orders,
     equity: downsample(x.equity.times, x.equity.values, x.equityPoints),
     finalBalances,
+    unpricedAssets: [...x.h.unpriced].sort(),
+    fees: {
+      reference: x.h.reference,
+      paid: x.h.trades.feesPaid.toSignificantDigits(15).toFixed(),
+      byAsset: sortedRecord(x.h.trades.feesByAsset),
+      unconverted: sortedRecord(x.h.trades.unconvertedFees),
+    },
   };
 }
 
-/** The terminal summary: run line, data problems, metrics table. */
+function sortedRecord(m: ReadonlyMap<string, Decimal>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const k of [...m.keys()].sort()) out[k] = m.get(k)!.toSignificantDigits(15).toFixed();
+  return out;
+}
+
+/** The terminal summary: run line, data problems, warnings, metrics table. */
 export function formatSummary(r: BacktestResult): string {
   const lines: string[] = [];
   const names = r.run.strategies.map((s) => `${s.name} (${s.strategy} on ${s.markets.join(', ')})`).join('; ');
@@ -186,6 +307,13 @@ export function formatSummary(r: BacktestResult): string {
   lines.push(`candles ${r.summary.candles}, orders ${r.summary.orders}, trades ${r.summary.trades}, denied intents ${r.summary.denials}`);
   lines.push(`equity ${r.summary.startEquity.toFixed(2)} -> ${r.summary.endEquity.toFixed(2)} ${r.run.reference}`);
   for (const p of r.data.problems) lines.push(`data: ${p}`);
+  if (r.unpricedAssets.length > 0) {
+    lines.push(`warning: ${r.unpricedAssets.join(', ')} cannot be valued in ${r.run.reference} by any market of the run: left out of the equity, the returns and the drawdowns`);
+  }
+  const unconverted = Object.entries(r.fees.unconverted);
+  if (unconverted.length > 0) {
+    lines.push(`warning: fees not in "Fees paid" (no price in ${r.run.reference}): ${unconverted.map(([a, v]) => `${v} ${a}`).join(', ')}`);
+  }
   lines.push('');
   lines.push(formatMetrics(r.metrics));
   return lines.join('\n');

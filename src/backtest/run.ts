@@ -7,8 +7,12 @@
  *      strategies (synchronously when their handlers are); intents go through risk and execution;
  *      orders placed now reach the exchange at the next open;
  *   3. after every market closing at T has been handled, the equity is sampled (plain numbers).
+ * The first sample is the equity at the first moment at or after `from` (a candle close or a
+ * schedule tick), taken before any strategy acts then: the base of the total return is the account
+ * before the run's first decision (its fees and fills come after it).
  * Candles before `from` warm the strategies up; their intents are denied (rule `warmup`).
  */
+import { toDecimal } from '../core/decimal.js';
 import { silentLogger, type Logger } from '../core/logger.js';
 import type { MizanConfig } from '../config/schema.js';
 import { loadStrategyInstances } from '../runtime/strategy-loader.js';
@@ -73,9 +77,15 @@ export async function runBacktest(config: MizanConfig, opts: BacktestOptions = {
   const logger = opts.logger ?? silentLogger;
   const instances = opts.instances ?? (await loadStrategyInstances(withParams(config, opts.params)));
   const { series, report } = await loadData(config, instances, fromMs, toMs, opts);
+  const h = report.ok ? buildHarness({ config, instances, series, fromMs, logger }) : undefined;
+  if (h) {
+    for (const asset of unpricedBalances(config, h, series)) {
+      h.unpriced.add(asset);
+      report.problems.push(`${asset}: the starting balance cannot be valued in ${h.reference} (no market of the run converts it): it is left out of the equity and the returns`);
+    }
+  }
   opts.onDataReport?.(report);
-  if (!report.ok) throw new BacktestDataError(report);
-  const h = buildHarness({ config, instances, series, fromMs, logger });
+  if (!h) throw new BacktestDataError(report);
   const total = series.reduce((a, s) => a + s.length, 0);
   const firstClose = Math.min(...series.map((s) => (s.length > 0 ? (s.time[0]! + s.resSec) * 1000 : Infinity)));
   const schedules = new BacktestSchedules(config, instances, Math.max(fromMs, firstClose));
@@ -84,8 +94,13 @@ export async function runBacktest(config: MizanConfig, opts: BacktestOptions = {
   await h.core.idle();
   const lastT = h.clock.now();
   h.trades.closeOpen(lastT, (s) => h.books.get(s)?.mid());
-  const closed = h.desks.margin.list(BACKTEST_ACCOUNT, { active: false }).map((p) => parseMarginPosition(p));
-  h.trades.addMargin(instances.length === 1 ? instances[0]!.name : 'margin', closed);
+  // Margin positions closed since the last refresh, then those still open: trades `open at end` at the last close.
+  h.refreshMargin();
+  for (const w of h.desks.margin.list(BACKTEST_ACCOUNT, { active: true })) {
+    const p = parseMarginPosition(w);
+    const mark = h.books.get(p.market)?.mid();
+    if (mark) h.trades.addMargin(h.owners.owner(p) ?? 'unknown', p, h.desks.margin.costs(BACKTEST_ACCOUNT, p.id), mark, lastT);
+  }
   h.desks.detach();
   const result = buildResult({ config, instances, fromMs, toMs, h, series, report, equity: eq, equityPoints: opts.equityPoints ?? 2000 });
   return { result, series, candles: total };
@@ -107,8 +122,9 @@ function drain(h: Harness): void | Promise<void> {
 }
 
 /** Fire every schedule tick due at or before `until` (in time order), each at its own time. */
-async function fireSchedules(h: Harness, schedules: BacktestSchedules, until: number): Promise<void> {
+async function fireSchedules(h: Harness, schedules: BacktestSchedules, until: number, start: (t: number) => void): Promise<void> {
   for (let t = schedules.peek(); t <= until; t = schedules.peek()) {
+    start(t);
     if (t > h.clock.now()) h.clock.set(t);
     for (const name of schedules.take(t)) await h.core.onSchedule(name, t);
     h.dirty.events = true;
@@ -121,6 +137,16 @@ interface WalkState {
   n: number;
   /** Candles walked. */
   done: number;
+  /** Whether the first sample (the equity before any strategy acts at or after `from`) was taken. */
+  started: boolean;
+}
+
+/** The first equity sample, at `t`: before any strategy acts at or after `from`. */
+function startSample(w: WalkState, t: number, times: Float64Array, values: Float64Array, valuer: () => number): void {
+  w.started = true;
+  times[w.n] = t;
+  values[w.n] = valuer();
+  w.n++;
 }
 
 /** The steps after a candle's handlers: margin refresh, progress, and the equity sample (after the last market closing at t). */
@@ -179,6 +205,7 @@ function walkQuiet(
     if (t > clock.now()) clock.set(t);
     h.cursor[0] = i;
     book.set(close[i]!);
+    if (!w.started && t >= fromMs) startSample(w, t, times, values, valuer);
     const r = feed(Bar.fromColumns(s, i, s.resSec));
     if (r || dirty.events) {
       quiet.pending = r;
@@ -202,10 +229,14 @@ function walkQuiet(
 async function walk(h: Harness, series: Series[], fromMs: number, total: number, opts: BacktestOptions, schedules: BacktestSchedules): Promise<EquityCurve> {
   const k = series.length;
   const ptr = new Int32Array(k);
-  const times = new Float64Array(total);
-  const values = new Float64Array(total);
-  const w: WalkState = { n: 0, done: 0 };
-  const valuer = equityValuer(h, series);
+  // One sample per candle close at or after `from`, plus the first one (before the strategies act).
+  const times = new Float64Array(total + 1);
+  const values = new Float64Array(total + 1);
+  const w: WalkState = { n: 0, done: 0, started: false };
+  const valuer = equityValuer(h, series, h.unpriced);
+  const start = (t: number) => {
+    if (!w.started && t >= fromMs) startSample(w, t, times, values, valuer);
+  };
   const every = opts.progressEvery ?? 50_000;
   const bookListeners = series.map((s) => h.core.listens(s.symbol, 'book'));
   // Per market, looked up once: its book, its live-order set, its index cell and its bar feed.
@@ -248,7 +279,18 @@ async function walk(h: Harness, series: Series[], fromMs: number, total: number,
       }
     }
     if (bestT === Infinity) break;
-    if (schedules.size > 0) await fireSchedules(h, schedules, bestT - 1);
+    if (schedules.size > 0) await fireSchedules(h, schedules, bestT - 1, start);
+    if (!w.started && bestT >= fromMs) {
+      // The start sample at bestT: every market closing then valued at its close, before any path
+      // is played or handler runs (the books are put back; the steps below set them in turn).
+      const prev = books.map((b) => b.price);
+      for (let j = 0; j < k; j++) {
+        const i = ptr[j]!;
+        if (i < series[j]!.length && (series[j]!.time[i]! + series[j]!.resSec) * 1000 === bestT) books[j]!.set(series[j]!.close[i]!);
+      }
+      startSample(w, bestT, times, values, valuer);
+      for (let j = 0; j < k; j++) books[j]!.set(prev[j]!);
+    }
     for (let j = 0; j < k; j++) {
       const s = series[j]!;
       const i = ptr[j]!;
@@ -284,7 +326,7 @@ async function walk(h: Harness, series: Series[], fromMs: number, total: number,
       }
       afterCandle(h, w, bestT, false, fromMs, total, every, opts, times, values, valuer);
     }
-    if (schedules.size > 0) await fireSchedules(h, schedules, bestT);
+    if (schedules.size > 0) await fireSchedules(h, schedules, bestT, start);
     if (bestT >= fromMs) {
       times[w.n] = bestT;
       values[w.n] = valuer();
@@ -295,10 +337,60 @@ async function walk(h: Harness, series: Series[], fromMs: number, total: number,
   return { times: times.subarray(0, w.n), values: values.subarray(0, w.n), length: w.n };
 }
 
-/** Account value in the reference asset from plain numbers; balances re-read only after they changed. */
-function equityValuer(h: Harness, series: Series[]): () => number {
-  const assets: { asset: string; value: number; book: number; inverse: boolean }[] = [];
+/** One conversion step of an asset's value: times the close of series `book` (or divided by it when `inverse`). */
+interface Leg {
+  book: number;
+  inverse: boolean;
+}
+
+/**
+ * How the run values an asset in the reference: [] for the reference itself, one leg through a market
+ * of the run between the two (either way round), or two legs through one other asset (e.g. TMN via
+ * BTCTMN then BTCUSDT); undefined when no market of the run converts it.
+ */
+export function routeOf(h: Pick<Harness, 'reference' | 'split'>, series: readonly Series[], asset: string): Leg[] | undefined {
+  if (asset === h.reference) return [];
+  const leg = (from: string, to: string): Leg | undefined => {
+    for (let j = 0; j < series.length; j++) {
+      const sp = h.split(series[j]!.symbol);
+      if (sp.base === from && sp.quote === to) return { book: j, inverse: false };
+    }
+    for (let j = 0; j < series.length; j++) {
+      const sp = h.split(series[j]!.symbol);
+      if (sp.quote === from && sp.base === to) return { book: j, inverse: true };
+    }
+    return undefined;
+  };
+  const direct = leg(asset, h.reference);
+  if (direct) return [direct];
+  for (const s of series) {
+    const sp = h.split(s.symbol);
+    const via = sp.base === asset ? sp.quote : sp.quote === asset ? sp.base : undefined;
+    if (via === undefined || via === h.reference) continue;
+    const a = leg(asset, via);
+    const b = leg(via, h.reference);
+    if (a && b) return [a, b];
+  }
+  return undefined;
+}
+
+/** The starting balances the run cannot value in the reference asset (no market of the run converts them). */
+export function unpricedBalances(config: MizanConfig, h: Pick<Harness, 'reference' | 'split'>, series: readonly Series[]): string[] {
+  const out: string[] = [];
+  for (const [asset, v] of Object.entries(config.backtest!.balances)) {
+    if (!toDecimal(v, `backtest.balances.${asset}`).isZero() && !routeOf(h, series, asset)) out.push(asset);
+  }
+  return out.sort();
+}
+
+/**
+ * Account value in the reference asset from plain numbers; balances re-read only after they changed.
+ * An asset held that no market of the run converts is left out of the value and named in `unpriced`.
+ */
+function equityValuer(h: Harness, series: Series[], unpriced: Set<string>): () => number {
+  const assets: { asset: string; value: number; legs: Leg[] }[] = [];
   const bookList = series.map((s) => h.books.get(s.symbol)!);
+  const routes = new Map<string, Leg[] | undefined>();
   // The account's held balances in the order sim.balances() lists them (every listed asset, then
   // any other held one), so the float sum below adds in the same order; assets never held are zero
   // there and skipped here without building an entry for each listed asset.
@@ -311,17 +403,13 @@ function equityValuer(h: Harness, series: Series[]): () => number {
     for (const [asset, b] of held) {
       const value = b.value.toNumber();
       if (value === 0) continue;
-      let book = -1;
-      let inverse = false;
-      if (asset !== h.reference) {
-        book = series.findIndex((s) => h.split(s.symbol).base === asset && h.split(s.symbol).quote === h.reference);
-        if (book < 0) {
-          book = series.findIndex((s) => h.split(s.symbol).quote === asset && h.split(s.symbol).base === h.reference);
-          inverse = book >= 0;
-        }
-        if (book < 0) continue; // not priceable in the reference asset: left out (reported in the README)
+      if (!routes.has(asset)) routes.set(asset, routeOf(h, series, asset));
+      const legs = routes.get(asset);
+      if (!legs) {
+        unpriced.add(asset); // not priceable in the reference asset: left out, reported
+        continue;
       }
-      assets.push({ asset, value, book, inverse });
+      assets.push({ asset, value, legs });
     }
   };
   return () => {
@@ -331,13 +419,37 @@ function equityValuer(h: Harness, series: Series[]): () => number {
     }
     let v = 0;
     for (const a of assets) {
-      if (a.book < 0) v += a.value;
-      else {
-        const px = bookList[a.book]!.price;
-        if (!Number.isNaN(px)) v += a.inverse ? a.value / px : a.value * px;
+      const legs = a.legs;
+      if (legs.length === 0) v += a.value;
+      else if (legs.length === 1) {
+        const l = legs[0]!;
+        const px = bookList[l.book]!.price;
+        if (!Number.isNaN(px)) v += l.inverse ? a.value / px : a.value * px;
+      } else {
+        let x = a.value;
+        for (const l of legs) {
+          const px = bookList[l.book]!.price;
+          x = l.inverse ? x / px : x * px;
+        }
+        if (!Number.isNaN(x)) v += x;
       }
     }
-    if (h.marginMarkets.size > 0) for (const p of h.portfolio.marginPositions()) if (p.state === 'open') v += p.profit.value.toNumber();
+    if (h.marginMarkets.size > 0) {
+      for (const p of h.portfolio.marginPositions()) {
+        if (p.state !== 'open') continue;
+        // The open profit is in the market's quote asset: valued like a balance of it.
+        const quote = h.split(p.market).quote;
+        if (!routes.has(quote)) routes.set(quote, routeOf(h, series, quote));
+        const legs = routes.get(quote);
+        if (!legs) {
+          unpriced.add(quote);
+          continue;
+        }
+        let x = p.profit.value.toNumber();
+        for (const l of legs) x = l.inverse ? x / bookList[l.book]!.price : x * bookList[l.book]!.price;
+        if (!Number.isNaN(x)) v += x;
+      }
+    }
     return v;
   };
 }

@@ -7,6 +7,7 @@
 import { ManualClock } from '../core/clock.js';
 import { Decimal, incrementFromDecimals, toDecimal } from '../core/decimal.js';
 import type { Intent } from '../core/intents.js';
+import type { InstantOrder } from '../core/types/order.js';
 import { silentLogger, type Logger } from '../core/logger.js';
 import type { MarketDecl, MizanConfig } from '../config/schema.js';
 import { ClientIdGenerator } from '../execution/client-id.js';
@@ -20,6 +21,8 @@ import { createSimDesks, type SimDesks } from '../sim/margin/wiring.js';
 import { defaultMarketSpecs, type MarketSpec } from '../sim/markets.js';
 import type { FillEvent } from '../strategy/views.js';
 import { TradingCore, type RiskPort, type StrategyInstance } from '../runtime/trading-core.js';
+import { PositionOwners } from '../risk/margin-owners.js';
+import { parseMarginPosition } from '../exchange/parse/margin.js';
 import type { Series } from './data.js';
 import { CandleFill } from './fill-model.js';
 import { TradeBook } from './trades.js';
@@ -83,8 +86,18 @@ export interface Harness {
   dirty: { balances: boolean; margin: boolean; events: boolean };
   reference: string;
   split(symbol: string): { base: string; quote: string };
-  /** Re-read which markets have active margin positions. */
+  /** Re-read which markets have active margin positions; positions closed since are added to the trades. */
   refreshMargin(): void;
+  /** Which strategy opened which margin position (learnt from the passed marginOpen intents). */
+  owners: PositionOwners;
+  /** The value of one unit of `asset` in the reference asset at the last closes, or undefined. */
+  rate(asset: string): Decimal | undefined;
+  /** Instant orders the exchange executed, with the strategy their fills went to. */
+  instants: { order: InstantOrder; strategy?: string; tag?: string }[];
+  /** Why market orders were cancelled unfilled at placement, by client id. */
+  orderReasons: Map<string, string>;
+  /** Assets held during the run that it cannot value in the reference asset (left out of the equity). */
+  unpriced: Set<string>;
 }
 
 export interface HarnessOptions {
@@ -170,10 +183,37 @@ export function buildHarness(o: HarnessOptions): Harness {
   const stepOf = memo((s) => incrementFromDecimals(spec(s).stepSize));
   const minSellableOf = memo((s) => Decimal.max(spec(s).minQty, stepOf(s)));
   const portfolio = new RecordingPortfolio({ split, price: priceOf, reference, minSellable: minSellableOf });
-  const trades = new TradeBook(split, stepOf);
+  // The value of an asset in the reference: a market of the run between them (either way round), or
+  // through one other asset (e.g. TMN via BTCTMN and BTCUSDT).
+  const rate = (asset: string): Decimal | undefined => {
+    if (asset === reference) return new Decimal(1);
+    const direct = priceOf(asset, reference);
+    if (direct) return direct;
+    for (const [sym, b] of books) {
+      if (Number.isNaN(b.price)) continue;
+      const sp = split(sym);
+      const via = sp.base === asset ? sp.quote : sp.quote === asset ? sp.base : undefined;
+      if (via === undefined || via === reference) continue;
+      const a = priceOf(asset, via);
+      const r = priceOf(via, reference);
+      if (a && r) return a.mul(r);
+    }
+    return undefined;
+  };
+  const trades = new TradeBook(split, minSellableOf, { reference, rate });
+  const instants: Harness['instants'] = [];
+  const instantById = new Map<string, Harness['instants'][number]>();
+  const orderReasons = new Map<string, string>();
   portfolio.onFillHook = (f) => {
     trades.onFill(f);
     dirty.balances = true;
+    if (instantById.size > 0) {
+      const rec = instantById.get(f.clientOrderId);
+      if (rec && rec.strategy === undefined) {
+        rec.strategy = f.strategy;
+        if (f.tag) rec.tag = f.tag;
+      }
+    }
   };
   const ledgerBalances = () => {
     const out: Record<string, { asset: string; fiat: boolean; value: Decimal; locked: Decimal }> = {};
@@ -219,10 +259,16 @@ export function buildHarness(o: HarnessOptions): Harness {
       dirty.margin = true;
     },
     positionMarket: (id) => positionMarket.get(id),
+    onInstant: (order) => {
+      const rec: Harness['instants'][number] = { order };
+      instants.push(rec);
+      instantById.set(order.clientOrderId, rec);
+    },
+    onMarketCancelled: (id, reason) => void orderReasons.set(id, reason),
   });
   const venueFor = (account: string) => {
     if (account !== 'main') throw new Error(`backtests trade the main account only, not ${account}`);
-    return venue;
+    return ownedVenue;
   };
   let risk!: RiskEngine;
   const engine = new ExecutionEngine({
@@ -249,6 +295,16 @@ export function buildHarness(o: HarnessOptions): Harness {
       markPrice: (s) => books.get(s)?.mid(),
     },
   });
+  // Margin positions carry no strategy: the owner is the strategy whose passed marginOpen intent
+  // opened it (PositionOwners matches the venue call to the intent); else the only strategy trading
+  // that market, else the only strategy of the run.
+  const owners = new PositionOwners({
+    fallback: (p) => {
+      const on = o.instances.filter((i) => i.markets.includes(p.market));
+      return on.length === 1 ? on[0]!.name : o.instances.length === 1 ? o.instances[0]!.name : undefined;
+    },
+  });
+  const ownedVenue = owners.wrapVenue(venue);
   const warmupDenied = (intent: Intent) => ({ ok: false as const, intent, rule: 'warmup', reason: `warming up: the backtest starts at ${new Date(o.fromMs).toISOString()}` });
   const riskPort: RiskPort = {
     check: (intent) => {
@@ -259,7 +315,9 @@ export function buildHarness(o: HarnessOptions): Harness {
         const mid = market ? books.get(market)?.mid() : undefined;
         if (mid) return risk.check({ ...intent, price: mid });
       }
-      return risk.check(intent);
+      const v = risk.check(intent);
+      if (intent.kind === 'marginOpen') owners.noteVerdict(v);
+      return v;
     },
     reserved: (account, asset) => risk.reservations.reserved(account, asset),
     release: (id) => risk.release(id),
@@ -286,12 +344,19 @@ export function buildHarness(o: HarnessOptions): Harness {
       };
     },
   });
+  const recorded = new Set<number>();
   const refreshMargin = () => {
     const all = desks.margin.list(BACKTEST_ACCOUNT, {});
     marginMarkets.clear();
     for (const p of all) {
       positionMarket.set(p.id, p.market);
       if (p.state === 'open' || p.state === 'pending') marginMarkets.add(p.market);
+      else if ((p.state === 'closed' || p.state === 'liquidated') && !recorded.has(p.id)) {
+        // Recorded when first seen closed: its fees are converted at the prices of that moment.
+        recorded.add(p.id);
+        const pos = parseMarginPosition(p);
+        trades.addMargin(owners.owner(pos) ?? 'unknown', pos, desks.margin.costs(BACKTEST_ACCOUNT, p.id));
+      }
     }
     listenMargin(marginMarkets.size > 0);
   };
@@ -299,5 +364,5 @@ export function buildHarness(o: HarnessOptions): Harness {
   sim.on('fill', (f) => {
     if (f.accountId === BACKTEST_ACCOUNT) dirty.balances = true;
   });
-  return { clock, sim, desks, fill, core, engine, risk, portfolio, trades, books, cursor, live, liveSet, marginMarkets, dirty, reference, split, refreshMargin };
+  return { clock, sim, desks, fill, core, engine, risk, portfolio, trades, books, cursor, live, liveSet, marginMarkets, dirty, reference, split, refreshMargin, owners, rate, instants, orderReasons, unpriced: new Set<string>() };
 }

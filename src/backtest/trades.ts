@@ -3,6 +3,18 @@
  * when the strategy's holding leaves zero and closes when it is back at zero (long only: spot cannot
  * be short). Exact Decimal sums per fill (fills are rare next to candles); plain numbers come out
  * once, for the metrics. Margin positions become trades from the desk's closed positions.
+ *
+ * Dust: a trade closes when what it still holds is below the market's sellable minimum (the larger
+ * of the quantity step and the minimum quantity; e.g. the base-asset fee of a buy leaves 1.998 on a
+ * step of 1, the sell of 1 leaves 0.998). That remainder is valued at the closing sell's price in
+ * the trade (it is still in the account, worth that) and then left in the account: it belongs to no
+ * later trade (the portfolio's position sets it aside as dust too), and its later price changes show
+ * in the equity only. A later sell of more than a trade holds (dust included) counts in that trade.
+ *
+ * Money: a trade's pnl and fees are in its market's quote asset. Fees paid are summed in the
+ * reference asset, each converted at the moment it is paid (the run's last price of the quote in the
+ * reference, `rate`); a fee the run cannot price is kept per asset in `unconvertedFees`. A trade in
+ * another quote asset also gets `quote` and, when priceable at its exit, `pnlReference`.
  */
 import { Decimal, productIsExact } from '../core/decimal.js';
 import type { MarginPosition } from '../core/types/margin.js';
@@ -28,6 +40,26 @@ export interface TradeRecord {
   exitTag?: string;
   /** How it ended: `signal`, a margin close reason, or `open at end`. */
   exit: string;
+  /** The quote asset of pnl and fees, only when it is not the run's reference asset. */
+  quote?: string;
+  /** pnl in the reference asset at the exit's price, only for a trade in another quote asset the run can price. */
+  pnlReference?: string;
+}
+
+/** What a margin position cost and holds beyond its wire form (the sim desk's `costs`). */
+export interface MarginCosts {
+  openFee: Decimal;
+  closeFee: Decimal;
+  interest: Decimal;
+  /** Base quantity held: + long, − short. */
+  baseQty: Decimal;
+}
+
+export interface TradeBookOptions {
+  /** The run's reference asset (the equity's currency). */
+  reference?: string;
+  /** The value of one unit of `asset` in the reference asset now, or undefined when the run cannot price it. */
+  rate?: (asset: string) => Decimal | undefined;
 }
 
 interface Open {
@@ -37,7 +69,10 @@ interface Open {
   cost: Decimal;
   soldQty: Decimal;
   proceeds: Decimal;
+  /** Every fee, valued in the quote (a base-asset fee at its fill's price): the trade's `fees`. */
   fees: Decimal;
+  /** The fees paid in the quote asset: the ones pnl subtracts (a base-asset fee is already out of `held`). */
+  quoteFees: Decimal;
   entryTag?: string;
   /** Price of the buys and of the sells while there was exactly one of each (else undefined). */
   buyPrice?: Decimal;
@@ -59,24 +94,55 @@ function average(total: Decimal, qty: Decimal, fills: number, price: Decimal | u
 export class TradeBook {
   readonly trades: TradeRecord[] = [];
   private readonly open = new Map<string, Open>();
-  /** Fees of every fill, quote currency. */
+  /** Fees of every fill and margin position, in the reference asset (converted when paid). */
   feesPaid = ZERO;
+  /** Fees per asset they were paid in (a market's quote asset), as paid. */
+  readonly feesByAsset = new Map<string, Decimal>();
+  /** Fees the run could not price in the reference asset, per asset (not in feesPaid). */
+  readonly unconvertedFees = new Map<string, Decimal>();
+  private readonly reference: string | undefined;
+  private readonly rate: (asset: string) => Decimal | undefined;
 
   constructor(
     private readonly split: (symbol: string) => { base: string; quote: string },
-    /** Holdings below this (the market's quantity step) count as flat: fee dust cannot be sold. */
+    /** Holdings below this (the market's sellable minimum) count as flat: fee dust cannot be sold. */
     private readonly dust: (symbol: string) => Decimal = () => ZERO,
-  ) {}
+    opts: TradeBookOptions = {},
+  ) {
+    this.reference = opts.reference;
+    this.rate = opts.rate ?? (() => undefined);
+  }
+
+  /** A fee of `amount` `asset` paid now: per asset, and in the reference asset when the run can price it. */
+  private addFee(asset: string, amount: Decimal): void {
+    if (amount.isZero()) return;
+    this.feesByAsset.set(asset, (this.feesByAsset.get(asset) ?? ZERO).plus(amount));
+    if (this.reference === undefined || asset === this.reference) {
+      this.feesPaid = this.feesPaid.plus(amount);
+      return;
+    }
+    const r = this.rate(asset);
+    if (r) this.feesPaid = this.feesPaid.plus(amount.mul(r));
+    else this.unconvertedFees.set(asset, (this.unconvertedFees.get(asset) ?? ZERO).plus(amount));
+  }
+
+  /** A trade's quote asset and its pnl in the reference asset, when the quote is another asset. */
+  private money(t: TradeRecord, quote: string, pnl: Decimal): void {
+    if (this.reference === undefined || quote === this.reference) return;
+    t.quote = quote;
+    const r = this.rate(quote);
+    if (r) t.pnlReference = pnl.mul(r).toSignificantDigits(15).toFixed();
+  }
 
   onFill(f: FillEvent): void {
-    const { base } = this.split(f.symbol);
+    const { base, quote } = this.split(f.symbol);
     const feeQuote = f.feeAsset === base ? fillFeeValue(f) : f.fee;
-    this.feesPaid = this.feesPaid.plus(feeQuote);
+    this.addFee(quote, feeQuote);
     const key = `${f.strategy}\u0000${f.symbol}`;
     let o = this.open.get(key);
     if (f.side === 'BUY') {
       if (!o) {
-        o = { entryTime: f.timestamp, held: ZERO, boughtQty: ZERO, cost: ZERO, soldQty: ZERO, proceeds: ZERO, fees: ZERO, buys: 0, sells: 0 };
+        o = { entryTime: f.timestamp, held: ZERO, boughtQty: ZERO, cost: ZERO, soldQty: ZERO, proceeds: ZERO, fees: ZERO, quoteFees: ZERO, buys: 0, sells: 0 };
         if (f.tag) o.entryTag = f.tag;
         this.open.set(key, o);
       }
@@ -85,16 +151,23 @@ export class TradeBook {
       o.cost = o.cost.plus(fillNotional(f));
       o.held = o.held.plus(f.feeAsset === base ? f.quantity.minus(f.fee) : f.quantity);
       o.fees = o.fees.plus(feeQuote);
+    if (f.feeAsset !== base) o.quoteFees = o.quoteFees.plus(f.fee);
       return;
     }
-    if (!o) return; // selling coins held before the run: not a round trip of this strategy
+    if (!o) return; // selling coins held before the run (or a closed trade's dust): not a round trip of this strategy
     o.sellPrice = ++o.sells === 1 ? f.price : undefined;
     o.soldQty = o.soldQty.plus(f.quantity);
     o.proceeds = o.proceeds.plus(fillNotional(f));
     o.held = o.held.minus(f.quantity);
     o.fees = o.fees.plus(feeQuote);
+    if (f.feeAsset !== base) o.quoteFees = o.quoteFees.plus(f.fee);
     if (o.held.lt(this.dust(f.symbol)) || o.held.lte(0)) {
-      this.close(f.strategy, f.symbol, o, f.timestamp, 'signal', f.tag);
+      if (o.held.gt(0)) {
+        // Dust below the sellable minimum: valued at this sell's price, then left in the account.
+        this.close(f.strategy, f.symbol, o, f.timestamp, 'signal', f.tag, f.price);
+      } else {
+        this.close(f.strategy, f.symbol, o, f.timestamp, 'signal', f.tag);
+      }
       this.open.delete(key);
     }
   }
@@ -102,8 +175,10 @@ export class TradeBook {
   private close(strategy: string, symbol: string, o: Open, time: number, exit: string, exitTag?: string, mark?: Decimal): void {
     const exitQty = mark ? o.soldQty.plus(o.held) : o.soldQty;
     const proceeds = mark ? o.proceeds.plus(mark.mul(o.held)) : o.proceeds;
-    const pnl = proceeds.minus(o.cost).minus(o.fees);
-    const committed = o.cost.plus(o.fees);
+    // A fee taken in the base asset is already out of what was sold (held = bought − base fee):
+    // subtracting its value again would count it twice. pnl subtracts the quote-asset fees only.
+    const pnl = proceeds.minus(o.cost).minus(o.quoteFees);
+    const committed = o.cost.plus(o.quoteFees);
     const t: TradeRecord = {
       strategy,
       symbol,
@@ -120,6 +195,7 @@ export class TradeBook {
     };
     if (o.entryTag) t.entryTag = o.entryTag;
     if (exitTag) t.exitTag = exitTag;
+    this.money(t, this.split(symbol).quote, pnl);
     this.trades.push(t);
   }
 
@@ -133,29 +209,43 @@ export class TradeBook {
     this.open.clear();
   }
 
-  /** Closed and liquidated margin positions as trades (pnl = the desk's profit, net of its fees and interest). */
-  addMargin(strategy: string, positions: readonly MarginPosition[]): void {
-    for (const p of positions) {
-      if (p.state !== 'closed' && p.state !== 'liquidated') continue;
-      const entry = p.openFilledPrice ?? p.openPrice;
-      const exit = p.closeFilledPrice ?? p.closePrice ?? entry;
-      const qty = entry.gt(0) ? p.collateral.value.plus(p.loan.value).div(entry) : ZERO;
-      const t: TradeRecord = {
-        strategy,
-        symbol: p.market,
-        side: p.side,
-        entryTime: p.openedAt ? Date.parse(p.openedAt) : 0,
-        exitTime: p.closedAt ? Date.parse(p.closedAt) : 0,
-        entryPrice: entry.toFixed(),
-        exitPrice: exit.toFixed(),
-        quantity: qty.toSignificantDigits(12).toFixed(),
-        pnl: p.profit.value.toFixed(),
-        pnlPct: p.collateral.value.gt(0) ? Number(p.profit.value.div(p.collateral.value).mul(100).toSignificantDigits(12).toFixed()) : 0,
-        fees: p.interest.value.toFixed(),
-        exit: p.state === 'liquidated' ? 'liquidation' : String(p.closeReason ?? 'closed'),
-      };
-      this.trades.push(t);
-    }
+  /**
+   * A margin position as a trade, now: a closed or liquidated one, or (`mark`) one still open at the
+   * end of the run, valued at the mark without a closing fee (as the equity values it). pnl is what
+   * the account got back minus the collateral and the opening fee (the desk's profit is net of the
+   * closing fee and the interest, not of the opening fee); fees = opening + closing fee + interest,
+   * which also go to the fees paid. quantity = the base quantity the position held.
+   */
+  addMargin(strategy: string, p: MarginPosition, c: MarginCosts, mark?: Decimal, time?: number): void {
+    const open = p.state === 'open';
+    const { quote } = this.split(p.market);
+    if (p.state === 'pending' && mark) this.addFee(quote, c.openFee); // never filled: no trade, but its opening fee is paid
+    if (!open && p.state !== 'closed' && p.state !== 'liquidated') return;
+    if (open && !mark) return;
+    this.addFee(quote, c.openFee);
+    this.addFee(quote, c.closeFee);
+    this.addFee(quote, c.interest);
+    const entry = p.openFilledPrice ?? p.openPrice;
+    const exit = open ? mark! : (p.closeFilledPrice ?? p.closePrice ?? entry);
+    const pnl = p.profit.value.minus(c.openFee);
+    const committed = p.collateral.value.plus(c.openFee);
+    const fees = c.openFee.plus(c.closeFee).plus(c.interest);
+    const t: TradeRecord = {
+      strategy,
+      symbol: p.market,
+      side: p.side,
+      entryTime: p.openedAt ? Date.parse(p.openedAt) : 0,
+      exitTime: open ? time! : p.closedAt ? Date.parse(p.closedAt) : 0,
+      entryPrice: entry.toFixed(),
+      exitPrice: exit.toFixed(),
+      quantity: c.baseQty.abs().toFixed(),
+      pnl: pnl.toSignificantDigits(15).toFixed(),
+      pnlPct: committed.gt(0) ? Number(pnl.div(committed).mul(100).toSignificantDigits(12).toFixed()) : 0,
+      fees: fees.toSignificantDigits(15).toFixed(),
+      exit: open ? 'open at end' : p.state === 'liquidated' ? 'liquidation' : String(p.closeReason ?? 'closed'),
+    };
+    this.money(t, quote, pnl);
+    this.trades.push(t);
   }
 
   sorted(): TradeRecord[] {

@@ -27,6 +27,10 @@ export interface BacktestVenueDeps {
   touched(margin: boolean): void;
   /** Market of a margin position (for closing and top-ups). */
   positionMarket(positionId: number): string | undefined;
+  /** Told of every instant order the exchange executed (for the result's order list). */
+  onInstant?(order: InstantOrder): void;
+  /** Told why a market order was cancelled unfilled at placement (the exchange gives no reason). */
+  onMarketCancelled?(clientOrderId: string, reason: string): void;
 }
 
 export class BacktestVenue implements Venue {
@@ -37,9 +41,13 @@ export class BacktestVenue implements Venue {
     if (symbol) this.deps.fill.preparePlacement(symbol, this.deps.index(symbol));
   }
 
-  createOrder(order: NewSpotOrder): Promise<SpotOrder> {
+  async createOrder(order: NewSpotOrder): Promise<SpotOrder> {
     this.prepare(order.symbol);
-    return this.deps.inner.createOrder(order);
+    const snap = await this.deps.inner.createOrder(order);
+    if (snap.type === 'MARKET' && snap.status === 'CANCELED' && snap.executedQty.isZero() && this.deps.onMarketCancelled) {
+      this.deps.onMarketCancelled(snap.clientOrderId, this.deps.fill.marketCancelReason(order.symbol, this.deps.index(order.symbol), order.quantity));
+    }
+    return snap;
   }
   getOrder(clientOrderId: string): Promise<SpotOrder> {
     return this.deps.inner.getOrder(clientOrderId);
@@ -53,10 +61,12 @@ export class BacktestVenue implements Venue {
   balances(): Promise<Balances> {
     return this.deps.inner.balances();
   }
-  instantOrder(order: NewInstantOrder): Promise<InstantOrder> {
+  async instantOrder(order: NewInstantOrder): Promise<InstantOrder> {
     this.deps.fill.prepareInstant(order.symbol, this.deps.index(order.symbol));
     this.deps.touched(false);
-    return this.deps.inner.instantOrder(order);
+    const o = await this.deps.inner.instantOrder(order);
+    this.deps.onInstant?.(o);
+    return o;
   }
   openPosition(req: MarginRequest): Promise<MarginPosition> {
     this.prepare(req.market);

@@ -47,6 +47,14 @@ export function computeMetrics(input: MetricsInput, options: MetricsOptions = {}
     buyAndHold = ok((lastPrice / firstPrice - 1) * 100);
   }
 
+  const stats = tradeStats(input.trades, minSqn);
+  if (input.pnlUnavailable && input.trades.length > 0) {
+    const r = na(input.pnlUnavailable);
+    stats.profitFactor = r;
+    stats.expectancy = r;
+    stats.sqn = r;
+  }
+
   return {
     start,
     end,
@@ -61,7 +69,7 @@ export function computeMetrics(input: MetricsInput, options: MetricsOptions = {}
     sharpe: sharpe(returns, rfDaily, minReturns),
     sortino: sortino(returns, rfDaily, minReturns),
     calmar,
-    ...tradeStats(input.trades, minSqn),
+    ...stats,
     exposurePct: exposurePct(exposure, start, end),
     feesPaid: ok(input.feesPaid),
     buyAndHoldReturnPct: buyAndHold,

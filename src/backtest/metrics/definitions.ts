@@ -68,17 +68,17 @@ export const METRIC_DEFINITIONS: readonly MetricDefinition[] = [
   {
     key: 'profitFactor', name: 'Profit factor', unit: 'ratio',
     formula: 'sum of pnl of winning trades / |sum of pnl of losing trades| (pnl net of fees)',
-    na: 'no closed trades, or no losing trade (division by 0; shown as n/a, not Infinity)',
+    na: 'no closed trades, or no losing trade (division by 0; shown as n/a, not Infinity), or a trade pnl the run cannot value in the reference asset',
   },
   {
     key: 'expectancy', name: 'Expectancy', unit: 'money',
-    formula: 'sum(pnl) / closed trades: mean net profit per trade, quote currency',
-    na: 'no closed trades',
+    formula: 'sum(pnl) / closed trades: mean net profit per trade, reference asset (a trade in another quote asset: its pnl converted at its exit)',
+    na: 'no closed trades, or a trade pnl the run cannot value in the reference asset',
   },
   {
     key: 'sqn', name: 'SQN', unit: 'ratio',
     formula: 'sqrt(N) * mean(pnl) / stdev(pnl), N = closed trades, stdev with N - 1 (Van Tharp; N not capped)',
-    na: `fewer than ${T.minTradesForSqn} closed trades (option minTradesForSqn), or stdev(pnl) = 0`,
+    na: `fewer than ${T.minTradesForSqn} closed trades (option minTradesForSqn), or stdev(pnl) = 0, or a trade pnl the run cannot value in the reference asset`,
   },
   {
     key: 'exposurePct', name: 'Exposure time', unit: 'pct',
@@ -103,7 +103,7 @@ export const METRIC_DEFINITIONS: readonly MetricDefinition[] = [
     formula: 'max of (exit time - entry time)',
     na: 'no closed trades',
   },
-  { key: 'feesPaid', name: 'Fees paid', unit: 'money', formula: 'sum of all fees paid in the run, quote currency', na: 'never' },
+  { key: 'feesPaid', name: 'Fees paid', unit: 'money', formula: 'sum of all fees paid in the run (spot, instant, margin opening/closing fees and interest), each converted to the reference asset when paid; fees the run cannot price are listed apart (result.json fees.unconverted)', na: 'never' },
   {
     key: 'buyAndHoldReturnPct', name: 'Buy & hold return', unit: 'pct',
     formula: '(P_last / P_first - 1) * 100 of the benchmark instrument over the same range (no fees)',

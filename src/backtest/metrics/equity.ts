@@ -98,22 +98,25 @@ export function drawdowns(curve: EquityCurve): Drawdowns {
 }
 
 /**
- * Resamples the curve to UTC days: the close of day d is the last equity point with time < (d + 1) days
- * (carried forward over days without points). Returns close[d] / close[d - 1] - 1 for every UTC day from
- * the first point's day to the last point's day, the first day measured from the first point.
+ * Resamples the curve to UTC days. Day d is the interval (d·24h, (d + 1)·24h]: a point at exactly
+ * 00:00 UTC (e.g. the close of the previous day's last candle) is the close of the day that ends
+ * there, not part of the new day. The close of day d is the last point with time <= (d + 1)·24h
+ * (carried forward over days without points). Returns close[d] / close[d - 1] - 1 for every UTC day
+ * from the day the first point starts in (floor(t_0 / 24h)) to the day the last point closes
+ * (ceil(t_end / 24h) - 1), the first day measured from the first point.
  */
 export function dailyReturns(curve: EquityCurve): number[] {
   const { times, values } = curve;
   const n = values.length;
   const out: number[] = [];
   const firstDay = Math.floor(times[0]! / DAY_MS);
-  const lastDay = Math.floor(times[n - 1]! / DAY_MS);
+  const lastDay = Math.ceil(times[n - 1]! / DAY_MS) - 1;
   let prev = values[0]!;
   let close = prev;
   let i = 0;
   for (let d = firstDay; d <= lastDay; d++) {
     const dayEnd = (d + 1) * DAY_MS;
-    while (i < n && times[i]! < dayEnd) close = values[i++]!;
+    while (i < n && times[i]! <= dayEnd) close = values[i++]!;
     out.push(prev !== 0 ? close / prev - 1 : 0);
     prev = close;
   }

@@ -39,12 +39,18 @@ export interface Interval {
 export interface MetricsInput {
   equity: EquityCurve;
   trades: readonly ClosedTrade[];
-  /** All fees paid in the run (quote currency); includes fees of trades still open at the end. */
+  /** All fees paid in the run (reference asset); includes fees of trades still open at the end. */
   feesPaid: number;
   /** First and last price of the benchmark instrument over the same range (for buy-and-hold). */
   benchmark?: { firstPrice: number; lastPrice: number };
   /** When a position was open. Default: the [entryTime, exitTime] of every trade. */
   exposure?: readonly Interval[];
+  /**
+   * Set when some trades' pnl cannot be valued in the equity's currency (a quote asset the run cannot
+   * price): the metrics that add pnl across trades (profit factor, expectancy, SQN) are n/a with this
+   * reason instead of adding amounts of different assets.
+   */
+  pnlUnavailable?: string;
 }
 
 export interface MetricsOptions {

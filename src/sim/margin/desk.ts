@@ -189,6 +189,16 @@ export class MarginDesk {
     return this.view(this.owned(account, id));
   }
 
+  /**
+   * What a position cost and holds, which its wire form does not show (for backtest reports): the
+   * opening fee (paid at opening, refunded when a pending position is canceled), the closing fee
+   * (once closed), the interest charged so far, and the base quantity held (+long, −short).
+   */
+  costs(account: string, id: number): { openFee: Decimal; closeFee: Decimal; interest: Decimal; baseQty: Decimal } {
+    const p = this.owned(account, id);
+    return { openFee: p.state === 'canceled' ? ZERO : p.openFee, closeFee: p.closeFee ?? ZERO, interest: p.interest, baseQty: p.baseQty };
+  }
+
   /** Adds `change` to the collateral (locked from the free quote balance); call and liquidation prices move away. */
   addCollateral(account: string, id: number, change: Decimal): WirePosition {
     const p = this.activeOwned(account, id);

@@ -49,7 +49,8 @@ describe('determinism and an independent Sharpe/Sortino/drawdown', () => {
     const m = computeMetrics(run);
     const { times, values } = run.equity;
     const closes = new Map<number, number>();
-    for (let i = 0; i < times.length; i++) closes.set(Math.floor(times[i]! / D), values[i]!);
+    // each point after the first closes the UTC day (d·D, (d + 1)·D] it lies in: a point at 00:00 closes the day before
+    for (let i = 1; i < times.length; i++) closes.set(Math.ceil(times[i]! / D) - 1, values[i]!);
     const days = [...closes.keys()].sort((x, y) => x - y);
     // hourly points cover every day, so no carrying is needed here
     const r: number[] = [];

@@ -40,14 +40,14 @@ describe('equity metrics, hand-worked', () => {
   });
 
   it('daily returns resampled to UTC days: last point of each day, empty days carried', () => {
-    // day 0 close = 100 (the only point) -> 0; then +10 %, -10 %, 121/99 - 1, 115.5/121 - 1
+    // A point at exactly 00:00 UTC closes the day that ends there: T0 + D is day 0's close.
+    // day 0: 110 / 100 - 1; day 1: 99 / 110 - 1; day 2: 121 / 99 - 1; day 3: 115.5 / 121 - 1 (4 days, 4 returns)
     const r = dailyReturns(FIVE);
-    expect(r).toHaveLength(5);
-    expect(r[0]).toBe(0);
-    expect(r[1]).toBeCloseTo(0.1, 12);
-    expect(r[2]).toBeCloseTo(-0.1, 12);
-    expect(r[3]).toBeCloseTo(121 / 99 - 1, 12);
-    expect(r[4]).toBeCloseTo(115.5 / 121 - 1, 12);
+    expect(r).toHaveLength(4);
+    expect(r[0]).toBeCloseTo(0.1, 12);
+    expect(r[1]).toBeCloseTo(-0.1, 12);
+    expect(r[2]).toBeCloseTo(121 / 99 - 1, 12);
+    expect(r[3]).toBeCloseTo(115.5 / 121 - 1, 12);
     // intraday points: only the last one of the day counts; a day with no point repeats the close (return 0)
     const intraday = curve([[T0, 100], [T0 + 5 * H, 130], [T0 + 20 * H, 105], [T0 + 2 * D + H, 84]]);
     const r2 = dailyReturns(intraday);
@@ -57,16 +57,34 @@ describe('equity metrics, hand-worked', () => {
     expect(r2[2]).toBeCloseTo(-0.2, 12); // 84 / 105 - 1
   });
 
-  it('Sharpe and Sortino on the five daily returns (threshold lowered to 2)', () => {
-    // r = [0, 0.1, -0.1, 0.222222, -0.0454545]; mean = 0.0353535; sample stdev = 0.1276709
-    // Sharpe = 0.0353535 / 0.1276709 * sqrt(365) = 5.29038
-    // downside deviation = sqrt((0.1^2 + 0.0454545^2) / 5) = 0.0491246 -> Sortino = 0.0353535 / 0.0491246 * sqrt(365) = 13.74930
+  it('a sample at 00:00 UTC closes the day that ends there (no extra day of minutes)', () => {
+    // 5-minute samples from day 0 00:00 to day 37 00:00 (a 37-day run): 37 daily returns, not 38
+    const pts: [number, number][] = [];
+    for (let t = T0; t <= T0 + 37 * D; t += 5 * 60_000) pts.push([t, 100 + ((t - T0) / D) * (t % 3 === 0 ? 1 : -1)]);
+    expect(dailyReturns(curve(pts))).toHaveLength(37);
+    // the last day's return covers the whole day: its close is the point at T0 + 37 D
+    const tail = curve([[T0, 100], [T0 + D - 5 * 60_000, 100], [T0 + D, 120]]);
+    expect(dailyReturns(tail)).toEqual([0.19999999999999996]);
+    // 29 days of samples (day 0 00:00 .. day 29 00:00) give 29 returns: Sharpe stays n/a
+    const p29: [number, number][] = [];
+    for (let i = 0; i <= 29 * 24; i++) p29.push([T0 + i * H, 100 + (i % 7)]);
+    const m = computeMetrics({ equity: curve(p29), trades: [], feesPaid: 0 });
+    expect(reason(m.sharpe)).toBe('29 daily returns; needs at least 30');
+    // ... the same ending at 23:00 of day 28 also gives 29 (the last day is partial)
+    const m2 = computeMetrics({ equity: curve(p29.slice(0, -1)), trades: [], feesPaid: 0 });
+    expect(m2.dailyReturns).toHaveLength(29);
+  });
+
+  it('Sharpe and Sortino on the four daily returns (threshold lowered to 2)', () => {
+    // r = [0.1, -0.1, 0.222222, -0.0454545]; mean = 0.0441919; sample stdev = 0.1456447
+    // Sharpe = 0.0441919 / 0.1456447 * sqrt(365) = 5.79688
+    // downside deviation = sqrt((0.1^2 + 0.0454545^2) / 4) = 0.0549229 -> Sortino = 0.0441919 / 0.0549229 * sqrt(365) = 15.37218
     const m = computeMetrics({ equity: FIVE, trades: [], feesPaid: 0 }, { minDailyReturns: 2 });
-    expect(v(m.sharpe)).toBeCloseTo(5.2903846159, 8);
-    expect(v(m.sortino)).toBeCloseTo(13.749298523, 8);
-    // risk-free 5 %/year: rf_d = 1.05^(1/365) - 1 subtracted from every day -> 5.27038
+    expect(v(m.sharpe)).toBeCloseTo(5.7968843182, 8);
+    expect(v(m.sortino)).toBeCloseTo(15.372183070, 8);
+    // risk-free 5 %/year: rf_d = 1.05^(1/365) - 1 subtracted from every day -> 5.77935
     const rf = computeMetrics({ equity: FIVE, trades: [], feesPaid: 0 }, { minDailyReturns: 2, riskFreeRate: 0.05 });
-    expect(v(rf.sharpe)).toBeCloseTo(5.2703803399, 8);
+    expect(v(rf.sharpe)).toBeCloseTo(5.7793487351, 8);
   });
 
   it('CAGR and Calmar over two years: 100 -> 80 -> 121', () => {
@@ -78,8 +96,8 @@ describe('equity metrics, hand-worked', () => {
     expect(v(m.maxDrawdownPct)).toBeCloseTo(20, 10);
     expect(v(m.calmar)).toBeCloseTo(0.5, 10);
     expect(v(m.maxDrawdownDurationMs)).toBe(730 * D);
-    // 731 UTC days from day 0 to day 730: all zero except the two jumps
-    expect(m.dailyReturns).toHaveLength(731);
+    // 730 UTC days (day 0 .. day 729, the point at day 730 00:00 closes day 729): all zero except the two jumps
+    expect(m.dailyReturns).toHaveLength(730);
     expect(v(m.sharpe)).toBeGreaterThan(0);
   });
 
@@ -88,8 +106,8 @@ describe('equity metrics, hand-worked', () => {
     const m = computeMetrics({ equity: eq, trades: [], feesPaid: 0 });
     expect(reason(m.cagrPct)).toBe('3 days of data; annualising needs at least 90 days');
     expect(reason(m.calmar)).toMatch(/^CAGR is n\/a/);
-    expect(reason(m.sharpe)).toBe('4 daily returns; needs at least 30');
-    expect(reason(m.sortino)).toBe('4 daily returns; needs at least 30');
+    expect(reason(m.sharpe)).toBe('3 daily returns; needs at least 30');
+    expect(reason(m.sortino)).toBe('3 daily returns; needs at least 30');
     expect(v(m.totalReturnPct)).toBeCloseTo(50, 12);
     // with the threshold lowered the number exists and is the huge one
     const low = computeMetrics({ equity: eq, trades: [], feesPaid: 0 }, { minDaysForCagr: 1 });
