@@ -1,31 +1,35 @@
 /**
- * A sweep worker: loads the config and its candle files once, then runs one backtest per message
- * on the in-memory candles and answers with its metrics.
+ * A sweep worker: takes the candles the parent loaded and checked once (files read, `fetch: true`
+ * data fetched or read from the cache: `loadSweepData` in sweep.ts), then runs one backtest per
+ * message on those in-memory candles and answers with its metrics and the run's duration.
  */
-import { isAbsolute, resolve } from 'node:path';
+import { performance } from 'node:perf_hooks';
 import { parentPort, workerData } from 'node:worker_threads';
 import { loadConfig } from '../config/load.js';
-import { readCandleColumns } from '../market/files/read.js';
-import { inferResolution } from './data.js';
+import type { MizanConfig } from '../config/schema.js';
+import { Decimal } from '../core/decimal.js';
 import type { DataOptions } from './load.js';
 import { runBacktest, withParams } from './run.js';
 import { loadStrategyInstances, type StrategyDefinitionCache } from '../runtime/strategy-loader.js';
 import type { Metric, MetricKey } from './metrics/index.js';
 
-const { configFile } = workerData as { configFile: string };
-const config = await loadConfig(configFile);
-const columns: NonNullable<DataOptions['columns']> = {};
-for (const entry of config.backtest?.data ?? []) {
-  if (!entry.file) continue; // fetched data: loaded per run through the cache
-  const file = isAbsolute(entry.file) ? entry.file : resolve(config.source.baseDir, entry.file);
-  const cols = readCandleColumns(file);
-  columns[entry.symbol] = { cols, resSec: inferResolution(file, cols.time), source: file };
-}
+const { configFile, columns, accountFees } = workerData as {
+  configFile: string;
+  columns: NonNullable<DataOptions['columns']>;
+  /** `fees: account` rates the parent read from the exchange, as strings. */
+  accountFees?: Record<string, { maker: string; taker: string }>;
+};
+const loaded = await loadConfig(configFile);
+const config: MizanConfig =
+  accountFees && loaded.backtest
+    ? { ...loaded, backtest: { ...loaded.backtest, accountFees: Object.fromEntries(Object.entries(accountFees).map(([s, r]) => [s, { maker: new Decimal(r.maker), taker: new Decimal(r.taker) }])) } }
+    : loaded;
 
 // Strategy modules are imported once per worker; each run builds its instances from them.
 const definitions: StrategyDefinitionCache = new Map();
 
 parentPort!.on('message', (m: { i: number; params: Record<string, Record<string, unknown>> }) => {
+  const t0 = performance.now();
   Promise.resolve()
     .then(() => loadStrategyInstances(withParams(config, m.params), definitions))
     .then((instances) => runBacktest(config, { instances, equityPoints: 2, columns }))
@@ -34,7 +38,7 @@ parentPort!.on('message', (m: { i: number; params: Record<string, Record<string,
       for (const [k, v] of Object.entries(run.result.metrics)) {
         if (v && typeof v === 'object' && 'value' in v) metrics[k as MetricKey] = (v as Metric).value;
       }
-      parentPort!.postMessage({ i: m.i, metrics });
+      parentPort!.postMessage({ i: m.i, metrics, ms: performance.now() - t0 });
     })
-    .catch((err: unknown) => parentPort!.postMessage({ i: m.i, error: err instanceof Error ? err.message : String(err) }));
+    .catch((err: unknown) => parentPort!.postMessage({ i: m.i, error: err instanceof Error ? err.message : String(err), ms: performance.now() - t0 }));
 });

@@ -1,14 +1,21 @@
 /**
  * Parameter sweeps: every combination of `--param name=from..to:step` values, run as separate
- * backtests across worker threads (all cores by default), ranked by a metric. Values are checked
+ * backtests across worker threads (one, growing while the work left pays for more; WorkerScaler), ranked
+ * by a metric, after the data is loaded and reported once. Values are checked
  * against the strategy's declared bounds before any run starts.
  */
 import { availableParallelism } from 'node:os';
+import { performance } from 'node:perf_hooks';
 import { Worker } from 'node:worker_threads';
+import { loadConfig } from '../config/load.js';
 import type { MizanConfig } from '../config/schema.js';
-import { loadStrategyInstances } from '../runtime/strategy-loader.js';
+import type { CandleHistorySource } from '../market/ports.js';
+import { loadStrategyInstances, type StrategyDefinitionCache } from '../runtime/strategy-loader.js';
 import type { ParamSpecs } from '../strategy/params.js';
+import type { DataReport } from './data.js';
+import { loadData, type DataOptions } from './load.js';
 import type { MetricKey } from './metrics/index.js';
+import { BacktestDataError, withParams } from './run.js';
 
 export interface ParamRange {
   /** `name` (the only strategy instance) or `instance.name`. */
@@ -43,8 +50,10 @@ export async function expandSweep(config: MizanConfig, ranges: ParamRange[]): Pr
   const instances = await loadStrategyInstances(config);
   const resolved = ranges.map((r) => {
     const [inst, param] = r.name.includes('.') ? (r.name.split('.', 2) as [string, string]) : [undefined, r.name];
+    const names = instances.map((i) => i.name).join(', ');
     const target = inst ? instances.find((i) => i.name === inst) : instances.length === 1 ? instances[0] : undefined;
-    if (!target) throw new Error(`--param ${r.name}: name the instance (instance.param) when the config has several strategies`);
+    if (!target && inst) throw new Error(`--param ${r.name}: the config has no strategy instance named ${inst} (its instances: ${names})`);
+    if (!target) throw new Error(`--param ${r.name}: name the instance (instance.param) when the config has several strategies (its instances: ${names})`);
     const spec = (target.definition.params as ParamSpecs)[param];
     if (!spec) throw new Error(`--param ${r.name}: ${target.definition.name} declares no parameter ${param} (it has: ${Object.keys(target.definition.params).join(', ')})`);
     const s = spec as { type: string; min?: number; max?: number };
@@ -72,37 +81,131 @@ export interface SweepRow {
 
 export interface SweepOptions {
   configFile: string;
+  /** The config already loaded from `configFile` (loaded here when absent). */
+  config?: MizanConfig;
+  /**
+   * Worker threads: exactly this many (at most one per run). Without it the sweep starts one and
+   * adds more, up to the cores, while the remaining work pays for another's start-up (WorkerScaler).
+   */
   workers?: number;
+  /** Where `fetch: true` entries come from (the exchange's REST client), and their cache. */
+  candleSource?: CandleHistorySource;
+  cacheDir?: string;
+  /** Called with the data report once, before any worker starts (as `mizan backtest` does). */
+  onDataReport?(report: DataReport): void;
   onProgress?(done: number, total: number): void;
+  /** Called each time a worker thread starts, with the number started so far. */
+  onWorkerStart?(started: number): void;
 }
 
-/** Run the combos on worker threads; rows come back in combo order. */
+/** A `--workers` value: a whole number of threads, 1 or more. */
+export function parseWorkers(text: string): number {
+  const n = /^\s*\d+\s*$/.test(text) ? Number(text) : NaN;
+  if (!Number.isSafeInteger(n) || n < 1) throw new Error(`--workers ${JSON.stringify(text)}: expected a whole number of worker threads, 1 or more`);
+  return n;
+}
+
+/**
+ * The sweep's data, loaded and checked once in the parent: every `backtest.data` entry (files read,
+ * `fetch: true` candles fetched through the REST client or read from the cache), cut to the range
+ * plus the largest warm-up any combination asks for, and its report, as `runBacktest` makes it.
+ * Throws BacktestDataError when the report is not ok (a market without a candle in range). The
+ * candles go to the workers as in-memory columns; each run cuts its own warm-up from them.
+ */
+export async function loadSweepData(
+  config: MizanConfig,
+  combos: Combo[],
+  opts: Pick<SweepOptions, 'candleSource' | 'cacheDir' | 'onDataReport'> = {},
+): Promise<{ report: DataReport; columns: NonNullable<DataOptions['columns']> }> {
+  const bt = config.backtest;
+  if (!bt) throw new Error('the config has no backtest section (data, from, to)');
+  if (!(bt.from < bt.to)) throw new Error(`backtest range is empty: from ${new Date(bt.from).toISOString()} is not before to ${new Date(bt.to).toISOString()}`);
+  // Every combination's instances: loadData takes each market's largest warm-up among them.
+  const definitions: StrategyDefinitionCache = new Map();
+  const instances = [];
+  for (const c of combos.length > 0 ? combos : [{}]) instances.push(...(await loadStrategyInstances(withParams(config, c), definitions)));
+  const { series, report } = await loadData(config, instances, bt.from, bt.to, {
+    ...(opts.candleSource ? { candleSource: opts.candleSource } : {}),
+    ...(opts.cacheDir ? { cacheDir: opts.cacheDir } : {}),
+  });
+  opts.onDataReport?.(report);
+  if (!report.ok) throw new BacktestDataError(report);
+  const columns: NonNullable<DataOptions['columns']> = {};
+  series.forEach((s, k) => {
+    // Compact copies: a view would send the whole file's buffer to every worker.
+    const cols = { length: s.length, time: s.time.slice(), open: s.open.slice(), high: s.high.slice(), low: s.low.slice(), close: s.close.slice(), volume: s.volume.slice() };
+    columns[s.symbol] = { cols, resSec: s.resSec, source: report.series[k]?.source ?? s.symbol };
+  });
+  return { report, columns };
+}
+
+/** Run the combos on worker threads; rows come back in combo order. The data is loaded and reported first. */
+/** `fees: account` rates read by the parent, as strings (Decimals do not survive a worker message). */
+function accountFeeStrings(config: MizanConfig): Record<string, { maker: string; taker: string }> | undefined {
+  const f = config.backtest?.accountFees;
+  return f && Object.fromEntries(Object.entries(f).map(([s, r]) => [s, { maker: r.maker.toFixed(), taker: r.taker.toFixed() }]));
+}
+
 export async function runSweep(combos: Combo[], opts: SweepOptions): Promise<SweepRow[]> {
-  const n = Math.max(1, Math.min(opts.workers ?? availableParallelism(), combos.length));
+  if (opts.workers !== undefined && !(Number.isSafeInteger(opts.workers) && opts.workers >= 1)) {
+    throw new Error(`--workers ${String(opts.workers)}: expected a whole number of worker threads, 1 or more`);
+  }
+  const config = opts.config ?? (await loadConfig(opts.configFile));
+  const { columns } = await loadSweepData(config, combos, opts);
   const rows: SweepRow[] = new Array(combos.length);
+  if (combos.length === 0) return rows;
+  const max = Math.min(opts.workers ?? availableParallelism(), combos.length);
+  const scaler = opts.workers === undefined ? new WorkerScaler() : undefined;
   let next = 0;
   let done = 0;
+  let started = 0;
   const url = new URL('./sweep-worker.mjs', import.meta.url);
-  await Promise.all(
-    Array.from({ length: n }, () => new Promise<void>((resolveWorker, reject) => {
-      const w = new Worker(url, { workerData: { configFile: opts.configFile } });
+  const live = new Set<Worker>();
+  await new Promise<void>((resolveAll, reject) => {
+    let failed = false;
+    const fail = (err: unknown) => {
+      if (failed) return;
+      failed = true;
+      for (const w of live) void w.terminate();
+      reject(err instanceof Error ? err : new Error(String(err)));
+    };
+    const start = () => {
+      const id = started++;
+      const w = new Worker(url, { workerData: { configFile: opts.configFile, columns, accountFees: accountFeeStrings(config) } });
+      live.add(w);
+      scaler?.started(id, performance.now());
+      opts.onWorkerStart?.(started);
       const feed = () => {
         if (next >= combos.length) {
-          void w.terminate().then(() => resolveWorker());
+          live.delete(w);
+          void w.terminate();
           return;
         }
         const i = next++;
         w.postMessage({ i, params: combos[i] });
       };
-      w.on('message', (m: { i: number; metrics?: SweepRow['metrics']; error?: string }) => {
+      w.on('message', (m: { i: number; metrics?: SweepRow['metrics']; error?: string; ms: number }) => {
         rows[m.i] = { params: combos[m.i]!, metrics: m.metrics ?? {}, ...(m.error ? { error: m.error } : {}) };
-        opts.onProgress?.(++done, combos.length);
+        done++;
+        opts.onProgress?.(done, combos.length);
+        scaler?.result(id, m.ms, performance.now());
+        if (done === combos.length) {
+          for (const x of live) void x.terminate();
+          live.clear();
+          resolveAll();
+          return;
+        }
         feed();
+        if (scaler && started < max && scaler.shouldAdd(combos.length - next, performance.now())) start();
       });
-      w.on('error', reject);
+      w.on('error', fail);
+      w.on('exit', (code) => {
+        if (live.has(w) && !failed) fail(new Error(`sweep worker stopped (exit code ${code})`));
+      });
       feed();
-    })),
-  );
+    };
+    for (let k = 0; k < (scaler ? 1 : max); k++) start();
+  });
   return rows;
 }
 
@@ -132,4 +235,58 @@ export function sweepCsv(rows: SweepRow[], metricKeys: MetricKey[]): string {
     lines.push([...pv, ...mv, r.error ? JSON.stringify(r.error) : ''].join(','));
   }
   return lines.join('\n') + '\n';
+}
+
+const median3 = (a: number[], end: number) => [a[end - 3]!, a[end - 2]!, a[end - 1]!].sort((x, y) => x - y)[1]!;
+
+/**
+ * When a sweep without `--workers` adds a worker thread. Every worker is a fresh V8 isolate that
+ * loads the modules and JIT-compiles the pipeline during its first runs, which take many times as
+ * long as its later ones (src/backtest/README.md, Sweeps), so a worker pays only when enough work
+ * is left. The rule, measured on the running workers:
+ * - S, a worker's start-up: the first worker's time from its start to its first result;
+ * - d, a run's steady duration: the median of a worker's last 3 runs, once it no longer falls
+ *   (at least 6 runs and the median of the last 3 ≥ 0.8 × the median of the 3 before);
+ * - another worker starts when every running worker is steady and the work left at the current
+ *   pace, runs not yet handed out × mean d / workers, exceeds SPAWN_FACTOR × S.
+ * One worker at a time: the next is considered once the new one is steady too.
+ */
+export class WorkerScaler {
+  static readonly SPAWN_FACTOR = 4;
+  private readonly workers = new Map<number, { startedAt: number; firstAt?: number; ms: number[] }>();
+  private startup?: number;
+
+  started(id: number, now: number): void {
+    this.workers.set(id, { startedAt: now, ms: [] });
+  }
+
+  result(id: number, ms: number, now: number): void {
+    const w = this.workers.get(id);
+    if (!w) return;
+    if (w.firstAt === undefined) {
+      w.firstAt = now;
+      this.startup ??= now - w.startedAt;
+    }
+    w.ms.push(ms);
+  }
+
+  /** The steady run duration of a worker, or undefined while its runs are still getting faster. */
+  steadyMs(id: number): number | undefined {
+    const a = this.workers.get(id)?.ms ?? [];
+    if (a.length < 6) return undefined;
+    const last = median3(a, a.length);
+    return last >= 0.8 * median3(a, a.length - 3) ? last : undefined;
+  }
+
+  shouldAdd(remainingRuns: number, _now?: number): boolean {
+    if (this.startup === undefined || remainingRuns <= 0) return false;
+    let sum = 0;
+    for (const id of this.workers.keys()) {
+      const d = this.steadyMs(id);
+      if (d === undefined) return false;
+      sum += d;
+    }
+    const n = this.workers.size;
+    return (remainingRuns * (sum / n)) / n > WorkerScaler.SPAWN_FACTOR * this.startup;
+  }
 }

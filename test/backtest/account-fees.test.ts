@@ -45,7 +45,12 @@ journal: { file: ":memory:" }
   return file;
 }
 
-async function backtest(file: string, out: string): Promise<string> {
+function backtest(file: string, out: string): Promise<string> {
+  return cli(['backtest', file, '--out', out]);
+}
+
+/** Runs a CLI command of the backtest family; what it printed (stdout and stderr). */
+async function cli(args: string[]): Promise<string> {
   const program = new Command().exitOverride();
   registerBacktestCommands(program);
   let printed = '';
@@ -54,7 +59,7 @@ async function backtest(file: string, out: string): Promise<string> {
   process.stdout.write = ((s: string) => ((printed += s), true)) as typeof process.stdout.write;
   process.stderr.write = ((s: string) => ((printed += s), true)) as typeof process.stderr.write;
   try {
-    await program.parseAsync(['node', 'mizan', 'backtest', file, '--out', out]);
+    await program.parseAsync(['node', 'mizan', ...args]);
   } finally {
     process.stdout.write = write;
     process.stderr.write = errWrite;
@@ -85,6 +90,21 @@ describe('backtest fees from the account', () => {
     // The key reaches only the x-api-key header: never the output or the result.
     expect(printed).not.toContain(sim.account.apiKey);
     expect(text).not.toContain(sim.account.apiKey);
+  }, 60_000);
+
+  it('sweeps with the same rates: the workers get what the parent read', async () => {
+    process.env[KEY_VAR] = sim.account.apiKey;
+    const file = configFile(true);
+    const out = mkdtempSync(join(tmpdir(), 'mizan-bt-fees-out-'));
+    await backtest(file, out);
+    const single = JSON.parse(readFileSync(join(out, 'result.json'), 'utf8')) as { metrics: { feesPaid: { value: number } } };
+    const csv = join(out, 'sweep.csv');
+    const printed = await cli(['sweep', file, '--param', 'fast=10', '--workers', '1', '--out', csv]);
+    const [header, row] = readFileSync(csv, 'utf8').trimEnd().split('\n') as [string, string];
+    const cells = Object.fromEntries(header.split(',').map((k, i) => [k, row.split(',')[i]]));
+    expect(cells.error).toBe('');
+    expect(Number(cells.feesPaid)).toBe(single.metrics.feesPaid.value);
+    expect(printed).not.toContain(sim.account.apiKey);
   }, 60_000);
 
   it('stops before the run, naming exchange.apiKey, when there is no key', async () => {
