@@ -166,7 +166,7 @@ function writeLargeSweepInput(rows: number): string {
   return file;
 }
 
-/** The same combos on one worker, then on all cores: wall times and the speed-up. */
+/** The same combos on one worker, on all cores, and with the default worker count: wall times and the speed-ups. */
 async function sweepSpeedup(configFile: string, combos: Awaited<ReturnType<typeof expandSweep>>) {
   const loadBefore = loadavg()[0]!;
   const s1 = performance.now();
@@ -175,6 +175,11 @@ async function sweepSpeedup(configFile: string, combos: Awaited<ReturnType<typeo
   const sN = performance.now();
   await runSweep(combos, { configFile, workers: availableParallelism() });
   const allMs = performance.now() - sN;
+  // The default (no --workers): one worker, more while the work left pays for their start-up.
+  let defaultWorkers = 0;
+  const sD = performance.now();
+  await runSweep(combos, { configFile, onWorkerStart: (n) => (defaultWorkers = n) });
+  const defaultMs = performance.now() - sD;
   return {
     runs: combos.length,
     loadAverage1mBefore: Number(loadBefore.toFixed(2)),
@@ -182,6 +187,9 @@ async function sweepSpeedup(configFile: string, combos: Awaited<ReturnType<typeo
     oneWorkerMs: Math.round(oneMs),
     allCoresMs: Math.round(allMs),
     speedup: Number((oneMs / allMs).toFixed(2)),
+    defaultMs: Math.round(defaultMs),
+    defaultWorkers,
+    defaultSpeedup: Number((oneMs / defaultMs).toFixed(2)),
   };
 }
 

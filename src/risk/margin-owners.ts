@@ -82,11 +82,19 @@ export class PositionOwners {
       if (intent) this.set(p.id, intent.strategy);
       return p;
     };
+    // Every other member reads through to the venue; its methods are bound to it once (not on every
+    // call: each order passes here) and bound again only if the venue replaces one.
+    const bound = new Map<PropertyKey, { fn: unknown; bound: unknown }>();
     return new Proxy(venue, {
       get(target, prop) {
         if (prop === 'openPosition') return openPosition;
         const v: unknown = Reflect.get(target, prop, target);
-        return typeof v === 'function' ? (v as (...a: unknown[]) => unknown).bind(target) : v;
+        if (typeof v !== 'function') return v;
+        const b = bound.get(prop);
+        if (b && b.fn === v) return b.bound;
+        const f = (v as (...a: unknown[]) => unknown).bind(target);
+        bound.set(prop, { fn: v, bound: f });
+        return f;
       },
     });
   }
