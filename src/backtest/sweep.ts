@@ -196,7 +196,7 @@ export async function runSweep(combos: Combo[], opts: SweepOptions): Promise<Swe
           return;
         }
         feed();
-        if (scaler && started < max && scaler.shouldAdd(combos.length - next, performance.now())) start();
+        if (scaler && started < max && scaler.shouldAdd(combos.length - next)) start();
       });
       w.on('error', fail);
       w.on('exit', (code) => {
@@ -237,49 +237,60 @@ export function sweepCsv(rows: SweepRow[], metricKeys: MetricKey[]): string {
   return lines.join('\n') + '\n';
 }
 
-const median3 = (a: number[], end: number) => [a[end - 3]!, a[end - 2]!, a[end - 1]!].sort((x, y) => x - y)[1]!;
+const min5 = (a: number[], end: number) => Math.min(a[end - 5]!, a[end - 4]!, a[end - 3]!, a[end - 2]!, a[end - 1]!);
 
 /**
  * When a sweep without `--workers` adds a worker thread. Every worker is a fresh V8 isolate that
  * loads the modules and JIT-compiles the pipeline during its first runs, which take many times as
  * long as its later ones (src/backtest/README.md, Sweeps), so a worker pays only when enough work
  * is left. The rule, measured on the running workers:
- * - S, a worker's start-up: the first worker's time from its start to its first result;
- * - d, a run's steady duration: the median of a worker's last 3 runs, once it no longer falls
- *   (at least 6 runs and the median of the last 3 ≥ 0.8 × the median of the 3 before);
- * - another worker starts when every running worker is steady and the work left at the current
- *   pace, runs not yet handed out × mean d / workers, exceeds SPAWN_FACTOR × S.
+ * - d, a run's steady duration: the fastest of a worker's last 5 runs, once that no longer falls
+ *   (at least 10 runs, and the fastest of the last 5 ≥ 0.9 × the fastest of the 5 before): the
+ *   fastest, because short runs are noisy (a collection or a compile doubles one) and a guess too
+ *   high would start a worker the work left cannot pay for;
+ * - W, what a worker's start costs: the first worker's time from its start to the moment it became
+ *   steady, less what its runs until then would have taken at d (module loading plus warm-up);
+ * - with n steady workers, one more saves about left × d × (1/n − 1/(n+1)) (left: runs not yet
+ *   handed out); it starts when that exceeds SPAWN_FACTOR × W (the factor: a starting worker's
+ *   compiler threads also slow the running ones on the shared cores).
  * One worker at a time: the next is considered once the new one is steady too.
  */
 export class WorkerScaler {
-  static readonly SPAWN_FACTOR = 4;
-  private readonly workers = new Map<number, { startedAt: number; firstAt?: number; ms: number[] }>();
-  private startup?: number;
+  static readonly SPAWN_FACTOR = 1.5;
+  private readonly workers = new Map<number, { startedAt: number; lastAt: number; ms: number[] }>();
+  /** W, measured on the first worker when it became steady. */
+  private startCost?: number;
 
   started(id: number, now: number): void {
-    this.workers.set(id, { startedAt: now, ms: [] });
+    this.workers.set(id, { startedAt: now, lastAt: now, ms: [] });
   }
 
   result(id: number, ms: number, now: number): void {
     const w = this.workers.get(id);
     if (!w) return;
-    if (w.firstAt === undefined) {
-      w.firstAt = now;
-      this.startup ??= now - w.startedAt;
-    }
     w.ms.push(ms);
+    w.lastAt = now;
+    if (this.startCost === undefined && id === 0) {
+      const d = this.steadyMs(0);
+      if (d !== undefined) this.startCost = Math.max(0, now - w.startedAt - w.ms.length * d);
+    }
   }
 
   /** The steady run duration of a worker, or undefined while its runs are still getting faster. */
   steadyMs(id: number): number | undefined {
     const a = this.workers.get(id)?.ms ?? [];
-    if (a.length < 6) return undefined;
-    const last = median3(a, a.length);
-    return last >= 0.8 * median3(a, a.length - 3) ? last : undefined;
+    if (a.length < 10) return undefined;
+    const last = min5(a, a.length);
+    return last >= 0.9 * min5(a, a.length - 5) ? last : undefined;
   }
 
-  shouldAdd(remainingRuns: number, _now?: number): boolean {
-    if (this.startup === undefined || remainingRuns <= 0) return false;
+  /** What a worker's start costs (ms), once measured on the first worker. */
+  get startCostMs(): number | undefined {
+    return this.startCost;
+  }
+
+  shouldAdd(remainingRuns: number): boolean {
+    if (this.startCost === undefined || remainingRuns <= 0) return false;
     let sum = 0;
     for (const id of this.workers.keys()) {
       const d = this.steadyMs(id);
@@ -287,6 +298,7 @@ export class WorkerScaler {
       sum += d;
     }
     const n = this.workers.size;
-    return (remainingRuns * (sum / n)) / n > WorkerScaler.SPAWN_FACTOR * this.startup;
+    const saved = remainingRuns * (sum / n) * (1 / n - 1 / (n + 1));
+    return saved > WorkerScaler.SPAWN_FACTOR * this.startCost;
   }
 }
