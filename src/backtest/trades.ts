@@ -91,6 +91,17 @@ function average(total: Decimal, qty: Decimal, fills: number, price: Decimal | u
   return total.div(qty);
 }
 
+/**
+ * The average exit price: the sells' proceeds (plus the dust valued at `mark`) over the quantity.
+ * With one sell whose price is the mark (a trade closed by a sell that left dust) every unit exited
+ * at that price: the quotient is that price, without the 40-digit division.
+ */
+function exitAverage(o: Open, proceeds: Decimal, exitQty: Decimal, mark: Decimal | undefined): Decimal {
+  if (!mark) return average(proceeds, exitQty, o.sells, o.sellPrice);
+  if (o.sells === 1 && o.sellPrice && o.sellPrice.eq(mark) && productIsExact(mark, exitQty)) return mark;
+  return proceeds.div(exitQty);
+}
+
 export class TradeBook {
   readonly trades: TradeRecord[] = [];
   private readonly open = new Map<string, Open>();
@@ -186,7 +197,7 @@ export class TradeBook {
       entryTime: o.entryTime,
       exitTime: time,
       entryPrice: o.boughtQty.gt(0) ? average(o.cost, o.boughtQty, o.buys, o.buyPrice).toSignificantDigits(12).toFixed() : '0',
-      exitPrice: exitQty.gt(0) ? (mark ? proceeds.div(exitQty) : average(proceeds, exitQty, o.sells, o.sellPrice)).toSignificantDigits(12).toFixed() : '0',
+      exitPrice: exitQty.gt(0) ? exitAverage(o, proceeds, exitQty, mark).toSignificantDigits(12).toFixed() : '0',
       quantity: o.boughtQty.toFixed(),
       pnl: pnl.toSignificantDigits(15).toFixed(),
       pnlPct: committed.gt(0) ? Number(pnl.div(committed).mul(100).toSignificantDigits(12).toFixed()) : 0,
