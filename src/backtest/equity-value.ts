@@ -1,0 +1,127 @@
+/**
+ * The account's value in the run's reference asset, from plain numbers, for the equity curve: each
+ * held asset converted through the markets of the run (`routeOf`), balances re-read only after they
+ * changed, and open margin profit valued like a balance of its market's quote asset. An asset no
+ * market converts is left out and named (`unpriced`).
+ */
+import { toDecimal } from '../core/decimal.js';
+import type { MizanConfig } from '../config/schema.js';
+import type { Series } from './data.js';
+import { BACKTEST_ACCOUNT, type Harness } from './setup.js';
+
+/** One conversion step of an asset's value: times the close of series `book` (or divided by it when `inverse`). */
+interface Leg {
+  book: number;
+  inverse: boolean;
+}
+
+/**
+ * How the run values an asset in the reference: [] for the reference itself, one leg through a market
+ * of the run between the two (either way round), or two legs through one other asset (e.g. TMN via
+ * BTCTMN then BTCUSDT); undefined when no market of the run converts it.
+ */
+export function routeOf(h: Pick<Harness, 'reference' | 'split'>, series: readonly Series[], asset: string): Leg[] | undefined {
+  if (asset === h.reference) return [];
+  const leg = (from: string, to: string): Leg | undefined => {
+    for (let j = 0; j < series.length; j++) {
+      const sp = h.split(series[j]!.symbol);
+      if (sp.base === from && sp.quote === to) return { book: j, inverse: false };
+    }
+    for (let j = 0; j < series.length; j++) {
+      const sp = h.split(series[j]!.symbol);
+      if (sp.quote === from && sp.base === to) return { book: j, inverse: true };
+    }
+    return undefined;
+  };
+  const direct = leg(asset, h.reference);
+  if (direct) return [direct];
+  for (const s of series) {
+    const sp = h.split(s.symbol);
+    const via = sp.base === asset ? sp.quote : sp.quote === asset ? sp.base : undefined;
+    if (via === undefined || via === h.reference) continue;
+    const a = leg(asset, via);
+    const b = leg(via, h.reference);
+    if (a && b) return [a, b];
+  }
+  return undefined;
+}
+
+/** The starting balances the run cannot value in the reference asset (no market of the run converts them). */
+export function unpricedBalances(config: MizanConfig, h: Pick<Harness, 'reference' | 'split'>, series: readonly Series[]): string[] {
+  const out: string[] = [];
+  for (const [asset, v] of Object.entries(config.backtest!.balances)) {
+    if (!toDecimal(v, `backtest.balances.${asset}`).isZero() && !routeOf(h, series, asset)) out.push(asset);
+  }
+  return out.sort();
+}
+
+/**
+ * Account value in the reference asset from plain numbers; balances re-read only after they changed.
+ * An asset held that no market of the run converts is left out of the value and named in `unpriced`.
+ */
+export function equityValuer(h: Harness, series: Series[], unpriced: Set<string>): () => number {
+  const assets: { asset: string; value: number; legs: Leg[] }[] = [];
+  const bookList = series.map((s) => h.books.get(s.symbol)!);
+  const routes = new Map<string, Leg[] | undefined>();
+  // The account's held balances in the order sim.balances() lists them (every listed asset, then
+  // any other held one), so the float sum below adds in the same order; assets never held are zero
+  // there and skipped here without building an entry for each listed asset.
+  const listed = h.sim.assets();
+  const rank = new Map(listed.map((a, i) => [a, i]));
+  const refresh = () => {
+    assets.length = 0;
+    const held = Object.entries(h.sim.ledger.balances(BACKTEST_ACCOUNT));
+    held.sort((x, y) => (rank.get(x[0]) ?? listed.length) - (rank.get(y[0]) ?? listed.length));
+    for (const [asset, b] of held) {
+      const value = b.value.toNumber();
+      if (value === 0) continue;
+      if (!routes.has(asset)) routes.set(asset, routeOf(h, series, asset));
+      const legs = routes.get(asset);
+      if (!legs) {
+        unpriced.add(asset); // not priceable in the reference asset: left out, reported
+        continue;
+      }
+      assets.push({ asset, value, legs });
+    }
+  };
+  return () => {
+    if (h.dirty.balances) {
+      h.dirty.balances = false;
+      refresh();
+    }
+    let v = 0;
+    for (const a of assets) {
+      const legs = a.legs;
+      if (legs.length === 0) v += a.value;
+      else if (legs.length === 1) {
+        const l = legs[0]!;
+        const px = bookList[l.book]!.price;
+        if (!Number.isNaN(px)) v += l.inverse ? a.value / px : a.value * px;
+      } else {
+        let x = a.value;
+        for (const l of legs) {
+          const px = bookList[l.book]!.price;
+          x = l.inverse ? x / px : x * px;
+        }
+        if (!Number.isNaN(x)) v += x;
+      }
+    }
+    if (h.marginMarkets.size > 0) {
+      for (const p of h.portfolio.marginPositions()) {
+        if (p.state !== 'open') continue;
+        // The open profit is in the market's quote asset: valued like a balance of it.
+        const quote = h.split(p.market).quote;
+        if (!routes.has(quote)) routes.set(quote, routeOf(h, series, quote));
+        const legs = routes.get(quote);
+        if (!legs) {
+          unpriced.add(quote);
+          continue;
+        }
+        let x = p.profit.value.toNumber();
+        for (const l of legs) x = l.inverse ? x / bookList[l.book]!.price : x * bookList[l.book]!.price;
+        if (!Number.isNaN(x)) v += x;
+      }
+    }
+    return v;
+  };
+}
