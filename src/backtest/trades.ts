@@ -51,6 +51,8 @@ export interface MarginCosts {
   openFee: Decimal;
   closeFee: Decimal;
   interest: Decimal;
+  /** Of the closing fee and the interest, what the position's equity paid (less than both after a gap liquidation). */
+  closeCostsPaid?: Decimal;
   /** Base quantity held: + long, − short. */
   baseQty: Decimal;
 }
@@ -234,13 +236,15 @@ export class TradeBook {
     if (!open && p.state !== 'closed' && p.state !== 'liquidated') return;
     if (open && !mark) return;
     this.addFee(quote, c.openFee);
-    this.addFee(quote, c.closeFee);
-    this.addFee(quote, c.interest);
+    // The closing fee and interest as far as the position's equity paid them (all of them unless a
+    // liquidation past the collateral clamped the payout at 0).
+    const closeCosts = c.closeCostsPaid ?? c.closeFee.plus(c.interest);
+    this.addFee(quote, closeCosts);
     const entry = p.openFilledPrice ?? p.openPrice;
     const exit = open ? mark! : (p.closeFilledPrice ?? p.closePrice ?? entry);
     const pnl = p.profit.value.minus(c.openFee);
     const committed = p.collateral.value.plus(c.openFee);
-    const fees = c.openFee.plus(c.closeFee).plus(c.interest);
+    const fees = c.openFee.plus(closeCosts);
     const t: TradeRecord = {
       strategy,
       symbol: p.market,

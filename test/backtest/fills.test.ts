@@ -139,6 +139,21 @@ describe('candle fill model', () => {
     expect(r.result.orders[0]!.state).toBe('filled');
   });
 
+  it('after a gap through the liquidation price, fees paid count only what the position could pay', async () => {
+    // Long 3x on 1,000 collateral at 100: opening fee 6 (0.2 % of the 3,000 bought). The price gaps to
+    // 40, far past the liquidation price: the position's equity is negative, the payout is clamped at
+    // 0, so the closing fee and the interest were never paid. The account lost 1,000 + 6.
+    const flat100: Ohlcv = [100, 100, 100, 100, 1000];
+    const rows: Ohlcv[] = [flat100, flat100, flat100, [40, 40, 40, 40, 1000], [40, 40, 40, 40, 1000]];
+    const r = await run(rows, '', { at: { 0: () => marginOpen({ market: 'BTCUSDT', side: 'long', collateral: 1000, riskCoef: 3 }) } });
+    const t = r.result.trades.find((x) => x.side === 'long');
+    expect(t?.exit).toBe('liquidation');
+    expect(Number(t!.pnl)).toBe(-1006);
+    expect(Number(t!.fees)).toBe(6);
+    expect(r.result.metrics.feesPaid.value).toBe(6);
+    expect(r.result.summary.endEquity - r.result.summary.startEquity).toBeCloseTo(-1006, 9);
+  });
+
   it('liquidates a margin position inside the candle that crosses its liquidation price', async () => {
     const log = newLog();
     const rows: Ohlcv[] = [flat, flat, flat, [100, 100.5, 40, 60, 50], flat];

@@ -194,9 +194,16 @@ export class MarginDesk {
    * opening fee (paid at opening, refunded when a pending position is canceled), the closing fee
    * (once closed), the interest charged so far, and the base quantity held (+long, −short).
    */
-  costs(account: string, id: number): { openFee: Decimal; closeFee: Decimal; interest: Decimal; baseQty: Decimal } {
+  costs(account: string, id: number): { openFee: Decimal; closeFee: Decimal; interest: Decimal; closeCostsPaid: Decimal; baseQty: Decimal } {
     const p = this.owned(account, id);
-    return { openFee: p.state === 'canceled' ? ZERO : p.openFee, closeFee: p.closeFee ?? ZERO, interest: p.interest, baseQty: p.baseQty };
+    const closeFee = p.closeFee ?? ZERO;
+    // The closing fee and the interest come out of the position's equity at the close; when the
+    // payout was clamped at 0 (a liquidation past the collateral) the account paid only what was left.
+    let closeCostsPaid = closeFee.plus(p.interest);
+    if (p.payout !== undefined && p.payout.isZero() && p.closeFilledPrice) {
+      closeCostsPaid = Decimal.min(closeCostsPaid, Decimal.max(ZERO, equity(p.baseQty, p.quoteNet, ZERO, p.closeFilledPrice)));
+    }
+    return { openFee: p.state === 'canceled' ? ZERO : p.openFee, closeFee, interest: p.interest, closeCostsPaid, baseQty: p.baseQty };
   }
 
   /** Adds `change` to the collateral (locked from the free quote balance); call and liquidation prices move away. */
