@@ -58,10 +58,20 @@ export function unpricedBalances(config: MizanConfig, h: Pick<Harness, 'referenc
 /**
  * Account value in the reference asset from plain numbers; balances re-read only after they changed.
  * An asset held that no market of the run converts is left out of the value and named in `unpriced`.
+ * A market whose first candle has begun but not yet closed (a slower resolution than the others, or
+ * the run's very start) is valued at that candle's open, the price at its start: without it the
+ * asset would drop out of the first samples and its value would later appear as a fake return.
  */
 export function equityValuer(h: Harness, series: Series[], unpriced: Set<string>): () => number {
   const assets: { asset: string; value: number; legs: Leg[] }[] = [];
   const bookList = series.map((s) => h.books.get(s.symbol)!);
+  const firstOpen = series.map((s) => (s.length > 0 ? s.open[0]! : Number.NaN));
+  const firstStartMs = series.map((s) => (s.length > 0 ? s.time[0]! * 1000 : Infinity));
+  const priceOf = (j: number): number => {
+    const px = bookList[j]!.price;
+    if (!Number.isNaN(px)) return px;
+    return firstStartMs[j]! <= h.clock.now() ? firstOpen[j]! : Number.NaN;
+  };
   const routes = new Map<string, Leg[] | undefined>();
   // The account's held balances in the order sim.balances() lists them (every listed asset, then
   // any other held one), so the float sum below adds in the same order; assets never held are zero
@@ -95,12 +105,12 @@ export function equityValuer(h: Harness, series: Series[], unpriced: Set<string>
       if (legs.length === 0) v += a.value;
       else if (legs.length === 1) {
         const l = legs[0]!;
-        const px = bookList[l.book]!.price;
+        const px = priceOf(l.book);
         if (!Number.isNaN(px)) v += l.inverse ? a.value / px : a.value * px;
       } else {
         let x = a.value;
         for (const l of legs) {
-          const px = bookList[l.book]!.price;
+          const px = priceOf(l.book);
           x = l.inverse ? x / px : x * px;
         }
         if (!Number.isNaN(x)) v += x;
@@ -118,7 +128,7 @@ export function equityValuer(h: Harness, series: Series[], unpriced: Set<string>
           continue;
         }
         let x = p.profit.value.toNumber();
-        for (const l of legs) x = l.inverse ? x / bookList[l.book]!.price : x * bookList[l.book]!.price;
+        for (const l of legs) x = l.inverse ? x / priceOf(l.book) : x * priceOf(l.book);
         if (!Number.isNaN(x)) v += x;
       }
     }

@@ -246,6 +246,9 @@ async function walk(h: Harness, series: Series[], fromMs: number, total: number,
   // One market, no schedules, no book handlers: quiet stretches run synchronously (walkQuiet).
   const quietOk = k === 1 && schedules.size === 0 && !bookListeners[0];
   const quiet: { pending: void | Promise<void> } = { pending: undefined };
+  // A run that starts at its first candle's open (no warm-up candle before `from`): the start
+  // sample is the account then, before onStart can act (valued at the first candles' opens).
+  if (h.clock.now() >= fromMs) startSample(w, h.clock.now(), times, values, valuer);
   await h.core.start();
   await drain(h);
   for (;;) {

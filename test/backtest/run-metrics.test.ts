@@ -1,7 +1,11 @@
 /** What the run feeds the metrics: the equity curve's first point, fees, trades and orders (hand-worked). */
 import { describe, expect, it } from 'vitest';
 import { runBacktest } from '../../src/backtest/run.js';
-import { instant, marginClose, marginOpen, market, qty } from '../../src/strategy/builders.js';
+import { dirname } from 'node:path';
+import { parseConfig } from '../../src/config/load.js';
+import type { StrategyInstance } from '../../src/runtime/trading-core.js';
+import { defineStrategy } from '../../src/strategy/define.js';
+import { instant, limit, marginClose, marginOpen, market, qty } from '../../src/strategy/builders.js';
 import { config, newLog, scripted, T0, writeCandles, type Ohlcv } from './helpers.js';
 
 const flat: Ohlcv = [100, 100.5, 99.8, 100, 50];
@@ -15,17 +19,65 @@ async function run(rows: Ohlcv[], extra: string, script: Parameters<typeof scrip
 describe('the equity curve the metrics get', () => {
   it('starts with the equity before any strategy acts at `from` (a fee paid then is in the return)', async () => {
     const log = newLog();
-    // The first candle closes at T0 + 60 (>= from); the strategy opens a margin long right then.
+    // The run starts at its first candle's open (T0 = from, no warm-up candle): the first point is
+    // the account then. The first candle closes at T0 + 60; the strategy opens a margin long right then.
     const r = await run([flat, flat, flat], '', {
       log,
       at: { 0: () => marginOpen({ market: 'BTCUSDT', side: 'long', collateral: 1000, riskCoef: 3, openPrice: 100 }) },
     });
     expect(log.denials).toEqual([]);
     expect(r.result.summary.startEquity).toBe(10000);
-    expect(r.result.equity.times[0]).toBe((T0 + 60) * 1000);
-    // the decision at that close paid the opening fee: the next point is below 10,000
+    expect(r.result.equity.times[0]).toBe(T0 * 1000);
+    // the decision at the first close paid the opening fee: the point after it is below 10,000
+    expect(r.result.equity.times[1]).toBe((T0 + 60) * 1000);
     expect(r.result.equity.values[1]).toBeLessThan(10000);
     expect(r.result.metrics.totalReturnPct.value).toBeCloseTo((r.result.summary.endEquity / 10000 - 1) * 100, 10);
+  });
+
+  it('an order placed in onStart at the first candle\'s open comes after the start point (its fee is in the return)', async () => {
+    const flat100: Ohlcv = [100, 100, 100, 100, 1000];
+    const def = defineStrategy({
+      name: 'on-start',
+      description: 'buys in onStart',
+      params: {},
+      create: () => ({ onStart: () => limit('BUY', 'BTCUSDT', qty(10), 101) }),
+    });
+    const inst: StrategyInstance = { name: 's', definition: def as StrategyInstance['definition'], params: {}, markets: ['BTCUSDT'], resolutionSec: 60, account: 'main' };
+    const rows = [flat100, flat100, flat100];
+    const r = await runBacktest(config(writeCandles(rows), { rows: rows.length }), { instances: [inst] });
+    expect(r.result.orders.map((o) => o.state)).toEqual(['filled']);
+    // 10 BTC at 100, taker 0.2 % in BTC: 0.02 BTC = 2 USDT.
+    expect(r.result.summary.startEquity).toBe(10000);
+    expect(r.result.summary.endEquity).toBeCloseTo(9998, 9);
+    expect(r.result.metrics.totalReturnPct.value).toBeCloseTo(-0.02, 9);
+  });
+
+  it('values an asset through a slower market from its first candle\'s open, not from its first close (no fake return)', async () => {
+    // BTCUSDT one-minute and BTCTMN hourly, all flat: 50,000,000 TMN = 10 BTC = 1,000 USDT from the start.
+    const csv = (n: number, res: number, price: number) => writeCandles(Array.from({ length: n }, (): Ohlcv => [price, price, price, price, 50]), res);
+    const usdt = csv(180, 60, 100);
+    const tmn = csv(3, 3600, 5_000_000);
+    const cfg = parseConfig(
+      `mode: backtest
+strategies:
+  - { name: a, strategy: sma-cross, markets: [BTCUSDT], resolution: "60s" }
+  - { name: b, strategy: sma-cross, markets: [BTCTMN], resolution: "3600s" }
+backtest:
+  data: [ { symbol: BTCUSDT, file: ${JSON.stringify(usdt)} }, { symbol: BTCTMN, file: ${JSON.stringify(tmn)} } ]
+  from: ${T0}
+  to: ${T0 + 3 * 3600}
+  balances: { USDT: 10000, TMN: 50000000 }
+journal: { file: ":memory:" }
+`,
+      { baseDir: dirname(usdt) },
+    );
+    const a = { ...scripted({}), name: 'a', markets: ['BTCUSDT'], resolutionSec: 60 };
+    const b = { ...scripted({}, 3600), name: 'b', markets: ['BTCTMN'], resolutionSec: 3600 };
+    const r = await runBacktest(cfg, { instances: [a, b] });
+    expect(r.result.summary.startEquity).toBe(11000);
+    expect(r.result.summary.endEquity).toBe(11000);
+    expect(new Set(r.result.equity.values)).toEqual(new Set([11000]));
+    expect(r.result.metrics.totalReturnPct.value).toBe(0);
   });
 
   it('a spot buy at the first close: start 10,000, the buy after it', async () => {
