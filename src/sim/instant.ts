@@ -29,7 +29,7 @@ export interface InstantDeskDeps {
   /** Quote lifetime. Default 10 s. */
   ttlMs?: number;
   /** Fee rate per market; default the market's taker fee. */
-  feeRate?: (symbol: string, spec: MarketSpec) => Decimal;
+  feeRate?: (symbol: string, spec: MarketSpec, account: string) => Decimal;
   /** Every market symbol, for `GET /v1/otc/markets`; default none listed. */
   symbols?: () => string[];
   /** Order total bounds (quote) per market; default 5-10,000 USDT and 100,000-1,000,000,000 TMN. */
@@ -134,7 +134,7 @@ export class InstantDesk {
     if (sum.lt(bounds.min) || sum.gt(bounds.max)) {
       throw invalid('quantity', `order total ${sum.toFixed()} ${spec.quote} must be from ${bounds.min.toFixed()} to ${bounds.max.toFixed()}`);
     }
-    const rate = this.deps.feeRate?.(req.symbol, spec) ?? spec.takerFee;
+    const rate = this.deps.feeRate?.(req.symbol, spec, account) ?? spec.takerFee;
     const buy = req.side === 'BUY';
     const fee = (buy ? qty : sum).mul(rate);
     // Debit first: a 402 there leaves every balance as it was.

@@ -131,6 +131,18 @@ describe('candle fill model', () => {
     expect(byPrice).toEqual({ '100': '0.003', '99': '0.002' });
   });
 
+  it('charges the configured fees on margin and instant orders too', async () => {
+    // Taker 0.1 %: a 3x margin long on 1,000 (3,000 bought) pays 3 to open; 1 BTC bought instantly
+    // pays 0.001 BTC; the market's own rate (0.2 %) would give 6 and 0.002.
+    const flat100: Ohlcv = [100, 100, 100, 100, 1000];
+    const r = await run([flat100, flat100, flat100, flat100], '  fees: { maker: 0.0005, taker: 0.001 }', {
+      at: { 0: () => marginOpen({ market: 'BTCUSDT', side: 'long', collateral: 1000, riskCoef: 3 }), 1: () => instant('BUY', 'BTCUSDT', qty(1)) },
+    });
+    const fees = Object.fromEntries(r.result.orders.map((o) => [o.type, `${o.fee} ${o.feeAsset}`]));
+    expect(fees.MARGIN_OPEN).toBe('3 USDT');
+    expect(fees.OTC).toBe('0.001 BTC');
+  });
+
   it('caps the fill of a candle at a share of its volume (partial fills)', async () => {
     const log = newLog();
     const rows: Ohlcv[] = [flat, [100, 100, 98, 99.5, 5], [99.5, 99.6, 98, 99, 3], [99, 99.2, 98, 99, 40]];

@@ -30,6 +30,8 @@ export interface MarginDeskDeps {
   prices: PriceView;
   specs: MarketSpecs;
   clock: Clock;
+  /** The account's own taker rate on a market (e.g. the simulator's per-account fees); default: the market's. */
+  accountTakerFee?: (account: string, market: string) => Decimal | undefined;
   /** Markets open to margin trading; default: every market of `specs`, with defaultMarginMarket(). */
   markets?: MarginMarkets;
   /** Every market symbol, for the public market list; default none listed. */
@@ -147,7 +149,8 @@ export class MarginDesk {
    */
   open(account: string, input: MarginInput): WirePosition {
     const ctx = validateInput(input, this.deps.specs, this.markets, this.deps.prices);
-    const { spec, cfg } = ctx;
+    const { cfg } = ctx;
+    const spec = this.withAccountFee(account, input.market, ctx.spec);
     const now = this.deps.clock.now();
     const openFee = input.collateral.mul(input.riskCoef).mul(spec.takerFee.plus(cfg.openFeeRate));
     const need = input.collateral.plus(openFee);
@@ -351,7 +354,13 @@ export class MarginDesk {
     const spec = this.deps.specs(p.market);
     const cfg = this.markets(p.market);
     if (!spec || !cfg) throw simErrors.invalid({ market: [`market ${p.market} is no longer open to margin trading`] });
-    return { spec, cfg };
+    return { spec: this.withAccountFee(p.account, p.market, spec), cfg };
+  }
+
+  /** The market's spec with the account's own taker rate, when it has one (opening and closing fees). */
+  private withAccountFee(account: string, market: string, spec: MarketSpec): MarketSpec {
+    const f = this.deps.accountTakerFee?.(account, market);
+    return f && !f.eq(spec.takerFee) ? { ...spec, takerFee: f } : spec;
   }
 
   private owned(account: string, id: number): SimPosition {

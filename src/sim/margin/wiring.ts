@@ -60,9 +60,13 @@ export function createSimDesks(sim: SimulatedExchange, opts: SimDeskOptions = {}
   const base = { ledger: sim.ledger, prices: sim, clock: sim.clock, ...(opts.logger ? { logger: opts.logger } : {}) };
   const specs = specsOf(sim);
   const symbols = () => sim.markets().map((m) => m.symbol);
-  const margin = new MarginDesk({ ...base, specs, symbols, ...(opts.marginMarkets ? { markets: opts.marginMarkets } : {}) });
+  // The account's own taker rate (the simulator's per-account fees, e.g. a backtest's `fees`) for
+  // margin opening and closing fees and instant orders, as for its spot orders.
+  const accountTakerFee = (account: string, market: string) => (sim.market(market) ? sim.feeRates(account, market).takerFee : undefined);
+  const margin = new MarginDesk({ ...base, specs, symbols, accountTakerFee, ...(opts.marginMarkets ? { markets: opts.marginMarkets } : {}) });
   const instant = new InstantDesk({
     ...base, specs, symbols,
+    feeRate: (symbol, spec, account) => accountTakerFee(account, symbol) ?? spec.takerFee,
     ...(opts.otcSpread ? { spread: opts.otcSpread } : {}),
     ...(opts.otcTtlMs ? { ttlMs: opts.otcTtlMs } : {}),
   });
