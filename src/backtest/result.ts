@@ -92,7 +92,9 @@ function otherOrders(x: ResultInput): OrderRecord[] {
         quantity: qty,
         filled: qty,
         avgPrice: p.closeFilledPrice?.toFixed() ?? null,
-        fee: c.closeFee.toFixed(),
+        // What the account paid of the closing fee: interest comes out of the position's equity
+        // first, and after a gap liquidation the clamped payout may have left nothing for the fee.
+        fee: Decimal.min(c.closeFee, Decimal.max(0, c.closeCostsPaid.minus(c.interest))).toFixed(),
         feeAsset: quote,
         state: 'filled',
         reason: p.state === 'liquidated' ? 'liquidation' : String(p.closeReason ?? 'closed'),

@@ -164,6 +164,9 @@ describe('candle fill model', () => {
     expect(Number(t!.fees)).toBe(6);
     expect(r.result.metrics.feesPaid.value).toBe(6);
     expect(r.result.summary.endEquity - r.result.summary.startEquity).toBeCloseTo(-1006, 9);
+    // The orders agree: the opening fee paid, no closing fee (the position's equity at 40 was negative).
+    const fees = Object.fromEntries(r.result.orders.map((o) => [o.type, o.fee]));
+    expect(fees).toEqual({ MARGIN_OPEN: '6', MARGIN_CLOSE: '0' });
   });
 
   it('liquidates a margin position inside the candle that crosses its liquidation price', async () => {
