@@ -22,6 +22,7 @@ import { defaultMarketSpecs, type MarketSpec } from '../sim/markets.js';
 import type { FillEvent } from '../strategy/views.js';
 import { TradingCore, type RiskPort, type StrategyInstance } from '../runtime/trading-core.js';
 import { PositionOwners } from '../risk/margin-owners.js';
+import { routeOf, type Leg } from './routes.js';
 import { parseMarginPosition } from '../exchange/parse/margin.js';
 import type { Series } from './data.js';
 import { CandleFill } from './fill-model.js';
@@ -183,22 +184,20 @@ export function buildHarness(o: HarnessOptions): Harness {
   const stepOf = memo((s) => incrementFromDecimals(spec(s).stepSize));
   const minSellableOf = memo((s) => Decimal.max(spec(s).minQty, stepOf(s)));
   const portfolio = new RecordingPortfolio({ split, price: priceOf, reference, minSellable: minSellableOf });
-  // The value of an asset in the reference: a market of the run between them (either way round), or
-  // through one other asset (e.g. TMN via BTCTMN and BTCUSDT).
+  // The value of an asset in the reference at the last closes, along the route the equity curve
+  // uses (routes.ts: a market of the run between them, or through one other asset).
+  const routes = new Map<string, Leg[] | undefined>();
   const rate = (asset: string): Decimal | undefined => {
-    if (asset === reference) return new Decimal(1);
-    const direct = priceOf(asset, reference);
-    if (direct) return direct;
-    for (const [sym, b] of books) {
-      if (Number.isNaN(b.price)) continue;
-      const sp = split(sym);
-      const via = sp.base === asset ? sp.quote : sp.quote === asset ? sp.base : undefined;
-      if (via === undefined || via === reference) continue;
-      const a = priceOf(asset, via);
-      const r = priceOf(via, reference);
-      if (a && r) return a.mul(r);
+    if (!routes.has(asset)) routes.set(asset, routeOf({ reference, split }, o.series, asset));
+    const legs = routes.get(asset);
+    if (!legs) return undefined;
+    let v = new Decimal(1);
+    for (const l of legs) {
+      const px = books.get(o.series[l.book]!.symbol)?.mid();
+      if (!px) return undefined;
+      v = l.inverse ? v.div(px) : v.mul(px);
     }
-    return undefined;
+    return v;
   };
   const trades = new TradeBook(split, minSellableOf, { reference, rate });
   const instants: Harness['instants'] = [];
