@@ -1,16 +1,11 @@
 /** Hand-worked fills of the candle fill model (prices and quantities worked out on paper). */
 import { describe, expect, it } from 'vitest';
-import { runBacktest } from '../../src/backtest/run.js';
 import { instant, limit, market, marginClose, marginOpen, qty, quote, stopMarket } from '../../src/strategy/builders.js';
-import { config, newLog, scripted, T0, writeCandles, type Ohlcv } from './helpers.js';
+import { newLog, runScript, T0, type Ohlcv } from './helpers.js';
 
 const flat: Ohlcv = [100, 100.5, 99.8, 100, 50];
 
-async function run(rows: Ohlcv[], extra: string, script: Parameters<typeof scripted>[0], balances?: string) {
-  const file = writeCandles(rows);
-  const cfg = config(file, { rows: rows.length, extra, ...(balances ? { balances } : {}) });
-  return runBacktest(cfg, { instances: [scripted(script)] });
-}
+const run = runScript;
 
 describe('candle fill model', () => {
   it('fills a market order at the next candle open plus slippage, never at the deciding close', async () => {

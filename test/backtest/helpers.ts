@@ -3,6 +3,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { runBacktest } from '../../src/backtest/run.js';
 import { parseConfig } from '../../src/config/load.js';
 import type { MizanConfig } from '../../src/config/schema.js';
 import type { StrategyInstance } from '../../src/runtime/trading-core.js';
@@ -85,4 +86,11 @@ export function scripted(script: Script, resSec = 60): StrategyInstance {
 
 export function newLog(): NonNullable<Script['log']> {
   return { fills: [], orders: [], denials: [] };
+}
+
+/** One-minute candles from T0 (see writeCandles) through a backtest of one scripted strategy. */
+export async function runScript(rows: Ohlcv[], extra: string, script: Script, balances?: string) {
+  const file = writeCandles(rows);
+  const cfg = config(file, { rows: rows.length, extra, ...(balances ? { balances } : {}) });
+  return runBacktest(cfg, { instances: [scripted(script)] });
 }

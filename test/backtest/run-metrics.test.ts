@@ -6,15 +6,11 @@ import { parseConfig } from '../../src/config/load.js';
 import type { StrategyInstance } from '../../src/runtime/trading-core.js';
 import { defineStrategy } from '../../src/strategy/define.js';
 import { instant, limit, marginClose, marginOpen, market, qty } from '../../src/strategy/builders.js';
-import { config, newLog, scripted, T0, writeCandles, type Ohlcv } from './helpers.js';
+import { config, newLog, runScript, scripted, T0, writeCandles, type Ohlcv } from './helpers.js';
 
 const flat: Ohlcv = [100, 100.5, 99.8, 100, 50];
 
-async function run(rows: Ohlcv[], extra: string, script: Parameters<typeof scripted>[0], balances?: string) {
-  const file = writeCandles(rows);
-  const cfg = config(file, { rows: rows.length, extra, ...(balances ? { balances } : {}) });
-  return runBacktest(cfg, { instances: [scripted(script)] });
-}
+const run = runScript;
 
 describe('the equity curve the metrics get', () => {
   it('starts with the equity before any strategy acts at `from` (a fee paid then is in the return)', async () => {
