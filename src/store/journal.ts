@@ -137,7 +137,8 @@ export class Journal extends JournalQueries {
   // ------------------------------------------------------------------------------------ intents
 
   recordIntent(intent: Intent, ts = this.clock.now()): number {
-    return Number(this.st.intent.run(ts, intent.strategy, intent.kind, json(intent)).lastInsertRowid);
+    // String(): a malformed intent (denied by the shape rule) is journaled too, kind and all.
+    return Number(this.st.intent.run(ts, String(intent.strategy), String(intent.kind), json(intent)).lastInsertRowid);
   }
 
   recordVerdict(intentId: number, verdict: Verdict, ts = this.clock.now()): void {
