@@ -2,6 +2,9 @@
  * The execution engine: turns passed intents into orders on a venue and follows each one until it
  * is final.
  *
+ * An answer that contradicts itself (HTTP 201 with `success: false`) is unknown as well: the client
+ * id is looked up; found means it is tracked, absent means the refusal stands (no re-send).
+ *
  * Idempotency: every order gets its client id before anything is sent, and is journaled as
  * `pending` first. A create that fails with a retryable error (timeout, network, 5xx, 429) has an
  * unknown outcome: the engine looks the client id up before anything is re-sent; found means it
@@ -12,7 +15,7 @@
 import { EventEmitter } from 'eventemitter3';
 import type { Clock } from '../core/clock.js';
 import { Decimal } from '../core/decimal.js';
-import { DuplicateOrderError, isRetryable, MizanError, NotFoundError } from '../core/errors.js';
+import { DuplicateOrderError, isRetryable, MizanError, NotFoundError, ResponseParseError } from '../core/errors.js';
 import type { SpotOrderIntent } from '../core/intents.js';
 import type { Logger } from '../core/logger.js';
 import type { SpotOrder } from '../core/types/order.js';
@@ -186,6 +189,10 @@ export class ExecutionEngine extends EventEmitter<ExecutionEvents> {
       if (isRetryable(err)) {
         this.deps.logger.warn({ clientOrderId: o.clientOrderId, err: errInfo(err) }, 'create outcome unknown, looking the client id up');
         const r = await this.lookup(o);
+        // The exchange did answer, contradicting itself (e.g. HTTP 201 with success: false): an
+        // order that is not there after all was refused; never re-sent.
+        const answered = answeredRefusal(err);
+        if (r === 'absent' && answered) return this.finish(o, 'rejected', answered);
         if (r === 'absent' && resends < this.opts.maxResends) {
           this.deps.journal?.orderEvent(o.clientOrderId, 'pending', { resend: resends + 1 });
           return this.create(o, resends + 1);
@@ -384,6 +391,15 @@ export class ExecutionEngine extends EventEmitter<ExecutionEvents> {
       }
     }
   }
+}
+
+/**
+ * The exchange's own refusal inside an unknown outcome (a write guard wraps a contradictory answer
+ * with it as the cause), or undefined when no answer was read (timeout, 5xx, lost connection).
+ */
+function answeredRefusal(err: unknown): string | undefined {
+  const cause = err instanceof Error ? (err as Error & { cause?: unknown }).cause : undefined;
+  return cause instanceof MizanError && !cause.retryable && !(cause instanceof ResponseParseError) ? cause.message : undefined;
 }
 
 function errInfo(err: unknown): { name: string; message: string } {
