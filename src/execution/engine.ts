@@ -249,6 +249,14 @@ export class ExecutionEngine extends EventEmitter<ExecutionEvents> {
    * `filled` after that growth), journal the order, emit `fill` / `order` / `final`.
    */
   applyChange(o: TrackedOrder, r: SnapshotResult, force = false, source?: string): void {
+    if (r.refused) {
+      // An impossible answer (5 BTC executed of a 0.001 BTC order, a price of 0): never booked.
+      this.deps.logger.error(
+        { clientOrderId: o.clientOrderId, reason: r.refused.reason, payload: r.refused.payload, ...(source ? { source } : {}) },
+        `order update refused, nothing booked: ${r.refused.reason}`,
+      );
+      return;
+    }
     if (!r.changed && !force) return;
     const journal = this.deps.journal;
     for (const f of r.fills) {
