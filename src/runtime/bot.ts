@@ -26,6 +26,7 @@ import { splitSymbol } from '../store/pnl.js';
 import { JournalExecutionAdapter, journalKv } from './journal-adapters.js';
 import { createLogger } from './logger.js';
 import { createPaperVenue, type PaperVenue } from './paper.js';
+import { checkApiKey } from './key-check.js';
 import { recoverOrders, type RecoveryReport } from './recovery.js';
 import { riskPort } from './risk-port.js';
 import { startSchedules } from './schedules.js';
@@ -130,6 +131,8 @@ export async function startBot(config: MizanConfig, opts: BotOptions = {}): Prom
     if (unknown.length) {
       throw new ConfigError(unknown.map(({ i, s }) => ({ path: `strategies[${i}].markets`, message: `"${s}" is not a market of the exchange`, value: s })));
     }
+    // Live: refuse to start with an API key the exchange refuses (401/403), before anything is written.
+    if (config.mode === 'live') await checkApiKey(rest, instances.map((i) => i.account));
     const stream = new StreamClient({ url: config.exchange.stream?.url ?? baseUrl, protocol: config.exchange.stream?.protocol ?? 4, logger: logger.child({ component: 'stream' }) });
     const resolutions = [...new Set(instances.map((i) => i.resolutionSec))];
     const market = new MarketDataEngine({ stream, depth: { getDepth: (s) => rest.getDepth(s), getAllDepths: () => rest.getAllDepth() }, clock, logger, options: { candleResolutions: resolutions } });
