@@ -11,7 +11,7 @@ import type { Balances } from '../core/types/index.js';
 export class ApiKeyRefusedError extends Error {
   constructor(
     readonly account: string,
-    readonly cause: AuthenticationError | PermissionDeniedError,
+    override readonly cause: AuthenticationError | PermissionDeniedError,
   ) {
     const what = cause instanceof AuthenticationError ? 'the exchange does not accept the API key' : 'the API key may not read balances (or this IP is not permitted)';
     super(`live trading not started: ${what} (account ${account}): ${cause.message}. Nothing was traded.`);
