@@ -82,7 +82,9 @@ export class RiskEngine extends EventEmitter<RiskEngineEvents> {
     const pc = deps.protections ?? {};
     this.protections = new Protections(pc, this.state, deps.sink);
     for (const [name, lim] of Object.entries(deps.strategies ?? {})) this.setStrategyLimits(name, lim);
-    this.orderRate = new OrderRateBudget(this.global.orderRate ?? DEFAULT_ORDER_RATE, deps.clock);
+    const sink = deps.sink;
+    const rateStore = sink?.saveOrderRate && sink.loadOrderRate ? { load: () => sink.loadOrderRate!(), save: (t: readonly number[]) => sink.saveOrderRate!(t) } : undefined;
+    this.orderRate = new OrderRateBudget(this.global.orderRate ?? DEFAULT_ORDER_RATE, deps.clock, rateStore);
     this.rules = [
       new IntentShapeRule(),
       new TradingStateRule(this.state, (s, now) => this.protections.lock(s, now)),
