@@ -91,6 +91,8 @@ export async function loadData(
     if (resSec === undefined) throw new Error(`backtest.data ${entry.symbol}: no strategy trades it and backtest.resolution is not set`);
     history ??= new CandleHistory({
       source: opts.candleSource,
+      // The candle source reads the config's exchange (the CLI builds it from this URL).
+      origin: config.exchange.baseUrl,
       clock: new SystemClock(),
       options: { cacheDir: opts.cacheDir ?? resolve('backtest/data/cache') },
     });
