@@ -155,6 +155,7 @@ export const backtestSchema = z.strictObject({
   fillOnTouch: bool('Fill a limit order when the price touches it (else it must trade through)').default(false),
   volumeCapPct: pct('Largest share of a candle\'s volume one order may fill, in %').optional(),
   markets: z.array(marketDeclSchema).default([]).describe('Markets not in the built-in catalog'),
+  allowErrors: bool('Exit with code 0 even when a strategy handler threw (the errors are still counted and shown); default: exit code 1').default(false),
 }).superRefine((b, ctx) => {
   if (b.from >= b.to) ctx.addIssue({ code: 'custom', path: ['to'], message: `must be after from (${new Date(b.from).toISOString()})` });
 });
