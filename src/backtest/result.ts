@@ -253,7 +253,8 @@ export function buildResult(x: ResultInput): BacktestResult {
     reason: o.reason ?? x.h.orderReasons.get(o.clientOrderId) ?? null,
     tag: o.tag ?? null,
     createdAt: o.createdAt,
-    updatedAt: o.updatedAt,
+    // The exchange's time of its last fill when later (an order decided before a gap fills at the next open).
+    updatedAt: Math.max(o.updatedAt, x.h.trades.lastFillAt.get(o.clientOrderId) ?? -Infinity),
   }));
   // Spot orders in the order they were placed, then instant and margin ones merged in by time (stable).
   const other = otherOrders(x);
