@@ -122,6 +122,7 @@ export function registerBacktestCommands(program: Command): void {
           onDataReport: (r) => {
             if (r.ok) {
               for (const p of r.problems) process.stderr.write(`data: ${p}\n`);
+              for (const n of r.notes) process.stderr.write(`data note: ${n}\n`);
               bar.start(combos.length, 0);
               started = true;
             }

@@ -339,6 +339,7 @@ export function formatSummary(r: BacktestResult): string {
   }
   lines.push(`equity ${r.summary.startEquity.toFixed(2)} -> ${r.summary.endEquity.toFixed(2)} ${r.run.reference}`);
   for (const p of r.data.problems) lines.push(`data: ${p}`);
+  for (const n of r.data.notes) lines.push(`data note: ${n}`);
   if (r.unpricedAssets.length > 0) {
     lines.push(`warning: ${r.unpricedAssets.join(', ')} cannot be valued in ${r.run.reference} by any market of the run: left out of the equity, the returns and the drawdowns`);
   }

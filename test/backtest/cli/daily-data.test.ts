@@ -72,4 +72,41 @@ describe('mizan backtest on weekday data', () => {
       ['SELL', '2024-01-13T00:00:00.000Z', '2024-01-15T00:00:00.000Z'],
     ]);
   }, 60_000);
+
+  it('a year of weekday candles: weekends are no gaps, a missing weekday is, and each data line prints once', async () => {
+    const { rows } = weekdays(52, ['2024-07-04']); // a Thursday holiday
+    const s = setup(rows, 52, 'buy-sell.ts', ', params: { buyAt: 1000000 }');
+    const r = await runCli(['backtest', s.config, '--out', s.out], { cwd: s.dir });
+    expect(r.code, r.stderr).toBe(0);
+    const gapLines = r.stdout.split('\n').filter((l) => l.includes('gap(s)'));
+    expect(gapLines).toEqual(['data: BTCUSDT: 1 gap(s), 1 missing candle(s): 2024-07-04T00:00:00.000Z..2024-07-04T00:00:00.000Z (1)']);
+    expect(r.stdout).toContain('data note: BTCUSDT: no candle on Sun, Sat in the whole data (daily.csv): taken as days the market is closed, not as gaps');
+    // Printed once: in the summary, not also before the run.
+    expect(r.stderr).not.toContain('gap(s)');
+    expect(r.stderr).not.toContain('data note');
+    const res = readResult(s.out) as unknown as { data: { series: { gaps: unknown[]; missingBars: number; closedDays: string[] }[] } };
+    expect(res.data.series[0]).toMatchObject({ missingBars: 1, closedDays: ['Sun', 'Sat'] });
+  }, 60_000);
+
+  it('two weeks are too few to detect a weekly closure; backtest.data[].weekdays declares it', async () => {
+    const { rows } = weekdays(2);
+    const plain = setup(rows, 2, 'buy-sell.ts', ', params: { buyAt: 1000000 }');
+    const r1 = await runCli(['backtest', plain.config], { cwd: plain.dir });
+    expect(r1.stdout).toContain('data: BTCUSDT: 1 gap(s), 2 missing candle(s): 2024-01-06T00:00:00.000Z..2024-01-07T00:00:00.000Z (2)');
+    const declared = setup(rows, 2, 'buy-sell.ts', ', params: { buyAt: 1000000 }');
+    writeFile(declared.dir, 'bt.yaml', (await import('node:fs')).readFileSync(declared.config, 'utf8').replace('file: daily.csv }', 'file: daily.csv, weekdays: [mon, tue, wed, thu, fri] }'));
+    const r2 = await runCli(['backtest', declared.config], { cwd: declared.dir });
+    expect(r2.code, r2.stderr).toBe(0);
+    expect(r2.stdout).not.toContain('gap(s)');
+    expect(r2.stdout).not.toContain('data note');
+  }, 60_000);
+
+  it('round-the-clock data keeps a missing Saturday as a gap', async () => {
+    const rows: string[] = [];
+    for (let d = 0; d < 28; d++) if (d !== 12) rows.push(`${MON + d * DAY},100,102,99,100.5,1000`); // Saturday Jan 13 missing
+    const s = setup(rows, 4, 'buy-sell.ts', ', params: { buyAt: 1000000 }');
+    const r = await runCli(['backtest', s.config], { cwd: s.dir });
+    expect(r.stdout).toContain('data: BTCUSDT: 1 gap(s), 1 missing candle(s): 2024-01-13T00:00:00.000Z..2024-01-13T00:00:00.000Z (1)');
+    expect(r.stdout).not.toContain('data note');
+  }, 60_000);
 });
