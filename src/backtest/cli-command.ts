@@ -7,6 +7,7 @@ import { join, resolve } from 'node:path';
 import cliProgress from 'cli-progress';
 import type { Command } from 'commander';
 import { loadConfig } from '../config/load.js';
+import { createLogger } from '../runtime/logger.js';
 import { WallexRestClient } from '../exchange/rest/client.js';
 import type { MizanConfig } from '../config/schema.js';
 import { resolveAccountFees } from './account-fees.js';
@@ -44,10 +45,19 @@ export function registerBacktestCommands(program: Command): void {
     .option('--to <time>', 'end, exclusive')
     .option('--data <dir>', 'directory relative data paths are read from')
     .option('--out <dir>', 'write result.json and report.html here')
-    .action(async (file: string, o: { from?: string; to?: string; data?: string; out?: string }) => {
+    .option('--allow-errors', 'exit with code 0 even when a strategy handler threw (backtest.allowErrors)')
+    .action(async (file: string, o: { from?: string; to?: string; data?: string; out?: string; allowErrors?: boolean }) => {
       const loaded = await backtestConfig(file);
       // fees: account: the account's rates, read once before the run (the key goes only into x-api-key).
       const config = await resolveAccountFees(loaded, () => restClientOf(loaded));
+      // The real logger, as `mizan run` builds it (logging.level, logging.pretty, secrets redacted), on
+      // stderr: stdout carries the summary. ctx.log, risk denials and handler errors reach it.
+      const logger = createLogger({
+        level: config.logging.level,
+        pretty: config.logging.pretty,
+        destination: process.stderr,
+        secrets: [config.exchange.apiKey, config.exchange.stream.privateKey].filter((x): x is string => x !== undefined),
+      });
       const bar = new cliProgress.SingleBar({ format: 'backtest [{bar}] {percentage}% {value}/{total} candles', clearOnComplete: true, stream: process.stderr }, cliProgress.Presets.shades_classic);
       let started = false;
       const run = await runBacktest(config, {
@@ -55,9 +65,7 @@ export function registerBacktestCommands(program: Command): void {
         ...(o.to ? { to: parseTime(o.to, '--to') } : {}),
         ...(o.data ? { dataDir: resolve(o.data) } : {}),
         candleSource: new WallexRestClient({ baseUrl: config.exchange.baseUrl, timeoutMs: config.exchange.timeoutMs }),
-        onDataReport: (r) => {
-          for (const p of r.problems) process.stderr.write(`data: ${p}\n`);
-        },
+        logger,
         onProgress: (done, total) => {
           if (!started) bar.start(total, 0);
           started = true;
@@ -71,6 +79,15 @@ export function registerBacktestCommands(program: Command): void {
         writeFileSync(join(o.out, 'result.json'), resultJson(run.result));
         writeFileSync(join(o.out, 'report.html'), renderHtmlReport(run.result, run.series));
         process.stdout.write(`wrote ${join(o.out, 'result.json')} and ${join(o.out, 'report.html')}\n`);
+      }
+      const errors = run.result.errors;
+      if (errors.total > 0) {
+        const allowed = o.allowErrors === true || config.backtest?.allowErrors === true;
+        process.stderr.write(
+          `mizan: the strategies' handlers threw ${errors.total} time(s) (${errors.kinds.length} kind(s), the first of each logged above with its stack)` +
+            (allowed ? ': allowed (--allow-errors / backtest.allowErrors)\n' : ': exit code 1 (--allow-errors or backtest.allowErrors accepts them)\n'),
+        );
+        if (!allowed) process.exitCode = 1;
       }
     });
 
@@ -100,10 +117,12 @@ export function registerBacktestCommands(program: Command): void {
           config,
           ...(workers !== undefined ? { workers } : {}),
           candleSource: new WallexRestClient({ baseUrl: config.exchange.baseUrl, timeoutMs: config.exchange.timeoutMs }),
-          // The data is reported once, before any worker starts; a report that is not ok stops the sweep.
+          // The data is reported once, before any worker starts; a report that is not ok stops the
+          // sweep with an error that lists the problems (printed once, by that error).
           onDataReport: (r) => {
-            for (const p of r.problems) process.stderr.write(`data: ${p}\n`);
             if (r.ok) {
+              for (const p of r.problems) process.stderr.write(`data: ${p}\n`);
+              for (const n of r.notes) process.stderr.write(`data note: ${n}\n`);
               bar.start(combos.length, 0);
               started = true;
             }

@@ -17,7 +17,7 @@
  *    candle's volume (partial fills; the rest keeps resting).
  */
 import { Decimal, toDecimal } from '../core/decimal.js';
-import type { ManualClock } from '../core/clock.js';
+import type { Clock, ManualClock } from '../core/clock.js';
 import type { SimulatedExchange } from '../sim/exchange.js';
 import type { MarginDesk } from '../sim/margin/desk.js';
 import type { Series } from './data.js';
@@ -38,6 +38,31 @@ export interface FillModelDeps {
   options: FillModelOptions;
   /** +1 when the account holds the market's base (or a long margin position), −1 short, 0 flat. */
   exposure(symbol: string): number;
+}
+
+/**
+ * The simulated exchange's clock in a backtest: the run's ManualClock, except while an order placed
+ * after candle t is handed to the exchange, when it reads the moment that order arrives (candle
+ * t+1's open). Without a gap that is candle t's close (the same time); after a gap (a weekend, a
+ * halt) a market order filling at Monday's open is stamped Monday's open, not Saturday 00:00.
+ */
+export class PlacementClock implements Clock {
+  private at = -Infinity;
+  constructor(private readonly base: ManualClock) {}
+  now(): number {
+    const t = this.base.now();
+    return this.at > t ? this.at : t;
+  }
+  /** Run `call` (synchronous up to the exchange's answer) with the clock at `atMs` when that is later. */
+  during<T>(atMs: number | undefined, call: () => T): T {
+    if (atMs === undefined || atMs <= this.base.now()) return call();
+    this.at = atMs;
+    try {
+      return call();
+    } finally {
+      this.at = -Infinity;
+    }
+  }
 }
 
 const BIG = new Decimal('1e15');
@@ -125,6 +150,12 @@ export class CandleFill {
     const open = toDecimal(s.open[next]!, `${symbol} open`);
     this.deps.sim.setLastPrice(symbol, open);
     this.setBook(symbol, open, this.cap(symbol, next));
+  }
+
+  /** When an order placed after candle `index` reaches the exchange: the next candle's open (ms), if there is one. */
+  arrivalMs(symbol: string, index: number): number | undefined {
+    const s = this.series.get(symbol)!;
+    return index + 1 < s.length ? s.time[index + 1]! * 1000 : undefined;
   }
 
   /**

@@ -25,7 +25,7 @@ import { PositionOwners } from '../risk/margin-owners.js';
 import { routeOf, type Leg } from './routes.js';
 import { parseMarginPosition } from '../exchange/parse/margin.js';
 import type { Series } from './data.js';
-import { CandleFill } from './fill-model.js';
+import { CandleFill, PlacementClock } from './fill-model.js';
 import { TradeBook } from './trades.js';
 import { BacktestVenue } from './venue.js';
 import { CloseBook, marketView } from './views.js';
@@ -126,7 +126,9 @@ export function buildHarness(o: HarnessOptions): Harness {
   const clock = new ManualClock(first.length > 0 ? first.time[0]! * 1000 : o.fromMs);
   const specs = [...defaultMarketSpecs().filter((m) => !bt.markets.some((d) => d.symbol === m.symbol)), ...bt.markets.map(declToSpec)];
   // No 24-hour stats, trade candles or recent-trade list: nothing in a backtest reads them.
-  const sim = new SimulatedExchange({ clock, seed: o.config.simulator.seed, markets: specs, logger, orderRateLimit: { limit: 1_000_000_000, windowMs: 1 }, recordMarketData: false });
+  // [issue 16 item 14] The exchange reads the next open while an order is handed over (fill-model.ts).
+  const simClock = new PlacementClock(clock);
+  const sim = new SimulatedExchange({ clock: simClock, seed: o.config.simulator.seed, markets: specs, logger, orderRateLimit: { limit: 1_000_000_000, windowMs: 1 }, recordMarketData: false });
   const balances: Record<string, Decimal> = {};
   for (const [asset, v] of Object.entries(bt.balances)) balances[asset] = toDecimal(v, `backtest.balances.${asset}`);
   sim.createAccount({ id: BACKTEST_ACCOUNT, balances });
@@ -264,6 +266,7 @@ export function buildHarness(o: HarnessOptions): Harness {
       instantById.set(order.clientOrderId, rec);
     },
     onMarketCancelled: (id, reason) => void orderReasons.set(id, reason),
+    clock: simClock, // [issue 16 item 14]
   });
   const venueFor = (account: string) => {
     if (account !== 'main') throw new Error(`backtests trade the main account only, not ${account}`);

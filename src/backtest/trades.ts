@@ -113,6 +113,8 @@ export class TradeBook {
   readonly feesByAsset = new Map<string, Decimal>();
   /** Fees the run could not price in the reference asset, per asset (not in feesPaid). */
   readonly unconvertedFees = new Map<string, Decimal>();
+  /** Time of each order's last fill (the exchange's stamp: the bar it happened in). */
+  readonly lastFillAt = new Map<string, number>();
   private readonly reference: string | undefined;
   private readonly rate: (asset: string) => Decimal | undefined;
 
@@ -148,6 +150,7 @@ export class TradeBook {
   }
 
   onFill(f: FillEvent): void {
+    this.lastFillAt.set(f.clientOrderId, f.timestamp);
     const { base, quote } = this.split(f.symbol);
     const feeQuote = f.feeAsset === base ? fillFeeValue(f) : f.fee;
     this.addFee(quote, feeQuote);

@@ -109,12 +109,19 @@ export const paperSchema = z.strictObject({
   fees: fees.optional().describe('Override the markets\' fees'),
 });
 
+export const WEEKDAY_NAMES = ['sun', 'mon', 'tue', 'wed', 'thu', 'fri', 'sat'] as const;
+
 const dataEntry = z
   .strictObject({
     symbol: symbol(),
     file: filePath('Candle file (CSV, JSON)').optional(),
     fetch: bool('Download from the exchange and cache').optional(),
     format: z.string({ error: 'is not a string' }).regex(/^[a-z0-9-]+$/, { error: 'is not a format name (lower-case, e.g. csv)' }).optional(),
+    weekdays: z
+      .array(z.enum(WEEKDAY_NAMES, { error: `is not a weekday (allowed: ${WEEKDAY_NAMES.join(', ')})` }), { error: 'is not a list of weekdays' })
+      .min(1, { error: 'must list at least one weekday' })
+      .optional()
+      .describe('UTC weekdays the market trades (e.g. [mon, tue, wed, thu, fri]); candles missing on the other days are not gaps. Default: detected (weekdays without any candle in three weeks or more of data are taken as closed)'),
   })
   .refine((e) => (e.file !== undefined) !== (e.fetch === true), {
     error: 'needs exactly one source: file: <path> or fetch: true',
@@ -155,6 +162,7 @@ export const backtestSchema = z.strictObject({
   fillOnTouch: bool('Fill a limit order when the price touches it (else it must trade through)').default(false),
   volumeCapPct: pct('Largest share of a candle\'s volume one order may fill, in %').optional(),
   markets: z.array(marketDeclSchema).default([]).describe('Markets not in the built-in catalog'),
+  allowErrors: bool('Exit with code 0 even when a strategy handler threw (the errors are still counted and shown); default: exit code 1').default(false),
 }).superRefine((b, ctx) => {
   if (b.from >= b.to) ctx.addIssue({ code: 'custom', path: ['to'], message: `must be after from (${new Date(b.from).toISOString()})` });
 });

@@ -138,6 +138,7 @@ export class BotLoop {
       openOrders: this.d.engine.liveOrders().length,
       fills: this.d.core.fills,
       denials: this.d.core.denials,
+      errors: [...this.d.core.runners.values()].reduce((n, r) => n + r.errors, 0),
       books: { healthy: this.d.symbols.length - unhealthy.length, total: this.d.symbols.length, unhealthy },
       tradingState: this.d.risk.state.state,
     };

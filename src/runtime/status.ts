@@ -15,6 +15,8 @@ export interface StatusSnapshot {
   openOrders: number;
   fills: number;
   denials: number;
+  /** Errors the strategies' handlers threw since the start (each kind logged once, repeats rate-limited). */
+  errors?: number;
   books: { healthy: number; total: number; unhealthy: string[] };
   tradingState: string;
 }
@@ -47,7 +49,7 @@ export function statusLine(s: StatusSnapshot, color: boolean): string {
   return (
     `${c(36, `[${s.mode} ${fmtElapsed(s.elapsedMs)}]`)} equity ${fmtMoney(s.equity)} ${s.reference}` +
     `  pnl ${pnl.gte(0) ? c(32, pnlText) : c(31, pnlText)}` +
-    `  orders ${s.openOrders} open  fills ${s.fills}  denied ${s.denials}  books ${books}${state}`
+    `  orders ${s.openOrders} open  fills ${s.fills}  denied ${s.denials}${s.errors ? `  ${c(31, `errors ${s.errors}`)}` : ''}  books ${books}${state}`
   );
 }
 
@@ -56,7 +58,7 @@ export function summary(s: StatusSnapshot, rows: PnlRow[]): string {
     '',
     `mizan stopped after ${fmtElapsed(s.elapsedMs)} (${s.mode})`,
     `  equity   ${fmtMoney(s.startEquity)} -> ${fmtMoney(s.equity)} ${s.reference} (${fmtSigned(s.equity.minus(s.startEquity))})`,
-    `  fills    ${s.fills}    denied intents ${s.denials}    open orders left ${s.openOrders}`,
+    `  fills    ${s.fills}    denied intents ${s.denials}    open orders left ${s.openOrders}${s.errors ? `    strategy handler errors ${s.errors}` : ''}`,
   ];
   if (rows.length) {
     lines.push('  strategy           market     position        realized      unrealized    fees   (in the market\'s quote asset)');
