@@ -3,6 +3,7 @@
  * schema -> cross-field checks -> defaults that depend on the mode -> relative paths resolved.
  * Every problem is collected and thrown at once as a ConfigError.
  */
+import { readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { isAbsolute, resolve } from 'node:path';
 import { LineCounter, parseDocument } from 'yaml';
@@ -13,7 +14,7 @@ import { substituteEnv } from './env.js';
 import { resolutionToSeconds } from './fields.js';
 import type { ConfigIssue, PathSegment } from './issues.js';
 import { ConfigError } from './issues.js';
-import { configSchema } from './schema.js';
+import { configSchema, DEFAULT_JOURNAL_FILE } from './schema.js';
 import type { MizanConfig, ParsedConfig } from './schema.js';
 import { convertIssue, DEFAULT_MESSAGE } from './zod-issues.js';
 
@@ -133,4 +134,32 @@ export async function loadConfig(file: string, opts: ConfigOptions = {}): Promis
   }
   const config = parseConfig(text, { ...opts, source: opts.source ?? file });
   return { ...config, source: { ...config.source, file: resolve(file) } };
+}
+
+/**
+ * The journal a config file names (`journal.file`, or the default), as an absolute path, reading
+ * nothing else of it: `mizan halt --config live.yaml` must reach a running bot's journal even in a
+ * shell without the API key's variable, or while another part of the file has a problem.
+ */
+export function journalFileOf(file: string, opts: Pick<ConfigOptions, 'env' | 'baseDir'> = {}): string {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (err) {
+    throw new ConfigError([{ path: '', message: `cannot read the file (${(err as NodeJS.ErrnoException).code ?? 'unreadable'})` }], file);
+  }
+  const lc = new LineCounter();
+  const doc = parseDocument(text, { lineCounter: lc, prettyErrors: false });
+  if (doc.errors.length > 0) {
+    throw new ConfigError(doc.errors.map((e) => ({ path: '', message: `YAML syntax: ${e.message.split('\n')[0] ?? e.code}`, line: lc.linePos(e.pos[0]).line })), file);
+  }
+  const written: unknown = doc.getIn(['journal', 'file']);
+  if (written === undefined || written === null) return resolve(opts.baseDir ?? process.cwd(), DEFAULT_JOURNAL_FILE);
+  if (typeof written !== 'string' || written === '') {
+    throw new ConfigError([{ path: 'journal.file', message: `${JSON.stringify(written)} is not a file path`, value: written, ...(lineOf(doc, lc, 'journal.file') !== undefined ? { line: lineOf(doc, lc, 'journal.file')! } : {}) }], file);
+  }
+  const sub = substituteEnv(written, opts.env ?? process.env);
+  if (sub.issues.length) throw new ConfigError(sub.issues.map((i) => ({ ...i, path: 'journal.file' })), file);
+  const path = sub.value as string;
+  return path === ':memory:' || isAbsolute(path) ? path : resolve(opts.baseDir ?? process.cwd(), path);
 }
