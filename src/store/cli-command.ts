@@ -125,15 +125,19 @@ const pnlColumns = [
   { title: 'symbol', get: (p: JournalPnlRow) => p.symbol },
   { title: 'fills', get: (p: JournalPnlRow) => String(p.fills), align: 'right' as const },
   { title: 'position', get: (p: JournalPnlRow) => p.position.toFixed(), align: 'right' as const },
-  { title: 'avg price', get: (p: JournalPnlRow) => (p.position.isZero() ? '-' : p.avgPrice.toDecimalPlaces(8).toFixed()), align: 'right' as const },
-  { title: 'fees', get: (p: JournalPnlRow) => `${p.fees.toFixed()} ${p.quote}`, align: 'right' as const },
-  { title: 'realized', get: (p: JournalPnlRow) => `${p.realized.toFixed()} ${p.quote}`, align: 'right' as const },
+  // Amounts rounded for display to the precision of the fills' own amounts (the exact values stay in the journal).
+  { title: 'avg price', get: (p: JournalPnlRow) => (p.position.isZero() ? '-' : p.avgPrice.toDecimalPlaces(p.priceDp).toFixed()), align: 'right' as const },
+  { title: 'fees', get: (p: JournalPnlRow) => `${p.fees.toDecimalPlaces(p.quoteDp).toFixed()} ${p.quote}`, align: 'right' as const },
+  { title: 'realized', get: (p: JournalPnlRow) => `${p.realized.toDecimalPlaces(p.quoteDp).toFixed()} ${p.quote}`, align: 'right' as const },
 ];
 
 function pnlTotals(rows: readonly JournalPnlRow[]): string {
-  const byQuote = new Map<string, JournalPnlRow['realized']>();
-  for (const r of rows) byQuote.set(r.quote, (byQuote.get(r.quote) ?? ZERO).plus(r.realized));
-  return [...byQuote].map(([q, v]) => `total realized ${q}: ${v.toFixed()}`).join('\n') + (byQuote.size ? '\n' : '');
+  const byQuote = new Map<string, { sum: JournalPnlRow['realized']; dp: number }>();
+  for (const r of rows) {
+    const t = byQuote.get(r.quote) ?? { sum: ZERO, dp: 0 };
+    byQuote.set(r.quote, { sum: t.sum.plus(r.realized), dp: Math.max(t.dp, r.quoteDp) });
+  }
+  return [...byQuote].map(([q, v]) => `total realized ${q}: ${v.sum.toDecimalPlaces(v.dp).toFixed()}`).join('\n') + (byQuote.size ? '\n' : '');
 }
 
 export function registerJournalCommand(program: Command, deps: JournalCommandDeps = {}): Command {
