@@ -52,19 +52,40 @@ function lineOf(doc: Document, lc: LineCounter, path: string): number | undefine
   return undefined;
 }
 
-export function parseConfig(text: string, opts: ConfigOptions = {}): MizanConfig {
-  const source = opts.source ?? 'config';
+/**
+ * What a file says and every problem of its own (YAML, schema, cross-field checks, markets), without
+ * throwing: `mizan check` goes on to check the strategy modules and their parameters of a file that
+ * has problems here, so one run lists every problem it can reach.
+ */
+export interface ConfigInspection {
+  /** The config, when the file has none of these problems. */
+  config?: MizanConfig;
+  /** Each with its line when known; sorted by line. */
+  issues: ConfigIssue[];
+  /** The data as read, environment references substituted (undefined when the file is not a YAML mapping). */
+  data: unknown;
+  /** Relative paths of the file are resolved against this directory. */
+  baseDir: string;
+  /** The line of a path (`strategies[0].params.fast`) in the file, or of its nearest parent written there. */
+  lineOf(path: string): number | undefined;
+}
+
+export function inspectConfig(text: string, opts: ConfigOptions = {}): ConfigInspection {
+  const baseDir = opts.baseDir ?? process.cwd();
   const lc = new LineCounter();
   const doc = parseDocument(text, { lineCounter: lc, prettyErrors: false, uniqueKeys: true });
+  const lineAt = (path: string) => lineOf(doc, lc, path);
   if (doc.errors.length > 0) {
-    throw new ConfigError(
-      doc.errors.map((e) => ({ path: '', message: `YAML syntax: ${e.message.split('\n')[0] ?? e.code}`, line: lc.linePos(e.pos[0]).line })),
-      source,
-    );
+    return {
+      issues: doc.errors.map((e) => ({ path: '', message: `YAML syntax: ${e.message.split('\n')[0] ?? e.code}`, line: lc.linePos(e.pos[0]).line })),
+      data: undefined,
+      baseDir,
+      lineOf: () => undefined,
+    };
   }
   const original: unknown = doc.toJS({ maxAliasCount: 100 });
   if (original === null || typeof original !== 'object' || Array.isArray(original)) {
-    throw new ConfigError([{ path: '', message: 'the file must be a YAML mapping with mode, exchange, strategies, ...' }], source);
+    return { issues: [{ path: '', message: 'the file must be a YAML mapping with mode, exchange, strategies, ...' }], data: undefined, baseDir, lineOf: () => undefined };
   }
   const sub = substituteEnv(original, opts.env ?? process.env);
   const parsed = configSchema.safeParse(sub.value, { error: () => DEFAULT_MESSAGE });
@@ -76,30 +97,46 @@ export function parseConfig(text: string, opts: ConfigOptions = {}): MizanConfig
   }
   issues.push(...crossCheck(sub.value, original, opts));
 
+  const unique = withLines(dedupeIssues(issues), lineAt);
+  if (unique.length > 0 || !parsed.success) return { issues: unique, data: sub.value, baseDir, lineOf: lineAt };
+  return { config: finalize(parsed.data, baseDir), issues: [], data: sub.value, baseDir, lineOf: lineAt };
+}
+
+/** The same problem reported twice (by the schema and a cross-field check) is listed once. */
+export function dedupeIssues(issues: readonly ConfigIssue[]): ConfigIssue[] {
   const seen = new Set<string>();
-  const unique = issues.filter((i) => {
+  return issues.filter((i) => {
     const k = `${i.path}\u0000${i.message}`;
     if (seen.has(k)) return false;
     seen.add(k);
     return true;
   });
-  if (unique.length > 0 || !parsed.success) {
-    for (const i of unique) {
-      if (i.line === undefined && i.path) {
-        const line = lineOf(doc, lc, i.path);
-        if (line !== undefined) i.line = line;
-      }
-    }
-    unique.sort((a, b) => (a.line ?? Infinity) - (b.line ?? Infinity));
-    throw new ConfigError(unique, source);
-  }
-  return finalize(parsed.data, opts.baseDir ?? process.cwd());
 }
+
+/** Line numbers filled in where missing, then sorted by line (unknown lines last, in their order). */
+export function withLines(issues: ConfigIssue[], lineAt: (path: string) => number | undefined): ConfigIssue[] {
+  for (const i of issues) {
+    if (i.line === undefined && i.path) {
+      const line = lineAt(i.path);
+      if (line !== undefined) i.line = line;
+    }
+  }
+  return issues.sort((a, b) => (a.line ?? Infinity) - (b.line ?? Infinity));
+}
+
+export function parseConfig(text: string, opts: ConfigOptions = {}): MizanConfig {
+  const r = inspectConfig(text, opts);
+  if (!r.config) throw new ConfigError(r.issues, opts.source ?? 'config');
+  return r.config;
+}
+
+/** A `strategy` that names a file (resolved against the base directory) rather than a bundled strategy. */
+export const STRATEGY_FILE_RE = /\.(ts|js|mjs|mts)$/;
 
 function finalize(p: ParsedConfig, baseDir: string): MizanConfig {
   const abs = (f: string) => (f === ':memory:' || isAbsolute(f) ? f : resolve(baseDir, f));
   const strategies = p.strategies.map((s) => {
-    const isFile = /\.(ts|js|mjs|mts)$/.test(s.strategy);
+    const isFile = STRATEGY_FILE_RE.test(s.strategy);
     return {
       ...s,
       clientIdPrefix: clientIdPrefix(s.name),
@@ -125,15 +162,22 @@ function finalize(p: ParsedConfig, baseDir: string): MizanConfig {
 
 /** Read and parse a YAML configuration file. Throws ConfigError listing every problem. */
 export async function loadConfig(file: string, opts: ConfigOptions = {}): Promise<MizanConfig> {
+  const r = await inspectConfigFile(file, opts);
+  if (!r.config) throw new ConfigError(r.issues, opts.source ?? file);
+  return r.config;
+}
+
+/** inspectConfig of a file (an unreadable file is one issue). */
+export async function inspectConfigFile(file: string, opts: ConfigOptions = {}): Promise<ConfigInspection> {
   let text: string;
   try {
     text = await readFile(file, 'utf8');
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code ?? 'unreadable';
-    throw new ConfigError([{ path: '', message: `cannot read the file (${code})` }], file);
+    return { issues: [{ path: '', message: `cannot read the file (${code})` }], data: undefined, baseDir: opts.baseDir ?? process.cwd(), lineOf: () => undefined };
   }
-  const config = parseConfig(text, { ...opts, source: opts.source ?? file });
-  return { ...config, source: { ...config.source, file: resolve(file) } };
+  const r = inspectConfig(text, { ...opts, source: opts.source ?? file });
+  return r.config ? { ...r, config: { ...r.config, source: { ...r.config.source, file: resolve(file) } } } : r;
 }
 
 /**
