@@ -1,5 +1,5 @@
-// Worker bootstrap: register tsx's loader (as bin/mizan.js does), then load the TypeScript worker.
-import { register } from 'tsx/esm/api';
+// Worker bootstrap: register mizan's loaders (tsx and the strategy hook, as bin/mizan.js does), then load the TypeScript worker.
+import { registerLoaders } from '../runtime/ts-loader.mjs';
 
-register();
+registerLoaders();
 await import('./sweep-worker.ts');

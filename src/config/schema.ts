@@ -167,6 +167,9 @@ export const backtestSchema = z.strictObject({
   if (b.from >= b.to) ctx.addIssue({ code: 'custom', path: ['to'], message: `must be after from (${new Date(b.from).toISOString()})` });
 });
 
+/** `journal.file` when a config does not set it. */
+export const DEFAULT_JOURNAL_FILE = '.mizan/journal.sqlite';
+
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 
 export const configSchema = z.strictObject({
@@ -177,7 +180,7 @@ export const configSchema = z.strictObject({
   risk: riskSchema.prefault({}),
   paper: paperSchema.prefault({}),
   backtest: backtestSchema.optional(),
-  journal: z.strictObject({ file: filePath('SQLite journal file').default('.mizan/journal.sqlite') }).prefault({}),
+  journal: z.strictObject({ file: filePath('SQLite journal file').default(DEFAULT_JOURNAL_FILE) }).prefault({}),
   logging: z
     .strictObject({
       level: z.enum(LOG_LEVELS, { error: `is not a log level (allowed: ${LOG_LEVELS.join(', ')})` }).default('info'),

@@ -24,7 +24,7 @@ import { runSim, type RunningSim } from '../sim/cli-command.js';
 import { Journal } from '../store/journal.js';
 import { splitSymbol } from '../store/pnl.js';
 import { JournalExecutionAdapter, journalKv } from './journal-adapters.js';
-import { createLogger } from './logger.js';
+import { loggerFromConfig } from './logger.js';
 import { createPaperVenue, type PaperVenue } from './paper.js';
 import { checkApiKey } from './key-check.js';
 import { recoverOrders, type RecoveryReport } from './recovery.js';
@@ -91,9 +91,7 @@ export async function startBot(config: MizanConfig, opts: BotOptions = {}): Prom
   const instances = await loadStrategyInstances(config);
   const clock = opts.clock ?? new SystemClock();
   const apiKeySecret = config.exchange.apiKey;
-  const logger =
-    opts.logger ??
-    createLogger({ level: config.logging.level, pretty: config.logging.pretty, secrets: [apiKeySecret, config.exchange.stream.privateKey].filter((s): s is string => s !== undefined) });
+  const logger = opts.logger ?? loggerFromConfig(config);
 
   // ---------------------------------------------------------------------------- the exchange
   let embedded: RunningSim | undefined;

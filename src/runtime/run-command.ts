@@ -4,7 +4,7 @@
  * --duration) with a summary. A second Ctrl-C forces the exit.
  */
 import type { Command } from 'commander';
-import { loadConfig } from '../config/load.js';
+import { loadChecked } from './check-command.js';
 import { startBot, type StartInfo } from './bot.js';
 
 function banner(info: StartInfo): string {
@@ -34,7 +34,13 @@ export function registerRunCommand(program: Command): void {
     .option('--live', 'confirm live trading (the config must also say mode: live)')
     .option('--keep-orders', 'leave open orders on the exchange when stopping')
     .action(async (file: string, o: { duration?: number; live?: boolean; keepOrders?: boolean }) => {
-      const config = await loadConfig(file);
+      // Every problem of the file, its strategies and their parameters at once, before anything starts.
+      const { config } = await loadChecked(file);
+      // --live confirms a file that says mode: live; on any other file it would be ignored, and a
+      // user who typed it believes real orders are going out. Refuse before anything starts.
+      if (o.live && config.mode !== 'live') {
+        throw new Error(`--live: ${file} says mode: ${config.mode}, so this run would not trade live. Live trading needs mode: live in the file (with exchange.simulator: false and an API key) and --live on the command line; drop --live to run it in ${config.mode} mode`);
+      }
       const bot = await startBot(config, {
         live: o.live === true,
         beforeStart: async (info) => {

@@ -4,11 +4,12 @@
  * `strategies[0].params.fast`) before anything connects or trades.
  */
 import { existsSync, readdirSync } from 'node:fs';
-import { basename, dirname, join, resolve } from 'node:path';
+import { basename, dirname, isAbsolute, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { ConfigError } from '../config/issues.js';
 import type { ConfigIssue } from '../config/issues.js';
 import type { MizanConfig } from '../config/schema.js';
+import { STRATEGY_FILE_RE } from '../config/load.js';
 import type { AnyStrategyDefinition } from '../strategy/define.js';
 import { resolveParams } from '../strategy/params.js';
 import type { StrategyInstance } from './trading-core.js';
@@ -84,4 +85,33 @@ export async function loadStrategyInstances(config: MizanConfig, cache?: Strateg
   }
   if (issues.length) throw new ConfigError(issues, config.source.file ?? 'config');
   return out;
+}
+
+/**
+ * The strategy stage of a check on a file that may have other problems: every `strategies[i]` entry
+ * whose `strategy` can be read is imported, and its `params` (when they are a mapping) checked against
+ * the declarations. Returns the problems (no instances: the rest of the entry may be broken).
+ */
+export async function checkStrategyEntries(data: unknown, baseDir: string): Promise<ConfigIssue[]> {
+  const issues: ConfigIssue[] = [];
+  const root = data !== null && typeof data === 'object' && !Array.isArray(data) ? (data as Record<string, unknown>) : {};
+  const entries = Array.isArray(root.strategies) ? (root.strategies as unknown[]) : [];
+  for (const [i, e] of entries.entries()) {
+    if (e === null || typeof e !== 'object' || Array.isArray(e)) continue;
+    const entry = e as Record<string, unknown>;
+    const name = entry.strategy;
+    if (typeof name !== 'string' || name === '') continue;
+    let def: AnyStrategyDefinition;
+    try {
+      def = await importStrategy(name, STRATEGY_FILE_RE.test(name) ? (isAbsolute(name) ? name : resolve(baseDir, name)) : undefined);
+    } catch (err) {
+      issues.push({ path: `strategies[${i}].strategy`, message: err instanceof Error ? err.message : String(err), value: name });
+      continue;
+    }
+    const params = entry.params;
+    if (params !== undefined && (params === null || typeof params !== 'object' || Array.isArray(params))) continue;
+    const r = resolveParams(def.params, params as Record<string, unknown> | undefined, `strategies[${i}].params`);
+    if (!r.ok) for (const is of r.issues) issues.push({ path: is.path, message: is.message });
+  }
+  return issues;
 }
