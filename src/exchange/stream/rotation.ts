@@ -10,18 +10,23 @@ import type { ChannelInfo } from './channels.js';
 import type { StreamConnection, Timers } from './connection.js';
 import { ChannelHandover } from './handover.js';
 
-export interface ChannelState {
-  info: ChannelInfo;
+/** What a rotation needs of a channel. */
+export interface RotatingChannel {
+  info: { readonly channel: string };
   conn: StreamConnection;
-  /** Last valid message or (re)subscribe, ms: the watchdog measures silence from here. */
-  since: number;
-  stale: boolean;
   /** Set while the channel moves to `next` (a rotation of its connection). */
   handover?: ChannelHandover;
   next?: StreamConnection;
 }
 
-export interface RotationDeps {
+export interface ChannelState extends RotatingChannel {
+  info: ChannelInfo;
+  /** Last valid message or (re)subscribe, ms: the watchdog measures silence from here. */
+  since: number;
+  stale: boolean;
+}
+
+export interface RotationDeps<S extends RotatingChannel = ChannelState> {
   timers: Timers;
   /** Longest wait for the replacement to connect and for every channel to overlap, ms. */
   timeoutMs: number;
@@ -31,13 +36,13 @@ export interface RotationDeps {
    */
   quietMs: number;
   /** Emit a payload of a channel (the normal delivery path). */
-  deliver(state: ChannelState, channel: string, data: unknown): void;
+  deliver(state: S, channel: string, data: unknown): void;
   /** The rotation ended: `replaced` tells whether `next` took over. */
-  done(rotation: Rotation, replaced: boolean): void;
+  done(rotation: Rotation<S>, replaced: boolean): void;
 }
 
-export class Rotation {
-  private readonly states = new Map<string, ChannelState>();
+export class Rotation<S extends RotatingChannel = ChannelState> {
+  private readonly states = new Map<string, S>();
   private timer: unknown;
   private quietTimer: unknown;
   private finished = false;
@@ -45,17 +50,17 @@ export class Rotation {
   constructor(
     readonly old: StreamConnection,
     readonly next: StreamConnection,
-    private readonly deps: RotationDeps,
+    private readonly deps: RotationDeps<S>,
   ) {}
 
-  begin(states: Iterable<ChannelState>): void {
+  begin(states: Iterable<S>): void {
     for (const state of states) this.add(state);
     this.timer = this.deps.timers.setTimeout(() => this.complete(), this.deps.timeoutMs);
     this.next.start();
   }
 
   /** A channel subscribed on the old connection during the rotation. */
-  add(state: ChannelState): void {
+  add(state: S): void {
     state.handover = new ChannelHandover();
     state.next = this.next;
     this.states.set(state.info.channel, state);
