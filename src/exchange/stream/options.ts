@@ -38,7 +38,7 @@ export interface StreamClientOptions {
    * server that closes connections at a known age. Default: off.
    */
   rotateAfterMs?: number;
-  /** Longest a rotation may take (connect + overlap) before it finishes anyway, ms. Default 5000. */
+  /** Longest the overlap of a rotation may take once the replacement is up, ms (connecting is bounded by connectTimeoutMs). Default 5000. */
   handoverTimeoutMs?: number;
   /**
    * The server's connection lifetime rule (default: the exchange's, 30 min + 30 s per ping

@@ -110,6 +110,7 @@ export class PrivateStreamClient extends EventEmitter<PrivateStreamEvents> {
   private readonly makeConnection: () => StreamConnection;
   private readonly lifetimeLeadMs: number;
   private readonly handoverTimeoutMs: number;
+  private readonly connectTimeoutMs: number;
   private readonly states: RotatingChannel[];
   private rotation: Rotation<RotatingChannel> | undefined;
   private ageTimer: unknown;
@@ -137,6 +138,7 @@ export class PrivateStreamClient extends EventEmitter<PrivateStreamEvents> {
     );
     this.lifetimeLeadMs = options.lifetimeLeadMs ?? Math.min(60_000, (lifetime?.cutAfterMs ?? 240_000) / 4);
     this.handoverTimeoutMs = options.handoverTimeoutMs ?? 5000;
+    this.connectTimeoutMs = options.connectTimeoutMs ?? 10_000;
     const backoff = new Backoff(options.reconnect ?? {}, options.random);
     this.makeConnection = () => {
       const conn: StreamConnection = new StreamConnection(0, {
@@ -146,7 +148,7 @@ export class PrivateStreamClient extends EventEmitter<PrivateStreamEvents> {
           path,
           wsPath,
           transports: options.transports ?? ['websocket'],
-          connectTimeoutMs: options.connectTimeoutMs ?? 10_000,
+          connectTimeoutMs: this.connectTimeoutMs,
         },
         choice: this.choice,
         ...(lifetime !== undefined ? { lifetime } : {}),
@@ -218,6 +220,7 @@ export class PrivateStreamClient extends EventEmitter<PrivateStreamEvents> {
     return new Promise<boolean>((resolve) => {
       const rotation = new Rotation<RotatingChannel>(old, this.makeConnection(), {
         timers: this.timers,
+        connectTimeoutMs: this.connectTimeoutMs,
         timeoutMs: this.handoverTimeoutMs,
         quietMs: Math.min(1000, this.handoverTimeoutMs / 2),
         deliver: (_state, channel, data) => this.handle(channel, data),

@@ -28,7 +28,9 @@ export interface ChannelState extends RotatingChannel {
 
 export interface RotationDeps<S extends RotatingChannel = ChannelState> {
   timers: Timers;
-  /** Longest wait for the replacement to connect and for every channel to overlap, ms. */
+  /** Longest wait for the replacement to connect, ms (then the rotation gives up). */
+  connectTimeoutMs: number;
+  /** Longest wait, once the replacement is up, for every channel to overlap, ms (then it takes over anyway). */
   timeoutMs: number;
   /**
    * After the replacement is up, a channel that stayed silent on both connections this long is
@@ -55,7 +57,7 @@ export class Rotation<S extends RotatingChannel = ChannelState> {
 
   begin(states: Iterable<S>): void {
     for (const state of states) this.add(state);
-    this.timer = this.deps.timers.setTimeout(() => this.complete(), this.deps.timeoutMs);
+    this.timer = this.deps.timers.setTimeout(() => this.complete(), this.deps.connectTimeoutMs);
     this.next.start();
   }
 
@@ -79,6 +81,8 @@ export class Rotation<S extends RotatingChannel = ChannelState> {
   /** The replacement is up and has sent its subscriptions. */
   nextUp(): void {
     if (this.finished) return;
+    this.deps.timers.clearTimeout(this.timer);
+    this.timer = this.deps.timers.setTimeout(() => this.complete(), this.deps.timeoutMs);
     this.quietTimer = this.deps.timers.setTimeout(() => {
       for (const state of this.states.values()) {
         if (state.handover?.idle === true) state.handover.finish();

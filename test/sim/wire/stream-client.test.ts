@@ -2,7 +2,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { d } from '../../../src/core/decimal.js';
 import type { BookLevel, PublicTrade } from '../../../src/core/types/index.js';
-import { StreamClient, type StreamClientOptions } from '../../../src/exchange/stream/client.js';
+import { StreamClient, type StreamClientOptions } from '../../../src/exchange/stream/index.js';
 import type { StreamServeOptions } from '../../../src/sim/wire/stream.js';
 import { captureLogger } from '../../exchange/stream/capture-logger.js';
 import { startSim } from './harness.js';
