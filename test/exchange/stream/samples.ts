@@ -1,10 +1,10 @@
-/** Loads the exchange's stream samples from /work/shared/exchange-samples (comments and `...` removed). */
+/** Loads the exchange's stream samples from test/fixtures/exchange-samples (comments and `...` removed). */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
-export const SAMPLES_DIR = path.resolve(here, '../../../../shared/exchange-samples');
+export const SAMPLES_DIR = path.resolve(here, '../../fixtures/exchange-samples');
 
 export function loadSample(name: string): unknown {
   const text = readFileSync(path.join(SAMPLES_DIR, name), 'utf8')
