@@ -5,16 +5,19 @@
  * exchange printed (so `3.51436` stays `3.51436`), and float artifacts from socket.io sums
  * (`10499856.950000001`) can be cleaned with `cleanFloat`.
  */
-import { Decimal } from 'decimal.js';
-import { decimalFromNumber, installDecimalFastPaths } from './decimal-fast.js';
+import { Decimal as DecimalJs } from 'decimal.js';
 
-export { Decimal };
-
-// Enough precision for 1e-18 steps on 1e20 totals; ROUND_HALF_EVEN is only the default for
-// arithmetic, every rounding to a market's grid names its own mode.
-Decimal.set({ precision: 40, rounding: Decimal.ROUND_HALF_EVEN, toExpNeg: -30, toExpPos: 40 });
-// Exact fast paths for plus, minus, times and the comparisons on short numbers (decimal-fast.ts).
-installDecimalFastPaths();
+/**
+ * mizan's own Decimal constructor: a decimal.js clone with mizan's settings. Enough precision for
+ * 1e-18 steps on 1e20 totals; ROUND_HALF_EVEN is only the default for arithmetic, every rounding to
+ * a market's grid names its own mode. A clone, so importing mizan leaves decimal.js's global
+ * constructor, its settings and its prototype as they were (a program using decimal.js itself is
+ * not affected). Instances are ordinary decimal.js instances (`instanceof` holds both ways).
+ */
+export const Decimal: typeof DecimalJs = DecimalJs.clone({ precision: 40, rounding: DecimalJs.ROUND_HALF_EVEN, toExpNeg: -30, toExpPos: 40 });
+export type Decimal = DecimalJs;
+/** A rounding mode (decimal.js's 0..8). */
+export type DecimalRounding = DecimalJs.Rounding;
 
 export type DecimalInput = Decimal | string | number;
 
@@ -53,13 +56,14 @@ function describe(value: unknown): string {
 export function toDecimal(value: unknown, field = 'value'): Decimal {
   if (value instanceof Decimal) {
     if (!value.isFinite()) throw new DecimalParseError(field, value.toString());
-    return value;
+    // A Decimal made by another decimal.js constructor (the caller's own, with its own precision)
+    // becomes one of mizan's, so arithmetic on it uses mizan's settings.
+    return (value as { constructor?: unknown }).constructor === Decimal ? value : new Decimal(value);
   }
   if (typeof value === 'number') {
     if (!Number.isFinite(value)) throw new DecimalParseError(field, value);
-    // String(number) is the shortest decimal that round-trips: what the exchange wrote. The common
-    // short ones are made without the string (decimalFromNumber, the same value and representation).
-    return decimalFromNumber(value) ?? new Decimal(String(value));
+    // String(number) is the shortest decimal that round-trips: what the exchange wrote.
+    return new Decimal(String(value));
   }
   if (typeof value === 'string') {
     const s = value.trim();
@@ -98,7 +102,7 @@ export function incrementFromDecimals(decimals: number): Decimal {
 
 export type RoundMode = 'down' | 'up' | 'nearest';
 
-const MODES: Record<RoundMode, Decimal.Rounding> = {
+const MODES: Record<RoundMode, DecimalRounding> = {
   down: Decimal.ROUND_DOWN,
   up: Decimal.ROUND_UP,
   nearest: Decimal.ROUND_HALF_UP,

@@ -13,7 +13,8 @@ import { defineStrategy, type StrategyContext } from '../../src/strategy/define.
 import type { FillEvent, OrderUpdate } from '../../src/strategy/views.js';
 
 export const REPO = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
-export const SHARED = resolve(REPO, '../shared');
+/** Real data and exchange samples the tests read, kept in the repository (test/fixtures/README.md). */
+export const FIXTURES = resolve(REPO, 'test/fixtures');
 
 /** [o, h, l, c, v] per minute from 2024-01-01T00:00Z. */
 export type Ohlcv = [number, number, number, number, number];

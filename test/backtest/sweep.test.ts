@@ -18,10 +18,10 @@ import type { Candle } from '../../src/core/types/market.js';
 import type { CandleQuery } from '../../src/market/ports.js';
 import { WallexRestClient } from '../../src/exchange/rest/client.js';
 import { runSim, type RunningSim } from '../../src/sim/cli-command.js';
-import { REPO, SHARED } from './helpers.js';
+import { FIXTURES, REPO } from './helpers.js';
 
 const SWEEP_CONFIG = resolve(REPO, 'config/backtest-sweep.yaml');
-const UNITTEST = join(SHARED, 'data/freqtrade/UNITTEST_BTC-1m.json');
+const UNITTEST = join(FIXTURES, 'data/freqtrade/UNITTEST_BTC-1m.json');
 let dir: string;
 
 beforeAll(() => {

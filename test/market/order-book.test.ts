@@ -7,7 +7,7 @@ import { OrderBook } from '../../src/market/order-book.js';
 import { decimalToNumber, parseDecimalString } from '../../src/market/fast-parse.js';
 import type { RawLevel } from '../../src/market/ports.js';
 
-const SAMPLES = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../shared/exchange-samples');
+const SAMPLES = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../fixtures/exchange-samples');
 
 function capture(name: string): RawLevel[] {
   const [, levels] = JSON.parse(readFileSync(path.join(SAMPLES, name), 'utf8')) as [string, RawLevel[]];

@@ -1,6 +1,6 @@
 /**
  * A node:http server on 127.0.0.1 (port 0) that answers method + path with a sample payload from
- * /work/shared/exchange-samples (normalized to strict JSON, number literals kept as written) or an
+ * test/fixtures/exchange-samples (normalized to strict JSON, number literals kept as written) or an
  * inline body / raw text / status / headers, and records every request it received (method, path,
  * query, lower-cased headers, body) so tests can assert what the client sent.
  *

@@ -1,5 +1,5 @@
 /**
- * Loads the real exchange payloads in /work/shared/exchange-samples. Several are documentation
+ * Loads the real exchange payloads in test/fixtures/exchange-samples. Several are documentation
  * excerpts rather than strict JSON: `// comments`, `...` elisions (as array items, object members or
  * `{ ... }`), trailing commas, prose before the payload, a payload inside `//` comment lines, and a
  * map written with array brackets (`[ "BTCTMN": {...} ]`). `normalizeSample` turns such text into
@@ -11,8 +11,8 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
-/** `<root>/shared/exchange-samples`, found from this file at `<root>/main/test/support`. */
-export const SAMPLES_DIR = path.resolve(here, '../../../shared/exchange-samples');
+/** The exchange samples copied into test/fixtures/exchange-samples. */
+export const SAMPLES_DIR = path.resolve(here, '../fixtures/exchange-samples');
 
 export function samplePath(name: string): string {
   return path.join(SAMPLES_DIR, name);

@@ -1,4 +1,4 @@
-/** Loads the exchange's stream samples copied into test/fixtures/exchange-samples (comments and `...` removed). */
+/** Loads the exchange's stream samples from test/fixtures/exchange-samples (comments and `...` removed). */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';

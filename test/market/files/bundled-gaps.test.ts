@@ -16,7 +16,7 @@ import {
 } from '../../../src/market/files/index.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
-const DATA = resolve(here, '../../../../shared/data');
+const DATA = resolve(here, '../../fixtures/data');
 
 describe('bundled format', () => {
   it('round-trips candles exactly, gzipped or not, with its metadata sidecar', () => {

@@ -13,7 +13,7 @@ import {
 } from '../../../src/market/files/index.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
-const DATA = resolve(here, '../../../../shared/data');
+const DATA = resolve(here, '../../fixtures/data');
 const iso = (sec: number) => new Date(sec * 1000).toISOString();
 
 describe('real candle files', () => {

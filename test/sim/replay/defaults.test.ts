@@ -17,7 +17,7 @@ import {
 import { BUNDLED, checkSide, DATA, fakeTarget } from './helpers.js';
 
 describe('bundled data slice', () => {
-  it('is rebuilt exactly from the shared real data', () => {
+  it('is rebuilt exactly from the real source data (test/fixtures/data)', () => {
     const out = mkdtempSync(join(tmpdir(), 'mizan-bundle-'));
     const d = buildBundledData(DATA, out);
     expect(d).toEqual(readDerivation(BUNDLED));

@@ -4,7 +4,7 @@ import type { Decimal } from '../../../src/core/decimal.js';
 import type { ReplayLevel, ReplayTarget, ReplayTrade } from '../../../src/sim/replay/index.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
-export const DATA = resolve(here, '../../../../shared/data');
+export const DATA = resolve(here, '../../fixtures/data');
 export const BUNDLED = resolve(here, '../../../backtest/data');
 
 export interface Pushed {
