@@ -36,6 +36,8 @@ export interface FillModelDeps {
   clock: ManualClock;
   margin?: MarginDesk;
   options: FillModelOptions;
+  /** Prices watched outside the exchange (brackets' take profits): played into the path like stops. */
+  extraTriggers?(symbol: string): number[];
   /** +1 when the account holds the market's base (or a long margin position), −1 short, 0 flat. */
   exposure(symbol: string): number;
 }
@@ -138,6 +140,8 @@ export class CandleFill {
    * the book is emptied, so a market order is cancelled (nothing to fill it against).
    */
   preparePlacement(symbol: string, index: number): void {
+    // An order placed while the candle's path plays (a bracket's exit) meets the market of that print.
+    if (this.trackSymbol.symbol === symbol) return;
     const key = `p${index}`;
     if (this.prepared.get(symbol) === key) return;
     this.prepared.set(symbol, key);
@@ -189,6 +193,7 @@ export class CandleFill {
     for (const o of this.deps.sim.openOrders(this.deps.account, symbol)) {
       if (o.stopPrice && !o.triggered) out.push(o.stopPrice.toNumber());
     }
+    if (this.deps.extraTriggers) out.push(...this.deps.extraTriggers(symbol));
     if (this.deps.margin) {
       for (const p of this.deps.margin.list(this.deps.account, { active: true, market: symbol })) {
         for (const v of [p.stop_loss, p.take_profit, p.liquidity_price, p.call_price]) if (v) out.push(Number(v));

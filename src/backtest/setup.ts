@@ -12,6 +12,7 @@ import { silentLogger, type Logger } from '../core/logger.js';
 import type { MarketDecl, MizanConfig } from '../config/schema.js';
 import { ClientIdGenerator } from '../execution/client-id.js';
 import { ExecutionEngine } from '../execution/engine.js';
+import { BracketManager, memoryBracketStore } from '../execution/brackets.js';
 import { SimVenue } from '../execution/sim-venue.js';
 import { Portfolio } from '../portfolio/portfolio.js';
 import { RiskEngine } from '../risk/engine.js';
@@ -223,12 +224,14 @@ export function buildHarness(o: HarnessOptions): Harness {
   };
   portfolio.syncBalances('main', ledgerBalances(), clock.now());
 
+  let brackets: BracketManager | undefined;
   const fill = new CandleFill({
     sim,
     account: BACKTEST_ACCOUNT,
     clock,
     margin: desks.margin,
     options: { slippage: bt.slippagePct / 100, fillOnTouch: bt.fillOnTouch, ...(bt.volumeCapPct !== undefined ? { volumeCap: bt.volumeCapPct / 100 } : {}) },
+    extraTriggers: (symbol) => brackets?.triggers(symbol) ?? [],
     exposure: (symbol) => {
       for (const p of portfolio.positions.all()) if (p.symbol === symbol && p.quantity.gt(0)) return 1;
       for (const p of portfolio.marginPositions(symbol)) if (p.state === 'open' || p.state === 'pending') return p.side === 'long' ? 1 : -1;
@@ -283,6 +286,9 @@ export function buildHarness(o: HarnessOptions): Harness {
   engine.listen(venue);
   engine.on('order', () => (dirty.events = true));
   const marketViews = new Map(specs.map((m) => [m.symbol, marketView(m, sim.feeRates(BACKTEST_ACCOUNT, m.symbol))]));
+  // Brackets (execution/brackets.ts): children of entries; their take profits are played into the candle path.
+  brackets = new BracketManager({ engine, store: memoryBracketStore(), market: (s) => marketViews.get(s), logger });
+  sim.on('trade', (t) => brackets!.onPrice(t.symbol, t.price));
   risk = new RiskEngine({
     clock,
     logger,

@@ -13,6 +13,8 @@ import { WallexRestClient } from '../exchange/rest/client.js';
 import { StreamClient } from '../exchange/stream/client.js';
 import { ClientIdGenerator } from '../execution/client-id.js';
 import { ExecutionEngine } from '../execution/engine.js';
+import { BracketManager } from '../execution/brackets.js';
+import { journalBracketStore } from './bracket-store.js';
 import { RestVenue } from '../execution/rest-venue.js';
 import type { Venue } from '../execution/venue.js';
 import { MarketDataEngine } from '../market/engine.js';
@@ -226,6 +228,11 @@ export async function startBot(config: MizanConfig, opts: BotOptions = {}): Prom
     });
     engine.listen(venue);
     cleanups.push(() => engine.close());
+    // Brackets (execution/brackets.ts): loaded before recovery, whose fills they must see. A paper
+    // run starts a fresh exchange, where the old brackets' children do not exist.
+    const brackets = new BracketManager({ engine, store: journalBracketStore(journal), market: markets, logger: logger.child({ component: 'brackets' }) });
+    if (config.mode === 'paper') brackets.reset();
+    market.on('trade', (t) => brackets.onPrice(t.symbol, t.price));
     // Live mode with a stream key: order updates and fills by the private stream, polling as a safety net.
     const privateStream = startPrivateStream({ config, baseUrl, engine, portfolio, clock, logger });
     if (privateStream) cleanups.push(() => privateStream.stop());
@@ -243,6 +250,7 @@ export async function startBot(config: MizanConfig, opts: BotOptions = {}): Prom
       // restored positions would not match its balances.
       ...(config.mode === 'live' ? { portfolio } : {}),
     });
+    brackets.resume();
 
     const core = new TradingCore({
       clock,
