@@ -25,6 +25,7 @@ import { Journal } from '../store/journal.js';
 import { splitSymbol } from '../store/pnl.js';
 import { JournalExecutionAdapter, journalKv } from './journal-adapters.js';
 import { loggerFromConfig } from './logger.js';
+import { logFills } from './fill-log.js';
 import { createPaperVenue, type PaperVenue } from './paper.js';
 import { recoverOrders, type RecoveryReport } from './recovery.js';
 import { riskPort } from './risk-port.js';
@@ -222,6 +223,7 @@ export async function startBot(config: MizanConfig, opts: BotOptions = {}): Prom
       reservations: risk,
     });
     engine.listen(venue);
+    logFills(engine, logger);
     cleanups.push(() => engine.close());
     // Live mode with a stream key: order updates and fills by the private stream, polling as a safety net.
     const privateStream = startPrivateStream({ config, baseUrl, engine, portfolio, clock, logger });
