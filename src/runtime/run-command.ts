@@ -42,7 +42,8 @@ export function registerRunCommand(program: Command): void {
       // --live confirms a file that says mode: live; on any other file it would be ignored, and a
       // user who typed it believes real orders are going out. Refuse before anything starts.
       if (o.live && config.mode !== 'live') {
-        throw new Error(`--live: ${file} says mode: ${config.mode}, so this run would not trade live. Live trading needs mode: live in the file (with exchange.simulator: false and an API key) and --live on the command line; drop --live to run it in ${config.mode} mode`);
+        const instead = config.mode === 'backtest' ? `\`mizan backtest ${file}\` runs it` : `drop --live to run it in ${config.mode} mode`;
+        throw new Error(`--live: ${file} says mode: ${config.mode}, so this run would not trade live. Live trading needs mode: live in the file (with exchange.simulator: false and an API key) and --live on the command line; ${instead}`);
       }
       const logger = loggerFromConfig(config);
       const bot = await startBot(config, {
