@@ -27,7 +27,7 @@ beforeAll(() => {
   j.close();
 });
 
-describe('which journal mizan halt / resume / status / journal use', () => {
+describe('which journal mizan halt / resume / status / journal use', { timeout: 120_000 }, () => {
   it('with no option: the journal npm start writes (.mizan/paper.sqlite), saying so', async () => {
     const h = await run('halt', 'smoke', 'test');
     expect(h.code, h.all).toBe(0);
