@@ -27,6 +27,7 @@ import { Journal } from '../store/journal.js';
 import { splitSymbol } from '../store/pnl.js';
 import { JournalExecutionAdapter, journalKv } from './journal-adapters.js';
 import { loggerFromConfig } from './logger.js';
+import { logFills } from './fill-log.js';
 import { createPaperVenue, type PaperVenue } from './paper.js';
 import { checkApiKey } from './key-check.js';
 import { recoverOrders, type RecoveryReport } from './recovery.js';
@@ -227,6 +228,7 @@ export async function startBot(config: MizanConfig, opts: BotOptions = {}): Prom
       reservations: risk,
     });
     engine.listen(venue);
+    logFills(engine, logger);
     cleanups.push(() => engine.close());
     // Brackets (execution/brackets.ts): loaded before recovery, whose fills they must see. A paper
     // run starts a fresh exchange, where the old brackets' children do not exist.

@@ -6,6 +6,7 @@
 import type { Command } from 'commander';
 import { loadChecked } from './check-command.js';
 import { startBot, type StartInfo } from './bot.js';
+import { loggerFromConfig } from './logger.js';
 
 function banner(info: StartInfo): string {
   const lines = [`mizan ${info.mode}: ${info.exchange}`];
@@ -15,7 +16,9 @@ function banner(info: StartInfo): string {
     .map(([a, b]) => `${b.value} ${a}${b.locked !== '0' ? ` (${b.locked} locked)` : ''}`);
   lines.push(`  balances ${bal.join(', ') || 'none'}`);
   const r = info.recovery;
-  if (r.fromJournal || r.orphans.length) {
+  if (r.closedFromEarlierPaperRun.length) {
+    lines.push(`  journal: ${r.closedFromEarlierPaperRun.length} open order(s) of an earlier paper run closed (the paper exchange starts empty each run)`);
+  } else if (r.fromJournal || r.orphans.length) {
     lines.push(`  recovered ${r.fromJournal} open order(s) from the journal: ${r.resolved} found, ${r.missing.length} missing, ${r.unknown.length} unknown; ${r.orphans.length} orphan(s) adopted`);
   }
   return lines.join('\n') + '\n';
@@ -39,10 +42,13 @@ export function registerRunCommand(program: Command): void {
       // --live confirms a file that says mode: live; on any other file it would be ignored, and a
       // user who typed it believes real orders are going out. Refuse before anything starts.
       if (o.live && config.mode !== 'live') {
-        throw new Error(`--live: ${file} says mode: ${config.mode}, so this run would not trade live. Live trading needs mode: live in the file (with exchange.simulator: false and an API key) and --live on the command line; drop --live to run it in ${config.mode} mode`);
+        const instead = config.mode === 'backtest' ? `\`mizan backtest ${file}\` runs it` : `drop --live to run it in ${config.mode} mode`;
+        throw new Error(`--live: ${file} says mode: ${config.mode}, so this run would not trade live. Live trading needs mode: live in the file (with exchange.simulator: false and an API key) and --live on the command line; ${instead}`);
       }
+      const logger = loggerFromConfig(config);
       const bot = await startBot(config, {
         live: o.live === true,
+        logger,
         beforeStart: async (info) => {
           process.stdout.write(banner(info));
           if (info.mode === 'live') process.stdout.write('  LIVE: orders go to the exchange with real money. Ctrl-C stops.\n');

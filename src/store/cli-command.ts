@@ -68,6 +68,8 @@ export function resolveJournalFile(o: JournalLocation, cwd: string = process.cwd
 export interface JournalCommandDeps {
   /** Where tables go (default: stdout). */
   out?: (text: string) => void;
+  /** Where the note saying which journal was read goes when none was named (default: stderr, so tables pipe clean). */
+  note?: (text: string) => void;
   /** For relative --since values like `24h`. */
   clock?: Clock;
 }
@@ -142,6 +144,7 @@ function pnlTotals(rows: readonly JournalPnlRow[]): string {
 
 export function registerJournalCommand(program: Command, deps: JournalCommandDeps = {}): Command {
   const out = deps.out ?? ((t: string) => void process.stdout.write(t));
+  const note = deps.note ?? ((t: string) => void process.stderr.write(t));
   const clock = deps.clock ?? new SystemClock();
 
   const withJournal = (opts: Opts, fn: (j: Journal, filter: QueryFilter) => string) => {
@@ -152,7 +155,8 @@ export function registerJournalCommand(program: Command, deps: JournalCommandDep
     if (opts.since !== undefined) filter.since = parseSince(opts.since, clock.now());
     const j = Journal.open(where.file, { readonly: true, clock });
     try {
-      out((where.implicit ? `${where.implicit}\n` : '') + fn(j, filter));
+      if (where.implicit) note(`${where.implicit}\n`);
+      out(fn(j, filter));
     } finally {
       j.close();
     }

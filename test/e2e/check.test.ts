@@ -30,7 +30,7 @@ strategies:
 journal: { file: ${tmp.dir}/never.sqlite }
 `;
 
-describe('mizan check on a file with problems of every stage', () => {
+describe('mizan check on a file with problems of every stage', { timeout: 120_000 }, () => {
   it('lists every problem of every stage at once, with paths, lines and suggestions', async () => {
     const file = tmp.file('broken.yaml', BROKEN);
     const r = await mizan(['check', file]);

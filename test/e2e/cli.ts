@@ -47,8 +47,8 @@ export interface Running {
   /** Everything printed so far (stdout and stderr). */
   output(): string;
   stdout(): string;
-  /** Resolves when the output matches (rejects after timeoutMs, with the output so far). */
-  waitFor(re: RegExp, timeoutMs?: number): Promise<RegExpMatchArray>;
+  /** Resolves when the output (from offset `from`) matches; rejects after timeoutMs, with the output so far. */
+  waitFor(re: RegExp, timeoutMs?: number, from?: number): Promise<RegExpMatchArray>;
   exited: Promise<Result>;
   /** Ctrl-C as a terminal sends it: SIGINT to the process group. */
   interrupt(): void;
@@ -61,10 +61,10 @@ export function startRun(args: string[], o: RunOptions = {}): Running {
   let out = '';
   let all = '';
   let err = '';
-  const waiters: { re: RegExp; ok: (m: RegExpMatchArray) => void }[] = [];
+  const waiters: { re: RegExp; from: number; ok: (m: RegExpMatchArray) => void }[] = [];
   const check = () => {
     for (const w of [...waiters]) {
-      const m = all.match(w.re);
+      const m = all.slice(w.from).match(w.re);
       if (m) {
         waiters.splice(waiters.indexOf(w), 1);
         w.ok(m);
@@ -95,11 +95,11 @@ export function startRun(args: string[], o: RunOptions = {}): Running {
     pid,
     output: () => all,
     stdout: () => out,
-    waitFor(re, timeoutMs = 30_000) {
-      const m = all.match(re);
+    waitFor(re, timeoutMs = 30_000, from = 0) {
+      const m = all.slice(from).match(re);
       if (m) return Promise.resolve(m);
       return new Promise((ok, fail) => {
-        const w = { re, ok: (x: RegExpMatchArray) => (clearTimeout(t), ok(x)) };
+        const w = { re, from, ok: (x: RegExpMatchArray) => (clearTimeout(t), ok(x)) };
         const t = setTimeout(() => {
           waiters.splice(waiters.indexOf(w), 1);
           fail(new Error(`no ${String(re)} within ${timeoutMs} ms; output:\n${all}`));
@@ -109,7 +109,7 @@ export function startRun(args: string[], o: RunOptions = {}): Running {
           if (waiters.includes(w)) {
             clearTimeout(t);
             waiters.splice(waiters.indexOf(w), 1);
-            const m2 = all.match(re);
+            const m2 = all.slice(from).match(re);
             if (m2) ok(m2);
             else fail(new Error(`the process exited before ${String(re)}; output:\n${all}`));
           }

@@ -27,7 +27,7 @@ beforeAll(() => {
   j.close();
 });
 
-describe('which journal mizan halt / resume / status / journal use', () => {
+describe('which journal mizan halt / resume / status / journal use', { timeout: 120_000 }, () => {
   it('with no option: the journal npm start writes (.mizan/paper.sqlite), saying so', async () => {
     const h = await run('halt', 'smoke', 'test');
     expect(h.code, h.all).toBe(0);
@@ -38,7 +38,9 @@ describe('which journal mizan halt / resume / status / journal use', () => {
     expect(s.stdout).toMatch(/trading state: halted since .* \(smoke test\)/);
     const o = await run('journal', 'orders');
     expect(o.code, o.all).toBe(0);
+    expect(o.stdout).toMatch(/^created \(UTC\)/); // the table alone on stdout, the note on stderr
     expect(o.stdout).toMatch(/btcsma_1\s+btc-sma\s+BTCUSDT/);
+    expect(o.stderr).toContain('journal .mizan/paper.sqlite');
     const r = await run('resume');
     expect(r.stdout).toContain('trading state: active');
   });

@@ -35,7 +35,7 @@ function repeatedKeys(line: string): string[] {
   return keys.filter((k, n) => keys.indexOf(k) !== n);
 }
 
-describe('logging and journal output', () => {
+describe('logging and journal output', { timeout: 120_000 }, () => {
   it('logging.file: JSON lines in the file, pretty lines on the terminal, no key twice in a line', async () => {
     const log = join(tmp.dir, 'logs/bot.log');
     const config = tmp.file(

@@ -55,7 +55,7 @@ function packageJsonAbove(dir: string): string | undefined {
   }
 }
 
-describe('a TypeScript strategy in a folder outside the checkout, without package.json', () => {
+describe('a TypeScript strategy in a folder outside the checkout, without package.json', { timeout: 120_000 }, () => {
   it('is checked by mizan check and traded by mizan backtest, run from that folder', async () => {
     expect(packageJsonAbove(tmp.dir)).toBeUndefined();
     expect(tmp.dir.startsWith(REPO)).toBe(false);

@@ -11,7 +11,7 @@ import { defaultConfigWith, mizan, tempDir } from './cli.js';
 const tmp = tempDir();
 afterAll(() => tmp.remove());
 
-describe('mizan run --live on a paper config', () => {
+describe('mizan run --live on a paper config', { timeout: 120_000 }, () => {
   it('refuses with the reason and exit 1, before the simulator or the journal is touched', async () => {
     const journal = join(tmp.dir, 'paper.sqlite');
     const config = tmp.file('paper.yaml', defaultConfigWith(journal));
