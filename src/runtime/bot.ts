@@ -225,6 +225,7 @@ export async function startBot(config: MizanConfig, opts: BotOptions = {}): Prom
       ids: new ClientIdGenerator(clock),
       journal: execJournal,
       reservations: risk,
+      options: { retainFinal: 1_000 }, // final orders are in the journal; memory stays flat over weeks
     });
     engine.listen(venue);
     cleanups.push(() => engine.close());
