@@ -51,6 +51,15 @@ export const exchangeSchema = z.strictObject({
           'Stream key of the private channel (order updates, fills, balances), as an environment reference, e.g. ${WALLEX_STREAM_KEY}. The exchange hands it to a web login, not to an API key; live mode only. Without it orders are tracked by polling alone',
         ),
       allowLiteralPrivateKey: bool('Accept a stream key written literally in the file (not recommended)').default(false),
+      crossedGraceMs: z
+        .number({ error: 'is not a whole number of milliseconds' })
+        .int({ error: 'is not a whole number of milliseconds' })
+        .min(0, { error: 'must be a whole number from 0 to 60000' })
+        .max(60_000, { error: 'must be a whole number from 0 to 60000' })
+        .default(1_000)
+        .describe(
+          'The two sides of a book arrive as separate snapshots: a side that crosses the other side\'s older snapshot is a transient. The book is reported crossed (unhealthy, orders denied) only when the other side\'s next update leaves it crossed or it stays crossed this long (ms). 0: every cross at once',
+        ),
     })
     .prefault({}),
   timeoutMs: positiveInt('REST request timeout in milliseconds', 600_000).default(10_000),

@@ -59,6 +59,11 @@ export interface ExecutionOptions {
   youngMs: number;
   /** Poll interval of an order a healthy private stream follows (a safety net; see setStreamCover). */
   coveredPollMs: number;
+  /**
+   * Final orders kept in `orders` (the most recent ones) after they ended; older ones are dropped
+   * (the journal has them). Infinity (the default) keeps every order: a backtest's result reads them all.
+   */
+  retainFinal: number;
 }
 
 export const DEFAULT_EXECUTION_OPTIONS: ExecutionOptions = {
@@ -70,6 +75,7 @@ export const DEFAULT_EXECUTION_OPTIONS: ExecutionOptions = {
   slowPollMs: 5_000,
   youngMs: 15_000,
   coveredPollMs: 30_000,
+  retainFinal: Number.POSITIVE_INFINITY,
 };
 
 export interface ExecutionDeps {
@@ -102,7 +108,17 @@ type LookupResult = 'found' | 'absent' | 'unknown';
 const ZERO = new Decimal(0);
 
 export class ExecutionEngine extends EventEmitter<ExecutionEvents> {
+  /**
+   * Orders by client id: every live order, and final ones (all of them, or the last `retainFinal`).
+   * The hot paths (liveOrders, cancelAll, pollOnce) read the live index instead, so their cost is the
+   * number of live orders, not of every order ever placed.
+   */
   readonly orders = new Map<string, TrackedOrder>();
+  /** The orders that are not final, by client id (the hot set). */
+  private readonly live = new Map<string, TrackedOrder>();
+  /** Client ids of final orders in the order they ended (kept only when retainFinal is finite). */
+  private readonly ended: string[] = [];
+  private endedHead = 0;
   private readonly opts: ExecutionOptions;
   private readonly sleep: (ms: number) => Promise<void>;
   private readonly cancelRequested = new Set<string>();
@@ -154,6 +170,7 @@ export class ExecutionEngine extends EventEmitter<ExecutionEvents> {
     if (intent.brackets) o.brackets = intent.brackets;
     if (meta.reservationId) o.reservationId = meta.reservationId;
     this.orders.set(o.clientOrderId, o);
+    this.live.set(o.clientOrderId, o);
     const journal = this.deps.journal;
     if (journal?.recordNewOrder) {
       journal.recordNewOrder(o, { intent: intent.kind, type: intent.type });
@@ -284,8 +301,23 @@ export class ExecutionEngine extends EventEmitter<ExecutionEvents> {
   private onFinal(o: TrackedOrder): void {
     this.cancelRequested.delete(o.clientOrderId);
     this.lastPolled.delete(o.clientOrderId);
+    if (this.live.delete(o.clientOrderId) && Number.isFinite(this.opts.retainFinal)) this.retire(o.clientOrderId);
     if (o.reservationId) this.deps.reservations?.release(o.reservationId);
     this.emit('final', o);
+  }
+
+  /** Keep the last `retainFinal` final orders in `orders`; drop the oldest beyond that. */
+  private retire(clientOrderId: string): void {
+    this.ended.push(clientOrderId);
+    while (this.ended.length - this.endedHead > this.opts.retainFinal) {
+      const id = this.ended[this.endedHead++]!;
+      const o = this.orders.get(id);
+      if (o && isFinal(o.state)) this.orders.delete(id);
+    }
+    if (this.endedHead > 4096 && this.endedHead * 2 > this.ended.length) {
+      this.ended.splice(0, this.endedHead);
+      this.endedHead = 0;
+    }
   }
 
   /** Cancel an order, retrying until the exchange confirms a final state (or the poller takes over). */
@@ -323,16 +355,16 @@ export class ExecutionEngine extends EventEmitter<ExecutionEvents> {
 
   /** Cancel every live order of a market (optionally of one strategy). */
   async cancelAll(symbol: string, strategy?: string): Promise<void> {
-    const live = [...this.orders.values()].filter(
-      (o) => o.symbol === symbol && !isFinal(o.state) && (strategy === undefined || o.strategy === strategy),
-    );
+    const live = [...this.live.values()].filter((o) => o.symbol === symbol && (strategy === undefined || o.strategy === strategy));
     await Promise.all(live.map((o) => this.cancel(o.clientOrderId)));
   }
 
   liveOrders(filter?: { strategy?: string; symbol?: string }): TrackedOrder[] {
-    return [...this.orders.values()].filter(
-      (o) => !isFinal(o.state) && (!filter?.strategy || o.strategy === filter.strategy) && (!filter?.symbol || o.symbol === filter.symbol),
-    );
+    const out: TrackedOrder[] = [];
+    for (const o of this.live.values()) {
+      if ((!filter?.strategy || o.strategy === filter.strategy) && (!filter?.symbol || o.symbol === filter.symbol)) out.push(o);
+    }
+    return out;
   }
 
   /** Close an order the exchange does not know (recovery: it never reached the exchange). */
@@ -343,7 +375,11 @@ export class ExecutionEngine extends EventEmitter<ExecutionEvents> {
 
   /** Take over orders known from the journal (recovery). */
   adopt(orders: TrackedOrder[]): void {
-    for (const o of orders) if (!this.orders.has(o.clientOrderId)) this.orders.set(o.clientOrderId, o);
+    for (const o of orders) {
+      if (this.orders.has(o.clientOrderId)) continue;
+      this.orders.set(o.clientOrderId, o);
+      if (!isFinal(o.state)) this.live.set(o.clientOrderId, o);
+    }
   }
 
   /**
@@ -374,8 +410,7 @@ export class ExecutionEngine extends EventEmitter<ExecutionEvents> {
    */
   async pollOnce(): Promise<void> {
     const now = this.deps.clock.now();
-    const due = [...this.orders.values()].filter((o) => {
-      if (isFinal(o.state)) return false;
+    const due = [...this.live.values()].filter((o) => {
       const polled = this.lastPolled.get(o.clientOrderId);
       const last = polled ?? 0;
       if (this.cover && !this.cancelRequested.has(o.clientOrderId) && this.cover(o, polled)) return now - last >= this.opts.coveredPollMs;

@@ -136,7 +136,7 @@ export async function startBot(config: MizanConfig, opts: BotOptions = {}): Prom
     if (config.mode === 'live') await checkApiKey(rest, instances.map((i) => i.account));
     const stream = new StreamClient({ url: config.exchange.stream?.url ?? baseUrl, protocol: config.exchange.stream?.protocol ?? 4, logger: logger.child({ component: 'stream' }) });
     const resolutions = [...new Set(instances.map((i) => i.resolutionSec))];
-    const market = new MarketDataEngine({ stream, depth: { getDepth: (s) => rest.getDepth(s), getAllDepths: () => rest.getAllDepth() }, clock, logger, options: { candleResolutions: resolutions } });
+    const market = new MarketDataEngine({ stream, depth: { getDepth: (s) => rest.getDepth(s), getAllDepths: () => rest.getAllDepth() }, clock, logger, options: { candleResolutions: resolutions, book: { crossedGraceMs: config.exchange.stream.crossedGraceMs } } });
 
     // ------------------------------------------------------------------ journal, portfolio
     const journal = Journal.open(config.journal.file, { clock, logger, checkpoint: 'background' });
@@ -226,6 +226,7 @@ export async function startBot(config: MizanConfig, opts: BotOptions = {}): Prom
       ids: new ClientIdGenerator(clock),
       journal: execJournal,
       reservations: risk,
+      options: { retainFinal: 1_000 }, // final orders are in the journal; memory stays flat over weeks
     });
     engine.listen(venue);
     logFills(engine, logger);
