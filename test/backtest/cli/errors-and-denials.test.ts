@@ -4,6 +4,7 @@
  * summary and result.json and fail the exit code unless allowed; denied intents are broken down by
  * rule and reason (issue 16 items 10 and 11).
  */
+import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { REPO, T0 } from '../helpers.js';
@@ -66,6 +67,7 @@ describe('mizan backtest: strategy errors and logs', () => {
     expect(r.stdout).toContain('strategy handler errors: 38');
     expect(r.stdout).toMatch(/37 × t\.onCandle: Error: boom on a candle \(first at 2024-01-01T00:04:00\.000Z\)/);
     expect(r.stderr).toContain('exit code 1 (--allow-errors or backtest.allowErrors accepts them)');
+    expect(readFileSync(join(s.out, 'report.html'), 'utf8')).toContain('<b>Strategy handler errors: 38</b><br>1 × t.onStart: TypeError: cannot start (first at 2024-01-01T00:00:00.000Z)<br>37 × t.onCandle');
     const res = readResult(s.out) as unknown as { errors: { total: number; kinds: unknown[] } };
     expect(res.errors).toEqual({
       total: 38,
@@ -109,6 +111,19 @@ describe('mizan backtest: strategy errors and logs', () => {
   }, 90_000);
 });
 
+describe('mizan sweep: handler errors', () => {
+  it('marks each run whose strategy threw, in the ranked table and the CSV', async () => {
+    const s = setup({ strategies: thrower() });
+    const csv = join(s.dir, 'sweep.csv');
+    const r = await runCli(['sweep', s.config, '--param', 'from=3,1000', '--workers', '1', '--out', csv], { cwd: s.dir, timeoutMs: 90_000 });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toContain('{"t":{"from":3}}  error: 37 strategy handler error(s), first: t.onCandle: Error: boom on a candle ×37');
+    const rows = readFileSync(csv, 'utf8').trim().split('\n');
+    expect(rows.filter((l) => l.includes('strategy handler error'))).toHaveLength(1);
+    expect(rows.find((l) => l.startsWith('1000,'))).not.toContain('error');
+  }, 90_000);
+});
+
 describe('mizan backtest: denied intents by rule and reason', () => {
   it('breaks the denials down in the summary and result.json', async () => {
     const s = setup({ strategies: denied });
@@ -128,5 +143,7 @@ describe('mizan backtest: denied intents by rule and reason', () => {
       ['order total # USDT (0.000009 × #) is below the minimum 10 of BTCUSDT', 13],
     ]);
     expect(rule.reasons[0]!.example).toMatch(/^quantity \d+\.\d+ is above the maximum 100 of BTCUSDT$/);
+    const html = readFileSync(join(s.out, 'report.html'), 'utf8');
+    expect(html).toContain('<b>Denied intents: 40</b><br>marketLimits: 40<br>&nbsp;&nbsp;27 × quantity # is above the maximum 100 of BTCUSDT');
   }, 60_000);
 });
