@@ -52,7 +52,10 @@ export function registerBacktestCommands(program: Command): void {
       const config = await resolveAccountFees(loaded, () => restClientOf(loaded));
       // The real logger, as `mizan run` builds it (logging.level, logging.pretty, secrets redacted), on
       // stderr: stdout carries the summary. ctx.log, risk denials and handler errors reach it.
+      // Each line carries the simulated time it was written at (`at`), once the run's clock exists.
+      let simClock: { now(): number } | undefined;
       const logger = createLogger({
+        mixin: () => (simClock ? { at: new Date(simClock.now()).toISOString() } : {}),
         level: config.logging.level,
         pretty: config.logging.pretty,
         destination: process.stderr,
@@ -66,6 +69,7 @@ export function registerBacktestCommands(program: Command): void {
         ...(o.data ? { dataDir: resolve(o.data) } : {}),
         candleSource: new WallexRestClient({ baseUrl: config.exchange.baseUrl, timeoutMs: config.exchange.timeoutMs }),
         logger,
+        onClock: (c) => (simClock = c),
         onProgress: (done, total) => {
           if (!started) bar.start(total, 0);
           started = true;

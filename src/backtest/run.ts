@@ -38,6 +38,8 @@ export interface BacktestOptions extends DataOptions {
   logger?: Logger;
   /** Points kept in the result's equity curve (the metrics use every point). Default 2000. */
   equityPoints?: number;
+  /** Called with the run's simulated clock once it exists (the CLI stamps log lines with it). */
+  onClock?(clock: { now(): number }): void;
   /** Called with the data report before the run starts. */
   onDataReport?(report: DataReport): void;
   /** Called every `progressEvery` candles with (done, total). */
@@ -79,6 +81,7 @@ export async function runBacktest(config: MizanConfig, opts: BacktestOptions = {
   const instances = opts.instances ?? (await loadStrategyInstances(withParams(config, opts.params)));
   const { series, report } = await loadData(config, instances, fromMs, toMs, opts);
   const h = report.ok ? buildHarness({ config, instances, series, fromMs, logger }) : undefined;
+  if (h) opts.onClock?.(h.clock); // [issue 16 item 10] log lines carry the simulated time
   if (h) {
     for (const asset of unpricedBalances(config, h, series)) {
       h.unpriced.add(asset);

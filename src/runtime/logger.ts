@@ -19,6 +19,8 @@ export interface LoggerOptions {
   /** Where lines go (default stdout). Tests pass a capturing stream. */
   destination?: NodeJS.WritableStream;
   name?: string;
+  /** Fields added to every line (a backtest adds the simulated time, `at`). */
+  mixin?: () => Record<string, unknown>;
 }
 
 const REDACT_PATHS = [
@@ -74,6 +76,7 @@ export function createLogger(opts: LoggerOptions = {}): Logger {
       level: opts.level ?? 'info',
       redact: { paths: REDACT_PATHS, censor: '[REDACTED]' },
       base: undefined,
+      ...(opts.mixin ? { mixin: opts.mixin } : {}),
     },
     stream,
   );

@@ -96,7 +96,8 @@ describe('mizan backtest: strategy errors and logs', () => {
     expect(r1.code).toBe(0);
     const l1 = logLines(r1.stderr);
     expect(l1.find((l) => l.msg === 'thrower says hello')).toMatchObject({ level: 30, strategy: 't' });
-    expect(l1.find((l) => l.msg === 'thrower saw candle 1')).toMatchObject({ level: 40 });
+    // Stamped with the simulated time: candle 1 closes at T0 + 2 minutes.
+    expect(l1.find((l) => l.msg === 'thrower saw candle 1')).toMatchObject({ level: 40, at: '2024-01-01T00:02:00.000Z' });
     expect(l1.some((l) => l.msg === 'thrower debug line')).toBe(false);
     expect(r1.stdout).not.toContain('thrower says hello');
     expect(r1.stdout).toContain('equity 10000.00 -> 10000.00 USDT');
