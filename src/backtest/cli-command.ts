@@ -88,7 +88,9 @@ export function registerBacktestCommands(program: Command): void {
       if (errors.total > 0) {
         const allowed = o.allowErrors === true || config.backtest?.allowErrors === true;
         process.stderr.write(
-          `mizan: the strategies' handlers threw ${errors.total} time(s) (${errors.kinds.length} kind(s), the first of each logged above with its stack)` +
+          `mizan: the strategies' handlers threw ${errors.total} time(s) (${errors.kinds.length} kind(s), ${
+            config.logging.level === 'fatal' || config.logging.level === 'silent' ? `logging.level ${config.logging.level} hides their stacks` : 'the first of each logged above with its stack'
+          })` +
             (allowed ? ': allowed (--allow-errors / backtest.allowErrors)\n' : ': exit code 1 (--allow-errors or backtest.allowErrors accepts them)\n'),
         );
         if (!allowed) process.exitCode = 1;
