@@ -52,7 +52,10 @@ export function registerBacktestCommands(program: Command): void {
       const config = await resolveAccountFees(loaded, () => restClientOf(loaded));
       // The real logger, as `mizan run` builds it (logging.level, logging.pretty, secrets redacted), on
       // stderr: stdout carries the summary. ctx.log, risk denials and handler errors reach it.
+      // Each line carries the simulated time it was written at (`at`), once the run's clock exists.
+      let simClock: { now(): number } | undefined;
       const logger = createLogger({
+        mixin: () => (simClock ? { at: new Date(simClock.now()).toISOString() } : {}),
         level: config.logging.level,
         pretty: config.logging.pretty,
         destination: process.stderr,
@@ -66,6 +69,7 @@ export function registerBacktestCommands(program: Command): void {
         ...(o.data ? { dataDir: resolve(o.data) } : {}),
         candleSource: new WallexRestClient({ baseUrl: config.exchange.baseUrl, timeoutMs: config.exchange.timeoutMs }),
         logger,
+        onClock: (c) => (simClock = c),
         onProgress: (done, total) => {
           if (!started) bar.start(total, 0);
           started = true;
@@ -84,7 +88,9 @@ export function registerBacktestCommands(program: Command): void {
       if (errors.total > 0) {
         const allowed = o.allowErrors === true || config.backtest?.allowErrors === true;
         process.stderr.write(
-          `mizan: the strategies' handlers threw ${errors.total} time(s) (${errors.kinds.length} kind(s), the first of each logged above with its stack)` +
+          `mizan: the strategies' handlers threw ${errors.total} time(s) (${errors.kinds.length} kind(s), ${
+            config.logging.level === 'fatal' || config.logging.level === 'silent' ? `logging.level ${config.logging.level} hides their stacks` : 'the first of each logged above with its stack'
+          })` +
             (allowed ? ': allowed (--allow-errors / backtest.allowErrors)\n' : ': exit code 1 (--allow-errors or backtest.allowErrors accepts them)\n'),
         );
         if (!allowed) process.exitCode = 1;

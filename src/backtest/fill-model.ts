@@ -83,6 +83,11 @@ export class CandleFill {
   private filledNow = 0;
   private readonly trackSymbol = { symbol: '' };
   prints = 0;
+  /**
+   * `backtest.closeAtEnd` is closing the run: an order placed after the last candle fills at that
+   * candle's close ± slippage (capped at its volume share) instead of finding an empty book.
+   */
+  atEnd = false;
 
   constructor(private readonly deps: FillModelDeps) {
     this.up = new Decimal(1 + deps.options.slippage);
@@ -142,11 +147,18 @@ export class CandleFill {
   preparePlacement(symbol: string, index: number): void {
     // An order placed while the candle's path plays (a bracket's exit) meets the market of that print.
     if (this.trackSymbol.symbol === symbol) return;
-    const key = `p${index}`;
-    if (this.prepared.get(symbol) === key) return;
-    this.prepared.set(symbol, key);
     const s = this.series.get(symbol)!;
     const next = index + 1;
+    const closing = this.atEnd && next >= s.length;
+    const key = closing ? `e${index}` : `p${index}`;
+    if (this.prepared.get(symbol) === key) return;
+    this.prepared.set(symbol, key);
+    if (closing) {
+      const close = toDecimal(s.close[index]!, `${symbol} close`);
+      this.deps.sim.setLastPrice(symbol, close);
+      this.setBook(symbol, close, this.cap(symbol, index));
+      return;
+    }
     if (next >= s.length) {
       this.deps.sim.replaceBook(symbol, [], []);
       return;
@@ -154,6 +166,17 @@ export class CandleFill {
     const open = toDecimal(s.open[next]!, `${symbol} open`);
     this.deps.sim.setLastPrice(symbol, open);
     this.setBook(symbol, open, this.cap(symbol, next));
+  }
+
+  /** The book closeAtEnd trades against: the last close ± slippage, rounded away from the trader to the tick. */
+  endQuote(symbol: string): { bid: Decimal; ask: Decimal } | undefined {
+    const s = this.series.get(symbol);
+    if (!s || s.length === 0) return undefined;
+    const close = toDecimal(s.close[s.length - 1]!, `${symbol} close`);
+    const tick = this.tickOf.get(symbol)!;
+    const slip = this.deps.options.slippage;
+    if (slip === 0) return { bid: close, ask: close };
+    return { bid: close.mul(this.down).toDecimalPlaces(tick, Decimal.ROUND_DOWN), ask: close.mul(this.up).toDecimalPlaces(tick, Decimal.ROUND_UP) };
   }
 
   /** When an order placed after candle `index` reaches the exchange: the next candle's open (ms), if there is one. */

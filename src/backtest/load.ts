@@ -9,7 +9,9 @@ import { SystemClock } from '../core/clock.js';
 import type { Resolution } from '../core/types/market.js';
 import { RESOLUTIONS, resolutionSeconds } from '../core/types/market.js';
 import { WEEKDAY_NAMES, type MizanConfig } from '../config/schema.js';
-import { candlesToColumns, type CandleColumns } from '../market/files/columns.js';
+import type { CandleColumns } from '../market/files/columns.js';
+import { ColumnSink } from '../market/files/sink.js';
+import type { Candle } from '../core/types/market.js';
 import { CandleHistory } from '../market/candle-history.js';
 import type { CandleHistorySource } from '../market/ports.js';
 import type { StrategyInstance } from '../runtime/trading-core.js';
@@ -44,6 +46,16 @@ export function marketNeeds(instances: readonly StrategyInstance[], fallbackRes:
   }
   void fallbackRes;
   return out;
+}
+
+/**
+ * Fetched candles (from the exchange or the cache) as columns, through the same checks as a file's
+ * rows: a zero or negative price, high below low, a negative volume stop the run naming the row.
+ */
+function checkedColumns(source: string, candles: readonly Candle[]): CandleColumns {
+  const sink = new ColumnSink(source, 'row', candles.length);
+  candles.forEach((c, i) => sink.rowNumbers(i, c.time, c.open.toNumber(), c.high.toNumber(), c.low.toNumber(), c.close.toNumber(), c.volume.toNumber()));
+  return sink.result();
 }
 
 function apiResolution(resSec: number): Resolution {
@@ -99,7 +111,8 @@ export async function loadData(
     });
     const fromSec = Math.floor(fromMs / 1000) - warmup * resSec;
     const got = await history.fetch(entry.symbol, apiResolution(resSec), fromSec, Math.floor(toMs / 1000) - resSec);
-    const r = prepareSeries({ symbol: entry.symbol, resSec, fromMs, toMs, warmup, ...weekdays }, candlesToColumns(got.candles), resSec, `/v1/udf/history ${entry.symbol}`);
+    const source = `/v1/udf/history ${entry.symbol}`;
+    const r = prepareSeries({ symbol: entry.symbol, resSec, fromMs, toMs, warmup, ...weekdays }, checkedColumns(source, got.candles), resSec, source);
     series.push(r.series);
     reports.push(r.report);
   }

@@ -328,7 +328,12 @@ export function formatSummary(r: BacktestResult): string {
   const lines: string[] = [];
   const names = r.run.strategies.map((s) => `${s.name} (${s.strategy} on ${s.markets.join(', ')})`).join('; ');
   lines.push(`backtest ${r.run.from} .. ${r.run.to}: ${names}`);
-  lines.push(`candles ${r.summary.candles}, orders ${r.summary.orders}, trades ${r.summary.trades}, denied intents ${r.summary.denials}`);
+  const openAtEnd = r.trades.filter((t) => t.exit === 'open at end').length;
+  const tradesText = openAtEnd > 0 ? `${r.summary.trades} (${openAtEnd} open at end)` : String(r.summary.trades);
+  lines.push(`candles ${r.summary.candles}, orders ${r.summary.orders}, trades ${tradesText}, denied intents ${r.summary.denials}`);
+  if (openAtEnd > 0) {
+    lines.push(`note: ${openAtEnd === 1 ? '1 trade is' : `${openAtEnd} trades are`} still open at the end: counted in the trades and metrics, valued at the last close without a closing fee (backtest.closeAtEnd: true sells at the last close instead)`);
+  }
   if (r.denied.total > 0) {
     lines.push(`denied intents by rule and reason:`);
     lines.push(...formatDenials(r.denied));

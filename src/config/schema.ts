@@ -172,6 +172,7 @@ export const backtestSchema = z.strictObject({
   volumeCapPct: pct('Largest share of a candle\'s volume one order may fill, in %').optional(),
   markets: z.array(marketDeclSchema).default([]).describe('Markets not in the built-in catalog'),
   allowErrors: bool('Exit with code 0 even when a strategy handler threw (the errors are still counted and shown); default: exit code 1').default(false),
+  closeAtEnd: bool('At the last candle, cancel the open orders and sell (close) what each strategy still holds at that close ± slippage with the taker fee, instead of valuing it as an `open at end` trade').default(false),
 }).superRefine((b, ctx) => {
   if (b.from >= b.to) ctx.addIssue({ code: 'custom', path: ['to'], message: `must be after from (${new Date(b.from).toISOString()})` });
 });

@@ -27,6 +27,8 @@ export interface LoggerOptions {
   /** Also append JSON lines to this file (created with its folders). */
   file?: string;
   name?: string;
+  /** Fields added to every line (a backtest adds the simulated time, `at`). */
+  mixin?: () => Record<string, unknown>;
 }
 
 const REDACT_PATHS = [
@@ -164,6 +166,7 @@ export function createLogger(opts: LoggerOptions = {}): Logger {
       level: opts.level ?? 'info',
       redact: { paths: REDACT_PATHS, censor: '[REDACTED]' },
       base: undefined,
+      ...(opts.mixin ? { mixin: opts.mixin } : {}),
     },
     stream,
   );

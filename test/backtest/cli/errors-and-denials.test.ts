@@ -4,6 +4,7 @@
  * summary and result.json and fail the exit code unless allowed; denied intents are broken down by
  * rule and reason (issue 16 items 10 and 11).
  */
+import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { REPO, T0 } from '../helpers.js';
@@ -66,6 +67,7 @@ describe('mizan backtest: strategy errors and logs', () => {
     expect(r.stdout).toContain('strategy handler errors: 38');
     expect(r.stdout).toMatch(/37 × t\.onCandle: Error: boom on a candle \(first at 2024-01-01T00:04:00\.000Z\)/);
     expect(r.stderr).toContain('exit code 1 (--allow-errors or backtest.allowErrors accepts them)');
+    expect(readFileSync(join(s.out, 'report.html'), 'utf8')).toContain('<b>Strategy handler errors: 38</b><br>1 × t.onStart: TypeError: cannot start (first at 2024-01-01T00:00:00.000Z)<br>37 × t.onCandle');
     const res = readResult(s.out) as unknown as { errors: { total: number; kinds: unknown[] } };
     expect(res.errors).toEqual({
       total: 38,
@@ -94,7 +96,8 @@ describe('mizan backtest: strategy errors and logs', () => {
     expect(r1.code).toBe(0);
     const l1 = logLines(r1.stderr);
     expect(l1.find((l) => l.msg === 'thrower says hello')).toMatchObject({ level: 30, strategy: 't' });
-    expect(l1.find((l) => l.msg === 'thrower saw candle 1')).toMatchObject({ level: 40 });
+    // Stamped with the simulated time: candle 1 closes at T0 + 2 minutes.
+    expect(l1.find((l) => l.msg === 'thrower saw candle 1')).toMatchObject({ level: 40, at: '2024-01-01T00:02:00.000Z' });
     expect(l1.some((l) => l.msg === 'thrower debug line')).toBe(false);
     expect(r1.stdout).not.toContain('thrower says hello');
     expect(r1.stdout).toContain('equity 10000.00 -> 10000.00 USDT');
@@ -106,6 +109,19 @@ describe('mizan backtest: strategy errors and logs', () => {
     const debug = setup({ strategies: thrower('{ from: 1000 }'), logging: 'logging: { level: debug }\n' });
     const l3 = logLines((await runCli(['backtest', debug.config], { cwd: debug.dir })).stderr);
     expect(l3.some((l) => l.msg === 'thrower debug line')).toBe(true);
+  }, 90_000);
+});
+
+describe('mizan sweep: handler errors', () => {
+  it('marks each run whose strategy threw, in the ranked table and the CSV', async () => {
+    const s = setup({ strategies: thrower() });
+    const csv = join(s.dir, 'sweep.csv');
+    const r = await runCli(['sweep', s.config, '--param', 'from=3,1000', '--workers', '1', '--out', csv], { cwd: s.dir, timeoutMs: 90_000 });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toContain('{"t":{"from":3}}  error: 37 strategy handler error(s), first: t.onCandle: Error: boom on a candle ×37');
+    const rows = readFileSync(csv, 'utf8').trim().split('\n');
+    expect(rows.filter((l) => l.includes('strategy handler error'))).toHaveLength(1);
+    expect(rows.find((l) => l.startsWith('1000,'))).not.toContain('error');
   }, 90_000);
 });
 
@@ -128,5 +144,7 @@ describe('mizan backtest: denied intents by rule and reason', () => {
       ['order total # USDT (0.000009 × #) is below the minimum 10 of BTCUSDT', 13],
     ]);
     expect(rule.reasons[0]!.example).toMatch(/^quantity \d+\.\d+ is above the maximum 100 of BTCUSDT$/);
+    const html = readFileSync(join(s.out, 'report.html'), 'utf8');
+    expect(html).toContain('<b>Denied intents: 40</b><br>marketLimits: 40<br>&nbsp;&nbsp;27 × quantity # is above the maximum 100 of BTCUSDT');
   }, 60_000);
 });
