@@ -130,7 +130,7 @@ export async function startBot(config: MizanConfig, opts: BotOptions = {}): Prom
     if (unknown.length) {
       throw new ConfigError(unknown.map(({ i, s }) => ({ path: `strategies[${i}].markets`, message: `"${s}" is not a market of the exchange`, value: s })));
     }
-    const stream = new StreamClient({ url: config.exchange.stream?.url ?? baseUrl, protocol: config.exchange.stream?.protocol ?? 4, logger: logger.child({ component: 'stream' }) });
+    const stream = new StreamClient({ url: config.exchange.stream?.url ?? baseUrl, transport: config.exchange.stream?.transport ?? 'auto', protocol: config.exchange.stream?.protocol ?? 4, logger: logger.child({ component: 'stream' }) });
     const resolutions = [...new Set(instances.map((i) => i.resolutionSec))];
     const market = new MarketDataEngine({ stream, depth: { getDepth: (s) => rest.getDepth(s), getAllDepths: () => rest.getAllDepth() }, clock, logger, options: { candleResolutions: resolutions } });
 

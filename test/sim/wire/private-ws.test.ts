@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { SystemClock } from '../../../src/core/clock.js';
+import { silentLogger } from '../../../src/core/logger.js';
 import { d, Decimal } from '../../../src/core/decimal.js';
 import { WallexRestClient } from '../../../src/exchange/rest/client.js';
 import { PrivateStreamClient } from '../../../src/exchange/stream/private-client.js';
@@ -49,6 +50,7 @@ describe('private channel over the plain WebSocket, across connection lifetimes'
       const engine = new ExecutionEngine({
         venueFor: () => new RestVenue(rest),
         clock,
+        logger: silentLogger,
         ids: new ClientIdGenerator(clock),
         journal: new JournalExecutionAdapter(journal, 'live'),
         // Covered orders are left to the stream (a poll a minute): the fills below come over it.
@@ -58,7 +60,7 @@ describe('private channel over the plain WebSocket, across connection lifetimes'
       cleanup.push(() => stream.close());
       const downs: string[] = [];
       stream.on('down', (why) => downs.push(why));
-      const tracker = new PrivateStreamTracker({ engine, stream, clock, graceMs: 200 });
+      const tracker = new PrivateStreamTracker({ engine, stream, clock, logger: silentLogger, graceMs: 200 });
       tracker.start();
       cleanup.push(() => tracker.stop());
       await stream.connect();
