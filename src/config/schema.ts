@@ -38,10 +38,16 @@ export const exchangeSchema = z.strictObject({
   allowLiteralApiKey: bool('Accept an API key written literally in the file (not recommended)').default(false),
   stream: z
     .strictObject({
+      transport: z
+        .enum(['auto', 'ws', 'socketio'], { error: 'is not a stream transport (allowed: auto, ws, socketio)' })
+        .default('auto')
+        .describe(
+          'Route of the stream: ws (the plain WebSocket at /ws the exchange documents now), socketio (socket.io at /socket.io, with `protocol`), or auto (ws first, socket.io when /ws cannot connect; the choice is logged)',
+        ),
       protocol: z
         .literal([3, 4], { error: 'is not a stream protocol (allowed: 3 = socket.io v2 / Engine.IO 3, 4 = socket.io v4)' })
         .default(4)
-        .describe('Engine.IO protocol of the socket.io stream: 4 (socket.io v4 client, the stream client\'s default) or 3 (the v2.5 client the exchange documents)'),
+        .describe('Engine.IO protocol of the socket.io stream (transport socketio, or auto falling back): 4 (socket.io v4 client, the stream client\'s default) or 3 (the v2.5 client the exchange documents)'),
       url: httpUrl('Stream URL (defaults to baseUrl)').optional(),
       privateKey: z
         .string({ error: 'is not a string (write it as ${ENV_NAME})' })
