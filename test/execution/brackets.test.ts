@@ -206,3 +206,13 @@ describe('brackets: exits the exchange refuses', () => {
     expect(t.updates.filter((u) => u.order.tag?.startsWith('bracket-')).map((u) => `${u.order.type} ${u.order.state}`)).toEqual(['MARKET rejected']);
   });
 });
+
+describe('brackets: the builders', () => {
+  it('refuse a limit entry whose stop or target lies on the wrong side of its price, naming the field and values', async () => {
+    const { limit, qty } = await import('../../src/strategy/builders.js');
+    expect(() => limit('BUY', 'BTCUSDT', qty('1'), '100', { brackets: { stopLoss: '101' } })).toThrow('brackets.stopLoss: 101 must be below the BUY entry price 100');
+    expect(() => limit('BUY', 'BTCUSDT', qty('1'), '100', { brackets: { takeProfit: '99' } })).toThrow('brackets.takeProfit: 99 must be above the BUY entry price 100');
+    expect(() => limit('SELL', 'BTCUSDT', qty('1'), '100', { brackets: { stopLoss: '99' } })).toThrow('brackets.stopLoss: 99 must be above the SELL entry price 100');
+    expect(limit('BUY', 'BTCUSDT', qty('1'), '100', { brackets: { stopLoss: '95', takeProfit: '105' } }).brackets?.stopLoss?.toFixed()).toBe('95');
+  });
+});

@@ -78,11 +78,22 @@ describe('market-maker', () => {
     expect(q1.map((x) => x.kind)).toEqual(['cancelAll', 'order']);
     expect((q1[1] as { price: ReturnType<typeof d> }).price.toFixed()).toBe('99.5');
     h.setPosition('BTCUSDT', '5'); // inventory 5 * 100 = 500 of 1000 -> skew 0.5 -> both quotes 0.25% lower
+    h.setBalance('BTC', '5');
     h.clock.advance(1);
     const q2 = drafts(await h.handlers.onBook!('BTCUSDT', simpleBook('BTCUSDT', '98', '102')));
     const prices = q2.filter((x) => x.kind === 'order').map((x) => `${(x as { side: string }).side}@${(x as { price: ReturnType<typeof d> }).price.toFixed()}`);
     // mid 100 (requote: mid moved 0.5% > 5 bps): bid = 100*(1-0.005-0.0025) = 99.25, ask = 100*(1+0.005-0.0025) = 100.25
     expect(prices).toEqual(['BUY@99.25', 'SELL@100.25']);
+    // The ask sells only free base: 4 of the 5 held are locked in a resting order -> an ask of 1
+    // (100 / 100.25 would be 0.9975: the quote size binds first; with 0.5 free, 0.5 it is).
+    h.setBalance('BTC', '5', '4.5');
+    h.clock.advance(1);
+    const q3 = drafts(await h.handlers.onBook!('BTCUSDT', simpleBook('BTCUSDT', '97', '101')));
+    expect(q3.filter((x) => x.kind === 'order' && (x as { side: string }).side === 'SELL').map((x) => (x as { size: { quantity: ReturnType<typeof d> } }).size.quantity.toFixed())).toEqual(['0.5']);
+    h.setBalance('BTC', '5', '5');
+    h.clock.advance(1);
+    const q4 = drafts(await h.handlers.onBook!('BTCUSDT', simpleBook('BTCUSDT', '99', '103')));
+    expect(q4.filter((x) => x.kind === 'order').map((x) => (x as { side: string }).side)).toEqual(['BUY']);
     const pulled = drafts(await h.handlers.onBookHealth!('BTCUSDT', { healthy: false, reasons: ['stream_down'], bidAgeMs: 0, askAgeMs: 0, resyncs: 0 }));
     expect(pulled.map((x) => x.kind)).toEqual(['cancelAll']);
   });
