@@ -119,6 +119,17 @@ describe('margin-trend', () => {
     // flip at 5 (close 100): fast 102.07 < slow 102.5 -> close, then short with SL 102 and TP 96.
     expect(seen).toEqual(['3:open:long:sl=101.92:tp=108.16', '5:close:3', '5:open:short:sl=102:tp=96']);
   });
+
+  it('after a restart keeps a position that follows the trend (no close and reopen), and still closes it on a flip', async () => {
+    const h = harness(marginTrend, { markets: ['BTCUSDT'], params: { fast: 2, slow: 3, stopLossPct: 2, takeProfitPct: 4, collateral: 100, riskCoef: 2 } });
+    h.margin.push({ id: 7, market: 'BTCUSDT', side: 'long', state: 'open' } as MarginPosition);
+    await h.handlers.onStart!();
+    const seen: string[] = [];
+    for (const [i, c] of [100, 100, 100, 104, 108, 100, 90].entries()) {
+      for (const dr of drafts(await h.handlers.onCandle!('BTCUSDT', candle(i, c)))) seen.push(`${i}:${dr.kind}`);
+    }
+    expect(seen).toEqual(['5:marginClose', '5:marginOpen']);
+  });
 });
 
 describe('otc-dca', () => {
