@@ -16,6 +16,7 @@
  * reference, `rate`); a fee the run cannot price is kept per asset in `unconvertedFees`. A trade in
  * another quote asset also gets `quote` and, when priceable at its exit, `pnlReference`.
  */
+import { bracketOf } from '../execution/brackets.js';
 import { Decimal, productIsExact } from '../core/decimal.js';
 import type { MarginPosition } from '../core/types/margin.js';
 import type { FillEvent } from '../strategy/views.js';
@@ -175,11 +176,14 @@ export class TradeBook {
     o.fees = o.fees.plus(feeQuote);
     if (f.feeAsset !== base) o.quoteFees = o.quoteFees.plus(f.fee);
     if (o.held.lt(this.dust(f.symbol)) || o.held.lte(0)) {
+      // A bracket's exit says which one closed the trade (execution/brackets.ts tags its children).
+      const leg = bracketOf(f.tag)?.leg;
+      const exit = leg === 'sl' ? 'stop loss' : leg === 'tp' ? 'take profit' : 'signal';
       if (o.held.gt(0)) {
         // Dust below the sellable minimum: valued at this sell's price, then left in the account.
-        this.close(f.strategy, f.symbol, o, f.timestamp, 'signal', f.tag, f.price);
+        this.close(f.strategy, f.symbol, o, f.timestamp, exit, f.tag, f.price);
       } else {
-        this.close(f.strategy, f.symbol, o, f.timestamp, 'signal', f.tag);
+        this.close(f.strategy, f.symbol, o, f.timestamp, exit, f.tag);
       }
       this.open.delete(key);
     }
