@@ -64,6 +64,22 @@ describe('grid', () => {
     const rebuy = drafts(await h.handlers.onOrder!({ order: { ...order, side: 'SELL', avgPrice: d(100) }, previous: 'open' }));
     expect((rebuy[0] as { price: typeof order.avgPrice }).price.toFixed()).toBe('99');
   });
+  it('at start keeps a recovered ladder and sells what its buys bought while the bot was down', async () => {
+    const h = harness(grid, { markets: ['BTCUSDT'], params: { levels: 3, spacingPct: 1, orderQuote: 20 } });
+    const rung = { clientOrderId: 'r', strategy: 'test', symbol: 'BTCUSDT', side: 'BUY' as const, type: 'LIMIT', quantity: d('0.2'), filled: d(0), price: d(98), state: 'open' as const, createdAt: 0, tag: 'grid-buy-2' };
+    const sellOpen = { ...rung, clientOrderId: 's', side: 'SELL' as const, quantity: d('0.1'), price: d('100.98'), tag: 'grid-sell' };
+    h.orders.push(rung, sellOpen);
+    h.setPosition('BTCUSDT', '0.3', '99'); // 0.1 of it is on sale already
+    const start = drafts(await h.handlers.onStart!());
+    expect(start.map((x) => (x.kind === 'order' ? `${x.side} ${(x.size as { quantity: ReturnType<typeof d> }).quantity.toFixed()}@${x.price!.toFixed()} ${x.tag}` : x.kind))).toEqual(['SELL 0.2@99.99 grid-sell']);
+    // The ladder stands: no second one.
+    expect(drafts(await h.handlers.onBook!('BTCUSDT', simpleBook('BTCUSDT', '99', '101')))).toEqual([]);
+  });
+  it('at start with nothing open and nothing held lays a new ladder on the first healthy book', async () => {
+    const h = harness(grid, { markets: ['BTCUSDT'], params: { levels: 2, spacingPct: 1, orderQuote: 20 } });
+    expect(drafts(await h.handlers.onStart!())).toEqual([]);
+    expect(drafts(await h.handlers.onBook!('BTCUSDT', simpleBook('BTCUSDT', '99', '101')))).toHaveLength(2);
+  });
   it('places nothing on an unhealthy book', async () => {
     const h = harness(grid, { markets: ['BTCUSDT'] });
     expect(drafts(await h.handlers.onBook!('BTCUSDT', simpleBook('BTCUSDT', '99', '101', false)))).toEqual([]);

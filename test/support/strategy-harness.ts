@@ -12,7 +12,7 @@ import type { AnyStrategyDefinition, HandlerResult, StrategyContext, StrategyHan
 import type { Draft } from '../../src/strategy/builders.js';
 import { CandleWindow } from '../../src/strategy/candle-window.js';
 import { resolveParams } from '../../src/strategy/params.js';
-import type { BookView, JsonValue, SpotPositionView } from '../../src/strategy/views.js';
+import type { BookView, JsonValue, OrderView, SpotPositionView } from '../../src/strategy/views.js';
 
 export interface Harness {
   ctx: StrategyContext;
@@ -21,6 +21,8 @@ export interface Harness {
   positions: Map<string, SpotPositionView>;
   margin: MarginPosition[];
   kv: Map<string, JsonValue>;
+  /** What ctx.openOrders() answers. */
+  orders: OrderView[];
   setPosition(symbol: string, quantity: string, avgPrice?: string): void;
   /** What ctx.balance(asset) answers (free = value − locked); unset assets are 0. */
   setBalance(asset: string, value: string, locked?: string): void;
@@ -34,6 +36,7 @@ export function harness(def: AnyStrategyDefinition, opts: { markets: string[]; p
   const margin: MarginPosition[] = [];
   const kv = new Map<string, JsonValue>();
   const balances = new Map<string, { value: Decimal; locked: Decimal }>();
+  const orders: OrderView[] = [];
   const ctx: StrategyContext = {
     name: 'test',
     params: r.values,
@@ -57,7 +60,7 @@ export function harness(def: AnyStrategyDefinition, opts: { markets: string[]; p
     },
     position: (s) => positions.get(s),
     marginPositions: (m) => margin.filter((p) => !m || p.market === m),
-    openOrders: () => [],
+    openOrders: (symbol) => orders.filter((o) => !symbol || o.symbol === symbol),
   };
   const handlers = def.create(ctx);
   return {
@@ -67,6 +70,7 @@ export function harness(def: AnyStrategyDefinition, opts: { markets: string[]; p
     positions,
     margin,
     kv,
+    orders,
     setBalance(asset, value, locked = '0') {
       balances.set(asset, { value: d(value), locked: d(locked) });
     },
