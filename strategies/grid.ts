@@ -1,8 +1,9 @@
 /**
  * grid: a ladder of limit buys below the price. When a buy fills, a limit sell for the same
  * quantity goes one grid step above its fill price; when that sell fills, a buy goes one step
- * below. Each rung earns the spacing minus fees. At start it looks at its open orders: a ladder that
- * survived a restart is kept, not placed a second time.
+ * below. Each rung earns the spacing minus fees. At start it looks at its open orders and its
+ * position: a ladder that survived a restart is kept, not placed a second time, and coins bought
+ * while the bot was down get their sell.
  */
 import { cancelAll, Decimal, defineStrategy, limit, qty, quote, type Draft } from '../src/index.js';
 
@@ -45,7 +46,20 @@ export default defineStrategy({
     return {
       onStart() {
         // After a restart the ladder may already stand: the recovered orders are the strategy's own.
-        for (const symbol of ctx.markets) if (ctx.openOrders(symbol).some((o) => isGrid(o.tag))) placed.add(symbol);
+        // Coins its buys bought that no open sell covers (a buy that filled while the bot was down)
+        // get their sell now, one step above their average price.
+        const out: Draft[] = [];
+        for (const symbol of ctx.markets) {
+          const mine = ctx.openOrders(symbol).filter((o) => isGrid(o.tag));
+          if (mine.length > 0) placed.add(symbol);
+          const pos = ctx.position(symbol);
+          if (!pos || !pos.quantity.gt(0)) continue;
+          placed.add(symbol);
+          const covered = mine.filter((o) => o.side === 'SELL').reduce((a, o) => a.plus(o.quantity.minus(o.filled)), new Decimal(0));
+          const uncovered = pos.quantity.minus(covered);
+          if (uncovered.gt(0) && pos.avgPrice.gt(0)) out.push(limit('SELL', symbol, qty(uncovered), pos.avgPrice.mul(1 + step), { tag: 'grid-sell' }));
+        }
+        return out;
       },
       onBook(symbol, book) {
         if (placed.has(symbol) || !book.health().healthy) return;

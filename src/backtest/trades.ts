@@ -16,6 +16,7 @@
  * reference, `rate`); a fee the run cannot price is kept per asset in `unconvertedFees`. A trade in
  * another quote asset also gets `quote` and, when priceable at its exit, `pnlReference`.
  */
+import { bracketOf } from '../execution/brackets.js';
 import { Decimal, productIsExact } from '../core/decimal.js';
 import type { MarginPosition } from '../core/types/margin.js';
 import type { FillEvent } from '../strategy/views.js';
@@ -182,7 +183,9 @@ export class TradeBook {
     o.fees = o.fees.plus(feeQuote);
     if (f.feeAsset !== base) o.quoteFees = o.quoteFees.plus(f.fee);
     if (o.held.lt(this.dust(f.symbol)) || o.held.lte(0)) {
-      const exit = f.tag === CLOSE_AT_END ? CLOSE_AT_END : 'signal';
+      // A bracket's exit says which one closed the trade (execution/brackets.ts tags its children).
+      const leg = bracketOf(f.tag)?.leg;
+      const exit = f.tag === CLOSE_AT_END ? CLOSE_AT_END : leg === 'sl' ? 'stop loss' : leg === 'tp' ? 'take profit' : 'signal';
       if (o.held.gt(0)) {
         // Dust below the sellable minimum: valued at this sell's price, then left in the account.
         this.close(f.strategy, f.symbol, o, f.timestamp, exit, f.tag, f.price);

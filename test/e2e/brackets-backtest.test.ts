@@ -18,7 +18,7 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 interface OrderRow { type: string; side: string; state: string; filled: string; avgPrice: string | null; stopPrice: string | null; tag: string | null; quantity: string }
 
-async function backtest(csv: string): Promise<{ orders: OrderRow[]; stdout: string }> {
+async function backtest(csv: string): Promise<{ orders: OrderRow[]; trades: { exit: string; exitPrice: string }[]; stdout: string }> {
   const name = csv.replace('.csv', '');
   const cfg = join(dir, `${name}.yaml`);
   writeFileSync(
@@ -44,15 +44,16 @@ async function backtest(csv: string): Promise<{ orders: OrderRow[]; stdout: stri
   );
   const out = join(dir, name);
   const { stdout } = await promisify(execFile)(process.execPath, ['bin/mizan.js', 'backtest', cfg, '--out', out], { cwd: REPO, env: { ...process.env, NO_COLOR: '1' } });
-  const result = JSON.parse(readFileSync(join(out, 'result.json'), 'utf8')) as { orders: OrderRow[] };
-  return { orders: result.orders, stdout };
+  const result = JSON.parse(readFileSync(join(out, 'result.json'), 'utf8')) as { orders: OrderRow[]; trades: { exit: string; exitPrice: string }[] };
+  return { orders: result.orders, trades: result.trades, stdout };
 }
 
 const brief = (o: OrderRow) => `${o.type} ${o.side} ${o.state} ${o.filled}${o.avgPrice ? ` @${o.avgPrice}` : ''} ${o.tag?.split(':')[0] ?? ''}`;
 
 describe('mizan backtest: brackets', () => {
   it('take profit first: the stop rests from the entry fill, the path reaches 105, the stop is cancelled and the rest exits at 105', async () => {
-    const { orders } = await backtest('brackets-tp.csv');
+    const { orders, trades } = await backtest('brackets-tp.csv');
+    expect(trades.map((t) => `${t.exit} @${t.exitPrice}`)).toEqual(['take profit @105']);
     // 1 BTC bought at 100 (taker fee 0.2 % in BTC): 0.998 BTC to protect.
     expect(orders.map(brief)).toEqual([
       'MARKET BUY filled 1 @100 entry',
@@ -64,7 +65,8 @@ describe('mizan backtest: brackets', () => {
   }, 60_000);
 
   it('stop first: the path reaches 95, the stop fills at 95, and the later candle through 105 takes nothing', async () => {
-    const { orders } = await backtest('brackets-sl.csv');
+    const { orders, trades } = await backtest('brackets-sl.csv');
+    expect(trades.map((t) => `${t.exit} @${t.exitPrice}`)).toEqual(['stop loss @95']);
     expect(orders.map(brief)).toEqual(['MARKET BUY filled 1 @100 entry', 'STOP_MARKET SELL filled 0.998 @95 bracket-sl']);
   }, 60_000);
 });

@@ -7,7 +7,9 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { handSim, kill9, liveYaml, sleep, startMizan, tempDir, waitFor, type Child } from './restart-helpers.js';
+import { WallexRestClient } from '../../src/exchange/rest/client.js';
+import type { MarginPosition } from '../../src/core/types/margin.js';
+import { DRILL_KEY, handSim, kill9, liveYaml, sleep, startMizan, tempDir, waitFor, type Child } from './restart-helpers.js';
 
 const tmp = tempDir('mizan-e2e-restart-');
 afterAll(() => tmp.remove());
@@ -59,4 +61,46 @@ describe('example strategies restarted after SIGKILL', () => {
     expect(r.after.filter((x) => x.startsWith('BUY')), r.out).toHaveLength(1);
     expect(r.exit.code, r.out).toBe(0);
   }, 120_000);
+
+  it('margin-trend keeps its position: after the restart the trend it follows is not taken for a flip (no close, no second position)', async () => {
+    const sim = await handSim('62550');
+    const journal = join(tmp.dir, 'mt.sqlite');
+    const config = join(tmp.dir, 'mt.yaml');
+    writeFileSync(config, liveYaml({ url: sim.running.server.url, journal, strategy: 'margin-trend', params: { fast: 2, slow: 3, collateral: 100, riskCoef: 2, stopLossPct: 5, takeProfitPct: 20 }, name: 'mt', resolution: '5s' }));
+    const rest = new WallexRestClient({ baseUrl: sim.running.server.url, apiKey: DRILL_KEY });
+    let positions: MarginPosition[] = [];
+    const read = async () => (positions = await rest.getMarginPositions({}));
+    // A steady rise: the fast EMA stays above the slow one, a long is opened and kept.
+    let px = 62550;
+    const rise = setInterval(() => sim.price(String((px += 2))), 500);
+    let child: Child | undefined;
+    try {
+      child = startMizan(config);
+      const opened = async () => (await read()).some((p) => p.state === 'open' || p.state === 'pending');
+      const deadline = Date.now() + 60_000;
+      while (!(await opened())) {
+        if (Date.now() > deadline) throw new Error(`no position opened\n${child.out()}`);
+        await sleep(500);
+      }
+      await kill9(child);
+      const before = positions.map((p) => `${p.id} ${p.side} ${p.state}`);
+      expect(before).toHaveLength(1);
+      expect(before[0]).toMatch(/ long (open|pending)$/);
+      child = startMizan(config);
+      await waitFor('the restarted bot to start', () => /mizan live/.test(child!.out()), 30_000);
+      await sleep(25_000); // five 5-second candles of the same trend
+      await read();
+      const out = child.out();
+      child.proc.kill('SIGINT');
+      expect((await child.exited).code, out).toBe(0);
+      child = undefined;
+      // The same single position, still active (a flip would have closed it and opened another).
+      expect(positions.map((p) => `${p.id} ${p.side}`), out).toEqual([before[0]!.split(' ').slice(0, 2).join(' ')]);
+      expect(positions[0]!.state, out).toMatch(/^(open|pending)$/);
+    } finally {
+      clearInterval(rise);
+      if (child && child.proc.exitCode === null) child.proc.kill('SIGKILL');
+      await sim.stop();
+    }
+  }, 150_000);
 });

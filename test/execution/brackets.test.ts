@@ -206,3 +206,45 @@ describe('brackets: exits the exchange refuses', () => {
     expect(t.updates.filter((u) => u.order.tag?.startsWith('bracket-')).map((u) => `${u.order.type} ${u.order.state}`)).toEqual(['MARKET rejected']);
   });
 });
+
+describe('brackets: the builders', () => {
+  it('refuse a limit entry whose stop or target lies on the wrong side of its price, naming the field and values', async () => {
+    const { limit, qty } = await import('../../src/strategy/builders.js');
+    expect(() => limit('BUY', 'BTCUSDT', qty('1'), '100', { brackets: { stopLoss: '101' } })).toThrow('brackets.stopLoss: 101 must be below the BUY entry price 100');
+    expect(() => limit('BUY', 'BTCUSDT', qty('1'), '100', { brackets: { takeProfit: '99' } })).toThrow('brackets.takeProfit: 99 must be above the BUY entry price 100');
+    expect(() => limit('SELL', 'BTCUSDT', qty('1'), '100', { brackets: { stopLoss: '99' } })).toThrow('brackets.stopLoss: 99 must be above the SELL entry price 100');
+    expect(limit('BUY', 'BTCUSDT', qty('1'), '100', { brackets: { stopLoss: '95', takeProfit: '105' } }).brackets?.stopLoss?.toFixed()).toBe('95');
+  });
+});
+
+describe('brackets: the journal', () => {
+  it('keeps an entry\'s brackets and a stop\'s trigger in the order row, so a recovered order still carries them', async () => {
+    const { Journal } = await import('../../src/store/journal.js');
+    const { JournalExecutionAdapter, trackedFromRow } = await import('../../src/runtime/journal-adapters.js');
+    const { journalBracketStore } = await import('../../src/runtime/bracket-store.js');
+    const journal = Journal.open(':memory:');
+    try {
+      const adapter = new JournalExecutionAdapter(journal, 'paper');
+      const t = setup();
+      const e = await t.engine.submitOrder(entry('LIMIT', '1', { stopLoss: '90', takeProfit: '110' }, '99'));
+      adapter.upsertOrder(e);
+      const back = trackedFromRow(journal.order(e.clientOrderId)!);
+      expect([back.brackets?.stopLoss?.toFixed(), back.brackets?.takeProfit?.toFixed()]).toEqual(['90', '110']);
+      const stop = { ...e, clientOrderId: 'bt_stop', type: 'STOP_MARKET', side: 'SELL' as const, stopPrice: d('90') };
+      delete stop.brackets;
+      adapter.upsertOrder(stop);
+      const s = trackedFromRow(journal.order('bt_stop')!);
+      expect([s.stopPrice?.toFixed(), s.brackets]).toEqual(['90', undefined]);
+      // The brackets' own state: one key per entry in the journal, notes on the entry's events.
+      const store = journalBracketStore(journal);
+      store.save({ entry: e.clientOrderId, strategy: 'bt', account: 'main', symbol: 'BTCUSDT', exitSide: 'SELL', stopLoss: '90', held: '1', exited: '0', phase: 'open' });
+      store.note!(e.clientOrderId, { bracket: 'placing stop loss' });
+      expect(store.load().map((r) => r.entry)).toEqual([e.clientOrderId]);
+      expect(journal.orderEvents(e.clientOrderId).map((x) => (x.detail as { bracket?: string }).bracket)).toContain('placing stop loss');
+      store.remove(e.clientOrderId);
+      expect(store.load()).toEqual([]);
+    } finally {
+      journal.close();
+    }
+  });
+});
