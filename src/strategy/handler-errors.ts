@@ -1,5 +1,6 @@
 /**
- * The errors a strategy's handlers threw, by kind (handler + error name and message): the first of
+ * The errors a strategy's handlers threw, by kind (handler + error name and message, its numbers
+ * whatever they are: "bad price 101.5" and "bad price 99" are one kind): the first of
  * each kind is logged with its stack; repeats are counted and logged at most once per `everyMs` of
  * wall time per kind ("failed again N times"), so a handler that throws on every candle neither floods
  * the log nor goes unnoticed. Counts and the first occurrence (on the strategy's clock) are kept for
@@ -34,6 +35,11 @@ interface Entry extends HandlerErrorKind {
   /** Repeats since the last log line. */
   unlogged: number;
 }
+
+/** Numbers that stand alone in a message (not the digits of a name such as BTCUSDT): one kind whatever their values. */
+const NUMBER = /(?<![A-Za-z0-9_.])-?\d+(?:\.\d+)?(?:e[+-]?\d+)?(?![A-Za-z0-9_])/g;
+/** Kinds kept per strategy; errors of further kinds are counted (and logged rate-limited) under one entry. */
+const MAX_KINDS = 50;
 
 /** The text of a thrown value for grouping: `Name: message` (no stack, no numbers removed). */
 function describe(err: unknown): { error: string; stack: string } {
@@ -70,11 +76,13 @@ export class HandlerErrors {
   record(handler: string, err: unknown): void {
     this.total++;
     const { error, stack } = describe(err);
-    const key = `${handler}\u0000${error}`;
+    let key = `${handler}\u0000${error.replace(NUMBER, '#')}`;
+    if (!this.kinds.has(key) && this.kinds.size >= MAX_KINDS) key = '\u0000other';
     const e = this.kinds.get(key);
     const wall = this.wallNow();
     if (!e) {
-      this.kinds.set(key, { strategy: this.strategy, handler, error, count: 1, firstAt: this.opts.now(), stack, lastLogged: wall, unlogged: 0 });
+      const other = key === '\u0000other';
+      this.kinds.set(key, { strategy: this.strategy, handler: other ? '(any)' : handler, error: other ? `errors of more than ${MAX_KINDS} kinds, the first: ${error}` : error, count: 1, firstAt: this.opts.now(), stack, lastLogged: wall, unlogged: 0 });
       this.logger.error({ handler, err }, `strategy handler ${handler} failed: ${error}`);
       return;
     }

@@ -61,4 +61,18 @@ describe('HandlerErrors', () => {
     expect(statusLine({ ...base, errors: 7 }, false)).toContain('denied 2  errors 7  books');
     expect(summary({ ...base, errors: 7 }, [])).toContain('strategy handler errors 7');
   });
+
+  it('a message whose numbers change is one kind; past 50 kinds the rest are counted together', () => {
+    const { logger, lines } = capturing();
+    const e = new HandlerErrors(logger, 's', { now: () => 0, wallNow: () => 0 });
+    for (let i = 0; i < 100; i++) e.record('onCandle', new Error(`bad price ${100 + i * 0.5} on BTCUSDT`));
+    expect(e.list()).toHaveLength(1);
+    expect(e.list()[0]).toMatchObject({ error: 'Error: bad price 100 on BTCUSDT', count: 100 });
+    for (let i = 0; i < 60; i++) e.record('onCandle', new Error(`kind-${String.fromCharCode(65 + (i % 26))}${String.fromCharCode(65 + Math.floor(i / 26))}`));
+    // 50 kinds (the price one and 49 more), then one entry for the other 11.
+    expect(e.list()).toHaveLength(51);
+    expect(e.list().at(-1)).toMatchObject({ handler: '(any)', count: 11, error: 'errors of more than 50 kinds, the first: Error: kind-XB' });
+    expect(lines).toHaveLength(51);
+    expect(e.total).toBe(160);
+  });
 });
