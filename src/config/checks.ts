@@ -54,6 +54,15 @@ export function crossCheck(raw: unknown, original: unknown, opts: CheckOptions):
     add(['exchange', 'stream', 'privateKey'], `is not a stream key (value hidden, ${streamKey.length} characters): 6 to 87 printable ASCII characters without "@" or spaces`);
   }
 
+  // API server tokens: secrets, so environment references only; the two must differ.
+  const server = obj(root.server) ?? {};
+  const writtenServer = obj(obj(original)?.server) ?? {};
+  for (const k of ['token', 'controlToken'] as const) {
+    const w = writtenServer[k];
+    if (typeof w === 'string' && !isEnvReference(w)) add(['server', k], `is written literally (value hidden); write ${k}: \${${k === 'token' ? 'MIZAN_SERVER_TOKEN' : 'MIZAN_SERVER_CONTROL_TOKEN'}} and set the variable`);
+  }
+  if (typeof server.token === 'string' && server.token !== '' && server.token === server.controlToken) add(['server', 'controlToken'], 'is the same as server.token (value hidden): the read-only and the control token must differ');
+
   if (mode === 'live') {
     if (exchange.simulator === true) add(['exchange', 'simulator'], 'true is not allowed in live mode (live orders go to the exchange: set simulator: false)', true);
     if (writtenKey === undefined) add(['exchange', 'apiKey'], 'is required in live mode (write apiKey: ${WALLEX_API_KEY})');

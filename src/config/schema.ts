@@ -183,6 +183,41 @@ export const backtestSchema = z.strictObject({
   if (b.from >= b.to) ctx.addIssue({ code: 'custom', path: ['to'], message: `must be after from (${new Date(b.from).toISOString()})` });
 });
 
+/** Port of the API server (`--serve`) when neither the config nor --port names one. */
+export const DEFAULT_SERVER_PORT = 8787;
+
+const serverToken = (description: string) =>
+  z
+    .string({ error: 'is not a string (write it as ${ENV_NAME})' })
+    .regex(/^[A-Za-z0-9._~+/=-]{16,256}$/, { error: 'is not a usable token (value hidden): 16 to 256 letters, digits or . _ ~ + / = -' })
+    .optional()
+    .describe(description);
+
+export const serverSchema = z
+  .strictObject({
+    host: z
+      .string({ error: 'is not a host name or address' })
+      .min(1, { error: 'must not be empty' })
+      .default('127.0.0.1')
+      .describe('Address the API server listens on (127.0.0.1: this machine only; put a TLS reverse proxy in front to reach it from elsewhere)'),
+    port: z
+      .number({ error: 'is not a port number' })
+      .int({ error: 'is not a port number' })
+      .min(0, { error: 'must be a port number from 0 to 65535' })
+      .max(65_535, { error: 'must be a port number from 0 to 65535' })
+      .default(DEFAULT_SERVER_PORT)
+      .describe('TCP port of the API server (0: any free port, printed at start)'),
+    token: serverToken('Read-only bearer token, as an environment reference, e.g. ${MIZAN_SERVER_TOKEN} (default: that variable, else one generated at start and printed once)'),
+    controlToken: serverToken(
+      'Control bearer token (halt, resume, strategies, cancels), as an environment reference, e.g. ${MIZAN_SERVER_CONTROL_TOKEN} (default: that variable, else one generated at start and printed once)',
+    ),
+    origins: z
+      .array(z.string().regex(/^https?:\/\/[^\s/]+$/, { error: 'is not an origin (scheme://host[:port], e.g. https://bot.example.com)' }), { error: 'is not a list of origins' })
+      .default([])
+      .describe('Browser origins allowed besides the server\'s own (an Origin header naming any other is refused, 403). CORS stays off'),
+  })
+  .describe('The HTTP + WebSocket API (`mizan run --serve`); a config with this section serves it on every run');
+
 /** `journal.file` when a config does not set it. */
 export const DEFAULT_JOURNAL_FILE = '.mizan/journal.sqlite';
 
@@ -197,6 +232,7 @@ export const configSchema = z.strictObject({
   paper: paperSchema.prefault({}),
   backtest: backtestSchema.optional(),
   journal: z.strictObject({ file: filePath('SQLite journal file').default(DEFAULT_JOURNAL_FILE) }).prefault({}),
+  server: serverSchema.optional(),
   logging: z
     .strictObject({
       level: z.enum(LOG_LEVELS, { error: `is not a log level (allowed: ${LOG_LEVELS.join(', ')})` }).default('info'),

@@ -29,6 +29,8 @@ export interface LoggerOptions {
   name?: string;
   /** Fields added to every line (a backtest adds the simulated time, `at`). */
   mixin?: () => Record<string, unknown>;
+  /** Also hand every line (JSON, secrets already removed) to this function (the API's logs tail). */
+  tap?: (line: string) => void;
 }
 
 const REDACT_PATHS = [
@@ -62,9 +64,11 @@ class ScrubbingStream {
   constructor(
     private readonly targets: readonly NodeJS.WritableStream[],
     private readonly secrets: readonly string[],
+    private readonly tap?: (line: string) => void,
   ) {}
   write(chunk: string): boolean {
     const line = scrub(chunk, this.secrets);
+    this.tap?.(line);
     let ok = true;
     for (const t of this.targets) ok = t.write(line) && ok;
     return ok;
@@ -159,7 +163,7 @@ export function createLogger(opts: LoggerOptions = {}): Logger {
       throw new Error(`logging.file: cannot write ${opts.file} (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`);
     }
   }
-  const stream = new ScrubbingStream(targets, secrets) as unknown as DestinationStream;
+  const stream = new ScrubbingStream(targets, secrets, opts.tap) as unknown as DestinationStream;
   const root = pino(
     {
       name: opts.name ?? 'mizan',
@@ -173,11 +177,23 @@ export function createLogger(opts: LoggerOptions = {}): Logger {
   return new BoundLogger(root, root, {});
 }
 
-/** The logger of a bot run from its config: `logging.level`, `.pretty`, `.file`, and its secrets redacted. */
-export function loggerFromConfig(config: {
-  logging: { level: LogLevel; pretty: boolean | 'auto'; file?: string | undefined };
-  exchange: { apiKey?: string | undefined; stream: { privateKey?: string | undefined } };
-}): Logger {
-  const secrets = [config.exchange.apiKey, config.exchange.stream.privateKey].filter((s): s is string => s !== undefined);
-  return createLogger({ level: config.logging.level, pretty: config.logging.pretty, secrets, ...(config.logging.file !== undefined ? { file: config.logging.file } : {}) });
+/**
+ * The logger of a bot run from its config: `logging.level`, `.pretty`, `.file`, and its secrets redacted.
+ * `extra`: more secrets (the API server's tokens) and a tap for every line (the API's logs tail).
+ */
+export function loggerFromConfig(
+  config: {
+    logging: { level: LogLevel; pretty: boolean | 'auto'; file?: string | undefined };
+    exchange: { apiKey?: string | undefined; stream: { privateKey?: string | undefined } };
+  },
+  extra: { secrets?: readonly string[]; tap?: (line: string) => void } = {},
+): Logger {
+  const secrets = [config.exchange.apiKey, config.exchange.stream.privateKey, ...(extra.secrets ?? [])].filter((s): s is string => s !== undefined);
+  return createLogger({
+    level: config.logging.level,
+    pretty: config.logging.pretty,
+    secrets,
+    ...(config.logging.file !== undefined ? { file: config.logging.file } : {}),
+    ...(extra.tap ? { tap: extra.tap } : {}),
+  });
 }

@@ -1,12 +1,18 @@
 /**
- * `mizan run <config> [--duration] [--live] [--keep-orders]`: load and check the config, start the
- * bot, print a status line every few seconds, stop cleanly on Ctrl-C (or SIGTERM, or after
- * --duration) with a summary. A second Ctrl-C forces the exit.
+ * `mizan run <config> [--duration] [--live] [--keep-orders] [--serve [--port N]]`: load and check the
+ * config, start the bot, print a status line every few seconds, stop cleanly on Ctrl-C (or SIGTERM,
+ * or after --duration) with a summary. A second Ctrl-C forces the exit. With --serve (or a `server:`
+ * section in the config) the HTTP + WebSocket API of src/server/ runs in the same process.
  */
 import type { Command } from 'commander';
 import { loadChecked } from './check-command.js';
 import { startBot, type StartInfo } from './bot.js';
 import { loggerFromConfig } from './logger.js';
+import { DEFAULT_SERVER_PORT } from '../config/schema.js';
+import { resolveTokens, TOKEN_ENV } from '../server/auth.js';
+import { LogRing } from '../server/log-ring.js';
+import { botControl } from '../server/bot-adapter.js';
+import { startServer, type RunningServer } from '../server/server.js';
 
 function banner(info: StartInfo): string {
   const lines = [`mizan ${info.mode}: ${info.exchange}`];
@@ -36,7 +42,13 @@ export function registerRunCommand(program: Command): void {
     })
     .option('--live', 'confirm live trading (the config must also say mode: live)')
     .option('--keep-orders', 'leave open orders on the exchange when stopping')
-    .action(async (file: string, o: { duration?: number; live?: boolean; keepOrders?: boolean }) => {
+    .option('--serve', `serve the HTTP + WebSocket API (on 127.0.0.1:${DEFAULT_SERVER_PORT} unless the config's server: says otherwise)`)
+    .option('--port <port>', 'port of the API (0: any free port); with --serve or a server: section', (v) => {
+      const n = Number(v);
+      if (!Number.isInteger(n) || n < 0 || n > 65535) throw new Error(`--port: "${v}" is not a port number (0 to 65535)`);
+      return n;
+    })
+    .action(async (file: string, o: { duration?: number; live?: boolean; keepOrders?: boolean; serve?: boolean; port?: number }) => {
       // Every problem of the file, its strategies and their parameters at once, before anything starts.
       const { config } = await loadChecked(file);
       // --live confirms a file that says mode: live; on any other file it would be ignored, and a
@@ -45,7 +57,12 @@ export function registerRunCommand(program: Command): void {
         const instead = config.mode === 'backtest' ? `\`mizan backtest ${file}\` runs it` : `drop --live to run it in ${config.mode} mode`;
         throw new Error(`--live: ${file} says mode: ${config.mode}, so this run would not trade live. Live trading needs mode: live in the file (with exchange.simulator: false and an API key) and --live on the command line; ${instead}`);
       }
-      const logger = loggerFromConfig(config);
+      const serve = o.serve === true || config.server !== undefined;
+      if (o.port !== undefined && !serve) throw new Error(`--port: the API is not served; add --serve (or a server: section to ${file})`);
+      // The tokens before the logger: they are secrets it removes from every line.
+      const tokens = serve ? resolveTokens(config.server ?? {}, process.env) : undefined;
+      const logs = serve ? new LogRing() : undefined;
+      const logger = loggerFromConfig(config, tokens && logs ? { secrets: [tokens.read, tokens.control], tap: logs.push } : {});
       const bot = await startBot(config, {
         live: o.live === true,
         logger,
@@ -54,6 +71,32 @@ export function registerRunCommand(program: Command): void {
           if (info.mode === 'live') process.stdout.write('  LIVE: orders go to the exchange with real money. Ctrl-C stops.\n');
         },
       });
+      let server: RunningServer | undefined;
+      let control: ReturnType<typeof botControl> | undefined;
+      if (tokens && logs) {
+        control = botControl(bot, logs);
+        try {
+          server = await startServer({
+            control,
+            tokens,
+            host: config.server?.host ?? '127.0.0.1',
+            port: o.port ?? config.server?.port ?? DEFAULT_SERVER_PORT,
+            origins: config.server?.origins ?? [],
+            logger,
+            secrets: [config.exchange.apiKey, config.exchange.stream.privateKey, bot.embedded?.account.apiKey].filter((x): x is string => x !== undefined),
+          });
+        } catch (err) {
+          control.close();
+          await bot.stop({ cancelOrders: !o.keepOrders });
+          throw new Error(`server: cannot listen on ${config.server?.host ?? '127.0.0.1'}:${o.port ?? config.server?.port ?? DEFAULT_SERVER_PORT} (${(err as Error).message})`);
+        }
+        // Printed here once, never logged: the logger removes the tokens from every line.
+        const lines = [`  API on ${server.url}/api/v1/ (Authorization: Bearer <token>)`];
+        if (tokens.generated.includes('read')) lines.push(`  read-only token (generated, shown once; set ${TOKEN_ENV.read} to choose one): ${tokens.read}`);
+        if (tokens.generated.includes('control')) lines.push(`  control token (generated, shown once; set ${TOKEN_ENV.control} to choose one): ${tokens.control}`);
+        process.stdout.write(lines.join('\n') + '\n');
+        logger.info({ url: server.url }, 'api: listening');
+      }
       let stopping = false;
       const stop = async (why: string) => {
         if (stopping) {
@@ -62,6 +105,8 @@ export function registerRunCommand(program: Command): void {
         }
         stopping = true;
         process.stdout.write(`\nmizan: stopping (${why})…\n`);
+        await server?.close().catch(() => undefined);
+        control?.close();
         const text = await bot.stop({ cancelOrders: !o.keepOrders });
         process.stdout.write(text);
         process.exit(0);

@@ -6,7 +6,7 @@ import type Database from 'better-sqlite3';
 import { toDecimal } from '../core/decimal.js';
 import type { Decimal } from '../core/decimal.js';
 import type { Side } from '../core/types/market.js';
-import type { EquityRow, FillRow, IntentRow, OrderEventRow, OrderRow, PositionRow, QueryFilter, TradingStateName, TradingStateRecord } from './types.js';
+import type { EquityRow, FillRow, IntentRow, OrderEventRow, OrderRow, PageFilter, PositionRow, QueryFilter, TradingStateName, TradingStateRecord } from './types.js';
 
 interface OrderSql {
   client_id: string;
@@ -123,6 +123,33 @@ export class JournalQueries {
   orders(f: QueryFilter = {}): OrderRow[] {
     const w = where(f, 'created_ts');
     return (this.db.prepare(`SELECT * FROM orders ${w.sql} ORDER BY created_ts, client_id`).all(w.params) as OrderSql[]).map(orderRow);
+  }
+
+  /** A page of orders, newest first, and how many match in all. */
+  ordersPage(f: PageFilter): { rows: OrderRow[]; total: number } {
+    const w = where(f, 'created_ts');
+    let sql = w.sql;
+    if (f.status !== undefined) {
+      sql = `${sql ? `${sql} AND` : 'WHERE'} status = @status`;
+      w.params.status = f.status;
+    }
+    const total = (this.db.prepare(`SELECT COUNT(*) AS n FROM orders ${sql}`).get(w.params) as { n: number }).n;
+    const rows = this.db.prepare(`SELECT * FROM orders ${sql} ORDER BY created_ts DESC, client_id DESC LIMIT @limit OFFSET @offset`).all({ ...w.params, limit: f.limit, offset: f.offset ?? 0 }) as OrderSql[];
+    return { rows: rows.map(orderRow), total };
+  }
+
+  /** A page of fills, newest first (with `afterId`: oldest first, a tail), and how many match in all. */
+  fillsPage(f: PageFilter): { rows: FillRow[]; total: number } {
+    const w = where(f, 'ts');
+    let sql = w.sql;
+    if (f.afterId !== undefined) {
+      sql = `${sql ? `${sql} AND` : 'WHERE'} id > @afterId`;
+      w.params.afterId = f.afterId;
+    }
+    const total = (this.db.prepare(`SELECT COUNT(*) AS n FROM fills ${sql}`).get(w.params) as { n: number }).n;
+    const order = f.afterId !== undefined ? 'id ASC' : 'ts DESC, id DESC';
+    const rows = this.db.prepare(`SELECT * FROM fills ${sql} ORDER BY ${order} LIMIT @limit OFFSET @offset`).all({ ...w.params, limit: f.limit, offset: f.offset ?? 0 }) as FillSql[];
+    return { rows: rows.map(fillRow), total };
   }
 
   orderEvents(clientId: string): OrderEventRow[] {

@@ -121,3 +121,13 @@ export interface QueryFilter {
   /** Epoch ms, exclusive. */
   until?: number;
 }
+
+/** A page of orders or fills (the API's lists): newest first, `limit` rows after skipping `offset`. */
+export interface PageFilter extends QueryFilter {
+  /** Orders: the exchange state (`open`, `filled`, `cancelled`, ...). */
+  status?: string;
+  /** Fills: only rows with a larger id (a tail of the table). */
+  afterId?: number;
+  limit: number;
+  offset?: number;
+}

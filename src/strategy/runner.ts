@@ -68,6 +68,11 @@ export class StrategyRunner {
     this.errorLog = new HandlerErrors(deps.logger, deps.ctx.name, { now: () => deps.ctx.now() });
   }
 
+  /** True after a stop event, until a start event. */
+  get isStopped(): boolean {
+    return this.stopped;
+  }
+
   get name(): string {
     return this.deps.ctx.name;
   }
@@ -84,8 +89,10 @@ export class StrategyRunner {
 
   /** Queue an event; resolves when it (and every event before it) has been handled. */
   dispatch(event: StrategyEvent): Promise<void> {
-    if (this.stopped && event.type !== 'stop') return this.queue;
+    // Stopped: only a new start is delivered (the API's strategy start); a second stop is not.
+    if (this.stopped && event.type !== 'start') return this.queue;
     if (event.type === 'stop') this.stopped = true;
+    if (event.type === 'start') this.stopped = false;
     // No handler for this type: handling it would do nothing, so nothing is queued (no promise per
     // order or fill event a strategy does not read). The answer is the same: the queue so far.
     if (typeof this.deps.handlers[HANDLER[event.type]] !== 'function') return this.queue;

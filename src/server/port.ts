@@ -1,0 +1,188 @@
+/**
+ * The bot control port: everything the API server reads from and does to a running bot. The server
+ * knows nothing else of the bot; bot-adapter.ts implements this over what `startBot` returns. Every
+ * value is plain JSON (money as decimal strings, times as epoch ms), so a route returns it as is.
+ */
+
+export type TradingStateName = 'active' | 'reducing' | 'halted';
+
+export interface TradingStateDto {
+  state: TradingStateName;
+  reason: string | null;
+  since: number;
+}
+
+export interface BookHealthDto {
+  symbol: string;
+  healthy: boolean;
+  reasons: string[];
+  lastUpdateAt: number | null;
+}
+
+export interface StatusDto {
+  mode: string;
+  startedAt: number;
+  uptimeMs: number;
+  tradingState: TradingStateDto;
+  reference: string;
+  equity: string;
+  startEquity: string;
+  pnl: string;
+  realized: string;
+  unrealized: string;
+  openOrders: number;
+  fills: number;
+  denials: number;
+  errors: number;
+  books: BookHealthDto[];
+}
+
+export interface OrderDto {
+  clientOrderId: string;
+  strategy: string;
+  symbol: string;
+  side: string;
+  type: string;
+  price: string | null;
+  quantity: string;
+  filled: string;
+  status: string;
+  final: boolean;
+  reason: string | null;
+  tag: string | null;
+  createdAt: number;
+  updatedAt: number;
+}
+
+export interface FillDto {
+  id: number;
+  clientOrderId: string;
+  strategy: string;
+  symbol: string;
+  side: string;
+  price: string;
+  quantity: string;
+  fee: string;
+  feeAsset: string;
+  ts: number;
+  tag: string | null;
+}
+
+export interface DenialDto {
+  time: number;
+  strategy: string;
+  /** `exchange` for an order the exchange rejected; else the risk rule. */
+  rule: string;
+  reason: string;
+  intent: string;
+  symbol: string | null;
+}
+
+export interface PnlDto {
+  symbol: string;
+  position: string;
+  avgPrice: string;
+  realized: string;
+  unrealized: string;
+  fees: string;
+  trades: number;
+}
+
+export interface StrategyDto {
+  name: string;
+  strategy: string;
+  state: 'running' | 'stopped';
+  markets: string[];
+  account: string;
+  params: Record<string, unknown>;
+  handlerErrors: number;
+  pnl: PnlDto[];
+  openOrders: OrderDto[];
+  recentDenials: DenialDto[];
+}
+
+export interface BalanceDto {
+  asset: string;
+  value: string;
+  locked: string;
+}
+
+export interface MarginPositionDto {
+  id: string;
+  market: string;
+  side: string;
+  state: string;
+  strategy: string | null;
+  detail: Record<string, unknown>;
+}
+
+export interface EquityPointDto {
+  ts: number;
+  asset: string;
+  equity: string;
+}
+
+export interface LogLineDto {
+  /** pino's numeric level (30 info, 40 warn, 50 error). */
+  level: number;
+  time: number;
+  msg: string;
+  /** The whole JSON line (secrets removed). */
+  line: Record<string, unknown>;
+}
+
+export interface Page<T> {
+  items: T[];
+  total: number;
+  limit: number;
+  offset: number;
+}
+
+export interface OrderQuery {
+  strategy?: string;
+  symbol?: string;
+  status?: string;
+  since?: number;
+  limit: number;
+  offset: number;
+}
+
+export type FillQuery = Omit<OrderQuery, 'status'>;
+
+/** What the stream pushes (`type` names the topic). */
+export type BotEvent =
+  | { type: 'fill'; fill: FillDto }
+  | { type: 'order'; order: OrderDto; previous: string }
+  | { type: 'tradingState'; state: TradingStateDto; previous: TradingStateName }
+  | { type: 'denial'; denial: DenialDto }
+  | { type: 'strategy'; name: string; state: 'running' | 'stopped' }
+  | { type: 'log'; log: LogLineDto };
+
+/** The named strategy or order does not exist (404). */
+export class NotFoundError extends Error {}
+
+export interface BotControl {
+  status(): StatusDto;
+  strategies(): StrategyDto[];
+  /** Throws NotFoundError for an unknown name. */
+  strategy(name: string): StrategyDto;
+  balances(): Record<string, BalanceDto[]>;
+  orders(q: OrderQuery): Page<OrderDto>;
+  fills(q: FillQuery): Page<FillDto>;
+  marginPositions(): MarginPositionDto[];
+  equity(q: { since?: number; limit: number }): EquityPointDto[];
+  logs(q: { limit: number; minLevel: number }): LogLineDto[];
+
+  halt(reason: string): TradingStateDto;
+  resume(reason: string): TradingStateDto;
+  /** Stop one strategy (its onStop runs, it gets no more events); its open orders are cancelled unless keepOrders. */
+  stopStrategy(name: string, opts: { keepOrders: boolean }): Promise<StrategyDto>;
+  startStrategy(name: string): Promise<StrategyDto>;
+  /** Cancel one live order; NotFoundError when no live order has that id. */
+  cancelOrder(clientOrderId: string): Promise<OrderDto>;
+  /** Cancel every live order of a strategy; how many were asked to cancel. */
+  cancelStrategyOrders(name: string): Promise<{ cancelled: number }>;
+
+  /** Listen to every event; returns the function that stops listening. */
+  subscribe(listener: (e: BotEvent) => void): () => void;
+}

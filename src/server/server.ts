@@ -1,0 +1,299 @@
+/**
+ * The bot's HTTP + WebSocket API (fastify 5 and @fastify/websocket), over the bot control port.
+ *
+ * Security, in the order a request meets it (one onRequest hook, for every route, the stream and
+ * unknown paths alike):
+ * 1. an address with too many failed token checks gets 429 until its window ends;
+ * 2. a browser Origin other than the server's own (or one listed in `origins`) gets 403 (CORS is off:
+ *    no Access-Control-* header is ever sent);
+ * 3. no token, or a wrong one, gets 401 and counts as a failure (logged with the address, never the
+ *    token);
+ * 4. a control route with the read-only token gets 403.
+ * Bodies are limited to 16 KiB (413) and validated with zod (400 naming the field); query strings too.
+ * The stream takes the token in the Authorization header or, from a browser (which cannot set
+ * headers on a WebSocket), as the subprotocol `bearer.<token>` next to `mizan.v1`.
+ */
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import websocket from '@fastify/websocket';
+import type { WebSocket } from 'ws';
+import { z } from 'zod';
+import type { Logger } from '../core/logger.js';
+import { scrub } from '../runtime/logger.js';
+import { FailureLimit, TokenCheck, type Access, type Tokens } from './auth.js';
+import { NotFoundError, type BotControl, type BotEvent } from './port.js';
+
+export const BODY_LIMIT = 16 * 1024;
+export const STREAM_PROTOCOL = 'mizan.v1';
+export const TOPICS = ['status', 'fill', 'order', 'tradingState', 'denial', 'strategy', 'log'] as const;
+type Topic = (typeof TOPICS)[number];
+
+export interface ServerOptions {
+  control: BotControl;
+  tokens: Tokens;
+  host: string;
+  port: number;
+  /** Browser origins allowed besides the server's own. */
+  origins?: readonly string[];
+  logger: Logger;
+  /** Values never sent in a response (the exchange's API key, the stream key). */
+  secrets?: readonly string[];
+  /** Status pushes on the stream (ms). */
+  statusEveryMs?: number;
+  /** Failed token checks per address before 429, and the window they count in. */
+  authFailures?: { max: number; windowMs: number };
+}
+
+export interface RunningServer {
+  url: string;
+  port: number;
+  close(): Promise<void>;
+}
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** The route changes the bot: the control token only. */
+    control?: boolean;
+  }
+}
+
+// ------------------------------------------------------------------------------ request schemas
+const int = (name: string, min: number, max: number) =>
+  z.coerce
+    .number({ error: `${name} is not a number` })
+    .int({ error: `${name} is not a whole number` })
+    .min(min, { error: `${name} must be from ${min} to ${max}` })
+    .max(max, { error: `${name} must be from ${min} to ${max}` });
+const name = z.string().min(1).max(100);
+const since = z.union([int('since', 0, 8.64e15), z.iso.datetime({ offset: true }).transform((s) => Date.parse(s))], { error: 'since is not epoch milliseconds or an ISO time' });
+const pageQuery = {
+  strategy: name.optional(),
+  symbol: z
+    .string()
+    .regex(/^[A-Z0-9]{2,20}$/, { error: 'symbol is not a market symbol (e.g. BTCUSDT)' })
+    .optional(),
+  since: since.optional(),
+  limit: int('limit', 1, 500).default(100),
+  offset: int('offset', 0, 1e9).default(0),
+};
+const ordersQuery = z.strictObject({ ...pageQuery, status: z.enum(['pending', 'open', 'partially_filled', 'filled', 'cancelled', 'rejected', 'expired', 'unknown']).optional() });
+const fillsQuery = z.strictObject(pageQuery);
+const equityQuery = z.strictObject({ since: since.optional(), limit: int('limit', 1, 10_000).default(1_000) });
+const LEVELS = { trace: 10, debug: 20, info: 30, warn: 40, error: 50, fatal: 60 } as const;
+const logsQuery = z.strictObject({ limit: int('limit', 1, 1_000).default(200), level: z.enum(Object.keys(LEVELS) as [keyof typeof LEVELS]).default('trace') });
+const streamQuery = z.strictObject({
+  topics: z
+    .string()
+    .transform((s) => s.split(',').filter(Boolean))
+    .pipe(z.array(z.enum(TOPICS, { error: `is not a topic (allowed: ${TOPICS.join(', ')})` })))
+    .optional(),
+});
+const reasonText = z.string({ error: 'reason is not a string' }).trim().min(1, { error: 'reason must not be empty' }).max(500, { error: 'reason is longer than 500 characters' });
+const haltBody = z.strictObject({ reason: reasonText });
+const resumeBody = z.strictObject({ reason: reasonText.optional() });
+const stopBody = z.strictObject({ keepOrders: z.boolean({ error: 'keepOrders is not true or false' }).default(false) });
+const emptyBody = z.strictObject({});
+const nameParams = z.strictObject({ name });
+const orderParams = z.strictObject({ id: z.string().min(1).max(100) });
+
+class BadRequest extends Error {}
+
+function parse<T extends z.ZodType>(schema: T, value: unknown, where: string): z.output<T> {
+  const r = schema.safeParse(value ?? {});
+  if (r.success) return r.data;
+  const msg = r.error.issues
+    .map((i) => {
+      const path = i.path.length ? i.path.join('.') : where;
+      const v = i.path.reduce<unknown>((o, k) => (o !== null && typeof o === 'object' ? (o as Record<PropertyKey, unknown>)[k] : undefined), value);
+      const shown = i.code === 'unrecognized_keys' ? `unknown field(s) ${i.keys.join(', ')}` : `${i.message}${v !== undefined && typeof v !== 'object' ? ` (got ${JSON.stringify(v)})` : ''}`;
+      return `${where}${i.path.length ? `.${path}` : ''}: ${shown}`;
+    })
+    .join('; ');
+  throw new BadRequest(msg);
+}
+
+function bearer(req: FastifyRequest): string | undefined {
+  const h = req.headers.authorization;
+  if (typeof h === 'string') {
+    const m = /^Bearer\s+(\S+)\s*$/i.exec(h);
+    return m ? m[1] : '';
+  }
+  const p = req.headers['sec-websocket-protocol'];
+  if (typeof p === 'string') {
+    for (const part of p.split(',')) {
+      const t = part.trim();
+      if (t.startsWith('bearer.')) return t.slice('bearer.'.length);
+    }
+  }
+  return undefined;
+}
+
+export async function startServer(o: ServerOptions): Promise<RunningServer> {
+  const tokens = new TokenCheck(o.tokens);
+  const limit = new FailureLimit({ maxFailures: o.authFailures?.max ?? 10, windowMs: o.authFailures?.windowMs ?? 60_000 });
+  const log = o.logger.child({ component: 'api' });
+  const origins = new Set(o.origins ?? []);
+  const secrets = [...(o.secrets ?? []), o.tokens.read, o.tokens.control];
+  const app: FastifyInstance = Fastify({ logger: false, bodyLimit: BODY_LIMIT, return503OnClosing: true });
+  await app.register(websocket, {
+    options: {
+      maxPayload: 4096,
+      // Never echo the token back: the chosen subprotocol is mizan.v1 (a browser must offer it).
+      handleProtocols: (protocols: Set<string>) => (protocols.has(STREAM_PROTOCOL) ? STREAM_PROTOCOL : false),
+    },
+  });
+
+  const refuse = (reply: FastifyReply, status: number, message: string) => reply.code(status).send({ error: { status, message } });
+
+  app.addHook('onRequest', async (req, reply) => {
+    const address = req.ip;
+    const blocked = limit.blockedFor(address);
+    if (blocked > 0) {
+      reply.header('retry-after', String(Math.ceil(blocked / 1000)));
+      return refuse(reply, 429, 'too many failed token checks from this address; try again later');
+    }
+    const origin = req.headers.origin;
+    if (origin !== undefined && !origins.has(origin)) {
+      let host: string | undefined;
+      try {
+        host = new URL(origin).host;
+      } catch {
+        host = undefined;
+      }
+      if (host === undefined || host !== req.headers.host) {
+        log.warn({ address, method: req.method, url: req.url, origin }, 'api: request from a foreign origin refused');
+        return refuse(reply, 403, `origin ${JSON.stringify(origin)} is not allowed (add it to server.origins)`);
+      }
+    }
+    const token = bearer(req);
+    const access: Access | undefined = token ? tokens.access(token) : undefined;
+    if (!access) {
+      const why = token === undefined ? 'no token' : 'wrong token';
+      const nowBlocked = limit.fail(address);
+      log.warn({ address, method: req.method, url: req.url, reason: why }, `api: ${why}`);
+      if (nowBlocked) log.warn({ address }, 'api: too many failed token checks; this address is refused until its window ends');
+      reply.header('www-authenticate', 'Bearer');
+      return refuse(reply, 401, token === undefined ? 'missing Authorization: Bearer <token>' : 'wrong token');
+    }
+    if (req.routeOptions.config.control && access !== 'control') {
+      log.warn({ address, method: req.method, url: req.url }, 'api: control route with the read-only token refused');
+      return refuse(reply, 403, 'this route needs the control token');
+    }
+  });
+  app.addHook('onSend', async (_req, reply, payload) => {
+    reply.header('cache-control', 'no-store');
+    reply.header('x-content-type-options', 'nosniff');
+    // Last guard: a secret (API key, stream key, tokens) never leaves in a body.
+    return typeof payload === 'string' ? scrub(payload, secrets) : payload;
+  });
+  app.setErrorHandler((err: Error & { statusCode?: number }, req, reply) => {
+    if (err instanceof BadRequest) return refuse(reply, 400, err.message);
+    if (err instanceof NotFoundError) return refuse(reply, 404, err.message);
+    const status = err.statusCode ?? 500;
+    if (status >= 500) log.error({ err: scrub(err.message, secrets), method: req.method, url: req.url }, 'api: request failed');
+    return refuse(reply, status, scrub(err.message, secrets));
+  });
+  app.setNotFoundHandler((req, reply) => refuse(reply, 404, `no route ${req.method} ${req.url.split('?')[0]}`));
+
+  const c = o.control;
+  const api = '/api/v1';
+  const ctl = { config: { control: true } };
+  const act = (req: FastifyRequest, what: string, fields: Record<string, unknown> = {}) => log.info({ address: req.ip, ...fields }, `api: ${what}`);
+
+  // ------------------------------------------------------------------------------ reads
+  app.get(`${api}/status`, async () => c.status());
+  app.get(`${api}/strategies`, async () => ({ strategies: c.strategies() }));
+  app.get(`${api}/strategies/:name`, async (req) => c.strategy(parse(nameParams, req.params, 'params').name));
+  app.get(`${api}/balances`, async () => ({ accounts: c.balances() }));
+  app.get(`${api}/orders`, async (req) => c.orders(parse(ordersQuery, req.query, 'query')));
+  app.get(`${api}/fills`, async (req) => c.fills(parse(fillsQuery, req.query, 'query')));
+  app.get(`${api}/margin/positions`, async () => ({ positions: c.marginPositions() }));
+  app.get(`${api}/equity`, async (req) => ({ points: c.equity(parse(equityQuery, req.query, 'query')) }));
+  app.get(`${api}/logs`, async (req) => {
+    const q = parse(logsQuery, req.query, 'query');
+    return { lines: c.logs({ limit: q.limit, minLevel: LEVELS[q.level] }) };
+  });
+
+  // ------------------------------------------------------------------------------ controls
+  app.post(`${api}/halt`, ctl, async (req) => {
+    const b = parse(haltBody, req.body, 'body');
+    act(req, 'halt', { reason: b.reason });
+    return { tradingState: c.halt(`${b.reason} (API)`) };
+  });
+  app.post(`${api}/resume`, ctl, async (req) => {
+    const b = parse(resumeBody, req.body, 'body');
+    act(req, 'resume', { reason: b.reason });
+    return { tradingState: c.resume(b.reason ? `${b.reason} (API)` : 'resumed from the API') };
+  });
+  app.post(`${api}/strategies/:name/stop`, ctl, async (req) => {
+    const { name: n } = parse(nameParams, req.params, 'params');
+    const b = parse(stopBody, req.body, 'body');
+    act(req, 'stop strategy', { strategy: n, keepOrders: b.keepOrders });
+    return c.stopStrategy(n, { keepOrders: b.keepOrders });
+  });
+  app.post(`${api}/strategies/:name/start`, ctl, async (req) => {
+    const { name: n } = parse(nameParams, req.params, 'params');
+    parse(emptyBody, req.body, 'body');
+    act(req, 'start strategy', { strategy: n });
+    return c.startStrategy(n);
+  });
+  app.post(`${api}/strategies/:name/cancel-orders`, ctl, async (req) => {
+    const { name: n } = parse(nameParams, req.params, 'params');
+    parse(emptyBody, req.body, 'body');
+    act(req, 'cancel the orders of a strategy', { strategy: n });
+    return c.cancelStrategyOrders(n);
+  });
+  app.post(`${api}/orders/:id/cancel`, ctl, async (req) => {
+    const { id } = parse(orderParams, req.params, 'params');
+    parse(emptyBody, req.body, 'body');
+    act(req, 'cancel order', { clientOrderId: id });
+    return { order: await c.cancelOrder(id) };
+  });
+
+  // ------------------------------------------------------------------------------ stream
+  const clients = new Map<WebSocket, Set<Topic>>();
+  const send = (ws: WebSocket, msg: unknown) => {
+    // A client that does not read (1 MiB waiting) is dropped rather than buffered without end.
+    if (ws.bufferedAmount > 1 << 20) {
+      ws.close(1013, 'too slow: reconnect');
+      return;
+    }
+    ws.send(scrub(JSON.stringify(msg), secrets));
+  };
+  const unsubscribe = c.subscribe((e: BotEvent) => {
+    for (const [ws, topics] of clients) if (topics.has(e.type)) send(ws, e);
+  });
+  const statusTimer = setInterval(() => {
+    let status: ReturnType<BotControl['status']> | undefined;
+    for (const [ws, topics] of clients) if (topics.has('status')) send(ws, { type: 'status', status: (status ??= c.status()) });
+  }, o.statusEveryMs ?? 2_000);
+  statusTimer.unref();
+  app.get(`${api}/stream`, { websocket: true }, (ws, req) => {
+    let topics: Set<Topic>;
+    try {
+      const q = parse(streamQuery, req.query, 'query');
+      topics = new Set(q.topics ?? TOPICS);
+    } catch (err) {
+      ws.close(1008, (err as Error).message.slice(0, 120));
+      return;
+    }
+    clients.set(ws, topics);
+    ws.on('close', () => clients.delete(ws));
+    ws.on('message', () => undefined); // nothing is read from clients
+    send(ws, { type: 'hello', topics: [...topics], status: c.status() });
+  });
+
+  await app.listen({ host: o.host, port: o.port });
+  const addr = app.server.address();
+  const port = typeof addr === 'object' && addr ? addr.port : o.port;
+  const shownHost = o.host.includes(':') ? `[${o.host}]` : o.host;
+  return {
+    url: `http://${shownHost}:${port}`,
+    port,
+    async close() {
+      clearInterval(statusTimer);
+      unsubscribe();
+      for (const ws of clients.keys()) ws.close(1001, 'bot stopping');
+      await app.close();
+    },
+  };
+}
