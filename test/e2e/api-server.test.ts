@@ -1,0 +1,306 @@
+/**
+ * The API as a user reaches it (issue 20 items 1 and 4): `mizan run <copy of config/default.yaml>
+ * --serve --port 0` in a child process (paper mode on the embedded simulator, the real pino logger, a
+ * real journal), tokens in the environment, then real HTTP and a real WebSocket from this process:
+ * every route's shape, every control's effect, the stream, and the security refusals. Every response
+ * body and stream message is kept and searched for the API key and the tokens at the end.
+ */
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import WebSocket from 'ws';
+import { Journal } from '../../src/store/journal.js';
+import { defaultConfigCopy, sleep, startMizan, waitFor, type MizanChild } from './helpers.js';
+
+const READ = 'e2e-read-token-0123456789abcdef';
+const CONTROL = 'e2e-control-token-0123456789abcdef';
+const API_KEY = 'FAKE-api-key-e2e-7f3a9c1b5d';
+
+const dir = mkdtempSync(join(tmpdir(), 'mizan-e2e-api-'));
+let child: MizanChild;
+let base = '';
+let journalFile = '';
+const bodies: string[] = [];
+
+type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+
+async function call(method: string, path: string, opts: { token?: string | null; body?: unknown; raw?: string; headers?: Record<string, string> } = {}): Promise<{ status: number; body: Json; headers: Headers }> {
+  const headers: Record<string, string> = { ...(opts.headers ?? {}) };
+  const token = opts.token === undefined ? READ : opts.token;
+  if (token !== null) headers.authorization = `Bearer ${token}`;
+  let payload: string | undefined;
+  if (opts.raw !== undefined) payload = opts.raw;
+  else if (opts.body !== undefined) payload = JSON.stringify(opts.body);
+  if (payload !== undefined) headers['content-type'] = 'application/json';
+  const r = await fetch(`${base}${path}`, { method, headers, ...(payload !== undefined ? { body: payload } : {}) });
+  const text = await r.text();
+  bodies.push(text);
+  return { status: r.status, body: text ? (JSON.parse(text) as Json) : {}, headers: r.headers };
+}
+const get = (path: string, token?: string | null) => call('GET', path, token === undefined ? {} : { token });
+const post = (path: string, body?: unknown, token: string | null = CONTROL) => call('POST', path, { token, ...(body !== undefined ? { body } : {}) });
+
+function journal<T>(fn: (j: Journal) => T): T {
+  const j = Journal.open(journalFile, { readonly: true });
+  try {
+    return fn(j);
+  } finally {
+    j.close();
+  }
+}
+
+interface Stream {
+  ws: WebSocket;
+  messages: { at: number; msg: Json }[];
+}
+
+function openStream(query = '', headers: Record<string, string> = { authorization: `Bearer ${READ}` }, protocols?: string[]): Promise<Stream> {
+  const ws = new WebSocket(`${base.replace('http', 'ws')}/api/v1/stream${query}`, protocols, { headers });
+  const messages: Stream['messages'] = [];
+  ws.on('message', (d) => {
+    bodies.push(d.toString());
+    messages.push({ at: Date.now(), msg: JSON.parse(d.toString()) as Json });
+  });
+  return new Promise((resolve, reject) => {
+    ws.once('open', () => resolve({ ws, messages }));
+    ws.once('unexpected-response', (_req, res) => reject(new Error(`HTTP ${res.statusCode}`)));
+    ws.once('error', reject);
+  });
+}
+
+beforeAll(async () => {
+  const copy = defaultConfigCopy(dir, (y) => y.replace('exchange:\n  simulator: true', 'exchange:\n  simulator: true\n  apiKey: ${WALLEX_API_KEY}'));
+  journalFile = copy.journal;
+  child = startMizan(['run', copy.config, '--serve', '--port', '0'], { MIZAN_SERVER_TOKEN: READ, MIZAN_SERVER_CONTROL_TOKEN: CONTROL, WALLEX_API_KEY: API_KEY });
+  await waitFor('the API address', () => /API on http:\/\/127\.0\.0\.1:\d+/.test(child.out()), 60_000, child, 200);
+  base = /API on (http:\/\/127\.0\.0\.1:\d+)/.exec(child.out())![1]!;
+  await waitFor('open orders', () => journal((j) => j.openOrders().length) > 0, 45_000, child, 250);
+}, 120_000);
+
+afterAll(async () => {
+  if (child?.alive()) {
+    child.proc.kill('SIGINT');
+    await Promise.race([child.exited, sleep(15_000)]);
+    if (child.alive()) child.proc.kill('SIGKILL');
+  }
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe('mizan run --serve: the API of a paper bot', () => {
+  it('prints where it listens and not the tokens it was given', () => {
+    expect(child.out()).toContain(`API on ${base}/api/v1/`);
+    expect(child.out()).not.toContain(READ);
+    expect(child.out()).not.toContain(CONTROL);
+  });
+
+  it('answers every read route with its shape', async () => {
+    const status = await get('/api/v1/status');
+    expect(status.status).toBe(200);
+    expect(status.body).toMatchObject({ mode: 'paper', reference: 'USDT', tradingState: { state: 'active' } });
+    expect(status.body.uptimeMs).toBeGreaterThan(0);
+    expect(status.body.equity).toMatch(/^\d+(\.\d+)?$/);
+    expect(status.body.books.map((b: Json) => b.symbol).sort()).toEqual(['BTCTMN', 'BTCUSDT', 'ETHUSDT', 'USDTTMN']);
+    expect(status.body.books[0]).toHaveProperty('healthy');
+
+    const st = await get('/api/v1/strategies');
+    expect(st.body.strategies.map((s: Json) => s.name)).toEqual(['btc-sma', 'eth-mm', 'btc-grid', 'usdt-dca']);
+    const grid = st.body.strategies.find((s: Json) => s.name === 'btc-grid');
+    expect(grid).toMatchObject({ strategy: 'grid', state: 'running', markets: ['BTCTMN'], account: 'main', params: { levels: 3 } });
+    expect(Array.isArray(grid.openOrders) && Array.isArray(grid.pnl) && Array.isArray(grid.recentDenials)).toBe(true);
+    expect((await get('/api/v1/strategies/eth-mm')).body.name).toBe('eth-mm');
+    const unknown = await get('/api/v1/strategies/nope');
+    expect(unknown.status).toBe(404);
+    expect(unknown.body.error.message).toContain('"nope"');
+
+    const bal = await get('/api/v1/balances');
+    expect(bal.body.accounts.main.find((b: Json) => b.asset === 'USDT')).toMatchObject({ value: expect.stringMatching(/^\d/), locked: expect.any(String) });
+
+    const all = await get('/api/v1/orders?limit=500');
+    expect(all.body.total).toBe(journal((j) => j.orders().length));
+    const page = await get('/api/v1/orders?limit=1&offset=1');
+    expect(page.body).toMatchObject({ limit: 1, offset: 1, total: all.body.total });
+    expect(page.body.items[0].clientOrderId).toBe(all.body.items[1].clientOrderId);
+    const gridOpen = await get('/api/v1/orders?strategy=btc-grid&status=open&symbol=BTCTMN');
+    expect(gridOpen.body.items.length).toBeGreaterThan(0);
+    expect(gridOpen.body.items.every((o: Json) => o.strategy === 'btc-grid' && o.status === 'open' && o.symbol === 'BTCTMN')).toBe(true);
+    const since = await get(`/api/v1/orders?since=${Date.now() + 60_000}`);
+    expect(since.body.total).toBe(0);
+
+    const fills = await get('/api/v1/fills?limit=5');
+    expect(fills.body).toMatchObject({ limit: 5, offset: 0, total: journal((j) => j.fills().length) });
+    expect((await get('/api/v1/margin/positions')).body).toEqual({ positions: [] });
+    const eq = await get('/api/v1/equity');
+    expect(eq.body.points[0]).toMatchObject({ asset: 'USDT', equity: expect.any(String), ts: expect.any(Number) });
+    const logs = await get('/api/v1/logs?limit=5&level=info');
+    expect(logs.body.lines.length).toBe(5);
+    expect(logs.body.lines[0]).toMatchObject({ level: expect.any(Number), msg: expect.any(String) });
+
+    const bad = await get('/api/v1/orders?limit=0');
+    expect(bad.status).toBe(400);
+    expect(bad.body.error.message).toContain('query.limit');
+    expect(bad.body.error.message).toContain('"0"');
+    expect((await get('/api/v1/orders?colour=red')).body.error.message).toContain('colour');
+  });
+
+  it('pushes a fill on the stream within 1 s of the journal recording it', async () => {
+    const s = await openStream();
+    const seen = new Map<number, number>();
+    const startId = journal((j) => j.fillsPage({ limit: 1 }).rows[0]?.id ?? 0);
+    const poll = setInterval(() => {
+      for (const f of journal((j) => j.fillsPage({ afterId: startId, limit: 100 }).rows)) if (!seen.has(f.id)) seen.set(f.id, Date.now());
+    }, 25);
+    try {
+      await waitFor('a new fill in the journal and on the stream', () => s.messages.some((m) => m.msg.type === 'fill' && seen.has(m.msg.fill.id)), 90_000, child, 100);
+    } finally {
+      clearInterval(poll);
+    }
+    const m = s.messages.find((x) => x.msg.type === 'fill' && seen.has(x.msg.fill.id))!;
+    const row = journal((j) => j.fillsPage({ afterId: m.msg.fill.id - 1, limit: 1 }).rows[0]!);
+    expect(m.msg.fill).toMatchObject({ clientOrderId: row.clientId, strategy: row.strategy, price: row.price.toFixed(), quantity: row.quantity.toFixed() });
+    expect(m.at - seen.get(m.msg.fill.id)!).toBeLessThan(1_000);
+    expect(s.messages[0]!.msg.type).toBe('hello');
+    await waitFor('a status push and an order push', () => s.messages.some((x) => x.msg.type === 'status') && s.messages.some((x) => x.msg.type === 'order'), 10_000, child);
+    s.ws.close();
+  }, 120_000);
+
+  it('cancels one order', async () => {
+    const open = (await get('/api/v1/orders?strategy=btc-grid&status=open')).body.items as Json[];
+    expect(open.length).toBeGreaterThan(0);
+    const id = open[0]!.clientOrderId as string;
+    const r = await post(`/api/v1/orders/${id}/cancel`);
+    expect(r.status).toBe(200);
+    expect(r.body.order).toMatchObject({ clientOrderId: id, status: 'cancelled', final: true });
+    expect(journal((j) => j.order(id))).toMatchObject({ status: 'cancelled', final: true });
+    expect((await post('/api/v1/orders/no-such-order/cancel')).status).toBe(404);
+  });
+
+  it('stops and starts one strategy (its orders cancelled; the others go on)', async () => {
+    const stop = await post('/api/v1/strategies/btc-grid/stop', {});
+    expect(stop.status).toBe(200);
+    expect(stop.body).toMatchObject({ name: 'btc-grid', state: 'stopped', openOrders: [] });
+    const stoppedAt = Date.now();
+    expect(journal((j) => j.openOrders().filter((o) => o.strategy === 'btc-grid').length)).toBe(0);
+    await sleep(3_000);
+    expect(journal((j) => j.orders({ strategy: 'btc-grid', since: stoppedAt }).length)).toBe(0);
+    expect((await get('/api/v1/strategies/btc-grid')).body.state).toBe('stopped');
+    expect((await get('/api/v1/strategies/eth-mm')).body.state).toBe('running');
+
+    const start = await post('/api/v1/strategies/btc-grid/start', {});
+    expect(start.body).toMatchObject({ name: 'btc-grid', state: 'running' });
+    await waitFor('the grid placing orders again', () => journal((j) => j.openOrders().filter((o) => o.strategy === 'btc-grid').length) > 0, 20_000, child, 250);
+  }, 60_000);
+
+  it('cancels every order of a strategy', async () => {
+    await waitFor('open grid orders', () => journal((j) => j.openOrders().filter((o) => o.strategy === 'btc-grid').length) > 0, 20_000, child, 250);
+    const r = await post('/api/v1/strategies/btc-grid/cancel-orders', {});
+    expect(r.status).toBe(200);
+    expect(r.body.cancelled).toBeGreaterThan(0);
+  });
+
+  it('halts from the API (every open order cancelled, nothing new placed) and resumes', async () => {
+    const s = await openStream('?topics=tradingState');
+    const halt = await post('/api/v1/halt', { reason: 'e2e drill' });
+    expect(halt.status).toBe(200);
+    expect(halt.body.tradingState).toMatchObject({ state: 'halted', reason: 'e2e drill (API)' });
+    const haltedAt = Date.now();
+    await waitFor('every open order cancelled', () => journal((j) => j.openOrders().length) === 0, 20_000, child, 250);
+    expect(journal((j) => j.tradingState())).toMatchObject({ state: 'halted', reason: 'e2e drill (API)' });
+    await waitFor('the halt on the stream', () => s.messages.some((m) => m.msg.type === 'tradingState' && m.msg.state.state === 'halted'), 5_000, child);
+    expect(s.messages.every((m) => m.msg.type === 'hello' || m.msg.type === 'tradingState')).toBe(true);
+    await sleep(3_000);
+    expect(journal((j) => j.orders({ since: haltedAt + 500 }).length)).toBe(0);
+    expect((await get('/api/v1/status')).body.tradingState.state).toBe('halted');
+
+    const resume = await post('/api/v1/resume', {});
+    expect(resume.body.tradingState).toMatchObject({ state: 'active', reason: 'resumed from the API' });
+    await waitFor('orders placed again after the resume', () => journal((j) => j.openOrders().length) > 0, 30_000, child, 250);
+    s.ws.close();
+  }, 90_000);
+
+  it('refuses requests without a token, with a wrong one, and control routes with the read-only token, changing nothing', async () => {
+    const before = journal((j) => j.openOrders().map((o) => o.clientId)).sort();
+    expect(before.length).toBeGreaterThan(0);
+    const none = await get('/api/v1/status', null);
+    expect(none.status).toBe(401);
+    expect(none.headers.get('www-authenticate')).toBe('Bearer');
+    expect((await get('/api/v1/no-such-route', null)).status).toBe(401);
+    expect((await get('/api/v1/status', 'wrong-token-0123456789')).status).toBe(401);
+    expect((await post('/api/v1/halt', { reason: 'x' }, null)).status).toBe(401);
+    const id = before[0]!;
+    for (const [path, body] of [
+      ['/api/v1/halt', { reason: 'read-only' }],
+      ['/api/v1/resume', {}],
+      ['/api/v1/strategies/eth-mm/stop', {}],
+      ['/api/v1/strategies/eth-mm/start', {}],
+      ['/api/v1/strategies/eth-mm/cancel-orders', {}],
+      [`/api/v1/orders/${id}/cancel`, {}],
+    ] as const) {
+      const r = await post(path, body, READ);
+      expect(r.status, path).toBe(403);
+    }
+    const lines = child.lines().filter((l) => String(l.msg).startsWith('api: '));
+    expect(lines.some((l) => l.msg === 'api: no token' && l.address === '127.0.0.1')).toBe(true);
+    expect(lines.some((l) => l.msg === 'api: wrong token')).toBe(true);
+    expect((await get('/api/v1/status')).body.tradingState.state).toBe('active');
+    expect((await get('/api/v1/strategies/eth-mm')).body.state).toBe('running');
+    expect(journal((j) => j.order(id))!.final).toBe(false);
+  });
+
+  it('refuses a bad or oversized body (400, 413) and changes nothing', async () => {
+    const big = await call('POST', '/api/v1/halt', { token: CONTROL, raw: JSON.stringify({ reason: 'x'.repeat(20_000) }) });
+    expect(big.status).toBe(413);
+    const wrongType = await post('/api/v1/halt', { reason: 42 });
+    expect(wrongType.status).toBe(400);
+    expect(wrongType.body.error.message).toContain('body.reason');
+    const extra = await post('/api/v1/halt', { reason: 'x', also: 1 });
+    expect(extra.status).toBe(400);
+    expect(extra.body.error.message).toContain('also');
+    expect((await post('/api/v1/halt', {})).status).toBe(400);
+    expect((await call('POST', '/api/v1/halt', { token: CONTROL, raw: '{"reason": ' })).status).toBe(400);
+    expect((await get('/api/v1/status')).body.tradingState.state).toBe('active');
+  });
+
+  it('keeps CORS off and refuses a foreign Origin, on HTTP and on the stream', async () => {
+    const same = await call('GET', '/api/v1/status', { headers: { origin: base } });
+    expect(same.status).toBe(200);
+    expect(same.headers.get('access-control-allow-origin')).toBeNull();
+    const foreign = await call('GET', '/api/v1/status', { headers: { origin: 'https://evil.example' } });
+    expect(foreign.status).toBe(403);
+    const pre = await call('OPTIONS', '/api/v1/halt', { token: null, headers: { origin: base, 'access-control-request-method': 'POST' } });
+    expect(pre.headers.get('access-control-allow-origin')).toBeNull();
+    expect(pre.status).toBe(401);
+
+    await expect(openStream('', { authorization: `Bearer ${READ}`, origin: 'https://evil.example' })).rejects.toThrow('HTTP 403');
+    await expect(openStream('', {})).rejects.toThrow('HTTP 401');
+    await expect(openStream('', { authorization: 'Bearer wrong-token-0123456789' })).rejects.toThrow('HTTP 401');
+    // A browser's way: the token as a subprotocol, from the server's own origin.
+    const s = await openStream('?topics=status', { origin: base }, ['mizan.v1', `bearer.${READ}`]);
+    expect(s.ws.protocol).toBe('mizan.v1');
+    await waitFor('the hello', () => s.messages.length > 0, 5_000);
+    s.ws.close();
+  });
+
+  it('sends the API key and the tokens in no response body or stream message', () => {
+    expect(bodies.length).toBeGreaterThan(30);
+    for (const b of bodies) {
+      expect(b).not.toContain(API_KEY);
+      expect(b).not.toContain(READ);
+      expect(b).not.toContain(CONTROL);
+    }
+    expect(child.out()).not.toContain(API_KEY);
+  });
+
+  it('limits failed token checks per address (429, the right token too), logged without the token', async () => {
+    let status = 0;
+    for (let i = 0; i < 12 && status !== 429; i++) status = (await get('/api/v1/status', `guess-${i}-0123456789abcdef`)).status;
+    expect(status).toBe(429);
+    const r = await get('/api/v1/status');
+    expect(r.status).toBe(429);
+    expect(Number(r.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect((await post('/api/v1/halt', { reason: 'while blocked' })).status).toBe(429);
+    expect(child.lines().some((l) => String(l.msg).startsWith('api: too many failed token checks'))).toBe(true);
+    expect(child.out()).not.toContain('guess-3-0123456789abcdef');
+    expect(journal((j) => j.tradingState())?.state).toBe('active');
+  });
+});
