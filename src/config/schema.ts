@@ -189,7 +189,7 @@ export const DEFAULT_SERVER_PORT = 8787;
 const serverToken = (description: string) =>
   z
     .string({ error: 'is not a string (write it as ${ENV_NAME})' })
-    .regex(/^[A-Za-z0-9._~+/=-]{16,256}$/, { error: 'is not a usable token (value hidden): 16 to 256 letters, digits or . _ ~ + / = -' })
+    .regex(/^[A-Za-z0-9._~+-]{16,256}$/, { error: 'is not a usable token: 16 to 256 letters, digits or . _ ~ + -' })
     .optional()
     .describe(description);
 

@@ -18,7 +18,7 @@ export interface ResolvedTokens extends Tokens {
 }
 
 export const TOKEN_ENV = { read: 'MIZAN_SERVER_TOKEN', control: 'MIZAN_SERVER_CONTROL_TOKEN' } as const;
-const TOKEN_RE = /^[A-Za-z0-9._~+/=-]{16,256}$/;
+const TOKEN_RE = /^[A-Za-z0-9._~+-]{16,256}$/;
 
 /** A new random token (32 bytes, base64url). */
 export function generateToken(): string {
@@ -36,7 +36,7 @@ export function resolveTokens(fromConfig: { token?: string | undefined; controlT
     const name = TOKEN_ENV[access];
     const v = env[name];
     if (v !== undefined && v !== '') {
-      if (!TOKEN_RE.test(v)) throw new Error(`${name}: is not a usable token (value hidden, ${v.length} characters): 16 to 256 letters, digits or . _ ~ + / = -`);
+      if (!TOKEN_RE.test(v)) throw new Error(`${name}: is not a usable token (value hidden, ${v.length} characters): 16 to 256 letters, digits or . _ ~ + -`);
       return v;
     }
     generated.push(access);

@@ -104,8 +104,16 @@ export function botControl(bot: Bot, logs: LogRing, now: () => number = () => Da
   const accounts = [...new Set(['main', ...config.strategies.map((s) => s.account ?? 'main')])];
   const startedAt = now() - loop.snapshot().elapsedMs;
   const listeners = new Set<(e: BotEvent) => void>();
+  // Called from the bot's own events (the engine's, the risk engine's, the logger's): a listener that
+  // throws must never reach them, so a failure is dropped here.
   const emit = (e: BotEvent) => {
-    for (const l of listeners) l(e);
+    for (const l of listeners) {
+      try {
+        l(e);
+      } catch {
+        // the server's listener failed on one client; trading goes on
+      }
+    }
   };
   const denials = new Map<string, DenialDto[]>();
   const addDenial = (d: DenialDto) => {

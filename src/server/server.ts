@@ -252,12 +252,15 @@ export async function startServer(o: ServerOptions): Promise<RunningServer> {
   // ------------------------------------------------------------------------------ stream
   const clients = new Map<WebSocket, Set<Topic>>();
   const send = (ws: WebSocket, msg: unknown) => {
+    if (ws.readyState !== ws.OPEN) return;
     // A client that does not read (1 MiB waiting) is dropped rather than buffered without end.
     if (ws.bufferedAmount > 1 << 20) {
       ws.close(1013, 'too slow: reconnect');
       return;
     }
-    ws.send(scrub(JSON.stringify(msg), secrets));
+    ws.send(scrub(JSON.stringify(msg), secrets), (err) => {
+      if (err) clients.delete(ws);
+    });
   };
   const unsubscribe = c.subscribe((e: BotEvent) => {
     for (const [ws, topics] of clients) if (topics.has(e.type)) send(ws, e);

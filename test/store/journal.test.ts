@@ -154,6 +154,26 @@ describe('Journal: records survive reopening', () => {
     k.close();
   });
 
+  it('pages of orders and fills: newest first, filtered, counted, and a fill tail by id (the API)', () => {
+    const j = Journal.open(file);
+    for (let i = 1; i <= 5; i++) j.recordOrder(order({ clientId: `sma_${i}`, ts: 1000 + i, symbol: i % 2 ? 'BTCUSDT' : 'ETHUSDT' }));
+    j.updateOrder('sma_2', { status: 'open', final: false, ts: 1500 });
+    j.updateOrder('sma_4', { status: 'open', final: false, ts: 1500 });
+    const p = j.ordersPage({ limit: 2, offset: 1 });
+    expect(p.total).toBe(5);
+    expect(p.rows.map((o) => o.clientId)).toEqual(['sma_4', 'sma_3']);
+    expect(j.ordersPage({ status: 'open', symbol: 'ETHUSDT', limit: 10 }).rows.map((o) => o.clientId)).toEqual(['sma_4', 'sma_2']);
+    expect(j.ordersPage({ status: 'open', since: 1003, limit: 10 }).total).toBe(1);
+    for (let i = 1; i <= 4; i++) j.recordFill(fill({ fillKey: `t${i}`, ts: 2000 + i, strategy: i === 3 ? 'rsi' : 'sma' }));
+    const f = j.fillsPage({ limit: 2 });
+    expect(f.total).toBe(4);
+    expect(f.rows.map((x) => x.fillKey)).toEqual(['t4', 't3']);
+    expect(j.fillsPage({ strategy: 'sma', limit: 10 }).total).toBe(3);
+    const tail = j.fillsPage({ afterId: f.rows[1]!.id - 2, limit: 10 });
+    expect(tail.rows.map((x) => x.fillKey)).toEqual(['t2', 't3', 't4']);
+    j.close();
+  });
+
   it('intents with verdicts, positions, equity', () => {
     const clock = new ManualClock(10_000);
     const j = Journal.open(file, { clock });

@@ -147,4 +147,28 @@ describe('builders and params', () => {
     expect(w.at(0).time).toBe(3);
     expect(() => w.at(3)).toThrow(RangeError);
   });
+
+  it('a start after a stop runs onStart again and delivers events again; a second stop is not delivered (the API stops and starts one strategy)', async () => {
+    const calls: string[] = [];
+    const runner = new StrategyRunner({
+      ctx: fakeCtx('grid'),
+      logger: silentLogger,
+      sink: () => undefined,
+      handlers: {
+        onStart: () => void calls.push('start'),
+        onCandle: (_s, c) => void calls.push(`candle ${c.time}`),
+        onStop: () => void calls.push('stop'),
+      },
+    });
+    await runner.dispatch({ type: 'start' });
+    await runner.dispatch({ type: 'candle', symbol: 'BTCUSDT', bar: candle(1, '100') });
+    await runner.dispatch({ type: 'stop' });
+    expect(runner.isStopped).toBe(true);
+    await runner.dispatch({ type: 'candle', symbol: 'BTCUSDT', bar: candle(2, '100') });
+    await runner.dispatch({ type: 'stop' });
+    await runner.dispatch({ type: 'start' });
+    expect(runner.isStopped).toBe(false);
+    await runner.dispatch({ type: 'candle', symbol: 'BTCUSDT', bar: candle(3, '100') });
+    expect(calls).toEqual(['start', 'candle 1', 'stop', 'start', 'candle 3']);
+  });
 });
