@@ -67,6 +67,7 @@ export function crossCheck(raw: unknown, original: unknown, opts: CheckOptions):
     if (exchange.simulator === true) add(['exchange', 'simulator'], 'true is not allowed in live mode (live orders go to the exchange: set simulator: false)', true);
     if (writtenKey === undefined) add(['exchange', 'apiKey'], 'is required in live mode (write apiKey: ${WALLEX_API_KEY})');
   }
+  if (mode === 'backtest' && root.server !== undefined) add(['server'], 'is for a running bot (mizan run); a backtest serves no API: remove it');
   if (mode === 'backtest' && backtest === undefined) add(['backtest'], 'is required in backtest mode (data, from, to)');
 
   // Strategy names and the client-id prefixes derived from them are unique.

@@ -37,6 +37,8 @@ const cases: [string, string, RegExp, number | undefined][] = [
   ['bad-resolution.yaml', 'strategies[0].resolution', /"7" is not a resolution \(one of .*60s/, 3],
   ['bad-stream-transport.yaml', 'exchange.stream.transport', /"sse" is not a stream transport \(allowed: auto, ws, socketio\)/, 4],
   ['bad-mode.yaml', 'mode', /"papr" is not a mode \(allowed: "live", "paper", "backtest"\)/, 1],
+  ['bad-server-backtest.yaml', 'server', /is for a running bot \(mizan run\); a backtest serves no API/, 6],
+  ['bad-server-port.yaml', 'server.port', /70000 must be a port number from 0 to 65535/, 3],
   ['bad-syntax.yaml', '', /YAML syntax/, 3], // the unclosed flow sequence is detected at the end of the file
 ];
 
