@@ -99,6 +99,7 @@ export class TradingCore {
       const runner = new StrategyRunner({
         ctx,
         handlers,
+        recreate: () => inst.definition.create(ctx),
         logger: deps.logger.child({ strategy: inst.name }),
         sink: (intents) => this.process(intents),
       });

@@ -177,6 +177,7 @@ export interface BotControl {
   resume(reason: string): TradingStateDto;
   /** Stop one strategy (its onStop runs, it gets no more events); its open orders are cancelled unless keepOrders. */
   stopStrategy(name: string, opts: { keepOrders: boolean }): Promise<StrategyDto>;
+  /** Start a stopped strategy: a fresh instance (as after a restart), its onStart, then events. */
   startStrategy(name: string): Promise<StrategyDto>;
   /** Cancel one live order; NotFoundError when no live order has that id. */
   cancelOrder(clientOrderId: string): Promise<OrderDto>;

@@ -50,6 +50,11 @@ export type IntentSink = (intents: Intent[], strategy: string) => void | Promise
 export interface RunnerDeps {
   ctx: StrategyContext;
   handlers: StrategyHandlers;
+  /**
+   * Builds the handlers anew (the definition's `create(ctx)`): a start after a stop runs on a fresh
+   * instance, as after a restart of the bot (what the strategy keeps is in its state store).
+   */
+  recreate?: () => StrategyHandlers;
   sink: IntentSink;
   logger: Logger;
 }
@@ -64,7 +69,10 @@ export class StrategyRunner {
   /** Handler errors by kind; logs the first of each with its stack, repeats rate-limited (issue 16 item 10). */
   readonly errorLog: HandlerErrors;
 
+  private handlers: StrategyHandlers;
+
   constructor(private readonly deps: RunnerDeps) {
+    this.handlers = deps.handlers;
     this.errorLog = new HandlerErrors(deps.logger, deps.ctx.name, { now: () => deps.ctx.now() });
   }
 
@@ -92,10 +100,29 @@ export class StrategyRunner {
     // Stopped: only a new start is delivered (the API's strategy start); a second stop is not.
     if (this.stopped && event.type !== 'start') return this.queue;
     if (event.type === 'stop') this.stopped = true;
-    if (event.type === 'start') this.stopped = false;
+    if (event.type === 'start' && this.stopped) {
+      this.stopped = false;
+      const recreate = this.deps.recreate;
+      if (recreate) {
+        // In the queue: the stop queued before must still reach the old handlers.
+        this.queued++;
+        this.queue = this.queue.then(() => {
+          try {
+            this.handlers = recreate();
+          } catch (err) {
+            this.stopped = true;
+            this.queued--;
+            this.fail(err, event);
+            return;
+          }
+          return this.handle(event);
+        });
+        return this.queue;
+      }
+    }
     // No handler for this type: handling it would do nothing, so nothing is queued (no promise per
     // order or fill event a strategy does not read). The answer is the same: the queue so far.
-    if (typeof this.deps.handlers[HANDLER[event.type]] !== 'function') return this.queue;
+    if (typeof this.handlers[HANDLER[event.type]] !== 'function') return this.queue;
     this.queued++;
     this.queue = this.queue.then(() => this.handle(event));
     return this.queue;
@@ -116,7 +143,7 @@ export class StrategyRunner {
    * the event is made only when it is needed (an async handler, a failure, intents to emit).
    */
   candleSync(symbol: string, bar: Bar): void | Promise<void> {
-    const h = this.deps.handlers;
+    const h = this.handlers;
     if (!h.onCandle) return;
     let result: HandlerResult | Promise<HandlerResult>;
     try {
@@ -132,7 +159,7 @@ export class StrategyRunner {
 
   /** Whether the strategy has a handler for this event type (a backtest builds no event nobody reads). */
   handles(type: StrategyEvent['type']): boolean {
-    return typeof this.deps.handlers[HANDLER[type]] === 'function';
+    return typeof this.handlers[HANDLER[type]] === 'function';
   }
 
   private async dispatchAwaited(p: Promise<HandlerResult>, event: StrategyEvent): Promise<void> {
@@ -167,7 +194,7 @@ export class StrategyRunner {
   }
 
   private invoke(event: StrategyEvent): HandlerResult | Promise<HandlerResult> {
-    const h = this.deps.handlers;
+    const h = this.handlers;
     try {
       switch (event.type) {
         case 'start':

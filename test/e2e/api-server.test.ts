@@ -161,7 +161,7 @@ describe('mizan run --serve: the API of a paper bot', () => {
     expect(m.msg.fill).toMatchObject({ clientOrderId: row.clientId, strategy: row.strategy, price: row.price.toFixed(), quantity: row.quantity.toFixed() });
     expect(m.at - seen.get(m.msg.fill.id)!).toBeLessThan(1_000);
     expect(s.messages[0]!.msg.type).toBe('hello');
-    await waitFor('a status push and an order push', () => s.messages.some((x) => x.msg.type === 'status') && s.messages.some((x) => x.msg.type === 'order'), 10_000, child);
+    await waitFor('a status push', () => s.messages.some((x) => x.msg.type === 'status'), 10_000, child);
     s.ws.close();
   }, 120_000);
 
@@ -169,10 +169,13 @@ describe('mizan run --serve: the API of a paper bot', () => {
     const open = (await get('/api/v1/orders?strategy=btc-grid&status=open')).body.items as Json[];
     expect(open.length).toBeGreaterThan(0);
     const id = open[0]!.clientOrderId as string;
+    const s = await openStream('?topics=order');
     const r = await post(`/api/v1/orders/${id}/cancel`);
     expect(r.status).toBe(200);
     expect(r.body.order).toMatchObject({ clientOrderId: id, status: 'cancelled', final: true });
     expect(journal((j) => j.order(id))).toMatchObject({ status: 'cancelled', final: true });
+    await waitFor('the cancel on the stream', () => s.messages.some((m) => m.msg.type === 'order' && m.msg.order.clientOrderId === id && m.msg.order.status === 'cancelled'), 5_000, child);
+    s.ws.close();
     expect((await post('/api/v1/orders/no-such-order/cancel')).status).toBe(404);
   });
 
@@ -200,7 +203,7 @@ describe('mizan run --serve: the API of a paper bot', () => {
   });
 
   it('halts from the API (every open order cancelled, nothing new placed) and resumes', async () => {
-    const s = await openStream('?topics=tradingState');
+    const s = await openStream('?topics=tradingState,denial');
     const halt = await post('/api/v1/halt', { reason: 'e2e drill' });
     expect(halt.status).toBe(200);
     expect(halt.body.tradingState).toMatchObject({ state: 'halted', reason: 'e2e drill (API)' });
@@ -208,7 +211,16 @@ describe('mizan run --serve: the API of a paper bot', () => {
     await waitFor('every open order cancelled', () => journal((j) => j.openOrders().length) === 0, 20_000, child, 250);
     expect(journal((j) => j.tradingState())).toMatchObject({ state: 'halted', reason: 'e2e drill (API)' });
     await waitFor('the halt on the stream', () => s.messages.some((m) => m.msg.type === 'tradingState' && m.msg.state.state === 'halted'), 5_000, child);
-    expect(s.messages.every((m) => m.msg.type === 'hello' || m.msg.type === 'tradingState')).toBe(true);
+    // Halted, new orders are denied: a grid started now places its ladder, and each rung's denial is
+    // pushed and kept with its reason.
+    expect((await post('/api/v1/strategies/btc-grid/stop', {})).status).toBe(200);
+    expect((await post('/api/v1/strategies/btc-grid/start', {})).status).toBe(200);
+    await waitFor('a denial on the stream', () => s.messages.some((m) => m.msg.type === 'denial' && m.msg.denial.rule === 'tradingState'), 20_000, child);
+    const denial = s.messages.find((m) => m.msg.type === 'denial')!.msg.denial as Json;
+    expect(denial.reason).toMatch(/halted/);
+    const kept = (await get(`/api/v1/strategies/${denial.strategy as string}`)).body.recentDenials as Json[];
+    expect(kept.some((x) => x.rule === 'tradingState' && x.reason === denial.reason)).toBe(true);
+    expect(s.messages.every((m) => ['hello', 'tradingState', 'denial'].includes(m.msg.type as string))).toBe(true);
     await sleep(3_000);
     expect(journal((j) => j.orders({ since: haltedAt + 500 }).length)).toBe(0);
     expect((await get('/api/v1/status')).body.tradingState.state).toBe('halted');

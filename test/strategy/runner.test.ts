@@ -171,4 +171,26 @@ describe('builders and params', () => {
     await runner.dispatch({ type: 'candle', symbol: 'BTCUSDT', bar: candle(3, '100') });
     expect(calls).toEqual(['start', 'candle 1', 'stop', 'start', 'candle 3']);
   });
+
+  it('with recreate, a start after a stop runs on fresh handlers; the stop queued before reaches the old ones', async () => {
+    const calls: string[] = [];
+    let made = 0;
+    const make = () => {
+      const n = ++made;
+      let candles = 0;
+      return {
+        onStart: () => void calls.push(`start #${n}`),
+        onCandle: () => void calls.push(`candle #${n} (${++candles})`),
+        onStop: () => void calls.push(`stop #${n}`),
+      };
+    };
+    const runner = new StrategyRunner({ ctx: fakeCtx('grid'), logger: silentLogger, sink: () => undefined, handlers: make(), recreate: make });
+    await runner.dispatch({ type: 'start' });
+    await runner.dispatch({ type: 'candle', symbol: 'BTCUSDT', bar: candle(1, '100') });
+    void runner.dispatch({ type: 'stop' });
+    await runner.dispatch({ type: 'start' });
+    await runner.dispatch({ type: 'candle', symbol: 'BTCUSDT', bar: candle(2, '100') });
+    expect(calls).toEqual(['start #1', 'candle #1 (1)', 'stop #1', 'start #2', 'candle #2 (1)']);
+    expect(runner.busy).toBe(false);
+  });
 });
