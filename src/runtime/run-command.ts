@@ -12,7 +12,7 @@ import { DEFAULT_SERVER_PORT } from '../config/schema.js';
 import { resolveTokens, TOKEN_ENV } from '../server/auth.js';
 import { LogRing } from '../server/log-ring.js';
 import { botControl } from '../server/bot-adapter.js';
-import { startServer, type RunningServer } from '../server/server.js';
+import { probeListen, startServer, type RunningServer } from '../server/server.js';
 
 function banner(info: StartInfo): string {
   const lines = [`mizan ${info.mode}: ${info.exchange}`];
@@ -62,6 +62,13 @@ export function registerRunCommand(program: Command): void {
       // The tokens before the logger: they are secrets it removes from every line.
       const tokens = serve ? resolveTokens(config.server ?? {}, process.env) : undefined;
       const logs = serve ? new LogRing() : undefined;
+      const host = config.server?.host ?? '127.0.0.1';
+      const port = o.port ?? config.server?.port ?? DEFAULT_SERVER_PORT;
+      if (serve) {
+        await probeListen(host, port).catch((err: Error) => {
+          throw new Error(`server: cannot listen on ${host}:${port} (${err.message}); nothing was started`);
+        });
+      }
       const logger = loggerFromConfig(config, tokens && logs ? { secrets: [tokens.read, tokens.control], tap: logs.push } : {});
       const bot = await startBot(config, {
         live: o.live === true,
@@ -79,8 +86,8 @@ export function registerRunCommand(program: Command): void {
           server = await startServer({
             control,
             tokens,
-            host: config.server?.host ?? '127.0.0.1',
-            port: o.port ?? config.server?.port ?? DEFAULT_SERVER_PORT,
+            host,
+            port,
             origins: config.server?.origins ?? [],
             logger,
             secrets: [config.exchange.apiKey, config.exchange.stream.privateKey, bot.embedded?.account.apiKey].filter((x): x is string => x !== undefined),
@@ -88,7 +95,7 @@ export function registerRunCommand(program: Command): void {
         } catch (err) {
           control.close();
           await bot.stop({ cancelOrders: !o.keepOrders });
-          throw new Error(`server: cannot listen on ${config.server?.host ?? '127.0.0.1'}:${o.port ?? config.server?.port ?? DEFAULT_SERVER_PORT} (${(err as Error).message})`);
+          throw new Error(`server: cannot listen on ${host}:${port} (${(err as Error).message}); the bot was stopped`);
         }
         // Printed here once, never logged: the logger removes the tokens from every line.
         const lines = [`  API on ${server.url}/api/v1/ (Authorization: Bearer <token>)`];
@@ -96,6 +103,7 @@ export function registerRunCommand(program: Command): void {
         if (tokens.generated.includes('control')) lines.push(`  control token (generated, shown once; set ${TOKEN_ENV.control} to choose one): ${tokens.control}`);
         process.stdout.write(lines.join('\n') + '\n');
         logger.info({ url: server.url }, 'api: listening');
+        if (!['127.0.0.1', '::1', 'localhost'].includes(host)) logger.warn({ host }, 'api: listening beyond this machine without TLS: tokens cross the network in clear; put a TLS reverse proxy in front (see the README)');
       }
       let stopping = false;
       const stop = async (why: string) => {

@@ -13,6 +13,7 @@
  * The stream takes the token in the Authorization header or, from a browser (which cannot set
  * headers on a WebSocket), as the subprotocol `bearer.<token>` next to `mizan.v1`.
  */
+import { createServer } from 'node:net';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import websocket from '@fastify/websocket';
 import type { WebSocket } from 'ws';
@@ -125,6 +126,18 @@ function bearer(req: FastifyRequest): string | undefined {
     }
   }
   return undefined;
+}
+
+/**
+ * Whether host:port can be listened on now (the run command asks before the bot starts trading, so a
+ * port in use stops the run before any order). Rejects with the system's reason.
+ */
+export function probeListen(host: string, port: number): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const s = createServer();
+    s.once('error', reject);
+    s.listen({ host, port, exclusive: true }, () => s.close(() => resolve()));
+  });
 }
 
 export async function startServer(o: ServerOptions): Promise<RunningServer> {

@@ -3,7 +3,8 @@
  * the terminal, never in the JSON log file or the journal; or taken from the config's `server:`
  * section (environment references; a literal is refused). The user's path: `node bin/mizan.js`.
  */
-import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -92,5 +93,24 @@ describe('mizan run: the API tokens', () => {
     const p = mizanSync(['run', plain.config, '--port', '9999']);
     expect(p.code).toBe(1);
     expect(p.out).toContain('--port: the API is not served; add --serve');
+  });
+
+  it('stops before anything starts when the port is taken', async () => {
+    const taken = createServer();
+    await new Promise<void>((r) => taken.listen(0, '127.0.0.1', () => r()));
+    const port = (taken.address() as AddressInfo).port;
+    try {
+      const sub = join(dir, 'taken');
+      mkdirSync(sub);
+      const { config, journal } = defaultConfigCopy(sub);
+      const r = mizanSync(['run', config, '--serve', '--port', String(port)]);
+      expect(r.code).toBe(1);
+      expect(r.out).toContain(`server: cannot listen on 127.0.0.1:${port} (`);
+      expect(r.out).toContain('nothing was started');
+      expect(r.out).not.toContain('strategy btc-grid');
+      expect(existsSync(journal)).toBe(false);
+    } finally {
+      taken.close();
+    }
   });
 });
