@@ -227,7 +227,11 @@ describe('mizan run --serve: the API of a paper bot', () => {
 
     const resume = await post('/api/v1/resume', {});
     expect(resume.body.tradingState).toMatchObject({ state: 'active', reason: 'resumed from the API' });
-    await waitFor('orders placed again after the resume', () => journal((j) => j.openOrders().length) > 0, 30_000, child, 250);
+    // Resumed, orders pass again: a grid started now places its ladder on the next book.
+    const resumedAt = Date.now();
+    expect((await post('/api/v1/strategies/btc-grid/stop', {})).status).toBe(200);
+    expect((await post('/api/v1/strategies/btc-grid/start', {})).status).toBe(200);
+    await waitFor('orders placed after the resume', () => journal((j) => j.orders({ strategy: 'btc-grid', since: resumedAt }).some((o) => o.status === 'open')), 30_000, child, 250);
     s.ws.close();
   }, 90_000);
 
