@@ -71,7 +71,7 @@ function openStream(query = '', headers: Record<string, string> = { authorizatio
 }
 
 beforeAll(async () => {
-  const copy = defaultConfigCopy(dir, (y) => y.replace('exchange:\n  simulator: true', 'exchange:\n  simulator: true\n  apiKey: ${WALLEX_API_KEY}'));
+  const copy = defaultConfigCopy(dir, (y) => `${y.replace('exchange:\n  simulator: true', 'exchange:\n  simulator: true\n  apiKey: ${WALLEX_API_KEY}')}server:\n  origins: [https://dash.example]\n`);
   journalFile = copy.journal;
   child = startMizan(['run', copy.config, '--serve', '--port', '0'], { MIZAN_SERVER_TOKEN: READ, MIZAN_SERVER_CONTROL_TOKEN: CONTROL, WALLEX_API_KEY: API_KEY });
   await waitFor('the API address', () => /API on http:\/\/127\.0\.0\.1:\d+/.test(child.out()), 60_000, child, 200);
@@ -127,6 +127,10 @@ describe('mizan run --serve: the API of a paper bot', () => {
     expect(gridOpen.body.items.every((o: Json) => o.strategy === 'btc-grid' && o.status === 'open' && o.symbol === 'BTCTMN')).toBe(true);
     const since = await get(`/api/v1/orders?since=${Date.now() + 60_000}`);
     expect(since.body.total).toBe(0);
+    expect((await get('/api/v1/orders?since=2000-01-01T00:00:00Z')).body.total).toBe(all.body.total);
+    const badSince = await get('/api/v1/orders?since=yesterday');
+    expect(badSince.status).toBe(400);
+    expect(badSince.body.error.message).toContain('query.since');
 
     const fills = await get('/api/v1/fills?limit=5');
     expect(fills.body).toMatchObject({ limit: 5, offset: 0, total: journal((j) => j.fills().length) });
@@ -284,6 +288,9 @@ describe('mizan run --serve: the API of a paper bot', () => {
     expect(same.headers.get('access-control-allow-origin')).toBeNull();
     const foreign = await call('GET', '/api/v1/status', { headers: { origin: 'https://evil.example' } });
     expect(foreign.status).toBe(403);
+    const listed = await call('GET', '/api/v1/status', { headers: { origin: 'https://dash.example' } });
+    expect(listed.status).toBe(200);
+    expect(listed.headers.get('access-control-allow-origin')).toBeNull();
     const pre = await call('OPTIONS', '/api/v1/halt', { token: null, headers: { origin: base, 'access-control-request-method': 'POST' } });
     expect(pre.headers.get('access-control-allow-origin')).toBeNull();
     expect(pre.status).toBe(401);
@@ -296,6 +303,9 @@ describe('mizan run --serve: the API of a paper bot', () => {
     expect(s.ws.protocol).toBe('mizan.v1');
     await waitFor('the hello', () => s.messages.length > 0, 5_000);
     s.ws.close();
+    const listed2 = await openStream('?topics=log', { origin: 'https://dash.example', authorization: `Bearer ${READ}` });
+    await waitFor('a log line pushed', () => listed2.messages.some((m) => m.msg.type === 'log'), 15_000, child);
+    listed2.ws.close();
   });
 
   it('sends the API key and the tokens in no response body or stream message', () => {
