@@ -4,7 +4,7 @@
  * Every problem is collected and thrown at once as a ConfigError.
  */
 import { readFile } from 'node:fs/promises';
-import { isAbsolute, resolve } from 'node:path';
+import { dirname, isAbsolute, resolve } from 'node:path';
 import { LineCounter, parseDocument } from 'yaml';
 import type { Document } from 'yaml';
 import { clientIdPrefix } from '../execution/client-id.js';
@@ -26,6 +26,11 @@ export interface ConfigOptions {
   allowLiteralApiKey?: boolean;
   /** Directory relative paths are resolved against. Default: the current working directory. */
   baseDir?: string;
+  /**
+   * Directory a relative strategy file path (`strategy: ./strategies/mine.ts`) is resolved against.
+   * Default: baseDir; loadConfig: baseDir when given, else the config file's folder.
+   */
+  strategyBaseDir?: string;
   /** Name used in the error message (the file path for loadConfig). */
   source?: string;
 }
@@ -92,17 +97,18 @@ export function parseConfig(text: string, opts: ConfigOptions = {}): MizanConfig
     unique.sort((a, b) => (a.line ?? Infinity) - (b.line ?? Infinity));
     throw new ConfigError(unique, source);
   }
-  return finalize(parsed.data, opts.baseDir ?? process.cwd());
+  const baseDir = opts.baseDir ?? process.cwd();
+  return finalize(parsed.data, baseDir, opts.strategyBaseDir ?? baseDir);
 }
 
-function finalize(p: ParsedConfig, baseDir: string): MizanConfig {
+function finalize(p: ParsedConfig, baseDir: string, strategyBaseDir: string): MizanConfig {
   const abs = (f: string) => (f === ':memory:' || isAbsolute(f) ? f : resolve(baseDir, f));
   const strategies = p.strategies.map((s) => {
     const isFile = /\.(ts|js|mjs|mts)$/.test(s.strategy);
     return {
       ...s,
       clientIdPrefix: clientIdPrefix(s.name),
-      ...(isFile ? { strategyFile: abs(s.strategy) } : {}),
+      ...(isFile ? { strategyFile: isAbsolute(s.strategy) ? s.strategy : resolve(strategyBaseDir, s.strategy) } : {}),
       resolutionSeconds: resolutionToSeconds(s.resolution),
     };
   });
@@ -131,6 +137,6 @@ export async function loadConfig(file: string, opts: ConfigOptions = {}): Promis
     const code = (err as NodeJS.ErrnoException).code ?? 'unreadable';
     throw new ConfigError([{ path: '', message: `cannot read the file (${code})` }], file);
   }
-  const config = parseConfig(text, { ...opts, source: opts.source ?? file });
+  const config = parseConfig(text, { ...opts, source: opts.source ?? file, strategyBaseDir: opts.strategyBaseDir ?? opts.baseDir ?? dirname(resolve(file)) });
   return { ...config, source: { ...config.source, file: resolve(file) } };
 }

@@ -13,8 +13,28 @@ import type { AnyStrategyDefinition } from '../strategy/define.js';
 import { resolveParams } from '../strategy/params.js';
 import type { StrategyInstance } from './trading-core.js';
 
-/** The bundled strategies folder (`strategies/` at the repository root). */
+/**
+ * The bundled strategies folder: `strategies/` at the repository root when mizan runs from its
+ * TypeScript sources, `dist/strategies/` (compiled) when it runs from the build.
+ */
 export const STRATEGIES_DIR = resolve(dirname(fileURLToPath(import.meta.url)), '../../strategies');
+/** The extension of the bundled strategy files next to this module (`.ts` from sources, `.js` built). */
+const OWN_EXT = import.meta.url.endsWith('.ts') ? '.ts' : '.js';
+const TS_FILE = /\.(ts|mts|cts)$/;
+
+let tsxRegistered: Promise<void> | undefined;
+/**
+ * A user's TypeScript strategy needs a TypeScript loader when mizan itself runs as compiled
+ * JavaScript: tsx's, registered once, on the first .ts strategy (never for .js ones). From the
+ * sources (vitest, tsx), TypeScript already loads.
+ */
+function ensureTypeScriptLoader(path: string): Promise<void> {
+  if (OWN_EXT === '.ts' || !TS_FILE.test(path)) return Promise.resolve();
+  tsxRegistered ??= import('tsx/esm/api').then((m) => {
+    m.register();
+  });
+  return tsxRegistered;
+}
 
 function isDefinition(x: unknown): x is AnyStrategyDefinition {
   if (typeof x !== 'object' || x === null) return false;
@@ -24,11 +44,12 @@ function isDefinition(x: unknown): x is AnyStrategyDefinition {
 
 /** Import a strategy by bundled name (`sma-cross`) or by file path. */
 export async function importStrategy(nameOrFile: string, file?: string): Promise<AnyStrategyDefinition> {
-  const path = file ?? join(STRATEGIES_DIR, `${nameOrFile}.ts`);
+  const path = file ?? join(STRATEGIES_DIR, `${nameOrFile}${OWN_EXT}`);
   if (!existsSync(path)) {
     const known = listBundledStrategies().join(', ');
     throw new Error(`strategy "${nameOrFile}" not found (${path}); bundled strategies: ${known}`);
   }
+  await ensureTypeScriptLoader(path);
   const mod = (await import(pathToFileURL(path).href)) as { default?: unknown };
   if (!isDefinition(mod.default)) throw new Error(`${path} does not default-export a strategy made with defineStrategy()`);
   return mod.default;
@@ -37,8 +58,8 @@ export async function importStrategy(nameOrFile: string, file?: string): Promise
 export function listBundledStrategies(): string[] {
   if (!existsSync(STRATEGIES_DIR)) return [];
   return readdirSync(STRATEGIES_DIR)
-    .filter((f) => f.endsWith('.ts') && !f.endsWith('.d.ts'))
-    .map((f) => basename(f, '.ts'))
+    .filter((f) => f.endsWith(OWN_EXT) && !f.endsWith('.d.ts'))
+    .map((f) => basename(f, OWN_EXT))
     .sort();
 }
 
