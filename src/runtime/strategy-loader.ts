@@ -30,11 +30,25 @@ let tsxRegistered: Promise<void> | undefined;
  */
 function ensureTypeScriptLoader(path: string): Promise<void> {
   if (OWN_EXT === '.ts' || !TS_FILE.test(path)) return Promise.resolve();
-  tsxRegistered ??= import('tsx/esm/api').then((m) => {
-    m.register();
+  tsxRegistered ??= Promise.all([import('tsx/esm/api'), import('node:module')]).then(([tsx, mod]) => {
+    tsx.register();
+    // Registered after tsx, so it runs first: a .ts file outside node_modules is an ES module even
+    // in a package without "type": "module" (tsx would compile it to CommonJS, whose require() of
+    // the ES module `mizan` Node refuses while mizan's own module graph is still evaluating).
+    mod.register(`data:text/javascript,${encodeURIComponent(FORCE_ESM_HOOK)}`, import.meta.url);
   });
   return tsxRegistered;
 }
+
+/** A module.register load hook: .ts/.mts files outside node_modules load as ES modules. */
+const FORCE_ESM_HOOK = `
+export async function load(url, context, nextLoad) {
+  if (url.startsWith('file:') && /\\.m?ts$/.test(new URL(url).pathname) && !url.includes('/node_modules/')) {
+    return nextLoad(url, { ...context, format: 'module' });
+  }
+  return nextLoad(url, context);
+}
+`;
 
 function isDefinition(x: unknown): x is AnyStrategyDefinition {
   if (typeof x !== 'object' || x === null) return false;
