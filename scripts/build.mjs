@@ -1,7 +1,7 @@
 // `npm run build`: compiles src/ and strategies/ to dist/ (JavaScript, .d.ts, source maps) with
 // tsconfig.build.json, then copies the plain-JavaScript worker files tsc does not emit.
 import { execFileSync } from 'node:child_process';
-import { copyFileSync, mkdirSync, readdirSync } from 'node:fs';
+import { copyFileSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -23,3 +23,6 @@ for (const f of files(join(root, 'src'))) {
   mkdirSync(dirname(out), { recursive: true });
   copyFileSync(f, out);
 }
+
+// Stamp: test/support/build-dist.ts rebuilds before a test run when a source is newer than this.
+writeFileSync(join(root, 'dist/.build-stamp'), `${new Date().toISOString()}\n`);
