@@ -5,7 +5,7 @@
  * package does: node_modules/mizan (here a link to this repository, resolved through its exports).
  */
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -45,7 +45,12 @@ describe('user strategy files', () => {
     it(`.js and .ts strategies load in a package ${typeModule ? 'with' : 'without'} "type": "module", paths from the config's folder`, () => {
       const dir = project(typeModule);
       // Run from the project root: ../strategies/… is relative to config/, not to the working directory.
-      const out = execFileSync(process.execPath, [join(REPO, 'bin/mizan.js'), 'check', 'config/paper.yaml'], { cwd: dir, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+      let out: string;
+      try {
+        out = execFileSync(process.execPath, [join(REPO, 'bin/mizan.js'), 'check', 'config/paper.yaml'], { cwd: dir, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
       expect(out).toContain('config/paper.yaml: ok');
       expect(out).toMatch(/first\s+js-one/);
       expect(out).toMatch(/second\s+ts-one/);
