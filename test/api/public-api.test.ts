@@ -6,6 +6,8 @@
  * from what a strategy author imports.
  */
 import { execFileSync } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { REPO } from '../backtest/helpers.js';
 
@@ -68,6 +70,17 @@ console.log(JSON.stringify(out));`),
     const all = Object.values(PUBLIC).flat();
     for (const internal of ['perUnit', 'isoTime', 'HttpCore', 'mapSimError', 'ExecutionEngine', 'productIsExact', 'errorForStatus', 'Journal']) {
       expect(all, internal).not.toContain(internal);
+    }
+  });
+
+  it('the example strategies import only the public API (src/index.ts, what `mizan` is)', () => {
+    const files = readdirSync(join(REPO, 'strategies')).filter((f) => f.endsWith('.ts'));
+    expect(files.length).toBeGreaterThan(0);
+    for (const f of files) {
+      const text = readFileSync(join(REPO, 'strategies', f), 'utf8');
+      const specifiers = [...text.matchAll(/(?:^|\n)\s*(?:import|export)\b[^'"]*?from\s+['"]([^'"]+)['"]/g), ...text.matchAll(/import\(\s*['"]([^'"]+)['"]\s*\)/g)].map((m) => m[1]);
+      expect(specifiers.length, f).toBeGreaterThan(0);
+      for (const s of specifiers) expect(s, `${f} imports ${s}`).toBe('../src/index.js');
     }
   });
 
