@@ -4,7 +4,6 @@
  * `mizan strategies`: the bundled strategies and their parameters (defaults and bounds).
  */
 import type { Command } from 'commander';
-import { loadConfig } from '../config/load.js';
 import { ConfigError } from '../config/issues.js';
 import { describeParams } from '../strategy/params.js';
 import { importStrategy, listBundledStrategies, loadStrategyInstances } from './strategy-loader.js';
@@ -15,6 +14,8 @@ export interface CheckOutput {
 
 export async function checkConfig(file: string, out: CheckOutput): Promise<boolean> {
   try {
+    // Loaded when the command runs, not when `mizan` starts (mizan --help stays quick).
+    const { loadConfig } = await import('../config/load.js');
     const config = await loadConfig(file);
     const instances = await loadStrategyInstances(config);
     out.write(`${file}: ok (mode ${config.mode}, ${config.exchange.simulator ? 'embedded simulator' : config.exchange.baseUrl})\n`);

@@ -4,8 +4,7 @@
  * --duration) with a summary. A second Ctrl-C forces the exit.
  */
 import type { Command } from 'commander';
-import { loadConfig } from '../config/load.js';
-import { startBot, type StartInfo } from './bot.js';
+import type { StartInfo } from './bot.js';
 
 function banner(info: StartInfo): string {
   const lines = [`mizan ${info.mode}: ${info.exchange}`];
@@ -34,6 +33,8 @@ export function registerRunCommand(program: Command): void {
     .option('--live', 'confirm live trading (the config must also say mode: live)')
     .option('--keep-orders', 'leave open orders on the exchange when stopping')
     .action(async (file: string, o: { duration?: number; live?: boolean; keepOrders?: boolean }) => {
+      // Loaded when the command runs, not when `mizan` starts (mizan --help stays quick).
+      const [{ loadConfig }, { startBot }] = await Promise.all([import('../config/load.js'), import('./bot.js')]);
       const config = await loadConfig(file);
       const bot = await startBot(config, {
         live: o.live === true,
