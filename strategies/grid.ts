@@ -1,9 +1,14 @@
 /**
  * grid: a ladder of limit buys below the price. When a buy fills, a limit sell for the same
  * quantity goes one grid step above its fill price; when that sell fills, a buy goes one step
- * below. Each rung earns the spacing minus fees.
+ * below. Each rung earns the spacing minus fees. At start it looks at its open orders and its
+ * position: a ladder that survived a restart is kept, not placed a second time, and coins bought
+ * while the bot was down get their sell.
  */
 import { cancelAll, Decimal, defineStrategy, limit, qty, quote, type Draft } from '../src/index.js';
+
+/** Wait before placing a ladder again after every rung of one was denied. */
+const RETRY_MS = 30_000;
 
 export default defineStrategy({
   name: 'grid',
@@ -15,10 +20,50 @@ export default defineStrategy({
   },
   create(ctx) {
     const step = ctx.params.spacingPct / 100;
+    /** Markets whose ladder stands: its orders are open (also those recovered after a restart). */
     const placed = new Set<string>();
+    /** Rungs of a ladder just sent and not yet accepted or denied, per market. */
+    const pending = new Map<string, { left: number; accepted: number; reason?: string }>();
+    /** When a ladder was last denied whole: the next try waits RETRY_MS. */
+    const deniedAt = new Map<string, number>();
+    const isGrid = (tag: string | undefined) => tag !== undefined && tag.startsWith('grid-');
+    const settle = (symbol: string, accepted: boolean, reason?: string) => {
+      const p = pending.get(symbol);
+      if (!p) return;
+      p.left--;
+      if (accepted) p.accepted++;
+      else if (reason) p.reason = reason;
+      if (p.left > 0) return;
+      pending.delete(symbol);
+      if (p.accepted > 0) {
+        ctx.log.info({ symbol, rungs: p.accepted, levels: ctx.params.levels }, 'grid placed');
+      } else {
+        placed.delete(symbol);
+        deniedAt.set(symbol, ctx.now());
+        ctx.log.warn({ symbol, reason: p.reason }, `grid not placed: every rung was denied; trying again in ${RETRY_MS / 1000} s`);
+      }
+    };
     return {
+      onStart() {
+        // After a restart the ladder may already stand: the recovered orders are the strategy's own.
+        // Coins its buys bought that no open sell covers (a buy that filled while the bot was down)
+        // get their sell now, one step above their average price.
+        const out: Draft[] = [];
+        for (const symbol of ctx.markets) {
+          const mine = ctx.openOrders(symbol).filter((o) => isGrid(o.tag));
+          if (mine.length > 0) placed.add(symbol);
+          const pos = ctx.position(symbol);
+          if (!pos || !pos.quantity.gt(0)) continue;
+          placed.add(symbol);
+          const covered = mine.filter((o) => o.side === 'SELL').reduce((a, o) => a.plus(o.quantity.minus(o.filled)), new Decimal(0));
+          const uncovered = pos.quantity.minus(covered);
+          if (uncovered.gt(0) && pos.avgPrice.gt(0)) out.push(limit('SELL', symbol, qty(uncovered), pos.avgPrice.mul(1 + step), { tag: 'grid-sell' }));
+        }
+        return out;
+      },
       onBook(symbol, book) {
         if (placed.has(symbol) || !book.health().healthy) return;
+        if (ctx.now() - (deniedAt.get(symbol) ?? -Infinity) < RETRY_MS) return;
         const mid = book.mid();
         if (!mid) return;
         placed.add(symbol);
@@ -27,11 +72,16 @@ export default defineStrategy({
           const price = mid.mul(1 - k * step);
           out.push(limit('BUY', symbol, quote(ctx.params.orderQuote), price, { tag: `grid-buy-${k}` }));
         }
-        ctx.log.info({ symbol, mid: mid.toFixed(), levels: ctx.params.levels }, 'grid placed');
+        pending.set(symbol, { left: out.length, accepted: 0 });
+        ctx.log.debug({ symbol, mid: mid.toFixed(), levels: ctx.params.levels }, 'grid: placing the ladder');
         return out;
+      },
+      onDenied(d) {
+        if (d.intent.kind === 'order' && d.intent.tag?.startsWith('grid-buy-')) settle(d.intent.symbol, false, `${d.rule}: ${d.reason}`);
       },
       onOrder(update) {
         const o = update.order;
+        if (o.tag?.startsWith('grid-buy-') && update.previous === 'pending') settle(o.symbol, o.state !== 'rejected', update.reason);
         if (o.state !== 'filled' || !o.avgPrice) return;
         if (o.side === 'BUY') {
           // A fee taken in the base asset leaves less than the filled quantity: sell what is held.

@@ -1,7 +1,8 @@
 /**
  * margin-trend: follows the trend of a fast/slow EMA pair with margin positions: long while the
  * fast EMA is above the slow one, short while below. Each position carries a stop loss and a take
- * profit set as percentages from the entry; a trend flip closes the open position first.
+ * profit set as percentages from the entry; a trend flip closes the open position first. At start it
+ * takes the side of a position left open (a restart) as the current trend.
  */
 import { defineStrategy, Ema, marginClose, marginOpen, type Draft } from '../src/index.js';
 
@@ -23,6 +24,14 @@ export default defineStrategy({
       ctx.markets.map((s) => [s, { fast: new Ema(p.fast), slow: new Ema(p.slow), trend: 0 }]),
     );
     return {
+      onStart() {
+        // After a restart: an open position already follows the trend it was opened for, so the
+        // first decision does not take it for a flip (close and reopen).
+        for (const [symbol, e] of emas) {
+          const open = ctx.marginPositions(symbol).find((pos) => pos.state === 'open' || pos.state === 'pending');
+          if (open) e.trend = open.side === 'long' ? 1 : -1;
+        }
+      },
       onCandle(symbol, bar) {
         const e = emas.get(symbol);
         if (!e) return;

@@ -3,6 +3,7 @@
  * volatility (rolling standard deviation of mid returns) and never goes under a minimum; inventory
  * skews both quotes (holding base lowers them, so the ask fills first). Quotes are replaced only
  * when the mid moves more than a tolerance or the inventory skew changes, and pulled when the book turns unhealthy.
+ * The ask sells at most the free base balance (never coins locked in a resting order).
  */
 import { cancelAll, defineStrategy, Decimal, limit, qty, quote, RollingStdDev, type Draft } from '../src/index.js';
 
@@ -56,8 +57,13 @@ export default defineStrategy({
         quotedMid.set(symbol, mid);
         quotedSkew.set(symbol, skew);
         const out: Draft[] = [cancelAll(symbol, 'requote'), limit('BUY', symbol, quote(p.orderQuote), bid, { tag: 'mm-bid' })];
-        const sellQty = Decimal.min(held, new Decimal(p.orderQuote).div(ask));
-        if (sellQty.gt(0)) out.push(limit('SELL', symbol, qty(sellQty), ask, { tag: 'mm-ask' }));
+        // Sell only what is free: base locked in a resting order (its own previous ask until the
+        // exchange's balance shows the cancel, a bracket's stop) cannot be sold again, and asking for
+        // it is denied. Too little for the market's minimum: no ask this time.
+        const m = ctx.market(symbol);
+        const free = ctx.balance(m.base).free;
+        const sellQty = Decimal.min(held, free, new Decimal(p.orderQuote).div(ask)).toDecimalPlaces(m.quantityPrecision, Decimal.ROUND_DOWN);
+        if (sellQty.gte(m.minQty) && sellQty.gt(0) && sellQty.mul(ask).gte(m.minNotional)) out.push(limit('SELL', symbol, qty(sellQty), ask, { tag: 'mm-ask' }));
         return out;
       },
       onBookHealth(symbol, health) {

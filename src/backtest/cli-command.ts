@@ -11,9 +11,10 @@ import type { MetricKey, MetricUnit } from './metrics/index.js';
 
 /** The commands' code, loaded when a command runs, not when `mizan` starts (mizan --help stays quick). */
 async function load() {
-  const [progress, configLoad, rest, fees, metrics, report, result, run, sweep] = await Promise.all([
+  const [progress, configLoad, log, rest, fees, metrics, report, result, run, sweep] = await Promise.all([
     import('cli-progress'),
     import('../config/load.js'),
+    import('../runtime/logger.js'),
     import('../exchange/rest/client.js'),
     import('./account-fees.js'),
     import('./metrics/index.js'),
@@ -22,7 +23,7 @@ async function load() {
     import('./run.js'),
     import('./sweep.js'),
   ]);
-  return { cliProgress: progress.default, loadConfig: configLoad.loadConfig, WallexRestClient: rest.WallexRestClient, ...fees, ...metrics, ...report, ...result, ...run, ...sweep };
+  return { cliProgress: progress.default, loadConfig: configLoad.loadConfig, createLogger: log.createLogger, WallexRestClient: rest.WallexRestClient, ...fees, ...metrics, ...report, ...result, ...run, ...sweep };
 }
 type Loaded = Awaited<ReturnType<typeof load>>;
 
@@ -54,11 +55,23 @@ export function registerBacktestCommands(program: Command): void {
     .option('--to <time>', 'end, exclusive')
     .option('--data <dir>', 'directory relative data paths are read from')
     .option('--out <dir>', 'write result.json and report.html here')
-    .action(async (file: string, o: { from?: string; to?: string; data?: string; out?: string }) => {
+    .option('--allow-errors', 'exit with code 0 even when a strategy handler threw (backtest.allowErrors)')
+    .action(async (file: string, o: { from?: string; to?: string; data?: string; out?: string; allowErrors?: boolean }) => {
       const m = await load();
       const loaded = await backtestConfig(m, file);
       // fees: account: the account's rates, read once before the run (the key goes only into x-api-key).
       const config = await m.resolveAccountFees(loaded, () => restClientOf(m, loaded));
+      // The real logger, as `mizan run` builds it (logging.level, logging.pretty, secrets redacted), on
+      // stderr: stdout carries the summary. ctx.log, risk denials and handler errors reach it.
+      // Each line carries the simulated time it was written at (`at`), once the run's clock exists.
+      let simClock: { now(): number } | undefined;
+      const logger = m.createLogger({
+        mixin: () => (simClock ? { at: new Date(simClock.now()).toISOString() } : {}),
+        level: config.logging.level,
+        pretty: config.logging.pretty,
+        destination: process.stderr,
+        secrets: [config.exchange.apiKey, config.exchange.stream.privateKey].filter((x): x is string => x !== undefined),
+      });
       const bar = new m.cliProgress.SingleBar({ format: 'backtest [{bar}] {percentage}% {value}/{total} candles', clearOnComplete: true, stream: process.stderr }, m.cliProgress.Presets.shades_classic);
       let started = false;
       const run = await m.runBacktest(config, {
@@ -66,9 +79,8 @@ export function registerBacktestCommands(program: Command): void {
         ...(o.to ? { to: parseTime(o.to, '--to') } : {}),
         ...(o.data ? { dataDir: resolve(o.data) } : {}),
         candleSource: new m.WallexRestClient({ baseUrl: config.exchange.baseUrl, timeoutMs: config.exchange.timeoutMs }),
-        onDataReport: (r) => {
-          for (const p of r.problems) process.stderr.write(`data: ${p}\n`);
-        },
+        logger,
+        onClock: (c) => (simClock = c),
         onProgress: (done, total) => {
           if (!started) bar.start(total, 0);
           started = true;
@@ -82,6 +94,17 @@ export function registerBacktestCommands(program: Command): void {
         writeFileSync(join(o.out, 'result.json'), m.resultJson(run.result));
         writeFileSync(join(o.out, 'report.html'), m.renderHtmlReport(run.result, run.series));
         process.stdout.write(`wrote ${join(o.out, 'result.json')} and ${join(o.out, 'report.html')}\n`);
+      }
+      const errors = run.result.errors;
+      if (errors.total > 0) {
+        const allowed = o.allowErrors === true || config.backtest?.allowErrors === true;
+        process.stderr.write(
+          `mizan: the strategies' handlers threw ${errors.total} time(s) (${errors.kinds.length} kind(s), ${
+            config.logging.level === 'fatal' || config.logging.level === 'silent' ? `logging.level ${config.logging.level} hides their stacks` : 'the first of each logged above with its stack'
+          })` +
+            (allowed ? ': allowed (--allow-errors / backtest.allowErrors)\n' : ': exit code 1 (--allow-errors or backtest.allowErrors accepts them)\n'),
+        );
+        if (!allowed) process.exitCode = 1;
       }
     });
 
@@ -112,10 +135,12 @@ export function registerBacktestCommands(program: Command): void {
           config,
           ...(workers !== undefined ? { workers } : {}),
           candleSource: new m.WallexRestClient({ baseUrl: config.exchange.baseUrl, timeoutMs: config.exchange.timeoutMs }),
-          // The data is reported once, before any worker starts; a report that is not ok stops the sweep.
+          // The data is reported once, before any worker starts; a report that is not ok stops the
+          // sweep with an error that lists the problems (printed once, by that error).
           onDataReport: (r) => {
-            for (const p of r.problems) process.stderr.write(`data: ${p}\n`);
             if (r.ok) {
+              for (const p of r.problems) process.stderr.write(`data: ${p}\n`);
+              for (const n of r.notes) process.stderr.write(`data note: ${n}\n`);
               bar.start(combos.length, 0);
               started = true;
             }

@@ -41,6 +41,14 @@ export interface SeriesReport {
   missingEnd?: { from: string; to: string };
   gaps: { from: string; to: string; missing: number }[];
   missingBars: number;
+  /**
+   * UTC weekdays the market does not trade (`Sat`, `Sun`, ...): declared (`backtest.data[].weekdays`)
+   * or, undeclared, the weekdays without a single candle in data spanning at least three weeks.
+   * Candles missing on them are not gaps.
+   */
+  closedDays: string[];
+  /** Whether closedDays was declared in the config (else detected from the data). */
+  closedDaysDeclared: boolean;
 }
 
 export interface DataReport {
@@ -48,6 +56,53 @@ export interface DataReport {
   series: SeriesReport[];
   /** One line per problem, for the terminal. */
   problems: string[];
+  /** What the data check assumed without it being a problem (a weekly closure detected), one line each. */
+  notes: string[];
+}
+
+export const WEEKDAYS = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'] as const;
+const WEEK = 7 * 86_400;
+
+/**
+ * The UTC weekdays without a candle in `time` (candle starts, seconds), when the data spans at least
+ * three weeks and trades on some weekday: a regular weekly closure (stock and forex data), not
+ * missing data. Candles longer than a day have no weekday: none.
+ */
+export function detectClosedDays(time: ArrayLike<number>, length: number, resSec: number): number[] {
+  if (length < 2 || resSec > 86_400) return [];
+  if (time[length - 1]! - time[0]! < 3 * WEEK) return [];
+  const seen = [false, false, false, false, false, false, false];
+  let days = 0;
+  for (let i = 0; i < length && days < 7; i++) {
+    const wd = new Date(time[i]! * 1000).getUTCDay();
+    if (!seen[wd]) {
+      seen[wd] = true;
+      days++;
+    }
+  }
+  const closed: number[] = [];
+  for (let d = 0; d < 7; d++) if (!seen[d]) closed.push(d);
+  return closed.length === 7 ? [] : closed;
+}
+
+/** The gaps left when the bars starting on a closed weekday are not missing. */
+export function openGaps(gaps: readonly CandleGap[], resSec: number, closed: readonly number[]): CandleGap[] {
+  if (closed.length === 0) return [...gaps];
+  const out: CandleGap[] = [];
+  for (const g of gaps) {
+    let run: CandleGap | undefined;
+    for (let t = g.from; t <= g.to; t += resSec) {
+      if (closed.includes(new Date(t * 1000).getUTCDay())) {
+        if (run) out.push(run);
+        run = undefined;
+      } else if (run) {
+        run.to = t;
+        run.missing++;
+      } else run = { from: t, to: t, missing: 1 };
+    }
+    if (run) out.push(run);
+  }
+  return out;
 }
 
 const iso = (sec: number) => new Date(sec * 1000).toISOString();
@@ -99,6 +154,8 @@ export interface LoadSeriesRequest {
   fromMs: number;
   toMs: number;
   warmup: number;
+  /** UTC weekdays the market trades (0 = Sunday), when declared; else a weekly closure is detected. */
+  weekdays?: readonly number[];
 }
 
 /** Cut loaded columns to [from − warm-up, to) and describe what is missing. */
@@ -129,7 +186,10 @@ export function prepareSeries(req: Omit<LoadSeriesRequest, 'file'>, cols: Candle
     firstIndex: first - start,
   };
   const inRun = c.time.subarray(first, end);
-  const gaps: CandleGap[] = findGaps(inRun, req.resSec);
+  // A weekly closure (declared, or seen in all the data read) is not a gap: weekends of stock data.
+  const declared = req.weekdays !== undefined;
+  const closed = declared ? [0, 1, 2, 3, 4, 5, 6].filter((d) => !req.weekdays!.includes(d)) : detectClosedDays(c.time, c.length, req.resSec);
+  const gaps: CandleGap[] = openGaps(findGaps(inRun, req.resSec), req.resSec, closed);
   const report: SeriesReport = {
     symbol: req.symbol,
     source,
@@ -139,6 +199,8 @@ export function prepareSeries(req: Omit<LoadSeriesRequest, 'file'>, cols: Candle
     warmupAvailable: first - start,
     gaps: gaps.map((g) => ({ from: iso(g.from), to: iso(g.to), missing: g.missing })),
     missingBars: gaps.reduce((a, g) => a + g.missing, 0),
+    closedDays: closed.map((d) => WEEKDAYS[d]!),
+    closedDaysDeclared: declared,
   };
   if (end > first) {
     report.first = iso(inRun[0]!);
@@ -159,8 +221,12 @@ export function loadSeries(req: LoadSeriesRequest): { series: Series; report: Se
 /** The problems of a set of series reports, one line each; `ok` is false when a market has no candle in the range. */
 export function summarizeReports(reports: SeriesReport[]): DataReport {
   const problems: string[] = [];
+  const notes: string[] = [];
   let ok = true;
   for (const r of reports) {
+    if (r.closedDays.length > 0 && !r.closedDaysDeclared) {
+      notes.push(`${r.symbol}: no candle on ${r.closedDays.join(', ')} in the whole data (${r.source}): taken as days the market is closed, not as gaps (declare backtest.data[].weekdays to set them)`);
+    }
     if (r.candles === 0) {
       ok = false;
       problems.push(`${r.symbol}: no candle in the requested range (${r.source})`);
@@ -176,5 +242,5 @@ export function summarizeReports(reports: SeriesReport[]): DataReport {
       problems.push(`${r.symbol}: warm-up needs ${r.warmupNeeded} candle(s) before the start, the data has ${r.warmupAvailable}`);
     }
   }
-  return { ok, series: reports, problems };
+  return { ok, series: reports, problems, notes };
 }

@@ -17,7 +17,7 @@
  *    candle's volume (partial fills; the rest keeps resting).
  */
 import { Decimal, toDecimal } from '../core/decimal.js';
-import type { ManualClock } from '../core/clock.js';
+import type { Clock, ManualClock } from '../core/clock.js';
 import type { SimulatedExchange } from '../sim/exchange.js';
 import type { MarginDesk } from '../sim/margin/desk.js';
 import type { Series } from './data.js';
@@ -36,8 +36,35 @@ export interface FillModelDeps {
   clock: ManualClock;
   margin?: MarginDesk;
   options: FillModelOptions;
+  /** Prices watched outside the exchange (brackets' take profits): played into the path like stops. */
+  extraTriggers?(symbol: string): number[];
   /** +1 when the account holds the market's base (or a long margin position), −1 short, 0 flat. */
   exposure(symbol: string): number;
+}
+
+/**
+ * The simulated exchange's clock in a backtest: the run's ManualClock, except while an order placed
+ * after candle t is handed to the exchange, when it reads the moment that order arrives (candle
+ * t+1's open). Without a gap that is candle t's close (the same time); after a gap (a weekend, a
+ * halt) a market order filling at Monday's open is stamped Monday's open, not Saturday 00:00.
+ */
+export class PlacementClock implements Clock {
+  private at = -Infinity;
+  constructor(private readonly base: ManualClock) {}
+  now(): number {
+    const t = this.base.now();
+    return this.at > t ? this.at : t;
+  }
+  /** Run `call` (synchronous up to the exchange's answer) with the clock at `atMs` when that is later. */
+  during<T>(atMs: number | undefined, call: () => T): T {
+    if (atMs === undefined || atMs <= this.base.now()) return call();
+    this.at = atMs;
+    try {
+      return call();
+    } finally {
+      this.at = -Infinity;
+    }
+  }
 }
 
 const BIG = new Decimal('1e15');
@@ -56,6 +83,11 @@ export class CandleFill {
   private filledNow = 0;
   private readonly trackSymbol = { symbol: '' };
   prints = 0;
+  /**
+   * `backtest.closeAtEnd` is closing the run: an order placed after the last candle fills at that
+   * candle's close ± slippage (capped at its volume share) instead of finding an empty book.
+   */
+  atEnd = false;
 
   constructor(private readonly deps: FillModelDeps) {
     this.up = new Decimal(1 + deps.options.slippage);
@@ -113,11 +145,20 @@ export class CandleFill {
    * the book is emptied, so a market order is cancelled (nothing to fill it against).
    */
   preparePlacement(symbol: string, index: number): void {
-    const key = `p${index}`;
-    if (this.prepared.get(symbol) === key) return;
-    this.prepared.set(symbol, key);
+    // An order placed while the candle's path plays (a bracket's exit) meets the market of that print.
+    if (this.trackSymbol.symbol === symbol) return;
     const s = this.series.get(symbol)!;
     const next = index + 1;
+    const closing = this.atEnd && next >= s.length;
+    const key = closing ? `e${index}` : `p${index}`;
+    if (this.prepared.get(symbol) === key) return;
+    this.prepared.set(symbol, key);
+    if (closing) {
+      const close = toDecimal(s.close[index]!, `${symbol} close`);
+      this.deps.sim.setLastPrice(symbol, close);
+      this.setBook(symbol, close, this.cap(symbol, index));
+      return;
+    }
     if (next >= s.length) {
       this.deps.sim.replaceBook(symbol, [], []);
       return;
@@ -125,6 +166,23 @@ export class CandleFill {
     const open = toDecimal(s.open[next]!, `${symbol} open`);
     this.deps.sim.setLastPrice(symbol, open);
     this.setBook(symbol, open, this.cap(symbol, next));
+  }
+
+  /** The book closeAtEnd trades against: the last close ± slippage, rounded away from the trader to the tick. */
+  endQuote(symbol: string): { bid: Decimal; ask: Decimal } | undefined {
+    const s = this.series.get(symbol);
+    if (!s || s.length === 0) return undefined;
+    const close = toDecimal(s.close[s.length - 1]!, `${symbol} close`);
+    const tick = this.tickOf.get(symbol)!;
+    const slip = this.deps.options.slippage;
+    if (slip === 0) return { bid: close, ask: close };
+    return { bid: close.mul(this.down).toDecimalPlaces(tick, Decimal.ROUND_DOWN), ask: close.mul(this.up).toDecimalPlaces(tick, Decimal.ROUND_UP) };
+  }
+
+  /** When an order placed after candle `index` reaches the exchange: the next candle's open (ms), if there is one. */
+  arrivalMs(symbol: string, index: number): number | undefined {
+    const s = this.series.get(symbol)!;
+    return index + 1 < s.length ? s.time[index + 1]! * 1000 : undefined;
   }
 
   /**
@@ -158,6 +216,7 @@ export class CandleFill {
     for (const o of this.deps.sim.openOrders(this.deps.account, symbol)) {
       if (o.stopPrice && !o.triggered) out.push(o.stopPrice.toNumber());
     }
+    if (this.deps.extraTriggers) out.push(...this.deps.extraTriggers(symbol));
     if (this.deps.margin) {
       for (const p of this.deps.margin.list(this.deps.account, { active: true, market: symbol })) {
         for (const v of [p.stop_loss, p.take_profit, p.liquidity_price, p.call_price]) if (v) out.push(Number(v));

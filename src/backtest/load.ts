@@ -8,8 +8,10 @@ import { isAbsolute, resolve } from 'node:path';
 import { SystemClock } from '../core/clock.js';
 import type { Resolution } from '../core/types/market.js';
 import { RESOLUTIONS, resolutionSeconds } from '../core/types/market.js';
-import type { MizanConfig } from '../config/schema.js';
-import { candlesToColumns, type CandleColumns } from '../market/files/columns.js';
+import { WEEKDAY_NAMES, type MizanConfig } from '../config/schema.js';
+import type { CandleColumns } from '../market/files/columns.js';
+import { ColumnSink } from '../market/files/sink.js';
+import type { Candle } from '../core/types/market.js';
 import { CandleHistory } from '../market/candle-history.js';
 import type { CandleHistorySource } from '../market/ports.js';
 import type { StrategyInstance } from '../runtime/trading-core.js';
@@ -46,6 +48,16 @@ export function marketNeeds(instances: readonly StrategyInstance[], fallbackRes:
   return out;
 }
 
+/**
+ * Fetched candles (from the exchange or the cache) as columns, through the same checks as a file's
+ * rows: a zero or negative price, high below low, a negative volume stop the run naming the row.
+ */
+function checkedColumns(source: string, candles: readonly Candle[]): CandleColumns {
+  const sink = new ColumnSink(source, 'row', candles.length);
+  candles.forEach((c, i) => sink.rowNumbers(i, c.time, c.open.toNumber(), c.high.toNumber(), c.low.toNumber(), c.close.toNumber(), c.volume.toNumber()));
+  return sink.result();
+}
+
 function apiResolution(resSec: number): Resolution {
   const r = RESOLUTIONS.find((x) => resolutionSeconds(x) === resSec);
   if (!r) throw new Error(`no /v1/udf/history resolution is ${resSec}s long (available: ${RESOLUTIONS.join(', ')})`);
@@ -68,9 +80,10 @@ export async function loadData(
     const need = needs.get(entry.symbol);
     const resSec = need?.resSec ?? (bt.resolution ? resolutionSeconds(bt.resolution as Resolution) : undefined);
     const warmup = need?.warmup ?? 0;
+    const weekdays = entry.weekdays ? { weekdays: entry.weekdays.map((d) => WEEKDAY_NAMES.indexOf(d)) } : {};
     const mem = opts.columns?.[entry.symbol];
     if (mem) {
-      const r = prepareSeries({ symbol: entry.symbol, resSec: resSec ?? mem.resSec, fromMs, toMs, warmup }, mem.cols, mem.resSec, mem.source ?? `${entry.symbol} (in memory)`);
+      const r = prepareSeries({ symbol: entry.symbol, resSec: resSec ?? mem.resSec, fromMs, toMs, warmup, ...weekdays }, mem.cols, mem.resSec, mem.source ?? `${entry.symbol} (in memory)`);
       series.push(r.series);
       reports.push(r.report);
       continue;
@@ -79,7 +92,7 @@ export async function loadData(
       // The loader made the path absolute (against the working directory); --data re-reads a path
       // that was written relative from its own directory.
       const file = opts.dataDir && entry.fileAsWritten ? resolve(opts.dataDir, entry.fileAsWritten) : isAbsolute(entry.file) ? entry.file : resolve(config.source.baseDir, entry.file);
-      const r = loadSeries({ symbol: entry.symbol, file, resSec: resSec ?? 0, fromMs, toMs, warmup });
+      const r = loadSeries({ symbol: entry.symbol, file, resSec: resSec ?? 0, fromMs, toMs, warmup, ...weekdays });
       // The report names the file as the config wrote it, so the result does not depend on where
       // the checkout lies (the same inputs give the same bytes).
       if (!opts.dataDir && entry.fileAsWritten) r.report.source = entry.fileAsWritten;
@@ -91,12 +104,15 @@ export async function loadData(
     if (resSec === undefined) throw new Error(`backtest.data ${entry.symbol}: no strategy trades it and backtest.resolution is not set`);
     history ??= new CandleHistory({
       source: opts.candleSource,
+      // The candle source reads the config's exchange (the CLI builds it from this URL).
+      origin: config.exchange.baseUrl,
       clock: new SystemClock(),
       options: { cacheDir: opts.cacheDir ?? resolve('backtest/data/cache') },
     });
     const fromSec = Math.floor(fromMs / 1000) - warmup * resSec;
     const got = await history.fetch(entry.symbol, apiResolution(resSec), fromSec, Math.floor(toMs / 1000) - resSec);
-    const r = prepareSeries({ symbol: entry.symbol, resSec, fromMs, toMs, warmup }, candlesToColumns(got.candles), resSec, `/v1/udf/history ${entry.symbol}`);
+    const source = `/v1/udf/history ${entry.symbol}`;
+    const r = prepareSeries({ symbol: entry.symbol, resSec, fromMs, toMs, warmup, ...weekdays }, checkedColumns(source, got.candles), resSec, source);
     series.push(r.series);
     reports.push(r.report);
   }

@@ -84,6 +84,9 @@ table{border-collapse:collapse;font-size:12px}td,th{border:1px solid #ddd;paddin
 <h1>${esc(title)}</h1>
 <p>Equity ${r.summary.startEquity.toFixed(2)} → ${r.summary.endEquity.toFixed(2)} ${esc(r.run.reference)}; ${r.summary.trades} trades, ${r.summary.orders} orders. Fill model: slippage ${r.run.fillModel.slippagePct} %, ${r.run.fillModel.fillOnTouch ? 'limits fill on touch' : 'limits fill when traded through'}${r.run.fillModel.volumeCapPct !== null ? `, volume cap ${r.run.fillModel.volumeCapPct} %` : ''}.</p>
 ${r.data.problems.length ? `<p><b>Data:</b> ${r.data.problems.map(esc).join('<br>')}</p>` : ''}
+${r.data.notes.length ? `<p><b>Data notes:</b> ${r.data.notes.map(esc).join('<br>')}</p>` : ''}
+${r.errors.total > 0 ? `<p><b>Strategy handler errors: ${r.errors.total}</b><br>${r.errors.kinds.map((k) => esc(`${k.count} × ${k.strategy}.${k.handler}: ${k.error} (first at ${k.firstAt})`)).join('<br>')}</p>` : ''}
+${r.denied.total > 0 ? `<p><b>Denied intents: ${r.denied.total}</b><br>${r.denied.byRule.map((x) => esc(`${x.rule}: ${x.count}`) + x.reasons.map((y) => `<br>&nbsp;&nbsp;${esc(`${y.count} × ${y.reason}`)}`).join('') + (x.otherReasons > 0 ? `<br>&nbsp;&nbsp;${x.otherReasons} × (other reasons)` : '')).join('<br>')}</p>` : ''}
 ${markets.map((m, j) => `<h2>${esc(m.symbol)} candles with entries and exits</h2><div id="candles-${j}" class="chart candles"></div>`).join('\n')}
 <h2>Equity</h2><div id="equity" class="chart small"></div>
 <h2>Drawdown (%)</h2><div id="drawdown" class="chart small"></div>

@@ -13,6 +13,7 @@ import { formatMetrics } from './metrics/index.js';
 import type { DataReport, Series } from './data.js';
 import { BACKTEST_ACCOUNT, type Harness } from './setup.js';
 import type { TradeRecord } from './trades.js';
+import { formatDenials, type DenialBreakdown } from '../runtime/denial-tally.js';
 import { parseMarginPosition } from '../exchange/parse/margin.js';
 
 const iso = (s: string | null | undefined): number => (s ? Date.parse(s) : 0);
@@ -143,6 +144,13 @@ export interface BacktestResult {
   };
   data: DataReport;
   summary: { candles: number; startEquity: number; endEquity: number; trades: number; orders: number; denials: number };
+  /** The denied intents by rule and by reason (most frequent first, numbers that vary shown as #). */
+  denied: DenialBreakdown;
+  /**
+   * Errors the strategies' handlers threw, by kind (strategy, handler, `Name: message`), with the
+   * simulated time of the first. `mizan backtest` exits with code 1 when `total` > 0 unless allowed.
+   */
+  errors: { total: number; kinds: { strategy: string; handler: string; error: string; count: number; firstAt: string }[] };
   metrics: Metrics;
   trades: TradeRecord[];
   orders: OrderRecord[];
@@ -245,7 +253,8 @@ export function buildResult(x: ResultInput): BacktestResult {
     reason: o.reason ?? x.h.orderReasons.get(o.clientOrderId) ?? null,
     tag: o.tag ?? null,
     createdAt: o.createdAt,
-    updatedAt: o.updatedAt,
+    // The exchange's time of its last fill when later (an order decided before a gap fills at the next open).
+    updatedAt: Math.max(o.updatedAt, x.h.trades.lastFillAt.get(o.clientOrderId) ?? -Infinity),
   }));
   // Spot orders in the order they were placed, then instant and margin ones merged in by time (stable).
   const other = otherOrders(x);
@@ -280,6 +289,8 @@ export function buildResult(x: ResultInput): BacktestResult {
       orders: orders.length,
       denials: x.h.core.denials,
     },
+    denied: x.h.core.denialTally.breakdown(),
+    errors: handlerErrors(x.h),
     metrics,
     trades,
     orders,
@@ -295,6 +306,17 @@ export function buildResult(x: ResultInput): BacktestResult {
   };
 }
 
+/** The handler errors of every strategy of the run, by kind, in strategy order. */
+function handlerErrors(h: Harness): BacktestResult['errors'] {
+  let total = 0;
+  const kinds: BacktestResult['errors']['kinds'] = [];
+  for (const runner of h.core.runners.values()) {
+    total += runner.errorLog.total;
+    for (const k of runner.errorLog.list()) kinds.push({ strategy: k.strategy, handler: k.handler, error: k.error, count: k.count, firstAt: new Date(k.firstAt).toISOString() });
+  }
+  return { total, kinds };
+}
+
 function sortedRecord(m: ReadonlyMap<string, Decimal>): Record<string, string> {
   const out: Record<string, string> = {};
   for (const k of [...m.keys()].sort()) out[k] = m.get(k)!.toSignificantDigits(15).toFixed();
@@ -306,9 +328,23 @@ export function formatSummary(r: BacktestResult): string {
   const lines: string[] = [];
   const names = r.run.strategies.map((s) => `${s.name} (${s.strategy} on ${s.markets.join(', ')})`).join('; ');
   lines.push(`backtest ${r.run.from} .. ${r.run.to}: ${names}`);
-  lines.push(`candles ${r.summary.candles}, orders ${r.summary.orders}, trades ${r.summary.trades}, denied intents ${r.summary.denials}`);
+  const openAtEnd = r.trades.filter((t) => t.exit === 'open at end').length;
+  const tradesText = openAtEnd > 0 ? `${r.summary.trades} (${openAtEnd} open at end)` : String(r.summary.trades);
+  lines.push(`candles ${r.summary.candles}, orders ${r.summary.orders}, trades ${tradesText}, denied intents ${r.summary.denials}`);
+  if (openAtEnd > 0) {
+    lines.push(`note: ${openAtEnd === 1 ? '1 trade is' : `${openAtEnd} trades are`} still open at the end: counted in the trades and metrics, valued at the last close without a closing fee (backtest.closeAtEnd: true sells at the last close instead)`);
+  }
+  if (r.denied.total > 0) {
+    lines.push(`denied intents by rule and reason:`);
+    lines.push(...formatDenials(r.denied));
+  }
+  if (r.errors.total > 0) {
+    lines.push(`strategy handler errors: ${r.errors.total}`);
+    for (const k of r.errors.kinds) lines.push(`  ${String(k.count).padStart(6)} × ${k.strategy}.${k.handler}: ${k.error} (first at ${k.firstAt})`);
+  }
   lines.push(`equity ${r.summary.startEquity.toFixed(2)} -> ${r.summary.endEquity.toFixed(2)} ${r.run.reference}`);
   for (const p of r.data.problems) lines.push(`data: ${p}`);
+  for (const n of r.data.notes) lines.push(`data note: ${n}`);
   if (r.unpricedAssets.length > 0) {
     lines.push(`warning: ${r.unpricedAssets.join(', ')} cannot be valued in ${r.run.reference} by any market of the run: left out of the equity, the returns and the drawdowns`);
   }

@@ -25,6 +25,7 @@ import type { DataReport, Series } from './data.js';
 import { parseMarginPosition } from '../exchange/parse/margin.js';
 import { BacktestSchedules } from './schedules.js';
 import { equityValuer, unpricedBalances } from './equity-value.js';
+import { closeAtEnd } from './close-at-end.js';
 
 export interface BacktestOptions extends DataOptions {
   /** Override the config's range (ms). */
@@ -37,6 +38,8 @@ export interface BacktestOptions extends DataOptions {
   logger?: Logger;
   /** Points kept in the result's equity curve (the metrics use every point). Default 2000. */
   equityPoints?: number;
+  /** Called with the run's simulated clock once it exists (the CLI stamps log lines with it). */
+  onClock?(clock: { now(): number }): void;
   /** Called with the data report before the run starts. */
   onDataReport?(report: DataReport): void;
   /** Called every `progressEvery` candles with (done, total). */
@@ -78,6 +81,7 @@ export async function runBacktest(config: MizanConfig, opts: BacktestOptions = {
   const instances = opts.instances ?? (await loadStrategyInstances(withParams(config, opts.params)));
   const { series, report } = await loadData(config, instances, fromMs, toMs, opts);
   const h = report.ok ? buildHarness({ config, instances, series, fromMs, logger }) : undefined;
+  if (h) opts.onClock?.(h.clock); // [issue 16 item 10] log lines carry the simulated time
   if (h) {
     for (const asset of unpricedBalances(config, h, series)) {
       h.unpriced.add(asset);
@@ -89,9 +93,10 @@ export async function runBacktest(config: MizanConfig, opts: BacktestOptions = {
   const total = series.reduce((a, s) => a + s.length, 0);
   const firstClose = Math.min(...series.map((s) => (s.length > 0 ? (s.time[0]! + s.resSec) * 1000 : Infinity)));
   const schedules = new BacktestSchedules(config, instances, Math.max(fromMs, firstClose));
-  const eq = await walk(h, series, fromMs, total, opts, schedules);
+  let eq = await walk(h, series, fromMs, total, opts, schedules);
   await h.core.stop();
   await h.core.idle();
+  if (bt.closeAtEnd) eq = await closeAtEnd(h, series, eq); // [issue 16 item 15] strategies stopped: sell what is open at the last close
   const lastT = h.clock.now();
   h.trades.closeOpen(lastT, (s) => h.books.get(s)?.mid());
   // Margin positions closed since the last refresh, then those still open: trades `open at end` at the last close.

@@ -12,6 +12,7 @@ import { silentLogger, type Logger } from '../core/logger.js';
 import type { MarketDecl, MizanConfig } from '../config/schema.js';
 import { ClientIdGenerator } from '../execution/client-id.js';
 import { ExecutionEngine } from '../execution/engine.js';
+import { BracketManager, memoryBracketStore } from '../execution/brackets.js';
 import { SimVenue } from '../execution/sim-venue.js';
 import { Portfolio } from '../portfolio/portfolio.js';
 import { RiskEngine } from '../risk/engine.js';
@@ -25,7 +26,7 @@ import { PositionOwners } from '../risk/margin-owners.js';
 import { routeOf, type Leg } from './routes.js';
 import { parseMarginPosition } from '../exchange/parse/margin.js';
 import type { Series } from './data.js';
-import { CandleFill } from './fill-model.js';
+import { CandleFill, PlacementClock } from './fill-model.js';
 import { TradeBook } from './trades.js';
 import { BacktestVenue } from './venue.js';
 import { CloseBook, marketView } from './views.js';
@@ -126,7 +127,9 @@ export function buildHarness(o: HarnessOptions): Harness {
   const clock = new ManualClock(first.length > 0 ? first.time[0]! * 1000 : o.fromMs);
   const specs = [...defaultMarketSpecs().filter((m) => !bt.markets.some((d) => d.symbol === m.symbol)), ...bt.markets.map(declToSpec)];
   // No 24-hour stats, trade candles or recent-trade list: nothing in a backtest reads them.
-  const sim = new SimulatedExchange({ clock, seed: o.config.simulator.seed, markets: specs, logger, orderRateLimit: { limit: 1_000_000_000, windowMs: 1 }, recordMarketData: false });
+  // [issue 16 item 14] The exchange reads the next open while an order is handed over (fill-model.ts).
+  const simClock = new PlacementClock(clock);
+  const sim = new SimulatedExchange({ clock: simClock, seed: o.config.simulator.seed, markets: specs, logger, orderRateLimit: { limit: 1_000_000_000, windowMs: 1 }, recordMarketData: false });
   const balances: Record<string, Decimal> = {};
   for (const [asset, v] of Object.entries(bt.balances)) balances[asset] = toDecimal(v, `backtest.balances.${asset}`);
   sim.createAccount({ id: BACKTEST_ACCOUNT, balances });
@@ -221,12 +224,14 @@ export function buildHarness(o: HarnessOptions): Harness {
   };
   portfolio.syncBalances('main', ledgerBalances(), clock.now());
 
+  let brackets: BracketManager | undefined;
   const fill = new CandleFill({
     sim,
     account: BACKTEST_ACCOUNT,
     clock,
     margin: desks.margin,
     options: { slippage: bt.slippagePct / 100, fillOnTouch: bt.fillOnTouch, ...(bt.volumeCapPct !== undefined ? { volumeCap: bt.volumeCapPct / 100 } : {}) },
+    extraTriggers: (symbol) => brackets?.triggers(symbol) ?? [],
     exposure: (symbol) => {
       for (const p of portfolio.positions.all()) if (p.symbol === symbol && p.quantity.gt(0)) return 1;
       for (const p of portfolio.marginPositions(symbol)) if (p.state === 'open' || p.state === 'pending') return p.side === 'long' ? 1 : -1;
@@ -264,6 +269,7 @@ export function buildHarness(o: HarnessOptions): Harness {
       instantById.set(order.clientOrderId, rec);
     },
     onMarketCancelled: (id, reason) => void orderReasons.set(id, reason),
+    clock: simClock, // [issue 16 item 14]
   });
   const venueFor = (account: string) => {
     if (account !== 'main') throw new Error(`backtests trade the main account only, not ${account}`);
@@ -280,6 +286,9 @@ export function buildHarness(o: HarnessOptions): Harness {
   engine.listen(venue);
   engine.on('order', () => (dirty.events = true));
   const marketViews = new Map(specs.map((m) => [m.symbol, marketView(m, sim.feeRates(BACKTEST_ACCOUNT, m.symbol))]));
+  // Brackets (execution/brackets.ts): children of entries; their take profits are played into the candle path.
+  brackets = new BracketManager({ engine, store: memoryBracketStore(), market: (s) => marketViews.get(s), logger });
+  sim.on('trade', (t) => brackets!.onPrice(t.symbol, t.price));
   risk = new RiskEngine({
     clock,
     logger,

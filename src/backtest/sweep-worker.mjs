@@ -1,13 +1,13 @@
-// Worker bootstrap. From the build (dist/), the compiled worker runs as it is and registers a
-// TypeScript loader only if a strategy file is .ts (runtime/strategy-loader.ts). From the sources,
-// register tsx's loader (as bin/run-ts.js does), then load the TypeScript worker.
+// Worker bootstrap. From the build (dist/), the compiled worker runs as it is; a strategy file gets
+// mizan's loaders when it is loaded (runtime/strategy-loader.ts). From the sources, register mizan's
+// loaders (tsx and the strategy hook, runtime/ts-loader.mjs), then load the TypeScript worker.
 import { existsSync } from 'node:fs';
 
 const compiled = new URL('./sweep-worker.js', import.meta.url);
 if (existsSync(compiled)) {
   await import(compiled.href);
 } else {
-  const { register } = await import('tsx/esm/api');
-  register();
+  const { registerLoaders } = await import('../runtime/ts-loader.mjs');
+  registerLoaders();
   await import('./sweep-worker.ts');
 }

@@ -38,7 +38,10 @@ parentPort!.on('message', (m: { i: number; params: Record<string, Record<string,
       for (const [k, v] of Object.entries(run.result.metrics)) {
         if (v && typeof v === 'object' && 'value' in v) metrics[k as MetricKey] = (v as Metric).value;
       }
-      parentPort!.postMessage({ i: m.i, metrics, ms: performance.now() - t0 });
+      // Handler errors are the run's error (ranked table, CSV), as mizan backtest fails on them.
+      const e = run.result.errors;
+      const error = e.total > 0 && !config.backtest?.allowErrors ? `${e.total} strategy handler error(s), first: ${e.kinds.map((k) => `${k.strategy}.${k.handler}: ${k.error} ×${k.count}`).join('; ')}` : undefined;
+      parentPort!.postMessage({ i: m.i, metrics, ...(error ? { error } : {}), ms: performance.now() - t0 });
     })
     .catch((err: unknown) => parentPort!.postMessage({ i: m.i, error: err instanceof Error ? err.message : String(err), ms: performance.now() - t0 }));
 });

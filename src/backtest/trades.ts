@@ -16,12 +16,15 @@
  * reference, `rate`); a fee the run cannot price is kept per asset in `unconvertedFees`. A trade in
  * another quote asset also gets `quote` and, when priceable at its exit, `pnlReference`.
  */
+import { bracketOf } from '../execution/brackets.js';
 import { Decimal, productIsExact } from '../core/decimal.js';
 import type { MarginPosition } from '../core/types/margin.js';
 import type { FillEvent } from '../strategy/views.js';
 import { fillFeeValue, fillNotional } from '../portfolio/positions.js';
 
 const ZERO = new Decimal(0);
+/** The tag (and trade exit) of backtest.closeAtEnd's orders (close-at-end.ts). */
+export const CLOSE_AT_END = 'close at end';
 
 export interface TradeRecord {
   strategy: string;
@@ -38,7 +41,7 @@ export interface TradeRecord {
   fees: string;
   entryTag?: string;
   exitTag?: string;
-  /** How it ended: `signal`, a margin close reason, or `open at end`. */
+  /** How it ended: `signal`, a margin close reason, `close at end` (backtest.closeAtEnd) or `open at end`. */
   exit: string;
   /** The quote asset of pnl and fees, only when it is not the run's reference asset. */
   quote?: string;
@@ -113,6 +116,10 @@ export class TradeBook {
   readonly feesByAsset = new Map<string, Decimal>();
   /** Fees the run could not price in the reference asset, per asset (not in feesPaid). */
   readonly unconvertedFees = new Map<string, Decimal>();
+  /** Margin positions backtest.closeAtEnd closed (their trades end `close at end`). */
+  readonly closedAtEnd = new Set<number>();
+  /** Time of each order's last fill (the exchange's stamp: the bar it happened in). */
+  readonly lastFillAt = new Map<string, number>();
   private readonly reference: string | undefined;
   private readonly rate: (asset: string) => Decimal | undefined;
 
@@ -148,6 +155,7 @@ export class TradeBook {
   }
 
   onFill(f: FillEvent): void {
+    this.lastFillAt.set(f.clientOrderId, f.timestamp);
     const { base, quote } = this.split(f.symbol);
     const feeQuote = f.feeAsset === base ? fillFeeValue(f) : f.fee;
     this.addFee(quote, feeQuote);
@@ -175,11 +183,14 @@ export class TradeBook {
     o.fees = o.fees.plus(feeQuote);
     if (f.feeAsset !== base) o.quoteFees = o.quoteFees.plus(f.fee);
     if (o.held.lt(this.dust(f.symbol)) || o.held.lte(0)) {
+      // A bracket's exit says which one closed the trade (execution/brackets.ts tags its children).
+      const leg = bracketOf(f.tag)?.leg;
+      const exit = f.tag === CLOSE_AT_END ? CLOSE_AT_END : leg === 'sl' ? 'stop loss' : leg === 'tp' ? 'take profit' : 'signal';
       if (o.held.gt(0)) {
         // Dust below the sellable minimum: valued at this sell's price, then left in the account.
-        this.close(f.strategy, f.symbol, o, f.timestamp, 'signal', f.tag, f.price);
+        this.close(f.strategy, f.symbol, o, f.timestamp, exit, f.tag, f.price);
       } else {
-        this.close(f.strategy, f.symbol, o, f.timestamp, 'signal', f.tag);
+        this.close(f.strategy, f.symbol, o, f.timestamp, exit, f.tag);
       }
       this.open.delete(key);
     }
@@ -257,7 +268,7 @@ export class TradeBook {
       pnl: pnl.toSignificantDigits(15).toFixed(),
       pnlPct: committed.gt(0) ? Number(pnl.div(committed).mul(100).toSignificantDigits(12).toFixed()) : 0,
       fees: fees.toSignificantDigits(15).toFixed(),
-      exit: open ? 'open at end' : p.state === 'liquidated' ? 'liquidation' : String(p.closeReason ?? 'closed'),
+      exit: open ? 'open at end' : p.state === 'liquidated' ? 'liquidation' : this.closedAtEnd.has(p.id) ? CLOSE_AT_END : String(p.closeReason ?? 'closed'),
     };
     this.money(t, quote, pnl);
     this.trades.push(t);

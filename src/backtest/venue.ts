@@ -16,7 +16,7 @@ import type {
 } from '../core/types/index.js';
 import type { SimVenue } from '../execution/sim-venue.js';
 import type { Venue } from '../execution/venue.js';
-import type { CandleFill } from './fill-model.js';
+import type { CandleFill, PlacementClock } from './fill-model.js';
 
 export interface BacktestVenueDeps {
   inner: SimVenue;
@@ -31,6 +31,8 @@ export interface BacktestVenueDeps {
   onInstant?(order: InstantOrder): void;
   /** Told why a market order was cancelled unfilled at placement (the exchange gives no reason). */
   onMarketCancelled?(clientOrderId: string, reason: string): void;
+  /** The simulated exchange's clock: set to the next open while an order is handed over (fill times after a gap). */
+  clock?: PlacementClock;
 }
 
 export class BacktestVenue implements Venue {
@@ -41,9 +43,16 @@ export class BacktestVenue implements Venue {
     if (symbol) this.deps.fill.preparePlacement(symbol, this.deps.index(symbol));
   }
 
+  /** Hand a call to the exchange at the moment it arrives there: the next candle's open of `symbol`. */
+  private arrive<T>(symbol: string | undefined, call: () => T): T {
+    const clock = this.deps.clock;
+    if (!clock || !symbol) return call();
+    return clock.during(this.deps.fill.arrivalMs(symbol, this.deps.index(symbol)), call);
+  }
+
   async createOrder(order: NewSpotOrder): Promise<SpotOrder> {
     this.prepare(order.symbol);
-    const snap = await this.deps.inner.createOrder(order);
+    const snap = await this.arrive(order.symbol, () => this.deps.inner.createOrder(order));
     if (snap.type === 'MARKET' && snap.status === 'CANCELED' && snap.executedQty.isZero() && this.deps.onMarketCancelled) {
       this.deps.onMarketCancelled(snap.clientOrderId, this.deps.fill.marketCancelReason(order.symbol, this.deps.index(order.symbol), order.quantity));
     }
@@ -71,16 +80,17 @@ export class BacktestVenue implements Venue {
   openPosition(req: MarginRequest): Promise<MarginPosition> {
     this.prepare(req.market);
     this.deps.touched(true);
-    return this.deps.inner.openPosition(req);
+    return this.arrive(req.market, () => this.deps.inner.openPosition(req));
   }
   addCollateral(positionId: number, amount: Decimal): Promise<MarginPosition> {
     this.deps.touched(true);
     return this.deps.inner.addCollateral(positionId, amount);
   }
   closePosition(positionId: number, price: Decimal): Promise<MarginPosition> {
-    this.prepare(this.deps.positionMarket(positionId));
+    const market = this.deps.positionMarket(positionId);
+    this.prepare(market);
     this.deps.touched(true);
-    return this.deps.inner.closePosition(positionId, price);
+    return this.arrive(market, () => this.deps.inner.closePosition(positionId, price));
   }
   positions(filter?: MarginPositionFilter): Promise<MarginPosition[]> {
     return this.deps.inner.positions(filter);

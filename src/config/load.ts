@@ -3,6 +3,7 @@
  * schema -> cross-field checks -> defaults that depend on the mode -> relative paths resolved.
  * Every problem is collected and thrown at once as a ConfigError.
  */
+import { readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { dirname, isAbsolute, resolve } from 'node:path';
 import { LineCounter, parseDocument } from 'yaml';
@@ -13,7 +14,7 @@ import { substituteEnv } from './env.js';
 import { resolutionToSeconds } from './fields.js';
 import type { ConfigIssue, PathSegment } from './issues.js';
 import { ConfigError } from './issues.js';
-import { configSchema } from './schema.js';
+import { configSchema, DEFAULT_JOURNAL_FILE } from './schema.js';
 import type { MizanConfig, ParsedConfig } from './schema.js';
 import { convertIssue, DEFAULT_MESSAGE } from './zod-issues.js';
 
@@ -28,7 +29,8 @@ export interface ConfigOptions {
   baseDir?: string;
   /**
    * Directory a relative strategy file path (`strategy: ./strategies/mine.ts`) is resolved against.
-   * Default: baseDir; loadConfig: baseDir when given, else the config file's folder.
+   * Default: baseDir; for a file (loadConfig, inspectConfigFile): baseDir when given, else the config
+   * file's folder.
    */
   strategyBaseDir?: string;
   /** Name used in the error message (the file path for loadConfig). */
@@ -56,19 +58,44 @@ function lineOf(doc: Document, lc: LineCounter, path: string): number | undefine
   return undefined;
 }
 
-export function parseConfig(text: string, opts: ConfigOptions = {}): MizanConfig {
-  const source = opts.source ?? 'config';
+/**
+ * What a file says and every problem of its own (YAML, schema, cross-field checks, markets), without
+ * throwing: `mizan check` goes on to check the strategy modules and their parameters of a file that
+ * has problems here, so one run lists every problem it can reach.
+ */
+export interface ConfigInspection {
+  /** The config, when the file has none of these problems. */
+  config?: MizanConfig;
+  /** Each with its line when known; sorted by line. */
+  issues: ConfigIssue[];
+  /** The data as read, environment references substituted (undefined when the file is not a YAML mapping). */
+  data: unknown;
+  /** Relative paths of the file are resolved against this directory. */
+  baseDir: string;
+  /** Relative strategy file paths are resolved against this directory. */
+  strategyBaseDir: string;
+  /** The line of a path (`strategies[0].params.fast`) in the file, or of its nearest parent written there. */
+  lineOf(path: string): number | undefined;
+}
+
+export function inspectConfig(text: string, opts: ConfigOptions = {}): ConfigInspection {
+  const baseDir = opts.baseDir ?? process.cwd();
+  const strategyBaseDir = opts.strategyBaseDir ?? baseDir;
   const lc = new LineCounter();
   const doc = parseDocument(text, { lineCounter: lc, prettyErrors: false, uniqueKeys: true });
+  const lineAt = (path: string) => lineOf(doc, lc, path);
   if (doc.errors.length > 0) {
-    throw new ConfigError(
-      doc.errors.map((e) => ({ path: '', message: `YAML syntax: ${e.message.split('\n')[0] ?? e.code}`, line: lc.linePos(e.pos[0]).line })),
-      source,
-    );
+    return {
+      issues: doc.errors.map((e) => ({ path: '', message: `YAML syntax: ${e.message.split('\n')[0] ?? e.code}`, line: lc.linePos(e.pos[0]).line })),
+      data: undefined,
+      baseDir,
+      strategyBaseDir,
+      lineOf: () => undefined,
+    };
   }
   const original: unknown = doc.toJS({ maxAliasCount: 100 });
   if (original === null || typeof original !== 'object' || Array.isArray(original)) {
-    throw new ConfigError([{ path: '', message: 'the file must be a YAML mapping with mode, exchange, strategies, ...' }], source);
+    return { issues: [{ path: '', message: 'the file must be a YAML mapping with mode, exchange, strategies, ...' }], data: undefined, baseDir, strategyBaseDir, lineOf: () => undefined };
   }
   const sub = substituteEnv(original, opts.env ?? process.env);
   const parsed = configSchema.safeParse(sub.value, { error: () => DEFAULT_MESSAGE });
@@ -80,31 +107,46 @@ export function parseConfig(text: string, opts: ConfigOptions = {}): MizanConfig
   }
   issues.push(...crossCheck(sub.value, original, opts));
 
+  const unique = withLines(dedupeIssues(issues), lineAt);
+  if (unique.length > 0 || !parsed.success) return { issues: unique, data: sub.value, baseDir, strategyBaseDir, lineOf: lineAt };
+  return { config: finalize(parsed.data, baseDir, strategyBaseDir), issues: [], data: sub.value, baseDir, strategyBaseDir, lineOf: lineAt };
+}
+
+/** The same problem reported twice (by the schema and a cross-field check) is listed once. */
+export function dedupeIssues(issues: readonly ConfigIssue[]): ConfigIssue[] {
   const seen = new Set<string>();
-  const unique = issues.filter((i) => {
+  return issues.filter((i) => {
     const k = `${i.path}\u0000${i.message}`;
     if (seen.has(k)) return false;
     seen.add(k);
     return true;
   });
-  if (unique.length > 0 || !parsed.success) {
-    for (const i of unique) {
-      if (i.line === undefined && i.path) {
-        const line = lineOf(doc, lc, i.path);
-        if (line !== undefined) i.line = line;
-      }
-    }
-    unique.sort((a, b) => (a.line ?? Infinity) - (b.line ?? Infinity));
-    throw new ConfigError(unique, source);
-  }
-  const baseDir = opts.baseDir ?? process.cwd();
-  return finalize(parsed.data, baseDir, opts.strategyBaseDir ?? baseDir);
 }
+
+/** Line numbers filled in where missing, then sorted by line (unknown lines last, in their order). */
+export function withLines(issues: ConfigIssue[], lineAt: (path: string) => number | undefined): ConfigIssue[] {
+  for (const i of issues) {
+    if (i.line === undefined && i.path) {
+      const line = lineAt(i.path);
+      if (line !== undefined) i.line = line;
+    }
+  }
+  return issues.sort((a, b) => (a.line ?? Infinity) - (b.line ?? Infinity));
+}
+
+export function parseConfig(text: string, opts: ConfigOptions = {}): MizanConfig {
+  const r = inspectConfig(text, opts);
+  if (!r.config) throw new ConfigError(r.issues, opts.source ?? 'config');
+  return r.config;
+}
+
+/** A `strategy` that names a file (resolved against the strategy base directory) rather than a bundled strategy. */
+export const STRATEGY_FILE_RE = /\.(ts|js|mjs|mts)$/;
 
 function finalize(p: ParsedConfig, baseDir: string, strategyBaseDir: string): MizanConfig {
   const abs = (f: string) => (f === ':memory:' || isAbsolute(f) ? f : resolve(baseDir, f));
   const strategies = p.strategies.map((s) => {
-    const isFile = /\.(ts|js|mjs|mts)$/.test(s.strategy);
+    const isFile = STRATEGY_FILE_RE.test(s.strategy);
     return {
       ...s,
       clientIdPrefix: clientIdPrefix(s.name),
@@ -130,13 +172,49 @@ function finalize(p: ParsedConfig, baseDir: string, strategyBaseDir: string): Mi
 
 /** Read and parse a YAML configuration file. Throws ConfigError listing every problem. */
 export async function loadConfig(file: string, opts: ConfigOptions = {}): Promise<MizanConfig> {
+  const r = await inspectConfigFile(file, opts);
+  if (!r.config) throw new ConfigError(r.issues, opts.source ?? file);
+  return r.config;
+}
+
+/** inspectConfig of a file (an unreadable file is one issue). */
+export async function inspectConfigFile(file: string, opts: ConfigOptions = {}): Promise<ConfigInspection> {
   let text: string;
   try {
     text = await readFile(file, 'utf8');
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code ?? 'unreadable';
-    throw new ConfigError([{ path: '', message: `cannot read the file (${code})` }], file);
+    const baseDir = opts.baseDir ?? process.cwd();
+    return { issues: [{ path: '', message: `cannot read the file (${code})` }], data: undefined, baseDir, strategyBaseDir: opts.strategyBaseDir ?? baseDir, lineOf: () => undefined };
   }
-  const config = parseConfig(text, { ...opts, source: opts.source ?? file, strategyBaseDir: opts.strategyBaseDir ?? opts.baseDir ?? dirname(resolve(file)) });
-  return { ...config, source: { ...config.source, file: resolve(file) } };
+  const r = inspectConfig(text, { ...opts, source: opts.source ?? file, strategyBaseDir: opts.strategyBaseDir ?? opts.baseDir ?? dirname(resolve(file)) });
+  return r.config ? { ...r, config: { ...r.config, source: { ...r.config.source, file: resolve(file) } } } : r;
+}
+
+/**
+ * The journal a config file names (`journal.file`, or the default), as an absolute path, reading
+ * nothing else of it: `mizan halt --config live.yaml` must reach a running bot's journal even in a
+ * shell without the API key's variable, or while another part of the file has a problem.
+ */
+export function journalFileOf(file: string, opts: Pick<ConfigOptions, 'env' | 'baseDir'> = {}): string {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (err) {
+    throw new ConfigError([{ path: '', message: `cannot read the file (${(err as NodeJS.ErrnoException).code ?? 'unreadable'})` }], file);
+  }
+  const lc = new LineCounter();
+  const doc = parseDocument(text, { lineCounter: lc, prettyErrors: false });
+  if (doc.errors.length > 0) {
+    throw new ConfigError(doc.errors.map((e) => ({ path: '', message: `YAML syntax: ${e.message.split('\n')[0] ?? e.code}`, line: lc.linePos(e.pos[0]).line })), file);
+  }
+  const written: unknown = doc.getIn(['journal', 'file']);
+  if (written === undefined || written === null) return resolve(opts.baseDir ?? process.cwd(), DEFAULT_JOURNAL_FILE);
+  if (typeof written !== 'string' || written === '') {
+    throw new ConfigError([{ path: 'journal.file', message: `${JSON.stringify(written)} is not a file path`, value: written, ...(lineOf(doc, lc, 'journal.file') !== undefined ? { line: lineOf(doc, lc, 'journal.file')! } : {}) }], file);
+  }
+  const sub = substituteEnv(written, opts.env ?? process.env);
+  if (sub.issues.length) throw new ConfigError(sub.issues.map((i) => ({ ...i, path: 'journal.file' })), file);
+  const path = sub.value as string;
+  return path === ':memory:' || isAbsolute(path) ? path : resolve(opts.baseDir ?? process.cwd(), path);
 }

@@ -38,10 +38,16 @@ export const exchangeSchema = z.strictObject({
   allowLiteralApiKey: bool('Accept an API key written literally in the file (not recommended)').default(false),
   stream: z
     .strictObject({
+      transport: z
+        .enum(['auto', 'ws', 'socketio'], { error: 'is not a stream transport (allowed: auto, ws, socketio)' })
+        .default('auto')
+        .describe(
+          'Route of the stream: ws (the plain WebSocket at /ws the exchange documents now), socketio (socket.io at /socket.io, with `protocol`), or auto (ws first, socket.io when /ws cannot connect; the choice is logged)',
+        ),
       protocol: z
         .literal([3, 4], { error: 'is not a stream protocol (allowed: 3 = socket.io v2 / Engine.IO 3, 4 = socket.io v4)' })
         .default(4)
-        .describe('Engine.IO protocol of the socket.io stream: 4 (socket.io v4 client, the stream client\'s default) or 3 (the v2.5 client the exchange documents)'),
+        .describe('Engine.IO protocol of the socket.io stream (transport socketio, or auto falling back): 4 (socket.io v4 client, the stream client\'s default) or 3 (the v2.5 client the exchange documents)'),
       url: httpUrl('Stream URL (defaults to baseUrl)').optional(),
       privateKey: z
         .string({ error: 'is not a string (write it as ${ENV_NAME})' })
@@ -51,6 +57,15 @@ export const exchangeSchema = z.strictObject({
           'Stream key of the private channel (order updates, fills, balances), as an environment reference, e.g. ${WALLEX_STREAM_KEY}. The exchange hands it to a web login, not to an API key; live mode only. Without it orders are tracked by polling alone',
         ),
       allowLiteralPrivateKey: bool('Accept a stream key written literally in the file (not recommended)').default(false),
+      crossedGraceMs: z
+        .number({ error: 'is not a whole number of milliseconds' })
+        .int({ error: 'is not a whole number of milliseconds' })
+        .min(0, { error: 'must be a whole number from 0 to 60000' })
+        .max(60_000, { error: 'must be a whole number from 0 to 60000' })
+        .default(1_000)
+        .describe(
+          'The two sides of a book arrive as separate snapshots: a side that crosses the other side\'s older snapshot is a transient. The book is reported crossed (unhealthy, orders denied) only when the other side\'s next update leaves it crossed or it stays crossed this long (ms). 0: every cross at once',
+        ),
     })
     .prefault({}),
   timeoutMs: positiveInt('REST request timeout in milliseconds', 600_000).default(10_000),
@@ -109,12 +124,19 @@ export const paperSchema = z.strictObject({
   fees: fees.optional().describe('Override the markets\' fees'),
 });
 
+export const WEEKDAY_NAMES = ['sun', 'mon', 'tue', 'wed', 'thu', 'fri', 'sat'] as const;
+
 const dataEntry = z
   .strictObject({
     symbol: symbol(),
     file: filePath('Candle file (CSV, JSON)').optional(),
     fetch: bool('Download from the exchange and cache').optional(),
     format: z.string({ error: 'is not a string' }).regex(/^[a-z0-9-]+$/, { error: 'is not a format name (lower-case, e.g. csv)' }).optional(),
+    weekdays: z
+      .array(z.enum(WEEKDAY_NAMES, { error: `is not a weekday (allowed: ${WEEKDAY_NAMES.join(', ')})` }), { error: 'is not a list of weekdays' })
+      .min(1, { error: 'must list at least one weekday' })
+      .optional()
+      .describe('UTC weekdays the market trades (e.g. [mon, tue, wed, thu, fri]); candles missing on the other days are not gaps. Default: detected (weekdays without any candle in three weeks or more of data are taken as closed)'),
   })
   .refine((e) => (e.file !== undefined) !== (e.fetch === true), {
     error: 'needs exactly one source: file: <path> or fetch: true',
@@ -155,9 +177,14 @@ export const backtestSchema = z.strictObject({
   fillOnTouch: bool('Fill a limit order when the price touches it (else it must trade through)').default(false),
   volumeCapPct: pct('Largest share of a candle\'s volume one order may fill, in %').optional(),
   markets: z.array(marketDeclSchema).default([]).describe('Markets not in the built-in catalog'),
+  allowErrors: bool('Exit with code 0 even when a strategy handler threw (the errors are still counted and shown); default: exit code 1').default(false),
+  closeAtEnd: bool('At the last candle, cancel the open orders and sell (close) what each strategy still holds at that close ± slippage with the taker fee, instead of valuing it as an `open at end` trade').default(false),
 }).superRefine((b, ctx) => {
   if (b.from >= b.to) ctx.addIssue({ code: 'custom', path: ['to'], message: `must be after from (${new Date(b.from).toISOString()})` });
 });
+
+/** `journal.file` when a config does not set it. */
+export const DEFAULT_JOURNAL_FILE = '.mizan/journal.sqlite';
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 
@@ -169,7 +196,7 @@ export const configSchema = z.strictObject({
   risk: riskSchema.prefault({}),
   paper: paperSchema.prefault({}),
   backtest: backtestSchema.optional(),
-  journal: z.strictObject({ file: filePath('SQLite journal file').default('.mizan/journal.sqlite') }).prefault({}),
+  journal: z.strictObject({ file: filePath('SQLite journal file').default(DEFAULT_JOURNAL_FILE) }).prefault({}),
   logging: z
     .strictObject({
       level: z.enum(LOG_LEVELS, { error: `is not a log level (allowed: ${LOG_LEVELS.join(', ')})` }).default('info'),

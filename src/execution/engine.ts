@@ -2,6 +2,9 @@
  * The execution engine: turns passed intents into orders on a venue and follows each one until it
  * is final.
  *
+ * An answer that contradicts itself (HTTP 201 with `success: false`) is unknown as well: the client
+ * id is looked up; found means it is tracked, absent means the refusal stands (no re-send).
+ *
  * Idempotency: every order gets its client id before anything is sent, and is journaled as
  * `pending` first. A create that fails with a retryable error (timeout, network, 5xx, 429) has an
  * unknown outcome: the engine looks the client id up before anything is re-sent; found means it
@@ -12,7 +15,7 @@
 import { EventEmitter } from 'eventemitter3';
 import type { Clock } from '../core/clock.js';
 import { Decimal } from '../core/decimal.js';
-import { DuplicateOrderError, isRetryable, MizanError, NotFoundError } from '../core/errors.js';
+import { DuplicateOrderError, isRetryable, MizanError, NotFoundError, ResponseParseError } from '../core/errors.js';
 import type { SpotOrderIntent } from '../core/intents.js';
 import type { Logger } from '../core/logger.js';
 import type { SpotOrder } from '../core/types/order.js';
@@ -56,6 +59,11 @@ export interface ExecutionOptions {
   youngMs: number;
   /** Poll interval of an order a healthy private stream follows (a safety net; see setStreamCover). */
   coveredPollMs: number;
+  /**
+   * Final orders kept in `orders` (the most recent ones) after they ended; older ones are dropped
+   * (the journal has them). Infinity (the default) keeps every order: a backtest's result reads them all.
+   */
+  retainFinal: number;
 }
 
 export const DEFAULT_EXECUTION_OPTIONS: ExecutionOptions = {
@@ -67,6 +75,7 @@ export const DEFAULT_EXECUTION_OPTIONS: ExecutionOptions = {
   slowPollMs: 5_000,
   youngMs: 15_000,
   coveredPollMs: 30_000,
+  retainFinal: Number.POSITIVE_INFINITY,
 };
 
 export interface ExecutionDeps {
@@ -99,7 +108,17 @@ type LookupResult = 'found' | 'absent' | 'unknown';
 const ZERO = new Decimal(0);
 
 export class ExecutionEngine extends EventEmitter<ExecutionEvents> {
+  /**
+   * Orders by client id: every live order, and final ones (all of them, or the last `retainFinal`).
+   * The hot paths (liveOrders, cancelAll, pollOnce) read the live index instead, so their cost is the
+   * number of live orders, not of every order ever placed.
+   */
   readonly orders = new Map<string, TrackedOrder>();
+  /** The orders that are not final, by client id (the hot set). */
+  private readonly live = new Map<string, TrackedOrder>();
+  /** Client ids of final orders in the order they ended (kept only when retainFinal is finite). */
+  private readonly ended: string[] = [];
+  private endedHead = 0;
   private readonly opts: ExecutionOptions;
   private readonly sleep: (ms: number) => Promise<void>;
   private readonly cancelRequested = new Set<string>();
@@ -151,6 +170,7 @@ export class ExecutionEngine extends EventEmitter<ExecutionEvents> {
     if (intent.brackets) o.brackets = intent.brackets;
     if (meta.reservationId) o.reservationId = meta.reservationId;
     this.orders.set(o.clientOrderId, o);
+    this.live.set(o.clientOrderId, o);
     const journal = this.deps.journal;
     if (journal?.recordNewOrder) {
       journal.recordNewOrder(o, { intent: intent.kind, type: intent.type });
@@ -186,6 +206,10 @@ export class ExecutionEngine extends EventEmitter<ExecutionEvents> {
       if (isRetryable(err)) {
         this.deps.logger.warn({ clientOrderId: o.clientOrderId, err: errInfo(err) }, 'create outcome unknown, looking the client id up');
         const r = await this.lookup(o);
+        // The exchange did answer, contradicting itself (e.g. HTTP 201 with success: false): an
+        // order that is not there after all was refused; never re-sent.
+        const answered = answeredRefusal(err);
+        if (r === 'absent' && answered) return this.finish(o, 'rejected', answered);
         if (r === 'absent' && resends < this.opts.maxResends) {
           this.deps.journal?.orderEvent(o.clientOrderId, 'pending', { resend: resends + 1 });
           return this.create(o, resends + 1);
@@ -242,6 +266,14 @@ export class ExecutionEngine extends EventEmitter<ExecutionEvents> {
    * `filled` after that growth), journal the order, emit `fill` / `order` / `final`.
    */
   applyChange(o: TrackedOrder, r: SnapshotResult, force = false, source?: string): void {
+    if (r.refused) {
+      // An impossible answer (5 BTC executed of a 0.001 BTC order, a price of 0): never booked.
+      this.deps.logger.error(
+        { clientOrderId: o.clientOrderId, reason: r.refused.reason, payload: r.refused.payload, ...(source ? { source } : {}) },
+        `order update refused, nothing booked: ${r.refused.reason}`,
+      );
+      return;
+    }
     if (!r.changed && !force) return;
     const journal = this.deps.journal;
     for (const f of r.fills) {
@@ -269,8 +301,23 @@ export class ExecutionEngine extends EventEmitter<ExecutionEvents> {
   private onFinal(o: TrackedOrder): void {
     this.cancelRequested.delete(o.clientOrderId);
     this.lastPolled.delete(o.clientOrderId);
+    if (this.live.delete(o.clientOrderId) && Number.isFinite(this.opts.retainFinal)) this.retire(o.clientOrderId);
     if (o.reservationId) this.deps.reservations?.release(o.reservationId);
     this.emit('final', o);
+  }
+
+  /** Keep the last `retainFinal` final orders in `orders`; drop the oldest beyond that. */
+  private retire(clientOrderId: string): void {
+    this.ended.push(clientOrderId);
+    while (this.ended.length - this.endedHead > this.opts.retainFinal) {
+      const id = this.ended[this.endedHead++]!;
+      const o = this.orders.get(id);
+      if (o && isFinal(o.state)) this.orders.delete(id);
+    }
+    if (this.endedHead > 4096 && this.endedHead * 2 > this.ended.length) {
+      this.ended.splice(0, this.endedHead);
+      this.endedHead = 0;
+    }
   }
 
   /** Cancel an order, retrying until the exchange confirms a final state (or the poller takes over). */
@@ -308,16 +355,16 @@ export class ExecutionEngine extends EventEmitter<ExecutionEvents> {
 
   /** Cancel every live order of a market (optionally of one strategy). */
   async cancelAll(symbol: string, strategy?: string): Promise<void> {
-    const live = [...this.orders.values()].filter(
-      (o) => o.symbol === symbol && !isFinal(o.state) && (strategy === undefined || o.strategy === strategy),
-    );
+    const live = [...this.live.values()].filter((o) => o.symbol === symbol && (strategy === undefined || o.strategy === strategy));
     await Promise.all(live.map((o) => this.cancel(o.clientOrderId)));
   }
 
   liveOrders(filter?: { strategy?: string; symbol?: string }): TrackedOrder[] {
-    return [...this.orders.values()].filter(
-      (o) => !isFinal(o.state) && (!filter?.strategy || o.strategy === filter.strategy) && (!filter?.symbol || o.symbol === filter.symbol),
-    );
+    const out: TrackedOrder[] = [];
+    for (const o of this.live.values()) {
+      if ((!filter?.strategy || o.strategy === filter.strategy) && (!filter?.symbol || o.symbol === filter.symbol)) out.push(o);
+    }
+    return out;
   }
 
   /** Close an order the exchange does not know (recovery: it never reached the exchange). */
@@ -328,7 +375,11 @@ export class ExecutionEngine extends EventEmitter<ExecutionEvents> {
 
   /** Take over orders known from the journal (recovery). */
   adopt(orders: TrackedOrder[]): void {
-    for (const o of orders) if (!this.orders.has(o.clientOrderId)) this.orders.set(o.clientOrderId, o);
+    for (const o of orders) {
+      if (this.orders.has(o.clientOrderId)) continue;
+      this.orders.set(o.clientOrderId, o);
+      if (!isFinal(o.state)) this.live.set(o.clientOrderId, o);
+    }
   }
 
   /**
@@ -359,8 +410,7 @@ export class ExecutionEngine extends EventEmitter<ExecutionEvents> {
    */
   async pollOnce(): Promise<void> {
     const now = this.deps.clock.now();
-    const due = [...this.orders.values()].filter((o) => {
-      if (isFinal(o.state)) return false;
+    const due = [...this.live.values()].filter((o) => {
       const polled = this.lastPolled.get(o.clientOrderId);
       const last = polled ?? 0;
       if (this.cover && !this.cancelRequested.has(o.clientOrderId) && this.cover(o, polled)) return now - last >= this.opts.coveredPollMs;
@@ -384,6 +434,15 @@ export class ExecutionEngine extends EventEmitter<ExecutionEvents> {
       }
     }
   }
+}
+
+/**
+ * The exchange's own refusal inside an unknown outcome (a write guard wraps a contradictory answer
+ * with it as the cause), or undefined when no answer was read (timeout, 5xx, lost connection).
+ */
+function answeredRefusal(err: unknown): string | undefined {
+  const cause = err instanceof Error ? (err as Error & { cause?: unknown }).cause : undefined;
+  return cause instanceof MizanError && !cause.retryable && !(cause instanceof ResponseParseError) ? cause.message : undefined;
 }
 
 function errInfo(err: unknown): { name: string; message: string } {

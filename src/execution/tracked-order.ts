@@ -107,6 +107,52 @@ export interface SnapshotResult {
   changed: boolean;
   previous: OrderState;
   fills: FillEvent[];
+  /**
+   * Set when the answer was refused as impossible (nothing was booked, the order is unchanged): why,
+   * and the answer's numbers as text for the log.
+   */
+  refused?: { reason: string; payload: Record<string, unknown> };
+}
+
+/** A snapshot's numbers as text, for the log line of a refused answer. */
+function snapshotPayload(snap: SpotOrder): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(snap)) {
+    if (v instanceof Decimal) out[k] = v.toFixed();
+    else if (k === 'fills' && Array.isArray(v)) out[k] = (v as SpotOrder['fills']).map((f) => ({ price: f.price.toFixed(), quantity: f.quantity.toFixed(), fee: f.fee.toFixed(), feeAsset: f.feeAsset, ...(f.feeCoefficient ? { feeCoefficient: f.feeCoefficient.toFixed() } : {}) }));
+    else out[k] = v;
+  }
+  return out;
+}
+
+function refuse(o: TrackedOrder, reason: string, payload: Record<string, unknown>): SnapshotResult {
+  return { changed: false, previous: o.state, fills: [], refused: { reason, payload } };
+}
+
+/** Below zero (or not a number at all). */
+const neg = (x: Decimal | undefined) => x !== undefined && ((x.isNeg() && !x.isZero()) || !x.isFinite());
+
+/**
+ * Why a snapshot cannot be true of this order (checked before anything is booked): executed below 0
+ * or above the order's quantity, a negative price, sum or fee, a fill with a negative fee or fee
+ * rate, or a fill price at or below zero.
+ */
+export function snapshotProblem(o: TrackedOrder, snap: SpotOrder): string | undefined {
+  const executed = snap.executedQty;
+  if (neg(executed)) return `executedQty ${executed.toFixed()} is negative`;
+  if (executed.gt(o.quantity)) return `executedQty ${executed.toFixed()} is above the order's quantity ${o.quantity.toFixed()}`;
+  if (neg(snap.price)) return `price ${snap.price.toFixed()} is negative`;
+  if (neg(snap.executedSum)) return `executedSum ${snap.executedSum!.toFixed()} is negative`;
+  if (neg(snap.executedPrice)) return `executedPrice ${snap.executedPrice!.toFixed()} is negative`;
+  if (neg(snap.fee)) return `fee ${snap.fee!.toFixed()} is negative`;
+  for (const f of snap.fills) {
+    if (!f.price.gt(0)) return `a fill's price ${f.price.toFixed()} is not above 0`;
+    if (neg(f.fee)) return `a fill's fee ${f.fee.toFixed()} is negative`;
+    for (const rate of [f.feeCoefficient, f.makerFeeCoefficient, f.takerFeeCoefficient]) {
+      if (neg(rate)) return `a fill's fee rate ${rate!.toFixed()} is negative`;
+    }
+  }
+  return undefined;
 }
 
 /**
@@ -117,11 +163,15 @@ export function applySnapshot(o: TrackedOrder, snap: SpotOrder, now: number): Sn
   const previous = o.state;
   const fills: FillEvent[] = [];
   if (isFinal(o.state)) return { changed: false, previous, fills };
+  const problem = snapshotProblem(o, snap);
+  if (problem) return refuse(o, problem, snapshotPayload(snap));
   const executed = snap.executedQty;
   if (executed.gt(o.filled)) {
     const dq = executed.minus(o.filled);
     const sum = snap.executedSum ?? (snap.executedPrice ? snap.executedPrice.mul(executed) : undefined);
     const dQuote = sum ? sum.minus(o.filledQuote) : snap.price.mul(dq);
+    // What this growth would book must be a real trade: a price above zero.
+    if (!dQuote.gt(0)) return refuse(o, `the new fill of ${dq.toFixed()} would be booked at a price of ${dQuote.div(dq).toFixed()}`, snapshotPayload(snap));
     const fee = snap.fee !== undefined ? Decimal.max(snap.fee.minus(o.fee), 0) : estimateFee(snap, dq, dQuote);
     const feeAsset = snap.fills.at(-1)?.feeAsset ?? o.feeAsset ?? (o.side === 'BUY' ? baseOf(o.symbol) : quoteOf(o.symbol));
     // The average price of what the snapshot newly filled; when that is exactly its last fill, that fill's price.
@@ -177,6 +227,10 @@ export function applyTradeDetail(o: TrackedOrder, t: TradeDetail, now: number): 
   const previous = o.state;
   const fills: FillEvent[] = [];
   if (isFinal(o.state)) return { changed: false, previous, fills };
+  if (!t.quantity.gt(0) || !t.price.gt(0) || !t.sum.gt(0) || neg(t.fee)) {
+    const payload = { quantity: t.quantity.toFixed(), price: t.price.toFixed(), sum: t.sum.toFixed(), fee: t.fee.toFixed(), feeAsset: t.feeAsset, timestamp: t.timestamp };
+    return refuse(o, 'a trade detail needs a quantity, price and sum above 0 and a fee not below 0', payload);
+  }
   const total = Decimal.min((o.detailQty ?? new Decimal(0)).plus(t.quantity), o.quantity);
   o.detailQty = total;
   if (!total.gt(o.filled)) return { changed: false, previous, fills };

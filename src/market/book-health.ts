@@ -1,7 +1,9 @@
 /**
  * Health of one local book. A book is healthy when it has no stale reason. Reasons:
  * - `initializing`: a side has never been received (neither from REST nor from the stream);
- * - `crossed`: best bid at or above best ask after both sides were applied;
+ * - `crossed`: best bid at or above best ask, and not a transient: the other side's next update left
+ *   it crossed, or it stayed crossed for `crossedGraceMs` (the sides arrive as separate snapshots, so
+ *   one side moving through the other's older snapshot is not reported), or a REST snapshot was crossed;
  * - `unsorted` / `malformed`: the last message for a side was refused (the previous side is kept);
  * - `side_too_old`: a side was not updated for longer than `maxSideAgeMs`;
  * - `stream_down`: a stream connection is down, or came back and the side was not refreshed yet;

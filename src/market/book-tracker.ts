@@ -22,7 +22,13 @@ import { DEFAULT_RESYNC_OPTIONS, ResyncScheduler, type ResyncSchedulerOptions } 
 export interface BookTrackerOptions extends ResyncSchedulerOptions {
   /** A side not updated for longer than this is `side_too_old` (and resynced). 0 disables. */
   maxSideAgeMs: number;
-  /** A crossed book is resynced when the other side's next update does not uncross it, or after this. */
+  /**
+   * Grace of a cross made by one side's stream update (ms). The exchange sends the two sides as
+   * separate full snapshots, so a side that moved through the other side's older snapshot is a
+   * transient: the book is reported `crossed` (unhealthy) and resynced only when the other side's
+   * next update leaves it crossed, or when it is still crossed after this long. A REST snapshot
+   * (both sides at once) that is crossed is crossed at once.
+   */
   crossedGraceMs: number;
   /** Use `getAllDepths` (one request) when at least this many books are due together. */
   allDepthsThreshold: number;
@@ -53,6 +59,10 @@ interface Tracked {
   side: Record<BookSide, Set<SideReason>>;
   crossedSince: number | undefined;
   crossedBy: BookSide | undefined;
+  /** The current cross is not a transient (see crossedGraceMs): reported and resynced. */
+  crossConfirmed: boolean;
+  /** Crosses that ended within their grace (the other side's update uncrossed the book). */
+  transientCrosses: number;
   key: string;
   reasons: StaleReason[];
   changedAt: number;
@@ -89,6 +99,8 @@ export class BookTracker extends EventEmitter<BookTrackerEvents> {
       side: { bid: new Set(), ask: new Set() },
       crossedSince: undefined,
       crossedBy: undefined,
+      crossConfirmed: false,
+      transientCrosses: 0,
       key: '',
       reasons: [],
       changedAt: this.deps.clock.now(),
@@ -194,8 +206,9 @@ export class BookTracker extends EventEmitter<BookTrackerEvents> {
   tick(): void {
     const now = this.deps.clock.now();
     for (const [symbol, t] of this.books) {
-      this.evaluate(t, now);
       const grace = t.crossedSince !== undefined && now - t.crossedSince >= this.opts.crossedGraceMs;
+      if (grace) t.crossConfirmed = true;
+      this.evaluate(t, now);
       if (grace || t.reasons.includes('side_too_old')) this.scheduler.request(symbol);
     }
   }
@@ -281,7 +294,7 @@ export class BookTracker extends EventEmitter<BookTrackerEvents> {
       } else this.sideReplaced(t, side);
     }
     if (t.book.isCrossed()) good = false;
-    this.checkCrossed(t, 'bid', now);
+    this.checkCrossed(t, 'bid', now, true);
     if (good) {
       t.resyncs++;
       t.lastResyncAt = now;
@@ -300,19 +313,33 @@ export class BookTracker extends EventEmitter<BookTrackerEvents> {
     if (!this.streamDown) r.delete('stream_down');
   }
 
-  private checkCrossed(t: Tracked, side: BookSide, now: number): void {
+  /**
+   * After `side` was replaced: a cross starts its grace (a transient until the other side's next
+   * update, or until `crossedGraceMs`), is confirmed when the other side came and the book is still
+   * crossed, and ends when the book is no longer crossed. `both`: both sides came together (REST).
+   */
+  private checkCrossed(t: Tracked, side: BookSide, now: number, both = false): void {
     if (!t.book.isCrossed()) {
+      if (t.crossedSince !== undefined && !t.crossConfirmed) t.transientCrosses++;
       t.crossedSince = undefined;
       t.crossedBy = undefined;
+      t.crossConfirmed = false;
       return;
     }
     if (t.crossedSince === undefined) {
       t.crossedSince = now;
       t.crossedBy = side;
-    } else if (t.crossedBy !== side) {
-      // The other side was updated and the book is still crossed: not a transient state.
-      this.scheduler.request(t.book.symbol);
+      t.crossConfirmed = both || this.opts.crossedGraceMs <= 0;
+    } else if (t.crossedBy !== side || both || now - t.crossedSince >= this.opts.crossedGraceMs) {
+      // The other side was updated (or the grace is over) and the book is still crossed: not a transient.
+      if (!t.crossConfirmed) this.scheduler.request(t.book.symbol);
+      t.crossConfirmed = true;
     }
+  }
+
+  /** Crosses of a book that ended within their grace (not reported as unhealthy). */
+  transientCrosses(symbol: string): number {
+    return this.get(symbol).transientCrosses;
   }
 
   private reasonsOf(t: Tracked, now: number): StaleReason[] {
@@ -323,14 +350,14 @@ export class BookTracker extends EventEmitter<BookTrackerEvents> {
       t.side.ask.size === 0 &&
       bids.version > 0 &&
       asks.version > 0 &&
-      !t.book.isCrossed() &&
+      !(t.crossConfirmed && t.book.isCrossed()) &&
       (max <= 0 || (now - bids.updatedAt <= max && now - asks.updatedAt <= max))
     ) {
       return NO_REASONS; // the common case on the hot path: healthy, nothing allocated
     }
     const r: StaleReason[] = [...t.side.bid, ...t.side.ask];
     if (bids.version === 0 || asks.version === 0) r.push('initializing');
-    if (t.book.isCrossed()) r.push('crossed');
+    if (t.crossConfirmed && t.book.isCrossed()) r.push('crossed');
     if (max > 0 && ((bids.updatedAt >= 0 && now - bids.updatedAt > max) || (asks.updatedAt >= 0 && now - asks.updatedAt > max))) {
       r.push('side_too_old');
     }

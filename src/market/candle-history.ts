@@ -2,8 +2,10 @@
  * Candle history from `/v1/udf/history` (through a CandleHistorySource): long ranges are paged
  * (`pageSize` candles per request; the exchange caps the points per request), results are
  * de-duplicated by time and sorted, missing periods are reported as gaps, and everything fetched is
- * kept in an on-disk cache keyed by symbol and resolution together with the ranges already covered:
- * a range fetched before makes no request, a partly covered one fetches only the missing parts.
+ * kept in an on-disk cache keyed by source (the exchange's or simulator's URL), symbol and resolution
+ * together with the ranges already covered: a range fetched before makes no request, a partly
+ * covered one fetches only the periods missing (a missing stretch holding no period start, such as
+ * the seconds after a cached range's last period start, needs no request).
  * The period still forming at fetch time (and anything later) is returned but never cached, so a
  * cached candle is always a closed one. Both resolution sets are accepted (`RESOLUTIONS`).
  */
@@ -45,6 +47,8 @@ export interface CandleFetchResult {
 
 export interface CandleHistoryDeps {
   source: CandleHistorySource;
+  /** The URL `source` reads (the exchange's or simulator's base URL): the cache is kept per origin. */
+  origin: string;
   clock: Clock;
   logger?: Logger;
   options?: Partial<CandleHistoryOptions>;
@@ -66,7 +70,7 @@ export class CandleHistory {
     if (!Number.isInteger(this.opts.pageSize) || this.opts.pageSize < 1) {
       throw new ParameterError('pageSize', this.opts.pageSize, 'a positive integer');
     }
-    this.cache = new CandleCache(this.opts.cacheDir);
+    this.cache = new CandleCache(this.opts.cacheDir, deps.origin);
   }
 
   /** Candles of `symbol` with start time in [from, to] (Unix seconds, inclusive). */
@@ -107,15 +111,21 @@ export class CandleHistory {
     try {
       for (const part of missing) {
         for (const page of pages(part, res, off, this.opts.pageSize)) {
+          // No period starts inside the page (a few seconds after a period start): nothing to ask for.
+          if (Math.ceil((page[0] - off) / res) * res + off > page[1]) {
+            if (page[0] <= coverEnd) added.push([page[0], Math.min(page[1], coverEnd)]);
+            continue;
+          }
           requests++;
-          const got = await this.deps.source.getCandles({ symbol, resolution, from: page[0], to: page[1] });
+          // The exchange wants from < to; a page of one second (a period start) asks through the next.
+          const got = await this.deps.source.getCandles({ symbol, resolution, from: page[0], to: Math.max(page[1], page[0] + 1) });
           for (const c of got) if (c.time >= page[0] && c.time <= page[1]) fresh.set(c.time, c);
           // Pages done so far count as covered even if a later page fails.
           if (page[0] <= coverEnd) added.push([page[0], Math.min(page[1], coverEnd)]);
         }
       }
     } finally {
-      if (requests > 0) await this.persist(symbol, resolution, store, fresh, added, coverEnd);
+      if (requests > 0 || added.length > 0) await this.persist(symbol, resolution, store, fresh, added, coverEnd);
     }
     const out = new Map<number, Candle>();
     for (const c of store.candles.values()) if (c.time >= from && c.time <= to) out.set(c.time, c);

@@ -1,6 +1,6 @@
 /**
  * Market-data commands of `mizan`:
- *   mizan book <symbol> [--url] [--depth N] [--protocol 3|4] [--once] [--timeout S]
+ *   mizan book <symbol> [--url] [--depth N] [--transport ws|socketio|auto] [--protocol 3|4] [--once] [--timeout S]
  *   mizan candles <symbol> --resolution R --from F --to T [--out file.csv] [--url] [--cache dir]
  *   mizan markets [--url] [--filter TEXT]
  * Every command talks to the exchange given by `--url` (default https://api.wallex.ir; the
@@ -14,6 +14,7 @@ import {
   intOption,
   protocolOption,
   resolutionOption,
+  transportOption,
   symbolArgument,
   timeOption,
   urlOption,
@@ -30,13 +31,14 @@ export function registerMarketCommands(program: Command, deps: MarketCommandDeps
     .argument('<symbol>', 'market, e.g. BTCTMN', symbolArgument)
     .option('--url <url>', 'exchange or simulator address', urlOption, DEFAULT_EXCHANGE_URL)
     .option('--depth <n>', 'levels shown per side', intOption('depth', 1, 50), 10)
+    .option('--transport <ws|socketio|auto>', 'stream route: the plain WebSocket at /ws, socket.io, or auto (ws, socket.io when /ws cannot connect)', transportOption, 'auto' as const)
     .option('--protocol <3|4>', 'socket.io protocol of the stream', protocolOption, 4 as 3 | 4)
     .option('--once', 'print one snapshot (once the book is healthy) and exit', false)
     .option('--timeout <seconds>', 'with --once: longest wait for a healthy book', intOption('timeout', 1, 600), 15)
-    .action(async (symbol: string, o: { url: string; depth: number; protocol: 3 | 4; once: boolean; timeout: number }) => {
+    .action(async (symbol: string, o: { url: string; depth: number; transport: 'ws' | 'socketio' | 'auto'; protocol: 3 | 4; once: boolean; timeout: number }) => {
       // Each command's code is loaded when it runs, not when `mizan` starts (mizan --help stays quick).
       const { runBook } = await import('./cli/book-command.js');
-      await runBook({ symbol, url: o.url, depth: o.depth, protocol: o.protocol, once: o.once, timeoutSec: o.timeout }, d());
+      await runBook({ symbol, url: o.url, depth: o.depth, transport: o.transport, protocol: o.protocol, once: o.once, timeoutSec: o.timeout }, d());
     });
 
   program

@@ -10,9 +10,10 @@ import type { Command } from 'commander';
 import { existsSync } from 'node:fs';
 import { SystemClock, type Clock } from '../core/clock.js';
 import { Journal } from '../store/journal.js';
+import { resolveJournalFile, NPM_START_CONFIG, type JournalLocation } from '../store/cli-command.js';
 import type { TradingStateName, TradingStateRecord } from './ports.js';
 
-export const DEFAULT_JOURNAL = '.mizan/journal.sqlite';
+export { DEFAULT_JOURNAL_FILE as DEFAULT_JOURNAL } from '../store/cli-command.js';
 
 export interface RiskCommandDeps {
   out?: (text: string) => void;
@@ -61,15 +62,23 @@ export function registerRiskCommands(program: Command, deps: RiskCommandDeps = {
       process.exitCode = 1;
     }
   };
-  const fileOpt = ['-f, --file <journal>', 'the bot\'s journal (SQLite)', DEFAULT_JOURNAL] as const;
+  const fileOpt = ['-f, --file <journal>', `the bot's journal (SQLite; default: .mizan/journal.sqlite or ${NPM_START_CONFIG}'s journal, whichever exists)`] as const;
+  const configOpt = ['-c, --config <file>', "the bot's config: its journal.file"] as const;
+  // The journal to act on; the line saying which when it was not named.
+  const journalOf = (o: JournalLocation): string => {
+    const r = resolveJournalFile(o);
+    if (r.implicit) out(`${r.implicit}\n`);
+    return r.file;
+  };
   program
     .command('halt')
     .description('kill switch: stop all trading (only cancels pass; open orders are cancelled) until `mizan resume`')
     .argument('[reason...]', 'why, for the log and `mizan status`')
     .option(...fileOpt)
-    .action((reason: string[], o: { file: string }) =>
+    .option(...configOpt)
+    .action((reason: string[], o: JournalLocation) =>
       run(() => {
-        const rec = setTradingState(o.file, 'halted', reason.join(' ') || 'halted from the command line', clock);
+        const rec = setTradingState(journalOf(o), 'halted', reason.join(' ') || 'halted from the command line', clock);
         out(`${describeState(rec)}\nA running bot applies it within its state watch interval (at once on SIGUSR2).\n`);
       }),
     );
@@ -78,9 +87,10 @@ export function registerRiskCommands(program: Command, deps: RiskCommandDeps = {
     .description('lift a halt (or the reducing state): back to active trading')
     .argument('[reason...]', 'why, for the log')
     .option(...fileOpt)
-    .action((reason: string[], o: { file: string }) =>
+    .option(...configOpt)
+    .action((reason: string[], o: JournalLocation) =>
       run(() => {
-        const rec = setTradingState(o.file, 'active', reason.join(' ') || 'resumed from the command line', clock);
+        const rec = setTradingState(journalOf(o), 'active', reason.join(' ') || 'resumed from the command line', clock);
         out(`${describeState(rec)}\n`);
       }),
     );
@@ -88,5 +98,6 @@ export function registerRiskCommands(program: Command, deps: RiskCommandDeps = {
     .command('status')
     .description('show the trading state (active, reducing, halted), its reason and since when')
     .option(...fileOpt)
-    .action((o: { file: string }) => run(() => out(`${describeState(readTradingState(o.file))}\n`)));
+    .option(...configOpt)
+    .action((o: JournalLocation) => run(() => out(`${describeState(readTradingState(journalOf(o)))}\n`)));
 }

@@ -17,6 +17,7 @@ import type { Decimal } from '../core/decimal.js';
 import type { Intent } from '../core/intents.js';
 import { silentLogger, type Logger } from '../core/logger.js';
 import type { Denial } from '../strategy/views.js';
+import { IntentShapeRule } from './intent-shape.js';
 import { mergeLimits, type RiskLimits, type StrategyLimits } from './limits.js';
 import { OrderRateBudget } from './order-rate.js';
 import type { RiskPorts, RiskSink, TradingStateRecord } from './ports.js';
@@ -81,8 +82,11 @@ export class RiskEngine extends EventEmitter<RiskEngineEvents> {
     const pc = deps.protections ?? {};
     this.protections = new Protections(pc, this.state, deps.sink);
     for (const [name, lim] of Object.entries(deps.strategies ?? {})) this.setStrategyLimits(name, lim);
-    this.orderRate = new OrderRateBudget(this.global.orderRate ?? DEFAULT_ORDER_RATE, deps.clock);
+    const sink = deps.sink;
+    const rateStore = sink?.saveOrderRate && sink.loadOrderRate ? { load: () => sink.loadOrderRate!(), save: (t: readonly number[]) => sink.saveOrderRate!(t) } : undefined;
+    this.orderRate = new OrderRateBudget(this.global.orderRate ?? DEFAULT_ORDER_RATE, deps.clock, rateStore);
     this.rules = [
+      new IntentShapeRule(),
       new TradingStateRule(this.state, (s, now) => this.protections.lock(s, now)),
       new MarketLimitsRule(deps.ports, this.reservations),
       new PriceSanityRule(),

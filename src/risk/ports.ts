@@ -108,4 +108,7 @@ export interface RiskSink {
   loadTradingState(): TradingStateRecord | undefined;
   saveProtections(memo: ProtectionsMemo): void;
   loadProtections(): ProtectionsMemo | undefined;
+  /** The bot's order-rate window (send times, ms), kept across restarts; optional. */
+  saveOrderRate?(times: readonly number[]): void;
+  loadOrderRate?(): readonly number[] | undefined;
 }

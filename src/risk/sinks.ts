@@ -42,6 +42,8 @@ export interface JournalReader {
 
 /** The key-value slot the protections' counters are kept under. */
 export const RISK_KV = { strategy: '__risk', key: 'protections' } as const;
+/** The key-value slot the bot's order-rate window is kept under. */
+export const ORDER_RATE_KV = { strategy: '__risk', key: 'orderRate' } as const;
 
 export function journalRiskSink(journal: JournalLike, reader: JournalReader): RiskSink {
   return {
@@ -51,6 +53,11 @@ export function journalRiskSink(journal: JournalLike, reader: JournalReader): Ri
     saveTradingState: (r) => journal.setTradingState(r),
     loadTradingState: () => reader.tradingState(),
     saveProtections: (m) => journal.kvSet(RISK_KV.strategy, RISK_KV.key, m),
+    saveOrderRate: (times) => journal.kvSet(ORDER_RATE_KV.strategy, ORDER_RATE_KV.key, times),
+    loadOrderRate: () => {
+      const v = reader.kvGet(ORDER_RATE_KV.strategy, ORDER_RATE_KV.key);
+      return Array.isArray(v) ? v.filter((t): t is number => typeof t === 'number') : undefined;
+    },
     loadProtections: () => {
       const v = reader.kvGet(RISK_KV.strategy, RISK_KV.key);
       if (!v || typeof v !== 'object') return undefined;

@@ -72,8 +72,11 @@ export class TradingState extends EventEmitter<TradingStateEvents> {
     const previous = this.rec;
     this.rec = { state, reason, since: this.deps.clock.now() };
     this.deps.sink?.saveTradingState(this.rec);
-    const log = state === 'active' ? this.logger.info : this.logger.warn;
-    log({ state, previous: previous.state, reason }, `trading state ${previous.state} -> ${state}: ${reason}`);
+    // Called on the logger (pino's methods read `this`): never taken off it as a bare function.
+    const fields = { state, previous: previous.state, reason };
+    const msg = `trading state ${previous.state} -> ${state}: ${reason}`;
+    if (state === 'active') this.logger.info(fields, msg);
+    else this.logger.warn(fields, msg);
     this.emit('change', this.rec, previous);
   }
 }

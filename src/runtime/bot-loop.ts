@@ -105,7 +105,8 @@ export class BotLoop {
 
   recordEquity(): void {
     const e = this.d.portfolio.equity(this.d.clock.now());
-    this.startEquity ??= e.equity;
+    // The start is the first equity with every asset priced (a book not read yet would leave one out).
+    if (e.unpriced.length === 0) this.startEquity ??= e.equity;
     const balances: Record<string, Decimal> = {};
     for (const [a, b] of Object.entries(e.balances)) balances[a] = new Decimal(b.value);
     this.d.journal.recordEquity(this.d.reference, e.equity, balances, e.time);
@@ -138,6 +139,7 @@ export class BotLoop {
       openOrders: this.d.engine.liveOrders().length,
       fills: this.d.core.fills,
       denials: this.d.core.denials,
+      errors: [...this.d.core.runners.values()].reduce((n, r) => n + r.errors, 0),
       books: { healthy: this.d.symbols.length - unhealthy.length, total: this.d.symbols.length, unhealthy },
       tradingState: this.d.risk.state.state,
     };
@@ -145,6 +147,15 @@ export class BotLoop {
 
   summary(): string {
     const rows = this.d.portfolio.pnl((s) => (this.d.market.symbols().includes(s) ? this.d.market.book(s).mid() : undefined));
+    // Every strategy and market of the config, also those that never traded.
+    const zero = new Decimal(0);
+    for (const s of this.d.config.strategies) {
+      for (const m of s.markets) {
+        if (!rows.some((r) => r.strategy === s.name && r.symbol === m)) rows.push({ strategy: s.name, symbol: m, quantity: zero, avgPrice: zero, realized: zero, unrealized: zero, fees: zero, trades: 0 });
+      }
+    }
+    const order = (name: string) => this.d.config.strategies.findIndex((s) => s.name === name);
+    rows.sort((a, b) => order(a.strategy) - order(b.strategy) || a.symbol.localeCompare(b.symbol));
     return summary(this.snapshot(), rows);
   }
 }

@@ -13,6 +13,8 @@ import { WallexRestClient } from '../exchange/rest/client.js';
 import { StreamClient } from '../exchange/stream/client.js';
 import { ClientIdGenerator } from '../execution/client-id.js';
 import { ExecutionEngine } from '../execution/engine.js';
+import { BracketManager } from '../execution/brackets.js';
+import { journalBracketStore } from './bracket-store.js';
 import { RestVenue } from '../execution/rest-venue.js';
 import type { Venue } from '../execution/venue.js';
 import { MarketDataEngine } from '../market/engine.js';
@@ -24,8 +26,10 @@ import { runSim, type RunningSim } from '../sim/cli-command.js';
 import { Journal } from '../store/journal.js';
 import { splitSymbol } from '../store/pnl.js';
 import { JournalExecutionAdapter, journalKv } from './journal-adapters.js';
-import { createLogger } from './logger.js';
+import { loggerFromConfig } from './logger.js';
+import { logFills } from './fill-log.js';
 import { createPaperVenue, type PaperVenue } from './paper.js';
+import { checkApiKey } from './key-check.js';
 import { recoverOrders, type RecoveryReport } from './recovery.js';
 import { riskPort } from './risk-port.js';
 import { startSchedules } from './schedules.js';
@@ -90,9 +94,7 @@ export async function startBot(config: MizanConfig, opts: BotOptions = {}): Prom
   const instances = await loadStrategyInstances(config);
   const clock = opts.clock ?? new SystemClock();
   const apiKeySecret = config.exchange.apiKey;
-  const logger =
-    opts.logger ??
-    createLogger({ level: config.logging.level, pretty: config.logging.pretty, secrets: [apiKeySecret, config.exchange.stream.privateKey].filter((s): s is string => s !== undefined) });
+  const logger = opts.logger ?? loggerFromConfig(config);
 
   // ---------------------------------------------------------------------------- the exchange
   let embedded: RunningSim | undefined;
@@ -130,9 +132,11 @@ export async function startBot(config: MizanConfig, opts: BotOptions = {}): Prom
     if (unknown.length) {
       throw new ConfigError(unknown.map(({ i, s }) => ({ path: `strategies[${i}].markets`, message: `"${s}" is not a market of the exchange`, value: s })));
     }
-    const stream = new StreamClient({ url: config.exchange.stream?.url ?? baseUrl, protocol: config.exchange.stream?.protocol ?? 4, logger: logger.child({ component: 'stream' }) });
+    // Live: refuse to start with an API key the exchange refuses (401/403), before anything is written.
+    if (config.mode === 'live') await checkApiKey(rest, instances.map((i) => i.account));
+    const stream = new StreamClient({ url: config.exchange.stream?.url ?? baseUrl, transport: config.exchange.stream?.transport ?? 'auto', protocol: config.exchange.stream?.protocol ?? 4, logger: logger.child({ component: 'stream' }) });
     const resolutions = [...new Set(instances.map((i) => i.resolutionSec))];
-    const market = new MarketDataEngine({ stream, depth: { getDepth: (s) => rest.getDepth(s), getAllDepths: () => rest.getAllDepth() }, clock, logger, options: { candleResolutions: resolutions } });
+    const market = new MarketDataEngine({ stream, depth: { getDepth: (s) => rest.getDepth(s), getAllDepths: () => rest.getAllDepth() }, clock, logger, options: { candleResolutions: resolutions, book: { crossedGraceMs: config.exchange.stream.crossedGraceMs } } });
 
     // ------------------------------------------------------------------ journal, portfolio
     const journal = Journal.open(config.journal.file, { clock, logger, checkpoint: 'background' });
@@ -222,9 +226,16 @@ export async function startBot(config: MizanConfig, opts: BotOptions = {}): Prom
       ids: new ClientIdGenerator(clock),
       journal: execJournal,
       reservations: risk,
+      options: { retainFinal: 1_000 }, // final orders are in the journal; memory stays flat over weeks
     });
     engine.listen(venue);
+    logFills(engine, logger);
     cleanups.push(() => engine.close());
+    // Brackets (execution/brackets.ts): loaded before recovery, whose fills they must see. A paper
+    // run starts a fresh exchange, where the old brackets' children do not exist.
+    const brackets = new BracketManager({ engine, store: journalBracketStore(journal), market: markets, logger: logger.child({ component: 'brackets' }) });
+    if (config.mode === 'paper') brackets.reset();
+    market.on('trade', (t) => brackets.onPrice(t.symbol, t.price));
     // Live mode with a stream key: order updates and fills by the private stream, polling as a safety net.
     const privateStream = startPrivateStream({ config, baseUrl, engine, portfolio, clock, logger });
     if (privateStream) cleanups.push(() => privateStream.stop());
@@ -242,6 +253,7 @@ export async function startBot(config: MizanConfig, opts: BotOptions = {}): Prom
       // restored positions would not match its balances.
       ...(config.mode === 'live' ? { portfolio } : {}),
     });
+    brackets.resume();
 
     const core = new TradingCore({
       clock,

@@ -2,11 +2,26 @@
  * `mizan check <config>`: validate a config and its strategies' parameters without connecting
  * anywhere; list the strategies and markets; exit non-zero with every problem listed.
  * `mizan strategies`: the bundled strategies and their parameters (defaults and bounds).
+ *
+ * Every stage runs whatever the others found: the file (YAML, schema, cross-field checks, markets),
+ * then each strategy entry that names a module (imported) and its parameters (checked against the
+ * declarations), so one run lists every problem, in the order of the file's lines.
  */
 import type { Command } from 'commander';
 import { ConfigError } from '../config/issues.js';
+import type { MizanConfig } from '../config/schema.js';
 import { describeParams } from '../strategy/params.js';
-import { importStrategy, listBundledStrategies, loadStrategyInstances } from './strategy-loader.js';
+import type { StrategyInstance } from './trading-core.js';
+
+/** Load a config and its strategies, or throw one ConfigError with the problems of every stage. */
+export async function loadChecked(file: string): Promise<{ config: MizanConfig; instances: StrategyInstance[] }> {
+  // Loaded when the command runs, not when `mizan` starts (mizan --help stays quick).
+  const [{ dedupeIssues, inspectConfigFile, withLines }, { checkStrategyEntries, loadStrategyInstances }] = await Promise.all([import('../config/load.js'), import('./strategy-loader.js')]);
+  const r = await inspectConfigFile(file);
+  const issues = [...r.issues, ...(await checkStrategyEntries(r.data, r.strategyBaseDir))];
+  if (!r.config || issues.length) throw new ConfigError(withLines(dedupeIssues(issues), r.lineOf), file);
+  return { config: r.config, instances: await loadStrategyInstances(r.config) };
+}
 
 export interface CheckOutput {
   write(text: string): void;
@@ -14,10 +29,7 @@ export interface CheckOutput {
 
 export async function checkConfig(file: string, out: CheckOutput): Promise<boolean> {
   try {
-    // Loaded when the command runs, not when `mizan` starts (mizan --help stays quick).
-    const { loadConfig } = await import('../config/load.js');
-    const config = await loadConfig(file);
-    const instances = await loadStrategyInstances(config);
+    const { config, instances } = await loadChecked(file);
     out.write(`${file}: ok (mode ${config.mode}, ${config.exchange.simulator ? 'embedded simulator' : config.exchange.baseUrl})\n`);
     for (const i of instances) {
       const params = Object.entries(i.params)
@@ -52,6 +64,7 @@ export function registerCheckCommands(program: Command, out: CheckOutput = proce
     .command('strategies')
     .description('list the bundled strategies and their parameters')
     .action(async () => {
+      const { importStrategy, listBundledStrategies } = await import('./strategy-loader.js');
       for (const name of listBundledStrategies()) {
         const def = await importStrategy(name);
         out.write(`${def.name}\n  ${def.description}\n`);

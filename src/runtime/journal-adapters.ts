@@ -3,7 +3,7 @@
  * the risk verdicts. Orders are inserted once and then updated; an order is final in the journal
  * exactly when the tracker says so; a fill is stored once per (client id, executed quantity).
  */
-import type { Verdict } from '../core/intents.js';
+import type { Brackets, Verdict } from '../core/intents.js';
 import type { ExecutionJournal } from '../execution/engine.js';
 import { isFinal, type TrackedOrder } from '../execution/tracked-order.js';
 import type { Journal } from '../store/journal.js';
@@ -11,7 +11,18 @@ import type { OrderRow } from '../store/types.js';
 import type { FillEvent, JsonValue, KeyValueStore, OrderState } from '../strategy/views.js';
 import { Decimal } from '../core/decimal.js';
 
-const orderDetail = (o: TrackedOrder): Record<string, unknown> => ({ filledQuote: o.filledQuote.toFixed(), fee: o.fee.toFixed(), ...(o.reason ? { reason: o.reason } : {}) });
+const orderDetail = (o: TrackedOrder): Record<string, unknown> => ({
+  filledQuote: o.filledQuote.toFixed(),
+  fee: o.fee.toFixed(),
+  ...(o.reason ? { reason: o.reason } : {}),
+  // Kept so a restarted bot still knows a stop's trigger and an entry's brackets (execution/brackets.ts).
+  ...(o.stopPrice ? { stopPrice: o.stopPrice.toFixed() } : {}),
+  ...(o.brackets ? { brackets: bracketsText(o.brackets) } : {}),
+});
+
+function bracketsText(b: Brackets): { stopLoss?: string; takeProfit?: string } {
+  return { ...(b.stopLoss ? { stopLoss: b.stopLoss.toFixed() } : {}), ...(b.takeProfit ? { takeProfit: b.takeProfit.toFixed() } : {}) };
+}
 
 export class JournalExecutionAdapter implements ExecutionJournal {
   private readonly known = new Set<string>();
@@ -100,7 +111,7 @@ function isPrimaryKeyClash(err: unknown): boolean {
 
 /** A journal order row back into a tracked order (recovery). */
 export function trackedFromRow(r: OrderRow): TrackedOrder {
-  const detail = (r.detail ?? {}) as { filledQuote?: string; fee?: string };
+  const detail = (r.detail ?? {}) as { filledQuote?: string; fee?: string; stopPrice?: string; brackets?: { stopLoss?: string; takeProfit?: string } };
   const o: TrackedOrder = {
     clientOrderId: r.clientId,
     strategy: r.strategy,
@@ -119,6 +130,13 @@ export function trackedFromRow(r: OrderRow): TrackedOrder {
   };
   if (r.price) o.price = r.price;
   if (r.tag) o.tag = r.tag;
+  if (detail.stopPrice) o.stopPrice = new Decimal(detail.stopPrice);
+  if (detail.brackets && (detail.brackets.stopLoss || detail.brackets.takeProfit)) {
+    o.brackets = {
+      ...(detail.brackets.stopLoss ? { stopLoss: new Decimal(detail.brackets.stopLoss) } : {}),
+      ...(detail.brackets.takeProfit ? { takeProfit: new Decimal(detail.brackets.takeProfit) } : {}),
+    };
+  }
   return o;
 }
 

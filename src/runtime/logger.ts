@@ -3,10 +3,16 @@
  * Secrets are removed twice: by pino's path redaction (fields named like keys), and by a final pass
  * over every serialised line that replaces the registered secret values wherever they appear, so a
  * key echoed inside an error message or a nested object never reaches the output.
+ *
+ * `file` (the config's `logging.file`) also appends every line as JSON to that file, whatever the
+ * terminal shows. A key appears once per line: a child's bindings replace the parent's of the same
+ * name (pino would print both), and a field of a log call that repeats a binding is printed once.
  */
-import { pino, type DestinationStream } from 'pino';
+import { pino, type DestinationStream, type Logger as PinoLogger } from 'pino';
 import { createRequire } from 'node:module';
-import type { Logger } from '../core/logger.js';
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import type { LogFn, Logger } from '../core/logger.js';
 
 export type LogLevel = 'trace' | 'debug' | 'info' | 'warn' | 'error' | 'fatal' | 'silent';
 
@@ -18,7 +24,11 @@ export interface LoggerOptions {
   secrets?: string[];
   /** Where lines go (default stdout). Tests pass a capturing stream. */
   destination?: NodeJS.WritableStream;
+  /** Also append JSON lines to this file (created with its folders). */
+  file?: string;
   name?: string;
+  /** Fields added to every line (a backtest adds the simulated time, `at`). */
+  mixin?: () => Record<string, unknown>;
 }
 
 const REDACT_PATHS = [
@@ -47,13 +57,84 @@ export function scrub(text: string, secrets: readonly string[]): string {
   return out;
 }
 
+/** Scrubs each serialised line once, then hands it to every target (the terminal, the log file). */
 class ScrubbingStream {
   constructor(
-    private readonly inner: NodeJS.WritableStream,
+    private readonly targets: readonly NodeJS.WritableStream[],
     private readonly secrets: readonly string[],
   ) {}
   write(chunk: string): boolean {
-    return this.inner.write(scrub(chunk, this.secrets));
+    const line = scrub(chunk, this.secrets);
+    let ok = true;
+    for (const t of this.targets) ok = t.write(line) && ok;
+    return ok;
+  }
+}
+
+type Bindings = Record<string, unknown>;
+
+/**
+ * pino behind the Logger contract, with bindings kept as one map: `child()` merges into it and builds
+ * the child from the root, so `logger.child({component: 'stream'}).child({component: 'stream'})` prints
+ * `"component"` once. The level methods are bound (a handler may take `log.warn` on its own).
+ */
+class BoundLogger implements Logger {
+  readonly trace: LogFn;
+  readonly debug: LogFn;
+  readonly info: LogFn;
+  readonly warn: LogFn;
+  readonly error: LogFn;
+  readonly fatal: LogFn;
+  private readonly keys: string[];
+
+  constructor(
+    private readonly root: PinoLogger,
+    private readonly p: PinoLogger,
+    private readonly bindings: Bindings,
+  ) {
+    this.keys = Object.keys(bindings);
+    this.trace = this.method('trace');
+    this.debug = this.method('debug');
+    this.info = this.method('info');
+    this.warn = this.method('warn');
+    this.error = this.method('error');
+    this.fatal = this.method('fatal');
+  }
+
+  private method(level: 'trace' | 'debug' | 'info' | 'warn' | 'error' | 'fatal'): LogFn {
+    const fn = (objOrMsg: object | string, msg?: string): void => {
+      if (typeof objOrMsg === 'string' || this.keys.length === 0) {
+        if (typeof objOrMsg === 'string') this.p[level](objOrMsg);
+        else this.p[level](objOrMsg, msg);
+        return;
+      }
+      const o = objOrMsg as Bindings;
+      let repeats = false;
+      for (const k of this.keys) if (k in o) repeats = true;
+      if (!repeats) {
+        this.p[level](o, msg);
+        return;
+      }
+      // A field that repeats a binding: print it once, the call's value winning.
+      const rest: Bindings = {};
+      const changed: Bindings = {};
+      for (const [k, v] of Object.entries(o)) {
+        if (!(k in this.bindings)) rest[k] = v;
+        else if (this.bindings[k] !== v) changed[k] = v;
+      }
+      const target = Object.keys(changed).length ? this.root.child({ ...this.bindings, ...changed }) : this.p;
+      if (o instanceof Error) target[level](o, msg);
+      else target[level](rest, msg);
+    };
+    return fn as LogFn;
+  }
+
+  child(bindings: Bindings): Logger {
+    let same = true;
+    for (const [k, v] of Object.entries(bindings)) if (this.bindings[k] !== v) same = false;
+    if (same) return this;
+    const merged = { ...this.bindings, ...bindings };
+    return new BoundLogger(this.root, this.root.child(merged), merged);
   }
 }
 
@@ -65,16 +146,38 @@ export function createLogger(opts: LoggerOptions = {}): Logger {
   if (pretty) {
     const require = createRequire(import.meta.url);
     const prettyFactory = require('pino-pretty') as (o: Record<string, unknown>) => NodeJS.WritableStream;
-    target = prettyFactory({ destination: dest, colorize: true, translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname', sync: true });
+    const colorize = (dest as NodeJS.WriteStream).isTTY === true && !process.env.NO_COLOR;
+    target = prettyFactory({ destination: dest, colorize, translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname', sync: true });
   }
-  const stream = new ScrubbingStream(target, secrets) as unknown as DestinationStream;
-  return pino(
+  const targets = [target];
+  if (opts.file !== undefined) {
+    try {
+      mkdirSync(dirname(opts.file), { recursive: true });
+      // Synchronous appends: a line is in the file when the call returns, also when the process exits next.
+      targets.push(pino.destination({ dest: opts.file, sync: true, append: true }) as unknown as NodeJS.WritableStream);
+    } catch (err) {
+      throw new Error(`logging.file: cannot write ${opts.file} (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`);
+    }
+  }
+  const stream = new ScrubbingStream(targets, secrets) as unknown as DestinationStream;
+  const root = pino(
     {
       name: opts.name ?? 'mizan',
       level: opts.level ?? 'info',
       redact: { paths: REDACT_PATHS, censor: '[REDACTED]' },
       base: undefined,
+      ...(opts.mixin ? { mixin: opts.mixin } : {}),
     },
     stream,
   );
+  return new BoundLogger(root, root, {});
+}
+
+/** The logger of a bot run from its config: `logging.level`, `.pretty`, `.file`, and its secrets redacted. */
+export function loggerFromConfig(config: {
+  logging: { level: LogLevel; pretty: boolean | 'auto'; file?: string | undefined };
+  exchange: { apiKey?: string | undefined; stream: { privateKey?: string | undefined } };
+}): Logger {
+  const secrets = [config.exchange.apiKey, config.exchange.stream.privateKey].filter((s): s is string => s !== undefined);
+  return createLogger({ level: config.logging.level, pretty: config.logging.pretty, secrets, ...(config.logging.file !== undefined ? { file: config.logging.file } : {}) });
 }

@@ -41,6 +41,7 @@ export function startPrivateStream(d: PrivateStreamDeps): PrivateStreamWiring | 
   }
   const client = new PrivateStreamClient({
     url: d.config.exchange.stream.url ?? d.baseUrl,
+    transport: d.config.exchange.stream.transport,
     protocol: d.config.exchange.stream.protocol,
     streamKey: key,
     clock: d.clock,

@@ -34,6 +34,12 @@ export interface RecoveryReport {
   fillsReplayed: number;
   /** Fills the reconciliation found that the journal did not hold (journaled now). */
   fillsFound: number;
+  /**
+   * Paper: open orders of an earlier run's paper exchange. A paper exchange lives in the process and
+   * starts empty each run, so they cannot be looked up: they are closed in the journal (never placed
+   * again) and reported once, not as missing.
+   */
+  closedFromEarlierPaperRun: string[];
 }
 
 /** Where recovered fills go (the Portfolio fits). */
@@ -51,7 +57,12 @@ export interface RecoveryDeps {
   strategyOfPrefix?: (prefix: string) => string | undefined;
   /** Rebuild positions from the journal's fills and apply the fills found (live venues only). */
   portfolio?: PositionSink;
+  /** The venue starts empty each run (default: when the main venue is a paper one). */
+  freshVenue?: boolean;
 }
+
+/** Why the journal's open orders of an earlier paper run are closed at start. */
+export const EARLIER_PAPER_RUN = 'order of an earlier paper run (the paper exchange starts empty each run)';
 
 /** Replay the journal's fills into a portfolio, each on the account its order was placed from. */
 export function replayJournalFills(journal: Journal, portfolio: PositionSink): number {
@@ -86,7 +97,23 @@ export function replayJournalFills(journal: Journal, portfolio: PositionSink): n
 
 export async function recoverOrders(d: RecoveryDeps): Promise<RecoveryReport> {
   const rows = d.journal.openOrders();
-  const report: RecoveryReport = { fromJournal: rows.length, resolved: 0, missing: [], unknown: [], orphans: [], fillsReplayed: 0, fillsFound: 0 };
+  const report: RecoveryReport = { fromJournal: rows.length, resolved: 0, missing: [], unknown: [], orphans: [], fillsReplayed: 0, fillsFound: 0, closedFromEarlierPaperRun: [] };
+  if (d.freshVenue ?? d.venueFor('main').kind === 'paper') {
+    // Nothing to look up: the exchange those orders rested on ended with its process.
+    const tracked = rows.map(trackedFromRow);
+    d.engine.adopt(tracked);
+    for (const o of tracked) {
+      d.engine.markMissing(o.clientOrderId, EARLIER_PAPER_RUN);
+      report.closedFromEarlierPaperRun.push(o.clientOrderId);
+    }
+    if (rows.length) {
+      d.logger.info(
+        { closed: rows.length, strategies: [...new Set(rows.map((r) => r.strategy))] },
+        `closed ${rows.length} open order(s) of an earlier paper run in the journal: the paper exchange starts empty each run`,
+      );
+    }
+    return report;
+  }
   const portfolio = d.portfolio;
   if (portfolio) report.fillsReplayed = replayJournalFills(d.journal, portfolio);
   // The engine emits a fill only when the journal did not hold it: apply exactly those.

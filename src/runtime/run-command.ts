@@ -4,6 +4,7 @@
  * --duration) with a summary. A second Ctrl-C forces the exit.
  */
 import type { Command } from 'commander';
+import { loadChecked } from './check-command.js';
 import type { StartInfo } from './bot.js';
 
 function banner(info: StartInfo): string {
@@ -14,7 +15,9 @@ function banner(info: StartInfo): string {
     .map(([a, b]) => `${b.value} ${a}${b.locked !== '0' ? ` (${b.locked} locked)` : ''}`);
   lines.push(`  balances ${bal.join(', ') || 'none'}`);
   const r = info.recovery;
-  if (r.fromJournal || r.orphans.length) {
+  if (r.closedFromEarlierPaperRun.length) {
+    lines.push(`  journal: ${r.closedFromEarlierPaperRun.length} open order(s) of an earlier paper run closed (the paper exchange starts empty each run)`);
+  } else if (r.fromJournal || r.orphans.length) {
     lines.push(`  recovered ${r.fromJournal} open order(s) from the journal: ${r.resolved} found, ${r.missing.length} missing, ${r.unknown.length} unknown; ${r.orphans.length} orphan(s) adopted`);
   }
   return lines.join('\n') + '\n';
@@ -33,11 +36,20 @@ export function registerRunCommand(program: Command): void {
     .option('--live', 'confirm live trading (the config must also say mode: live)')
     .option('--keep-orders', 'leave open orders on the exchange when stopping')
     .action(async (file: string, o: { duration?: number; live?: boolean; keepOrders?: boolean }) => {
-      // Loaded when the command runs, not when `mizan` starts (mizan --help stays quick).
-      const [{ loadConfig }, { startBot }] = await Promise.all([import('../config/load.js'), import('./bot.js')]);
-      const config = await loadConfig(file);
+      // Every problem of the file, its strategies and their parameters at once, before anything starts.
+      const { config } = await loadChecked(file);
+      // --live confirms a file that says mode: live; on any other file it would be ignored, and a
+      // user who typed it believes real orders are going out. Refuse before anything starts.
+      if (o.live && config.mode !== 'live') {
+        const instead = config.mode === 'backtest' ? `\`mizan backtest ${file}\` runs it` : `drop --live to run it in ${config.mode} mode`;
+        throw new Error(`--live: ${file} says mode: ${config.mode}, so this run would not trade live. Live trading needs mode: live in the file (with exchange.simulator: false and an API key) and --live on the command line; ${instead}`);
+      }
+      // The bot and the logger are loaded when the command runs, not when `mizan` starts (mizan --help stays quick).
+      const [{ startBot }, { loggerFromConfig }] = await Promise.all([import('./bot.js'), import('./logger.js')]);
+      const logger = loggerFromConfig(config);
       const bot = await startBot(config, {
         live: o.live === true,
+        logger,
         beforeStart: async (info) => {
           process.stdout.write(banner(info));
           if (info.mode === 'live') process.stdout.write('  LIVE: orders go to the exchange with real money. Ctrl-C stops.\n');

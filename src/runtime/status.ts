@@ -3,6 +3,7 @@
  */
 import { Decimal } from '../core/decimal.js';
 import type { PnlRow } from '../portfolio/portfolio.js';
+import { splitSymbol } from '../store/pnl.js';
 
 export interface StatusSnapshot {
   elapsedMs: number;
@@ -15,6 +16,8 @@ export interface StatusSnapshot {
   openOrders: number;
   fills: number;
   denials: number;
+  /** Errors the strategies' handlers threw since the start (each kind logged once, repeats rate-limited). */
+  errors?: number;
   books: { healthy: number; total: number; unhealthy: string[] };
   tradingState: string;
 }
@@ -40,14 +43,18 @@ export function fmtElapsed(ms: number): string {
 
 export function statusLine(s: StatusSnapshot, color: boolean): string {
   const c = (code: number, t: string) => (color ? `\x1b[${code}m${t}\x1b[0m` : t);
-  const pnl = s.realized.plus(s.unrealized);
-  const pnlText = fmtSigned(pnl);
+  // pnl is the change of equity since the start; of it, `trades` is what the strategies' positions made
+  // (realised and unrealised, fees included) and `prices` the rest: the revaluation of the balances
+  // held (e.g. the Toman of the account valued in USDT as USDTTMN moves).
+  const pnl = s.equity.minus(s.startEquity);
+  const trades = s.realized.plus(s.unrealized);
+  const pnlText = `${fmtSigned(pnl)} (trades ${fmtSigned(trades)}, prices ${fmtSigned(pnl.minus(trades))})`;
   const books = s.books.healthy === s.books.total ? c(32, `${s.books.healthy}/${s.books.total} healthy`) : c(33, `${s.books.healthy}/${s.books.total} healthy (${s.books.unhealthy.join(', ')} stale)`);
   const state = s.tradingState === 'active' ? '' : `  state ${c(31, s.tradingState.toUpperCase())}`;
   return (
     `${c(36, `[${s.mode} ${fmtElapsed(s.elapsedMs)}]`)} equity ${fmtMoney(s.equity)} ${s.reference}` +
     `  pnl ${pnl.gte(0) ? c(32, pnlText) : c(31, pnlText)}` +
-    `  orders ${s.openOrders} open  fills ${s.fills}  denied ${s.denials}  books ${books}${state}`
+    `  orders ${s.openOrders} open  fills ${s.fills}  denied ${s.denials}${s.errors ? `  ${c(31, `errors ${s.errors}`)}` : ''}  books ${books}${state}`
   );
 }
 
@@ -56,17 +63,36 @@ export function summary(s: StatusSnapshot, rows: PnlRow[]): string {
     '',
     `mizan stopped after ${fmtElapsed(s.elapsedMs)} (${s.mode})`,
     `  equity   ${fmtMoney(s.startEquity)} -> ${fmtMoney(s.equity)} ${s.reference} (${fmtSigned(s.equity.minus(s.startEquity))})`,
-    `  fills    ${s.fills}    denied intents ${s.denials}    open orders left ${s.openOrders}`,
+    `  fills    ${s.fills}    denied intents ${s.denials}    open orders left ${s.openOrders}${s.errors ? `    strategy handler errors ${s.errors}` : ''}`,
   ];
   if (rows.length) {
-    lines.push('  strategy           market     position        realized      unrealized    fees   (in the market\'s quote asset)');
-    for (const r of rows) {
-      lines.push(
-        `  ${r.strategy.padEnd(18)} ${r.symbol.padEnd(10)} ${r.quantity.toFixed().padStart(12)} ${fmtSigned(r.realized, 4).padStart(15)} ${fmtSigned(r.unrealized, 4).padStart(15)} ${fmtMoney(r.fees, 4).padStart(9)}`,
-      );
-    }
+    for (const l of pnlTable(rows)) lines.push(`  ${l}`);
   }
   return lines.join('\n') + '\n';
 }
 
 export const ZERO = new Decimal(0);
+
+/** Decimal places amounts of an asset are shown with (Toman has no smaller unit in use). */
+const ASSET_DP: Readonly<Record<string, number>> = { TMN: 0, IRT: 0 };
+
+/**
+ * The per-strategy table of the summary: one row per strategy and market (a strategy that never traded
+ * has a row of zeros), columns aligned, each amount with its currency (the market's quote asset).
+ */
+export function pnlTable(rows: readonly PnlRow[]): string[] {
+  const cells = rows.map((r) => {
+    const { base, quote } = splitSymbol(r.symbol);
+    const dp = ASSET_DP[quote] ?? 4;
+    return [r.strategy, r.symbol, `${r.quantity.toFixed()} ${base}`, `${fmtSigned(r.realized, dp)} ${quote}`, `${fmtSigned(r.unrealized, dp)} ${quote}`, `${fmtMoney(r.fees, dp)} ${quote}`];
+  });
+  const head = ['strategy', 'market', 'position', 'realized', 'unrealized', 'fees'];
+  const right = [false, false, true, true, true, true];
+  const widths = head.map((h, i) => Math.max(h.length, ...cells.map((c) => c[i]!.length)));
+  const line = (c: string[]) =>
+    c
+      .map((x, i) => (right[i] ? x.padStart(widths[i]!) : x.padEnd(widths[i]!)))
+      .join('  ')
+      .trimEnd();
+  return [line(head), ...cells.map(line)];
+}

@@ -4,11 +4,12 @@
  * `strategies[0].params.fast`) before anything connects or trades.
  */
 import { existsSync, readdirSync } from 'node:fs';
-import { basename, dirname, join, resolve } from 'node:path';
+import { basename, dirname, isAbsolute, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { ConfigError } from '../config/issues.js';
 import type { ConfigIssue } from '../config/issues.js';
 import type { MizanConfig } from '../config/schema.js';
+import { STRATEGY_FILE_RE } from '../config/load.js';
 import type { AnyStrategyDefinition } from '../strategy/define.js';
 import { resolveParams } from '../strategy/params.js';
 import type { StrategyInstance } from './trading-core.js';
@@ -20,31 +21,44 @@ import type { StrategyInstance } from './trading-core.js';
 export const STRATEGIES_DIR = resolve(dirname(fileURLToPath(import.meta.url)), '../../strategies');
 /** The extension of the bundled strategy files next to this module (`.ts` from sources, `.js` built). */
 const OWN_EXT = import.meta.url.endsWith('.ts') ? '.ts' : '.js';
-const TS_FILE = /\.(ts|mts|cts)$/;
-
-let tsxRegistered: Promise<void> | undefined;
+let loadersRegistered: Promise<void> | undefined;
 /**
- * A user's TypeScript strategy needs a TypeScript loader when mizan itself runs as compiled
- * JavaScript: tsx's, registered once, on the first .ts strategy (never for .js ones). From the
- * sources (vitest, tsx), TypeScript already loads.
+ * A user's strategy file, when mizan itself runs as compiled JavaScript, gets mizan's loaders once,
+ * on the first such file: tsx's (TypeScript) and the strategy hook (runtime/strategy-hook.mjs: `mizan`
+ * from a folder without node_modules/mizan, import/export files in a folder without package.json),
+ * then a load hook that makes a .ts file outside node_modules an ES module even in a package without
+ * "type": "module" (tsx would compile it to CommonJS, whose require() of the ES module `mizan` Node
+ * refuses while mizan's own module graph is still evaluating). From the sources (vitest, bin/run-ts.js)
+ * the running loader already handles TypeScript; bundled strategies need nothing.
  */
-function ensureTypeScriptLoader(path: string): Promise<void> {
-  if (OWN_EXT === '.ts' || !TS_FILE.test(path)) return Promise.resolve();
-  tsxRegistered ??= Promise.all([import('tsx/esm/api'), import('node:module')]).then(([tsx, mod]) => {
-    tsx.register();
-    // Registered after tsx, so it runs first: a .ts file outside node_modules is an ES module even
-    // in a package without "type": "module" (tsx would compile it to CommonJS, whose require() of
-    // the ES module `mizan` Node refuses while mizan's own module graph is still evaluating).
+function ensureLoaders(): Promise<void> {
+  if (OWN_EXT === '.ts') return Promise.resolve();
+  loadersRegistered ??= Promise.all([import('./ts-loader.mjs' as string) as Promise<{ registerLoaders(): void }>, import('node:module')]).then(([loaders, mod]) => {
+    loaders.registerLoaders();
+    // Registered last, so it runs first.
     mod.register(`data:text/javascript,${encodeURIComponent(FORCE_ESM_HOOK)}`, import.meta.url);
   });
-  return tsxRegistered;
+  return loadersRegistered;
 }
 
-/** A module.register load hook: .ts/.mts files outside node_modules load as ES modules. */
+/**
+ * A module.register load hook for files outside node_modules: .ts/.mts load as ES modules; a .js file
+ * Node would read as CommonJS loads as an ES module when it is written with import/export (what Node's
+ * own syntax detection does without tsx; under tsx it would be compiled to CommonJS).
+ */
 const FORCE_ESM_HOOK = `
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+const ESM_SYNTAX = /^\\s*(import\\s*[\\w{*'"]|export\\s)/m;
 export async function load(url, context, nextLoad) {
-  if (url.startsWith('file:') && /\\.m?ts$/.test(new URL(url).pathname) && !url.includes('/node_modules/')) {
-    return nextLoad(url, { ...context, format: 'module' });
+  if (url.startsWith('file:') && !url.includes('/node_modules/')) {
+    const path = new URL(url).pathname;
+    if (/\\.m?ts$/.test(path)) return nextLoad(url, { ...context, format: 'module' });
+    if (/\\.jsx?$/.test(path) && context.format !== 'module') {
+      let text = '';
+      try { text = readFileSync(fileURLToPath(url), 'utf8'); } catch {}
+      if (ESM_SYNTAX.test(text)) return nextLoad(url, { ...context, format: 'module' });
+    }
   }
   return nextLoad(url, context);
 }
@@ -63,7 +77,7 @@ export async function importStrategy(nameOrFile: string, file?: string): Promise
     const known = listBundledStrategies().join(', ');
     throw new Error(`strategy "${nameOrFile}" not found (${path}); bundled strategies: ${known}`);
   }
-  await ensureTypeScriptLoader(path);
+  if (file) await ensureLoaders();
   const mod = (await import(pathToFileURL(path).href)) as { default?: unknown };
   if (!isDefinition(mod.default)) throw new Error(`${path} does not default-export a strategy made with defineStrategy()`);
   return mod.default;
@@ -119,4 +133,33 @@ export async function loadStrategyInstances(config: MizanConfig, cache?: Strateg
   }
   if (issues.length) throw new ConfigError(issues, config.source.file ?? 'config');
   return out;
+}
+
+/**
+ * The strategy stage of a check on a file that may have other problems: every `strategies[i]` entry
+ * whose `strategy` can be read is imported, and its `params` (when they are a mapping) checked against
+ * the declarations. Returns the problems (no instances: the rest of the entry may be broken).
+ */
+export async function checkStrategyEntries(data: unknown, baseDir: string): Promise<ConfigIssue[]> {
+  const issues: ConfigIssue[] = [];
+  const root = data !== null && typeof data === 'object' && !Array.isArray(data) ? (data as Record<string, unknown>) : {};
+  const entries = Array.isArray(root.strategies) ? (root.strategies as unknown[]) : [];
+  for (const [i, e] of entries.entries()) {
+    if (e === null || typeof e !== 'object' || Array.isArray(e)) continue;
+    const entry = e as Record<string, unknown>;
+    const name = entry.strategy;
+    if (typeof name !== 'string' || name === '') continue;
+    let def: AnyStrategyDefinition;
+    try {
+      def = await importStrategy(name, STRATEGY_FILE_RE.test(name) ? (isAbsolute(name) ? name : resolve(baseDir, name)) : undefined);
+    } catch (err) {
+      issues.push({ path: `strategies[${i}].strategy`, message: err instanceof Error ? err.message : String(err), value: name });
+      continue;
+    }
+    const params = entry.params;
+    if (params !== undefined && (params === null || typeof params !== 'object' || Array.isArray(params))) continue;
+    const r = resolveParams(def.params, params as Record<string, unknown> | undefined, `strategies[${i}].params`);
+    if (!r.ok) for (const is of r.issues) issues.push({ path: is.path, message: is.message });
+  }
+  return issues;
 }

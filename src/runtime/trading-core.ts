@@ -6,6 +6,7 @@
 import type { Clock } from '../core/clock.js';
 import { Decimal } from '../core/decimal.js';
 import type { Intent, Verdict } from '../core/intents.js';
+import { DenialTally } from './denial-tally.js';
 import type { Logger } from '../core/logger.js';
 import type { MarketStats, PriceTick, PublicTrade } from '../core/types/market.js';
 import type { ExecutionEngine, ExecutionJournal } from '../execution/engine.js';
@@ -74,6 +75,8 @@ export class TradingCore {
   private readonly bySymbol = new Map<string, StrategyRunner[]>();
   readonly executor: IntentExecutor;
   denials = 0;
+  /** Denials by rule and reason (the backtest summary and result.json break them down). */
+  readonly denialTally = new DenialTally();
   fills = 0;
 
   constructor(private readonly deps: TradingCoreDeps) {
@@ -126,6 +129,7 @@ export class TradingCore {
 
   private deny(d: Denial): void {
     this.denials++;
+    this.denialTally.add(d.rule, d.reason);
     // Risk denials are logged by the risk engine; exchange refusals by the executor. Here: debug only.
     this.deps.logger.debug({ strategy: d.intent.strategy, rule: d.rule, reason: d.reason, intent: d.intent.kind }, 'intent denied');
     void this.runners.get(d.intent.strategy)?.dispatch({ type: 'denied', denial: d });

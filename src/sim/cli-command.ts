@@ -11,6 +11,7 @@ import type { SimulatedExchange } from './exchange.js';
 import type { FaultConfig } from './faults.js';
 import type { WireServer } from './wire/server.js';
 import type { Route } from './wire/route.js';
+import type { StreamServeOptions } from './wire/stream.js';
 
 export interface RunSimOptions {
   port?: number;
@@ -33,6 +34,8 @@ export interface RunSimOptions {
   /** Serve margin, instant, trading credit, withdrawals and profile through their desks (default true). */
   desks?: boolean;
   faults?: FaultConfig;
+  /** The stream's routes and limits (`ws: false` serves socket.io only). */
+  stream?: StreamServeOptions;
 }
 
 export interface RunningSim {
@@ -99,6 +102,7 @@ export async function runSim(opts: RunSimOptions = {}): Promise<RunningSim> {
     ...(resolveSubAccount ? { resolveSubAccount } : {}),
     ...(opts.host ? { host: opts.host } : {}),
     ...(opts.faults ? { faults: opts.faults } : {}),
+    ...(opts.stream ? { stream: opts.stream } : {}),
   });
   const streamKey = server.streamKeys.issue(account.accountId, opts.streamKey);
   return {
@@ -123,6 +127,7 @@ export function banner(r: RunningSim): string {
     'mizan sim: a simulated Wallex exchange on this machine (no real exchange is contacted)',
     `  REST     ${r.server.url}`,
     `  stream   ${r.server.streamUrl}  (socket.io, path /socket.io, protocols 3 and 4)`,
+    r.server.wsUrl ? `  ws       ${r.server.wsUrl}  (plain WebSocket, JSON array frames)` : '  ws       not served (--no-ws)',
     `  API key  ${r.account.apiKey}  (account "${r.account.accountId}", read + trade: ${funds})`,
     `  private  stream key ${r.streamKey}  (channels <key> and <key>@tradeDetails; POST /__sim/stream-key for other accounts)`,
     `  markets  ${r.sim.markets().map((m) => m.symbol).join(', ')}`,
@@ -164,9 +169,11 @@ export function registerSimCommand(program: Command, deps: SimCommandDeps = {}):
     .option('--speed <factor>', 'replay speed: 1 real time, N times faster, 0 as fast as possible', speedOption, 1)
     .option('--seed <n>', 'seed of every id and random choice', intOption('seed', 0, 2 ** 31 - 1), 1)
     .option('--no-replay', 'serve the seeded starting books without replaying data')
-    .action(async (o: { port: number; data?: string; speed: number; seed: number; replay: boolean }) => {
+    .option('--no-ws', 'serve the stream on socket.io only (no plain WebSocket at /ws)')
+    .action(async (o: { port: number; data?: string; speed: number; seed: number; replay: boolean; ws: boolean }) => {
       const running = await runSim({
         port: o.port,
+        ...(o.ws ? {} : { stream: { ws: false } }),
         speed: o.speed,
         seed: o.seed,
         replay: o.replay,

@@ -99,7 +99,12 @@ export class Journal extends JournalQueries {
     const interval = deps.checkpointIntervalMs;
     if (interval !== undefined && !(Number.isFinite(interval) && interval > 0)) throw new RangeError(`checkpoint intervalMs must be positive, got ${interval}`);
     if (file !== ':memory:' && !deps.readonly) mkdirSync(dirname(file), { recursive: true });
-    const db = new Database(file, { readonly: deps.readonly === true, fileMustExist: deps.readonly === true });
+    let db: Database.Database;
+    try {
+      db = new Database(file, { readonly: deps.readonly === true, fileMustExist: deps.readonly === true });
+    } catch (err) {
+      throw journalError(file, err);
+    }
     try {
       if (!deps.readonly) db.pragma('journal_mode = WAL');
       db.pragma('synchronous = NORMAL');
@@ -115,7 +120,7 @@ export class Journal extends JournalQueries {
       }
     } catch (err) {
       db.close();
-      throw err;
+      throw journalError(file, err);
     }
     return new Journal(db, file, deps);
   }
@@ -137,7 +142,8 @@ export class Journal extends JournalQueries {
   // ------------------------------------------------------------------------------------ intents
 
   recordIntent(intent: Intent, ts = this.clock.now()): number {
-    return Number(this.st.intent.run(ts, intent.strategy, intent.kind, json(intent)).lastInsertRowid);
+    // String(): a malformed intent (denied by the shape rule) is journaled too, kind and all.
+    return Number(this.st.intent.run(ts, String(intent.strategy), String(intent.kind), json(intent)).lastInsertRowid);
   }
 
   recordVerdict(intentId: number, verdict: Verdict, ts = this.clock.now()): void {
@@ -251,4 +257,20 @@ export class Journal extends JournalQueries {
   kvDelete(strategy: string, key: string): boolean {
     return this.st.kvDelete.run(strategy, key).changes > 0;
   }
+}
+
+/** An error opening a journal names the file (SQLite's own message does not), and says what a corrupt one means. */
+function journalError(file: string, err: unknown): Error {
+  const code = (err as { code?: unknown }).code;
+  const msg = err instanceof Error ? err.message : String(err);
+  const hint =
+    code === 'SQLITE_NOTADB' || code === 'SQLITE_CORRUPT'
+      ? ': the file is not a mizan journal or is damaged (move it away to start a new journal; its orders are then unknown to the bot)'
+      : '';
+  // The same error (its class and code stay), its message naming the file.
+  if (err instanceof Error) {
+    err.message = `journal ${file}: ${msg}${hint}`;
+    return err;
+  }
+  return new Error(`journal ${file}: ${msg}${hint}`);
 }

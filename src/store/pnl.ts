@@ -36,7 +36,16 @@ export interface JournalPnlRow {
   unrealized?: Decimal;
   /** Quantity sold that the strategy did not hold (not in realised PnL). */
   oversold: Decimal;
+  /**
+   * Decimal places to show amounts of the quote asset with: those of the fills' own amounts (price ×
+   * quantity and the fees), at most 8. Average costs divide, so realised PnL has as many digits as Decimal keeps.
+   */
+  quoteDp: number;
+  /** Decimal places of the fills' prices (for the average price). */
+  priceDp: number;
 }
+
+const MAX_DP = 8;
 
 export interface JournalPnlOptions extends QueryFilter {
   /** Mark prices by symbol, for unrealised PnL. */
@@ -51,7 +60,13 @@ export function computePnl(journal: JournalQueries, opts: JournalPnlOptions = {}
   if (opts.until !== undefined) filter.until = opts.until;
   const book = new PositionBook(opts.split ?? ((s) => splitSymbol(s)));
   const counted = new Map<string, { fills: number; realized: Decimal; fees: Decimal }>();
+  const dps = new Map<string, { quote: number; price: number }>();
   for (const f of journal.fills(filter)) {
+    const dp = dps.get(f.symbol) ?? { quote: 0, price: 0 };
+    // The quote asset's amounts the exchange wrote: the fill's value and its fee (a base fee valued at the price).
+    const feeValue = f.symbol.endsWith(f.feeAsset) ? f.fee : f.fee.mul(f.price);
+    const quoteDp = Math.max(f.price.mul(f.quantity).decimalPlaces(), feeValue.decimalPlaces());
+    dps.set(f.symbol, { quote: Math.min(MAX_DP, Math.max(dp.quote, quoteDp)), price: Math.min(MAX_DP, Math.max(dp.price, f.price.decimalPlaces())) });
     const pnl = book.apply({ clientOrderId: f.clientId, strategy: f.strategy, symbol: f.symbol, side: f.side, price: f.price, quantity: f.quantity, fee: f.fee, feeAsset: f.feeAsset, timestamp: f.ts });
     if (opts.since !== undefined && f.ts < opts.since) continue;
     const k = `${f.strategy}\u0000${f.symbol}`;
@@ -64,7 +79,8 @@ export function computePnl(journal: JournalQueries, opts: JournalPnlOptions = {}
   for (const p of book.all()) {
     const c = counted.get(`${p.strategy}\u0000${p.symbol}`);
     if (!c) continue;
-    const row: JournalPnlRow = { strategy: p.strategy, symbol: p.symbol, quote: p.quote, fills: c.fills, position: p.quantity, avgPrice: p.avgPrice, realized: c.realized, fees: c.fees, oversold: p.oversold };
+    const dp = dps.get(p.symbol) ?? { quote: MAX_DP, price: MAX_DP };
+    const row: JournalPnlRow = { strategy: p.strategy, symbol: p.symbol, quote: p.quote, fills: c.fills, position: p.quantity, avgPrice: p.avgPrice, realized: c.realized, fees: c.fees, oversold: p.oversold, quoteDp: dp.quote, priceDp: dp.price };
     const mark = opts.marks?.[p.symbol];
     if (mark) row.unrealized = book.unrealized(p, mark);
     rows.push(row);

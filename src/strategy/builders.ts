@@ -57,7 +57,21 @@ function order(
   if (price !== undefined) draft.price = toDecimal(price, 'price');
   if (stopPrice !== undefined) draft.stopPrice = toDecimal(stopPrice, 'stopPrice');
   const b = brackets(o);
-  if (b) draft.brackets = b;
+  if (b) {
+    // A limit entry's exits lie on either side of its price: a buy's stop below, its target above.
+    const px = draft.price;
+    if (px) {
+      const below = side === 'BUY' ? 'below' : 'above';
+      const above = side === 'BUY' ? 'above' : 'below';
+      if (b.stopLoss && (side === 'BUY' ? b.stopLoss.gte(px) : b.stopLoss.lte(px))) {
+        throw new RangeError(`brackets.stopLoss: ${b.stopLoss.toFixed()} must be ${below} the ${side} entry price ${px.toFixed()}`);
+      }
+      if (b.takeProfit && (side === 'BUY' ? b.takeProfit.lte(px) : b.takeProfit.gte(px))) {
+        throw new RangeError(`brackets.takeProfit: ${b.takeProfit.toFixed()} must be ${above} the ${side} entry price ${px.toFixed()}`);
+      }
+    }
+    draft.brackets = b;
+  }
   if (o?.tag) draft.tag = o.tag;
   return draft;
 }

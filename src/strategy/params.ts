@@ -2,6 +2,7 @@
  * Typed strategy parameters with defaults and bounds. The same declarations drive config
  * validation (`mizan check`), `mizan strategies`, and parameter sweeps.
  */
+import { didYouMean } from '../config/issues.js';
 export type ParamSpec =
   | { type: 'int'; default: number; min?: number; max?: number; description?: string }
   | { type: 'number'; default: number; min?: number; max?: number; description?: string }
@@ -33,7 +34,7 @@ export function resolveParams<P extends ParamSpecs>(
   const input = given ?? {};
   for (const key of Object.keys(input)) {
     if (!(key in specs)) {
-      issues.push({ path: `${path}.${key}`, message: `unknown parameter (known: ${Object.keys(specs).join(', ') || 'none'})` });
+      issues.push({ path: `${path}.${key}`, message: `unknown parameter ${JSON.stringify(key)}${didYouMean(key, Object.keys(specs))} (known: ${Object.keys(specs).join(', ') || 'none'})` });
     }
   }
   for (const [key, spec] of Object.entries(specs)) {

@@ -10,6 +10,7 @@ import type { MarketStats, PriceTick, PublicTrade } from '../core/types/market.j
 import type { Bar } from './bar.js';
 import type { Draft } from './builders.js';
 import type { HandlerResult, StrategyContext, StrategyHandlers } from './define.js';
+import { HandlerErrors } from './handler-errors.js';
 import type { BookHealthView, BookView, Denial, FillEvent, MarginAlert, OrderUpdate } from './views.js';
 
 export type StrategyEvent =
@@ -60,8 +61,12 @@ export class StrategyRunner {
   private stopped = false;
   errors = 0;
   intentsEmitted = 0;
+  /** Handler errors by kind; logs the first of each with its stack, repeats rate-limited (issue 16 item 10). */
+  readonly errorLog: HandlerErrors;
 
-  constructor(private readonly deps: RunnerDeps) {}
+  constructor(private readonly deps: RunnerDeps) {
+    this.errorLog = new HandlerErrors(deps.logger, deps.ctx.name, { now: () => deps.ctx.now() });
+  }
 
   get name(): string {
     return this.deps.ctx.name;
@@ -151,7 +156,7 @@ export class StrategyRunner {
 
   private fail(err: unknown, event: StrategyEvent): void {
     this.errors++;
-    this.deps.logger.error({ strategy: this.name, event: event.type, err }, 'strategy handler failed');
+    this.errorLog.record(HANDLER[event.type], err);
   }
 
   private invoke(event: StrategyEvent): HandlerResult | Promise<HandlerResult> {

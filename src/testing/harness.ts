@@ -19,7 +19,7 @@ import type { AnyStrategyDefinition, HandlerResult, StrategyContext, StrategyHan
 import type { Draft } from '../strategy/builders.js';
 import { CandleWindow } from '../strategy/candle-window.js';
 import { resolveParams } from '../strategy/params.js';
-import type { BookView, FillEvent, JsonValue, SpotPositionView } from '../strategy/views.js';
+import type { BookView, FillEvent, JsonValue, OrderView, SpotPositionView } from '../strategy/views.js';
 
 export interface Harness {
   ctx: StrategyContext;
@@ -28,7 +28,11 @@ export interface Harness {
   positions: Map<string, SpotPositionView>;
   margin: MarginPosition[];
   kv: Map<string, JsonValue>;
+  /** What ctx.openOrders() answers. */
+  orders: OrderView[];
   setPosition(symbol: string, quantity: string, avgPrice?: string): void;
+  /** What ctx.balance(asset) answers (free = value − locked); unset assets are 0. */
+  setBalance(asset: string, value: string, locked?: string): void;
 }
 
 export function harness(def: AnyStrategyDefinition, opts: { markets: string[]; params?: Record<string, unknown>; now?: number }): Harness {
@@ -38,6 +42,8 @@ export function harness(def: AnyStrategyDefinition, opts: { markets: string[]; p
   const positions = new Map<string, SpotPositionView>();
   const margin: MarginPosition[] = [];
   const kv = new Map<string, JsonValue>();
+  const balances = new Map<string, { value: Decimal; locked: Decimal }>();
+  const orders: OrderView[] = [];
   const ctx: StrategyContext = {
     name: 'test',
     params: r.values,
@@ -47,15 +53,21 @@ export function harness(def: AnyStrategyDefinition, opts: { markets: string[]; p
     log: silentLogger,
     state: { get: (k) => kv.get(k) as never, set: (k, v) => void kv.set(k, v), delete: (k) => void kv.delete(k) },
     now: () => clock.now(),
-    market: () => {
-      throw new Error('market() not scripted');
+    // A market with fine steps and no minimums: base = the symbol without its USDT/TMN quote.
+    market: (symbol) => {
+      const quote = symbol.endsWith('TMN') ? 'TMN' : 'USDT';
+      const z = d(0);
+      return { symbol, base: symbol.slice(0, -quote.length), quote, qtyStep: d('1e-8'), priceTick: d('1e-8'), quantityPrecision: 8, pricePrecision: 8, minQty: z, minNotional: z, makerFee: d('0.002'), takerFee: d('0.002') };
     },
     book: () => undefined,
     candles: () => new CandleWindow(10),
-    balance: (asset) => ({ asset, value: d(0), locked: d(0), free: d(0) }),
+    balance: (asset) => {
+      const b = balances.get(asset);
+      return b ? { asset, value: b.value, locked: b.locked, free: b.value.minus(b.locked) } : { asset, value: d(0), locked: d(0), free: d(0) };
+    },
     position: (s) => positions.get(s),
     marginPositions: (m) => margin.filter((p) => !m || p.market === m),
-    openOrders: () => [],
+    openOrders: (symbol) => orders.filter((o) => !symbol || o.symbol === symbol),
   };
   const handlers = def.create(ctx);
   return {
@@ -65,6 +77,10 @@ export function harness(def: AnyStrategyDefinition, opts: { markets: string[]; p
     positions,
     margin,
     kv,
+    orders,
+    setBalance(asset, value, locked = '0') {
+      balances.set(asset, { value: d(value), locked: d(locked) });
+    },
     setPosition(symbol, quantity, avgPrice = '0') {
       positions.set(symbol, { symbol, quantity: d(quantity), avgPrice: d(avgPrice), realizedPnl: d(0) });
     },

@@ -35,6 +35,7 @@ const cases: [string, string, RegExp, number | undefined][] = [
   ['bad-backtest-missing.yaml', 'backtest', /is required in backtest mode/, undefined],
   ['bad-missing-env.yaml', 'exchange.apiKey', /environment variable WALLEX_API_KEY is not set/, 3],
   ['bad-resolution.yaml', 'strategies[0].resolution', /"7" is not a resolution \(one of .*60s/, 3],
+  ['bad-stream-transport.yaml', 'exchange.stream.transport', /"sse" is not a stream transport \(allowed: auto, ws, socketio\)/, 4],
   ['bad-mode.yaml', 'mode', /"papr" is not a mode \(allowed: "live", "paper", "backtest"\)/, 1],
   ['bad-syntax.yaml', '', /YAML syntax/, 3], // the unclosed flow sequence is detected at the end of the file
 ];

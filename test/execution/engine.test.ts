@@ -93,7 +93,7 @@ class FakeVenue implements Venue {
   positions = async () => [];
 }
 
-function setup() {
+function setup(options: Partial<import('../../src/execution/engine.js').ExecutionOptions> = {}) {
   const clock = new ManualClock(1_700_000_000_000);
   const venue = new FakeVenue();
   const released: string[] = [];
@@ -104,6 +104,7 @@ function setup() {
     ids: new ClientIdGenerator(clock, 'abc'),
     reservations: { release: (id) => released.push(id) },
     sleep: async () => {},
+    options,
   });
   const fills: FillEvent[] = [];
   engine.on('fill', (f) => fills.push(f));
@@ -198,5 +199,63 @@ describe('ExecutionEngine', () => {
     await engine.cancel(o.clientOrderId);
     expect(o.state).toBe('cancelled');
     expect(venue.book.get(o.clientOrderId)!.active).toBe(false);
+  });
+});
+
+describe('ExecutionEngine: final orders leave the hot set (issue 15.4)', () => {
+  it('liveOrders, cancelAll and pollOnce see only live orders; final ones stay in orders by default (backtests read them all)', async () => {
+    const { engine, venue } = setup();
+    const ids: string[] = [];
+    for (let i = 0; i < 6; i++) ids.push((await engine.submitOrder(buy())).clientOrderId);
+    for (const id of ids.slice(0, 4)) venue.fill(id, '0.01', '60000', '0');
+    await engine.pollOnce();
+    expect(engine.liveOrders().map((o) => o.clientOrderId)).toEqual(ids.slice(4));
+    expect(engine.orders.size).toBe(6);
+    // A poll reads the live orders only: 2 reads, not 6.
+    let reads = 0;
+    const get = venue.getOrder.bind(venue);
+    venue.getOrder = (id) => {
+      reads++;
+      return get(id);
+    };
+    const { clock } = { clock: (engine as unknown as { deps: { clock: ManualClock } }).deps.clock };
+    clock.advance(60_000);
+    await engine.pollOnce();
+    expect(reads).toBe(2);
+    // None of the hot paths walks every order ever placed.
+    const walked = { n: 0 };
+    const values = engine.orders.values.bind(engine.orders);
+    engine.orders.values = () => {
+      walked.n++;
+      return values();
+    };
+    engine.liveOrders({ strategy: 'btc-grid' });
+    await engine.pollOnce();
+    await engine.cancelAll('BTCUSDT');
+    expect(walked.n).toBe(0);
+    expect(engine.liveOrders()).toEqual([]);
+    expect([...engine.orders.values()].map((o) => o.state)).toEqual(['filled', 'filled', 'filled', 'filled', 'cancelled', 'cancelled']);
+  });
+
+  it('retainFinal keeps only the most recent final orders in orders; live ones are never dropped', async () => {
+    const { engine, venue } = setup({ retainFinal: 2 });
+    const ids: string[] = [];
+    for (let i = 0; i < 5; i++) ids.push((await engine.submitOrder(buy())).clientOrderId);
+    for (const id of ids.slice(0, 4)) venue.fill(id, '0.01', '60000', '0');
+    await engine.pollOnce();
+    expect([...engine.orders.keys()]).toEqual([ids[2], ids[3], ids[4]]);
+    expect(engine.liveOrders().map((o) => o.clientOrderId)).toEqual([ids[4]]);
+    await engine.cancel(ids[4]!);
+    expect([...engine.orders.keys()]).toEqual([ids[3], ids[4]]);
+  });
+
+  it('adopted orders from the journal join the live index when they are not final', () => {
+    const { engine } = setup();
+    const base = { strategy: 's', account: 'main', symbol: 'BTCUSDT', side: 'BUY' as const, type: 'LIMIT', quantity: d('1'), filled: d('0'), filledQuote: d('0'), fee: d('0'), createdAt: 0, updatedAt: 0, quietPolls: 0 };
+    engine.adopt([
+      { ...base, clientOrderId: 'a', state: 'open' },
+      { ...base, clientOrderId: 'b', state: 'filled' },
+    ]);
+    expect(engine.liveOrders().map((o) => o.clientOrderId)).toEqual(['a']);
   });
 });

@@ -57,26 +57,74 @@ describe('BookTracker', () => {
     expect(healths.map((h) => h.reasons.join('+'))).toEqual(['', 'unsorted', 'unsorted+malformed', '']);
   });
 
-  it('a crossed book is unhealthy at once; resynced only if the other side does not uncross it', async () => {
-    const { timers, source, tracker } = setup();
+  it('a side crossing the other side\'s older snapshot is a transient; crossed once the other side confirms it', async () => {
+    const { timers, source, tracker, healths } = setup();
     source.books.set('X', depth(100, 101));
     await tracker.coldStart(['X']);
     source.calls.length = 0;
+    const before = healths.length;
     tracker.applySide('X', 'bid', side('bid', 102)); // price moved up, asks not yet updated
-    expect(tracker.health('X').reasons).toEqual(['crossed']);
+    expect(tracker.health('X').healthy).toBe(true);
     tracker.applySide('X', 'ask', side('ask', 103));
     expect(tracker.health('X').healthy).toBe(true);
+    expect(healths.length).toBe(before); // no health change at all: no flap
+    expect(tracker.transientCrosses('X')).toBe(1);
     await timers.advance(5000);
     expect(source.calls).toEqual([]);
-    // Now it stays crossed after the other side's update: resync.
+    // Now it stays crossed after the other side's update: crossed at once, and resynced.
     source.books.set('X', depth(104, 105));
     tracker.applySide('X', 'bid', side('bid', 110));
+    expect(tracker.health('X').healthy).toBe(true);
     tracker.applySide('X', 'ask', side('ask', 109));
     expect(tracker.health('X').reasons).toEqual(['crossed']);
     await timers.advance(600);
     expect(source.calls).toEqual(['X']);
     expect(tracker.health('X').healthy).toBe(true);
     expect(tracker.book('X').bestBid()?.price.toString()).toBe('104');
+  });
+
+  it('replaying both sides moving through each other (up and down, 200 steps) never reports crossed', async () => {
+    const { clock, source, tracker, healths } = setup();
+    source.books.set('X', depth(100, 101));
+    await tracker.coldStart(['X']);
+    const before = healths.length;
+    let bid = 100;
+    for (let i = 0; i < 200; i++) {
+      // The market jumps 5 ticks; the side that leads crosses the other side's old snapshot.
+      const up = Math.floor(i / 20) % 2 === 0;
+      bid += up ? 5 : -5;
+      const lead = up ? 'bid' : 'ask';
+      tracker.applySide('X', lead, side(lead, lead === 'bid' ? bid : bid + 1));
+      clock.advance(3); // the other side's snapshot follows a few ms later
+      const other = lead === 'bid' ? 'ask' : 'bid';
+      tracker.applySide('X', other, side(other, other === 'bid' ? bid : bid + 1));
+      tracker.tick();
+      clock.advance(100);
+    }
+    expect(healths.slice(before)).toEqual([]);
+    expect(tracker.health('X').healthy).toBe(true);
+    expect(tracker.transientCrosses('X')).toBe(200);
+  });
+
+  it('a cross that lasts past crossedGraceMs without the other side is crossed (tick)', async () => {
+    const { clock, source, tracker } = setup({ crossedGraceMs: 500 });
+    source.books.set('X', depth(100, 101));
+    await tracker.coldStart(['X']);
+    tracker.applySide('X', 'bid', side('bid', 102));
+    clock.advance(499);
+    tracker.tick();
+    expect(tracker.health('X').healthy).toBe(true);
+    clock.advance(1);
+    tracker.tick();
+    expect(tracker.health('X').reasons).toEqual(['crossed']);
+  });
+
+  it('crossedGraceMs: 0 reports every cross at once (the old behaviour)', async () => {
+    const { source, tracker } = setup({ crossedGraceMs: 0 });
+    source.books.set('X', depth(100, 101));
+    await tracker.coldStart(['X']);
+    tracker.applySide('X', 'bid', side('bid', 102));
+    expect(tracker.health('X').reasons).toEqual(['crossed']);
   });
 
   it('a crossed book that gets no further update is resynced after the grace period', async () => {

@@ -40,7 +40,7 @@ function setup(cap = 1000, nowSec = START + 10 * DAY) {
   dirs.push(dir);
   const clock = new ManualClock(nowSec * 1000);
   const source = new FakeHistory(cap, clock);
-  const history = new CandleHistory({ source, clock, options: { pageSize: cap, cacheDir: dir } });
+  const history = new CandleHistory({ source, origin: 'https://api.wallex.ir', clock, options: { pageSize: cap, cacheDir: dir } });
   return { dir, clock, source, history };
 }
 
@@ -79,13 +79,13 @@ describe('CandleHistory', () => {
     ]);
     expect(r.candles.length + r.gaps.reduce((n, g) => n + g.count, 0)).toBe(200);
 
-    const restarted = new CandleHistory({ source, clock, options: { pageSize: 100, cacheDir: dir } });
+    const restarted = new CandleHistory({ source, origin: 'https://api.wallex.ir', clock, options: { pageSize: 100, cacheDir: dir } });
     source.queries.length = 0;
     const cached = await restarted.fetch('USDTTMN', '60', START + 10 * 3600, START + 20 * 3600);
     expect(cached.requests).toBe(0);
     expect(cached.candles.map((c) => c.time)).toEqual(r.candles.filter((c) => c.time >= START + 36000 && c.time <= START + 72000).map((c) => c.time));
     expect(cached.candles[0]?.open.toString()).toBe(r.candles.find((c) => c.time === START + 36000)?.open.toString());
-    const file = JSON.parse(readFileSync(path.join(dir, 'USDTTMN', '60.json'), 'utf8')) as { covered: number[][] };
+    const file = JSON.parse(readFileSync(path.join(dir, 'api.wallex.ir', 'USDTTMN', '60.json'), 'utf8')) as { covered: number[][] };
     expect(file.covered).toEqual([[START, START + 199 * 3600]]);
   });
 

@@ -1,20 +1,25 @@
 /**
  * The market-data engine against the real simulator (its wire server replaying the bundled data
- * over HTTP and socket.io): local books equal the simulator's, a dropped connection makes books
- * stale and then resynced and healthy, a malformed message does not stop the stream, and live
- * candles equal candles computed from the same trades.
+ * over HTTP, and the stream over the plain WebSocket `/ws` and over socket.io): local books equal
+ * the simulator's, a dropped connection makes books stale and then resynced and healthy, a
+ * malformed message does not stop the stream, and live candles equal candles computed from the same
+ * trades. The same suite runs once per transport.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SystemClock } from '../../src/core/clock.js';
 import type { PublicTrade } from '../../src/core/types/market.js';
 import { WallexRestClient } from '../../src/exchange/rest/client.js';
 import { StreamClient } from '../../src/exchange/stream/client.js';
+import type { StreamTransport } from '../../src/exchange/stream/transport.js';
 import { MarketDataEngine } from '../../src/market/engine.js';
 import type { LiveCandle } from '../../src/market/candle-aggregator.js';
 import { runSim, type RunningSim } from '../../src/sim/cli-command.js';
 import { defaultReplaySources, startReplay, type ReplayHandle } from '../../src/sim/replay/index.js';
 
 const SYMBOLS = ['BTCUSDT', 'ETHUSDT', 'BTCTMN'];
+for (const transport of ['ws', 'socketio'] as const satisfies readonly StreamTransport[]) describe(`over ${transport}`, () => suite(transport));
+
+function suite(transport: StreamTransport): void {
 let s: RunningSim;
 let replay: ReplayHandle | undefined;
 const feed = () => {
@@ -38,7 +43,7 @@ beforeAll(async () => {
   s = await runSim({ port: 0, seed: 2, replay: false });
   feed();
   const rest = new WallexRestClient({ baseUrl: s.server.url });
-  stream = new StreamClient({ url: s.server.url, protocol: 4 });
+  stream = new StreamClient({ url: s.server.url, transport, protocol: 4 });
   engine = new MarketDataEngine({
     stream,
     depth: { getDepth: (x) => rest.getDepth(x), getAllDepths: () => rest.getAllDepth() },
@@ -59,6 +64,7 @@ beforeAll(async () => {
   });
   await engine.start(SYMBOLS);
   await stream.connect();
+  expect(stream.transport).toBe(transport);
 }, 30_000);
 
 afterAll(async () => {
@@ -143,3 +149,4 @@ describe('MarketDataEngine on the simulator', () => {
     }
   });
 });
+}

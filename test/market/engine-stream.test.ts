@@ -64,7 +64,7 @@ describe('MarketDataEngine over the real StreamClient and a socket.io server', (
       },
     };
     const clock = new SystemClock();
-    const stream = new StreamClient({ url: server.url, clock, reconnect: { initialMs: 20, maxMs: 200 } });
+    const stream = new StreamClient({ url: server.url, transport: 'socketio', clock, reconnect: { initialMs: 20, maxMs: 200 } });
     cleanups.push(() => stream.close());
     const engine = new MarketDataEngine({ stream, depth, clock });
     cleanups.push(() => engine.stop());

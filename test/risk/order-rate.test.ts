@@ -74,3 +74,46 @@ describe('order rate rule', () => {
     expect(e.orderRate.used()).toBe(20);
   });
 });
+
+describe('the order-rate window across a restart (issue 16.9)', () => {
+  it('is kept in the journal and read back by the next engine on that file: only times still in the window count', async () => {
+    const { mkdtempSync, rmSync } = await import('node:fs');
+    const { tmpdir } = await import('node:os');
+    const { join } = await import('node:path');
+    const { Journal } = await import('../../src/store/journal.js');
+    const { journalRiskSink } = await import('../../src/risk/sinks.js');
+    const dir = mkdtempSync(join(tmpdir(), 'mizan-rate-'));
+    try {
+      const file = join(dir, 'j.sqlite');
+      const w = new World();
+      w.setBalance('USDT', '1000000');
+      let journal = Journal.open(file, { clock: w.clock });
+      let e = w.engine({ sink: journalRiskSink(journal, journal), limits: { orderRate: { limit: 4, windowMs: 10_000, reserveForCancels: 0 } } });
+      for (let i = 0; i < 3; i++) {
+        expect(e.check(limit('BUY', '0.001', '60000')).ok).toBe(true);
+        w.clock.advance(1_000);
+      }
+      journal.close();
+      // Restart at 6 s: the three sends (at 0, 1 and 2 s) are still in the 10 s window.
+      w.clock.advance(3_000);
+      journal = Journal.open(file, { clock: w.clock });
+      e = w.engine({ sink: journalRiskSink(journal, journal), limits: { orderRate: { limit: 4, windowMs: 10_000, reserveForCancels: 0 } } });
+      expect(e.orderRate.used()).toBe(3);
+      expect(e.check(limit('BUY', '0.001', '60000')).ok).toBe(true);
+      expect(e.check(limit('BUY', '0.001', '60000'))).toMatchObject({ ok: false, rule: 'orderRate' });
+      // At 11.001 s the sends at 0 and 1 s have left the window: 2 s and 6 s remain.
+      w.clock.advance(5_001);
+      expect(e.orderRate.used()).toBe(2);
+      journal.close();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('ignores times from the future and malformed entries', () => {
+    const clock = new ManualClock(100_000);
+    const b = new OrderRateBudget({ limit: 5, windowMs: 10_000 }, clock, { load: () => [95_000, 200_000, Number.NaN, 1], save: () => {} });
+    expect(b.used()).toBe(2);
+    expect(b.msUntilSlot()).toBe(5_000);
+  });
+});

@@ -45,4 +45,29 @@ describe('createLogger', () => {
     expect(scrub('abc abc', ['abc'])).toBe('abc abc');
     expect(scrub('x secret-value y', ['secret-value'])).toBe('x [REDACTED] y');
   });
+  it('prints each key once: a child rebinding a key, and a call repeating a bound field (the call wins)', () => {
+    const { stream, lines } = capture();
+    const root = createLogger({ pretty: false, destination: stream });
+    const stream1 = root.child({ component: 'stream' }).child({ component: 'stream', conn: 0 });
+    stream1.info('up');
+    const strat = root.child({ strategy: 'btc-sma' });
+    strat.error({ strategy: 'btc-sma', event: 'candle' }, 'strategy handler failed');
+    strat.warn({ strategy: 'other' }, 'about another');
+    root.child({ component: 'risk' }).child({ component: 'exec' }).info('moved');
+    const count = (l: string, k: string) => l.split(`"${k}":`).length - 1;
+    expect(count(lines[0]!, 'component')).toBe(1);
+    expect(JSON.parse(lines[0]!)).toMatchObject({ component: 'stream', conn: 0, msg: 'up' });
+    expect(count(lines[1]!, 'strategy')).toBe(1);
+    expect(JSON.parse(lines[1]!)).toMatchObject({ strategy: 'btc-sma', event: 'candle' });
+    expect(count(lines[2]!, 'strategy')).toBe(1);
+    expect(JSON.parse(lines[2]!)).toMatchObject({ strategy: 'other' });
+    expect(count(lines[3]!, 'component')).toBe(1);
+    expect(JSON.parse(lines[3]!)).toMatchObject({ component: 'exec' });
+  });
+  it('level methods work detached from the logger (a handler may keep log.warn)', () => {
+    const { stream, lines } = capture();
+    const { warn } = createLogger({ pretty: false, destination: stream }).child({ strategy: 's' });
+    warn({ a: 1 }, 'detached');
+    expect(JSON.parse(lines[0]!)).toMatchObject({ strategy: 's', a: 1, msg: 'detached' });
+  });
 });

@@ -127,7 +127,7 @@ describe('mizan journal', () => {
   });
 
   it('a missing file or a bad --since is an error that says what to do', async () => {
-    await expect(run('orders', '--file', join(dir, 'none.sqlite'))).rejects.toThrow(/journal file .*none\.sqlite does not exist \(use --file/);
+    await expect(run('orders', '--file', join(dir, 'none.sqlite'))).rejects.toThrow(/--file: journal ".*none\.sqlite" does not exist \(use --file <path> .*, or --config <file>/);
     await expect(run('fills', '--file', file, '--since', 'yesterday')).rejects.toThrow(/--since: "yesterday" is not a time/);
   });
 

@@ -64,6 +64,22 @@ describe('grid', () => {
     const rebuy = drafts(await h.handlers.onOrder!({ order: { ...order, side: 'SELL', avgPrice: d(100) }, previous: 'open' }));
     expect((rebuy[0] as { price: typeof order.avgPrice }).price.toFixed()).toBe('99');
   });
+  it('at start keeps a recovered ladder and sells what its buys bought while the bot was down', async () => {
+    const h = harness(grid, { markets: ['BTCUSDT'], params: { levels: 3, spacingPct: 1, orderQuote: 20 } });
+    const rung = { clientOrderId: 'r', strategy: 'test', symbol: 'BTCUSDT', side: 'BUY' as const, type: 'LIMIT', quantity: d('0.2'), filled: d(0), price: d(98), state: 'open' as const, createdAt: 0, tag: 'grid-buy-2' };
+    const sellOpen = { ...rung, clientOrderId: 's', side: 'SELL' as const, quantity: d('0.1'), price: d('100.98'), tag: 'grid-sell' };
+    h.orders.push(rung, sellOpen);
+    h.setPosition('BTCUSDT', '0.3', '99'); // 0.1 of it is on sale already
+    const start = drafts(await h.handlers.onStart!());
+    expect(start.map((x) => (x.kind === 'order' ? `${x.side} ${(x.size as { quantity: ReturnType<typeof d> }).quantity.toFixed()}@${x.price!.toFixed()} ${x.tag}` : x.kind))).toEqual(['SELL 0.2@99.99 grid-sell']);
+    // The ladder stands: no second one.
+    expect(drafts(await h.handlers.onBook!('BTCUSDT', simpleBook('BTCUSDT', '99', '101')))).toEqual([]);
+  });
+  it('at start with nothing open and nothing held lays a new ladder on the first healthy book', async () => {
+    const h = harness(grid, { markets: ['BTCUSDT'], params: { levels: 2, spacingPct: 1, orderQuote: 20 } });
+    expect(drafts(await h.handlers.onStart!())).toEqual([]);
+    expect(drafts(await h.handlers.onBook!('BTCUSDT', simpleBook('BTCUSDT', '99', '101')))).toHaveLength(2);
+  });
   it('places nothing on an unhealthy book', async () => {
     const h = harness(grid, { markets: ['BTCUSDT'] });
     expect(drafts(await h.handlers.onBook!('BTCUSDT', simpleBook('BTCUSDT', '99', '101', false)))).toEqual([]);
@@ -78,11 +94,22 @@ describe('market-maker', () => {
     expect(q1.map((x) => x.kind)).toEqual(['cancelAll', 'order']);
     expect((q1[1] as { price: ReturnType<typeof d> }).price.toFixed()).toBe('99.5');
     h.setPosition('BTCUSDT', '5'); // inventory 5 * 100 = 500 of 1000 -> skew 0.5 -> both quotes 0.25% lower
+    h.setBalance('BTC', '5');
     h.clock.advance(1);
     const q2 = drafts(await h.handlers.onBook!('BTCUSDT', simpleBook('BTCUSDT', '98', '102')));
     const prices = q2.filter((x) => x.kind === 'order').map((x) => `${(x as { side: string }).side}@${(x as { price: ReturnType<typeof d> }).price.toFixed()}`);
     // mid 100 (requote: mid moved 0.5% > 5 bps): bid = 100*(1-0.005-0.0025) = 99.25, ask = 100*(1+0.005-0.0025) = 100.25
     expect(prices).toEqual(['BUY@99.25', 'SELL@100.25']);
+    // The ask sells only free base: 4 of the 5 held are locked in a resting order -> an ask of 1
+    // (100 / 100.25 would be 0.9975: the quote size binds first; with 0.5 free, 0.5 it is).
+    h.setBalance('BTC', '5', '4.5');
+    h.clock.advance(1);
+    const q3 = drafts(await h.handlers.onBook!('BTCUSDT', simpleBook('BTCUSDT', '97', '101')));
+    expect(q3.filter((x) => x.kind === 'order' && (x as { side: string }).side === 'SELL').map((x) => (x as { size: { quantity: ReturnType<typeof d> } }).size.quantity.toFixed())).toEqual(['0.5']);
+    h.setBalance('BTC', '5', '5');
+    h.clock.advance(1);
+    const q4 = drafts(await h.handlers.onBook!('BTCUSDT', simpleBook('BTCUSDT', '99', '103')));
+    expect(q4.filter((x) => x.kind === 'order').map((x) => (x as { side: string }).side)).toEqual(['BUY']);
     const pulled = drafts(await h.handlers.onBookHealth!('BTCUSDT', { healthy: false, reasons: ['stream_down'], bidAgeMs: 0, askAgeMs: 0, resyncs: 0 }));
     expect(pulled.map((x) => x.kind)).toEqual(['cancelAll']);
   });
@@ -107,6 +134,17 @@ describe('margin-trend', () => {
     // EMA(2) seeded with SMA: 100,100,102.67,106.22,102.07; EMA(3): 100,102,105,102.5 -> long at 3 (close 104),
     // flip at 5 (close 100): fast 102.07 < slow 102.5 -> close, then short with SL 102 and TP 96.
     expect(seen).toEqual(['3:open:long:sl=101.92:tp=108.16', '5:close:3', '5:open:short:sl=102:tp=96']);
+  });
+
+  it('after a restart keeps a position that follows the trend (no close and reopen), and still closes it on a flip', async () => {
+    const h = harness(marginTrend, { markets: ['BTCUSDT'], params: { fast: 2, slow: 3, stopLossPct: 2, takeProfitPct: 4, collateral: 100, riskCoef: 2 } });
+    h.margin.push({ id: 7, market: 'BTCUSDT', side: 'long', state: 'open' } as MarginPosition);
+    await h.handlers.onStart!();
+    const seen: string[] = [];
+    for (const [i, c] of [100, 100, 100, 104, 108, 100, 90].entries()) {
+      for (const dr of drafts(await h.handlers.onCandle!('BTCUSDT', candle(i, c)))) seen.push(`${i}:${dr.kind}`);
+    }
+    expect(seen).toEqual(['5:marginClose', '5:marginOpen']);
   });
 });
 

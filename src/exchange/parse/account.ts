@@ -25,6 +25,7 @@ import {
   isObject,
   numOpt,
   obj,
+  parseFail,
   str,
   strOpt,
   strOrNull,
@@ -153,12 +154,18 @@ export function parseBalances(json: unknown): Balances {
     const f = `result.balances.${key}`;
     const o = obj(value, f);
     const asset = strOpt(o.asset, `${f}.asset`) ?? key;
+    const total = dec(o.value, `${f}.value`);
+    const locked = dec(o.locked, `${f}.locked`);
+    // A balance that cannot be true is refused (the whole answer: the last good sync stays in use).
+    if (total.isNeg() && !total.isZero()) throw parseFail(`${f}.value`, 'a balance not below 0', o.value);
+    if (locked.isNeg() && !locked.isZero()) throw parseFail(`${f}.locked`, 'a locked amount not below 0', o.locked);
+    if (locked.gt(total)) throw parseFail(`${f}.locked`, `a locked amount not above the value ${total.toFixed()}`, o.locked);
     out[asset] = compact({
       asset,
       faName: strOpt(o.faName, `${f}.faName`),
       fiat: bool(o.fiat, `${f}.fiat`),
-      value: dec(o.value, `${f}.value`),
-      locked: dec(o.locked, `${f}.locked`),
+      value: total,
+      locked,
     });
   }
   return out;

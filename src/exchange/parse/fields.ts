@@ -79,6 +79,15 @@ export function decOpt(value: unknown, field: string): Decimal | undefined {
   return dec(value, field);
 }
 
+/**
+ * An optional amount where the exchange writes `"-"` for "no value" (seen on `leverage_step` and
+ * `max_leverage` of the market list): `"-"` is absent, never 0; anything else must be a number.
+ */
+export function decOrDash(value: unknown, field: string): Decimal | undefined {
+  if (typeof value === 'string' && value.trim() === '-') return undefined;
+  return decOpt(value, field);
+}
+
 export function decOrNull(value: unknown, field: string): Decimal | null | undefined {
   if (value === null) return null;
   return decOpt(value, field);

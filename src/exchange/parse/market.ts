@@ -21,6 +21,7 @@ import {
   compact,
   dec,
   decOpt,
+  decOrDash,
   flag,
   int,
   intOpt,
@@ -36,14 +37,6 @@ import {
   timeMs,
 } from './fields.js';
 import { unwrapResult } from './envelope.js';
-
-function decLoose(value: unknown): Decimal | undefined {
-  try {
-    return decOpt(value, 'value');
-  } catch {
-    return undefined;
-  }
-}
 
 export function parseSide(value: unknown, field: string): Side {
   const s = typeof value === 'string' ? value.toUpperCase() : value;
@@ -246,9 +239,9 @@ export function parseActiveMarkets(json: unknown): ActiveMarket[] {
       isTmnBased: flag(o.is_tmn_based, `${f}.is_tmn_based`),
       isUsdtBased: flag(o.is_usdt_based, `${f}.is_usdt_based`),
       isZeroFee: flag(o.is_zero_fee, `${f}.is_zero_fee`),
-      // Meaning and type not documented ("-" appears): kept only when numeric.
-      leverageStep: decLoose(o.leverage_step),
-      maxLeverage: decLoose(o.max_leverage),
+      // Meaning and type not documented; "-" appears and means no value (absent, never 0).
+      leverageStep: decOrDash(o.leverage_step, `${f}.leverage_step`),
+      maxLeverage: decOrDash(o.max_leverage, `${f}.max_leverage`),
       amountPrecision: intOpt(o.amount_precision, `${f}.amount_precision`),
       pricePrecision: intOpt(o.price_precision, `${f}.price_precision`),
       flags: o.flags,

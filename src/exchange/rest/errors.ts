@@ -103,16 +103,61 @@ export interface ErrorInput {
 }
 
 /**
- * The typed error for a failed response. With HTTP 200 and `success: false`, the body's `code` (when
- * it is an HTTP-like status) picks the class; otherwise ExchangeRejectedError.
+ * What a `detail` member says (the shape some of the exchange's services answer errors with):
+ * a string; a list of `{loc: [..., field], msg}` (or `{field, message}`) entries, one per field;
+ * or a map of field -> messages.
+ */
+export function readDetail(detail: unknown): { message: string | undefined; fields: FieldErrors } {
+  if (typeof detail === 'string') return { message: detail, fields: {} };
+  const fields: FieldErrors = {};
+  const loose: string[] = [];
+  if (Array.isArray(detail)) {
+    for (const item of detail) {
+      if (typeof item === 'string') {
+        loose.push(item);
+        continue;
+      }
+      if (!isObject(item)) continue;
+      const msg = typeof item.msg === 'string' ? item.msg : typeof item.message === 'string' ? item.message : undefined;
+      if (msg === undefined) continue;
+      const loc = Array.isArray(item.loc)
+        ? item.loc.filter((p, i) => (typeof p === 'string' || typeof p === 'number') && !(i === 0 && (p === 'body' || p === 'query' || p === 'path'))).join('.')
+        : typeof item.field === 'string'
+          ? item.field
+          : '';
+      if (loc !== '') (fields[loc] ??= []).push(msg);
+      else loose.push(msg);
+    }
+  } else if (isObject(detail)) {
+    if (typeof detail.message === 'string') loose.push(detail.message);
+    Object.assign(fields, readFieldErrors(detail));
+  }
+  const named = Object.entries(fields).map(([k, msgs]) => `${k}: ${msgs.join(' / ')}`);
+  const message = loose.length > 0 ? loose.join('; ') : named.length > 0 ? named.join('; ') : undefined;
+  return { message, fields };
+}
+
+/**
+ * The typed error for a failed response. Bodies read: the envelope `{success: false, code, message,
+ * result: {field: [messages]}}`, `{detail: …}` (string, per-field list or map, see readDetail) and a
+ * bare `{message}`. With HTTP 200 and `success: false`, the body's `code` (when it is an HTTP-like
+ * status) picks the class; otherwise ExchangeRejectedError.
  */
 export function mapHttpError(input: ErrorInput, redact: Redact): MizanError {
   const { method, path } = input;
   const body = isObject(input.body) ? input.body : undefined;
-  const rawMessage = typeof body?.message === 'string' ? body.message : input.text !== undefined ? snippet(input.text) : '';
+  const detail = body !== undefined && 'detail' in body ? readDetail(body.detail) : undefined;
+  const rawMessage =
+    typeof body?.message === 'string' && body.message !== ''
+      ? body.message
+      : detail?.message !== undefined
+        ? detail.message
+        : input.text !== undefined
+          ? snippet(input.text)
+          : '';
   const exchangeMessage = redact(rawMessage);
   const code = typeof body?.code === 'number' || typeof body?.code === 'string' ? body.code : undefined;
-  const fields = redactFields(readFieldErrors(body?.result), redact);
+  const fields = redactFields({ ...detail?.fields, ...readFieldErrors(body?.result) }, redact);
   let status = input.status;
   if (status >= 200 && status < 300) {
     const c = Number(code);
@@ -137,7 +182,9 @@ export function mapHttpError(input: ErrorInput, redact: Redact): MizanError {
     (status >= 500
       ? 'the exchange is unavailable or failed; try again later'
       : input.status >= 200 && input.status < 300
-        ? 'the exchange answered success: false'
+        ? body !== undefined && 'success' in body
+          ? 'the exchange answered success: false'
+          : 'the exchange answered with an error body'
         : 'the exchange refused the request');
   return errorForStatus(status, msg(hint), ctx, fields);
 }

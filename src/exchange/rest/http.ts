@@ -226,7 +226,7 @@ export class HttpCore {
       }
     }
     const ok = status >= 200 && status < 300;
-    if (!ok || (isJson && hasEnvelope(body) && !readEnvelope(body).success)) {
+    if (!ok || (isJson && hasEnvelope(body) && !readEnvelope(body).success) || (isJson && isBareErrorBody(body))) {
       throw mapHttpError(isJson ? { status, body, method, path, retryAfterMs: wait } : { status, text, method, path, retryAfterMs: wait }, this.redact);
     }
     if (!isJson) {
@@ -242,6 +242,17 @@ export class HttpCore {
     }
     return { status, payload: body };
   }
+}
+
+/**
+ * A `{detail: …}` body (with at most `code` beside it: no `success`, no `result`, no payload) is a
+ * refusal whatever the status: some of the exchange's services answer errors so, and a 2xx answer
+ * of this shape must not be parsed as a payload. (A bare `{message}` is read as an error only with
+ * an error status: a success payload may carry a message.)
+ */
+function isBareErrorBody(body: unknown): boolean {
+  if (typeof body !== 'object' || body === null || Array.isArray(body) || !('detail' in body)) return false;
+  return Object.keys(body).every((k) => k === 'detail' || k === 'code');
 }
 
 function describeNetworkError(err: unknown): string {

@@ -1,12 +1,16 @@
 /**
- * StreamClient: the exchange's socket.io market-data stream.
+ * StreamClient: the exchange's market-data stream.
  *
- * - protocol 4 (`socket.io-client` 4.x, default) or 3 (`socket.io-client@2.5.0` alias);
+ * - transport `ws` (the plain WebSocket at `/ws`), `socketio` (protocol 4, `socket.io-client` 4.x,
+ *   default, or 3, the `socket.io-client@2.5.0` alias), or `auto` (default: `/ws`, falling back to
+ *   socket.io when it cannot connect; the route in use is logged once);
+ * - each connection is replaced make-before-break before the server's lifetime cut (30 min, plus
+ *   30 s per ping answered, at most 100 answers) and, optionally, after `rotateAfterMs`;
  * - channels spread over several connections, at most `maxChannelsPerConnection` (50) each;
  * - `subscribe` is sent on every (re)connect for that connection's channels;
  * - reconnect is ours (capped exponential backoff with jitter, first retry at once);
  * - a watchdog marks a channel silent beyond its kind's limit stale and resubscribes it;
- * - payloads arrive on `Broadcaster (channel, data)`, are emitted raw as `message` and parsed into
+ * - payloads arrive as `Broadcaster (channel, data)` or `[channel, data]` frames, are emitted raw as `message` and parsed into
  *   `depth` / `trade` / `marketCap` / `price` (parsing is skipped while nobody listens to that event);
  * - a malformed payload is counted, logged once per kind, reported as `malformed` and skipped.
  *
@@ -29,6 +33,7 @@ import type { StreamClientEvents, StreamStats } from './events.js';
 import { createParseCaches } from './parse.js';
 import { type ChannelState, Rotation } from './rotation.js';
 import { type ResolvedStreamOptions, type StreamClientOptions, resolveOptions } from './options.js';
+import { type StreamTransport, TransportChoice, wsAddress } from './transport.js';
 
 export class StreamClient extends EventEmitter<StreamClientEvents> {
   /** Emits `depthRaw` (unparsed levels): the market-data engine listens to it instead of `depth`. */
@@ -42,6 +47,7 @@ export class StreamClient extends EventEmitter<StreamClientEvents> {
   private readonly timers: Timers;
   private readonly backoff: Backoff;
   private readonly options: ResolvedStreamOptions;
+  private readonly choice: TransportChoice;
   private started = false;
   private watchdogTimer: unknown;
   private readonly rotations = new Map<number, Rotation>();
@@ -57,6 +63,13 @@ export class StreamClient extends EventEmitter<StreamClientEvents> {
     this.timers = this.options.timers;
     this.backoff = new Backoff(this.options.reconnect, this.options.random);
     this.malformedCounter = new MalformedCounter(this.logger);
+    const { url, path, wsPath } = this.options;
+    this.choice = new TransportChoice(this.options.transport, this.logger, (t) => (t === 'ws' ? wsAddress(url, wsPath) : `${url.replace(/\/$/, '')}${path}`));
+  }
+
+  /** The route in use (`undefined` until a connection has been up). */
+  get transport(): StreamTransport | undefined {
+    return this.choice.inUse;
   }
 
   /** Subscribe a channel (cleaned and validated; returns the clean name). Idempotent. */
@@ -151,9 +164,12 @@ export class StreamClient extends EventEmitter<StreamClientEvents> {
         url: this.options.url,
         protocol: this.options.protocol,
         path: this.options.path,
+        wsPath: this.options.wsPath,
         transports: this.options.transports,
         connectTimeoutMs: this.options.connectTimeoutMs,
       },
+      choice: this.choice,
+      ...(this.options.lifetime !== undefined ? { lifetime: this.options.lifetime } : {}),
       backoff: this.backoff,
       stableAfterMs: this.options.reconnect.stableAfterMs ?? 5000,
       clock: this.clock,
@@ -166,6 +182,13 @@ export class StreamClient extends EventEmitter<StreamClientEvents> {
         reconnectScheduled: (c, attempt, delayMs) => {
           this.counters.reconnects++;
           this.safeEmit('reconnectScheduled', c.index, attempt, delayMs);
+        },
+        malformedFrame: (_c, detail) => {
+          this.counters.messages++;
+          this.reportMalformed('envelope', undefined, detail);
+        },
+        lifetime: (c) => {
+          if (this.isCurrent(c) && !this.rotations.has(c.index)) this.scheduleAge(c);
         },
       },
     });
@@ -186,6 +209,7 @@ export class StreamClient extends EventEmitter<StreamClientEvents> {
     return new Promise<boolean>((resolve) => {
       const rotation = new Rotation(old, this.newConnection(index), {
         timers: this.timers,
+        connectTimeoutMs: this.options.connectTimeoutMs,
         timeoutMs: this.options.handoverTimeoutMs,
         quietMs: Math.min(1000, this.options.handoverTimeoutMs / 2),
         deliver: (state, channel, data) => this.deliver(state, channel, data),
@@ -195,7 +219,7 @@ export class StreamClient extends EventEmitter<StreamClientEvents> {
             this.connections[index] = r.next;
             this.scheduleAge(r.next);
           } else if (this.isCurrent(r.old) && r.old.isUp) {
-            this.scheduleAge(r.old);
+            this.scheduleAge(r.old, true);
           }
           this.logger.info({ conn: index, replaced }, 'stream connection rotated');
           this.safeEmit('rotated', index, replaced);
@@ -212,15 +236,33 @@ export class StreamClient extends EventEmitter<StreamClientEvents> {
     });
   }
 
-  private scheduleAge(conn: StreamConnection): void {
-    const ms = this.options.rotateAfterMs;
-    if (ms === undefined || this.ageTimers.has(conn)) return;
+  /**
+   * (Re)arm the timer that replaces `conn`: `lifetimeLeadMs` before the server's cut, or
+   * `rotateAfterMs` after it came up, whichever is first. `retry`: a rotation just failed, wait a
+   * little before the next one even when the due time has passed.
+   */
+  private scheduleAge(conn: StreamConnection, retry = false): void {
+    this.clearAgeTimer(conn);
+    if (!conn.isUp) return;
+    let due: number | undefined;
+    if (this.options.rotateAfterMs !== undefined) due = conn.upAt + this.options.rotateAfterMs;
+    const deadline = conn.deadline;
+    if (deadline !== undefined) {
+      const beforeCut = deadline - this.options.lifetimeLeadMs;
+      due = due === undefined ? beforeCut : Math.min(due, beforeCut);
+    }
+    if (due === undefined) return;
+    let delay = due - this.clock.now();
+    if (retry) delay = Math.max(delay, Math.min(1000, this.options.lifetimeLeadMs / 4));
     this.ageTimers.set(
       conn,
-      this.timers.setTimeout(() => {
-        this.ageTimers.delete(conn);
-        if (this.isCurrent(conn)) void this.rotate(conn.index);
-      }, ms),
+      this.timers.setTimeout(
+        () => {
+          this.ageTimers.delete(conn);
+          if (this.isCurrent(conn)) void this.rotate(conn.index);
+        },
+        Math.max(0, delay),
+      ),
     );
   }
 

@@ -6,11 +6,16 @@
  * - each further failure waits the Backoff delay of the next attempt (capped, jittered);
  * - the attempt counter returns to 0 only after a connection stayed up `stableAfterMs`, so a server
  *   that accepts and drops at once is not hammered.
+ *
+ * Lifetime: the exchange cuts a connection `cutAfterMs` (30 min) after it opened, plus `extendMs`
+ * (30 s) per ping answered, counting at most `maxExtensions` (100) answers. The connection tracks
+ * that deadline (`deadline`, reported through `events.lifetime` whenever it moves) so its owner can
+ * replace it before the cut.
  */
 import type { Clock } from '../../core/clock.js';
 import type { Logger } from '../../core/logger.js';
 import type { Backoff } from './backoff.js';
-import { openSocket, type SocketOptions, type StreamSocket } from './transport.js';
+import { openSocket, type SocketOptions, type StreamSocket, type StreamTransport, type TransportChoice } from './transport.js';
 
 export interface Timers {
   setTimeout(fn: () => void, ms: number): unknown;
@@ -22,10 +27,30 @@ export interface ConnectionEvents {
   down(conn: StreamConnection, reason: string): void;
   message(conn: StreamConnection, channel: unknown, data: unknown): void;
   reconnectScheduled(conn: StreamConnection, attempt: number, delayMs: number, reason: string): void;
+  /** A frame that is not `[channel, payload]` (plain WebSocket). */
+  malformedFrame?(conn: StreamConnection, detail: string): void;
+  /** The connection's deadline moved (a ping was answered). */
+  lifetime?(conn: StreamConnection): void;
 }
 
+/** The server's rule for how long a connection may live. */
+export interface LifetimeRule {
+  /** Life of a connection that answers no ping, ms (the exchange: 30 min). */
+  cutAfterMs: number;
+  /** Added per ping answered, ms (the exchange: 30 s). */
+  extendMs: number;
+  /** Answers that count (the exchange: 100). */
+  maxExtensions: number;
+}
+
+export const EXCHANGE_LIFETIME: Readonly<LifetimeRule> = { cutAfterMs: 30 * 60_000, extendMs: 30_000, maxExtensions: 100 };
+
 export interface ConnectionDeps {
-  socket: SocketOptions;
+  /** Socket options; `transport` is taken from `choice` on every attempt. */
+  socket: Omit<SocketOptions, 'transport'>;
+  choice: TransportChoice;
+  /** Undefined: no lifetime tracking. */
+  lifetime?: LifetimeRule;
   backoff: Backoff;
   stableAfterMs: number;
   clock: Clock;
@@ -44,6 +69,9 @@ export class StreamConnection {
   private upSince = 0;
   private everUp = false;
   private timer: unknown;
+  private answered = 0;
+  private deadlineMs: number | undefined;
+  private usedTransport: StreamTransport | undefined;
   private readonly onBroadcast: (channel: unknown, data: unknown) => void;
 
   constructor(
@@ -59,6 +87,26 @@ export class StreamConnection {
 
   get isOpen(): boolean {
     return this.state !== 'idle' && this.state !== 'closed';
+  }
+
+  /** The route of the current (or last) socket. */
+  get transport(): StreamTransport | undefined {
+    return this.usedTransport;
+  }
+
+  /** When the server will cut this connection (ms), while up and tracked. */
+  get deadline(): number | undefined {
+    return this.state === 'up' ? this.deadlineMs : undefined;
+  }
+
+  /** Since when the connection is up (ms). */
+  get upAt(): number {
+    return this.upSince;
+  }
+
+  /** Pings answered on the current socket. */
+  get pingsAnswered(): number {
+    return this.answered;
   }
 
   /** Open the socket now (no-op when already open or connecting). */
@@ -96,18 +144,34 @@ export class StreamConnection {
 
   private open(): void {
     this.state = 'connecting';
-    this.socket = openSocket(this.deps.socket, {
+    const transport = this.deps.choice.current;
+    this.usedTransport = transport;
+    this.socket = openSocket({ ...this.deps.socket, transport }, {
       connect: () => this.handleConnect(),
       disconnect: (reason) => this.handleLost(reason, true),
       error: (message) => this.handleLost(message, false),
       broadcast: this.onBroadcast,
+      heartbeat: () => this.handleHeartbeat(),
+      malformed: (detail) => this.deps.events.malformedFrame?.(this, detail),
     });
+  }
+
+  private handleHeartbeat(): void {
+    if (this.state !== 'up') return;
+    const rule = this.deps.lifetime;
+    if (rule === undefined || this.answered >= rule.maxExtensions) return;
+    this.answered++;
+    this.deadlineMs = this.upSince + rule.cutAfterMs + rule.extendMs * this.answered;
+    this.deps.events.lifetime?.(this);
   }
 
   private handleConnect(): void {
     if (this.state !== 'connecting') return;
     this.state = 'up';
     this.upSince = this.deps.clock.now();
+    this.answered = 0;
+    this.deadlineMs = this.deps.lifetime === undefined ? undefined : this.upSince + this.deps.lifetime.cutAfterMs;
+    if (this.usedTransport !== undefined) this.deps.choice.connected(this.usedTransport);
     const reconnect = this.everUp;
     this.everUp = true;
     const socket = this.socket;
@@ -129,7 +193,12 @@ export class StreamConnection {
       // A listener may have stopped this connection (a rotation promoted its replacement).
       if ((this.state as State) !== 'waiting') return;
     } else {
-      this.deps.logger.debug({ conn: this.index, reason, disconnect: wasDisconnect }, 'stream connect failed');
+      this.deps.logger.debug({ conn: this.index, reason, disconnect: wasDisconnect, transport: this.usedTransport }, 'stream connect failed');
+      if (this.usedTransport !== undefined && this.deps.choice.failed(this.usedTransport, reason)) {
+        // `auto`: /ws is not there; socket.io at once, no backoff.
+        this.open();
+        return;
+      }
     }
     const attempt = this.attempt++;
     const delay = this.deps.backoff.delay(attempt);

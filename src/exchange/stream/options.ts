@@ -4,16 +4,23 @@ import { ParameterError } from '../../core/errors.js';
 import { type Logger, silentLogger } from '../../core/logger.js';
 import type { BackoffOptions } from './backoff.js';
 import type { ChannelKind } from './channels.js';
-import type { Timers } from './connection.js';
-import type { StreamProtocol } from './transport.js';
+import { EXCHANGE_LIFETIME, type LifetimeRule, type Timers } from './connection.js';
+import { parseTransportSetting, type StreamProtocol, type StreamTransportSetting } from './transport.js';
 
 export interface StreamClientOptions {
   /** Base URL, e.g. `https://api.wallex.ir` or `http://127.0.0.1:8080`. */
   url: string;
-  /** 4: socket.io-client 4.x (default); 3: socket.io-client 2.5.0 (Engine.IO 3). */
+  /**
+   * `ws`: the plain WebSocket at `<url>/ws`; `socketio`: socket.io at `<url>/socket.io`; `auto`
+   * (default): `ws`, and socket.io when the plain WebSocket cannot connect.
+   */
+  transport?: StreamTransportSetting;
+  /** socket.io only. 4: socket.io-client 4.x (default); 3: socket.io-client 2.5.0 (Engine.IO 3). */
   protocol?: StreamProtocol;
-  /** Default `/socket.io`. */
+  /** socket.io path. Default `/socket.io`. */
   path?: string;
+  /** Plain WebSocket path. Default `/ws`. */
+  wsPath?: string;
   /** Default `['websocket']`. */
   transports?: string[];
   /** Default 50 (the exchange's guidance). */
@@ -31,8 +38,16 @@ export interface StreamClientOptions {
    * server that closes connections at a known age. Default: off.
    */
   rotateAfterMs?: number;
-  /** Longest a rotation may take (connect + overlap) before it finishes anyway, ms. Default 5000. */
+  /** Longest the overlap of a rotation may take once the replacement is up, ms (connecting is bounded by connectTimeoutMs). Default 5000. */
   handoverTimeoutMs?: number;
+  /**
+   * The server's connection lifetime rule (default: the exchange's, 30 min + 30 s per ping
+   * answered, at most 100 answers); `false` turns tracking off. Each connection is replaced
+   * make-before-break `lifetimeLeadMs` before its deadline.
+   */
+  lifetime?: Partial<LifetimeRule> | false;
+  /** How long before the cut a connection is replaced, ms. Default min(60 000, cutAfterMs / 4). */
+  lifetimeLeadMs?: number;
   /** Parse the `sum` of depth levels too (one more Decimal per level). Default false. */
   depthSums?: boolean;
   clock?: Clock;
@@ -56,8 +71,10 @@ export const defaultTimers: Timers = {
 
 export interface ResolvedStreamOptions {
   url: string;
+  transport: StreamTransportSetting;
   protocol: StreamProtocol;
   path: string;
+  wsPath: string;
   transports: string[];
   maxChannelsPerConnection: number;
   reconnect: BackoffOptions & { stableAfterMs?: number };
@@ -66,6 +83,8 @@ export interface ResolvedStreamOptions {
   watchdogIntervalMs: number;
   rotateAfterMs: number | undefined;
   handoverTimeoutMs: number;
+  lifetime: LifetimeRule | undefined;
+  lifetimeLeadMs: number;
   depthSums: boolean;
   clock: Clock;
   logger: Logger;
@@ -91,10 +110,15 @@ export function resolveOptions(options: StreamClientOptions): ResolvedStreamOpti
   const staleAfterMs = { ...DEFAULT_STALE_AFTER_MS, ...options.staleAfterMs };
   for (const [kind, ms] of Object.entries(staleAfterMs)) positive(`staleAfterMs.${kind}`, ms, 1);
   const shortest = Math.min(...Object.values(staleAfterMs));
+  const lifetime = resolveLifetime(options.lifetime);
+  const wsPath = options.wsPath ?? '/ws';
+  if (typeof wsPath !== 'string' || !wsPath.startsWith('/')) throw new ParameterError('wsPath', wsPath, 'a path starting with /');
   return {
     url: options.url,
+    transport: parseTransportSetting(options.transport ?? 'auto'),
     protocol,
     path: options.path ?? '/socket.io',
+    wsPath,
     transports: options.transports ?? ['websocket'],
     maxChannelsPerConnection: max,
     reconnect: options.reconnect ?? {},
@@ -107,10 +131,22 @@ export function resolveOptions(options: StreamClientOptions): ResolvedStreamOpti
     ),
     rotateAfterMs: options.rotateAfterMs === undefined ? undefined : positive('rotateAfterMs', options.rotateAfterMs, 1),
     handoverTimeoutMs: positive('handoverTimeoutMs', options.handoverTimeoutMs, 5000),
+    lifetime,
+    lifetimeLeadMs: positive('lifetimeLeadMs', options.lifetimeLeadMs, Math.min(60_000, (lifetime?.cutAfterMs ?? 240_000) / 4)),
     depthSums: options.depthSums ?? false,
     clock: options.clock ?? new SystemClock(),
     logger: options.logger ?? silentLogger,
     timers: options.timers ?? defaultTimers,
     random: options.random,
   };
+}
+
+/** The lifetime rule with defaults filled in; undefined when tracking is off. */
+export function resolveLifetime(value: Partial<LifetimeRule> | false | undefined): LifetimeRule | undefined {
+  if (value === false) return undefined;
+  const rule = { ...EXCHANGE_LIFETIME, ...value };
+  positive('lifetime.cutAfterMs', rule.cutAfterMs, 1);
+  if (!Number.isFinite(rule.extendMs) || rule.extendMs < 0) throw new ParameterError('lifetime.extendMs', rule.extendMs, 'a number of ms >= 0');
+  if (!Number.isInteger(rule.maxExtensions) || rule.maxExtensions < 0) throw new ParameterError('lifetime.maxExtensions', rule.maxExtensions, 'an integer >= 0');
+  return rule;
 }

@@ -201,7 +201,8 @@ function optSide(value: unknown, field: string): Side | undefined {
 
 function optInt(value: unknown, field: string): number | undefined {
   if (value === undefined || value === null || value === '') return undefined;
-  const n = typeof value === 'string' ? Number(value) : value;
+  // Number('  ') is 0: a blank (or "-") count is malformed, never 0.
+  const n = typeof value === 'string' ? (value.trim() === '' ? NaN : Number(value)) : value;
   if (typeof n === 'number' && Number.isFinite(n)) return n;
   throw new StreamPayloadError(field, value, 'expected a number');
 }

@@ -12,6 +12,11 @@
  * Health: a private channel is silent whenever the account does nothing, so silence says nothing
  * (no watchdog). The stream is `up` while the connection is up and subscribed; `down` when it drops
  * (updates sent meanwhile are lost: the order tracker polls then).
+ *
+ * Transport and lifetime as the public StreamClient: `ws`, `socketio` or `auto`; the connection is
+ * replaced make-before-break before the server's lifetime cut (the replacement subscribes both
+ * channels, the two streams are matched message by message, then the old one closes), so a
+ * long-running bot neither misses nor repeats an update at the cut, and sees no `down`.
  */
 import { EventEmitter } from 'eventemitter3';
 import { type Clock, SystemClock } from '../../core/clock.js';
@@ -19,11 +24,12 @@ import { ParameterError } from '../../core/errors.js';
 import { type Logger, silentLogger } from '../../core/logger.js';
 import type { Balance } from '../../core/types/account.js';
 import { Backoff, type BackoffOptions } from './backoff.js';
-import { StreamConnection, type Timers } from './connection.js';
+import { type LifetimeRule, StreamConnection, type Timers } from './connection.js';
 import { MalformedCounter, type MalformedKind } from './malformed.js';
-import { defaultTimers } from './options.js';
+import { defaultTimers, resolveLifetime } from './options.js';
 import { PrivatePayloadError, parsePrivateMessage, type PrivateOrderUpdate, type PrivateTrade } from './private-parse.js';
-import type { StreamProtocol } from './transport.js';
+import { type RotatingChannel, Rotation } from './rotation.js';
+import { parseTransportSetting, type StreamProtocol, type StreamTransport, type StreamTransportSetting, TransportChoice, wsAddress } from './transport.js';
 
 /** How the private channels appear in logs, errors and events. */
 export const REDACTED_CHANNEL = '<stream_key>';
@@ -34,9 +40,18 @@ export interface PrivateStreamOptions {
   url: string;
   /** The account's stream key (from the web login). Never logged. */
   streamKey: string;
+  /** `ws`, `socketio` or `auto` (default: `/ws`, socket.io when it cannot connect). */
+  transport?: StreamTransportSetting;
   protocol?: StreamProtocol;
   path?: string;
+  wsPath?: string;
   transports?: string[];
+  /** The server's connection lifetime rule (default: the exchange's); `false`: not tracked. */
+  lifetime?: Partial<LifetimeRule> | false;
+  /** How long before the cut the connection is replaced, ms. Default min(60 000, cutAfterMs / 4). */
+  lifetimeLeadMs?: number;
+  /** Longest a replacement may take before it finishes anyway, ms. Default 5000. */
+  handoverTimeoutMs?: number;
   connectTimeoutMs?: number;
   reconnect?: BackoffOptions & { stableAfterMs?: number };
   clock?: Clock;
@@ -66,6 +81,8 @@ export interface PrivateStreamStats {
   malformed: Partial<Record<MalformedKind, number>>;
   ignored: number;
   reconnects: number;
+  /** Connections replaced before the server's cut. */
+  rotations: number;
   listenerErrors: number;
   up: boolean;
 }
@@ -84,11 +101,21 @@ export function validateStreamKey(key: unknown): string {
 export class PrivateStreamClient extends EventEmitter<PrivateStreamEvents> {
   private readonly key: string;
   private readonly tradeChannel: string;
-  private readonly conn: StreamConnection;
+  private conn: StreamConnection;
   private readonly logger: Logger;
   private readonly clock: Clock;
+  private readonly timers: Timers;
   private readonly malformedCounter: MalformedCounter;
-  private counters = { messages: 0, orderSaved: 0, tradeDetails: 0, balanceUpdated: 0, ignored: 0, reconnects: 0, listenerErrors: 0 };
+  private readonly choice: TransportChoice;
+  private readonly makeConnection: () => StreamConnection;
+  private readonly lifetimeLeadMs: number;
+  private readonly handoverTimeoutMs: number;
+  private readonly connectTimeoutMs: number;
+  private readonly states: RotatingChannel[];
+  private rotation: Rotation<RotatingChannel> | undefined;
+  private ageTimer: unknown;
+  private closed = false;
+  private counters = { messages: 0, orderSaved: 0, tradeDetails: 0, balanceUpdated: 0, ignored: 0, reconnects: 0, rotations: 0, listenerErrors: 0 };
   private waiters: (() => void)[] = [];
 
   constructor(options: PrivateStreamOptions) {
@@ -101,28 +128,64 @@ export class PrivateStreamClient extends EventEmitter<PrivateStreamEvents> {
     this.clock = options.clock ?? new SystemClock();
     this.logger = (options.logger ?? silentLogger).child({ component: 'private-stream' });
     this.malformedCounter = new MalformedCounter(this.logger);
-    this.conn = new StreamConnection(0, {
-      socket: {
-        url: options.url,
-        protocol,
-        path: options.path ?? '/socket.io',
-        transports: options.transports ?? ['websocket'],
-        connectTimeoutMs: options.connectTimeoutMs ?? 10_000,
-      },
-      backoff: new Backoff(options.reconnect ?? {}, options.random),
-      stableAfterMs: options.reconnect?.stableAfterMs ?? 5000,
-      clock: this.clock,
-      timers: options.timers ?? defaultTimers,
-      logger: this.logger,
-      events: {
-        up: (_c, reconnect) => this.onUp(reconnect),
-        down: (_c, reason) => this.onDown(reason),
-        message: (_c, channel, data) => this.onMessage(channel, data),
-        reconnectScheduled: () => void this.counters.reconnects++,
-      },
-    });
-    this.conn.add(this.key);
-    this.conn.add(this.tradeChannel);
+    this.timers = options.timers ?? defaultTimers;
+    const lifetime = resolveLifetime(options.lifetime);
+    const url = options.url;
+    const path = options.path ?? '/socket.io';
+    const wsPath = options.wsPath ?? '/ws';
+    this.choice = new TransportChoice(parseTransportSetting(options.transport ?? 'auto'), this.logger, (t) =>
+      t === 'ws' ? wsAddress(url, wsPath) : `${url.replace(/\/$/, '')}${path}`,
+    );
+    this.lifetimeLeadMs = options.lifetimeLeadMs ?? Math.min(60_000, (lifetime?.cutAfterMs ?? 240_000) / 4);
+    this.handoverTimeoutMs = options.handoverTimeoutMs ?? 5000;
+    this.connectTimeoutMs = options.connectTimeoutMs ?? 10_000;
+    const backoff = new Backoff(options.reconnect ?? {}, options.random);
+    this.makeConnection = () => {
+      const conn: StreamConnection = new StreamConnection(0, {
+        socket: {
+          url,
+          protocol,
+          path,
+          wsPath,
+          transports: options.transports ?? ['websocket'],
+          connectTimeoutMs: this.connectTimeoutMs,
+        },
+        choice: this.choice,
+        ...(lifetime !== undefined ? { lifetime } : {}),
+        backoff,
+        stableAfterMs: options.reconnect?.stableAfterMs ?? 5000,
+        clock: this.clock,
+        timers: this.timers,
+        logger: this.logger,
+        events: {
+          up: (c, reconnect) => (c === this.conn ? this.onUp(reconnect) : this.rotation?.nextUp()),
+          down: (c, reason) => (c === this.conn ? this.onDown(reason) : this.rotation?.abort()),
+          message: (c, channel, data) => this.onMessage(c, channel, data),
+          reconnectScheduled: () => void this.counters.reconnects++,
+          malformedFrame: (_c, detail) => {
+            this.counters.messages++;
+            const safe = this.redact(detail);
+            this.safeEmit('malformed', 'privateEnvelope', this.malformedCounter.record('privateEnvelope', REDACTED_CHANNEL, new Error(safe)));
+          },
+          lifetime: (c) => {
+            if (c === this.conn && this.rotation === undefined) this.scheduleAge();
+          },
+        },
+      });
+      conn.add(this.key);
+      conn.add(this.tradeChannel);
+      return conn;
+    };
+    this.conn = this.makeConnection();
+    this.states = [
+      { info: { channel: this.key }, conn: this.conn },
+      { info: { channel: this.tradeChannel }, conn: this.conn },
+    ];
+  }
+
+  /** The route in use (`undefined` until the connection has been up). */
+  get transport(): StreamTransport | undefined {
+    return this.choice.inUse;
   }
 
   get isUp(): boolean {
@@ -137,8 +200,59 @@ export class PrivateStreamClient extends EventEmitter<PrivateStreamEvents> {
   }
 
   close(): void {
+    this.closed = true;
+    this.timers.clearTimeout(this.ageTimer);
+    this.ageTimer = undefined;
+    this.rotation?.abort();
     this.conn.stop();
     this.waiters = [];
+  }
+
+  /**
+   * Replace the connection make-before-break (done by itself before the server's cut). Resolves
+   * true when the replacement took over, false when it could not (the old connection stays).
+   */
+  rotate(): Promise<boolean> {
+    if (this.closed || !this.conn.isUp || this.rotation !== undefined) return Promise.resolve(false);
+    this.timers.clearTimeout(this.ageTimer);
+    this.ageTimer = undefined;
+    const old = this.conn;
+    return new Promise<boolean>((resolve) => {
+      const rotation = new Rotation<RotatingChannel>(old, this.makeConnection(), {
+        timers: this.timers,
+        connectTimeoutMs: this.connectTimeoutMs,
+        timeoutMs: this.handoverTimeoutMs,
+        quietMs: Math.min(1000, this.handoverTimeoutMs / 2),
+        deliver: (_state, channel, data) => this.handle(channel, data),
+        done: (r, replaced) => {
+          this.rotation = undefined;
+          if (replaced) {
+            this.conn = r.next;
+            for (const st of this.states) st.conn = r.next;
+            this.counters.rotations++;
+          }
+          this.logger.info({ replaced }, 'private stream connection rotated');
+          if (!this.closed) this.scheduleAge(!replaced);
+          resolve(replaced);
+        },
+      });
+      this.rotation = rotation;
+      rotation.begin(this.states);
+    });
+  }
+
+  /** Arm the replacement `lifetimeLeadMs` before the connection's deadline. */
+  private scheduleAge(retry = false): void {
+    this.timers.clearTimeout(this.ageTimer);
+    this.ageTimer = undefined;
+    const deadline = this.conn.deadline;
+    if (deadline === undefined) return;
+    let delay = deadline - this.lifetimeLeadMs - this.clock.now();
+    if (retry) delay = Math.max(delay, Math.min(1000, this.lifetimeLeadMs / 4));
+    this.ageTimer = this.timers.setTimeout(() => {
+      this.ageTimer = undefined;
+      void this.rotate();
+    }, Math.max(0, delay));
   }
 
   stats(): PrivateStreamStats {
@@ -156,22 +270,58 @@ export class PrivateStreamClient extends EventEmitter<PrivateStreamEvents> {
   }
 
   private onUp(reconnect: boolean): void {
+    this.scheduleAge();
     this.logger.info({ channels: [REDACTED_CHANNEL, REDACTED_TRADE_CHANNEL], reconnect }, 'private stream subscribed');
     this.safeEmit('up', reconnect);
     for (const w of this.waiters.splice(0)) w();
   }
 
   private onDown(reason: string): void {
+    this.timers.clearTimeout(this.ageTimer);
+    this.ageTimer = undefined;
+    const rotation = this.rotation;
+    if (rotation?.next.isUp) {
+      // The replacement is up and subscribed: it takes over, nothing is lost.
+      this.logger.info({ reason: this.redact(reason) }, 'private stream connection dropped during rotation; replacement takes over');
+      rotation.complete();
+      return;
+    }
+    rotation?.abort();
     this.logger.warn({ reason: this.redact(reason) }, 'private stream down: order updates fall back to polling');
     this.safeEmit('down', this.redact(reason));
   }
 
-  private onMessage(channel: unknown, data: unknown): void {
+  private onMessage(conn: StreamConnection, channel: unknown, data: unknown): void {
     this.counters.messages++;
     if (channel !== this.key && channel !== this.tradeChannel) {
       this.counters.ignored++;
       return;
     }
+    const state = this.states[channel === this.key ? 0 : 1]!;
+    const handover = state.handover;
+    if (handover !== undefined) {
+      if (conn === state.conn) {
+        const { deliver, then } = handover.fromOld(data);
+        if (deliver) this.handle(channel, data);
+        if (then !== undefined) for (const d of then) this.handle(channel, d);
+      } else if (conn === state.next) {
+        for (const d of handover.fromNew(data)) this.handle(channel, d);
+      } else {
+        this.counters.ignored++;
+        return;
+      }
+      this.rotation?.check();
+      return;
+    }
+    if (conn !== this.conn) {
+      this.counters.ignored++;
+      return;
+    }
+    this.handle(channel, data);
+  }
+
+  /** Parse and emit one message of a private channel. */
+  private handle(channel: string, data: unknown): void {
     let msg;
     try {
       msg = parsePrivateMessage(data, channel === this.tradeChannel, this.clock.now());

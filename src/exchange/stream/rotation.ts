@@ -10,20 +10,27 @@ import type { ChannelInfo } from './channels.js';
 import type { StreamConnection, Timers } from './connection.js';
 import { ChannelHandover } from './handover.js';
 
-export interface ChannelState {
-  info: ChannelInfo;
+/** What a rotation needs of a channel. */
+export interface RotatingChannel {
+  info: { readonly channel: string };
   conn: StreamConnection;
-  /** Last valid message or (re)subscribe, ms: the watchdog measures silence from here. */
-  since: number;
-  stale: boolean;
   /** Set while the channel moves to `next` (a rotation of its connection). */
   handover?: ChannelHandover;
   next?: StreamConnection;
 }
 
-export interface RotationDeps {
+export interface ChannelState extends RotatingChannel {
+  info: ChannelInfo;
+  /** Last valid message or (re)subscribe, ms: the watchdog measures silence from here. */
+  since: number;
+  stale: boolean;
+}
+
+export interface RotationDeps<S extends RotatingChannel = ChannelState> {
   timers: Timers;
-  /** Longest wait for the replacement to connect and for every channel to overlap, ms. */
+  /** Longest wait for the replacement to connect, ms (then the rotation gives up). */
+  connectTimeoutMs: number;
+  /** Longest wait, once the replacement is up, for every channel to overlap, ms (then it takes over anyway). */
   timeoutMs: number;
   /**
    * After the replacement is up, a channel that stayed silent on both connections this long is
@@ -31,13 +38,13 @@ export interface RotationDeps {
    */
   quietMs: number;
   /** Emit a payload of a channel (the normal delivery path). */
-  deliver(state: ChannelState, channel: string, data: unknown): void;
+  deliver(state: S, channel: string, data: unknown): void;
   /** The rotation ended: `replaced` tells whether `next` took over. */
-  done(rotation: Rotation, replaced: boolean): void;
+  done(rotation: Rotation<S>, replaced: boolean): void;
 }
 
-export class Rotation {
-  private readonly states = new Map<string, ChannelState>();
+export class Rotation<S extends RotatingChannel = ChannelState> {
+  private readonly states = new Map<string, S>();
   private timer: unknown;
   private quietTimer: unknown;
   private finished = false;
@@ -45,17 +52,17 @@ export class Rotation {
   constructor(
     readonly old: StreamConnection,
     readonly next: StreamConnection,
-    private readonly deps: RotationDeps,
+    private readonly deps: RotationDeps<S>,
   ) {}
 
-  begin(states: Iterable<ChannelState>): void {
+  begin(states: Iterable<S>): void {
     for (const state of states) this.add(state);
-    this.timer = this.deps.timers.setTimeout(() => this.complete(), this.deps.timeoutMs);
+    this.timer = this.deps.timers.setTimeout(() => this.complete(), this.deps.connectTimeoutMs);
     this.next.start();
   }
 
   /** A channel subscribed on the old connection during the rotation. */
-  add(state: ChannelState): void {
+  add(state: S): void {
     state.handover = new ChannelHandover();
     state.next = this.next;
     this.states.set(state.info.channel, state);
@@ -74,6 +81,8 @@ export class Rotation {
   /** The replacement is up and has sent its subscriptions. */
   nextUp(): void {
     if (this.finished) return;
+    this.deps.timers.clearTimeout(this.timer);
+    this.timer = this.deps.timers.setTimeout(() => this.complete(), this.deps.timeoutMs);
     this.quietTimer = this.deps.timers.setTimeout(() => {
       for (const state of this.states.values()) {
         if (state.handover?.idle === true) state.handover.finish();

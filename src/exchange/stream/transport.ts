@@ -1,20 +1,39 @@
 /**
- * One socket.io connection, through either client generation, behind one small interface.
+ * One stream connection, through any of the exchange's routes, behind one small interface.
  *
- * - protocol 4: `socket.io-client` 4.x (Engine.IO 4).
- * - protocol 3: `socket.io-client@2.5.0`, installed as the npm alias `socket.io-client-v2`
- *   (Engine.IO 3, what the exchange's documentation asks for). It is CommonJS without types, so it
- *   is loaded with createRequire behind the minimal local type below, and only when used.
+ * - `ws`: the plain WebSocket the exchange's current documentation connects to (`wss://host/ws`),
+ *   on the `ws` library. Frames are JSON arrays: `["subscribe", {"channel": …}]` out,
+ *   `[channel, payload]` in. The server's ping frames are answered by `ws` itself (pong frames);
+ *   each one is reported as a heartbeat (the exchange extends the connection's life per answer).
+ * - `socketio`, protocol 4: `socket.io-client` 4.x (Engine.IO 4).
+ * - `socketio`, protocol 3: `socket.io-client@2.5.0`, installed as the npm alias
+ *   `socket.io-client-v2` (Engine.IO 3, what the exchange's older documentation asks for). It is
+ *   CommonJS without types, so it is loaded with createRequire behind the minimal local type below,
+ *   and only when used. Engine.IO answers pings by itself; a heartbeat is reported per ping answered
+ *   (protocol 4: the server's ping; protocol 3: the server's pong to the client's ping).
  *
- * Built-in reconnection is off in both (the StreamClient owns reconnects, backoff and
+ * Built-in socket.io reconnection is off (the StreamClient owns reconnects, backoff and
  * resubscription) and every socket gets its own engine connection (`forceNew`): socket.io would
  * otherwise multiplex sockets to the same URL over one connection, defeating the ≤ 50 channels per
  * connection limit.
  */
 import { createRequire } from 'node:module';
 import { io as ioV4 } from 'socket.io-client';
+import WebSocket from 'ws';
+import { ParameterError } from '../../core/errors.js';
+import type { Logger } from '../../core/logger.js';
 
 export type StreamProtocol = 3 | 4;
+/** The route a connection uses. */
+export type StreamTransport = 'ws' | 'socketio';
+/** What may be configured: a route, or `auto` (`/ws` first, socket.io when it cannot connect). */
+export type StreamTransportSetting = StreamTransport | 'auto';
+export const STREAM_TRANSPORT_SETTINGS: readonly StreamTransportSetting[] = ['auto', 'ws', 'socketio'];
+
+export function parseTransportSetting(value: unknown, field = 'transport'): StreamTransportSetting {
+  if (value === 'auto' || value === 'ws' || value === 'socketio') return value;
+  throw new ParameterError(field, value, 'ws, socketio or auto');
+}
 
 export interface SocketHandlers {
   connect(): void;
@@ -22,16 +41,23 @@ export interface SocketHandlers {
   disconnect(reason: string): void;
   /** Connecting failed (refused, timeout, handshake error). */
   error(message: string): void;
-  /** A `Broadcaster` event: `(channel, data)`. */
+  /** A data message: `(channel, data)` (a `Broadcaster` event, or a `[channel, payload]` frame). */
   broadcast(channel: unknown, data: unknown): void;
+  /** The server's ping was answered (one heartbeat). */
+  heartbeat(): void;
+  /** A frame that is not `[channel, payload]` JSON (plain WebSocket only); skipped. */
+  malformed(detail: string): void;
 }
 
 export interface SocketOptions {
   url: string;
+  transport: StreamTransport;
   protocol: StreamProtocol;
-  /** Default `/socket.io`. */
+  /** socket.io path. Default `/socket.io`. */
   path: string;
-  /** Default `['websocket']` (no long-polling phase). */
+  /** Path of the plain WebSocket. Default `/ws`. */
+  wsPath: string;
+  /** socket.io transports. Default `['websocket']` (no long-polling phase). */
   transports: string[];
   /** Connect (handshake) timeout, ms. */
   connectTimeoutMs: number;
@@ -49,6 +75,7 @@ interface V2Socket {
   emit(event: string, ...args: unknown[]): unknown;
   close(): unknown;
   off(): unknown;
+  io: { on(event: string, fn: (...args: unknown[]) => void): unknown; off(event: string): unknown };
 }
 type V2Lookup = (url: string, opts: Record<string, unknown>) => V2Socket;
 
@@ -66,7 +93,79 @@ function describeError(err: unknown): string {
   return typeof err === 'string' ? err : String(err);
 }
 
+/** `http(s)://host[:port][/…]` or `ws(s)://…` to the plain WebSocket address `ws(s)://host[:port]/ws`. */
+export function wsAddress(url: string, wsPath = '/ws'): string {
+  const u = new URL(url);
+  if (u.protocol === 'http:') u.protocol = 'ws:';
+  else if (u.protocol === 'https:') u.protocol = 'wss:';
+  else if (u.protocol !== 'ws:' && u.protocol !== 'wss:') throw new ParameterError('url', url, 'an http(s) or ws(s) URL');
+  u.pathname = wsPath;
+  u.search = '';
+  u.hash = '';
+  return u.toString();
+}
+
 export function openSocket(options: SocketOptions, handlers: SocketHandlers): StreamSocket {
+  return options.transport === 'ws' ? openWs(options, handlers) : openSocketIo(options, handlers);
+}
+
+const TEXT = new TextDecoder();
+
+function openWs(options: SocketOptions, handlers: SocketHandlers): StreamSocket {
+  let disposed = false;
+  let opened = false;
+  let lastError: string | undefined;
+  const ws = new WebSocket(wsAddress(options.url, options.wsPath), {
+    handshakeTimeout: options.connectTimeoutMs,
+    perMessageDeflate: false,
+  });
+  ws.on('open', () => {
+    opened = true;
+    if (!disposed) handlers.connect();
+  });
+  ws.on('ping', () => {
+    // `ws` has already queued the pong (autoPong).
+    if (!disposed) handlers.heartbeat();
+  });
+  ws.on('message', (raw: WebSocket.RawData) => {
+    if (disposed) return;
+    const text = typeof raw === 'string' ? raw : TEXT.decode(Array.isArray(raw) ? Buffer.concat(raw) : (raw as Buffer));
+    let frame: unknown;
+    try {
+      frame = JSON.parse(text);
+    } catch {
+      handlers.malformed(`frame is not JSON: ${text.length > 80 ? text.slice(0, 80) + '…' : text}`);
+      return;
+    }
+    if (!Array.isArray(frame) || frame.length < 2) {
+      const shown = JSON.stringify(frame) ?? String(frame);
+      handlers.malformed(`frame is not [channel, payload]: ${shown.length > 80 ? shown.slice(0, 80) + '…' : shown}`);
+      return;
+    }
+    handlers.broadcast(frame[0], frame[1]);
+  });
+  ws.on('error', (err: Error) => {
+    lastError = describeError(err);
+  });
+  ws.on('close', (code: number, reason: Buffer) => {
+    if (disposed) return;
+    disposed = true;
+    if (opened) handlers.disconnect(`closed by the server (${code}${reason.length > 0 ? ` ${reason.toString()}` : ''})`);
+    else handlers.error(lastError ?? `closed before the handshake (${code})`);
+  });
+  return {
+    emit: (event, payload) => {
+      if (ws.readyState === WebSocket.OPEN) ws.send(JSON.stringify([event, payload]));
+    },
+    close: () => {
+      disposed = true;
+      if (ws.readyState === WebSocket.CONNECTING) ws.terminate();
+      else if (ws.readyState === WebSocket.OPEN) ws.close(1000, 'client closed');
+    },
+  };
+}
+
+function openSocketIo(options: SocketOptions, handlers: SocketHandlers): StreamSocket {
   let disposed = false;
   const common = {
     path: options.path,
@@ -88,6 +187,9 @@ export function openSocket(options: SocketOptions, handlers: SocketHandlers): St
   const onBroadcast = (channel: unknown, data: unknown): void => {
     if (!disposed) handlers.broadcast(channel, data);
   };
+  const onHeartbeat = (): void => {
+    if (!disposed) handlers.heartbeat();
+  };
 
   if (options.protocol === 4) {
     const socket = ioV4(options.url, common);
@@ -95,12 +197,14 @@ export function openSocket(options: SocketOptions, handlers: SocketHandlers): St
     socket.on('disconnect', onDisconnect);
     socket.on('connect_error', onError);
     socket.on('Broadcaster', onBroadcast);
+    socket.io.on('ping', onHeartbeat);
     return {
       emit: (event, payload) => {
         socket.emit(event, payload);
       },
       close: () => {
         disposed = true;
+        socket.io.off('ping', onHeartbeat);
         socket.removeAllListeners();
         socket.disconnect();
       },
@@ -113,14 +217,66 @@ export function openSocket(options: SocketOptions, handlers: SocketHandlers): St
   socket.on('connect_error', onError);
   socket.on('connect_timeout', () => onError('connect timeout'));
   socket.on('Broadcaster', onBroadcast as (...args: unknown[]) => void);
+  socket.io.on('pong', onHeartbeat);
   return {
     emit: (event, payload) => {
       socket.emit(event, payload);
     },
     close: () => {
       disposed = true;
+      socket.io.off('pong');
       socket.off();
       socket.close();
     },
   };
+}
+
+/**
+ * Which route a client's connections use. A fixed setting is used as is. `auto` tries `ws` until
+ * a connection has been up on it (then keeps it) or until connecting over it fails (then uses
+ * socket.io from there on); the choice is logged once.
+ */
+export class TransportChoice {
+  private decided: StreamTransport | undefined;
+  private announced = false;
+
+  constructor(
+    readonly setting: StreamTransportSetting,
+    private readonly logger: Logger,
+    private readonly describe: (t: StreamTransport) => string,
+  ) {
+    if (setting !== 'auto') this.decided = setting;
+  }
+
+  /** The route the next connection attempt uses. */
+  get current(): StreamTransport {
+    return this.decided ?? 'ws';
+  }
+
+  /** The route in use once known (`undefined` while `auto` has not connected yet). */
+  get inUse(): StreamTransport | undefined {
+    return this.announced ? this.decided : undefined;
+  }
+
+  /** A connection came up over `t`. */
+  connected(t: StreamTransport): void {
+    this.decided ??= t;
+    if (this.announced) return;
+    this.announced = true;
+    this.logger.info({ transport: t, setting: this.setting, address: this.describe(t) }, `stream transport in use: ${t === 'ws' ? 'plain WebSocket' : 'socket.io'}`);
+  }
+
+  /**
+   * Connecting over `t` failed. True when the attempt should be repeated at once over the other
+   * route: `auto` has just switched to socket.io (or had already, and this attempt still used ws).
+   */
+  failed(t: StreamTransport, reason: string): boolean {
+    if (this.setting !== 'auto' || t !== 'ws') return false;
+    if (this.decided === undefined) {
+      this.decided = 'socketio';
+      this.logger.warn({ address: this.describe('ws'), reason }, 'stream: the plain WebSocket could not connect; falling back to socket.io');
+      return true;
+    }
+    return this.decided !== 'ws';
+  }
 }

@@ -1,6 +1,6 @@
 /**
  * `mizan book <symbol>`: one market's local order book through the same path strategies use
- * (REST snapshot + socket.io stream -> MarketDataEngine). On a terminal the top of the book is
+ * (REST snapshot + stream over `--transport` ws, socketio or auto -> MarketDataEngine). On a terminal the top of the book is
  * redrawn in place (at most every `redrawMs`); otherwise one line is printed per update that
  * changes the top of the book or its health.
  * `--once` waits for a healthy book (up to `--timeout` seconds), prints one table and exits.
@@ -8,6 +8,7 @@
 import { ParameterError, NetworkError } from '../../core/errors.js';
 import { WallexRestClient } from '../../exchange/rest/client.js';
 import { StreamClient } from '../../exchange/stream/client.js';
+import type { StreamTransportSetting } from '../../exchange/stream/transport.js';
 import { MarketDataEngine } from '../engine.js';
 import { normalizeSymbol } from '../market-catalog.js';
 import { ansiFrame, renderBookLine, renderBookTable, type BookRenderInput } from './book-render.js';
@@ -18,6 +19,8 @@ export interface BookCommandOptions {
   symbol: string;
   url: string;
   depth: number;
+  /** Stream route (default auto: /ws, socket.io when it cannot connect). */
+  transport?: StreamTransportSetting;
   protocol: 3 | 4;
   once: boolean;
   /** Seconds `--once` waits for a healthy book. */
@@ -40,7 +43,7 @@ export async function runBook(o: BookCommandOptions, d: ResolvedDeps): Promise<v
   const log = d.logger;
   const rest = new WallexRestClient({ baseUrl: o.url, logger: log.child({ component: 'rest' }) });
   await checkSymbol(rest, symbol, o.url);
-  const stream = new StreamClient({ url: o.url, protocol: o.protocol, clock: d.clock, logger: log.child({ component: 'stream' }) });
+  const stream = new StreamClient({ url: o.url, transport: o.transport ?? 'auto', protocol: o.protocol, clock: d.clock, logger: log.child({ component: 'stream' }) });
   const engine = new MarketDataEngine({
     stream,
     depth: { getDepth: (s) => rest.getDepth(s) },
@@ -56,12 +59,17 @@ export async function runBook(o: BookCommandOptions, d: ResolvedDeps): Promise<v
     const connected = stream.connect();
     connected.catch(() => undefined);
     if (o.once) {
+      const deadline = Date.now() + o.timeoutSec * 1000;
       await waitHealthy(engine, symbol, o.timeoutSec * 1000, d.signal);
+      // A REST snapshot can make the book healthy first: say which stream route carries it.
+      await Promise.race([connected.catch(() => undefined), new Promise((r) => setTimeout(r, Math.max(0, deadline - Date.now())).unref())]);
       const v = view();
       if (v.book.bestBid() === undefined && v.book.bestAsk() === undefined) {
         throw new NetworkError(`no order book for ${symbol} from ${o.url} within ${o.timeoutSec} s (${v.health.reasons.join(', ')})`);
       }
-      d.stdout.write(renderBookTable(v).join('\n') + '\n');
+      const route = stream.transport;
+      const via = route === 'ws' ? 'ws (plain WebSocket /ws)' : route === 'socketio' ? `socketio (protocol ${o.protocol})` : 'none (REST snapshot only)';
+      d.stdout.write(renderBookTable(v).join('\n') + `\nstream  ${via}\n`);
       return;
     }
     if (tty) d.stdout.write('\x1b[2J\x1b[?25l');

@@ -73,6 +73,7 @@ export async function runCandles(o: CandlesCommandOptions, d: ResolvedDeps): Pro
       done = Math.min(total, done + n);
       bar?.update(done);
     }),
+    origin: o.url,
     clock: d.clock,
     logger: d.logger,
     options: { ...(o.cacheDir ? { cacheDir: o.cacheDir } : {}), ...(o.pageSize ? { pageSize: o.pageSize } : {}) },

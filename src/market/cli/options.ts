@@ -30,6 +30,12 @@ export function protocolOption(raw: string): 3 | 4 {
   throw new ParameterError('--protocol', raw, '3 (socket.io-client 2.x) or 4');
 }
 
+export function transportOption(raw: string): 'ws' | 'socketio' | 'auto' {
+  const t = raw.trim().toLowerCase();
+  if (t === 'ws' || t === 'socketio' || t === 'auto') return t;
+  throw new ParameterError('--transport', raw, 'ws (plain WebSocket at /ws), socketio or auto');
+}
+
 export function resolutionOption(raw: string): Resolution {
   const r = raw.trim().toUpperCase();
   if ((RESOLUTIONS as readonly string[]).includes(r)) return r as Resolution;

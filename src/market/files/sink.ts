@@ -2,7 +2,8 @@
  * Format parsers hand each row to a sink as raw values (strings from CSV, numbers from JSON). The
  * Decimal sink builds `Candle[]` exactly (strings never go through a float); the column sink fills
  * Float64Arrays for backtests. Both check the same things and name file, line/row and field:
- * a readable time, strictly increasing times, numeric OHLCV, low <= open, close <= high, volume >= 0.
+ * a readable time, strictly increasing times, numeric OHLCV, prices > 0, low <= open, close <= high,
+ * volume >= 0.
  */
 import { Decimal, DecimalParseError, toDecimal } from '../../core/decimal.js';
 import type { Candle } from '../../core/types/market.js';
@@ -47,6 +48,12 @@ abstract class CheckingSink implements CandleSink {
   }
 
   protected shape(pos: number, o: number, h: number, l: number, c: number, v: number): void {
+    // A price of zero or below is no trade price: one such row would value the account at nothing
+    // (a 0,0,0,0 row moved a backtest's max drawdown from 11.8 % to 51.4 %).
+    if (!(o > 0)) this.fail(pos, 'open', `open ${o} is not a positive price`);
+    if (!(h > 0)) this.fail(pos, 'high', `high ${h} is not a positive price`);
+    if (!(l > 0)) this.fail(pos, 'low', `low ${l} is not a positive price`);
+    if (!(c > 0)) this.fail(pos, 'close', `close ${c} is not a positive price`);
     if (l > h) this.fail(pos, 'low', `low ${l} is above high ${h}`);
     if (o > h || c > h) this.fail(pos, 'high', `high ${h} is below open ${o} or close ${c}`);
     if (o < l || c < l) this.fail(pos, 'low', `low ${l} is above open ${o} or close ${c}`);

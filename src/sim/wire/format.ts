@@ -105,6 +105,15 @@ export function streamDepth(levels: LevelInput[]): Record<string, unknown> {
   return out;
 }
 
+/** Plain WebSocket depth (`/ws`): an array of levels with numbers, as the exchange's documentation shows. */
+export function streamDepthArray(levels: LevelInput[]): Record<string, unknown>[] {
+  return levels.map((l) => {
+    const quantity = num(l.quantity);
+    const price = num(l.price);
+    return { quantity, price, sum: quantity * price };
+  });
+}
+
 export function restTrade(t: SimTrade): Record<string, unknown> {
   return {
     symbol: t.symbol,

@@ -1,5 +1,6 @@
 /**
- * The wire server: the exchange's REST API and socket.io stream on 127.0.0.1, in front of a
+ * The wire server: the exchange's REST API and its stream (socket.io at `/socket.io` and the plain
+ * WebSocket at `/ws`, see stream.ts) on 127.0.0.1, in front of a
  * SimulatedExchange. Routes come from this folder (public, account, spot, admin) and from any
  * module that passes its own `Route[]`; spec endpoints nobody serves answer 501. Every response
  * carries `x-ratelimit-limit` / `x-ratelimit-remaining`; order calls over the limit get 429 with
@@ -16,7 +17,8 @@ import { fail, type Route, type WireRequest, type WireResponse } from './route.j
 import { Router, compilePattern } from './router.js';
 import { baseRequest, readBody } from './request.js';
 import { SPEC_ENDPOINTS } from './spec-endpoints.js';
-import { attachStream } from './stream.js';
+import { attachStream, type StreamServeOptions, type StreamServerStats } from './stream.js';
+import type { WebSocketServer } from 'ws';
 import { publicRoutes } from './routes/public.js';
 import { accountRoutes } from './routes/account.js';
 import { spotRoutes } from './routes/spot.js';
@@ -38,13 +40,21 @@ export interface WireServerOptions {
   logger?: Logger;
   /** Stream keys of the private channel (default: a new, empty registry). */
   streamKeys?: StreamKeys;
+  /** The stream's routes and limits: `/ws` on or off, ping interval, connection lifetime, channels per connection. */
+  stream?: StreamServeOptions;
 }
 
 export interface WireServer {
   /** REST base address, e.g. `http://127.0.0.1:40123`. */
   url: string;
-  /** socket.io address (the same host; path `/socket.io`). */
+  /** Stream base address (the same host): socket.io at path `/socket.io`, the plain WebSocket at `/ws`. */
   streamUrl: string;
+  /** The plain WebSocket's address (`ws://host:port/ws`), or undefined when it is not served. */
+  wsUrl: string | undefined;
+  /** The plain WebSocket server, when served. */
+  wss: WebSocketServer | undefined;
+  /** Stream connections open per route, lifetime cuts, refused subscriptions. */
+  streamStats(): StreamServerStats;
   port: number;
   http: HttpServer;
   io: IoServer;
@@ -141,7 +151,7 @@ export async function createWireServer(opts: WireServerOptions): Promise<WireSer
   const http = createServer((req, res) => {
     void handle(req, res);
   });
-  const stream = attachStream(http, sim, faults, logger, streamKeys);
+  const stream = attachStream(http, sim, faults, logger, streamKeys, opts.stream);
   await new Promise<void>((resolve, reject) => {
     http.once('error', reject);
     http.listen(opts.port ?? 0, opts.host ?? '127.0.0.1', () => resolve());
@@ -152,6 +162,9 @@ export async function createWireServer(opts: WireServerOptions): Promise<WireSer
   return {
     url,
     streamUrl: url,
+    wsUrl: stream.wss ? `ws://${host}:${port}/ws` : undefined,
+    wss: stream.wss,
+    streamStats: () => stream.stats(),
     port,
     http,
     io: stream.io,

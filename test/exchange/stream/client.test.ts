@@ -13,7 +13,7 @@ afterEach(async () => {
 async function setup(options: Partial<StreamClientOptions> = {}): Promise<{ server: FakeStreamServer; client: StreamClient }> {
   const server = await startFakeStreamServer();
   cleanups.push(() => server.stop());
-  const client = new StreamClient({ url: server.url, ...options });
+  const client = new StreamClient({ url: server.url, transport: 'socketio', ...options });
   cleanups.push(() => client.close());
   return { server, client };
 }

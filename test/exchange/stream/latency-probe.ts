@@ -50,7 +50,7 @@ async function serve(rate: number): Promise<void> {
 async function measure(rate: number, seconds: number, protocol: 3 | 4): Promise<void> {
   const child = fork(process.argv[1]!, ['--server', String(rate)], { execArgv: process.execArgv });
   const port = await new Promise<number>((r) => child.once('message', (m: { port: number }) => r(m.port)));
-  const client = new StreamClient({ url: `http://127.0.0.1:${port}`, protocol });
+  const client = new StreamClient({ url: `http://127.0.0.1:${port}`, transport: 'socketio', protocol });
   for (const m of MARKETS) {
     client.subscribe(`${m}@buyDepth`);
     client.subscribe(`${m}@sellDepth`);

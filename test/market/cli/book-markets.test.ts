@@ -58,7 +58,8 @@ describe('mizan book', () => {
     expect(lines[1]).toBe(`mid ${bid.plus(ask).div(2).toFixed()}   spread ${ask.minus(bid).toFixed()} (${ask.minus(bid).div(bid.plus(ask).div(2)).mul(10_000).toDecimalPlaces(2).toFixed()} bps)`);
     expect(lines[2]).toMatch(/^healthy {3}bid side \d+ ms old, ask side \d+ ms old$/);
     expect(lines[4]).toMatch(/bid qty\s+bid │ ask\s+ask qty/);
-    const rows = lines.slice(5).map((l) => l.replace('│', ' ').trim().split(/\s+/));
+    expect(lines.at(-1)).toBe('stream  ws (plain WebSocket /ws)');
+    const rows = lines.slice(5, -1).map((l) => l.replace('│', ' ').trim().split(/\s+/));
     expect(rows).toHaveLength(3);
     rows.forEach((r, i) => {
       expect(r).toEqual([book.bids[i]!.quantity.toFixed(), book.bids[i]!.price.toFixed(), book.asks[i]!.price.toFixed(), book.asks[i]!.quantity.toFixed()]);

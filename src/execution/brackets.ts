@@ -1,0 +1,422 @@
+/**
+ * Brackets: the stop-loss and take-profit an entry order carries (`brackets: { stopLoss, takeProfit }`
+ * on an order intent), carried out in every mode by listening to the execution engine and placing
+ * and cancelling child orders through its public API (`submitOrder`, `cancel`).
+ *
+ * The exchange has no OCO order, and it locks the sold asset of every resting order (a stop
+ * included), so two exits of the same coins cannot rest side by side. The pair is emulated:
+ *  - stop loss and take profit: the stop rests on the exchange (STOP_MARKET, so it protects the
+ *    position while the bot is down); the take profit is watched here on the last trade price. When
+ *    a trade reaches it, the stop is cancelled and, once the exchange confirms the cancel, a MARKET
+ *    order exits what is left. When the stop fills instead, nothing is left to take profit on.
+ *  - stop loss only: the STOP_MARKET alone. Take profit only: a LIMIT at the take-profit price.
+ * Children are placed for what the entry filled (net of a fee taken in the bought asset, rounded
+ * down to the market's quantity step): when the entry fills further, the resting child is
+ * replaced by one for the larger quantity. Their tags name the entry (`bracket-sl:<id>`,
+ * `bracket-tp:<id>`), they belong to the entry's strategy (ctx.openOrders, onOrder, onFill) and are
+ * not subject to the risk rules (they only close what the entry opened).
+ *
+ * A child cancelled by anyone else (the strategy, a Ctrl-C, the exchange) or refused ends its
+ * bracket, with a warning. Every decision is journaled on the entry's events (the store's `note`)
+ * and the brackets' state is kept in the store, so a restarted bot carries on: the records are
+ * loaded at construction (before recovery, whose fills they must see) and `resume()` after recovery
+ * places what is missing.
+ */
+import { Decimal, roundToIncrement } from '../core/decimal.js';
+import type { Brackets, SpotOrderIntent } from '../core/intents.js';
+import type { Logger } from '../core/logger.js';
+import type { Side } from '../core/types/market.js';
+import type { OrderType } from '../core/types/order.js';
+import type { FillEvent, MarketView, OrderUpdate } from '../strategy/views.js';
+import type { ExecutionEngine } from './engine.js';
+import { isFinal, type TrackedOrder } from './tracked-order.js';
+
+/** The persisted state of one bracket (amounts and prices as decimal strings). */
+export interface BracketRecord {
+  /** Client id of the entry order. */
+  entry: string;
+  strategy: string;
+  account: string;
+  symbol: string;
+  /** The side of the exits (the entry's opposite). */
+  exitSide: Side;
+  stopLoss?: string;
+  takeProfit?: string;
+  /** What the entry's fills brought in that the exits may close (base). */
+  held: string;
+  /** What the exits closed so far. */
+  exited: string;
+  /** Client ids of the live children, once known. */
+  stop?: string;
+  target?: string;
+  exit?: string;
+  /** `open`: the legs protect; `exiting`: a market exit is under way (the stop is cancelled first). */
+  phase: 'open' | 'exiting';
+  /** Why the bracket is exiting (take profit reached, stop already crossed). */
+  why?: string;
+  /** A market exit was not filled once: the next failure ends the bracket (no churn). */
+  exitFailed?: boolean;
+}
+
+export interface BracketStore {
+  load(): BracketRecord[];
+  save(r: BracketRecord): void;
+  remove(entry: string): void;
+  /** Journal a bracket decision on the entry (optional). */
+  note?(entry: string, detail: Record<string, unknown>): void;
+}
+
+/** A store for runs without a journal (backtests). */
+export function memoryBracketStore(): BracketStore & { records: Map<string, BracketRecord> } {
+  const records = new Map<string, BracketRecord>();
+  return {
+    records,
+    load: () => [...records.values()].map((r) => ({ ...r })),
+    save: (r) => void records.set(r.entry, { ...r }),
+    remove: (e) => void records.delete(e),
+  };
+}
+
+export interface BracketDeps {
+  engine: ExecutionEngine;
+  store: BracketStore;
+  market(symbol: string): Pick<MarketView, 'base' | 'qtyStep' | 'priceTick' | 'minQty' | 'minNotional'> | undefined;
+  logger: Logger;
+}
+
+type Leg = 'stop' | 'target' | 'exit';
+const TAG = /^bracket-(sl|tp):(.+)$/;
+const ZERO = new Decimal(0);
+
+/** The bracket an order's tag makes it a child of. */
+export function bracketOf(tag: string | undefined): { leg: 'sl' | 'tp'; entry: string } | undefined {
+  if (!tag || !tag.startsWith('bracket-')) return undefined;
+  const m = TAG.exec(tag);
+  return m ? { leg: m[1] as 'sl' | 'tp', entry: m[2]! } : undefined;
+}
+
+export class BracketManager {
+  private readonly records = new Map<string, BracketRecord>();
+  /** Entries with a child being placed (one call at a time per bracket). */
+  private readonly busy = new Set<string>();
+  /** Entries that changed while busy: looked at again when the call ends. */
+  private readonly again = new Set<string>();
+  /** Children whose cancel this module asked for. */
+  private readonly cancelling = new Set<string>();
+  private readonly last = new Map<string, Decimal>();
+
+  constructor(private readonly deps: BracketDeps) {
+    for (const r of deps.store.load()) this.records.set(r.entry, r);
+    deps.engine.on('fill', (f) => this.onFill(f));
+    deps.engine.on('order', (u) => this.onOrder(u));
+  }
+
+  /** The brackets under way (copies). */
+  list(): BracketRecord[] {
+    return [...this.records.values()].map((r) => ({ ...r }));
+  }
+
+  /** Forget every bracket (a paper run starts a fresh exchange: the old children are gone). */
+  reset(): void {
+    for (const e of this.records.keys()) this.deps.store.remove(e);
+    this.records.clear();
+  }
+
+  /** After recovery: link the recovered children and place what is missing. */
+  resume(): void {
+    for (const o of this.deps.engine.liveOrders()) this.link(o.tag, o.clientOrderId);
+    for (const r of [...this.records.values()]) {
+      this.sync(r);
+      this.finishIfDone(r);
+    }
+  }
+
+  /** Take-profit prices watched here in a market (a backtest plays them into the candle path). */
+  triggers(symbol: string): number[] {
+    const out: number[] = [];
+    for (const r of this.records.values()) if (r.symbol === symbol && r.phase === 'open' && this.localTarget(r)) out.push(Number(r.takeProfit));
+    return out;
+  }
+
+  /** The last trade price of a market: a take profit watched here may be reached. */
+  onPrice(symbol: string, price: Decimal): void {
+    this.last.set(symbol, price);
+    if (this.records.size === 0) return;
+    for (const r of [...this.records.values()]) {
+      if (r.symbol !== symbol || r.phase !== 'open' || !this.localTarget(r)) continue;
+      const tp = new Decimal(r.takeProfit!);
+      const reached = r.exitSide === 'SELL' ? price.gte(tp) : price.lte(tp);
+      if (!reached || this.remaining(r).lte(0)) continue;
+      this.startExit(r, `take profit ${r.takeProfit} reached (last trade ${price.toFixed()})`);
+    }
+  }
+
+  // ---------------------------------------------------------------------------------- events
+
+  private onFill(f: FillEvent): void {
+    const child = bracketOf(f.tag);
+    if (child) {
+      const r = this.records.get(child.entry);
+      if (!r) return;
+      this.link(f.tag, f.clientOrderId);
+      r.exited = new Decimal(r.exited).plus(f.quantity).toFixed();
+      this.save(r);
+      if (child.leg === 'sl' || f.clientOrderId === r.target) {
+        this.note(r, { bracket: child.leg === 'sl' ? 'stop loss filled' : 'take profit filled', child: f.clientOrderId, price: f.price.toFixed(), quantity: f.quantity.toFixed() });
+      }
+      this.finishIfDone(r);
+      return;
+    }
+    const o = this.deps.engine.orders.get(f.clientOrderId);
+    if (!o?.brackets) return;
+    const r = this.records.get(o.clientOrderId) ?? this.create(o, o.brackets);
+    if (!r) return;
+    r.held = new Decimal(r.held).plus(this.net(r, f)).toFixed();
+    this.save(r);
+    this.sync(r);
+  }
+
+  private onOrder(u: OrderUpdate): void {
+    const child = bracketOf(u.order.tag);
+    const id = u.order.clientOrderId;
+    if (!child) {
+      // The entry: once final, a bracket whose entry filled nothing ends.
+      if (!isFinal(u.order.state)) return;
+      const r = this.records.get(id);
+      if (r) this.finishIfDone(r);
+      return;
+    }
+    const r = this.records.get(child.entry);
+    if (!r) return;
+    if (!isFinal(u.order.state)) {
+      this.link(u.order.tag, id);
+      return;
+    }
+    const leg = this.legOf(r, id) ?? (child.leg === 'sl' ? 'stop' : u.order.type === 'MARKET' ? 'exit' : 'target');
+    if (r[leg] === id) delete r[leg];
+    const requested = this.cancelling.delete(id);
+    this.save(r);
+    if (u.order.state !== 'filled' && !requested) {
+      const reason = u.reason ?? u.order.state;
+      if (leg === 'exit' && !r.exitFailed && r.stopLoss && !r.why?.startsWith('stop')) {
+        // A take-profit exit the exchange cancelled or refused: keep the stop (placed again), drop
+        // the take profit so it does not churn orders at every trade beyond it.
+        this.deps.logger.warn({ entry: r.entry, child: id, reason }, 'bracket: the market exit was not filled; the bracket keeps its stop loss only');
+        this.note(r, { bracket: 'exit not filled', child: id, reason });
+        delete r.takeProfit;
+        r.phase = 'open';
+        r.exitFailed = true;
+        delete r.why;
+        this.save(r);
+      } else if (leg === 'exit') {
+        this.deps.logger.error({ entry: r.entry, child: id, reason }, 'bracket ended: its market exit was not filled; what the entry bought is not protected');
+        this.note(r, { bracket: 'ended', child: id, state: u.order.state, reason });
+        this.end(r);
+        return;
+      } else if (u.order.filled.lt(u.order.quantity)) {
+        this.deps.logger.warn({ entry: r.entry, child: id, leg, state: u.order.state, reason }, `bracket ended: its ${leg === 'stop' ? 'stop loss' : 'take profit'} order was ${u.order.state} (not by the bracket)`);
+        this.note(r, { bracket: 'ended', child: id, state: u.order.state, reason });
+        this.end(r);
+        return;
+      }
+    }
+    this.sync(r);
+    this.finishIfDone(r);
+  }
+
+  // -------------------------------------------------------------------------------- actions
+
+  private create(o: TrackedOrder, b: Brackets): BracketRecord | undefined {
+    if (!b.stopLoss && !b.takeProfit) return undefined;
+    const r: BracketRecord = {
+      entry: o.clientOrderId,
+      strategy: o.strategy,
+      account: o.account,
+      symbol: o.symbol,
+      exitSide: o.side === 'BUY' ? 'SELL' : 'BUY',
+      held: '0',
+      exited: '0',
+      phase: 'open',
+    };
+    if (b.stopLoss) r.stopLoss = b.stopLoss.toFixed();
+    if (b.takeProfit) r.takeProfit = b.takeProfit.toFixed();
+    this.records.set(r.entry, r);
+    return r;
+  }
+
+  /** Make the children match the bracket's state (one call at a time). */
+  private sync(r: BracketRecord): void {
+    if (!this.records.has(r.entry)) return;
+    if (this.busy.has(r.entry)) {
+      this.again.add(r.entry);
+      return;
+    }
+    const e = this.deps.engine;
+    const live = (id: string | undefined): TrackedOrder | undefined => {
+      const o = id ? e.orders.get(id) : undefined;
+      return o && !isFinal(o.state) ? o : undefined;
+    };
+    const rem = this.remaining(r);
+    if (r.phase === 'exiting') {
+      for (const leg of ['stop', 'target'] as const) {
+        const o = live(r[leg]);
+        if (o) return this.cancel(o.clientOrderId);
+      }
+      if (live(r.exit)) return;
+      if (this.placeable(r, rem)) this.place(r, 'exit', rem);
+      return;
+    }
+    const leg: Leg | undefined = r.stopLoss ? 'stop' : r.takeProfit ? 'target' : undefined;
+    if (!leg) return;
+    const cur = live(r[leg]);
+    if (cur) {
+      // Resize a resting child that has not started filling to what the entry has filled since.
+      if (cur.filled.isZero() && !cur.quantity.eq(rem) && this.placeable(r, rem)) this.cancel(cur.clientOrderId);
+      return;
+    }
+    if (!this.placeable(r, rem)) return;
+    const last = this.last.get(r.symbol);
+    if (leg === 'stop' && last) {
+      const sl = new Decimal(r.stopLoss!);
+      if (r.exitSide === 'SELL' ? last.lte(sl) : last.gte(sl)) {
+        this.startExit(r, `stop loss ${r.stopLoss} already crossed (last trade ${last.toFixed()})`);
+        return;
+      }
+    }
+    this.place(r, leg, rem);
+  }
+
+  private startExit(r: BracketRecord, why: string): void {
+    r.phase = 'exiting';
+    r.why = why;
+    this.save(r);
+    this.deps.logger.info({ entry: r.entry, strategy: r.strategy, symbol: r.symbol }, `bracket: ${why}: cancelling the resting leg, then exiting at market`);
+    this.note(r, { bracket: 'exiting', why });
+    this.sync(r);
+  }
+
+  private cancel(id: string): void {
+    if (this.cancelling.has(id)) return;
+    this.cancelling.add(id);
+    this.deps.engine.cancel(id).catch((err: unknown) => this.deps.logger.error({ child: id, err }, 'bracket: cancel failed'));
+  }
+
+  private place(r: BracketRecord, leg: Leg, quantity: Decimal): void {
+    const m = this.deps.market(r.symbol);
+    const tick = m?.priceTick;
+    const type: OrderType = leg === 'stop' ? 'STOP_MARKET' : leg === 'target' ? 'LIMIT' : 'MARKET';
+    const intent: SpotOrderIntent = {
+      kind: 'order' as const,
+      strategy: r.strategy,
+      symbol: r.symbol,
+      side: r.exitSide,
+      type,
+      size: { kind: 'base' as const, quantity },
+      tag: `bracket-${leg === 'stop' ? 'sl' : 'tp'}:${r.entry}`,
+      // A sell's stop rounds up and its target up (never sell under the price asked); a buy's down.
+      ...(leg === 'stop' ? { stopPrice: this.round(new Decimal(r.stopLoss!), tick, r.exitSide === 'SELL' ? 'up' : 'down') } : {}),
+      ...(leg === 'target' ? { price: this.round(new Decimal(r.takeProfit!), tick, r.exitSide === 'SELL' ? 'up' : 'down') } : {}),
+    };
+    this.busy.add(r.entry);
+    this.note(r, { bracket: `placing ${leg === 'exit' ? 'market exit' : leg === 'stop' ? 'stop loss' : 'take profit'}`, quantity: quantity.toFixed() });
+    this.deps.engine
+      .submitOrder(intent, { account: r.account })
+      .then((o) => {
+        if (!isFinal(o.state) && this.records.has(r.entry)) {
+          r[leg] = o.clientOrderId;
+          this.save(r);
+        }
+      })
+      .catch((err: unknown) => this.deps.logger.error({ entry: r.entry, leg, err }, 'bracket: placing a child failed'))
+      .finally(() => {
+        this.busy.delete(r.entry);
+        this.again.delete(r.entry);
+        // What happened during the call (a fill, a refusal, a further entry fill) is settled now.
+        this.sync(r);
+        this.finishIfDone(r);
+      });
+  }
+
+  /** A bracket is done when its entry is final and nothing is left to close, or left resting. */
+  private finishIfDone(r: BracketRecord): void {
+    if (!this.records.has(r.entry) || this.busy.has(r.entry)) return;
+    const e = this.deps.engine;
+    const entry = e.orders.get(r.entry);
+    const entryFinal = !entry || isFinal(entry.state);
+    const anyLive = (['stop', 'target', 'exit'] as const).some((l) => {
+      const o = r[l] ? e.orders.get(r[l]) : undefined;
+      return o !== undefined && !isFinal(o.state);
+    });
+    if (anyLive || !entryFinal) return;
+    const rem = this.remaining(r);
+    if (this.placeable(r, rem)) return;
+    if (rem.gt(0) && new Decimal(r.exited).isZero() && new Decimal(r.held).gt(0)) {
+      this.deps.logger.warn({ entry: r.entry, quantity: rem.toFixed() }, 'bracket ended: the filled quantity is under the market\'s minimum order, nothing could be placed');
+    }
+    this.note(r, { bracket: 'done', held: r.held, exited: r.exited });
+    this.end(r);
+  }
+
+  private end(r: BracketRecord): void {
+    this.records.delete(r.entry);
+    this.deps.store.remove(r.entry);
+  }
+
+  // -------------------------------------------------------------------------------- helpers
+
+  /** Both prices set: the take profit is watched here (the stop rests on the exchange). */
+  private localTarget(r: BracketRecord): boolean {
+    return r.takeProfit !== undefined && r.stopLoss !== undefined;
+  }
+
+  private legOf(r: BracketRecord, id: string): Leg | undefined {
+    return r.stop === id ? 'stop' : r.target === id ? 'target' : r.exit === id ? 'exit' : undefined;
+  }
+
+  /** Remember a live child's id on its bracket (from its tag). */
+  private link(tag: string | undefined, id: string): void {
+    const c = bracketOf(tag);
+    const r = c ? this.records.get(c.entry) : undefined;
+    if (!r || this.legOf(r, id)) return;
+    const o = this.deps.engine.orders.get(id);
+    if (!o || isFinal(o.state)) return;
+    const leg: Leg = c!.leg === 'sl' ? 'stop' : o.type === 'MARKET' ? 'exit' : 'target';
+    r[leg] = id;
+    this.save(r);
+  }
+
+  /** What is left to close, rounded down to the market's quantity step. */
+  private remaining(r: BracketRecord): Decimal {
+    const rem = new Decimal(r.held).minus(r.exited);
+    if (rem.lte(0)) return ZERO;
+    const step = this.deps.market(r.symbol)?.qtyStep;
+    return step ? roundToIncrement(rem, step, 'down') : rem;
+  }
+
+  private placeable(r: BracketRecord, q: Decimal): boolean {
+    if (q.lte(0)) return false;
+    const m = this.deps.market(r.symbol);
+    if (!m) return true;
+    if (q.lt(m.minQty)) return false;
+    const px = r.stopLoss ?? r.takeProfit;
+    return !px || q.mul(px).gte(m.minNotional);
+  }
+
+  /** Quantity an entry fill adds: a buy's fee taken in the base asset is not there to sell. */
+  private net(r: BracketRecord, f: FillEvent): Decimal {
+    const base = this.deps.market(r.symbol)?.base;
+    return f.side === 'BUY' && base !== undefined && f.feeAsset === base ? Decimal.max(f.quantity.minus(f.fee), 0) : f.quantity;
+  }
+
+  private round(p: Decimal, tick: Decimal | undefined, mode: 'up' | 'down'): Decimal {
+    return tick ? roundToIncrement(p, tick, mode) : p;
+  }
+
+  private save(r: BracketRecord): void {
+    if (this.records.has(r.entry)) this.deps.store.save(r);
+  }
+
+  private note(r: BracketRecord, detail: Record<string, unknown>): void {
+    this.deps.store.note?.(r.entry, detail);
+  }
+}

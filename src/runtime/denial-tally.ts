@@ -1,0 +1,91 @@
+/**
+ * Denied intents by rule and reason, for the backtest summary and `result.json` (a count alone says
+ * nothing about what to fix). Reasons that differ only in their numbers ("needs 105.2 USDT … only 3.1
+ * is free") are one reason: the numbers are shown as `#` when they differ, and the first text is kept
+ * as an example.
+ */
+
+export interface DenialReason {
+  /** The reason's text; numbers that differ between its occurrences are `#`. */
+  reason: string;
+  count: number;
+  /** The first exact text. */
+  example: string;
+}
+
+export interface DenialRule {
+  rule: string;
+  count: number;
+  /** The most frequent reasons first (at most `top` of them); `otherReasons` counts the rest. */
+  reasons: DenialReason[];
+  otherReasons: number;
+}
+
+export interface DenialBreakdown {
+  total: number;
+  /** Rules by count, the largest first. */
+  byRule: DenialRule[];
+}
+
+/** Numbers that stand alone (not the digits of a name such as BTCUSDT or s1). */
+const NUMBER = /(?<![A-Za-z0-9_.])-?\d+(?:\.\d+)?(?:e[+-]?\d+)?(?![A-Za-z0-9_])/g;
+
+interface Group {
+  count: number;
+  example: string;
+  /** The numbers of the first text, and which of them have differed since. */
+  numbers: string[];
+  varies: boolean[];
+}
+
+export class DenialTally {
+  total = 0;
+  private readonly rules = new Map<string, { count: number; groups: Map<string, Group> }>();
+  /** Distinct reason shapes kept per rule (the rest are counted under the rule only). */
+  private readonly maxGroups = 200;
+
+  add(rule: string, reason: string): void {
+    this.total++;
+    let r = this.rules.get(rule);
+    if (!r) this.rules.set(rule, (r = { count: 0, groups: new Map() }));
+    r.count++;
+    const numbers = reason.match(NUMBER) ?? [];
+    const shape = reason.replace(NUMBER, '#');
+    const g = r.groups.get(shape);
+    if (!g) {
+      if (r.groups.size < this.maxGroups) r.groups.set(shape, { count: 1, example: reason, numbers, varies: numbers.map(() => false) });
+      return;
+    }
+    g.count++;
+    for (let i = 0; i < g.numbers.length; i++) if (numbers[i] !== g.numbers[i]) g.varies[i] = true;
+  }
+
+  /** The breakdown, with at most `top` reasons per rule. Ties keep the order first seen. */
+  breakdown(top = 5): DenialBreakdown {
+    const byRule: DenialRule[] = [];
+    for (const [rule, r] of this.rules) {
+      const reasons = [...r.groups.values()]
+        .map((g) => {
+          let i = 0;
+          const reason = g.example.replace(NUMBER, (n) => (g.varies[i++] ? '#' : n));
+          return { reason, count: g.count, example: g.example };
+        })
+        .sort((a, b) => b.count - a.count);
+      const shown = reasons.slice(0, top);
+      byRule.push({ rule, count: r.count, reasons: shown, otherReasons: r.count - shown.reduce((a, x) => a + x.count, 0) });
+    }
+    byRule.sort((a, b) => b.count - a.count);
+    return { total: this.total, byRule };
+  }
+}
+
+/** The breakdown as indented lines for a terminal (rule, count, then its reasons with counts). */
+export function formatDenials(b: DenialBreakdown, indent = '  '): string[] {
+  const lines: string[] = [];
+  for (const r of b.byRule) {
+    lines.push(`${indent}${r.rule}: ${r.count}`);
+    for (const x of r.reasons) lines.push(`${indent}  ${String(x.count).padStart(6)} × ${x.reason}`);
+    if (r.otherReasons > 0) lines.push(`${indent}  ${String(r.otherReasons).padStart(6)} × (other reasons)`);
+  }
+  return lines;
+}

@@ -1,0 +1,41 @@
+/**
+ * Before a live bot trades: the exchange must accept its API key. One balance read per account the
+ * strategies trade on; a 401 or 403 stops the start with the reason (which account, which call,
+ * what the exchange said; never the key). Without this a refused key ran on with "balances none"
+ * and every intent was denied. Other failures (timeouts, 5xx) do not stop the start: the balance
+ * sync retries them as it always does.
+ */
+import { AuthenticationError, PermissionDeniedError } from '../core/errors.js';
+import type { Balances } from '../core/types/index.js';
+
+export class ApiKeyRefusedError extends Error {
+  constructor(
+    readonly account: string,
+    override readonly cause: AuthenticationError | PermissionDeniedError,
+  ) {
+    const what = cause instanceof AuthenticationError ? 'the exchange does not accept the API key' : 'the API key may not read balances (or this IP is not permitted)';
+    super(`live trading not started: ${what} (account ${account}): ${cause.message}. Nothing was traded.`);
+    this.name = 'ApiKeyRefusedError';
+  }
+}
+
+/** What the check needs of the REST client. */
+export interface KeyCheckClient {
+  getBalances(): Promise<Balances>;
+  withSubAccount(id: string): { getBalances(): Promise<Balances> };
+}
+
+/**
+ * Read the balances of `main` and of each other account the strategies trade on (`prop:<id>` or a
+ * sub-account id) once; throws ApiKeyRefusedError on the first 401/403.
+ */
+export async function checkApiKey(client: KeyCheckClient, accounts: readonly string[]): Promise<void> {
+  for (const name of new Set(['main', ...accounts])) {
+    const reader = name === 'main' ? client : client.withSubAccount(name.replace(/^prop:/, ''));
+    try {
+      await reader.getBalances();
+    } catch (err) {
+      if (err instanceof AuthenticationError || err instanceof PermissionDeniedError) throw new ApiKeyRefusedError(name, err);
+    }
+  }
+}

@@ -1,0 +1,66 @@
+/**
+ * Issue 16 item 20: `mizan check` on a file with problems of every stage (schema, markets, the
+ * strategy module, its parameters) lists all of them in one run, each with its path and line, with
+ * "did you mean" for parameters as for config keys; `mizan run` refuses the same file with the same
+ * list before anything starts.
+ */
+import { afterAll, describe, expect, it } from 'vitest';
+import { mizan, tempDir } from './cli.js';
+
+const tmp = tempDir();
+afterAll(() => tmp.remove());
+
+const BROKEN = `mode: paper
+bogus: 1
+strategies:
+  - name: a
+    strategy: sma-cross
+    markets: [BTCUSTD]
+    resolution: "1"
+    params: { fast: 1, fracton: 0.5 }
+  - name: b
+    strategy: sma-crss
+    markets: [ETHUSDT]
+    resolution: "1"
+  - name: c
+    strategy: rsi-reversion
+    markets: [BTCUSDT]
+    resolution: "7"
+    params: { period: 0 }
+journal: { file: ${tmp.dir}/never.sqlite }
+`;
+
+describe('mizan check on a file with problems of every stage', { timeout: 120_000 }, () => {
+  it('lists every problem of every stage at once, with paths, lines and suggestions', async () => {
+    const file = tmp.file('broken.yaml', BROKEN);
+    const r = await mizan(['check', file]);
+    expect(r.code, r.all).toBe(1);
+    const out = r.all;
+    expect(out).toContain(`${file}: 7 problems`);
+    // schema
+    expect(out).toMatch(/bogus: unknown key "bogus".*\(line 2\)/);
+    expect(out).toMatch(/strategies\[2\]\.resolution: "7" .*\(line 16\)/);
+    // markets
+    expect(out).toMatch(/strategies\[0\]\.markets\[0\]: "BTCUSTD" is not a known market; did you mean "BTCUSDT"\?.*\(line 6\)/);
+    // the strategy module
+    expect(out).toMatch(/strategies\[1\]\.strategy: strategy "sma-crss" not found .*bundled strategies: .*sma-cross.*\(line 10\)/);
+    // parameters, also of an entry with a schema problem, with a suggestion
+    expect(out).toMatch(/strategies\[0\]\.params\.fast: 1 is below the minimum 2 \(line 8\)/);
+    expect(out).toMatch(/strategies\[0\]\.params\.fracton: unknown parameter "fracton"; did you mean "fraction"\? \(known: fast, slow, fraction\) \(line 8\)/);
+    expect(out).toMatch(/strategies\[2\]\.params\.period: 0 is below the minimum \d+ \(line 17\)/);
+    // in the order of the file, no stack trace
+    const lines = [...out.matchAll(/\(line (\d+)\)$/gm)].map((m) => Number(m[1]));
+    expect(lines).toEqual([...lines].sort((a, b) => a - b));
+    expect(out).not.toMatch(/^\s+at /m);
+  });
+
+  it('mizan run refuses the same file with the same list, before anything starts', async () => {
+    const file = tmp.file('broken-run.yaml', BROKEN);
+    const r = await mizan(['run', file, '--duration', '5']);
+    expect(r.code, r.all).toBe(1);
+    expect(r.stderr).toContain('7 problems');
+    expect(r.stderr).toContain('did you mean "fraction"?');
+    expect(r.stderr).toContain('strategy "sma-crss" not found');
+    expect(r.all).not.toContain('embedded simulator');
+  });
+});
