@@ -1,8 +1,12 @@
 #!/usr/bin/env node
-// The `mizan` command. Sources are TypeScript, run through tsx's loader, so there is no build step
-// and user strategies written in TypeScript load the same way (also from a folder outside this
-// checkout: src/runtime/strategy-hook.mjs).
-import { registerLoaders } from '../src/runtime/ts-loader.mjs';
+// The `mizan` command: the compiled CLI (dist/, built by `npm run build`, which `prepare` and
+// `pretest` run). A user's TypeScript strategy gets tsx's loader when it is loaded
+// (src/runtime/strategy-loader.ts); mizan itself is plain JavaScript here.
+import { existsSync } from 'node:fs';
 
-registerLoaders();
-await import('../src/cli.ts');
+const cli = new URL('../dist/src/cli.js', import.meta.url);
+if (!existsSync(cli)) {
+  process.stderr.write('mizan: dist/ is missing: run `npm run build` in the mizan folder first\n');
+  process.exit(1);
+}
+await import(cli.href);

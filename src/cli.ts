@@ -3,6 +3,7 @@
  */
 import { Command } from 'commander';
 import { registerCommands } from './runtime/commands.js';
+import { registerInitCommands } from './init/cli-command.js';
 
 // `mizan strategies | head`: a closed pipe ends the output, not the process with a stack trace.
 process.stdout.on('error', (err: NodeJS.ErrnoException) => {
@@ -18,6 +19,7 @@ program
   .showHelpAfterError();
 
 registerCommands(program);
+registerInitCommands(program);
 
 try {
   await program.parseAsync(process.argv);

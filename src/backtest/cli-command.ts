@@ -4,18 +4,28 @@
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import cliProgress from 'cli-progress';
 import type { Command } from 'commander';
-import { loadConfig } from '../config/load.js';
-import { createLogger } from '../runtime/logger.js';
-import { WallexRestClient } from '../exchange/rest/client.js';
+import type { WallexRestClient } from '../exchange/rest/client.js';
 import type { MizanConfig } from '../config/schema.js';
-import { resolveAccountFees } from './account-fees.js';
-import { METRIC_DEFINITIONS, type MetricKey, type MetricUnit } from './metrics/index.js';
-import { renderHtmlReport } from './report-html.js';
-import { formatSummary, resultJson } from './result.js';
-import { runBacktest } from './run.js';
-import { expandSweep, parseParamRange, parseWorkers, rankRows, runSweep, sweepCsv } from './sweep.js';
+import type { MetricKey, MetricUnit } from './metrics/index.js';
+
+/** The commands' code, loaded when a command runs, not when `mizan` starts (mizan --help stays quick). */
+async function load() {
+  const [progress, configLoad, log, rest, fees, metrics, report, result, run, sweep] = await Promise.all([
+    import('cli-progress'),
+    import('../config/load.js'),
+    import('../runtime/logger.js'),
+    import('../exchange/rest/client.js'),
+    import('./account-fees.js'),
+    import('./metrics/index.js'),
+    import('./report-html.js'),
+    import('./result.js'),
+    import('./run.js'),
+    import('./sweep.js'),
+  ]);
+  return { cliProgress: progress.default, loadConfig: configLoad.loadConfig, createLogger: log.createLogger, WallexRestClient: rest.WallexRestClient, ...fees, ...metrics, ...report, ...result, ...run, ...sweep };
+}
+type Loaded = Awaited<ReturnType<typeof load>>;
 
 function parseTime(v: string, flag: string): number {
   const ms = /^\d+$/.test(v) ? Number(v) * 1000 : Date.parse(/^\d{4}-\d{2}-\d{2}$/.test(v) ? `${v}T00:00:00Z` : v);
@@ -24,12 +34,12 @@ function parseTime(v: string, flag: string): number {
 }
 
 /** The exchange's REST client with the config's key (for `fees: account`, an account endpoint). */
-function restClientOf(config: MizanConfig): WallexRestClient {
-  return new WallexRestClient({ baseUrl: config.exchange.baseUrl, timeoutMs: config.exchange.timeoutMs, ...(config.exchange.apiKey ? { apiKey: config.exchange.apiKey } : {}) });
+function restClientOf(m: Loaded, config: MizanConfig): WallexRestClient {
+  return new m.WallexRestClient({ baseUrl: config.exchange.baseUrl, timeoutMs: config.exchange.timeoutMs, ...(config.exchange.apiKey ? { apiKey: config.exchange.apiKey } : {}) });
 }
 
-async function backtestConfig(file: string): Promise<MizanConfig> {
-  const config = await loadConfig(file);
+async function backtestConfig(m: Loaded, file: string): Promise<MizanConfig> {
+  const config = await m.loadConfig(file);
   if (!config.backtest) throw new Error(`${file}: no backtest section (data, from, to)`);
   return config;
 }
@@ -47,27 +57,28 @@ export function registerBacktestCommands(program: Command): void {
     .option('--out <dir>', 'write result.json and report.html here')
     .option('--allow-errors', 'exit with code 0 even when a strategy handler threw (backtest.allowErrors)')
     .action(async (file: string, o: { from?: string; to?: string; data?: string; out?: string; allowErrors?: boolean }) => {
-      const loaded = await backtestConfig(file);
+      const m = await load();
+      const loaded = await backtestConfig(m, file);
       // fees: account: the account's rates, read once before the run (the key goes only into x-api-key).
-      const config = await resolveAccountFees(loaded, () => restClientOf(loaded));
+      const config = await m.resolveAccountFees(loaded, () => restClientOf(m, loaded));
       // The real logger, as `mizan run` builds it (logging.level, logging.pretty, secrets redacted), on
       // stderr: stdout carries the summary. ctx.log, risk denials and handler errors reach it.
       // Each line carries the simulated time it was written at (`at`), once the run's clock exists.
       let simClock: { now(): number } | undefined;
-      const logger = createLogger({
+      const logger = m.createLogger({
         mixin: () => (simClock ? { at: new Date(simClock.now()).toISOString() } : {}),
         level: config.logging.level,
         pretty: config.logging.pretty,
         destination: process.stderr,
         secrets: [config.exchange.apiKey, config.exchange.stream.privateKey].filter((x): x is string => x !== undefined),
       });
-      const bar = new cliProgress.SingleBar({ format: 'backtest [{bar}] {percentage}% {value}/{total} candles', clearOnComplete: true, stream: process.stderr }, cliProgress.Presets.shades_classic);
+      const bar = new m.cliProgress.SingleBar({ format: 'backtest [{bar}] {percentage}% {value}/{total} candles', clearOnComplete: true, stream: process.stderr }, m.cliProgress.Presets.shades_classic);
       let started = false;
-      const run = await runBacktest(config, {
+      const run = await m.runBacktest(config, {
         ...(o.from ? { from: parseTime(o.from, '--from') } : {}),
         ...(o.to ? { to: parseTime(o.to, '--to') } : {}),
         ...(o.data ? { dataDir: resolve(o.data) } : {}),
-        candleSource: new WallexRestClient({ baseUrl: config.exchange.baseUrl, timeoutMs: config.exchange.timeoutMs }),
+        candleSource: new m.WallexRestClient({ baseUrl: config.exchange.baseUrl, timeoutMs: config.exchange.timeoutMs }),
         logger,
         onClock: (c) => (simClock = c),
         onProgress: (done, total) => {
@@ -77,11 +88,11 @@ export function registerBacktestCommands(program: Command): void {
         },
       });
       if (started) bar.stop();
-      process.stdout.write(formatSummary(run.result) + '\n');
+      process.stdout.write(m.formatSummary(run.result) + '\n');
       if (o.out) {
         mkdirSync(o.out, { recursive: true });
-        writeFileSync(join(o.out, 'result.json'), resultJson(run.result));
-        writeFileSync(join(o.out, 'report.html'), renderHtmlReport(run.result, run.series));
+        writeFileSync(join(o.out, 'result.json'), m.resultJson(run.result));
+        writeFileSync(join(o.out, 'report.html'), m.renderHtmlReport(run.result, run.series));
         process.stdout.write(`wrote ${join(o.out, 'result.json')} and ${join(o.out, 'report.html')}\n`);
       }
       const errors = run.result.errors;
@@ -106,23 +117,24 @@ export function registerBacktestCommands(program: Command): void {
     .option('--workers <n>', 'exactly this many worker threads (default: one, more up to the cores while the remaining work pays for their start-up)')
     .option('--out <file>', 'CSV of every run', 'sweep.csv')
     .action(async (file: string, o: { param: string[]; metric: string; workers?: string; out: string }) => {
-      const workers = o.workers === undefined ? undefined : parseWorkers(o.workers);
-      const loaded = await backtestConfig(file);
+      const m = await load();
+      const workers = o.workers === undefined ? undefined : m.parseWorkers(o.workers);
+      const loaded = await backtestConfig(m, file);
       // fees: account: read once here; the workers get the rates with the candles.
-      const config = await resolveAccountFees(loaded, () => restClientOf(loaded));
+      const config = await m.resolveAccountFees(loaded, () => restClientOf(m, loaded));
       if (o.param.length === 0) throw new Error('sweep needs at least one --param');
-      const metric = METRIC_ALIASES[o.metric] ?? (METRIC_DEFINITIONS.find((d) => d.key === o.metric)?.key as MetricKey | undefined);
+      const metric = METRIC_ALIASES[o.metric] ?? (m.METRIC_DEFINITIONS.find((d) => d.key === o.metric)?.key as MetricKey | undefined);
       if (!metric) throw new Error(`--metric ${o.metric}: unknown (use ${Object.keys(METRIC_ALIASES).join(', ')})`);
-      const combos = await expandSweep(config, o.param.map(parseParamRange));
-      const bar = new cliProgress.SingleBar({ format: 'sweep [{bar}] {value}/{total} runs', stream: process.stderr }, cliProgress.Presets.shades_classic);
+      const combos = await m.expandSweep(config, o.param.map(m.parseParamRange));
+      const bar = new m.cliProgress.SingleBar({ format: 'sweep [{bar}] {value}/{total} runs', stream: process.stderr }, m.cliProgress.Presets.shades_classic);
       let started = false;
       let threads = 0;
       try {
-        const rows = await runSweep(combos, {
+        const rows = await m.runSweep(combos, {
           configFile: resolve(file),
           config,
           ...(workers !== undefined ? { workers } : {}),
-          candleSource: new WallexRestClient({ baseUrl: config.exchange.baseUrl, timeoutMs: config.exchange.timeoutMs }),
+          candleSource: new m.WallexRestClient({ baseUrl: config.exchange.baseUrl, timeoutMs: config.exchange.timeoutMs }),
           // The data is reported once, before any worker starts; a report that is not ok stops the
           // sweep with an error that lists the problems (printed once, by that error).
           onDataReport: (r) => {
@@ -138,15 +150,15 @@ export function registerBacktestCommands(program: Command): void {
         });
         if (started) bar.stop();
         started = false;
-        const ranked = rankRows(rows, metric, metric === 'maxDrawdownPct');
+        const ranked = m.rankRows(rows, metric, metric === 'maxDrawdownPct');
         const keys: MetricKey[] = [metric, 'totalReturnPct', 'maxDrawdownPct', 'trades', 'winRatePct'].filter((k, i, a) => a.indexOf(k) === i) as MetricKey[];
-        const units = new Map<MetricKey, MetricUnit>(METRIC_DEFINITIONS.map((d) => [d.key, d.unit]));
+        const units = new Map<MetricKey, MetricUnit>(m.METRIC_DEFINITIONS.map((d) => [d.key, d.unit]));
         process.stdout.write(`rank  ${keys.join('  ')}  params\n`);
         ranked.slice(0, 20).forEach((r, i) => {
           const vals = keys.map((k) => sweepCell(r.metrics[k], units.get(k)));
           process.stdout.write(`${String(i + 1).padStart(4)}  ${vals.join('  ')}  ${JSON.stringify(r.params)}${r.error ? `  error: ${r.error}` : ''}\n`);
         });
-        writeFileSync(o.out, sweepCsv(ranked, METRIC_DEFINITIONS.map((d) => d.key)));
+        writeFileSync(o.out, m.sweepCsv(ranked, m.METRIC_DEFINITIONS.map((d) => d.key)));
         process.stdout.write(`wrote ${o.out} (${rows.length} runs, ${threads} worker${threads === 1 ? '' : 's'})\n`);
       } finally {
         if (started) bar.stop();

@@ -8,10 +8,7 @@
  */
 import type { Command } from 'commander';
 import type { Resolution } from '../core/types/market.js';
-import { runBook } from './cli/book-command.js';
-import { runCandles } from './cli/candles-command.js';
 import { resolveDeps, type MarketCommandDeps } from './cli/deps.js';
-import { runMarkets } from './cli/markets-command.js';
 import {
   DEFAULT_EXCHANGE_URL,
   intOption,
@@ -39,6 +36,8 @@ export function registerMarketCommands(program: Command, deps: MarketCommandDeps
     .option('--once', 'print one snapshot (once the book is healthy) and exit', false)
     .option('--timeout <seconds>', 'with --once: longest wait for a healthy book', intOption('timeout', 1, 600), 15)
     .action(async (symbol: string, o: { url: string; depth: number; transport: 'ws' | 'socketio' | 'auto'; protocol: 3 | 4; once: boolean; timeout: number }) => {
+      // Each command's code is loaded when it runs, not when `mizan` starts (mizan --help stays quick).
+      const { runBook } = await import('./cli/book-command.js');
       await runBook({ symbol, url: o.url, depth: o.depth, transport: o.transport, protocol: o.protocol, once: o.once, timeoutSec: o.timeout }, d());
     });
 
@@ -53,6 +52,7 @@ export function registerMarketCommands(program: Command, deps: MarketCommandDeps
     .option('--url <url>', 'exchange or simulator address', urlOption, DEFAULT_EXCHANGE_URL)
     .option('--cache <dir>', 'candle cache directory (default backtest/data/cache)')
     .action(async (symbol: string, o: { resolution: Resolution; from: number; to: number; out?: string; url: string; cache?: string }) => {
+      const { runCandles } = await import('./cli/candles-command.js');
       await runCandles(
         { symbol, url: o.url, resolution: o.resolution, from: o.from, to: o.to, ...(o.out ? { out: o.out } : {}), ...(o.cache ? { cacheDir: o.cache } : {}) },
         d(),
@@ -65,6 +65,7 @@ export function registerMarketCommands(program: Command, deps: MarketCommandDeps
     .option('--url <url>', 'exchange or simulator address', urlOption, DEFAULT_EXCHANGE_URL)
     .option('--filter <text>', 'only symbols containing this text')
     .action(async (o: { url: string; filter?: string }) => {
+      const { runMarkets } = await import('./cli/markets-command.js');
       await runMarkets({ url: o.url, ...(o.filter ? { filter: o.filter } : {}) }, d());
     });
 

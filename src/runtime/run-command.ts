@@ -5,8 +5,7 @@
  */
 import type { Command } from 'commander';
 import { loadChecked } from './check-command.js';
-import { startBot, type StartInfo } from './bot.js';
-import { loggerFromConfig } from './logger.js';
+import type { StartInfo } from './bot.js';
 
 function banner(info: StartInfo): string {
   const lines = [`mizan ${info.mode}: ${info.exchange}`];
@@ -45,6 +44,8 @@ export function registerRunCommand(program: Command): void {
         const instead = config.mode === 'backtest' ? `\`mizan backtest ${file}\` runs it` : `drop --live to run it in ${config.mode} mode`;
         throw new Error(`--live: ${file} says mode: ${config.mode}, so this run would not trade live. Live trading needs mode: live in the file (with exchange.simulator: false and an API key) and --live on the command line; ${instead}`);
       }
+      // The bot and the logger are loaded when the command runs, not when `mizan` starts (mizan --help stays quick).
+      const [{ startBot }, { loggerFromConfig }] = await Promise.all([import('./bot.js'), import('./logger.js')]);
       const logger = loggerFromConfig(config);
       const bot = await startBot(config, {
         live: o.live === true,
