@@ -233,7 +233,15 @@ async function walk(h: Harness, series: Series[], fromMs: number, total: number,
   const times = new Float64Array(total + 1);
   const values = new Float64Array(total + 1);
   const w: WalkState = { n: 0, done: 0, started: false };
-  const valuer = equityValuer(h, series, h.unpriced);
+  const value = equityValuer(h, series, h.unpriced);
+  // The protections that watch the equity (drawdown, daily loss) get every sample, as live gets its snapshots.
+  const valuer = h.kernel.watchesEquity
+    ? () => {
+        const v = value();
+        h.kernel.recordEquity(h.clock.now(), v);
+        return v;
+      }
+    : value;
   const start = (t: number) => {
     if (!w.started && t >= fromMs) startSample(w, t, times, values, valuer);
   };

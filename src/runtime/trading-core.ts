@@ -66,6 +66,8 @@ export interface TradingCoreDeps {
   executionJournal?: ExecutionJournal;
   /** Candles kept per market and resolution for `ctx.candles()`. */
   candleCapacity?: number;
+  /** Every fill, after the portfolio booked it and before the strategy hears of it. */
+  onFill?(fill: FillEvent): void;
 }
 
 export class TradingCore {
@@ -120,6 +122,7 @@ export class TradingCore {
   private onFill(f: FillEvent, account: string): void {
     this.fills++;
     const pnl = this.deps.portfolio.applyFill(f, account);
+    this.deps.onFill?.(f);
     this.deps.risk.onFill?.(f, pnl);
     void this.runners.get(f.strategy)?.dispatch({ type: 'fill', fill: f });
   }
