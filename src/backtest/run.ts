@@ -197,6 +197,7 @@ function walkQuiet(
   const resMs = s.resSec * 1000;
   const clock = h.clock;
   const dirty = h.dirty;
+  const core = h.core;
   const { time, close } = s;
   for (let i = ptr[0]!; i < len; i++) {
     if (live.size > 0 || (h.marginMarkets.size > 0 && h.marginMarkets.has(sym))) return QUIET_GENERAL;
@@ -207,6 +208,8 @@ function walkQuiet(
     book.set(close[i]!);
     if (!w.started && t >= fromMs) startSample(w, t, times, values, valuer);
     const r = feed(Bar.fromColumns(s, i, s.resSec));
+    // Events the handler's intents raised (a denial) are delivered before the next candle, as live.
+    if (!dirty.events && core.busy) dirty.events = true;
     if (r || dirty.events) {
       quiet.pending = r;
       return i;
@@ -326,7 +329,7 @@ async function walk(h: Harness, series: Series[], fromMs: number, total: number,
       if (r) {
         await r;
         h.dirty.events = true;
-      }
+      } else if (h.core.busy) h.dirty.events = true;
       if (bookListeners[j] && bestT >= fromMs) {
         h.core.onBook(sym, book);
         h.dirty.events = true;

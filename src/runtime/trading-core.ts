@@ -72,6 +72,7 @@ export interface TradingCoreDeps {
 
 export class TradingCore {
   readonly runners = new Map<string, StrategyRunner>();
+  private readonly runnerList: StrategyRunner[] = [];
   private readonly windows = new Map<string, CandleWindow>();
   private readonly bySymbol = new Map<string, StrategyRunner[]>();
   readonly executor: IntentExecutor;
@@ -102,6 +103,7 @@ export class TradingCore {
         sink: (intents) => this.process(intents),
       });
       this.runners.set(inst.name, runner);
+      this.runnerList.push(runner);
       for (const s of inst.markets) {
         const list = this.bySymbol.get(s) ?? [];
         list.push(runner);
@@ -298,6 +300,12 @@ export class TradingCore {
 
   onMarginAlert(strategy: string, alert: MarginAlert): void {
     void this.runners.get(strategy)?.dispatch({ type: 'marginAlert', alert });
+  }
+
+  /** Whether a strategy has queued events not handled yet (a denial or order update raised during a handler). */
+  get busy(): boolean {
+    for (const r of this.runnerList) if (r.busy) return true;
+    return false;
   }
 
   /**
