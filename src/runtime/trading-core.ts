@@ -74,6 +74,7 @@ export class TradingCore {
   readonly runners = new Map<string, StrategyRunner>();
   private readonly runnerList: StrategyRunner[] = [];
   private readonly windows = new Map<string, CandleWindow>();
+  private readonly feeds = new Map<string, (bar: Bar) => void | Promise<void>>();
   private readonly bySymbol = new Map<string, StrategyRunner[]>();
   readonly executor: IntentExecutor;
   denials = 0;
@@ -226,47 +227,36 @@ export class TradingCore {
     await Promise.all([...this.runners.values()].map((r) => r.dispatch({ type: 'stop' })));
   }
 
-  /** A closed candle: into the window, then to the instances trading the market at that resolution. */
-  onBar(symbol: string, bar: Bar): Promise<void> {
-    this.windowFor(symbol, bar.seconds).pushNumbers(bar.time, bar.o, bar.h, bar.l, bar.c, bar.v);
-    const ps: Promise<void>[] = [];
-    for (const r of this.bySymbol.get(symbol) ?? []) {
-      if (this.instance(r.name)!.resolutionSec === bar.seconds) ps.push(r.dispatch({ type: 'candle', symbol, bar }));
-    }
-    return Promise.all(ps).then(() => undefined);
-  }
-
   /**
-   * Backtest fast path of onBar: handlers that are synchronous run at once, with no promise per
-   * candle. Returns a promise only when a handler was async or emitted intents (await it, then idle()).
+   * A closed candle: into the window, then to the instances trading the market at that resolution.
+   * The one candle path of every mode (live's candle events and the backtest's walk): synchronous
+   * when the handlers are and nothing is queued; a promise only when there is something to wait for.
    */
-  onBarSync(symbol: string, bar: Bar): void | Promise<void> {
-    this.windowFor(symbol, bar.seconds).pushNumbers(bar.time, bar.o, bar.h, bar.l, bar.c, bar.v);
-    let pending: Promise<void>[] | undefined;
-    for (const r of this.bySymbol.get(symbol) ?? []) {
-      if (this.instance(r.name)!.resolutionSec !== bar.seconds) continue;
-      const p = r.dispatchSync({ type: 'candle', symbol, bar });
-      if (p) (pending ??= []).push(p);
-    }
-    return pending ? Promise.all(pending).then(() => undefined) : undefined;
+  onBar(symbol: string, bar: Bar): void | Promise<void> {
+    return this.barFeed(symbol, bar.seconds)(bar);
   }
 
   /**
-   * onBarSync for one market and resolution with its window and runners looked up once: the
-   * backtest's per-candle call (no key string, map lookup or instance search per candle).
+   * onBar of one market and resolution with its window and runners looked up once (made on first
+   * use, then kept): a backtest takes it once per market and calls it per candle.
    */
   barFeed(symbol: string, seconds: number): (bar: Bar) => void | Promise<void> {
+    const k = `${symbol}:${seconds}`;
+    let feed = this.feeds.get(k);
+    if (feed) return feed;
     const window = this.windowFor(symbol, seconds);
     const runners = (this.bySymbol.get(symbol) ?? []).filter((r) => this.instance(r.name)!.resolutionSec === seconds);
-    return (bar) => {
+    feed = (bar) => {
       window.pushBar(bar);
       let pending: Promise<void>[] | undefined;
       for (const r of runners) {
-        const p = r.candleSync(symbol, bar);
+        const p = r.candle(symbol, bar);
         if (p) (pending ??= []).push(p);
       }
       return pending ? Promise.all(pending).then(() => undefined) : undefined;
     };
+    this.feeds.set(k, feed);
+    return feed;
   }
 
   /** Whether an instance trading `symbol` handles `type` events (backtests skip unread events). */
