@@ -34,13 +34,11 @@ export interface ExecutionJournal {
   recordFill(fill: FillEvent, key: string): boolean;
 }
 
+/** One-shot timers (the private stream's reconnect waits). */
+export type { Timeouts as Timers } from '../core/timers.js';
+
 export interface ReservationPort {
   release(reservationId: string): void;
-}
-
-export interface Timers {
-  setTimeout(fn: () => void, ms: number): unknown;
-  clearTimeout(handle: unknown): void;
 }
 
 export interface ExecutionOptions {
@@ -76,7 +74,6 @@ export interface ExecutionDeps {
   ids: ClientIdGenerator;
   journal?: ExecutionJournal;
   reservations?: ReservationPort;
-  timers?: Timers;
   /** Wait helper; tests make it instant. */
   sleep?: (ms: number) => Promise<void>;
   options?: Partial<ExecutionOptions>;

@@ -6,7 +6,8 @@
  * A verdict is a pass (the adjusted intent: base quantity resolved, prices on the tick, with the list
  * of adjustments and, for anything that spends, a reservation id) or a denial (rule name and a reason
  * a person can read). Every verdict is logged and journaled; a denial is also emitted (`denied`) and
- * handed to `onDenial`, which the runtime routes to the strategy's denial handler.
+ * handed to `onDenial` when given. The strategy hears of its denial from the trading core, which
+ * delivers the verdict `check` returned (src/kernel/kernel.ts wires both).
  *
  * `check` is synchronous: the balance check and the reservation happen without yielding, so intents
  * of all strategies are serialised and can never over-commit one balance.

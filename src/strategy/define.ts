@@ -1,6 +1,6 @@
 /**
  * The Strategy API. A strategy is a module whose default export is `defineStrategy({...})`: a name,
- * typed parameters, and a `create(params, ctx)` that returns handlers. Handlers return intents
+ * typed parameters, and a `create(ctx)` that returns handlers (the parameters are `ctx.params`). Handlers return intents
  * (one, several, or none), synchronously or as a promise.
  */
 import type { Clock } from '../core/clock.js';
