@@ -12,7 +12,7 @@ import type { MizanConfig } from '../config/schema.js';
 import { candlesToColumns, type CandleColumns } from '../market/files/columns.js';
 import { CandleHistory } from '../market/candle-history.js';
 import type { CandleHistorySource } from '../market/ports.js';
-import type { StrategyInstance } from '../runtime/trading-core.js';
+import type { StrategyInstance } from '../kernel/trading-core.js';
 import { loadSeries, prepareSeries, summarizeReports, type DataReport, type Series, type SeriesReport } from './data.js';
 
 export interface DataOptions {

@@ -7,7 +7,7 @@
 import type { MizanConfig } from '../config/schema.js';
 import { Decimal } from '../core/decimal.js';
 import { avgPrice } from '../execution/tracked-order.js';
-import type { StrategyInstance } from '../runtime/trading-core.js';
+import type { StrategyInstance } from '../kernel/trading-core.js';
 import { computeMetrics, type ClosedTrade, type Metrics } from './metrics/index.js';
 import { formatMetrics } from './metrics/index.js';
 import type { DataReport, Series } from './data.js';

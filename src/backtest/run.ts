@@ -15,7 +15,7 @@
 import { silentLogger, type Logger } from '../core/logger.js';
 import type { MizanConfig } from '../config/schema.js';
 import { loadStrategyInstances } from '../runtime/strategy-loader.js';
-import type { StrategyInstance } from '../runtime/trading-core.js';
+import type { StrategyInstance } from '../kernel/trading-core.js';
 import { Bar } from '../strategy/bar.js';
 import { loadData, type DataOptions } from './load.js';
 import { buildResult, type BacktestResult } from './result.js';

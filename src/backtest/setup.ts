@@ -17,7 +17,7 @@ import type { RiskEngine } from '../risk/engine.js';
 import { SimulatedExchange } from '../sim/exchange.js';
 import { createSimDesks, type SimDesks } from '../sim/margin/wiring.js';
 import { defaultMarketSpecs, type MarketSpec } from '../sim/markets.js';
-import type { TradingCore, StrategyInstance } from '../runtime/trading-core.js';
+import type { TradingCore, StrategyInstance } from '../kernel/trading-core.js';
 import type { PositionOwners } from '../risk/margin-owners.js';
 import { TradingKernel } from '../kernel/kernel.js';
 import { parseMarginPosition } from '../exchange/parse/margin.js';

@@ -34,8 +34,8 @@ import { exchangeMarginFormulas } from '../risk/margin-topup.js';
 import type { BalanceEntryView, RiskSink } from '../risk/ports.js';
 import { Reservations } from '../risk/reservations.js';
 import type { BookView, FillEvent, KeyValueStore, MarketView } from '../strategy/views.js';
-import { startMarginWatch, type MarginWatch } from '../runtime/margin-watch.js';
-import { TradingCore, type RiskPort, type StrategyInstance } from '../runtime/trading-core.js';
+import { startMarginWatch, type MarginWatch } from './margin-watch.js';
+import { TradingCore, type RiskPort, type StrategyInstance } from './trading-core.js';
 import { riskPort } from './risk-port.js';
 import { AssetValuation } from './valuation.js';
 

@@ -9,7 +9,7 @@ import type { Intent, Verdict } from '../core/intents.js';
 import type { MarginPosition } from '../core/types/margin.js';
 import type { Portfolio } from '../portfolio/portfolio.js';
 import type { RiskEngine } from '../risk/engine.js';
-import type { RiskPort } from '../runtime/trading-core.js';
+import type { RiskPort } from './trading-core.js';
 
 export interface RiskPortOptions {
   /** A verdict the mode gives before risk; undefined lets risk decide. */

@@ -28,7 +28,7 @@ import { createPaperVenue, type PaperVenue } from './paper.js';
 import { recoverOrders, type RecoveryReport } from './recovery.js';
 import { startSchedules } from './schedules.js';
 import { loadStrategyInstances } from './strategy-loader.js';
-import type { TradingCore } from './trading-core.js';
+import type { TradingCore } from '../kernel/trading-core.js';
 import { TradingKernel } from '../kernel/kernel.js';
 import { bookView, healthView, marketView } from './views.js';
 import type { BookView } from '../strategy/views.js';

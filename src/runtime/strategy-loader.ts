@@ -11,7 +11,7 @@ import type { ConfigIssue } from '../config/issues.js';
 import type { MizanConfig } from '../config/schema.js';
 import type { AnyStrategyDefinition } from '../strategy/define.js';
 import { resolveParams } from '../strategy/params.js';
-import type { StrategyInstance } from './trading-core.js';
+import type { StrategyInstance } from '../kernel/trading-core.js';
 
 /** The bundled strategies folder (`strategies/` at the repository root). */
 export const STRATEGIES_DIR = resolve(dirname(fileURLToPath(import.meta.url)), '../../strategies');

@@ -17,7 +17,7 @@ import { PositionOwners } from '../../src/risk/margin-owners.js';
 import type { RiskBook, RiskMarket } from '../../src/risk/ports.js';
 import { MemorySink } from '../../src/risk/sinks.js';
 import { riskPort } from '../../src/kernel/risk-port.js';
-import { TradingCore, type StrategyInstance } from '../../src/runtime/trading-core.js';
+import { TradingCore, type StrategyInstance } from '../../src/kernel/trading-core.js';
 import { SimulatedExchange } from '../../src/sim/exchange.js';
 import { createSimDesks } from '../../src/sim/margin/wiring.js';
 import { defineStrategy } from '../../src/strategy/define.js';
