@@ -27,6 +27,13 @@ module.exports = {
       to: { path: ['^src/kernel/', '^src/runtime/', '^src/backtest/'] },
     },
     {
+      name: 'shared-types-from-core',
+      comment: 'execution, risk, portfolio and market report in the shared event and view types of core/views.ts; they import nothing from strategy/.',
+      severity: 'error',
+      from: { path: '^src/(execution|risk|portfolio|market)/', pathNot: 'cli-command\\.ts$' },
+      to: { path: '^src/strategy/' },
+    },
+    {
       name: 'core-is-the-bottom',
       comment: 'core/ imports nothing of the project outside core/.',
       severity: 'error',

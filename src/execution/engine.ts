@@ -16,7 +16,7 @@ import { DuplicateOrderError, isRetryable, MizanError, NotFoundError } from '../
 import type { SpotOrderIntent } from '../core/intents.js';
 import type { Logger } from '../core/logger.js';
 import type { SpotOrder } from '../core/types/order.js';
-import type { FillEvent, OrderState, OrderUpdate } from '../strategy/views.js';
+import type { FillEvent, OrderState, OrderUpdate } from '../core/views.js';
 import type { ClientIdGenerator } from './client-id.js';
 import { applySnapshot, isFinal, toView, type SnapshotResult, type TrackedOrder } from './tracked-order.js';
 import type { Venue } from './venue.js';

@@ -13,7 +13,7 @@ import type { ExecutionEngine, ExecutionJournal } from '../execution/engine.js';
 import { baseOf, quoteOf } from '../execution/tracked-order.js';
 import type { Venue } from '../execution/venue.js';
 import type { Portfolio } from '../portfolio/portfolio.js';
-import type { Denial, FillEvent } from '../strategy/views.js';
+import type { Denial, FillEvent } from '../core/views.js';
 
 export interface IntentExecutorDeps {
   engine: ExecutionEngine;

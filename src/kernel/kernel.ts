@@ -33,7 +33,7 @@ import { PositionOwners, type OwnerStore } from '../risk/margin-owners.js';
 import { exchangeMarginFormulas } from '../risk/margin-topup.js';
 import type { BalanceEntryView, RiskSink } from '../risk/ports.js';
 import { Reservations } from '../risk/reservations.js';
-import type { BookView, FillEvent, KeyValueStore, MarketView } from '../strategy/views.js';
+import type { BookView, FillEvent, KeyValueStore, MarketView } from '../core/views.js';
 import { startMarginWatch, type MarginWatch } from './margin-watch.js';
 import { TradingCore, type RiskPort, type StrategyInstance } from './trading-core.js';
 import { riskPort } from './risk-port.js';

@@ -17,7 +17,7 @@ import type { Clock } from '../core/clock.js';
 import type { Decimal } from '../core/decimal.js';
 import type { Intent } from '../core/intents.js';
 import { silentLogger, type Logger } from '../core/logger.js';
-import type { Denial } from '../strategy/views.js';
+import type { Denial } from '../core/views.js';
 import { mergeLimits, type RiskLimits, type StrategyLimits } from './limits.js';
 import { OrderRateBudget } from './order-rate.js';
 import type { RiskPorts, RiskSink, TradingStateRecord } from './ports.js';

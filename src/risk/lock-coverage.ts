@@ -5,7 +5,7 @@
  * `reservations.balancesSynced(account, requestStartedAt)`.
  */
 import type { Clock } from '../core/clock.js';
-import type { OrderUpdate } from '../strategy/views.js';
+import type { OrderUpdate } from '../core/views.js';
 import type { Reservations } from './reservations.js';
 
 /** What acceptance is read from: the execution engine's order updates and its orders' reservations. */

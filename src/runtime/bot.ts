@@ -31,7 +31,7 @@ import { loadStrategyInstances } from './strategy-loader.js';
 import type { TradingCore } from '../kernel/trading-core.js';
 import { TradingKernel } from '../kernel/kernel.js';
 import { bookView, healthView, marketView } from './views.js';
-import type { BookView } from '../strategy/views.js';
+import type { BookView } from '../core/views.js';
 import { BotLoop } from './bot-loop.js';
 import { Bar } from '../strategy/bar.js';
 import { startRiskWatches } from './risk-watches.js';
