@@ -17,7 +17,8 @@ import { CandleWindow } from '../strategy/candle-window.js';
 import type { AnyStrategyDefinition, StrategyContext } from '../strategy/define.js';
 import type { ParamValues, ParamSpecs } from '../strategy/params.js';
 import { StrategyRunner, type StrategyEvent } from '../strategy/runner.js';
-import type { BookHealthView, BookView, Denial, FillEvent, KeyValueStore, MarginAlert, MarketView } from '../strategy/views.js';
+import type { BookHealthView, BookView, Denial, FillEvent, KeyValueStore, MarginAlert, MarketView } from '../core/views.js';
+import { HigherTimeframe } from './higher-timeframe.js';
 import { IntentExecutor } from './intent-executor.js';
 
 export interface StrategyInstance {
@@ -75,6 +76,9 @@ export class TradingCore {
   private readonly runnerList: StrategyRunner[] = [];
   private readonly windows = new Map<string, CandleWindow>();
   private readonly feeds = new Map<string, (bar: Bar) => void | Promise<void>>();
+  /** Per market and base resolution: the higher timeframes built from its candles. */
+  private readonly higher = new Map<string, HigherTimeframe[]>();
+  private readonly built = new Set<string>();
   private readonly bySymbol = new Map<string, StrategyRunner[]>();
   readonly executor: IntentExecutor;
   denials = 0;
@@ -205,7 +209,12 @@ export class TradingCore {
         return m;
       },
       book: (symbol) => d.book(symbol),
-      candles: (symbol, res) => this.windowFor(symbol, res ?? inst.resolutionSec),
+      candles: (symbol, res) => {
+        const r = res ?? inst.resolutionSec;
+        // A multiple of the strategy's resolution is built from its own candles (none is streamed for it).
+        if (r > inst.resolutionSec && r % inst.resolutionSec === 0) this.ensureHigher(symbol, inst.resolutionSec, r);
+        return this.windowFor(symbol, r);
+      },
       balance: (asset) => {
         const b = d.portfolio.balance(asset, inst.account);
         const reserved = d.risk.reserved?.(inst.account, asset) ?? new Decimal(0);
@@ -245,9 +254,11 @@ export class TradingCore {
     let feed = this.feeds.get(k);
     if (feed) return feed;
     const window = this.windowFor(symbol, seconds);
+    const higher = this.higherOf(symbol, seconds);
     const runners = (this.bySymbol.get(symbol) ?? []).filter((r) => this.instance(r.name)!.resolutionSec === seconds);
     feed = (bar) => {
       window.pushBar(bar);
+      for (let i = 0; i < higher.length; i++) higher[i]!.push(bar);
       let pending: Promise<void>[] | undefined;
       for (const r of runners) {
         const p = r.candle(symbol, bar);
@@ -257,6 +268,25 @@ export class TradingCore {
     };
     this.feeds.set(k, feed);
     return feed;
+  }
+
+  private higherOf(symbol: string, base: number): HigherTimeframe[] {
+    const k = `${symbol}:${base}`;
+    let list = this.higher.get(k);
+    if (!list) this.higher.set(k, (list = []));
+    return list;
+  }
+
+  /** Build `seconds` candles of a market from its `base` candles, unless an instance trades that resolution itself. */
+  private ensureHigher(symbol: string, base: number, seconds: number): void {
+    // One builder per market and resolution (two strategies of different resolutions may ask for it).
+    const k = `${symbol}:${seconds}`;
+    if (this.built.has(k)) return;
+    this.built.add(k);
+    if (this.deps.instances.some((i) => i.resolutionSec === seconds && i.markets.includes(symbol))) return;
+    const h = new HigherTimeframe(base, seconds, this.windowFor(symbol, seconds));
+    h.seed(this.windowFor(symbol, base));
+    this.higherOf(symbol, base).push(h);
   }
 
   /** Whether an instance trading `symbol` handles `type` events (backtests skip unread events). */

@@ -43,7 +43,10 @@ export interface StrategyContext<P extends ParamSpecs = ParamSpecs> {
   now(): number;
   market(symbol: string): MarketView;
   book(symbol: string): BookView | undefined;
-  /** Closed candles of a market at a resolution (default: the instance's). */
+  /**
+   * Closed candles of a market at a resolution (default: the instance's). A multiple of the
+   * instance's resolution is built from its candles (epoch-aligned; a candle shows once it closed).
+   */
   candles(symbol: string, resolutionSec?: number): CandleWindow;
   balance(asset: string): BalanceView;
   position(symbol: string): SpotPositionView | undefined;
