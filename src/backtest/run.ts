@@ -6,7 +6,8 @@
  *   2. the clock moves to T, the market's book view to the close, and the closed candle goes to the
  *      strategies (synchronously when their handlers are); intents go through risk and execution;
  *      orders placed now reach the exchange at the next open;
- *   3. after every market closing at T has been handled, the equity is sampled (plain numbers).
+ *   3. with a margin position open in that market, the margin monitor evaluates it at the close;
+ *   4. after every market closing at T has been handled, the equity is sampled (plain numbers).
  * The first sample is the equity at the first moment at or after `from` (a candle close or a
  * schedule tick), taken before any strategy acts then: the base of the total return is the account
  * before the run's first decision (its fees and fills come after it).
@@ -330,6 +331,13 @@ async function walk(h: Harness, series: Series[], fromMs: number, total: number,
       } else if (h.core.busy) h.dirty.events = true;
       if (bookListeners[j] && bestT >= fromMs) {
         h.core.onBook(sym, book);
+        h.dirty.events = true;
+      }
+      if (margin) {
+        // The margin monitor at the new close, as live evaluates it on every book update of a
+        // market with an open position (risk.marginMonitor: warn, top up, close).
+        h.kernel.marginWatch.onPrice(sym);
+        await h.kernel.marginWatch.idle();
         h.dirty.events = true;
       }
       if (h.dirty.events) {

@@ -29,7 +29,7 @@ afterAll(async () => {
 });
 
 const probe = join(REPO, 'test/backtest/fixtures/parity-probe.ts');
-const inst = (name: string, plan: string, extra = '') => `  - { name: ${name}, strategy: ${probe}, markets: [BTCUSDT], resolution: 1s, params: { plan: ${plan} }${extra} }`;
+const inst = (name: string, plan: string, extra = '', params = '') => `  - { name: ${name}, strategy: ${probe}, markets: [BTCUSDT], resolution: 1s, params: { plan: ${plan}${params} }${extra} }`;
 const STRATEGIES = [
   inst('openOrders', 'rest', ', risk: { maxOpenOrders: 2 }'),
   inst('capital', 'rest', ', capital: { USDT: 50 }'),
@@ -46,48 +46,47 @@ const RISK = `risk:
 const logs = () => ((globalThis as { __mizanParity?: Record<string, ParityLog> }).__mizanParity ??= {});
 const snapshot = () => JSON.parse(JSON.stringify(logs())) as Record<string, ParityLog>;
 
-describe('risk settings: paper versus backtest on the same candles', () => {
-  it('each setting denies on the same candles with the same rule, and the fills match', async () => {
-    bot = await startBot(
-      parseConfig(`
+/** Run `strategies` with `risk` in paper mode until `done`, then backtest the candles the strategies saw; both runs' logs. */
+async function paperThenBacktest(strategies: string, risk: string, done: (l: Record<string, ParityLog>) => boolean, minCandles: number) {
+  for (const k of Object.keys(logs())) delete logs()[k];
+  bot = await startBot(
+    parseConfig(`
 mode: paper
 simulator: { seed: 9, speed: 2 }
 strategies:
-${STRATEGIES}
-${RISK}
+${strategies}
+${risk}
 paper: { balances: { USDT: 10000 } }
-journal: { file: ${join(dir, 'paper.sqlite')} }
+journal: { file: ${join(dir, `paper-${Date.now()}.sqlite`)} }
 `),
-      { logger: silentLogger, intervals: { statusEveryMs: 0 } },
-    );
-    const deadline = Date.now() + 45_000;
-    const kinds = () => logs()['kinds'];
-    while (Date.now() < deadline && ((kinds()?.candles ?? 0) < 22 || !kinds()?.margin.some((m) => m.startsWith('closed')))) await new Promise((r) => setTimeout(r, 250));
-    const window = bot.core.candleWindow('BTCUSDT', 1);
-    await bot.stop();
-    bot = undefined;
-    const paper = snapshot();
-    expect(window.length).toBeGreaterThanOrEqual(22);
-
-    const cols = allocColumns(window.length);
-    for (let i = 0; i < window.length; i++) {
-      const c = window.at(i);
-      cols.time[i] = c.time;
-      cols.open[i] = c.open;
-      cols.high[i] = c.high;
-      cols.low[i] = c.low;
-      cols.close[i] = c.close;
-      cols.volume[i] = c.volume;
-    }
-    cols.length = window.length;
-    const from = new Date(window.at(0).time * 1000).toISOString();
-    const to = new Date((window.at(-1).time + 1) * 1000).toISOString();
-    await runBacktest(
-      parseConfig(`
+    { logger: silentLogger, intervals: { statusEveryMs: 0 } },
+  );
+  const deadline = Date.now() + 45_000;
+  while (Date.now() < deadline && !done(logs())) await new Promise((r) => setTimeout(r, 250));
+  const window = bot.core.candleWindow('BTCUSDT', 1);
+  await bot.stop();
+  bot = undefined;
+  const paper = snapshot();
+  expect(window.length).toBeGreaterThanOrEqual(minCandles);
+  const cols = allocColumns(window.length);
+  for (let i = 0; i < window.length; i++) {
+    const c = window.at(i);
+    cols.time[i] = c.time;
+    cols.open[i] = c.open;
+    cols.high[i] = c.high;
+    cols.low[i] = c.low;
+    cols.close[i] = c.close;
+    cols.volume[i] = c.volume;
+  }
+  cols.length = window.length;
+  const from = new Date(window.at(0).time * 1000).toISOString();
+  const to = new Date((window.at(-1).time + 1) * 1000).toISOString();
+  await runBacktest(
+    parseConfig(`
 mode: backtest
 strategies:
-${STRATEGIES}
-${RISK}
+${strategies}
+${risk}
 backtest:
   data: [ { symbol: BTCUSDT, file: unused-columns-given.csv } ]
   from: "${from}"
@@ -96,12 +95,35 @@ backtest:
   slippagePct: 0
 journal: { file: ":memory:" }
 `),
-      { logger: silentLogger, columns: { BTCUSDT: { cols, resSec: 1, source: 'paper candles' } } },
-    );
-    const backtest = snapshot();
+    { logger: silentLogger, columns: { BTCUSDT: { cols, resSec: 1, source: 'paper candles' } } },
+  );
+  return { paper, backtest: snapshot(), n: window.length };
+}
+
+describe('risk settings: paper versus backtest on the same candles', () => {
+  it('stoplossGuard and the margin monitor act on the same candles', async () => {
+    const strategies = [inst('stops', 'roundTrips', '', ', sellTag: stop-loss'), inst('held', 'marginHold')].join('\n');
+    const risk = `risk:
+  limits: { orderRate: { limit: 1000, windowMs: 10000, reserveForCancels: 0 } }
+  protections: { stoplossGuard: { trades: 2, windowMinutes: 60 } }
+  marginMonitor: { warnAtPct: 60 }`;
+    const { paper, backtest, n } = await paperThenBacktest(strategies, risk, (l) => (l['stops']?.candles ?? 0) >= 14 && (l['held']?.alerts.length ?? 0) > 0, 14);
+    const upTo = (xs: string[]) => xs.filter((x) => Number(x.split(':')[0]) < n);
+    const show = `paper ${JSON.stringify(paper)} | backtest ${JSON.stringify(backtest)}`;
+    // Two stop-loss exits: the guard moves the bot to reducing; the next buy is denied (tradingState).
+    expect(paper['stops']!.denials[0], show).toBe('8:tradingState');
+    expect(upTo(backtest['stops']!.denials), show).toEqual(upTo(paper['stops']!.denials));
+    expect(backtest['stops']!.fills, show).toEqual(paper['stops']!.fills.slice(0, backtest['stops']!.fills.length));
+    // The margin long at risk coefficient 2 is within 60 % of its call price: one warning, in both.
+    expect(paper['held']!.alerts, show).toEqual(['warn']);
+    expect(backtest['held']!.alerts, show).toEqual(['warn']);
+  }, 120_000);
+
+  it('each setting denies on the same candles with the same rule, and the fills match', async () => {
+    const kinds = (l: Record<string, ParityLog>) => l['kinds'];
+    const { paper, backtest, n } = await paperThenBacktest(STRATEGIES, RISK, (l) => (kinds(l)?.candles ?? 0) >= 22 && !!kinds(l)?.margin.some((m) => m.startsWith('closed')), 22);
 
     // Only what both runs saw: paper may have handled candles after the window was read.
-    const n = window.length;
     const upTo = (xs: string[]) => xs.filter((x) => Number(x.split(':')[0]) < n);
     const show = (name: string) => `paper ${JSON.stringify(paper[name])} | backtest ${JSON.stringify(backtest[name])}`;
     for (const name of ['openOrders', 'capital', 'exposure', 'rate', 'kinds', 'cool']) {
