@@ -7,7 +7,7 @@ import type { Command } from 'commander';
 import { loadConfig } from '../config/load.js';
 import { ConfigError } from '../config/issues.js';
 import { describeParams } from '../strategy/params.js';
-import { importStrategy, listBundledStrategies, loadStrategyInstances } from './strategy-loader.js';
+import { importStrategy, listBundledStrategies, loadStrategyInstances } from '../runtime/strategy-loader.js';
 
 export interface CheckOutput {
   write(text: string): void;

@@ -8,8 +8,8 @@
 import { ParameterError, NetworkError } from '../../core/errors.js';
 import { WallexRestClient } from '../../exchange/rest/client.js';
 import { StreamClient } from '../../exchange/stream/client.js';
-import { MarketDataEngine } from '../engine.js';
-import { normalizeSymbol } from '../market-catalog.js';
+import { MarketDataEngine } from '../../market/engine.js';
+import { normalizeSymbol } from '../../market/market-catalog.js';
 import { ansiFrame, renderBookLine, renderBookTable, type BookRenderInput } from './book-render.js';
 import type { ResolvedDeps } from './deps.js';
 import { untilInterrupted } from './options.js';

@@ -10,7 +10,7 @@ import type { Command } from 'commander';
 import { existsSync } from 'node:fs';
 import { SystemClock, type Clock } from '../core/clock.js';
 import { Journal } from '../store/journal.js';
-import type { TradingStateName, TradingStateRecord } from './ports.js';
+import type { TradingStateName, TradingStateRecord } from '../risk/ports.js';
 
 export const DEFAULT_JOURNAL = '.mizan/journal.sqlite';
 

@@ -9,12 +9,12 @@ import type { Command } from 'commander';
 import { loadConfig } from '../config/load.js';
 import { WallexRestClient } from '../exchange/rest/client.js';
 import type { MizanConfig } from '../config/schema.js';
-import { resolveAccountFees } from './account-fees.js';
-import { METRIC_DEFINITIONS, type MetricKey, type MetricUnit } from './metrics/index.js';
-import { renderHtmlReport } from './report-html.js';
-import { formatSummary, resultJson } from './result.js';
-import { runBacktest } from './run.js';
-import { expandSweep, parseParamRange, parseWorkers, rankRows, runSweep, sweepCsv } from './sweep.js';
+import { resolveAccountFees } from '../backtest/account-fees.js';
+import { METRIC_DEFINITIONS, type MetricKey, type MetricUnit } from '../backtest/metrics/index.js';
+import { renderHtmlReport } from '../backtest/report-html.js';
+import { formatSummary, resultJson } from '../backtest/result.js';
+import { runBacktest } from '../backtest/run.js';
+import { expandSweep, parseParamRange, parseWorkers, rankRows, runSweep, sweepCsv } from '../backtest/sweep.js';
 
 function parseTime(v: string, flag: string): number {
   const ms = /^\d+$/.test(v) ? Number(v) * 1000 : Date.parse(/^\d{4}-\d{2}-\d{2}$/.test(v) ? `${v}T00:00:00Z` : v);

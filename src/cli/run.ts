@@ -5,7 +5,7 @@
  */
 import type { Command } from 'commander';
 import { loadConfig } from '../config/load.js';
-import { startBot, type StartInfo } from './bot.js';
+import { startBot, type StartInfo } from '../runtime/bot.js';
 
 function banner(info: StartInfo): string {
   const lines = [`mizan ${info.mode}: ${info.exchange}`];

@@ -8,10 +8,10 @@
  */
 import type { Command } from 'commander';
 import type { Resolution } from '../core/types/market.js';
-import { runBook } from './cli/book-command.js';
-import { runCandles } from './cli/candles-command.js';
-import { resolveDeps, type MarketCommandDeps } from './cli/deps.js';
-import { runMarkets } from './cli/markets-command.js';
+import { runBook } from './market/book-command.js';
+import { runCandles } from './market/candles-command.js';
+import { resolveDeps, type MarketCommandDeps } from './market/deps.js';
+import { runMarkets } from './market/markets-command.js';
 import {
   DEFAULT_EXCHANGE_URL,
   intOption,
@@ -20,9 +20,9 @@ import {
   symbolArgument,
   timeOption,
   urlOption,
-} from './cli/options.js';
+} from './market/options.js';
 
-export type { MarketCommandDeps } from './cli/deps.js';
+export type { MarketCommandDeps } from './market/deps.js';
 
 export function registerMarketCommands(program: Command, deps: MarketCommandDeps = {}): Command {
   const d = () => resolveDeps(deps);
