@@ -9,7 +9,7 @@ module.exports = {
       name: 'risk-independent-of-execution-and-store',
       comment: 'The risk module reads through its ports (risk/ports.ts); it imports neither the execution engine nor the store.',
       severity: 'error',
-      from: { path: '^src/risk/', pathNot: 'cli-command\\.ts$' },
+      from: { path: '^src/risk/' },
       to: { path: ['^src/execution/engine\\.ts$', '^src/store/'] },
     },
     {
@@ -17,7 +17,7 @@ module.exports = {
       comment: 'The kernel builds the trading parts for every mode: it imports no mode (runtime, backtest), no adapter and no CLI.',
       severity: 'error',
       from: { path: '^src/kernel/' },
-      to: { path: ['^src/runtime/', '^src/backtest/', '^src/exchange/', '^src/sim/', '^src/store/', 'cli-command\\.ts$', '^src/cli\\.ts$'] },
+      to: { path: ['^src/runtime/', '^src/backtest/', '^src/exchange/', '^src/sim/', '^src/store/', 'cli-command\\.ts$', '^src/cli/'] },
     },
     {
       name: 'lower-layers-not-on-modes',
@@ -30,7 +30,7 @@ module.exports = {
       name: 'shared-types-from-core',
       comment: 'execution, risk, portfolio and market report in the shared event and view types of core/views.ts; they import nothing from strategy/.',
       severity: 'error',
-      from: { path: '^src/(execution|risk|portfolio|market)/', pathNot: 'cli-command\\.ts$' },
+      from: { path: '^src/(execution|risk|portfolio|market)/' },
       to: { path: '^src/strategy/' },
     },
     {
@@ -43,10 +43,10 @@ module.exports = {
     {
       name: 'no-cli-imports',
       comment:
-        'No module imports a CLI command module (only the CLI entry does). Known exception: runtime/bot.ts takes runSim from sim/cli-command.ts (to move out with the CLI folder, issue 15 item 3): a warning until then.',
+        'No module outside src/cli/ imports a CLI module (the subcommands live in src/cli/; the layer barrels re-export theirs). Known exception: runtime/bot.ts takes runSim from sim/cli-command.ts, which also holds the `mizan sim` command: a warning until runSim moves into sim/.',
       severity: 'warn',
-      from: { pathNot: ['cli-command\\.ts$', '^src/cli\\.ts$', '^src/[^/]+/index\\.ts$', '^src/cli/', '^src/runtime/commands\\.ts$', '^src/market/cli/'] },
-      to: { path: 'cli-command\\.ts$' },
+      from: { pathNot: ['^src/cli/', '^src/[^/]+/index\\.ts$'] },
+      to: { path: ['^src/cli/', 'cli-command\\.ts$'] },
     },
   ],
   options: {
