@@ -4,7 +4,7 @@
 // (src/runtime/strategy-loader.ts); mizan itself is plain JavaScript here.
 import { existsSync } from 'node:fs';
 
-const cli = new URL('../dist/src/cli.js', import.meta.url);
+const cli = new URL('../dist/src/cli/main.js', import.meta.url);
 if (!existsSync(cli)) {
   process.stderr.write('mizan: dist/ is missing: run `npm run build` in the mizan folder first\n');
   process.exit(1);

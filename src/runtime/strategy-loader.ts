@@ -12,7 +12,7 @@ import type { MizanConfig } from '../config/schema.js';
 import { STRATEGY_FILE_RE } from '../config/load.js';
 import type { AnyStrategyDefinition } from '../strategy/define.js';
 import { resolveParams } from '../strategy/params.js';
-import type { StrategyInstance } from './trading-core.js';
+import type { StrategyInstance } from '../kernel/trading-core.js';
 
 /**
  * The bundled strategies folder: `strategies/` at the repository root when mizan runs from its

@@ -3,13 +3,13 @@
  * without parsing process.argv.
  */
 import type { Command } from 'commander';
-import { registerJournalCommand } from '../store/cli-command.js';
+import { registerJournalCommand } from './journal.js';
 import { registerSimCommand } from '../sim/cli-command.js';
-import { registerRunCommand } from './run-command.js';
-import { registerCheckCommands } from './check-command.js';
-import { registerRiskCommands } from '../risk/cli-command.js';
-import { registerMarketCommands } from '../market/cli-command.js';
-import { registerBacktestCommands } from '../backtest/cli-command.js';
+import { registerRunCommand } from './run.js';
+import { registerCheckCommands } from './check.js';
+import { registerRiskCommands } from './risk.js';
+import { registerMarketCommands } from './market.js';
+import { registerBacktestCommands } from './backtest.js';
 
 export function registerCommands(program: Command): void {
   registerRunCommand(program);

@@ -4,8 +4,8 @@
  * --duration) with a summary. A second Ctrl-C forces the exit.
  */
 import type { Command } from 'commander';
-import { loadChecked } from './check-command.js';
-import type { StartInfo } from './bot.js';
+import { loadChecked } from './check.js';
+import type { StartInfo } from '../runtime/bot.js';
 
 function banner(info: StartInfo): string {
   const lines = [`mizan ${info.mode}: ${info.exchange}`];
@@ -45,7 +45,7 @@ export function registerRunCommand(program: Command): void {
         throw new Error(`--live: ${file} says mode: ${config.mode}, so this run would not trade live. Live trading needs mode: live in the file (with exchange.simulator: false and an API key) and --live on the command line; ${instead}`);
       }
       // The bot and the logger are loaded when the command runs, not when `mizan` starts (mizan --help stays quick).
-      const [{ startBot }, { loggerFromConfig }] = await Promise.all([import('./bot.js'), import('./logger.js')]);
+      const [{ startBot }, { loggerFromConfig }] = await Promise.all([import('../runtime/bot.js'), import('../runtime/logger.js')]);
       const logger = loggerFromConfig(config);
       const bot = await startBot(config, {
         live: o.live === true,

@@ -18,7 +18,8 @@ import { CandleWindow } from '../strategy/candle-window.js';
 import type { AnyStrategyDefinition, StrategyContext } from '../strategy/define.js';
 import type { ParamValues, ParamSpecs } from '../strategy/params.js';
 import { StrategyRunner, type StrategyEvent } from '../strategy/runner.js';
-import type { BookHealthView, BookView, Denial, FillEvent, KeyValueStore, MarginAlert, MarketView } from '../strategy/views.js';
+import type { BookHealthView, BookView, Denial, FillEvent, KeyValueStore, MarginAlert, MarketView } from '../core/views.js';
+import { HigherTimeframe } from './higher-timeframe.js';
 import { IntentExecutor } from './intent-executor.js';
 
 export interface StrategyInstance {
@@ -67,11 +68,18 @@ export interface TradingCoreDeps {
   executionJournal?: ExecutionJournal;
   /** Candles kept per market and resolution for `ctx.candles()`. */
   candleCapacity?: number;
+  /** Every fill, after the portfolio booked it and before the strategy hears of it. */
+  onFill?(fill: FillEvent): void;
 }
 
 export class TradingCore {
   readonly runners = new Map<string, StrategyRunner>();
+  private readonly runnerList: StrategyRunner[] = [];
   private readonly windows = new Map<string, CandleWindow>();
+  private readonly feeds = new Map<string, (bar: Bar) => void | Promise<void>>();
+  /** Per market and base resolution: the higher timeframes built from its candles. */
+  private readonly higher = new Map<string, HigherTimeframe[]>();
+  private readonly built = new Set<string>();
   private readonly bySymbol = new Map<string, StrategyRunner[]>();
   readonly executor: IntentExecutor;
   denials = 0;
@@ -103,6 +111,7 @@ export class TradingCore {
         sink: (intents) => this.process(intents),
       });
       this.runners.set(inst.name, runner);
+      this.runnerList.push(runner);
       for (const s of inst.markets) {
         const list = this.bySymbol.get(s) ?? [];
         list.push(runner);
@@ -123,6 +132,7 @@ export class TradingCore {
   private onFill(f: FillEvent, account: string): void {
     this.fills++;
     const pnl = this.deps.portfolio.applyFill(f, account);
+    this.deps.onFill?.(f);
     this.deps.risk.onFill?.(f, pnl);
     void this.runners.get(f.strategy)?.dispatch({ type: 'fill', fill: f });
   }
@@ -203,7 +213,12 @@ export class TradingCore {
         return m;
       },
       book: (symbol) => d.book(symbol),
-      candles: (symbol, res) => this.windowFor(symbol, res ?? inst.resolutionSec),
+      candles: (symbol, res) => {
+        const r = res ?? inst.resolutionSec;
+        // A multiple of the strategy's resolution is built from its own candles (none is streamed for it).
+        if (r > inst.resolutionSec && r % inst.resolutionSec === 0) this.ensureHigher(symbol, inst.resolutionSec, r);
+        return this.windowFor(symbol, r);
+      },
       balance: (asset) => {
         const b = d.portfolio.balance(asset, inst.account);
         const reserved = d.risk.reserved?.(inst.account, asset) ?? new Decimal(0);
@@ -225,47 +240,57 @@ export class TradingCore {
     await Promise.all([...this.runners.values()].map((r) => r.dispatch({ type: 'stop' })));
   }
 
-  /** A closed candle: into the window, then to the instances trading the market at that resolution. */
-  onBar(symbol: string, bar: Bar): Promise<void> {
-    this.windowFor(symbol, bar.seconds).pushNumbers(bar.time, bar.o, bar.h, bar.l, bar.c, bar.v);
-    const ps: Promise<void>[] = [];
-    for (const r of this.bySymbol.get(symbol) ?? []) {
-      if (this.instance(r.name)!.resolutionSec === bar.seconds) ps.push(r.dispatch({ type: 'candle', symbol, bar }));
-    }
-    return Promise.all(ps).then(() => undefined);
-  }
-
   /**
-   * Backtest fast path of onBar: handlers that are synchronous run at once, with no promise per
-   * candle. Returns a promise only when a handler was async or emitted intents (await it, then idle()).
+   * A closed candle: into the window, then to the instances trading the market at that resolution.
+   * The one candle path of every mode (live's candle events and the backtest's walk): synchronous
+   * when the handlers are and nothing is queued; a promise only when there is something to wait for.
    */
-  onBarSync(symbol: string, bar: Bar): void | Promise<void> {
-    this.windowFor(symbol, bar.seconds).pushNumbers(bar.time, bar.o, bar.h, bar.l, bar.c, bar.v);
-    let pending: Promise<void>[] | undefined;
-    for (const r of this.bySymbol.get(symbol) ?? []) {
-      if (this.instance(r.name)!.resolutionSec !== bar.seconds) continue;
-      const p = r.dispatchSync({ type: 'candle', symbol, bar });
-      if (p) (pending ??= []).push(p);
-    }
-    return pending ? Promise.all(pending).then(() => undefined) : undefined;
+  onBar(symbol: string, bar: Bar): void | Promise<void> {
+    return this.barFeed(symbol, bar.seconds)(bar);
   }
 
   /**
-   * onBarSync for one market and resolution with its window and runners looked up once: the
-   * backtest's per-candle call (no key string, map lookup or instance search per candle).
+   * onBar of one market and resolution with its window and runners looked up once (made on first
+   * use, then kept): a backtest takes it once per market and calls it per candle.
    */
   barFeed(symbol: string, seconds: number): (bar: Bar) => void | Promise<void> {
+    const k = `${symbol}:${seconds}`;
+    let feed = this.feeds.get(k);
+    if (feed) return feed;
     const window = this.windowFor(symbol, seconds);
+    const higher = this.higherOf(symbol, seconds);
     const runners = (this.bySymbol.get(symbol) ?? []).filter((r) => this.instance(r.name)!.resolutionSec === seconds);
-    return (bar) => {
+    feed = (bar) => {
       window.pushBar(bar);
+      for (let i = 0; i < higher.length; i++) higher[i]!.push(bar);
       let pending: Promise<void>[] | undefined;
       for (const r of runners) {
-        const p = r.candleSync(symbol, bar);
+        const p = r.candle(symbol, bar);
         if (p) (pending ??= []).push(p);
       }
       return pending ? Promise.all(pending).then(() => undefined) : undefined;
     };
+    this.feeds.set(k, feed);
+    return feed;
+  }
+
+  private higherOf(symbol: string, base: number): HigherTimeframe[] {
+    const k = `${symbol}:${base}`;
+    let list = this.higher.get(k);
+    if (!list) this.higher.set(k, (list = []));
+    return list;
+  }
+
+  /** Build `seconds` candles of a market from its `base` candles, unless an instance trades that resolution itself. */
+  private ensureHigher(symbol: string, base: number, seconds: number): void {
+    // One builder per market and resolution (two strategies of different resolutions may ask for it).
+    const k = `${symbol}:${seconds}`;
+    if (this.built.has(k)) return;
+    this.built.add(k);
+    if (this.deps.instances.some((i) => i.resolutionSec === seconds && i.markets.includes(symbol))) return;
+    const h = new HigherTimeframe(base, seconds, this.windowFor(symbol, seconds));
+    h.seed(this.windowFor(symbol, base));
+    this.higherOf(symbol, base).push(h);
   }
 
   /** Whether an instance trading `symbol` handles `type` events (backtests skip unread events). */
@@ -299,6 +324,12 @@ export class TradingCore {
 
   onMarginAlert(strategy: string, alert: MarginAlert): void {
     void this.runners.get(strategy)?.dispatch({ type: 'marginAlert', alert });
+  }
+
+  /** Whether a strategy has queued events not handled yet (a denial or order update raised during a handler). */
+  get busy(): boolean {
+    for (const r of this.runnerList) if (r.busy) return true;
+    return false;
   }
 
   /**

@@ -10,10 +10,10 @@ import type { Command } from 'commander';
 import { existsSync } from 'node:fs';
 import { SystemClock, type Clock } from '../core/clock.js';
 import { Journal } from '../store/journal.js';
-import { resolveJournalFile, NPM_START_CONFIG, type JournalLocation } from '../store/cli-command.js';
-import type { TradingStateName, TradingStateRecord } from './ports.js';
+import { resolveJournalFile, NPM_START_CONFIG, type JournalLocation } from './journal.js';
+import type { TradingStateName, TradingStateRecord } from '../risk/ports.js';
 
-export { DEFAULT_JOURNAL_FILE as DEFAULT_JOURNAL } from '../store/cli-command.js';
+export { DEFAULT_JOURNAL_FILE as DEFAULT_JOURNAL } from './journal.js';
 
 export interface RiskCommandDeps {
   out?: (text: string) => void;

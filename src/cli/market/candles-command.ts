@@ -9,8 +9,8 @@ import cliProgress from 'cli-progress';
 import { ParameterError } from '../../core/errors.js';
 import { resolutionSeconds, type Candle, type Resolution } from '../../core/types/market.js';
 import { WallexRestClient } from '../../exchange/rest/client.js';
-import { CandleHistory, type CandleHistoryGap } from '../candle-history.js';
-import type { CandleHistorySource, CandleQuery } from '../ports.js';
+import { CandleHistory, type CandleHistoryGap } from '../../market/candle-history.js';
+import type { CandleHistorySource, CandleQuery } from '../../market/ports.js';
 import type { ResolvedDeps } from './deps.js';
 
 export interface CandlesCommandOptions {

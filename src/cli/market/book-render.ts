@@ -3,8 +3,8 @@
  * place on a terminal) and a one-line summary per update (for pipes and logs). Prices and
  * quantities are printed exactly as the book holds them (Decimal `toFixed()`, no float rounding).
  */
-import type { BookHealth } from '../book-health.js';
-import type { OrderBook } from '../order-book.js';
+import type { BookHealth } from '../../market/book-health.js';
+import type { OrderBook } from '../../market/order-book.js';
 
 export interface BookRenderInput {
   symbol: string;

@@ -7,7 +7,7 @@ import { join, resolve } from 'node:path';
 import type { Command } from 'commander';
 import type { WallexRestClient } from '../exchange/rest/client.js';
 import type { MizanConfig } from '../config/schema.js';
-import type { MetricKey, MetricUnit } from './metrics/index.js';
+import type { MetricKey, MetricUnit } from '../backtest/metrics/index.js';
 
 /** The commands' code, loaded when a command runs, not when `mizan` starts (mizan --help stays quick). */
 async function load() {
@@ -16,12 +16,12 @@ async function load() {
     import('../config/load.js'),
     import('../runtime/logger.js'),
     import('../exchange/rest/client.js'),
-    import('./account-fees.js'),
-    import('./metrics/index.js'),
-    import('./report-html.js'),
-    import('./result.js'),
-    import('./run.js'),
-    import('./sweep.js'),
+    import('../backtest/account-fees.js'),
+    import('../backtest/metrics/index.js'),
+    import('../backtest/report-html.js'),
+    import('../backtest/result.js'),
+    import('../backtest/run.js'),
+    import('../backtest/sweep.js'),
   ]);
   return { cliProgress: progress.default, loadConfig: configLoad.loadConfig, createLogger: log.createLogger, WallexRestClient: rest.WallexRestClient, ...fees, ...metrics, ...report, ...result, ...run, ...sweep };
 }

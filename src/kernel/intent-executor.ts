@@ -13,7 +13,7 @@ import type { ExecutionEngine, ExecutionJournal } from '../execution/engine.js';
 import { baseOf, quoteOf } from '../execution/tracked-order.js';
 import type { Venue } from '../execution/venue.js';
 import type { Portfolio } from '../portfolio/portfolio.js';
-import type { Denial, FillEvent } from '../strategy/views.js';
+import type { Denial, FillEvent } from '../core/views.js';
 
 export interface IntentExecutorDeps {
   engine: ExecutionEngine;
@@ -25,7 +25,7 @@ export interface IntentExecutorDeps {
   deny(d: Denial): void;
   fill(f: FillEvent, account: string): void;
   release(reservationId: string): void;
-  /** Best price of a side of a market's local book (the default price of a margin close). */
+  /** Best price of a side of a market's book: the price of a margin close that gives none (core/intents.ts). */
   best?(symbol: string, side: 'bid' | 'ask'): Decimal | undefined;
   /** Journal of orders and fills (instant orders are journaled here; spot orders by the engine). */
   journal?: ExecutionJournal;
@@ -81,7 +81,8 @@ export class IntentExecutor {
           await this.syncMargin(account);
           return;
         case 'marginClose': {
-          // No price given: a long closes by selling (best bid), a short by buying back (best ask).
+          // No price given (the kernel's risk port fills it in before the check): a long closes by
+          // selling (best bid), a short by buying back (best ask).
           const pos = d.portfolio.marginPositions().find((p) => p.id === intent.positionId);
           const price = intent.price ?? (pos ? d.best?.(pos.market, pos.side === 'long' ? 'bid' : 'ask') : undefined);
           if (!price) throw new Error(`margin position ${intent.positionId}: no price to close at (position unknown or no book for its market)`);

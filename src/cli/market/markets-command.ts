@@ -6,8 +6,8 @@
  */
 import type { Decimal } from '../../core/decimal.js';
 import { WallexRestClient } from '../../exchange/rest/client.js';
-import { MarketCatalog, type Market } from '../market-catalog.js';
-import type { MarketInfoSource } from '../ports.js';
+import { MarketCatalog, type Market } from '../../market/market-catalog.js';
+import type { MarketInfoSource } from '../../market/ports.js';
 import type { ResolvedDeps } from './deps.js';
 
 export interface MarketsCommandOptions {

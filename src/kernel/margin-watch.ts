@@ -17,7 +17,7 @@ import { silentLogger, type Logger } from '../core/logger.js';
 import type { MarginPosition } from '../core/types/margin.js';
 import type { MarginAction, MarginMonitor } from '../risk/margin-monitor.js';
 import type { PositionOwners } from '../risk/margin-owners.js';
-import type { MarginAlert } from '../strategy/views.js';
+import type { MarginAlert } from '../core/views.js';
 
 export interface MarginWatchDeps {
   core: { process(intents: Intent[]): void | Promise<void>; onMarginAlert(strategy: string, alert: MarginAlert): void };

@@ -15,11 +15,11 @@ import { DEFAULT_JOURNAL_FILE as CONFIG_DEFAULT_JOURNAL } from '../config/schema
 import type { Clock } from '../core/clock.js';
 import { SystemClock } from '../core/clock.js';
 import { ZERO } from '../core/decimal.js';
-import { Journal } from './journal.js';
-import { computePnl } from './pnl.js';
-import type { JournalPnlRow } from './pnl.js';
-import { formatTs, renderTable } from './table.js';
-import type { FillRow, OrderRow, QueryFilter } from './types.js';
+import { Journal } from '../store/journal.js';
+import { computePnl } from '../store/pnl.js';
+import type { JournalPnlRow } from '../store/pnl.js';
+import { formatTs, renderTable } from '../store/table.js';
+import type { FillRow, OrderRow, QueryFilter } from '../store/types.js';
 
 export const DEFAULT_JOURNAL_FILE = CONFIG_DEFAULT_JOURNAL;
 /** The config `npm start` runs. */

@@ -11,12 +11,12 @@ import type { Command } from 'commander';
 import { ConfigError } from '../config/issues.js';
 import type { MizanConfig } from '../config/schema.js';
 import { describeParams } from '../strategy/params.js';
-import type { StrategyInstance } from './trading-core.js';
+import type { StrategyInstance } from '../kernel/trading-core.js';
 
 /** Load a config and its strategies, or throw one ConfigError with the problems of every stage. */
 export async function loadChecked(file: string): Promise<{ config: MizanConfig; instances: StrategyInstance[] }> {
   // Loaded when the command runs, not when `mizan` starts (mizan --help stays quick).
-  const [{ dedupeIssues, inspectConfigFile, withLines }, { checkStrategyEntries, loadStrategyInstances }] = await Promise.all([import('../config/load.js'), import('./strategy-loader.js')]);
+  const [{ dedupeIssues, inspectConfigFile, withLines }, { checkStrategyEntries, loadStrategyInstances }] = await Promise.all([import('../config/load.js'), import('../runtime/strategy-loader.js')]);
   const r = await inspectConfigFile(file);
   const issues = [...r.issues, ...(await checkStrategyEntries(r.data, r.strategyBaseDir))];
   if (!r.config || issues.length) throw new ConfigError(withLines(dedupeIssues(issues), r.lineOf), file);
@@ -64,7 +64,7 @@ export function registerCheckCommands(program: Command, out: CheckOutput = proce
     .command('strategies')
     .description('list the bundled strategies and their parameters')
     .action(async () => {
-      const { importStrategy, listBundledStrategies } = await import('./strategy-loader.js');
+      const { importStrategy, listBundledStrategies } = await import('../runtime/strategy-loader.js');
       for (const name of listBundledStrategies()) {
         const def = await importStrategy(name);
         out.write(`${def.name}\n  ${def.description}\n`);

@@ -2,8 +2,8 @@
  * The `mizan` command. Each area registers its own subcommands; this file only assembles them.
  */
 import { Command } from 'commander';
-import { registerCommands } from './runtime/commands.js';
-import { registerInitCommands } from './init/cli-command.js';
+import { registerCommands } from './commands.js';
+import { registerInitCommands } from './init.js';
 
 // `mizan strategies | head`: a closed pipe ends the output, not the process with a stack trace.
 process.stdout.on('error', (err: NodeJS.ErrnoException) => {

@@ -4,7 +4,7 @@
  */
 import { ParameterError } from '../../core/errors.js';
 import { RESOLUTIONS, type Resolution } from '../../core/types/market.js';
-import { normalizeSymbol } from '../market-catalog.js';
+import { normalizeSymbol } from '../../market/market-catalog.js';
 
 export const DEFAULT_EXCHANGE_URL = 'https://api.wallex.ir';
 

@@ -8,7 +8,7 @@
  */
 import type { Command } from 'commander';
 import type { Resolution } from '../core/types/market.js';
-import { resolveDeps, type MarketCommandDeps } from './cli/deps.js';
+import { resolveDeps, type MarketCommandDeps } from './market/deps.js';
 import {
   DEFAULT_EXCHANGE_URL,
   intOption,
@@ -18,9 +18,9 @@ import {
   symbolArgument,
   timeOption,
   urlOption,
-} from './cli/options.js';
+} from './market/options.js';
 
-export type { MarketCommandDeps } from './cli/deps.js';
+export type { MarketCommandDeps } from './market/deps.js';
 
 export function registerMarketCommands(program: Command, deps: MarketCommandDeps = {}): Command {
   const d = () => resolveDeps(deps);
@@ -37,7 +37,7 @@ export function registerMarketCommands(program: Command, deps: MarketCommandDeps
     .option('--timeout <seconds>', 'with --once: longest wait for a healthy book', intOption('timeout', 1, 600), 15)
     .action(async (symbol: string, o: { url: string; depth: number; transport: 'ws' | 'socketio' | 'auto'; protocol: 3 | 4; once: boolean; timeout: number }) => {
       // Each command's code is loaded when it runs, not when `mizan` starts (mizan --help stays quick).
-      const { runBook } = await import('./cli/book-command.js');
+      const { runBook } = await import('./market/book-command.js');
       await runBook({ symbol, url: o.url, depth: o.depth, transport: o.transport, protocol: o.protocol, once: o.once, timeoutSec: o.timeout }, d());
     });
 
@@ -52,7 +52,7 @@ export function registerMarketCommands(program: Command, deps: MarketCommandDeps
     .option('--url <url>', 'exchange or simulator address', urlOption, DEFAULT_EXCHANGE_URL)
     .option('--cache <dir>', 'candle cache directory (default backtest/data/cache)')
     .action(async (symbol: string, o: { resolution: Resolution; from: number; to: number; out?: string; url: string; cache?: string }) => {
-      const { runCandles } = await import('./cli/candles-command.js');
+      const { runCandles } = await import('./market/candles-command.js');
       await runCandles(
         { symbol, url: o.url, resolution: o.resolution, from: o.from, to: o.to, ...(o.out ? { out: o.out } : {}), ...(o.cache ? { cacheDir: o.cache } : {}) },
         d(),
@@ -65,7 +65,7 @@ export function registerMarketCommands(program: Command, deps: MarketCommandDeps
     .option('--url <url>', 'exchange or simulator address', urlOption, DEFAULT_EXCHANGE_URL)
     .option('--filter <text>', 'only symbols containing this text')
     .action(async (o: { url: string; filter?: string }) => {
-      const { runMarkets } = await import('./cli/markets-command.js');
+      const { runMarkets } = await import('./market/markets-command.js');
       await runMarkets({ url: o.url, ...(o.filter ? { filter: o.filter } : {}) }, d());
     });
 

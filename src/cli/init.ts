@@ -1,6 +1,6 @@
 /** `mizan init [dir]` and `mizan new-strategy <name>` (src/init/scaffold.ts). */
 import type { Command } from 'commander';
-import { initProject, newStrategy, strategyTemplates } from './scaffold.js';
+import { initProject, newStrategy, strategyTemplates } from '../init/scaffold.js';
 
 export function registerInitCommands(program: Command): void {
   program
