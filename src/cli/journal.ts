@@ -10,8 +10,7 @@
 import type { Command } from 'commander';
 import { existsSync } from 'node:fs';
 import { relative, resolve } from 'node:path';
-import { journalFileOf } from '../config/load.js';
-import { DEFAULT_JOURNAL_FILE as CONFIG_DEFAULT_JOURNAL } from '../config/schema.js';
+import { DEFAULT_JOURNAL_FILE as CONFIG_DEFAULT_JOURNAL } from '../config/defaults.js';
 import type { Clock } from '../core/clock.js';
 import { SystemClock } from '../core/clock.js';
 import { ZERO } from '../core/decimal.js';
@@ -37,7 +36,9 @@ export interface ResolvedJournal {
 }
 
 /** The journal file a command reads or writes: see the file comment. Throws naming what to pass. */
-export function resolveJournalFile(o: JournalLocation, cwd: string = process.cwd()): ResolvedJournal {
+export async function resolveJournalFile(o: JournalLocation, cwd: string = process.cwd()): Promise<ResolvedJournal> {
+  // The config reader (and its YAML parser) is loaded when a command runs, not when `mizan` starts.
+  const { journalFileOf } = await import('../config/load.js');
   const show = (f: string) => relative(cwd, f) || f;
   if (o.config !== undefined) {
     const fromConfig = journalFileOf(o.config, { baseDir: cwd });
@@ -147,8 +148,8 @@ export function registerJournalCommand(program: Command, deps: JournalCommandDep
   const note = deps.note ?? ((t: string) => void process.stderr.write(t));
   const clock = deps.clock ?? new SystemClock();
 
-  const withJournal = (opts: Opts, fn: (j: Journal, filter: QueryFilter) => string) => {
-    const where = resolveJournalFile(opts);
+  const withJournal = async (opts: Opts, fn: (j: Journal, filter: QueryFilter) => string) => {
+    const where = await resolveJournalFile(opts);
     const filter: QueryFilter = {};
     if (opts.strategy !== undefined) filter.strategy = opts.strategy;
     if (opts.symbol !== undefined) filter.symbol = opts.symbol;

@@ -54,9 +54,9 @@ export function registerRiskCommands(program: Command, deps: RiskCommandDeps = {
   const out = deps.out ?? ((t: string) => void process.stdout.write(t));
   const err = deps.err ?? ((t: string) => void process.stderr.write(t));
   const clock = deps.clock ?? new SystemClock();
-  const run = (fn: () => void) => {
+  const run = async (fn: () => Promise<void>) => {
     try {
-      fn();
+      await fn();
     } catch (e) {
       err(`${e instanceof Error ? e.message : String(e)}\n`);
       process.exitCode = 1;
@@ -65,8 +65,8 @@ export function registerRiskCommands(program: Command, deps: RiskCommandDeps = {
   const fileOpt = ['-f, --file <journal>', `the bot's journal (SQLite; default: .mizan/journal.sqlite or ${NPM_START_CONFIG}'s journal, whichever exists)`] as const;
   const configOpt = ['-c, --config <file>', "the bot's config: its journal.file"] as const;
   // The journal to act on; the line saying which when it was not named.
-  const journalOf = (o: JournalLocation): string => {
-    const r = resolveJournalFile(o);
+  const journalOf = async (o: JournalLocation): Promise<string> => {
+    const r = await resolveJournalFile(o);
     if (r.implicit) out(`${r.implicit}\n`);
     return r.file;
   };
@@ -77,8 +77,8 @@ export function registerRiskCommands(program: Command, deps: RiskCommandDeps = {
     .option(...fileOpt)
     .option(...configOpt)
     .action((reason: string[], o: JournalLocation) =>
-      run(() => {
-        const rec = setTradingState(journalOf(o), 'halted', reason.join(' ') || 'halted from the command line', clock);
+      run(async () => {
+        const rec = setTradingState(await journalOf(o), 'halted', reason.join(' ') || 'halted from the command line', clock);
         out(`${describeState(rec)}\nA running bot applies it within its state watch interval (at once on SIGUSR2).\n`);
       }),
     );
@@ -89,8 +89,8 @@ export function registerRiskCommands(program: Command, deps: RiskCommandDeps = {
     .option(...fileOpt)
     .option(...configOpt)
     .action((reason: string[], o: JournalLocation) =>
-      run(() => {
-        const rec = setTradingState(journalOf(o), 'active', reason.join(' ') || 'resumed from the command line', clock);
+      run(async () => {
+        const rec = setTradingState(await journalOf(o), 'active', reason.join(' ') || 'resumed from the command line', clock);
         out(`${describeState(rec)}\n`);
       }),
     );
@@ -99,5 +99,5 @@ export function registerRiskCommands(program: Command, deps: RiskCommandDeps = {
     .description('show the trading state (active, reducing, halted), its reason and since when')
     .option(...fileOpt)
     .option(...configOpt)
-    .action((o: JournalLocation) => run(() => out(`${describeState(readTradingState(journalOf(o)))}\n`)));
+    .action((o: JournalLocation) => run(async () => out(`${describeState(readTradingState(await journalOf(o)))}\n`)));
 }

@@ -6,6 +6,7 @@ import { z } from 'zod';
 import type { Decimal } from 'decimal.js';
 import { cronExpr, filePath, instant, money, pct, positiveInt, resolution, symbol, symbolMap, timeZone } from './fields.js';
 import { riskSchema, strategyRiskLimitsSchema } from './schema-risk.js';
+import { DEFAULT_JOURNAL_FILE } from './defaults.js';
 
 export const MODES = ['live', 'paper', 'backtest'] as const;
 export type Mode = (typeof MODES)[number];
@@ -184,7 +185,7 @@ export const backtestSchema = z.strictObject({
 });
 
 /** `journal.file` when a config does not set it. */
-export const DEFAULT_JOURNAL_FILE = '.mizan/journal.sqlite';
+export { DEFAULT_JOURNAL_FILE };
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 
