@@ -1,5 +1,6 @@
 // `npm run build`: compiles src/ and strategies/ to dist/ (JavaScript, .d.ts, source maps) with
 // tsconfig.build.json, then copies the plain-JavaScript worker files tsc does not emit.
+// `--if-stale`: only when dist/ is missing or older than the sources (npm start, the test setup).
 import { execFileSync } from 'node:child_process';
 import { copyFileSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -7,6 +8,11 @@ import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+if (process.argv.includes('--if-stale')) {
+  const { buildIsStale } = await import('./build-stale.mjs');
+  if (!buildIsStale(root)) process.exit(0);
+  process.stderr.write('mizan: building dist/ (the sources changed since the last build)...\n');
+}
 const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
 execFileSync(process.execPath, [tsc, '-p', join(root, 'tsconfig.build.json')], { cwd: root, stdio: 'inherit' });
 
