@@ -75,6 +75,8 @@ export interface KernelPorts {
   gate?(intent: Intent): Verdict | undefined;
   /** The margin watch's timer period (live re-reads positions on it); 0: price updates only. */
   marginWatchMs?: number;
+  /** Keep the owners of closed margin positions (a backtest's result credits each to its strategy). */
+  keepOwners?: boolean;
 }
 
 export interface KernelSettings {
@@ -206,6 +208,7 @@ export class TradingKernel {
       closePrice,
       refresh: () => this.core.executor.syncMargin('main'),
       intervalMs: p.marginWatchMs ?? 0,
+      pruneOwners: !p.keepOwners,
       logger,
     });
     this.stops.push(() => this.marginWatch.stop());
