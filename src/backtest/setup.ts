@@ -241,6 +241,7 @@ export function buildHarness(o: HarnessOptions): Harness {
       reference,
       minSellable: minSellableOf,
       idPrefix: 'bt',
+      keepOwners: true,
       gate: (intent) => (clock.now() < o.fromMs && intent.kind !== 'cancel' && intent.kind !== 'cancelAll' ? warmupDenied(intent) : undefined),
       kv: (name) => {
         let m = kv.get(name);

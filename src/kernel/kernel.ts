@@ -80,6 +80,8 @@ export interface KernelPorts {
   bracketStore?: BracketStore;
   /** How many final orders the execution engine keeps in memory (default: all; a backtest's result reads them). */
   retainFinal?: number;
+  /** Keep the owners of closed margin positions (a backtest's result credits each to its strategy). */
+  keepOwners?: boolean;
 }
 
 export interface KernelSettings {
@@ -215,6 +217,7 @@ export class TradingKernel {
       closePrice,
       refresh: () => this.core.executor.syncMargin('main'),
       intervalMs: p.marginWatchMs ?? 0,
+      pruneOwners: !p.keepOwners,
       logger,
     });
     this.stops.push(() => this.marginWatch.stop());

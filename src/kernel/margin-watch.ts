@@ -31,6 +31,8 @@ export interface MarginWatchDeps {
   closePrice?(position: MarginPosition): Decimal | undefined;
   /** Re-read the positions from the venue before a timed evaluation (e.g. `executor.syncMargin`). */
   refresh?(): Promise<void>;
+  /** Forget the owners of positions no longer open (default true; a backtest keeps them for its result). */
+  pruneOwners?: boolean;
   /** Timer period; 0 or absent: price updates only. */
   intervalMs?: number;
   logger?: Logger;
@@ -90,7 +92,7 @@ export function startMarginWatch(deps: MarginWatchDeps): MarginWatch {
       }
     }
     const open = deps.positions().filter((p) => p.state === 'open');
-    deps.owners.prune(deps.positions().filter((p) => p.state === 'open' || p.state === 'pending'));
+    if (deps.pruneOwners ?? true) deps.owners.prune(deps.positions().filter((p) => p.state === 'open' || p.state === 'pending'));
     const actions = deps.monitor.evaluate(open, (s) => deps.mark(s));
     for (const a of actions) await act(a);
     return actions;
