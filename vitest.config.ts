@@ -6,6 +6,8 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 30_000,
     pool: 'forks',
+    // Builds dist/ first when it is missing or older than the sources (bin/mizan.js runs it).
+    globalSetup: ['./test/support/build-dist.ts'],
     reporters: ['default', './test/support/count-reporter.ts'],
   },
 });

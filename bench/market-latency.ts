@@ -1,17 +1,22 @@
 /**
  * Benchmark: market-data latency from the moment a message leaves the exchange to the strategy
- * callback. A socket.io server in a child process broadcasts like the simulator's wire server
- * (socket.io 4 with allowEIO3, `Broadcaster (channel, data)`, 50-level side snapshots in the
- * keyed-object form of `streamDepth`) for 20 markets, 40 depth channels, at 5,000 messages per second
- * in total over loopback. In this process: StreamClient (protocol 4) -> MarketDataEngine (book
- * update, integrity checks, health) -> `book` event wired as the bot wires it -> StrategyRunner ->
- * a trivial strategy's `onBook`, which reads the best bid and ask. Each payload carries its send time
- * `t` (process.hrtime, CLOCK_MONOTONIC: the same clock in both processes on Linux) and a sequence
- * number `s` (gaps = dropped messages). Pacing goes by elapsed time, so the rate holds when a timer
- * fires late.
+ * callback, over each of the exchange's stream routes, side by side. A server in a child process
+ * broadcasts like the simulator's wire server for 20 markets, 40 depth channels, at 5,000 messages
+ * per second in total over loopback:
+ * - `socketio`: socket.io 4 with allowEIO3, `Broadcaster (channel, data)`, 50-level side snapshots
+ *   in the keyed-object form of `streamDepth` (string prices); the client is StreamClient protocol 4;
+ * - `ws`: the plain WebSocket `/ws`, `[channel, data]` frames, the same snapshots as arrays of levels
+ *   with numbers (`streamDepthArray`); the client is StreamClient transport ws.
+ * In this process: StreamClient -> MarketDataEngine (book update, integrity checks, health) ->
+ * `book` event wired as the bot wires it -> StrategyRunner -> a trivial strategy's `onBook`, which
+ * reads the best bid and ask. Each message carries its send time `t` (process.hrtime,
+ * CLOCK_MONOTONIC: the same clock in both processes on Linux) and a sequence number `s` (gaps =
+ * dropped messages): as members of the keyed object on socket.io, and as the `sum` of the first and
+ * second level on /ws (an array has no room for members; the engine does not read sums). Pacing goes
+ * by elapsed time, so the rate holds when a timer fires late. Each route gets a fresh server process.
  *
- *   node bin/run-ts.js bench/market-latency.ts [rate=5000] [seconds=10] [preencoded|emit]
- * Results: bench/results/market-latency.json.
+ *   node bin/run-ts.js bench/market-latency.ts [rate=5000] [seconds=10] [preencoded|emit] [ws,socketio]
+ * Results: bench/results/market-latency.json ({ws, socketio}).
  */
 import { fork } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -30,8 +35,11 @@ import { StrategyRunner } from '../src/strategy/runner.js';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Server } from 'socket.io';
+import { WebSocket, WebSocketServer } from 'ws';
+import type { StreamTransport } from '../src/exchange/stream/transport.js';
 import type { RawLevel } from '../src/market/ports.js';
-import { streamDepth } from '../src/sim/wire/format.js';
+import type { LevelInput } from '../src/sim/order-types.js';
+import { streamDepth, streamDepthArray } from '../src/sim/wire/format.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const now = (): number => Number(process.hrtime.bigint()) / 1e6;
@@ -41,10 +49,19 @@ const VARIANTS = 64;
 
 /** Side snapshots as the wire server sends them (`streamDepth`); prices drift, books never cross. */
 function sidePayloads(symbol: string, side: 'bid' | 'ask', variants = VARIANTS): Record<string, unknown>[] {
+  return sideLevels(symbol, side, variants).map(streamDepth);
+}
+
+/** The same snapshots in the /ws form (`streamDepthArray`: arrays of levels with numbers). */
+function sideArrays(symbol: string, side: 'bid' | 'ask', variants = VARIANTS): Record<string, unknown>[][] {
+  return sideLevels(symbol, side, variants).map(streamDepthArray);
+}
+
+function sideLevels(symbol: string, side: 'bid' | 'ask', variants: number): LevelInput[][] {
   const base = 1_000_000 * (1 + MARKETS.indexOf(symbol));
-  const out: Record<string, unknown>[] = [];
+  const out: LevelInput[][] = [];
   for (let v = 0; v < variants; v++) {
-    const levels = [];
+    const levels: LevelInput[] = [];
     for (let i = 0; i < LEVELS; i++) {
       const offset = 100 + (v % 8) * 10 + i * 25;
       levels.push({
@@ -52,7 +69,7 @@ function sidePayloads(symbol: string, side: 'bid' | 'ask', variants = VARIANTS):
         quantity: new Decimal(((i * 7 + v * 13) % 997) + 1).div(1000),
       });
     }
-    out.push(streamDepth(levels));
+    out.push(levels);
   }
   return out;
 }
@@ -77,6 +94,34 @@ async function serve(rate: number, mode: ServerMode): Promise<void> {
   // Packet text without the closing `}]`, so `s` and `t` can be appended per message.
   const heads = payloads.map((vs, c) => vs.map((p) => `2${JSON.stringify(['Broadcaster', channels[c], p]).slice(0, -2)}`));
   const rooms = io.sockets.adapter.rooms;
+  // /ws: `[channel, levels]` with the first level's sum = t and the second's = s, split around them.
+  // noServer: with `server` set, ws would answer every other upgrade path (socket.io's) with 400.
+  const wss = new WebSocketServer({ noServer: true, perMessageDeflate: false });
+  http.on('upgrade', (req, socket, head) => {
+    if ((req.url ?? '').split('?')[0] === '/ws') wss.handleUpgrade(req, socket, head, (ws) => wss.emit('connection', ws, req));
+  });
+  const wsRooms = new Map<string, Set<WebSocket>>();
+  wss.on('connection', (ws) => {
+    ws.on('message', (raw) => {
+      const frame = JSON.parse(raw.toString()) as [string, { channel?: string }];
+      if (frame[0] !== 'subscribe' || typeof frame[1]?.channel !== 'string') return;
+      const room = wsRooms.get(frame[1].channel) ?? new Set<WebSocket>();
+      wsRooms.set(frame[1].channel, room.add(ws));
+    });
+    ws.on('close', () => {
+      for (const room of wsRooms.values()) room.delete(ws);
+    });
+  });
+  const arrays = MARKETS.flatMap((m) => [sideArrays(m, 'bid'), sideArrays(m, 'ask')]);
+  const wsParts = arrays.map((vs, c) =>
+    vs.map((levels) => {
+      const marked = levels.map((l, i) => (i === 0 ? { ...l, sum: '__T__' } : i === 1 ? { ...l, sum: '__S__' } : l));
+      const text = JSON.stringify([channels[c], marked]);
+      const [a, rest] = text.split('"__T__"') as [string, string];
+      const [b, z] = rest.split('"__S__"') as [string, string];
+      return [a, b, z] as const;
+    }),
+  );
   process.send?.({ port: (http.address() as AddressInfo).port });
   let k = 0;
   let cpu0 = process.cpuUsage();
@@ -106,6 +151,12 @@ async function serve(rate: number, mode: ServerMode): Promise<void> {
           io.to(channels[c]!).emit('Broadcaster', channels[c], payload);
           continue;
         }
+        const wsRoom = wsRooms.get(channels[c]!);
+        if (wsRoom !== undefined && wsRoom.size > 0) {
+          const [a, b, z] = wsParts[c]![variant]!;
+          const frame = `${a}${now()}${b}${k}${z}`;
+          for (const ws of wsRoom) if (ws.readyState === WebSocket.OPEN) ws.send(frame);
+        }
         const ids = rooms.get(channels[c]!);
         if (!ids) continue;
         const packet = `${heads[c]![variant]},"s":${k},"t":${now()}}]`;
@@ -117,7 +168,9 @@ async function serve(rate: number, mode: ServerMode): Promise<void> {
 }
 
 export interface MarketLatencyResult {
-  /** How the server sends (see ServerMode). */
+  /** The stream route measured. */
+  transport: StreamTransport;
+  /** How the server sends (see ServerMode; /ws frames are always preencoded). */
   serverMode: ServerMode;
   markets: number;
   channels: number;
@@ -135,7 +188,7 @@ export interface MarketLatencyResult {
   latencyMs: { p50: number; p90: number; p99: number; p999: number; max: number; mean: number };
   /** p99 of each second of the window: shows when other load on the machine got in the way. */
   p99EachSecondMs: number[];
-  /** Send -> socket.io `message` event at the client (transport), ms. */
+  /** Send -> the StreamClient's `message` event (the transport), ms. */
   wireMs: { p50: number; p99: number };
   /** `message` event -> strategy callback (parse, book, health, events, runner), ms. */
   inProcessMs: { p50: number; p99: number };
@@ -177,14 +230,48 @@ function context(): StrategyContext {
   };
 }
 
-export async function run(rate = 5000, seconds = 10, serverMode: ServerMode = 'preencoded'): Promise<MarketLatencyResult> {
+export interface MarketLatencyResults {
+  ws?: MarketLatencyResult;
+  socketio?: MarketLatencyResult;
+}
+
+/** Both routes, one after the other, each with a fresh server; written side by side. */
+export async function run(
+  rate = 5000,
+  seconds = 10,
+  serverMode: ServerMode = 'preencoded',
+  transports: readonly StreamTransport[] = ['ws', 'socketio'],
+): Promise<MarketLatencyResults> {
+  const results: MarketLatencyResults = {};
+  for (const t of transports) results[t] = await runOne(t, rate, seconds, serverMode);
+  mkdirSync(path.join(here, 'results'), { recursive: true });
+  writeFileSync(path.join(here, 'results', 'market-latency.json'), JSON.stringify(results, null, 2) + '\n');
+  return results;
+}
+
+/** The headline numbers of each route, one row each. */
+export function sideBySide(r: MarketLatencyResults): string {
+  const rows = (['ws', 'socketio'] as const).flatMap((t) => {
+    const x = r[t];
+    if (x === undefined) return [];
+    const l = x.latencyMs;
+    return [
+      `${t.padEnd(9)} ${String(x.perSecond).padStart(6)}/s  p50 ${l.p50.toFixed(3)}  p90 ${l.p90.toFixed(3)}  p99 ${l.p99.toFixed(3)}  p99.9 ${l.p999.toFixed(3)}  max ${l.max.toFixed(2)} ms` +
+        `  wire p50 ${x.wireMs.p50.toFixed(3)} p99 ${x.wireMs.p99.toFixed(3)}  in-process p50 ${x.inProcessMs.p50.toFixed(3)} p99 ${x.inProcessMs.p99.toFixed(3)}` +
+        `  dropped ${x.dropped}  client CPU ${x.clientCpuPct}%  server CPU ${x.serverCpuPct}%  load ${x.machine.loadAverage1m}`,
+    ];
+  });
+  return rows.join('\n');
+}
+
+async function runOne(transport: StreamTransport, rate: number, seconds: number, serverMode: ServerMode): Promise<MarketLatencyResult> {
   const child = fork(path.join(here, '..', 'bin', 'run-ts.js'), [fileURLToPath(import.meta.url), '--server', String(rate), serverMode], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
   const port = await new Promise<number>((resolve, reject) => {
     child.once('message', (m: { port: number }) => resolve(m.port));
     child.once('exit', (code) => reject(new Error(`latency server exited early (code ${code})`)));
   });
   const clock = new SystemClock();
-  const stream = new StreamClient({ url: `http://127.0.0.1:${port}`, protocol: 4, clock });
+  const stream = new StreamClient({ url: `http://127.0.0.1:${port}`, transport, protocol: 4, clock });
   const first = new Map(MARKETS.map((m) => [m, { bids: sidePayloads(m, 'bid', 1)[0]!, asks: sidePayloads(m, 'ask', 1)[0]! }]));
   const market = new MarketDataEngine({
     stream,
@@ -218,7 +305,7 @@ export async function run(rate = 5000, seconds = 10, serverMode: ServerMode = 'p
   let gaps = 0;
   let outOfOrder = 0;
   stream.on('message', (channel, data) => {
-    const p = data as { t: number; s: number };
+    const p = Array.isArray(data) ? { t: (data[0] as { sum: number }).sum, s: (data[1] as { sum: number }).sum } : (data as { t: number; s: number });
     arrived = now();
     sent = p.t;
     const last = lastSeq.get(channel);
@@ -256,6 +343,7 @@ export async function run(rate = 5000, seconds = 10, serverMode: ServerMode = 'p
 
   await market.start(MARKETS);
   await stream.connect();
+  if (stream.transport !== transport) throw new Error(`latency bench: asked for ${transport}, the stream uses ${String(stream.transport)}`);
   pendingSent.length = 0;
   pendingArrived.length = 0;
   await runner.drain();
@@ -290,7 +378,8 @@ export async function run(rate = 5000, seconds = 10, serverMode: ServerMode = 'p
     for (let i = 0; i < n; i++) if (second[i] === sec) xs.push(lat[i]!);
     if (xs.length) perSecondP99.push(pct(Float64Array.from(xs).sort(), 0.99));
   }
-  const result: MarketLatencyResult = {
+  return {
+    transport,
     serverMode,
     markets: MARKETS.length,
     channels: MARKETS.length * 2,
@@ -312,15 +401,13 @@ export async function run(rate = 5000, seconds = 10, serverMode: ServerMode = 'p
     machine: { cpus: os.cpus()[0]?.model ?? 'unknown', cores: os.cpus().length, node: process.version, loadAverage1m: Math.round(load * 100) / 100 },
     date: new Date().toISOString(),
   };
-  mkdirSync(path.join(here, 'results'), { recursive: true });
-  writeFileSync(path.join(here, 'results', 'market-latency.json'), JSON.stringify(result, null, 2) + '\n');
-  return result;
 }
 
 if (process.argv[2] === '--server') {
   await serve(Number(process.argv[3] ?? 5000), process.argv[4] === 'emit' ? 'emit' : 'preencoded');
 } else if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
-  const [rate = '5000', seconds = '10', mode = 'preencoded'] = process.argv.slice(2);
-  const r = await run(Number(rate), Number(seconds), mode === 'emit' ? 'emit' : 'preencoded');
-  process.stdout.write(JSON.stringify(r, null, 2) + '\n');
+  const [rate = '5000', seconds = '10', mode = 'preencoded', which = 'ws,socketio'] = process.argv.slice(2);
+  const transports = which.split(',').filter((t): t is StreamTransport => t === 'ws' || t === 'socketio');
+  const r = await run(Number(rate), Number(seconds), mode === 'emit' ? 'emit' : 'preencoded', transports);
+  process.stdout.write(JSON.stringify(r, null, 2) + '\n\n' + sideBySide(r) + '\n');
 }

@@ -1,96 +1,69 @@
 /**
- * mizan's public API. Strategies and user code import only from here.
+ * `mizan`: what a strategy author needs. defineStrategy, the intent builders and sizes, the
+ * indicators, Decimal helpers, and the types of bars, books, orders, fills, denials and the strategy
+ * context. Everything else is under a subpath: `mizan/testing` (unit-test a strategy),
+ * `mizan/backtest` (run backtests and sweeps from code), `mizan/exchange` (REST and stream clients),
+ * `mizan/sim` (the simulated exchange). test/api/public-api.test.ts lists every name.
  */
-export * from './core/index.js';
 
-// Strategy API
+// Decimal amounts and prices
+export {
+  Decimal,
+  d,
+  toDecimal,
+  toDecimalOrUndefined,
+  DecimalParseError,
+  ZERO,
+  ONE,
+  cleanFloat,
+  incrementFromDecimals,
+  roundToDecimals,
+  roundToIncrement,
+  decimalPlaces,
+  fitsDecimals,
+  toPlain,
+  dmin,
+  dmax,
+  dsum,
+} from './core/decimal.js';
+export type { DecimalInput, DecimalRounding, RoundMode } from './core/decimal.js';
+
+// Strategies
 export { defineStrategy } from './strategy/define.js';
-export type {
-  AnyStrategyDefinition,
-  HandlerResult,
-  StrategyContext,
-  StrategyDefinition,
-  StrategyHandlers,
-} from './strategy/define.js';
-export type { ParamSpec, ParamSpecs, ParamValues } from './strategy/params.js';
+export type { AnyStrategyDefinition, HandlerResult, MaybePromise, StrategyContext, StrategyDefinition, StrategyHandlers } from './strategy/define.js';
+export type { ParamSpec, ParamSpecs, ParamValues, ParamIssue } from './strategy/params.js';
 export { resolveParams, describeParams } from './strategy/params.js';
-export * from './strategy/builders.js';
-export * from './strategy/views.js';
-export { CandleWindow, type CandleNumbers } from './strategy/candle-window.js';
+
+// Intents: builders, sizes and their types
+export {
+  qty,
+  quote,
+  fraction,
+  limit,
+  market,
+  stopLimit,
+  stopMarket,
+  cancel,
+  cancelAll,
+  instant,
+  marginOpen,
+  marginAddCollateral,
+  marginClose,
+} from './strategy/builders.js';
+export type { Draft, OrderOptions, MarginOpenInput } from './strategy/builders.js';
+export type * from './core/intents.js';
+
+// What a strategy sees: bars, candle windows, books, orders, fills, denials, its context's views
 export { Bar } from './strategy/bar.js';
+export type { BarColumns } from './strategy/bar.js';
+export { CandleWindow, type CandleNumbers } from './strategy/candle-window.js';
+export type * from './strategy/views.js';
+export type * from './core/types/market.js';
+export type * from './core/types/order.js';
+export type * from './core/types/margin.js';
+export type { Balance, Balances, FeeRate, FeeRates } from './core/types/account.js';
+export type { Clock } from './core/clock.js';
+export type { Logger, LogFn } from './core/logger.js';
+
+// Indicators
 export * from './strategy/indicators/index.js';
-export * from './backtest/metrics/index.js';
-
-// Exchange REST client (parsers under the `parse` namespace)
-export * from './exchange/rest/index.js';
-export * as parse from './exchange/parse/index.js';
-
-// Market-data stream (curated: generic names stay inside the module)
-export {
-  StreamClient,
-  DEFAULT_STALE_AFTER_MS,
-  cleanChannel,
-  parseChannel,
-  marketChannels,
-  StreamPayloadError,
-} from './exchange/stream/index.js';
-export type { StreamClientOptions, StreamClientEvents, StreamStats, ChannelKind, ChannelInfo, DepthSide, MalformedKind } from './exchange/stream/index.js';
-// The account's private stream (live mode with a stream key)
-export { PrivateStreamClient, validateStreamKey, parsePrivateMessage, PrivatePayloadError } from './exchange/stream/index.js';
-export type {
-  PrivateStreamOptions,
-  PrivateStreamEvents,
-  PrivateStreamStats,
-  PrivateOrderUpdate,
-  PrivateTrade,
-  PrivateMessage,
-  PrivateEventKind,
-} from './exchange/stream/index.js';
-
-// Simulated exchange
-export {
-  SimulatedExchange,
-  createDefaultSimulator,
-  createTestAccount,
-  createWireServer,
-  FaultInjector,
-  SimError,
-  runSim,
-  StreamKeys,
-} from './sim/index.js';
-export type { WireServer, WireServerOptions, FaultConfig, SimOrder, SimFill, PlaceOrderRequest, MarketSpec, Route } from './sim/index.js';
-export { createSimDesks, MarginDesk, InstantDesk, PropDesk, WithdrawalDesk, AccountExtras } from './sim/desks.js';
-
-// Configuration
-export { loadConfig, parseConfig, ConfigError, SIMULATOR_MARKETS, validateParams } from './config/index.js';
-export type { MizanConfig, StrategyConfig, BacktestConfig, ExchangeConfig, ConfigIssue, Mode } from './config/index.js';
-
-// Journal
-export { Journal, computePnl } from './store/index.js';
-export type { JournalPnlRow } from './store/index.js';
-
-// Risk
-export { RiskEngine, Reservations, TradingState, Protections, MarginMonitor, mergeLimits } from './risk/index.js';
-export type { RiskVerdict, RiskPorts, RiskLimits as RiskEngineLimits, StrategyLimits, MarginAction } from './risk/index.js';
-
-// Execution and portfolio
-export { ExecutionEngine, DEFAULT_EXECUTION_OPTIONS } from './execution/engine.js';
-export type { ExecutionOptions, ExecutionJournal } from './execution/engine.js';
-export type { Venue } from './execution/venue.js';
-export { RestVenue } from './execution/rest-venue.js';
-export { PrivateStreamTracker } from './execution/private-stream.js';
-export type { OrphanUpdate, PrivateTrackerStats, PrivateStreamSource } from './execution/private-stream.js';
-export { ClientIdGenerator, isValidClientId } from './execution/client-id.js';
-export { Portfolio } from './portfolio/portfolio.js';
-export type { EquitySnapshot, PnlRow } from './portfolio/portfolio.js';
-
-// Backtesting
-export { runBacktest, BacktestDataError } from './backtest/run.js';
-export { formatSummary, resultJson } from './backtest/result.js';
-export { renderHtmlReport } from './backtest/report-html.js';
-export { SimVenue, mapSimError, toSpotOrder } from './execution/sim-venue.js';
-
-// Candle files and replay
-export * from './market/files/index.js';
-export { startReplay, candleSource, hftSource, derivedSource, derivedTmnSource, defaultReplaySources, sourceCandles } from './sim/replay/index.js';
-export type { ReplayTarget, ReplaySource, ReplayHandle } from './sim/replay/index.js';

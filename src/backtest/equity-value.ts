@@ -7,14 +7,14 @@
 import { toDecimal } from '../core/decimal.js';
 import type { MizanConfig } from '../config/schema.js';
 import type { Series } from './data.js';
-import { routeOf, type Leg, type RouteContext } from './routes.js';
+import { routeOf, type Leg, type RouteContext } from '../kernel/valuation.js';
 import { BACKTEST_ACCOUNT, type Harness } from './setup.js';
 
 /** The starting balances the run cannot value in the reference asset (no market of the run converts them). */
 export function unpricedBalances(config: MizanConfig, h: RouteContext, series: readonly Series[]): string[] {
   const out: string[] = [];
   for (const [asset, v] of Object.entries(config.backtest!.balances)) {
-    if (!toDecimal(v, `backtest.balances.${asset}`).isZero() && !routeOf(h, series, asset)) out.push(asset);
+    if (!toDecimal(v, `backtest.balances.${asset}`).isZero() && !routeOf(h, series.map((s) => s.symbol), asset)) out.push(asset);
   }
   return out.sort();
 }
@@ -36,6 +36,7 @@ export function equityValuer(h: Harness, series: Series[], unpriced: Set<string>
     if (!Number.isNaN(px)) return px;
     return firstStartMs[j]! <= h.clock.now() ? firstOpen[j]! : Number.NaN;
   };
+  const symbols = series.map((s) => s.symbol);
   const routes = new Map<string, Leg[] | undefined>();
   // The account's held balances in the order sim.balances() lists them (every listed asset, then
   // any other held one), so the float sum below adds in the same order; assets never held are zero
@@ -49,7 +50,7 @@ export function equityValuer(h: Harness, series: Series[], unpriced: Set<string>
     for (const [asset, b] of held) {
       const value = b.value.toNumber();
       if (value === 0) continue;
-      if (!routes.has(asset)) routes.set(asset, routeOf(h, series, asset));
+      if (!routes.has(asset)) routes.set(asset, routeOf(h, symbols, asset));
       const legs = routes.get(asset);
       if (!legs) {
         unpriced.add(asset); // not priceable in the reference asset: left out, reported
@@ -85,7 +86,7 @@ export function equityValuer(h: Harness, series: Series[], unpriced: Set<string>
         if (p.state !== 'open') continue;
         // The open profit is in the market's quote asset: valued like a balance of it.
         const quote = h.split(p.market).quote;
-        if (!routes.has(quote)) routes.set(quote, routeOf(h, series, quote));
+        if (!routes.has(quote)) routes.set(quote, routeOf(h, symbols, quote));
         const legs = routes.get(quote);
         if (!legs) {
           unpriced.add(quote);

@@ -14,7 +14,7 @@ import { ColumnSink } from '../market/files/sink.js';
 import type { Candle } from '../core/types/market.js';
 import { CandleHistory } from '../market/candle-history.js';
 import type { CandleHistorySource } from '../market/ports.js';
-import type { StrategyInstance } from '../runtime/trading-core.js';
+import type { StrategyInstance } from '../kernel/trading-core.js';
 import { loadSeries, prepareSeries, summarizeReports, type DataReport, type Series, type SeriesReport } from './data.js';
 
 export interface DataOptions {

@@ -5,7 +5,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { createRequire } from 'node:module';
 import { METRIC_DEFINITIONS, formatMetricValue } from './metrics/index.js';
 import type { Series } from './data.js';
 import { resampleColumns } from './data.js';
@@ -14,9 +14,9 @@ import { resampleColumns } from './data.js';
 const MAX_LABELLED_TRADES = 40;
 import type { BacktestResult } from './result.js';
 
-/** The standalone build of lightweight-charts from the project's node_modules (its exports map hides it). */
+/** The standalone build of lightweight-charts, found from its package.json (its exports map hides the file itself). */
 function chartLibrary(): string {
-  const root = join(dirname(fileURLToPath(import.meta.url)), '../../node_modules/lightweight-charts/dist');
+  const root = join(dirname(createRequire(import.meta.url).resolve('lightweight-charts/package.json')), 'dist');
   return readFileSync(join(root, 'lightweight-charts.standalone.production.js'), 'utf8');
 }
 

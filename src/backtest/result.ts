@@ -7,13 +7,13 @@
 import type { MizanConfig } from '../config/schema.js';
 import { Decimal } from '../core/decimal.js';
 import { avgPrice } from '../execution/tracked-order.js';
-import type { StrategyInstance } from '../runtime/trading-core.js';
+import type { StrategyInstance } from '../kernel/trading-core.js';
 import { computeMetrics, type ClosedTrade, type Metrics } from './metrics/index.js';
 import { formatMetrics } from './metrics/index.js';
 import type { DataReport, Series } from './data.js';
 import { BACKTEST_ACCOUNT, type Harness } from './setup.js';
 import type { TradeRecord } from './trades.js';
-import { formatDenials, type DenialBreakdown } from '../runtime/denial-tally.js';
+import { formatDenials, type DenialBreakdown } from '../kernel/denial-tally.js';
 import { parseMarginPosition } from '../exchange/parse/margin.js';
 
 const iso = (s: string | null | undefined): number => (s ? Date.parse(s) : 0);

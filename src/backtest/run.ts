@@ -6,7 +6,8 @@
  *   2. the clock moves to T, the market's book view to the close, and the closed candle goes to the
  *      strategies (synchronously when their handlers are); intents go through risk and execution;
  *      orders placed now reach the exchange at the next open;
- *   3. after every market closing at T has been handled, the equity is sampled (plain numbers).
+ *   3. with a margin position open in that market, the margin monitor evaluates it at the close;
+ *   4. after every market closing at T has been handled, the equity is sampled (plain numbers).
  * The first sample is the equity at the first moment at or after `from` (a candle close or a
  * schedule tick), taken before any strategy acts then: the base of the total return is the account
  * before the run's first decision (its fees and fills come after it).
@@ -15,7 +16,7 @@
 import { silentLogger, type Logger } from '../core/logger.js';
 import type { MizanConfig } from '../config/schema.js';
 import { loadStrategyInstances } from '../runtime/strategy-loader.js';
-import type { StrategyInstance } from '../runtime/trading-core.js';
+import type { StrategyInstance } from '../kernel/trading-core.js';
 import { Bar } from '../strategy/bar.js';
 import { loadData, type DataOptions } from './load.js';
 import { buildResult, type BacktestResult } from './result.js';
@@ -137,35 +138,50 @@ async function fireSchedules(h: Harness, schedules: BacktestSchedules, until: nu
   }
 }
 
-interface WalkState {
+/** One walk's context: the harness, its range and progress options, and the equity curve it fills. */
+interface Walk {
+  h: Harness;
+  fromMs: number;
+  /** Candles in the run, and the progress callback's period. */
+  total: number;
+  every: number;
+  opts: BacktestOptions;
+  /** The equity curve: one sample per candle close at or after `from`, plus the first. */
+  times: Float64Array;
+  values: Float64Array;
+  valuer: () => number;
   /** Equity samples taken. */
   n: number;
   /** Candles walked. */
   done: number;
   /** Whether the first sample (the equity before any strategy acts at or after `from`) was taken. */
   started: boolean;
+  /** The quiet loop's handler promise of the candle it stopped in. */
+  pending: void | Promise<void>;
 }
 
-/** The first equity sample, at `t`: before any strategy acts at or after `from`. */
-function startSample(w: WalkState, t: number, times: Float64Array, values: Float64Array, valuer: () => number): void {
-  w.started = true;
-  times[w.n] = t;
-  values[w.n] = valuer();
+/** An equity sample at `t`. */
+function sample(w: Walk, t: number): void {
+  w.times[w.n] = t;
+  w.values[w.n] = w.valuer();
   w.n++;
 }
 
+/** The first equity sample, at `t`: before any strategy acts at or after `from`. */
+function startSample(w: Walk, t: number): void {
+  w.started = true;
+  sample(w, t);
+}
+
 /** The steps after a candle's handlers: margin refresh, progress, and the equity sample (after the last market closing at t). */
-function afterCandle(h: Harness, w: WalkState, t: number, sample: boolean, fromMs: number, total: number, every: number, opts: BacktestOptions, times: Float64Array, values: Float64Array, valuer: () => number): void {
+function afterCandle(w: Walk, t: number, withSample: boolean): void {
+  const h = w.h;
   if (h.dirty.margin) {
     h.dirty.margin = false;
     h.refreshMargin();
   }
-  if (++w.done % every === 0) opts.onProgress?.(w.done, total);
-  if (sample && t >= fromMs) {
-    times[w.n] = t;
-    values[w.n] = valuer();
-    w.n++;
-  }
+  if (++w.done % w.every === 0) w.opts.onProgress?.(w.done, w.total);
+  if (withSample && t >= w.fromMs) sample(w, t);
 }
 
 /** Where the quiet loop stopped: the end, a candle the general loop must take, or inside candle `i` (its handlers' promise to await). */
@@ -180,28 +196,14 @@ const QUIET_GENERAL = -2;
  * promise or left events to drain: then `pending` holds the promise and the caller finishes that
  * candle (await, drain, afterCandle).
  */
-function walkQuiet(
-  h: Harness,
-  s: Series,
-  ptr: Int32Array,
-  book: CloseBook,
-  live: Set<string>,
-  feed: (bar: Bar) => void | Promise<void>,
-  w: WalkState,
-  quiet: { pending: void | Promise<void> },
-  fromMs: number,
-  total: number,
-  every: number,
-  opts: BacktestOptions,
-  times: Float64Array,
-  values: Float64Array,
-  valuer: () => number,
-): number {
+function walkQuiet(w: Walk, s: Series, ptr: Int32Array, book: CloseBook, live: Set<string>, feed: (bar: Bar) => void | Promise<void>): number {
+  const { h, fromMs, total, every, opts, times, values, valuer } = w;
   const sym = s.symbol;
   const len = s.length;
   const resMs = s.resSec * 1000;
   const clock = h.clock;
   const dirty = h.dirty;
+  const core = h.core;
   const { time, close } = s;
   for (let i = ptr[0]!; i < len; i++) {
     if (live.size > 0 || (h.marginMarkets.size > 0 && h.marginMarkets.has(sym))) return QUIET_GENERAL;
@@ -210,10 +212,12 @@ function walkQuiet(
     if (t > clock.now()) clock.set(t);
     h.cursor[0] = i;
     book.set(close[i]!);
-    if (!w.started && t >= fromMs) startSample(w, t, times, values, valuer);
+    if (!w.started && t >= fromMs) startSample(w, t);
     const r = feed(Bar.fromColumns(s, i, s.resSec));
+    // Events the handler's intents raised (a denial) are delivered before the next candle, as live.
+    if (!dirty.events && core.busy) dirty.events = true;
     if (r || dirty.events) {
-      quiet.pending = r;
+      w.pending = r;
       return i;
     }
     // afterCandle, inline (no call per candle with a boxed time).
@@ -237,12 +241,19 @@ async function walk(h: Harness, series: Series[], fromMs: number, total: number,
   // One sample per candle close at or after `from`, plus the first one (before the strategies act).
   const times = new Float64Array(total + 1);
   const values = new Float64Array(total + 1);
-  const w: WalkState = { n: 0, done: 0, started: false };
-  const valuer = equityValuer(h, series, h.unpriced);
+  const value = equityValuer(h, series, h.unpriced);
+  // The protections that watch the equity (drawdown, daily loss) get every sample, as live gets its snapshots.
+  const valuer = h.kernel.watchesEquity
+    ? () => {
+        const v = value();
+        h.kernel.recordEquity(h.clock.now(), v);
+        return v;
+      }
+    : value;
+  const w: Walk = { h, fromMs, total, every: opts.progressEvery ?? 50_000, opts, times, values, valuer, n: 0, done: 0, started: false, pending: undefined };
   const start = (t: number) => {
-    if (!w.started && t >= fromMs) startSample(w, t, times, values, valuer);
+    if (!w.started && t >= fromMs) startSample(w, t);
   };
-  const every = opts.progressEvery ?? 50_000;
   const bookListeners = series.map((s) => h.core.listens(s.symbol, 'book'));
   // Per market, looked up once: its book, its live-order set, its index cell and its bar feed.
   const books = series.map((s) => h.books.get(s.symbol)!);
@@ -250,20 +261,19 @@ async function walk(h: Harness, series: Series[], fromMs: number, total: number,
   const feeds = series.map((s) => h.core.barFeed(s.symbol, s.resSec));
   // One market, no schedules, no book handlers: quiet stretches run synchronously (walkQuiet).
   const quietOk = k === 1 && schedules.size === 0 && !bookListeners[0];
-  const quiet: { pending: void | Promise<void> } = { pending: undefined };
   // A run that starts at its first candle's open (no warm-up candle before `from`): the start
   // sample is the account then, before onStart can act (valued at the first candles' opens).
-  if (h.clock.now() >= fromMs) startSample(w, h.clock.now(), times, values, valuer);
+  if (h.clock.now() >= fromMs) startSample(w, h.clock.now());
   await h.core.start();
   await drain(h);
   for (;;) {
     if (quietOk) {
-      const at = walkQuiet(h, series[0]!, ptr, books[0]!, live[0]!, feeds[0]!, w, quiet, fromMs, total, every, opts, times, values, valuer);
+      const at = walkQuiet(w, series[0]!, ptr, books[0]!, live[0]!, feeds[0]!);
       if (at === QUIET_END) break;
       if (at >= 0) {
         // Finish candle `at` as the general loop would after its handler step.
-        const r = quiet.pending;
-        quiet.pending = undefined;
+        const r = w.pending;
+        w.pending = undefined;
         if (r) {
           await r;
           h.dirty.events = true;
@@ -272,7 +282,7 @@ async function walk(h: Harness, series: Series[], fromMs: number, total: number,
           const d = drain(h);
           if (d) await d;
         }
-        afterCandle(h, w, (series[0]!.time[at]! + series[0]!.resSec) * 1000, true, fromMs, total, every, opts, times, values, valuer);
+        afterCandle(w, (series[0]!.time[at]! + series[0]!.resSec) * 1000, true);
         continue;
       }
       // QUIET_GENERAL: this candle goes through the general loop below.
@@ -296,7 +306,7 @@ async function walk(h: Harness, series: Series[], fromMs: number, total: number,
         const i = ptr[j]!;
         if (i < series[j]!.length && (series[j]!.time[i]! + series[j]!.resSec) * 1000 === bestT) books[j]!.set(series[j]!.close[i]!);
       }
-      startSample(w, bestT, times, values, valuer);
+      startSample(w, bestT);
       for (let j = 0; j < k; j++) books[j]!.set(prev[j]!);
     }
     for (let j = 0; j < k; j++) {
@@ -323,23 +333,26 @@ async function walk(h: Harness, series: Series[], fromMs: number, total: number,
       if (r) {
         await r;
         h.dirty.events = true;
-      }
+      } else if (h.core.busy) h.dirty.events = true;
       if (bookListeners[j] && bestT >= fromMs) {
         h.core.onBook(sym, book);
+        h.dirty.events = true;
+      }
+      if (margin) {
+        // The margin monitor at the new close, as live evaluates it on every book update of a
+        // market with an open position (risk.marginMonitor: warn, top up, close).
+        h.kernel.marginWatch.onPrice(sym);
+        await h.kernel.marginWatch.idle();
         h.dirty.events = true;
       }
       if (h.dirty.events) {
         const d = drain(h);
         if (d) await d;
       }
-      afterCandle(h, w, bestT, false, fromMs, total, every, opts, times, values, valuer);
+      afterCandle(w, bestT, false);
     }
     if (schedules.size > 0) await fireSchedules(h, schedules, bestT, start);
-    if (bestT >= fromMs) {
-      times[w.n] = bestT;
-      values[w.n] = valuer();
-      w.n++;
-    }
+    if (bestT >= fromMs) sample(w, bestT);
   }
   opts.onProgress?.(w.done, total);
   return { times: times.subarray(0, w.n), values: values.subarray(0, w.n), length: w.n };

@@ -6,7 +6,7 @@
  * after that candle was handled.
  */
 import type { MizanConfig } from '../config/schema.js';
-import type { StrategyInstance } from '../runtime/trading-core.js';
+import type { StrategyInstance } from '../kernel/trading-core.js';
 import { cronSchedule, type CronSchedule } from './cron.js';
 
 interface Entry {

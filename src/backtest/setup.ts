@@ -10,20 +10,17 @@ import type { Intent } from '../core/intents.js';
 import type { InstantOrder } from '../core/types/order.js';
 import { silentLogger, type Logger } from '../core/logger.js';
 import type { MarketDecl, MizanConfig } from '../config/schema.js';
-import { ClientIdGenerator } from '../execution/client-id.js';
-import { ExecutionEngine } from '../execution/engine.js';
-import { BracketManager, memoryBracketStore } from '../execution/brackets.js';
+import type { ExecutionEngine } from '../execution/engine.js';
 import { SimVenue } from '../execution/sim-venue.js';
-import { Portfolio } from '../portfolio/portfolio.js';
-import { RiskEngine } from '../risk/engine.js';
-import type { RiskLimits } from '../risk/limits.js';
+import type { BracketManager } from '../execution/brackets.js';
+import type { Portfolio } from '../portfolio/portfolio.js';
+import type { RiskEngine } from '../risk/engine.js';
 import { SimulatedExchange } from '../sim/exchange.js';
 import { createSimDesks, type SimDesks } from '../sim/margin/wiring.js';
 import { defaultMarketSpecs, type MarketSpec } from '../sim/markets.js';
-import type { FillEvent } from '../strategy/views.js';
-import { TradingCore, type RiskPort, type StrategyInstance } from '../runtime/trading-core.js';
-import { PositionOwners } from '../risk/margin-owners.js';
-import { routeOf, type Leg } from './routes.js';
+import type { TradingCore, StrategyInstance } from '../kernel/trading-core.js';
+import type { PositionOwners } from '../risk/margin-owners.js';
+import { TradingKernel } from '../kernel/kernel.js';
 import { parseMarginPosition } from '../exchange/parse/margin.js';
 import type { Series } from './data.js';
 import { CandleFill, PlacementClock } from './fill-model.js';
@@ -55,17 +52,8 @@ export function declToSpec(m: MarketDecl): MarketSpec {
   };
 }
 
-/** Keeps every fill for the trade list; the portfolio books it as in live. */
-class RecordingPortfolio extends Portfolio {
-  onFillHook: (f: FillEvent) => void = () => {};
-  override applyFill(fill: FillEvent, account = 'main'): Decimal {
-    const pnl = super.applyFill(fill, account);
-    this.onFillHook(fill);
-    return pnl;
-  }
-}
-
 export interface Harness {
+  kernel: TradingKernel;
   clock: ManualClock;
   sim: SimulatedExchange;
   desks: SimDesks;
@@ -174,56 +162,18 @@ export function buildHarness(o: HarnessOptions): Harness {
   const marginMarkets = new Set<string>();
   const dirty = { balances: true, margin: false, events: false };
 
-  const priceOf = (asset: string, ref: string): Decimal | undefined => {
-    for (const [sym, b] of books) {
-      const sp = split(sym);
-      if (Number.isNaN(b.price)) continue;
-      if (sp.base === asset && sp.quote === ref) return b.mid();
-      if (sp.base === ref && sp.quote === asset) return new Decimal(1).div(b.mid()!);
-    }
-    return undefined;
-  };
   // Per-market constants, made once (the specs do not change during a run).
   const stepOf = memo((s) => incrementFromDecimals(spec(s).stepSize));
   const minSellableOf = memo((s) => Decimal.max(spec(s).minQty, stepOf(s)));
-  const portfolio = new RecordingPortfolio({ split, price: priceOf, reference, minSellable: minSellableOf });
-  // The value of an asset in the reference at the last closes, along the route the equity curve
-  // uses (routes.ts: a market of the run between them, or through one other asset).
-  const routes = new Map<string, Leg[] | undefined>();
-  const rate = (asset: string): Decimal | undefined => {
-    if (!routes.has(asset)) routes.set(asset, routeOf({ reference, split }, o.series, asset));
-    const legs = routes.get(asset);
-    if (!legs) return undefined;
-    let v = new Decimal(1);
-    for (const l of legs) {
-      const px = books.get(o.series[l.book]!.symbol)?.mid();
-      if (!px) return undefined;
-      v = l.inverse ? v.div(px) : v.mul(px);
-    }
-    return v;
-  };
+  const marketViews = new Map(specs.map((m) => [m.symbol, marketView(m, sim.feeRates(BACKTEST_ACCOUNT, m.symbol))]));
+  const positionMarket = new Map<number, string>();
+  const warmupDenied = (intent: Intent) => ({ ok: false as const, intent, rule: 'warmup', reason: `warming up: the backtest starts at ${new Date(o.fromMs).toISOString()}` });
+  let kernel!: TradingKernel;
+  const rate = (asset: string): Decimal | undefined => kernel.valuation.rate(asset);
   const trades = new TradeBook(split, minSellableOf, { reference, rate });
   const instants: Harness['instants'] = [];
   const instantById = new Map<string, Harness['instants'][number]>();
   const orderReasons = new Map<string, string>();
-  portfolio.onFillHook = (f) => {
-    trades.onFill(f);
-    dirty.balances = true;
-    if (instantById.size > 0) {
-      const rec = instantById.get(f.clientOrderId);
-      if (rec && rec.strategy === undefined) {
-        rec.strategy = f.strategy;
-        if (f.tag) rec.tag = f.tag;
-      }
-    }
-  };
-  const ledgerBalances = () => {
-    const out: Record<string, { asset: string; fiat: boolean; value: Decimal; locked: Decimal }> = {};
-    for (const [a, b] of Object.entries(sim.balances(BACKTEST_ACCOUNT))) out[a] = { asset: a, fiat: a === 'TMN', value: b.value, locked: b.locked };
-    return out;
-  };
-  portfolio.syncBalances('main', ledgerBalances(), clock.now());
-
   let brackets: BracketManager | undefined;
   const fill = new CandleFill({
     sim,
@@ -233,8 +183,8 @@ export function buildHarness(o: HarnessOptions): Harness {
     options: { slippage: bt.slippagePct / 100, fillOnTouch: bt.fillOnTouch, ...(bt.volumeCapPct !== undefined ? { volumeCap: bt.volumeCapPct / 100 } : {}) },
     extraTriggers: (symbol) => brackets?.triggers(symbol) ?? [],
     exposure: (symbol) => {
-      for (const p of portfolio.positions.all()) if (p.symbol === symbol && p.quantity.gt(0)) return 1;
-      for (const p of portfolio.marginPositions(symbol)) if (p.state === 'open' || p.state === 'pending') return p.side === 'long' ? 1 : -1;
+      for (const p of kernel.portfolio.positions.all()) if (p.symbol === symbol && p.quantity.gt(0)) return 1;
+      for (const p of kernel.portfolio.marginPositions(symbol)) if (p.state === 'open' || p.state === 'pending') return p.side === 'long' ? 1 : -1;
       return 0;
     },
   });
@@ -252,7 +202,6 @@ export function buildHarness(o: HarnessOptions): Harness {
     else set.delete(snap.clientOrderId);
     dirty.events = true;
   });
-  const positionMarket = new Map<number, string>();
   const venue = new BacktestVenue({
     inner,
     fill,
@@ -271,87 +220,65 @@ export function buildHarness(o: HarnessOptions): Harness {
     onMarketCancelled: (id, reason) => void orderReasons.set(id, reason),
     clock: simClock, // [issue 16 item 14]
   });
-  const venueFor = (account: string) => {
-    if (account !== 'main') throw new Error(`backtests trade the main account only, not ${account}`);
-    return ownedVenue;
-  };
-  let risk!: RiskEngine;
-  const engine = new ExecutionEngine({
-    venueFor,
-    clock,
-    logger,
-    ids: new ClientIdGenerator(clock, 'bt'),
-    reservations: { release: (id) => risk.release(id) },
-  });
-  engine.listen(venue);
-  engine.on('order', () => (dirty.events = true));
-  const marketViews = new Map(specs.map((m) => [m.symbol, marketView(m, sim.feeRates(BACKTEST_ACCOUNT, m.symbol))]));
-  // Brackets (execution/brackets.ts): children of entries; their take profits are played into the candle path.
-  brackets = new BracketManager({ engine, store: memoryBracketStore(), market: (s) => marketViews.get(s), logger });
-  sim.on('trade', (t) => brackets!.onPrice(t.symbol, t.price));
-  risk = new RiskEngine({
-    clock,
-    logger,
-    limits: o.config.risk.limits as RiskLimits,
-    ports: {
+  const kv = new Map<string, Map<string, unknown>>();
+  // The same kernel as live and paper; only the ports differ: the simulated exchange's ledger (always
+  // current: `liveLocked`), the last closes as books, the warm-up gate, an in-memory state store.
+  kernel = new TradingKernel(
+    {
+      clock,
+      logger,
+      venueFor: (account) => {
+        if (account !== 'main') throw new Error(`backtests trade the main account only, not ${account}`);
+        return venue;
+      },
       market: (s) => marketViews.get(s),
       book: (s) => books.get(s),
+      mark: (s) => books.get(s)?.mid(),
       balance: (_account, asset) => sim.ledger.get(BACKTEST_ACCOUNT, asset),
-      openOrders: () => engine.liveOrders(),
-      positions: () => portfolio.positions.all(),
-      marginPositions: () => portfolio.marginPositions(),
-      markPrice: (s) => books.get(s)?.mid(),
+      liveLocked: true,
+      symbols: o.series.map((s) => s.symbol),
+      split,
+      reference,
+      minSellable: minSellableOf,
+      idPrefix: 'bt',
+      keepOwners: true,
+      gate: (intent) => (clock.now() < o.fromMs && intent.kind !== 'cancel' && intent.kind !== 'cancelAll' ? warmupDenied(intent) : undefined),
+      kv: (name) => {
+        let m = kv.get(name);
+        if (!m) kv.set(name, (m = new Map()));
+        const store = m;
+        return {
+          get: <T>(k: string) => store.get(k) as T | undefined,
+          set: (k, v) => void store.set(k, v),
+          delete: (k) => void store.delete(k),
+        };
+      },
     },
-  });
-  // Margin positions carry no strategy: the owner is the strategy whose passed marginOpen intent
-  // opened it (PositionOwners matches the venue call to the intent); else the only strategy trading
-  // that market, else the only strategy of the run.
-  const owners = new PositionOwners({
-    fallback: (p) => {
-      const on = o.instances.filter((i) => i.markets.includes(p.market));
-      return on.length === 1 ? on[0]!.name : o.instances.length === 1 ? o.instances[0]!.name : undefined;
-    },
-  });
-  const ownedVenue = owners.wrapVenue(venue);
-  const warmupDenied = (intent: Intent) => ({ ok: false as const, intent, rule: 'warmup', reason: `warming up: the backtest starts at ${new Date(o.fromMs).toISOString()}` });
-  const riskPort: RiskPort = {
-    check: (intent) => {
-      if (clock.now() < o.fromMs && intent.kind !== 'cancel' && intent.kind !== 'cancelAll') return warmupDenied(intent);
-      // A margin close without a price closes at the current mid (the intent's documented default).
-      if (intent.kind === 'marginClose' && !intent.price) {
-        const market = positionMarket.get(intent.positionId);
-        const mid = market ? books.get(market)?.mid() : undefined;
-        if (mid) return risk.check({ ...intent, price: mid });
+    { config: o.config, instances: o.instances },
+  );
+  const { portfolio, engine, risk, core, owners } = kernel;
+  kernel.onFill((f) => {
+    trades.onFill(f);
+    dirty.balances = true;
+    if (instantById.size > 0) {
+      const rec = instantById.get(f.clientOrderId);
+      if (rec && rec.strategy === undefined) {
+        rec.strategy = f.strategy;
+        if (f.tag) rec.tag = f.tag;
       }
-      const v = risk.check(intent);
-      if (intent.kind === 'marginOpen') owners.noteVerdict(v);
-      return v;
-    },
-    reserved: (account, asset) => risk.reservations.reserved(account, asset),
-    release: (id) => risk.release(id),
-  };
-  const kv = new Map<string, Map<string, unknown>>();
-  const core = new TradingCore({
-    clock,
-    logger,
-    instances: o.instances,
-    engine,
-    portfolio,
-    risk: riskPort,
-    venueFor,
-    market: (s) => marketViews.get(s),
-    book: (s) => books.get(s),
-    kv: (name) => {
-      let m = kv.get(name);
-      if (!m) kv.set(name, (m = new Map()));
-      const store = m;
-      return {
-        get: <T>(k: string) => store.get(k) as T | undefined,
-        set: (k, v) => void store.set(k, v),
-        delete: (k) => void store.delete(k),
-      };
-    },
+    }
   });
+  const ledgerBalances = () => {
+    const out: Record<string, { asset: string; fiat: boolean; value: Decimal; locked: Decimal }> = {};
+    for (const [a, b] of Object.entries(sim.balances(BACKTEST_ACCOUNT))) out[a] = { asset: a, fiat: a === 'TMN', value: b.value, locked: b.locked };
+    return out;
+  };
+  portfolio.syncBalances('main', ledgerBalances(), clock.now());
+
+  engine.on('order', () => (dirty.events = true));
+  // Brackets (the kernel's, execution/brackets.ts): their take profits are played into the candle path.
+  brackets = kernel.brackets;
+  sim.on('trade', (t) => kernel.brackets.onPrice(t.symbol, t.price));
   const recorded = new Set<number>();
   const refreshMargin = () => {
     const all = desks.margin.list(BACKTEST_ACCOUNT, {});
@@ -372,5 +299,5 @@ export function buildHarness(o: HarnessOptions): Harness {
   sim.on('fill', (f) => {
     if (f.accountId === BACKTEST_ACCOUNT) dirty.balances = true;
   });
-  return { clock, sim, desks, fill, core, engine, risk, portfolio, trades, books, cursor, live, liveSet, marginMarkets, dirty, reference, split, refreshMargin, owners, rate, instants, orderReasons, unpriced: new Set<string>() };
+  return { kernel, clock, sim, desks, fill, core, engine, risk, portfolio, trades, books, cursor, live, liveSet, marginMarkets, dirty, reference, split, refreshMargin, owners, rate, instants, orderReasons, unpriced: new Set<string>() };
 }

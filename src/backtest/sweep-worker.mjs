@@ -1,5 +1,13 @@
-// Worker bootstrap: register mizan's loaders (tsx and the strategy hook, as bin/mizan.js does), then load the TypeScript worker.
-import { registerLoaders } from '../runtime/ts-loader.mjs';
+// Worker bootstrap. From the build (dist/), the compiled worker runs as it is; a strategy file gets
+// mizan's loaders when it is loaded (runtime/strategy-loader.ts). From the sources, register mizan's
+// loaders (tsx and the strategy hook, runtime/ts-loader.mjs), then load the TypeScript worker.
+import { existsSync } from 'node:fs';
 
-registerLoaders();
-await import('./sweep-worker.ts');
+const compiled = new URL('./sweep-worker.js', import.meta.url);
+if (existsSync(compiled)) {
+  await import(compiled.href);
+} else {
+  const { registerLoaders } = await import('../runtime/ts-loader.mjs');
+  registerLoaders();
+  await import('./sweep-worker.ts');
+}

@@ -19,7 +19,7 @@
 import { bracketOf } from '../execution/brackets.js';
 import { Decimal, productIsExact } from '../core/decimal.js';
 import type { MarginPosition } from '../core/types/margin.js';
-import type { FillEvent } from '../strategy/views.js';
+import type { FillEvent } from '../core/views.js';
 import { fillFeeValue, fillNotional } from '../portfolio/positions.js';
 
 const ZERO = new Decimal(0);

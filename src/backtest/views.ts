@@ -7,7 +7,7 @@
 import { Decimal, incrementFromDecimals, toDecimal } from '../core/decimal.js';
 import type { BookLevel, Side } from '../core/types/market.js';
 import type { MarketSpec } from '../sim/markets.js';
-import type { BookHealthView, BookView, MarketView, WalkResult } from '../strategy/views.js';
+import type { BookHealthView, BookView, MarketView, WalkResult } from '../core/views.js';
 
 const DEEP = new Decimal('1e15');
 const HEALTHY: BookHealthView = { healthy: true, reasons: [], bidAgeMs: 0, askAgeMs: 0, resyncs: 0 };

@@ -5,7 +5,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
-import { isAbsolute, resolve } from 'node:path';
+import { dirname, isAbsolute, resolve } from 'node:path';
 import { LineCounter, parseDocument } from 'yaml';
 import type { Document } from 'yaml';
 import { clientIdPrefix } from '../execution/client-id.js';
@@ -27,6 +27,12 @@ export interface ConfigOptions {
   allowLiteralApiKey?: boolean;
   /** Directory relative paths are resolved against. Default: the current working directory. */
   baseDir?: string;
+  /**
+   * Directory a relative strategy file path (`strategy: ./strategies/mine.ts`) is resolved against.
+   * Default: baseDir; for a file (loadConfig, inspectConfigFile): baseDir when given, else the config
+   * file's folder.
+   */
+  strategyBaseDir?: string;
   /** Name used in the error message (the file path for loadConfig). */
   source?: string;
 }
@@ -66,12 +72,15 @@ export interface ConfigInspection {
   data: unknown;
   /** Relative paths of the file are resolved against this directory. */
   baseDir: string;
+  /** Relative strategy file paths are resolved against this directory. */
+  strategyBaseDir: string;
   /** The line of a path (`strategies[0].params.fast`) in the file, or of its nearest parent written there. */
   lineOf(path: string): number | undefined;
 }
 
 export function inspectConfig(text: string, opts: ConfigOptions = {}): ConfigInspection {
   const baseDir = opts.baseDir ?? process.cwd();
+  const strategyBaseDir = opts.strategyBaseDir ?? baseDir;
   const lc = new LineCounter();
   const doc = parseDocument(text, { lineCounter: lc, prettyErrors: false, uniqueKeys: true });
   const lineAt = (path: string) => lineOf(doc, lc, path);
@@ -80,12 +89,13 @@ export function inspectConfig(text: string, opts: ConfigOptions = {}): ConfigIns
       issues: doc.errors.map((e) => ({ path: '', message: `YAML syntax: ${e.message.split('\n')[0] ?? e.code}`, line: lc.linePos(e.pos[0]).line })),
       data: undefined,
       baseDir,
+      strategyBaseDir,
       lineOf: () => undefined,
     };
   }
   const original: unknown = doc.toJS({ maxAliasCount: 100 });
   if (original === null || typeof original !== 'object' || Array.isArray(original)) {
-    return { issues: [{ path: '', message: 'the file must be a YAML mapping with mode, exchange, strategies, ...' }], data: undefined, baseDir, lineOf: () => undefined };
+    return { issues: [{ path: '', message: 'the file must be a YAML mapping with mode, exchange, strategies, ...' }], data: undefined, baseDir, strategyBaseDir, lineOf: () => undefined };
   }
   const sub = substituteEnv(original, opts.env ?? process.env);
   const parsed = configSchema.safeParse(sub.value, { error: () => DEFAULT_MESSAGE });
@@ -98,8 +108,8 @@ export function inspectConfig(text: string, opts: ConfigOptions = {}): ConfigIns
   issues.push(...crossCheck(sub.value, original, opts));
 
   const unique = withLines(dedupeIssues(issues), lineAt);
-  if (unique.length > 0 || !parsed.success) return { issues: unique, data: sub.value, baseDir, lineOf: lineAt };
-  return { config: finalize(parsed.data, baseDir), issues: [], data: sub.value, baseDir, lineOf: lineAt };
+  if (unique.length > 0 || !parsed.success) return { issues: unique, data: sub.value, baseDir, strategyBaseDir, lineOf: lineAt };
+  return { config: finalize(parsed.data, baseDir, strategyBaseDir), issues: [], data: sub.value, baseDir, strategyBaseDir, lineOf: lineAt };
 }
 
 /** The same problem reported twice (by the schema and a cross-field check) is listed once. */
@@ -130,17 +140,17 @@ export function parseConfig(text: string, opts: ConfigOptions = {}): MizanConfig
   return r.config;
 }
 
-/** A `strategy` that names a file (resolved against the base directory) rather than a bundled strategy. */
+/** A `strategy` that names a file (resolved against the strategy base directory) rather than a bundled strategy. */
 export const STRATEGY_FILE_RE = /\.(ts|js|mjs|mts)$/;
 
-function finalize(p: ParsedConfig, baseDir: string): MizanConfig {
+function finalize(p: ParsedConfig, baseDir: string, strategyBaseDir: string): MizanConfig {
   const abs = (f: string) => (f === ':memory:' || isAbsolute(f) ? f : resolve(baseDir, f));
   const strategies = p.strategies.map((s) => {
     const isFile = STRATEGY_FILE_RE.test(s.strategy);
     return {
       ...s,
       clientIdPrefix: clientIdPrefix(s.name),
-      ...(isFile ? { strategyFile: abs(s.strategy) } : {}),
+      ...(isFile ? { strategyFile: isAbsolute(s.strategy) ? s.strategy : resolve(strategyBaseDir, s.strategy) } : {}),
       resolutionSeconds: resolutionToSeconds(s.resolution),
     };
   });
@@ -174,9 +184,10 @@ export async function inspectConfigFile(file: string, opts: ConfigOptions = {}):
     text = await readFile(file, 'utf8');
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code ?? 'unreadable';
-    return { issues: [{ path: '', message: `cannot read the file (${code})` }], data: undefined, baseDir: opts.baseDir ?? process.cwd(), lineOf: () => undefined };
+    const baseDir = opts.baseDir ?? process.cwd();
+    return { issues: [{ path: '', message: `cannot read the file (${code})` }], data: undefined, baseDir, strategyBaseDir: opts.strategyBaseDir ?? baseDir, lineOf: () => undefined };
   }
-  const r = inspectConfig(text, { ...opts, source: opts.source ?? file });
+  const r = inspectConfig(text, { ...opts, source: opts.source ?? file, strategyBaseDir: opts.strategyBaseDir ?? opts.baseDir ?? dirname(resolve(file)) });
   return r.config ? { ...r, config: { ...r.config, source: { ...r.config.source, file: resolve(file) } } } : r;
 }
 

@@ -6,6 +6,7 @@ import { z } from 'zod';
 import type { Decimal } from 'decimal.js';
 import { cronExpr, filePath, instant, money, pct, positiveInt, resolution, symbol, symbolMap, timeZone } from './fields.js';
 import { riskSchema, strategyRiskLimitsSchema } from './schema-risk.js';
+import { DEFAULT_JOURNAL_FILE, DEFAULT_SERVER_PORT } from './defaults.js';
 
 export const MODES = ['live', 'paper', 'backtest'] as const;
 export type Mode = (typeof MODES)[number];
@@ -183,8 +184,6 @@ export const backtestSchema = z.strictObject({
   if (b.from >= b.to) ctx.addIssue({ code: 'custom', path: ['to'], message: `must be after from (${new Date(b.from).toISOString()})` });
 });
 
-/** Port of the API server (`--serve`) when neither the config nor --port names one. */
-export const DEFAULT_SERVER_PORT = 8787;
 
 const serverToken = (description: string) =>
   z
@@ -219,7 +218,7 @@ export const serverSchema = z
   .describe('The HTTP + WebSocket API (`mizan run --serve`); a config with this section serves it on every run');
 
 /** `journal.file` when a config does not set it. */
-export const DEFAULT_JOURNAL_FILE = '.mizan/journal.sqlite';
+export { DEFAULT_JOURNAL_FILE, DEFAULT_SERVER_PORT };
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 

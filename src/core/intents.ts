@@ -64,7 +64,10 @@ export interface MarginOpenIntent extends IntentBase {
   side: PositionSide;
   collateral: Decimal;
   riskCoef: Decimal;
-  /** Defaults to the current mid when left out. */
+  /**
+   * Left out: the price that closes at once, the best bid for a long (it sells) and the best ask for
+   * a short (it buys back), in every mode (a backtest's book is the last close on both sides).
+   */
   openPrice?: Decimal;
   stopLoss?: Decimal;
   takeProfit?: Decimal;

@@ -27,7 +27,7 @@ import type { Brackets, SpotOrderIntent } from '../core/intents.js';
 import type { Logger } from '../core/logger.js';
 import type { Side } from '../core/types/market.js';
 import type { OrderType } from '../core/types/order.js';
-import type { FillEvent, MarketView, OrderUpdate } from '../strategy/views.js';
+import type { FillEvent, MarketView, OrderUpdate } from '../core/views.js';
 import type { ExecutionEngine } from './engine.js';
 import { isFinal, type TrackedOrder } from './tracked-order.js';
 

@@ -19,7 +19,7 @@ import { DuplicateOrderError, isRetryable, MizanError, NotFoundError, ResponsePa
 import type { SpotOrderIntent } from '../core/intents.js';
 import type { Logger } from '../core/logger.js';
 import type { SpotOrder } from '../core/types/order.js';
-import type { FillEvent, OrderState, OrderUpdate } from '../strategy/views.js';
+import type { FillEvent, OrderState, OrderUpdate } from '../core/views.js';
 import type { ClientIdGenerator } from './client-id.js';
 import { applySnapshot, isFinal, toView, type SnapshotResult, type TrackedOrder } from './tracked-order.js';
 import type { Venue } from './venue.js';
@@ -37,13 +37,11 @@ export interface ExecutionJournal {
   recordFill(fill: FillEvent, key: string): boolean;
 }
 
+/** One-shot timers (the private stream's reconnect waits). */
+export type { Timeouts as Timers } from '../core/timers.js';
+
 export interface ReservationPort {
   release(reservationId: string): void;
-}
-
-export interface Timers {
-  setTimeout(fn: () => void, ms: number): unknown;
-  clearTimeout(handle: unknown): void;
 }
 
 export interface ExecutionOptions {
@@ -85,7 +83,6 @@ export interface ExecutionDeps {
   ids: ClientIdGenerator;
   journal?: ExecutionJournal;
   reservations?: ReservationPort;
-  timers?: Timers;
   /** Wait helper; tests make it instant. */
   sleep?: (ms: number) => Promise<void>;
   options?: Partial<ExecutionOptions>;

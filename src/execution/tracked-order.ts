@@ -17,7 +17,7 @@ import { Decimal, perUnit } from '../core/decimal.js';
 import type { Side } from '../core/types/market.js';
 import type { SpotOrder } from '../core/types/order.js';
 import type { Brackets } from '../core/intents.js';
-import type { FillEvent, OrderState, OrderView } from '../strategy/views.js';
+import type { FillEvent, OrderState, OrderView } from '../core/views.js';
 
 export const FINAL_STATES: ReadonlySet<OrderState> = new Set(['filled', 'cancelled', 'rejected', 'expired']);
 

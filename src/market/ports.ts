@@ -3,6 +3,7 @@
  * (src/exchange/rest) and `StreamClient` (src/exchange/stream) satisfy them; tests use in-memory fakes.
  * Return types are deliberately permissive (arrays or maps) so either shape of the adapters fits.
  */
+import type { Timers } from '../core/timers.js';
 import type { Decimal } from '../core/decimal.js';
 import type {
   ActiveMarket,
@@ -110,12 +111,7 @@ export interface StreamPort {
 }
 
 /** Timer functions, injected so tests (and backtests) can drive them. */
-export interface Timers {
-  setTimeout(fn: () => void, ms: number): unknown;
-  clearTimeout(handle: unknown): void;
-  setInterval(fn: () => void, ms: number): unknown;
-  clearInterval(handle: unknown): void;
-}
+export type { Timers };
 
 type Unrefable = { unref?: () => void };
 

@@ -6,7 +6,7 @@
 import { Decimal } from '../core/decimal.js';
 import type { Balances } from '../core/types/account.js';
 import type { MarginPosition } from '../core/types/margin.js';
-import type { FillEvent } from '../strategy/views.js';
+import type { FillEvent } from '../core/views.js';
 import { fillNotional, PositionBook, type PositionRecord } from './positions.js';
 
 const ZERO = new Decimal(0);

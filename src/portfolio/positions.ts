@@ -11,7 +11,7 @@
  *   stay in the balances (and in equity); only the strategy's position is flat.
  */
 import { Decimal, productIsExact } from '../core/decimal.js';
-import type { FillEvent, SpotPositionView } from '../strategy/views.js';
+import type { FillEvent, SpotPositionView } from '../core/views.js';
 
 const ZERO = new Decimal(0);
 

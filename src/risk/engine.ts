@@ -6,7 +6,8 @@
  * A verdict is a pass (the adjusted intent: base quantity resolved, prices on the tick, with the list
  * of adjustments and, for anything that spends, a reservation id) or a denial (rule name and a reason
  * a person can read). Every verdict is logged and journaled; a denial is also emitted (`denied`) and
- * handed to `onDenial`, which the runtime routes to the strategy's denial handler.
+ * handed to `onDenial` when given. The strategy hears of its denial from the trading core, which
+ * delivers the verdict `check` returned (src/kernel/kernel.ts wires both).
  *
  * `check` is synchronous: the balance check and the reservation happen without yielding, so intents
  * of all strategies are serialised and can never over-commit one balance.
@@ -16,7 +17,7 @@ import type { Clock } from '../core/clock.js';
 import type { Decimal } from '../core/decimal.js';
 import type { Intent } from '../core/intents.js';
 import { silentLogger, type Logger } from '../core/logger.js';
-import type { Denial } from '../strategy/views.js';
+import type { Denial } from '../core/views.js';
 import { IntentShapeRule } from './intent-shape.js';
 import { mergeLimits, type RiskLimits, type StrategyLimits } from './limits.js';
 import { OrderRateBudget } from './order-rate.js';

@@ -15,6 +15,7 @@ export const INTENT_KINDS: readonly IntentKind[] = ['order', 'cancel', 'cancelAl
 const SIDES = ['BUY', 'SELL'] as const;
 const POSITION_SIDES = ['long', 'short'] as const;
 const SIZE_KINDS = ['base', 'quote', 'fraction'] as const;
+const KINDS: ReadonlySet<string> = new Set(INTENT_KINDS);
 
 type Fields = Record<string, unknown>;
 
@@ -74,73 +75,52 @@ function size(o: Fields): string | undefined {
 
 const prefix = (p: string, reason: string | undefined) => (reason === undefined ? undefined : `${p}${reason}`);
 
-function first(...checks: (() => string | undefined)[]): string | undefined {
-  for (const c of checks) {
-    const r = c();
-    if (r !== undefined) return r;
-  }
-  return undefined;
-}
-
 /** Why an intent is malformed, or undefined when its shape is right. */
 export function intentShapeProblem(intent: unknown): string | undefined {
   if (!isObject(intent)) return `an intent must be an object, got ${show(intent)}`;
   const kind = intent.kind;
-  if (typeof kind !== 'string' || !(INTENT_KINDS as readonly string[]).includes(kind)) {
-    return `unknown intent kind ${show(kind)} (known: ${INTENT_KINDS.join(', ')})`;
-  }
-  const common = first(
-    () => text(intent, 'strategy'),
-    () => (intent.tag !== undefined && typeof intent.tag !== 'string' ? `tag must be a string, got ${show(intent.tag)}` : undefined),
-  );
+  if (typeof kind !== 'string' || !KINDS.has(kind)) return `unknown intent kind ${show(kind)} (known: ${INTENT_KINDS.join(', ')})`;
+  // `??` chains: each check runs only while the ones before it passed (no closures on the hot path).
+  const common = text(intent, 'strategy') ?? (intent.tag !== undefined && typeof intent.tag !== 'string' ? `tag must be a string, got ${show(intent.tag)}` : undefined);
   if (common) return common;
   switch (kind as IntentKind) {
     case 'order':
-      return first(
-        () => text(intent, 'symbol'),
-        () => oneOf(intent, 'side', SIDES),
-        () => oneOf(intent, 'type', ORDER_TYPES),
-        () => size(intent),
-        () => positive(intent, 'price', true),
-        () => positive(intent, 'stopPrice', true),
-        () => {
-          const b = intent.brackets;
-          if (b === undefined) return undefined;
-          if (!isObject(b)) return `brackets must be an object { stopLoss?, takeProfit? }, got ${show(b)}`;
-          return prefix('brackets.', positive(b, 'stopLoss', true) ?? positive(b, 'takeProfit', true));
-        },
+      return (
+        text(intent, 'symbol') ??
+        oneOf(intent, 'side', SIDES) ??
+        oneOf(intent, 'type', ORDER_TYPES) ??
+        size(intent) ??
+        positive(intent, 'price', true) ??
+        positive(intent, 'stopPrice', true) ??
+        brackets(intent.brackets)
       );
     case 'cancel':
       return text(intent, 'clientOrderId');
     case 'cancelAll':
       return text(intent, 'symbol');
     case 'instant':
-      return first(
-        () => text(intent, 'symbol'),
-        () => oneOf(intent, 'side', SIDES),
-        () => size(intent),
-      );
+      return text(intent, 'symbol') ?? oneOf(intent, 'side', SIDES) ?? size(intent);
     case 'marginOpen':
-      return first(
-        () => text(intent, 'market'),
-        () => oneOf(intent, 'side', POSITION_SIDES),
-        () => positive(intent, 'collateral'),
-        () => positive(intent, 'riskCoef'),
-        () => positive(intent, 'openPrice', true),
-        () => positive(intent, 'stopLoss', true),
-        () => positive(intent, 'takeProfit', true),
+      return (
+        text(intent, 'market') ??
+        oneOf(intent, 'side', POSITION_SIDES) ??
+        positive(intent, 'collateral') ??
+        positive(intent, 'riskCoef') ??
+        positive(intent, 'openPrice', true) ??
+        positive(intent, 'stopLoss', true) ??
+        positive(intent, 'takeProfit', true)
       );
     case 'marginAddCollateral':
-      return first(
-        () => positionId(intent),
-        () => positive(intent, 'amount'),
-      );
+      return positionId(intent) ?? positive(intent, 'amount');
     case 'marginClose':
-      return first(
-        () => positionId(intent),
-        () => positive(intent, 'price', true),
-      );
+      return positionId(intent) ?? positive(intent, 'price', true);
   }
+}
+
+function brackets(b: unknown): string | undefined {
+  if (b === undefined) return undefined;
+  if (!isObject(b)) return `brackets must be an object { stopLoss?, takeProfit? }, got ${show(b)}`;
+  return prefix('brackets.', positive(b, 'stopLoss', true) ?? positive(b, 'takeProfit', true));
 }
 
 /** The first rule of a check: a malformed intent is denied before any other rule reads it. */

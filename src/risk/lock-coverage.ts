@@ -5,12 +5,18 @@
  * `reservations.balancesSynced(account, requestStartedAt)`.
  */
 import type { Clock } from '../core/clock.js';
-import type { ExecutionEngine } from '../execution/engine.js';
-import type { OrderUpdate } from '../strategy/views.js';
+import type { OrderUpdate } from '../core/views.js';
 import type { Reservations } from './reservations.js';
 
+/** What acceptance is read from: the execution engine's order updates and its orders' reservations. */
+export interface OrderUpdateSource {
+  on(event: 'order', fn: (u: OrderUpdate) => void): unknown;
+  off(event: 'order', fn: (u: OrderUpdate) => void): unknown;
+  readonly orders: { get(clientOrderId: string): { reservationId?: string } | undefined };
+}
+
 /** Start following; returns the function that stops. */
-export function followAcceptance(engine: Pick<ExecutionEngine, 'on' | 'off' | 'orders'>, reservations: Reservations, clock: Clock): () => void {
+export function followAcceptance(engine: OrderUpdateSource, reservations: Reservations, clock: Clock): () => void {
   const onOrder = (u: OrderUpdate) => {
     const s = u.order.state;
     if (s !== 'open' && s !== 'partially_filled') return;

@@ -18,7 +18,7 @@ import { EventEmitter } from 'eventemitter3';
 import { Decimal } from '../core/decimal.js';
 import { silentLogger, type Logger } from '../core/logger.js';
 import type { MarginPosition } from '../core/types/margin.js';
-import type { MarginAlert } from '../strategy/views.js';
+import type { MarginAlert } from '../core/views.js';
 
 const ZERO = new Decimal(0);
 const HUNDRED = new Decimal(100);

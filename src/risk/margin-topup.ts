@@ -79,3 +79,31 @@ export function simMarginFormulas(params: (market: string) => MarginMarketParams
     },
   };
 }
+
+/**
+ * The call margin w a position was opened with, read off the call price the exchange reports for it:
+ * from P_c = (I − q) / (b − w·|b|),  w = (b − (I − q) / P_c) / |b|. Undefined when the position
+ * reports no call price or its amounts are unknown.
+ */
+export function callMarginOf(p: MarginPosition, quantityPrecision: number): Decimal | undefined {
+  const amounts = positionAmounts(p, quantityPrecision);
+  if (!amounts || amounts.b.isZero() || !p.callPrice.gt(0)) return undefined;
+  const { b, q } = amounts;
+  const w = b.minus(p.interest.value.minus(q).div(p.callPrice)).div(b.abs());
+  return w.gt(0) && w.lt(ONE) ? w : undefined;
+}
+
+/**
+ * MarginFormulas from what the exchange reports: each position's call margin is read off its own
+ * call price (callMarginOf), the quantity step from the market. A position whose call margin cannot
+ * be read gets no top-up (the monitor warns instead).
+ */
+export function exchangeMarginFormulas(quantityPrecision: (market: string) => number | undefined): MarginFormulas {
+  return {
+    collateralForCallPrice(position, targetCallPrice) {
+      const qp = quantityPrecision(position.market);
+      const w = qp === undefined ? undefined : callMarginOf(position, qp);
+      return w && qp !== undefined ? collateralForCallPrice(position, targetCallPrice, { callMargin: w, quantityPrecision: qp }) : ZERO;
+    },
+  };
+}

@@ -7,7 +7,7 @@ import type { Decimal } from '../core/decimal.js';
 import type { MarginOpenIntent } from '../core/intents.js';
 import type { BookLevel } from '../core/types/market.js';
 import type { MarginPosition } from '../core/types/margin.js';
-import type { BookView, MarketView } from '../strategy/views.js';
+import type { BookView, MarketView } from '../core/views.js';
 import type { RiskVerdict } from './types.js';
 
 /** What the rules need of a market (a subset of MarketView). */

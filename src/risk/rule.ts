@@ -59,13 +59,3 @@ export interface RiskRule {
 export function adjust(s: CheckState, rule: string, field: string, from: string, to: string, why: string): void {
   s.adjustments.push({ rule, field, from, to, why });
 }
-
-/** Intents that can only add exposure: buys and margin opens. */
-export function increasesExposure(intent: Intent): boolean {
-  return ((intent.kind === 'order' || intent.kind === 'instant') && intent.side === 'BUY') || intent.kind === 'marginOpen';
-}
-
-/** Plain percentage of a Decimal ratio, for messages and comparisons (not money). */
-export function pctOf(ratio: Decimal): number {
-  return ratio.mul(100).toNumber();
-}

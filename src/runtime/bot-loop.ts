@@ -15,7 +15,7 @@ import type { RiskEngine } from '../risk/engine.js';
 import type { Journal } from '../store/journal.js';
 import { statusLine, summary, type StatusSnapshot } from './status.js';
 import { splitSymbol } from '../store/pnl.js';
-import type { TradingCore } from './trading-core.js';
+import type { TradingCore } from '../kernel/trading-core.js';
 
 export interface BotLoopDeps {
   config: MizanConfig;

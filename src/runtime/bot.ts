@@ -11,16 +11,13 @@ import { ConfigError } from '../config/issues.js';
 import type { MizanConfig } from '../config/schema.js';
 import { WallexRestClient } from '../exchange/rest/client.js';
 import { StreamClient } from '../exchange/stream/client.js';
-import { ClientIdGenerator } from '../execution/client-id.js';
-import { ExecutionEngine } from '../execution/engine.js';
-import { BracketManager } from '../execution/brackets.js';
-import { journalBracketStore } from './bracket-store.js';
+import type { ExecutionEngine } from '../execution/engine.js';
 import { RestVenue } from '../execution/rest-venue.js';
 import type { Venue } from '../execution/venue.js';
 import { MarketDataEngine } from '../market/engine.js';
 import { MarketCatalog } from '../market/market-catalog.js';
-import { Portfolio } from '../portfolio/portfolio.js';
-import { RiskEngine } from '../risk/engine.js';
+import type { Portfolio } from '../portfolio/portfolio.js';
+import type { RiskEngine } from '../risk/engine.js';
 import { journalRiskSink } from '../risk/sinks.js';
 import { runSim, type RunningSim } from '../sim/cli-command.js';
 import { Journal } from '../store/journal.js';
@@ -28,19 +25,18 @@ import { splitSymbol } from '../store/pnl.js';
 import { JournalExecutionAdapter, journalKv } from './journal-adapters.js';
 import { loggerFromConfig } from './logger.js';
 import { logFills } from './fill-log.js';
-import { createPaperVenue, type PaperVenue } from './paper.js';
+import { journalBracketStore } from './bracket-store.js';
 import { checkApiKey } from './key-check.js';
+import { createPaperVenue, type PaperVenue } from './paper.js';
 import { recoverOrders, type RecoveryReport } from './recovery.js';
-import { riskPort } from './risk-port.js';
 import { startSchedules } from './schedules.js';
 import { loadStrategyInstances } from './strategy-loader.js';
-import { TradingCore } from './trading-core.js';
+import type { TradingCore } from '../kernel/trading-core.js';
+import { TradingKernel } from '../kernel/kernel.js';
 import { bookView, healthView, marketView } from './views.js';
-import type { BookView } from '../strategy/views.js';
+import type { BookView } from '../core/views.js';
 import { BotLoop } from './bot-loop.js';
 import { Bar } from '../strategy/bar.js';
-import { PositionOwners } from '../risk/margin-owners.js';
-import { followAcceptance } from '../risk/lock-coverage.js';
 import { startRiskWatches } from './risk-watches.js';
 import { startPrivateStream, type PrivateStreamWiring } from './private-stream.js';
 
@@ -141,30 +137,7 @@ export async function startBot(config: MizanConfig, opts: BotOptions = {}): Prom
     // ------------------------------------------------------------------ journal, portfolio
     const journal = Journal.open(config.journal.file, { clock, logger, checkpoint: 'background' });
     cleanups.push(() => journal.close());
-    // Margin positions carry no strategy: remember which strategy opened which (kept in the journal).
-    const owners = new PositionOwners({
-      store: { get: (k) => journal.kvGet('__risk', k), set: (k, v) => journal.kvSet('__risk', k, v) },
-      fallback: (p) => {
-        const own = instances.filter((i) => i.markets.includes(p.market));
-        return own.length === 1 ? own[0]!.name : undefined;
-      },
-    });
     const reference = symbols.some((s) => s.endsWith('USDT')) ? 'USDT' : 'TMN';
-    const price = (asset: string, ref: string): Decimal | undefined => {
-      const direct = safeMid(market, `${asset}${ref}`);
-      if (direct) return direct;
-      const inverse = safeMid(market, `${ref}${asset}`);
-      if (inverse && !inverse.isZero()) return new Decimal(1).div(inverse);
-      const viaUsdt = ref === 'TMN' ? safeMid(market, `${asset}USDT`) : undefined;
-      const usdtTmn = safeMid(market, 'USDTTMN');
-      return viaUsdt && usdtTmn ? viaUsdt.mul(usdtTmn) : undefined;
-    };
-    const portfolio = new Portfolio({
-      split: splitSymbol,
-      price,
-      reference,
-      minSellable: (s) => (catalog.has(s) ? Decimal.max(catalog.get(s).minQty, catalog.get(s).qtyStep) : undefined),
-    });
 
     // ------------------------------------------------------------------------------ venue
     let paper: PaperVenue | undefined;
@@ -174,15 +147,15 @@ export async function startBot(config: MizanConfig, opts: BotOptions = {}): Prom
       paper = createPaperVenue({ clock, logger, markets: catalog.list(), balances: config.paper.balances, ...(config.paper.fees ? { fees: config.paper.fees } : {}), seed: config.simulator.seed });
       paper.follow(market);
       cleanups.push(() => paper?.detach());
-      venue = owners.wrapVenue(paper.venue);
+      venue = paper.venue;
     } else {
-      venue = owners.wrapVenue(new RestVenue(rest));
+      venue = new RestVenue(rest);
     }
-    const venueFor = (account: string): Venue => {
+    const rawVenueFor = (account: string): Venue => {
       if (account === 'main' || config.mode === 'paper') return venue;
       let v = subVenues.get(account);
       if (!v) {
-        v = owners.wrapVenue(new RestVenue(rest.withSubAccount(account.replace(/^prop:/, ''))));
+        v = new RestVenue(rest.withSubAccount(account.replace(/^prop:/, '')));
         subVenues.set(account, v);
       }
       return v;
@@ -199,49 +172,49 @@ export async function startBot(config: MizanConfig, opts: BotOptions = {}): Prom
       return v;
     };
 
-    // ------------------------------------------------------------------------ risk, execution
-    const risk = new RiskEngine({
-      ports: {
+    // ------------------------------------------------------------- the kernel: risk, execution, strategies
+    // The same kernel as a backtest; live and paper supply the exchange's venues, the local books, the
+    // journal, and balances synced from the venue (their `locked` is as old as the last sync).
+    const execJournal = new JournalExecutionAdapter(journal, venue.kind);
+    const mark = (s: string) => safeMid(market, s) ?? market.lastPrice(s);
+    const kernel = new TradingKernel(
+      {
+        clock,
+        logger,
+        venueFor: rawVenueFor,
         market: markets,
         book: books,
-        balance: (account, asset) => portfolio.balance(asset, account),
-        openOrders: () => engine.liveOrders(),
-        positions: () => portfolio.positions.all(),
-        marginPositions: () => portfolio.marginPositions(),
-        markPrice: (s) => safeMid(market, s) ?? market.lastPrice(s),
-        accountOf: (strategy) => instances.find((i) => i.name === strategy)?.account ?? 'main',
+        mark,
+        liveLocked: false,
+        symbols,
+        split: splitSymbol,
+        reference,
+        minSellable: (s) => (catalog.has(s) ? Decimal.max(catalog.get(s).minQty, catalog.get(s).qtyStep) : undefined),
+        kv: (s) => journalKv(journal, s),
+        riskSink: journalRiskSink(journal, journal),
+        executionJournal: execJournal,
+        // Margin positions carry no strategy: which strategy opened which is kept in the journal.
+        ownerStore: { get: (k) => journal.kvGet('__risk', k), set: (k, v) => journal.kvSet('__risk', k, v) },
+        marginWatchMs: 5_000,
+        // Brackets are kept in the journal; final orders too, so memory stays flat over weeks.
+        bracketStore: journalBracketStore(journal),
+        retainFinal: 1_000,
       },
-      clock,
-      logger: logger.child({ component: 'risk' }),
-      sink: journalRiskSink(journal, journal),
-      limits: config.risk.limits,
-      protections: config.risk.protections,
-      strategies: Object.fromEntries(config.strategies.map((s) => [s.name, { ...(s.risk ?? {}), ...(s.capital ? { capital: s.capital } : {}) }])),
-    });
-    const execJournal = new JournalExecutionAdapter(journal, venue.kind);
-    const engine: ExecutionEngine = new ExecutionEngine({
-      venueFor,
-      clock,
-      logger: logger.child({ component: 'exec' }),
-      ids: new ClientIdGenerator(clock),
-      journal: execJournal,
-      reservations: risk,
-      options: { retainFinal: 1_000 }, // final orders are in the journal; memory stays flat over weeks
-    });
-    engine.listen(venue);
-    logFills(engine, logger);
+      { config, instances },
+    );
+    const { engine, risk, portfolio, core } = kernel;
+    const venueFor = (account: string) => kernel.venueFor(account);
     cleanups.push(() => engine.close());
-    // Brackets (execution/brackets.ts): loaded before recovery, whose fills they must see. A paper
-    // run starts a fresh exchange, where the old brackets' children do not exist.
-    const brackets = new BracketManager({ engine, store: journalBracketStore(journal), market: markets, logger: logger.child({ component: 'brackets' }) });
+    cleanups.push(() => kernel.close());
+    logFills(engine, logger);
+    // Brackets are loaded before recovery, whose fills they must see. A paper run starts a fresh
+    // exchange, where the old brackets' children do not exist.
+    const brackets = kernel.brackets;
     if (config.mode === 'paper') brackets.reset();
     market.on('trade', (t) => brackets.onPrice(t.symbol, t.price));
     // Live mode with a stream key: order updates and fills by the private stream, polling as a safety net.
     const privateStream = startPrivateStream({ config, baseUrl, engine, portfolio, clock, logger });
     if (privateStream) cleanups.push(() => privateStream.stop());
-    risk.on('verdict', (v) => owners.noteVerdict(v));
-    // A resting order's funds count once: its reservation stops counting when a balance sync shows the lock.
-    followAcceptance(engine, risk.reservations, clock);
     const recovery = await recoverOrders({
       journal,
       engine,
@@ -255,22 +228,7 @@ export async function startBot(config: MizanConfig, opts: BotOptions = {}): Prom
     });
     brackets.resume();
 
-    const core = new TradingCore({
-      clock,
-      logger,
-      instances,
-      engine,
-      portfolio,
-      risk: riskPort(risk, portfolio),
-      venueFor,
-      market: markets,
-      book: books,
-      kv: (s) => journalKv(journal, s),
-      executionJournal: execJournal,
-    });
-    cleanups.push(
-      startRiskWatches({ config, logger, core, engine, risk, portfolio, market, journal, owners, symbols, markets, books, mark: (s) => safeMid(market, s) ?? market.lastPrice(s) }),
-    );
+    cleanups.push(startRiskWatches({ logger, kernel, market, journal, symbols }));
 
     // ----------------------------------------------------------------------- market events
     const lastHealthy = new Map<string, boolean>();
@@ -304,7 +262,7 @@ export async function startBot(config: MizanConfig, opts: BotOptions = {}): Prom
       venueFor,
       symbols,
       reference,
-      priceOf: price,
+      priceOf: (asset, ref) => kernel.valuation.price(asset, ref),
       ...(opts.out ? { out: opts.out } : {}),
       ...(opts.intervals ? { intervals: opts.intervals } : {}),
     });
@@ -332,7 +290,7 @@ export async function startBot(config: MizanConfig, opts: BotOptions = {}): Prom
       portfolio,
       market,
       journal,
-      venue,
+      venue: kernel.venueFor('main'),
       loop,
       recovery,
       ...(embedded ? { embedded } : {}),

@@ -8,7 +8,7 @@ import type { ExecutionJournal } from '../execution/engine.js';
 import { isFinal, type TrackedOrder } from '../execution/tracked-order.js';
 import type { Journal } from '../store/journal.js';
 import type { OrderRow } from '../store/types.js';
-import type { FillEvent, JsonValue, KeyValueStore, OrderState } from '../strategy/views.js';
+import type { FillEvent, JsonValue, KeyValueStore, OrderState } from '../core/views.js';
 import { Decimal } from '../core/decimal.js';
 
 const orderDetail = (o: TrackedOrder): Record<string, unknown> => ({

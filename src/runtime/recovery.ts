@@ -16,7 +16,7 @@ import type { ExecutionEngine } from '../execution/engine.js';
 import type { TrackedOrder } from '../execution/tracked-order.js';
 import type { Venue } from '../execution/venue.js';
 import type { Journal } from '../store/journal.js';
-import type { FillEvent } from '../strategy/views.js';
+import type { FillEvent } from '../core/views.js';
 import { trackedFromRow } from './journal-adapters.js';
 
 export interface RecoveryReport {

@@ -5,7 +5,7 @@
 import cron from 'node-cron';
 import type { Logger } from '../core/logger.js';
 import type { MizanConfig } from '../config/schema.js';
-import type { TradingCore } from './trading-core.js';
+import type { TradingCore } from '../kernel/trading-core.js';
 
 export function startSchedules(config: MizanConfig, core: TradingCore, logger: Logger): () => void {
   const tasks: { stop(): unknown }[] = [];

@@ -12,7 +12,15 @@ import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
-const SELF = pathToFileURL(join(dirname(fileURLToPath(import.meta.url)), '../../package.json')).href;
+/** mizan's own package.json (from src/runtime/ in the sources, dist/src/runtime/ in the build). */
+function selfPackage() {
+  for (let d = dirname(fileURLToPath(import.meta.url)); ; d = dirname(d)) {
+    const p = join(d, 'package.json');
+    if (existsSync(p) && JSON.parse(readFileSync(p, 'utf8')).name === 'mizan') return p;
+    if (dirname(d) === d) throw new Error(`mizan's package.json not found above ${fileURLToPath(import.meta.url)}`);
+  }
+}
+const SELF = pathToFileURL(selfPackage()).href;
 const SOURCE = /\.(ts|tsx|js|jsx)$/;
 const ESM_SYNTAX = /^\s*(import\s*[\w{*'"]|export\s)/m;
 const packageless = new Map();

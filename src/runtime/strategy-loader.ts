@@ -12,10 +12,57 @@ import type { MizanConfig } from '../config/schema.js';
 import { STRATEGY_FILE_RE } from '../config/load.js';
 import type { AnyStrategyDefinition } from '../strategy/define.js';
 import { resolveParams } from '../strategy/params.js';
-import type { StrategyInstance } from './trading-core.js';
+import type { StrategyInstance } from '../kernel/trading-core.js';
 
-/** The bundled strategies folder (`strategies/` at the repository root). */
+/**
+ * The bundled strategies folder: `strategies/` at the repository root when mizan runs from its
+ * TypeScript sources, `dist/strategies/` (compiled) when it runs from the build.
+ */
 export const STRATEGIES_DIR = resolve(dirname(fileURLToPath(import.meta.url)), '../../strategies');
+/** The extension of the bundled strategy files next to this module (`.ts` from sources, `.js` built). */
+const OWN_EXT = import.meta.url.endsWith('.ts') ? '.ts' : '.js';
+let loadersRegistered: Promise<void> | undefined;
+/**
+ * A user's strategy file, when mizan itself runs as compiled JavaScript, gets mizan's loaders once,
+ * on the first such file: tsx's (TypeScript) and the strategy hook (runtime/strategy-hook.mjs: `mizan`
+ * from a folder without node_modules/mizan, import/export files in a folder without package.json),
+ * then a load hook that makes a .ts file outside node_modules an ES module even in a package without
+ * "type": "module" (tsx would compile it to CommonJS, whose require() of the ES module `mizan` Node
+ * refuses while mizan's own module graph is still evaluating). From the sources (vitest, bin/run-ts.js)
+ * the running loader already handles TypeScript; bundled strategies need nothing.
+ */
+function ensureLoaders(): Promise<void> {
+  if (OWN_EXT === '.ts') return Promise.resolve();
+  loadersRegistered ??= Promise.all([import('./ts-loader.mjs' as string) as Promise<{ registerLoaders(): void }>, import('node:module')]).then(([loaders, mod]) => {
+    loaders.registerLoaders();
+    // Registered last, so it runs first.
+    mod.register(`data:text/javascript,${encodeURIComponent(FORCE_ESM_HOOK)}`, import.meta.url);
+  });
+  return loadersRegistered;
+}
+
+/**
+ * A module.register load hook for files outside node_modules: .ts/.mts load as ES modules; a .js file
+ * Node would read as CommonJS loads as an ES module when it is written with import/export (what Node's
+ * own syntax detection does without tsx; under tsx it would be compiled to CommonJS).
+ */
+const FORCE_ESM_HOOK = `
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+const ESM_SYNTAX = /^\\s*(import\\s*[\\w{*'"]|export\\s)/m;
+export async function load(url, context, nextLoad) {
+  if (url.startsWith('file:') && !url.includes('/node_modules/')) {
+    const path = new URL(url).pathname;
+    if (/\\.m?ts$/.test(path)) return nextLoad(url, { ...context, format: 'module' });
+    if (/\\.jsx?$/.test(path) && context.format !== 'module') {
+      let text = '';
+      try { text = readFileSync(fileURLToPath(url), 'utf8'); } catch {}
+      if (ESM_SYNTAX.test(text)) return nextLoad(url, { ...context, format: 'module' });
+    }
+  }
+  return nextLoad(url, context);
+}
+`;
 
 function isDefinition(x: unknown): x is AnyStrategyDefinition {
   if (typeof x !== 'object' || x === null) return false;
@@ -25,11 +72,12 @@ function isDefinition(x: unknown): x is AnyStrategyDefinition {
 
 /** Import a strategy by bundled name (`sma-cross`) or by file path. */
 export async function importStrategy(nameOrFile: string, file?: string): Promise<AnyStrategyDefinition> {
-  const path = file ?? join(STRATEGIES_DIR, `${nameOrFile}.ts`);
+  const path = file ?? join(STRATEGIES_DIR, `${nameOrFile}${OWN_EXT}`);
   if (!existsSync(path)) {
     const known = listBundledStrategies().join(', ');
     throw new Error(`strategy "${nameOrFile}" not found (${path}); bundled strategies: ${known}`);
   }
+  if (file) await ensureLoaders();
   const mod = (await import(pathToFileURL(path).href)) as { default?: unknown };
   if (!isDefinition(mod.default)) throw new Error(`${path} does not default-export a strategy made with defineStrategy()`);
   return mod.default;
@@ -38,8 +86,8 @@ export async function importStrategy(nameOrFile: string, file?: string): Promise
 export function listBundledStrategies(): string[] {
   if (!existsSync(STRATEGIES_DIR)) return [];
   return readdirSync(STRATEGIES_DIR)
-    .filter((f) => f.endsWith('.ts') && !f.endsWith('.d.ts'))
-    .map((f) => basename(f, '.ts'))
+    .filter((f) => f.endsWith(OWN_EXT) && !f.endsWith('.d.ts'))
+    .map((f) => basename(f, OWN_EXT))
     .sort();
 }
 

@@ -7,7 +7,7 @@ import type { Side } from '../core/types/market.js';
 import type { BookHealth } from '../market/book-health.js';
 import type { Market } from '../market/market-catalog.js';
 import type { OrderBook } from '../market/order-book.js';
-import type { BookHealthView, BookView, MarketView, WalkResult } from '../strategy/views.js';
+import type { BookHealthView, BookView, MarketView, WalkResult } from '../core/views.js';
 
 const ZERO = new Decimal(0);
 

@@ -9,7 +9,7 @@ import { silentLogger, type Logger } from '../core/logger.js';
 import { createDefaultSimulator, createTestAccount, TEST_BALANCES, type TestAccount } from './default.js';
 import type { SimulatedExchange } from './exchange.js';
 import type { FaultConfig } from './faults.js';
-import { createWireServer, type WireServer } from './wire/server.js';
+import type { WireServer } from './wire/server.js';
 import type { Route } from './wire/route.js';
 import type { StreamServeOptions } from './wire/stream.js';
 
@@ -91,6 +91,8 @@ export async function runSim(opts: RunSimOptions = {}): Promise<RunningSim> {
     }
   }
   if (opts.routes) routes.push(...(typeof opts.routes === 'function' ? opts.routes(sim) : opts.routes));
+  // The HTTP and socket.io server is loaded here, not when `mizan` starts (mizan --help stays quick).
+  const { createWireServer } = await import('./wire/server.js');
   const server = await createWireServer({
     sim,
     port: opts.port ?? 0,

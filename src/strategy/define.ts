@@ -1,6 +1,6 @@
 /**
  * The Strategy API. A strategy is a module whose default export is `defineStrategy({...})`: a name,
- * typed parameters, and a `create(params, ctx)` that returns handlers. Handlers return intents
+ * typed parameters, and a `create(ctx)` that returns handlers (the parameters are `ctx.params`). Handlers return intents
  * (one, several, or none), synchronously or as a promise.
  */
 import type { Clock } from '../core/clock.js';
@@ -43,7 +43,10 @@ export interface StrategyContext<P extends ParamSpecs = ParamSpecs> {
   now(): number;
   market(symbol: string): MarketView;
   book(symbol: string): BookView | undefined;
-  /** Closed candles of a market at a resolution (default: the instance's). */
+  /**
+   * Closed candles of a market at a resolution (default: the instance's). A multiple of the
+   * instance's resolution is built from its candles (epoch-aligned; a candle shows once it closed).
+   */
   candles(symbol: string, resolutionSec?: number): CandleWindow;
   balance(asset: string): BalanceView;
   position(symbol: string): SpotPositionView | undefined;

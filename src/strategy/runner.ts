@@ -129,22 +129,15 @@ export class StrategyRunner {
   }
 
   /**
-   * Deliver an event synchronously when the handler is synchronous and nothing is queued: the
-   * backtest hot path, where a promise per candle would cost more than the strategy.
+   * Deliver a closed candle: the one candle path of every mode. With nothing queued before it the
+   * handler runs at once, synchronously when it is synchronous (no promise or event object per
+   * candle: the backtest's hot path); behind queued events it waits its turn like any event.
+   * Returns a promise only when there is something to wait for.
    */
-  dispatchSync(event: StrategyEvent): void | Promise<void> {
-    const result = this.invoke(event);
-    if (result instanceof Promise) return this.dispatchAwaited(result, event);
-    return this.emit(result, event);
-  }
-
-  /**
-   * dispatchSync of a candle without building the event object (the backtest's per-candle call);
-   * the event is made only when it is needed (an async handler, a failure, intents to emit).
-   */
-  candleSync(symbol: string, bar: Bar): void | Promise<void> {
+  candle(symbol: string, bar: Bar): void | Promise<void> {
     const h = this.handlers;
-    if (!h.onCandle) return;
+    if (!h.onCandle || this.stopped) return;
+    if (this.queued > 0) return this.dispatch({ type: 'candle', symbol, bar });
     let result: HandlerResult | Promise<HandlerResult>;
     try {
       result = h.onCandle(symbol, bar);
@@ -152,25 +145,39 @@ export class StrategyRunner {
       this.fail(err, { type: 'candle', symbol, bar });
       return;
     }
-    if (result instanceof Promise) return this.dispatchAwaited(result, { type: 'candle', symbol, bar });
+    if (result instanceof Promise) return this.settle(result, { type: 'candle', symbol, bar });
     if (!result) return;
-    return this.emit(result, { type: 'candle', symbol, bar });
+    const done = this.emit(result, { type: 'candle', symbol, bar });
+    // Its intents are still executing: the next event waits for them, as behind a queued event.
+    return done ? this.settle(done.then(() => undefined), undefined) : undefined;
+  }
+
+  /**
+   * Finish a candle that did not end synchronously: its async handler (`event` given: its result is
+   * then emitted) or the intents it emitted. Later events queue behind it.
+   */
+  private settle(p: Promise<HandlerResult>, event: StrategyEvent | undefined): Promise<void> {
+    this.queued++;
+    this.queue = this.queue.then(async () => {
+      try {
+        let r: HandlerResult;
+        try {
+          r = await p;
+        } catch (err) {
+          if (event) this.fail(err, event);
+          return;
+        }
+        if (event) await this.emit(r, event);
+      } finally {
+        this.queued--;
+      }
+    });
+    return this.queue;
   }
 
   /** Whether the strategy has a handler for this event type (a backtest builds no event nobody reads). */
   handles(type: StrategyEvent['type']): boolean {
     return typeof this.handlers[HANDLER[type]] === 'function';
-  }
-
-  private async dispatchAwaited(p: Promise<HandlerResult>, event: StrategyEvent): Promise<void> {
-    let r: HandlerResult;
-    try {
-      r = await p;
-    } catch (err) {
-      this.fail(err, event);
-      return;
-    }
-    await this.emit(r, event);
   }
 
   private async handle(event: StrategyEvent): Promise<void> {

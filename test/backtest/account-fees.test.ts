@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { Command } from 'commander';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { registerBacktestCommands } from '../../src/backtest/cli-command.js';
+import { registerBacktestCommands } from '../../src/cli/backtest.js';
 import { Decimal } from '../../src/core/decimal.js';
 import { runSim, type RunningSim } from '../../src/sim/cli-command.js';
 import { REPO } from './helpers.js';

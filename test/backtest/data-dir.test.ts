@@ -5,7 +5,7 @@ import { join, resolve } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { Command } from 'commander';
 import { describe, expect, it } from 'vitest';
-import { registerBacktestCommands } from '../../src/backtest/cli-command.js';
+import { registerBacktestCommands } from '../../src/cli/backtest.js';
 import { REPO } from './helpers.js';
 
 const CONFIG = resolve(REPO, 'config/backtest.yaml');

@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { runBacktest } from '../../src/backtest/run.js';
 import { parseConfig } from '../../src/config/load.js';
 import type { MizanConfig } from '../../src/config/schema.js';
-import type { StrategyInstance } from '../../src/runtime/trading-core.js';
+import type { StrategyInstance } from '../../src/kernel/trading-core.js';
 import type { Bar } from '../../src/strategy/bar.js';
 import type { Draft } from '../../src/strategy/builders.js';
 import { defineStrategy, type StrategyContext } from '../../src/strategy/define.js';

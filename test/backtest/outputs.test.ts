@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { loadConfig, parseConfig } from '../../src/config/load.js';
 import { renderHtmlReport } from '../../src/backtest/report-html.js';
 import type { Page } from 'playwright-core';
-import { registerBacktestCommands } from '../../src/backtest/cli-command.js';
+import { registerBacktestCommands } from '../../src/cli/backtest.js';
 import { resultJson } from '../../src/backtest/result.js';
 import { runBacktest } from '../../src/backtest/run.js';
 import { expandSweep, parseParamRange, rankRows, runSweep } from '../../src/backtest/sweep.js';

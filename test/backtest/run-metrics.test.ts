@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { runBacktest } from '../../src/backtest/run.js';
 import { dirname } from 'node:path';
 import { parseConfig } from '../../src/config/load.js';
-import type { StrategyInstance } from '../../src/runtime/trading-core.js';
+import type { StrategyInstance } from '../../src/kernel/trading-core.js';
 import { defineStrategy } from '../../src/strategy/define.js';
 import { instant, limit, marginClose, marginOpen, market, qty } from '../../src/strategy/builders.js';
 import { config, newLog, runScript, scripted, T0, writeCandles, type Ohlcv } from './helpers.js';

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { Command } from 'commander';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { registerBacktestCommands, sweepCell } from '../../src/backtest/cli-command.js';
+import { registerBacktestCommands, sweepCell } from '../../src/cli/backtest.js';
 import { BacktestDataError } from '../../src/backtest/run.js';
 import { expandSweep, parseParamRange, parseWorkers, runSweep, WorkerScaler } from '../../src/backtest/sweep.js';
 import { loadConfig } from '../../src/config/load.js';

@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { Journal } from '../../src/store/journal.js';
-import { defaultConfigCopy, sleep, startMizan, waitFor, type MizanChild } from './helpers.js';
+import { defaultConfigCopy, sleep, startMizan, waitFor, type MizanChild } from './run-mizan.js';
 
 const READ = 'e2e-read-token-0123456789abcdef';
 const CONTROL = 'e2e-control-token-0123456789abcdef';

@@ -8,7 +8,7 @@ import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { defaultConfigCopy, mizanSync, sleep, startMizan, waitFor, type MizanChild } from './helpers.js';
+import { defaultConfigCopy, mizanSync, sleep, startMizan, waitFor, type MizanChild } from './run-mizan.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'mizan-e2e-api-tokens-'));
 const children: MizanChild[] = [];

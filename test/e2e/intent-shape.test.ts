@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { Journal } from '../../src/store/journal.js';
-import { REPO, startMizan, waitFor, type MizanChild } from './helpers.js';
+import { REPO, startMizan, waitFor, type MizanChild } from './run-mizan.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'mizan-e2e-shape-'));
 let child: MizanChild | undefined;

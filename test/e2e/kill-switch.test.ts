@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { Journal } from '../../src/store/journal.js';
-import { defaultConfigCopy, mizanSync, startMizan, waitFor, type MizanChild } from './helpers.js';
+import { defaultConfigCopy, mizanSync, startMizan, waitFor, type MizanChild } from './run-mizan.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'mizan-e2e-halt-'));
 let child: MizanChild | undefined;

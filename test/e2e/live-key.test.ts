@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { DRILL_KEY, KEY_ENV, liveYaml, startDrillSim, tempDir } from '../scenario/helpers.js';
 import { startRewriteProxy } from '../support/rewrite-proxy.js';
-import { startMizan } from './helpers.js';
+import { startMizan } from './run-mizan.js';
 
 const tmp = tempDir('mizan-e2e-key-');
 afterAll(() => tmp.remove());

@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { Journal } from '../../src/store/journal.js';
-import { REPO, startMizan, waitFor, type MizanChild } from './helpers.js';
+import { REPO, startMizan, waitFor, type MizanChild } from './run-mizan.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'mizan-e2e-rate-'));
 const children: MizanChild[] = [];
@@ -56,16 +56,16 @@ describe('the order-rate window across a restart', () => {
     );
     const first = startMizan(['run', config, '--keep-orders']);
     children.push(first);
-    await waitFor('the window full in run 1', () => rateDenials(first).length > 0 && first.out().includes('[paper '), 40_000, first);
+    await waitFor('the window full in run 1', () => rateDenials(first).length > 0 && first.out().includes('[paper '), 60_000, first);
     expect(orderCount(journal)).toBe(6);
     await stop(first);
 
     const second = startMizan(['run', config, '--keep-orders']);
     children.push(second);
-    await waitFor('an orderRate denial in run 2', () => rateDenials(second).length > 0, 30_000, second);
+    await waitFor('an orderRate denial in run 2', () => rateDenials(second).length > 0, 60_000, second);
     expect(String(rateDenials(second)[0]!.reason)).toMatch(/^the bot sent 6 order requests in the last 120000 ms/);
     await new Promise((r) => setTimeout(r, 2_000));
     expect(orderCount(journal)).toBe(6);
     await stop(second);
-  }, 120_000);
+  }, 180_000);
 });

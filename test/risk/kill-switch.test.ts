@@ -5,7 +5,7 @@ import { Command } from 'commander';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ManualClock, SystemClock } from '../../src/core/clock.js';
 import { d } from '../../src/core/decimal.js';
-import { registerRiskCommands } from '../../src/risk/cli-command.js';
+import { registerRiskCommands } from '../../src/cli/risk.js';
 import { RiskEngine } from '../../src/risk/engine.js';
 import { journalRiskSink } from '../../src/risk/sinks.js';
 import { watchTradingState, type TradingStateWatch } from '../../src/risk/state-watch.js';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { d, type Decimal } from '../../src/core/decimal.js';
 import type { MarginPosition } from '../../src/core/types/margin.js';
-import { callPriceOf, collateralForCallPrice, positionAmounts, simMarginFormulas } from '../../src/risk/margin-topup.js';
+import { callMarginOf, callPriceOf, collateralForCallPrice, exchangeMarginFormulas, positionAmounts, simMarginFormulas } from '../../src/risk/margin-topup.js';
 
 const W = { callMargin: d('0.1'), quantityPrecision: 4 };
 
@@ -69,5 +69,19 @@ describe('collateral for a call price (the simulator formula solved for the top-
     const f = simMarginFormulas((m) => (m === 'BTCUSDT' ? W : undefined));
     expect(f.collateralForCallPrice(long, d('40000')).toFixed()).toBe('400');
     expect(f.collateralForCallPrice({ ...long, market: 'XYZ' }, d('40000')).toFixed()).toBe('0');
+  });
+
+  it('reads the call margin off the call price the exchange reports (no simulator default)', () => {
+    // The exchange reports the call price (rounded to cents): w comes back as 0.1 to 1e-6.
+    const reported = { ...long, callPrice: d('44444.44') };
+    expect(Math.abs(callMarginOf(reported, 4)!.toNumber() - 0.1)).toBeLessThan(1e-6);
+    const short = pos('short', { collateral: '1000', loan: '0.1', k: '5', fill: '50000' });
+    const shortReported = { ...short, callPrice: callPriceOf(short, { callMargin: d('0.2'), quantityPrecision: 4 })! };
+    expect(callMarginOf(shortReported, 4)!.toFixed(10)).toBe('0.2000000000');
+    // No call price reported: no call margin, and no top-up is sized.
+    expect(callMarginOf(long, 4)).toBeUndefined();
+    const f = exchangeMarginFormulas((m) => (m === 'BTCUSDT' ? 4 : undefined));
+    expect(f.collateralForCallPrice(long, d('40000')).toFixed()).toBe('0');
+    expect(Number(f.collateralForCallPrice({ ...long, callPrice: callPriceOf(long, W)! }, d('40000')).toFixed(6))).toBeCloseTo(400, 4);
   });
 });

@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { d, Decimal } from '../../src/core/decimal.js';
 import { MarginMonitor, distancePct } from '../../src/risk/margin-monitor.js';
 import { simMarginFormulas } from '../../src/risk/margin-topup.js';
-import { startMarginWatch } from '../../src/runtime/margin-watch.js';
+import { startMarginWatch } from '../../src/kernel/margin-watch.js';
 import { ACCOUNT, simStack } from './sim-stack.js';
 
 const CFG = { warnAtPct: 5, topUpAtPct: 3, closeAtPct: 1, topUpTargetPct: 8 };

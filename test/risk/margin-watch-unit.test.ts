@@ -4,7 +4,7 @@ import type { Intent, Verdict } from '../../src/core/intents.js';
 import type { MarginPosition, MarginRequest } from '../../src/core/types/margin.js';
 import { MarginMonitor } from '../../src/risk/margin-monitor.js';
 import { PositionOwners } from '../../src/risk/margin-owners.js';
-import { startMarginWatch } from '../../src/runtime/margin-watch.js';
+import { startMarginWatch } from '../../src/kernel/margin-watch.js';
 import type { MarginAlert } from '../../src/strategy/views.js';
 
 function position(id: number, over: Partial<MarginPosition> = {}): MarginPosition {

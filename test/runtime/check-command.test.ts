@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { Command } from 'commander';
-import { checkConfig, registerCheckCommands } from '../../src/runtime/check-command.js';
+import { checkConfig, registerCheckCommands } from '../../src/cli/check.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'mizan-check-'));
 function file(name: string, text: string): string {

@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
+import WebSocket from 'ws';
 import { parseBalances, parseDepth } from '../../src/exchange/parse/index.js';
 import { runSim, type RunningSim } from '../../src/sim/cli-command.js';
 
@@ -37,6 +38,30 @@ describe('mizan sim', () => {
     child.kill('SIGINT');
     expect(await exited).toBe(0);
     expect(out).toContain('stopped');
+  });
+
+  it('--no-ws serves the stream on socket.io only: /ws answers 404 and the banner says so', async () => {
+    const child = spawn(process.execPath, [resolve(repo, 'bin/run-ts.js'), resolve(here, 'fixtures/sim-cli.ts'), 'sim', '--port', '0', '--no-replay', '--no-ws'], {
+      cwd: repo,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let out = '';
+    child.stdout.on('data', (b: Buffer) => (out += b.toString()));
+    const exited = new Promise<number | null>((r) => child.on('exit', (code) => r(code)));
+    for (let i = 0; i < 300 && !out.includes('Ctrl-C'); i++) await new Promise((r) => setTimeout(r, 100));
+    expect(out).toMatch(/ws\s+not served \(--no-ws\)/);
+    const url = /REST\s+(http:\/\/127\.0\.0\.1:\d+)/.exec(out)![1]!;
+    const ws = new WebSocket(url.replace('http:', 'ws:') + '/ws');
+    const refused = await new Promise<string>((r) => ws.on('error', (e) => r(e.message)));
+    expect(refused).toMatch(/404/);
+    child.kill('SIGINT');
+    expect(await exited).toBe(0);
+  });
+
+  it('prints the plain WebSocket address when it serves /ws', async () => {
+    running = await runSim({ port: 0, replay: false, seed: 2 });
+    const { banner } = await import('../../src/sim/cli-command.js');
+    expect(banner(running)).toMatch(new RegExp(`ws\\s+${running.server.wsUrl!.replace(/[.]/g, '\\.')}\\s+\\(plain WebSocket`));
   });
 
   it('serves the other desks\' endpoints (profile, instant, margin) through their routes', async () => {

@@ -50,7 +50,7 @@ export interface PrivateStreamOptions {
   lifetime?: Partial<LifetimeRule> | false;
   /** How long before the cut the connection is replaced, ms. Default min(60 000, cutAfterMs / 4). */
   lifetimeLeadMs?: number;
-  /** Longest a replacement may take before it finishes anyway, ms. Default 5000. */
+  /** Longest the overlap of a replacement may take once it is up, ms (connecting is bounded by connectTimeoutMs). Default 5000. */
   handoverTimeoutMs?: number;
   connectTimeoutMs?: number;
   reconnect?: BackoffOptions & { stableAfterMs?: number };

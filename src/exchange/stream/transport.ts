@@ -111,23 +111,61 @@ export function openSocket(options: SocketOptions, handlers: SocketHandlers): St
 
 const TEXT = new TextDecoder();
 
+/**
+ * A plain WebSocket has no heartbeat timeout of its own (socket.io has `pingTimeout`): a connection
+ * whose peer vanished without closing would look open forever. Once the server has pinged twice, a
+ * silence (no ping, no frame) longer than DEAD_AFTER_PINGS times the longest gap between its pings
+ * (at least DEAD_MIN_MS) ends the connection, and the owner reconnects. A server that never pings is
+ * left alone.
+ */
+const DEAD_AFTER_PINGS = 2.5;
+const DEAD_MIN_MS = 1000;
+
 function openWs(options: SocketOptions, handlers: SocketHandlers): StreamSocket {
   let disposed = false;
   let opened = false;
   let lastError: string | undefined;
+  let deadReason: string | undefined;
+  let lastSeen = 0;
+  let lastPing = 0;
+  let pingGap = 0;
+  let watch: ReturnType<typeof setInterval> | undefined;
   const ws = new WebSocket(wsAddress(options.url, options.wsPath), {
     handshakeTimeout: options.connectTimeoutMs,
     perMessageDeflate: false,
   });
+  const stopWatch = () => {
+    if (watch !== undefined) clearInterval(watch);
+    watch = undefined;
+  };
+  const checkAlive = () => {
+    if (pingGap === 0) return;
+    const limit = Math.max(DEAD_MIN_MS, pingGap * DEAD_AFTER_PINGS);
+    const silent = Date.now() - lastSeen;
+    if (silent <= limit) return;
+    stopWatch();
+    deadReason = `no ping or frame from the server for ${silent} ms (it pinged every ${Math.round(pingGap)} ms)`;
+    ws.terminate();
+  };
   ws.on('open', () => {
     opened = true;
+    lastSeen = Date.now();
     if (!disposed) handlers.connect();
   });
   ws.on('ping', () => {
+    const t = Date.now();
+    lastSeen = t;
+    if (lastPing > 0) pingGap = Math.max(pingGap, t - lastPing);
+    lastPing = t;
+    if (pingGap > 0 && watch === undefined && !disposed) {
+      watch = setInterval(checkAlive, Math.max(50, Math.min(1000, pingGap / 2)));
+      watch.unref();
+    }
     // `ws` has already queued the pong (autoPong).
     if (!disposed) handlers.heartbeat();
   });
   ws.on('message', (raw: WebSocket.RawData) => {
+    lastSeen = Date.now();
     if (disposed) return;
     const text = typeof raw === 'string' ? raw : TEXT.decode(Array.isArray(raw) ? Buffer.concat(raw) : (raw as Buffer));
     let frame: unknown;
@@ -148,9 +186,11 @@ function openWs(options: SocketOptions, handlers: SocketHandlers): StreamSocket 
     lastError = describeError(err);
   });
   ws.on('close', (code: number, reason: Buffer) => {
+    stopWatch();
     if (disposed) return;
     disposed = true;
-    if (opened) handlers.disconnect(`closed by the server (${code}${reason.length > 0 ? ` ${reason.toString()}` : ''})`);
+    if (deadReason !== undefined) handlers.disconnect(deadReason);
+    else if (opened) handlers.disconnect(`closed by the server (${code}${reason.length > 0 ? ` ${reason.toString()}` : ''})`);
     else handlers.error(lastError ?? `closed before the handshake (${code})`);
   });
   return {
@@ -158,6 +198,7 @@ function openWs(options: SocketOptions, handlers: SocketHandlers): StreamSocket 
       if (ws.readyState === WebSocket.OPEN) ws.send(JSON.stringify([event, payload]));
     },
     close: () => {
+      stopWatch();
       disposed = true;
       if (ws.readyState === WebSocket.CONNECTING) ws.terminate();
       else if (ws.readyState === WebSocket.OPEN) ws.close(1000, 'client closed');

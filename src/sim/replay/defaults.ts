@@ -11,8 +11,8 @@
  * assumptions stated in MARKET_GRIDS.
  */
 import { readFileSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
+import { PACKAGE_ROOT } from '../../package-root.js';
 import { Decimal } from '../../core/decimal.js';
 import { DERIVATION, HFT_FILES, type Derivation } from './bundle.js';
 import { candleSource } from './candle-source.js';
@@ -31,9 +31,9 @@ export const MARKET_GRIDS: Readonly<Record<string, MarketGrid>> = {
 
 export const DEFAULT_MARKETS = ['BTCUSDT', 'ETHUSDT', 'USDTTMN', 'BTCTMN', 'ETHTMN'] as const;
 
-/** `<repo>/backtest/data`, from this file's location. */
+/** `backtest/data` in mizan's package (the repository, or node_modules/mizan when installed). */
 export function bundledDataDir(): string {
-  return resolve(dirname(fileURLToPath(import.meta.url)), '../../../backtest/data');
+  return join(PACKAGE_ROOT, 'backtest/data');
 }
 
 export interface DefaultSourcesOptions {

@@ -1,6 +1,6 @@
 /** Shared pieces of the market command tests: a captured text stream and a program to parse with. */
 import { Command } from 'commander';
-import { registerMarketCommands, type MarketCommandDeps } from '../../../src/market/cli-command.js';
+import { registerMarketCommands, type MarketCommandDeps } from '../../../src/cli/market.js';
 
 export interface Captured {
   text: string;

@@ -1,0 +1,173 @@
+/**
+ * `mizan backtest <config> [--from] [--to] [--data] [--out]` and
+ * `mizan sweep <config> --param fast=5..30:5 [--param …] [--metric sharpe] [--workers N] [--out sweep.csv]`.
+ */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import type { Command } from 'commander';
+import type { WallexRestClient } from '../exchange/rest/client.js';
+import type { MizanConfig } from '../config/schema.js';
+import type { MetricKey, MetricUnit } from '../backtest/metrics/index.js';
+
+/** The commands' code, loaded when a command runs, not when `mizan` starts (mizan --help stays quick). */
+async function load() {
+  const [progress, configLoad, log, rest, fees, metrics, report, result, run, sweep] = await Promise.all([
+    import('cli-progress'),
+    import('../config/load.js'),
+    import('../runtime/logger.js'),
+    import('../exchange/rest/client.js'),
+    import('../backtest/account-fees.js'),
+    import('../backtest/metrics/index.js'),
+    import('../backtest/report-html.js'),
+    import('../backtest/result.js'),
+    import('../backtest/run.js'),
+    import('../backtest/sweep.js'),
+  ]);
+  return { cliProgress: progress.default, loadConfig: configLoad.loadConfig, createLogger: log.createLogger, WallexRestClient: rest.WallexRestClient, ...fees, ...metrics, ...report, ...result, ...run, ...sweep };
+}
+type Loaded = Awaited<ReturnType<typeof load>>;
+
+function parseTime(v: string, flag: string): number {
+  const ms = /^\d+$/.test(v) ? Number(v) * 1000 : Date.parse(/^\d{4}-\d{2}-\d{2}$/.test(v) ? `${v}T00:00:00Z` : v);
+  if (!Number.isFinite(ms)) throw new Error(`${flag} ${JSON.stringify(v)}: expected YYYY-MM-DD, an ISO time, or Unix seconds`);
+  return ms;
+}
+
+/** The exchange's REST client with the config's key (for `fees: account`, an account endpoint). */
+function restClientOf(m: Loaded, config: MizanConfig): WallexRestClient {
+  return new m.WallexRestClient({ baseUrl: config.exchange.baseUrl, timeoutMs: config.exchange.timeoutMs, ...(config.exchange.apiKey ? { apiKey: config.exchange.apiKey } : {}) });
+}
+
+async function backtestConfig(m: Loaded, file: string): Promise<MizanConfig> {
+  const config = await m.loadConfig(file);
+  if (!config.backtest) throw new Error(`${file}: no backtest section (data, from, to)`);
+  return config;
+}
+
+const METRIC_ALIASES: Record<string, MetricKey> = { sharpe: 'sharpe', sortino: 'sortino', calmar: 'calmar', return: 'totalReturnPct', cagr: 'cagrPct', drawdown: 'maxDrawdownPct', winrate: 'winRatePct', pf: 'profitFactor', sqn: 'sqn', expectancy: 'expectancy' };
+
+export function registerBacktestCommands(program: Command): void {
+  program
+    .command('backtest')
+    .description('run the strategies of a config on historical candles')
+    .argument('<config>', 'YAML config with a backtest section')
+    .option('--from <time>', 'start (YYYY-MM-DD, ISO time or Unix seconds)')
+    .option('--to <time>', 'end, exclusive')
+    .option('--data <dir>', 'directory relative data paths are read from')
+    .option('--out <dir>', 'write result.json and report.html here')
+    .option('--allow-errors', 'exit with code 0 even when a strategy handler threw (backtest.allowErrors)')
+    .action(async (file: string, o: { from?: string; to?: string; data?: string; out?: string; allowErrors?: boolean }) => {
+      const m = await load();
+      const loaded = await backtestConfig(m, file);
+      // fees: account: the account's rates, read once before the run (the key goes only into x-api-key).
+      const config = await m.resolveAccountFees(loaded, () => restClientOf(m, loaded));
+      // The real logger, as `mizan run` builds it (logging.level, logging.pretty, secrets redacted), on
+      // stderr: stdout carries the summary. ctx.log, risk denials and handler errors reach it.
+      // Each line carries the simulated time it was written at (`at`), once the run's clock exists.
+      let simClock: { now(): number } | undefined;
+      const logger = m.createLogger({
+        mixin: () => (simClock ? { at: new Date(simClock.now()).toISOString() } : {}),
+        level: config.logging.level,
+        pretty: config.logging.pretty,
+        destination: process.stderr,
+        secrets: [config.exchange.apiKey, config.exchange.stream.privateKey].filter((x): x is string => x !== undefined),
+      });
+      const bar = new m.cliProgress.SingleBar({ format: 'backtest [{bar}] {percentage}% {value}/{total} candles', clearOnComplete: true, stream: process.stderr }, m.cliProgress.Presets.shades_classic);
+      let started = false;
+      const run = await m.runBacktest(config, {
+        ...(o.from ? { from: parseTime(o.from, '--from') } : {}),
+        ...(o.to ? { to: parseTime(o.to, '--to') } : {}),
+        ...(o.data ? { dataDir: resolve(o.data) } : {}),
+        candleSource: new m.WallexRestClient({ baseUrl: config.exchange.baseUrl, timeoutMs: config.exchange.timeoutMs }),
+        logger,
+        onClock: (c) => (simClock = c),
+        onProgress: (done, total) => {
+          if (!started) bar.start(total, 0);
+          started = true;
+          bar.update(done);
+        },
+      });
+      if (started) bar.stop();
+      process.stdout.write(m.formatSummary(run.result) + '\n');
+      if (o.out) {
+        mkdirSync(o.out, { recursive: true });
+        writeFileSync(join(o.out, 'result.json'), m.resultJson(run.result));
+        writeFileSync(join(o.out, 'report.html'), m.renderHtmlReport(run.result, run.series));
+        process.stdout.write(`wrote ${join(o.out, 'result.json')} and ${join(o.out, 'report.html')}\n`);
+      }
+      const errors = run.result.errors;
+      if (errors.total > 0) {
+        const allowed = o.allowErrors === true || config.backtest?.allowErrors === true;
+        process.stderr.write(
+          `mizan: the strategies' handlers threw ${errors.total} time(s) (${errors.kinds.length} kind(s), ${
+            config.logging.level === 'fatal' || config.logging.level === 'silent' ? `logging.level ${config.logging.level} hides their stacks` : 'the first of each logged above with its stack'
+          })` +
+            (allowed ? ': allowed (--allow-errors / backtest.allowErrors)\n' : ': exit code 1 (--allow-errors or backtest.allowErrors accepts them)\n'),
+        );
+        if (!allowed) process.exitCode = 1;
+      }
+    });
+
+  program
+    .command('sweep')
+    .description('run a backtest for every combination of parameter values on worker threads, ranked by a metric')
+    .argument('<config>', 'YAML config with a backtest section')
+    .option('--param <range>', 'name=from..to:step or name=a,b,c (instance.name with several strategies); repeatable', (v: string, acc: string[]) => [...acc, v], [] as string[])
+    .option('--metric <name>', `rank by: ${Object.keys(METRIC_ALIASES).join(', ')} or a metric key`, 'sharpe')
+    .option('--workers <n>', 'exactly this many worker threads (default: one, more up to the cores while the remaining work pays for their start-up)')
+    .option('--out <file>', 'CSV of every run', 'sweep.csv')
+    .action(async (file: string, o: { param: string[]; metric: string; workers?: string; out: string }) => {
+      const m = await load();
+      const workers = o.workers === undefined ? undefined : m.parseWorkers(o.workers);
+      const loaded = await backtestConfig(m, file);
+      // fees: account: read once here; the workers get the rates with the candles.
+      const config = await m.resolveAccountFees(loaded, () => restClientOf(m, loaded));
+      if (o.param.length === 0) throw new Error('sweep needs at least one --param');
+      const metric = METRIC_ALIASES[o.metric] ?? (m.METRIC_DEFINITIONS.find((d) => d.key === o.metric)?.key as MetricKey | undefined);
+      if (!metric) throw new Error(`--metric ${o.metric}: unknown (use ${Object.keys(METRIC_ALIASES).join(', ')})`);
+      const combos = await m.expandSweep(config, o.param.map(m.parseParamRange));
+      const bar = new m.cliProgress.SingleBar({ format: 'sweep [{bar}] {value}/{total} runs', stream: process.stderr }, m.cliProgress.Presets.shades_classic);
+      let started = false;
+      let threads = 0;
+      try {
+        const rows = await m.runSweep(combos, {
+          configFile: resolve(file),
+          config,
+          ...(workers !== undefined ? { workers } : {}),
+          candleSource: new m.WallexRestClient({ baseUrl: config.exchange.baseUrl, timeoutMs: config.exchange.timeoutMs }),
+          // The data is reported once, before any worker starts; a report that is not ok stops the
+          // sweep with an error that lists the problems (printed once, by that error).
+          onDataReport: (r) => {
+            if (r.ok) {
+              for (const p of r.problems) process.stderr.write(`data: ${p}\n`);
+              for (const n of r.notes) process.stderr.write(`data note: ${n}\n`);
+              bar.start(combos.length, 0);
+              started = true;
+            }
+          },
+          onProgress: (d) => bar.update(d),
+          onWorkerStart: (n) => (threads = n),
+        });
+        if (started) bar.stop();
+        started = false;
+        const ranked = m.rankRows(rows, metric, metric === 'maxDrawdownPct');
+        const keys: MetricKey[] = [metric, 'totalReturnPct', 'maxDrawdownPct', 'trades', 'winRatePct'].filter((k, i, a) => a.indexOf(k) === i) as MetricKey[];
+        const units = new Map<MetricKey, MetricUnit>(m.METRIC_DEFINITIONS.map((d) => [d.key, d.unit]));
+        process.stdout.write(`rank  ${keys.join('  ')}  params\n`);
+        ranked.slice(0, 20).forEach((r, i) => {
+          const vals = keys.map((k) => sweepCell(r.metrics[k], units.get(k)));
+          process.stdout.write(`${String(i + 1).padStart(4)}  ${vals.join('  ')}  ${JSON.stringify(r.params)}${r.error ? `  error: ${r.error}` : ''}\n`);
+        });
+        writeFileSync(o.out, m.sweepCsv(ranked, m.METRIC_DEFINITIONS.map((d) => d.key)));
+        process.stdout.write(`wrote ${o.out} (${rows.length} runs, ${threads} worker${threads === 1 ? '' : 's'})\n`);
+      } finally {
+        if (started) bar.stop();
+      }
+    });
+}
+
+/** A metric in the ranked table: counts and durations (ms) as whole numbers, the rest with 2 decimals. */
+export function sweepCell(v: number | null | undefined, unit: MetricUnit | undefined): string {
+  if (v == null) return 'n/a';
+  return unit === 'count' || unit === 'duration' ? String(Math.round(v)) : v.toFixed(2);
+}

@@ -1,0 +1,22 @@
+/**
+ * Registers every `mizan` subcommand. Kept apart from cli.ts so tests can build the program
+ * without parsing process.argv.
+ */
+import type { Command } from 'commander';
+import { registerJournalCommand } from './journal.js';
+import { registerSimCommand } from '../sim/cli-command.js';
+import { registerRunCommand } from './run.js';
+import { registerCheckCommands } from './check.js';
+import { registerRiskCommands } from './risk.js';
+import { registerMarketCommands } from './market.js';
+import { registerBacktestCommands } from './backtest.js';
+
+export function registerCommands(program: Command): void {
+  registerRunCommand(program);
+  registerCheckCommands(program);
+  registerJournalCommand(program);
+  registerSimCommand(program);
+  registerBacktestCommands(program);
+  registerRiskCommands(program);
+  registerMarketCommands(program);
+}

@@ -1,0 +1,155 @@
+/**
+ * Carries out an intent the risk module passed: spot orders and cancels through the execution
+ * engine, instant and margin intents straight on the venue (they complete in one call). Any
+ * exchange rejection comes back to the strategy as a denial with rule `exchange` and the
+ * exchange's reason.
+ */
+import type { Clock } from '../core/clock.js';
+import { Decimal } from '../core/decimal.js';
+import type { Intent } from '../core/intents.js';
+import type { Logger } from '../core/logger.js';
+import type { InstantOrder } from '../core/types/order.js';
+import type { ExecutionEngine, ExecutionJournal } from '../execution/engine.js';
+import { baseOf, quoteOf } from '../execution/tracked-order.js';
+import type { Venue } from '../execution/venue.js';
+import type { Portfolio } from '../portfolio/portfolio.js';
+import type { Denial, FillEvent } from '../core/views.js';
+
+export interface IntentExecutorDeps {
+  engine: ExecutionEngine;
+  venueFor(account: string): Venue;
+  portfolio: Portfolio;
+  clock: Clock;
+  logger: Logger;
+  accountOf(strategy: string): string;
+  deny(d: Denial): void;
+  fill(f: FillEvent, account: string): void;
+  release(reservationId: string): void;
+  /** Best price of a side of a market's book: the price of a margin close that gives none (core/intents.ts). */
+  best?(symbol: string, side: 'bid' | 'ask'): Decimal | undefined;
+  /** Journal of orders and fills (instant orders are journaled here; spot orders by the engine). */
+  journal?: ExecutionJournal;
+}
+
+export class IntentExecutor {
+  constructor(private readonly deps: IntentExecutorDeps) {}
+
+  async execute(intent: Intent, reservationId?: string): Promise<void> {
+    const d = this.deps;
+    const account = d.accountOf(intent.strategy);
+    try {
+      switch (intent.kind) {
+        case 'order':
+          await d.engine.submitOrder(intent, { account, ...(reservationId ? { reservationId } : {}) });
+          return;
+        case 'cancel': {
+          const o = d.engine.orders.get(intent.clientOrderId);
+          if (!o || o.strategy !== intent.strategy) {
+            d.deny({ intent, rule: 'ownership', reason: `order ${intent.clientOrderId} is not an order of ${intent.strategy}` });
+            return;
+          }
+          await d.engine.cancel(intent.clientOrderId);
+          return;
+        }
+        case 'cancelAll':
+          await d.engine.cancelAll(intent.symbol, intent.strategy);
+          return;
+        case 'instant': {
+          if (intent.size.kind !== 'base') throw new Error('instant order size must be resolved to a base quantity before execution');
+          const order = await d.venueFor(account).instantOrder({ symbol: intent.symbol, side: intent.side, quantity: intent.size.quantity });
+          const fills = instantFills(order, intent.strategy, d.clock.now(), intent.tag);
+          this.journalInstant(order, intent.strategy, account, fills, intent.tag);
+          for (const f of fills) d.fill(f, account);
+          return;
+        }
+        case 'marginOpen': {
+          if (!intent.openPrice) throw new Error('margin open price must be set before execution');
+          await d.venueFor(account).openPosition({
+            market: intent.market,
+            side: intent.side,
+            collateral: intent.collateral,
+            riskCoef: intent.riskCoef,
+            openPrice: intent.openPrice,
+            ...(intent.stopLoss ? { stopLoss: intent.stopLoss } : {}),
+            ...(intent.takeProfit ? { takeProfit: intent.takeProfit } : {}),
+          });
+          await this.syncMargin(account);
+          return;
+        }
+        case 'marginAddCollateral':
+          await d.venueFor(account).addCollateral(intent.positionId, intent.amount);
+          await this.syncMargin(account);
+          return;
+        case 'marginClose': {
+          // No price given (the kernel's risk port fills it in before the check): a long closes by
+          // selling (best bid), a short by buying back (best ask).
+          const pos = d.portfolio.marginPositions().find((p) => p.id === intent.positionId);
+          const price = intent.price ?? (pos ? d.best?.(pos.market, pos.side === 'long' ? 'bid' : 'ask') : undefined);
+          if (!price) throw new Error(`margin position ${intent.positionId}: no price to close at (position unknown or no book for its market)`);
+          await d.venueFor(account).closePosition(intent.positionId, price);
+          await this.syncMargin(account);
+          return;
+        }
+      }
+    } catch (err) {
+      const reason = err instanceof Error ? err.message : String(err);
+      d.logger.warn({ strategy: intent.strategy, intent: intent.kind, err: reason }, 'exchange refused the intent');
+      d.deny({ intent, rule: 'exchange', reason });
+    } finally {
+      if (reservationId && intent.kind !== 'order') d.release(reservationId);
+    }
+  }
+
+  private journalInstant(o: InstantOrder, strategy: string, account: string, fills: FillEvent[], tag?: string): void {
+    const j = this.deps.journal;
+    if (!j) return;
+    const now = this.deps.clock.now();
+    let filled = new Decimal(0);
+    let quote = new Decimal(0);
+    let fee = new Decimal(0);
+    for (const f of fills) {
+      filled = filled.plus(f.quantity);
+      quote = quote.plus(f.quantity.mul(f.price));
+      fee = fee.plus(f.fee);
+    }
+    j.upsertOrder({
+      clientOrderId: o.clientOrderId,
+      strategy,
+      account,
+      symbol: o.symbol,
+      side: o.side,
+      type: 'OTC',
+      price: o.executedPrice ?? o.price,
+      quantity: o.origQty,
+      filled,
+      filledQuote: quote,
+      fee,
+      state: 'filled',
+      createdAt: now,
+      updatedAt: now,
+      quietPolls: 0,
+      ...(tag ? { tag } : {}),
+    });
+    let cum = new Decimal(0);
+    for (const f of fills) {
+      cum = cum.plus(f.quantity);
+      j.recordFill(f, `${o.clientOrderId}:${cum.toFixed()}`);
+    }
+  }
+
+  async syncMargin(account: string): Promise<void> {
+    const positions = await this.deps.venueFor(account).positions({});
+    this.deps.portfolio.syncMargin(positions);
+  }
+}
+
+/** The fills of an instant order, or one synthesized from its executed totals when it lists none. */
+export function instantFills(o: InstantOrder, strategy: string, now: number, tag?: string): FillEvent[] {
+  const base = { clientOrderId: o.clientOrderId, strategy, symbol: o.symbol, side: o.side, ...(tag ? { tag } : {}) };
+  if (o.fills.length > 0) {
+    return o.fills.map((f) => ({ ...base, price: f.price, quantity: f.quantity, fee: f.fee, feeAsset: f.feeAsset, timestamp: f.timestamp }));
+  }
+  if (o.executedQty.isZero()) return [];
+  const price = o.executedPrice ?? o.price;
+  return [{ ...base, price, quantity: o.executedQty, fee: o.fee ?? new Decimal(0), feeAsset: o.side === 'BUY' ? baseOf(o.symbol) : quoteOf(o.symbol), timestamp: now }];
+}

@@ -1,0 +1,256 @@
+/**
+ * The trading kernel: the one place that builds and owns every trading part, for live, paper and
+ * backtests alike (nautilus_trader's NautilusKernel is the model). A mode hands in only its ports
+ * (clock, venues, balance source, market and book views, journal, logger) and drives the kernel
+ * with market events; everything that decides is built here once:
+ * - the risk engine with every setting of the config: global limits, each strategy's `risk` and
+ *   `capital`, `risk.protections` (fed by `recordEquity` and the trades the portfolio closes) and
+ *   the margin monitor (`risk.marginMonitor`);
+ * - reservations with acceptance tracking: a resting order's funds count once (the reservation stops
+ *   counting once a balance read shows the exchange's lock; with `liveLocked` at once);
+ * - the execution engine, the portfolio, the owners of margin positions;
+ * - one asset valuation (valuation.ts);
+ * - the trading core with the strategy runners.
+ * What an intent means is decided here too, so it is the same in every mode: a `marginClose`
+ * without a price closes at the best bid (long) or ask (short) (core/intents.ts); a halt cancels
+ * every open order.
+ */
+import type { Clock } from '../core/clock.js';
+import { Decimal } from '../core/decimal.js';
+import type { Intent, Verdict } from '../core/intents.js';
+import type { Logger } from '../core/logger.js';
+import type { MarginPosition } from '../core/types/margin.js';
+import type { MizanConfig } from '../config/schema.js';
+import { ClientIdGenerator } from '../execution/client-id.js';
+import { BracketManager, memoryBracketStore, type BracketStore } from '../execution/brackets.js';
+import { ExecutionEngine, type ExecutionJournal } from '../execution/engine.js';
+import type { Venue } from '../execution/venue.js';
+import { Portfolio } from '../portfolio/portfolio.js';
+import { RiskEngine } from '../risk/engine.js';
+import type { StrategyLimits } from '../risk/limits.js';
+import { followAcceptance } from '../risk/lock-coverage.js';
+import { MarginMonitor } from '../risk/margin-monitor.js';
+import { PositionOwners, type OwnerStore } from '../risk/margin-owners.js';
+import { exchangeMarginFormulas } from '../risk/margin-topup.js';
+import type { BalanceEntryView, RiskSink } from '../risk/ports.js';
+import { Reservations } from '../risk/reservations.js';
+import type { BookView, FillEvent, KeyValueStore, MarketView } from '../core/views.js';
+import { startMarginWatch, type MarginWatch } from './margin-watch.js';
+import { TradingCore, type RiskPort, type StrategyInstance } from './trading-core.js';
+import { riskPort } from './risk-port.js';
+import { AssetValuation } from './valuation.js';
+
+/** What a mode supplies: everything the kernel reads from or writes to the outside. */
+export interface KernelPorts {
+  clock: Clock;
+  logger: Logger;
+  /** The venue of an account, as the mode builds it (the kernel wraps it to learn margin owners). */
+  venueFor(account: string): Venue;
+  /** A market's limits and fees; undefined for an unknown market. */
+  market(symbol: string): MarketView | undefined;
+  /** A market's book as strategies and risk see it. */
+  book(symbol: string): BookView | undefined;
+  /** The price positions are marked at (book mid, else the last trade). */
+  mark(symbol: string): Decimal | undefined;
+  /** The balance risk checks against; default: the portfolio's synced balances. */
+  balance?(account: string, asset: string): BalanceEntryView | undefined;
+  /** The balance source's `locked` is always current (the simulator's ledger): an accepted order is covered at once. */
+  liveLocked: boolean;
+  /** Markets valued and traded, split into base and quote. */
+  symbols: readonly string[];
+  split(symbol: string): { base: string; quote: string };
+  reference: string;
+  /** Smallest sellable quantity of a market (dust below it). */
+  minSellable?(symbol: string): Decimal | undefined;
+  /** Strategy state store. */
+  kv(strategy: string): KeyValueStore;
+  /** Where verdicts, the trading state and the protections' counters go (the journal). */
+  riskSink?: RiskSink;
+  /** The execution journal (orders and fills). */
+  executionJournal?: ExecutionJournal;
+  /** Where the margin-position owners are kept across restarts. */
+  ownerStore?: OwnerStore;
+  /** Client id prefix source (default: none; backtests use `bt`). */
+  idPrefix?: string;
+  /** A verdict the mode gives before risk (a backtest's warm-up); undefined lets risk decide. */
+  gate?(intent: Intent): Verdict | undefined;
+  /** The margin watch's timer period (live re-reads positions on it); 0: price updates only. */
+  marginWatchMs?: number;
+  /** Where the brackets under way are kept across restarts (the journal); default: in memory. */
+  bracketStore?: BracketStore;
+  /** How many final orders the execution engine keeps in memory (default: all; a backtest's result reads them). */
+  retainFinal?: number;
+  /** Keep the owners of closed margin positions (a backtest's result credits each to its strategy). */
+  keepOwners?: boolean;
+}
+
+export interface KernelSettings {
+  config: Pick<MizanConfig, 'risk' | 'strategies'>;
+  instances: StrategyInstance[];
+}
+
+/** Every strategy's own limits: its `risk` section with its `capital`. */
+export function strategyLimits(config: Pick<MizanConfig, 'strategies'>): Record<string, StrategyLimits> {
+  return Object.fromEntries(config.strategies.map((s) => [s.name, { ...(s.risk ?? {}), ...(s.capital ? { capital: s.capital } : {}) }]));
+}
+
+export class TradingKernel {
+  readonly risk: RiskEngine;
+  readonly engine: ExecutionEngine;
+  /** Stop-loss / take-profit exits of entries (execution/brackets.ts); the mode feeds it trade prices. */
+  readonly brackets: BracketManager;
+  readonly portfolio: Portfolio;
+  readonly owners: PositionOwners;
+  readonly valuation: AssetValuation;
+  readonly core: TradingCore;
+  readonly monitor: MarginMonitor;
+  readonly marginWatch: MarginWatch;
+  /** The risk engine as the core sees it (the mode's gate, the marginClose default, closed trades to protections). */
+  readonly riskPort: RiskPort;
+  private readonly venues = new Map<string, Venue>();
+  private readonly fillListeners: ((f: FillEvent) => void)[] = [];
+  private readonly stops: (() => void)[] = [];
+  private readonly feedsEquity: boolean;
+
+  constructor(
+    private readonly p: KernelPorts,
+    s: KernelSettings,
+  ) {
+    const { clock, logger } = p;
+    const instances = s.instances;
+    const accountOf = (strategy: string) => instances.find((i) => i.name === strategy)?.account ?? 'main';
+    // Margin positions carry no strategy: the owner is the strategy whose passed marginOpen intent
+    // opened it; else the only strategy trading that market; else the only strategy there is.
+    this.owners = new PositionOwners({
+      ...(p.ownerStore ? { store: p.ownerStore } : {}),
+      fallback: (pos) => {
+        const on = instances.filter((i) => i.markets.includes(pos.market));
+        return on.length === 1 ? on[0]!.name : instances.length === 1 ? instances[0]!.name : undefined;
+      },
+    });
+    const venueFor = (account: string): Venue => this.venueFor(account);
+    this.valuation = new AssetValuation({ reference: p.reference, split: p.split, symbols: p.symbols, price: (sym) => p.book(sym)?.mid() });
+    this.portfolio = new Portfolio({
+      split: p.split,
+      price: (asset, ref) => this.valuation.price(asset, ref),
+      reference: p.reference,
+      ...(p.minSellable ? { minSellable: p.minSellable } : {}),
+    });
+    const portfolio = this.portfolio;
+    this.risk = new RiskEngine({
+      ports: {
+        market: (sym) => p.market(sym),
+        book: (sym) => p.book(sym),
+        balance: p.balance ?? ((account, asset) => portfolio.balance(asset, account)),
+        openOrders: () => this.engine.liveOrders(),
+        positions: () => portfolio.positions.all(),
+        marginPositions: () => portfolio.marginPositions(),
+        markPrice: (sym) => p.mark(sym),
+        accountOf,
+      },
+      clock,
+      logger: logger.child({ component: 'risk' }),
+      ...(p.riskSink ? { sink: p.riskSink } : {}),
+      limits: s.config.risk.limits,
+      protections: s.config.risk.protections,
+      strategies: strategyLimits(s.config),
+      reservations: new Reservations({ liveLocked: p.liveLocked }),
+    });
+    const risk = this.risk;
+    const protections = s.config.risk.protections;
+    this.feedsEquity = protections.maxDrawdownPct !== undefined || protections.dailyLossLimitPct !== undefined;
+    this.engine = new ExecutionEngine({
+      venueFor,
+      clock,
+      logger: logger.child({ component: 'exec' }),
+      ids: new ClientIdGenerator(clock, ...(p.idPrefix ? [p.idPrefix] : [])),
+      ...(p.executionJournal ? { journal: p.executionJournal } : {}),
+      reservations: risk,
+      ...(p.retainFinal !== undefined ? { options: { retainFinal: p.retainFinal } } : {}),
+    });
+    this.engine.listen(venueFor('main'));
+    this.brackets = new BracketManager({ engine: this.engine, store: p.bracketStore ?? memoryBracketStore(), market: (s) => p.market(s), logger: logger.child({ component: 'brackets' }) });
+    this.stops.push(followAcceptance(this.engine, risk.reservations, clock));
+    risk.on('verdict', (v) => this.owners.noteVerdict(v));
+
+    const closePrice = (pos: MarginPosition) => (pos.side === 'long' ? p.book(pos.market)?.bestBid() : p.book(pos.market)?.bestAsk());
+    this.riskPort = riskPort(risk, portfolio, { closePrice, ...(p.gate ? { gate: (i: Intent) => p.gate!(i) } : {}) });
+    this.core = new TradingCore({
+      clock,
+      logger,
+      instances,
+      engine: this.engine,
+      portfolio,
+      risk: this.riskPort,
+      venueFor,
+      market: (sym) => p.market(sym),
+      book: (sym) => p.book(sym),
+      kv: (name) => p.kv(name),
+      ...(p.executionJournal ? { executionJournal: p.executionJournal } : {}),
+      onFill: (f) => {
+        for (const l of this.fillListeners) l(f);
+      },
+    });
+
+    // A halt (protection breach or `mizan halt`) cancels every open order (risk.protections.cancelOpenOrdersOnHalt).
+    const onHalt = ({ reason }: { reason: string }) => {
+      logger.warn({ reason }, 'halted: cancelling every open order');
+      for (const sym of p.symbols) void this.engine.cancelAll(sym);
+    };
+    risk.on('cancelAllOrders', onHalt);
+    this.stops.push(() => void risk.off('cancelAllOrders', onHalt));
+
+    // The margin monitor. Its call margin is the exchange's, read off each position's own call price
+    // (the exchange publishes no per-market call margin), never a simulator default.
+    this.monitor = new MarginMonitor({
+      config: s.config.risk.marginMonitor ?? {},
+      formulas: exchangeMarginFormulas((m) => p.market(m)?.quantityPrecision),
+      quoteOf: (m) => p.market(m)?.quote ?? 'USDT',
+      logger: logger.child({ component: 'margin' }),
+    });
+    this.marginWatch = startMarginWatch({
+      core: this.core,
+      monitor: this.monitor,
+      owners: this.owners,
+      positions: () => portfolio.marginPositions(),
+      mark: (sym) => p.mark(sym),
+      closePrice,
+      refresh: () => this.core.executor.syncMargin('main'),
+      intervalMs: p.marginWatchMs ?? 0,
+      pruneOwners: !p.keepOwners,
+      logger,
+    });
+    this.stops.push(() => this.marginWatch.stop());
+  }
+
+  /** The venue of an account as the kernel trades on it (wrapped to learn which strategy opened a margin position). */
+  venueFor(account: string): Venue {
+    let v = this.venues.get(account);
+    if (!v) this.venues.set(account, (v = this.owners.wrapVenue(this.p.venueFor(account))));
+    return v;
+  }
+
+  /** Every fill after the portfolio booked it (a backtest's trade list). */
+  onFill(listener: (f: FillEvent) => void): void {
+    this.fillListeners.push(listener);
+  }
+
+  /**
+   * The account's equity in the reference asset at `ts`: into the protections that watch it
+   * (drawdown, daily loss). Numbers are taken as they come (a backtest samples plain numbers).
+   */
+  recordEquity(ts: number, equity: Decimal | number): void {
+    if (!this.feedsEquity) return;
+    this.risk.onEquity(ts, typeof equity === 'number' ? new Decimal(equity) : equity);
+  }
+
+  /** Whether recordEquity feeds anything (a backtest skips making the number otherwise). */
+  get watchesEquity(): boolean {
+    return this.feedsEquity;
+  }
+
+  /** Stop the watches and listeners the kernel started (the engine and core are stopped by the mode). */
+  close(): void {
+    for (const s of this.stops.splice(0)) s();
+  }
+}

@@ -1,0 +1,44 @@
+/**
+ * The risk engine as the trading core's RiskPort, the same in every mode: a mode's gate first (a
+ * backtest's warm-up), a `marginClose` without a price priced at the best bid (long) or ask (short),
+ * the price that closes at once (its documented default, core/intents.ts), and closed round trips fed into the protections (a sell that brings a
+ * strategy's position in a market back to zero closes a trade).
+ */
+import type { Decimal } from '../core/decimal.js';
+import type { Intent, Verdict } from '../core/intents.js';
+import type { MarginPosition } from '../core/types/margin.js';
+import type { Portfolio } from '../portfolio/portfolio.js';
+import type { RiskEngine } from '../risk/engine.js';
+import type { RiskPort } from './trading-core.js';
+
+export interface RiskPortOptions {
+  /** A verdict the mode gives before risk; undefined lets risk decide. */
+  gate?(intent: Intent): Verdict | undefined;
+  /** The price that closes a margin position at once: best bid (long), best ask (short). */
+  closePrice?(position: MarginPosition): Decimal | undefined;
+}
+
+export function riskPort(risk: RiskEngine, portfolio: Portfolio, o: RiskPortOptions = {}): RiskPort {
+  return {
+    check: (intent) => {
+      const early = o.gate?.(intent);
+      if (early) return early;
+      if (intent.kind === 'marginClose' && !intent.price) {
+        const pos = portfolio.marginPositions().find((x) => x.id === intent.positionId);
+        const price = pos ? o.closePrice?.(pos) : undefined;
+        if (price) return risk.check({ ...intent, price });
+      }
+      return risk.check(intent);
+    },
+    reserved: (account, asset) => risk.reservations.reserved(account, asset),
+    release: (id) => risk.release(id),
+    onFill: (f) => {
+      if (f.side !== 'SELL') return;
+      const pos = portfolio.positions.get(f.strategy, f.symbol);
+      const last = pos?.closedTrades.at(-1);
+      if (pos && pos.quantity.isZero() && last && last.closedAt === f.timestamp) {
+        risk.onTradeClosed({ strategy: f.strategy, symbol: f.symbol, pnl: last.pnl, ts: f.timestamp, ...(f.tag ? { reason: f.tag } : {}) });
+      }
+    },
+  };
+}

@@ -1,0 +1,347 @@
+/**
+ * The trading core shared by live, paper and backtest: strategy instances with their contexts,
+ * the intent pipeline (journal -> risk -> execution) and the feedback (orders, fills, denials) to
+ * the strategy that asked. Modes differ only in the ports handed in (venue, books, clock).
+ */
+import type { Clock } from '../core/clock.js';
+import { Decimal } from '../core/decimal.js';
+import type { Intent, Verdict } from '../core/intents.js';
+import { DenialTally } from './denial-tally.js';
+import type { Logger } from '../core/logger.js';
+import type { MarketStats, PriceTick, PublicTrade } from '../core/types/market.js';
+import type { ExecutionEngine, ExecutionJournal } from '../execution/engine.js';
+import { baseOf, quoteOf, toView } from '../execution/tracked-order.js';
+import type { Venue } from '../execution/venue.js';
+import type { Portfolio } from '../portfolio/portfolio.js';
+import type { Bar } from '../strategy/bar.js';
+import { CandleWindow } from '../strategy/candle-window.js';
+import type { AnyStrategyDefinition, StrategyContext } from '../strategy/define.js';
+import type { ParamValues, ParamSpecs } from '../strategy/params.js';
+import { StrategyRunner, type StrategyEvent } from '../strategy/runner.js';
+import type { BookHealthView, BookView, Denial, FillEvent, KeyValueStore, MarginAlert, MarketView } from '../core/views.js';
+import { HigherTimeframe } from './higher-timeframe.js';
+import { IntentExecutor } from './intent-executor.js';
+
+export interface StrategyInstance {
+  /** Unique instance name (also the client-id prefix source). */
+  name: string;
+  definition: AnyStrategyDefinition;
+  params: ParamValues<ParamSpecs>;
+  markets: string[];
+  resolutionSec: number;
+  /** `main` or a trading-credit sub-account. */
+  account: string;
+}
+
+/** What the core needs from the risk module. */
+/** A verdict that passed the intent (with the reservation it holds, if any). */
+type PassedVerdict = Extract<Verdict, { ok: true }> & { reservationId?: string };
+
+export interface RiskPort {
+  check(intent: Intent): Verdict & { reservationId?: string };
+  /** Called for every fill (protections, exposure). */
+  /** realizedPnl: what the fill realised (a Decimal: no text is made per fill for a port that ignores it). */
+  onFill?(fill: FillEvent, realizedPnl: Decimal): void;
+  /** Amount of an asset reserved by in-flight intents of the bot on an account. */
+  reserved?(account: string, asset: string): Decimal;
+  /** Release a reservation whose intent ended without an order (instant, margin, failures). */
+  release?(reservationId: string): void;
+}
+
+export interface JournalPort {
+  recordDecision?(verdict: Verdict): void;
+}
+
+export interface TradingCoreDeps {
+  clock: Clock;
+  logger: Logger;
+  instances: StrategyInstance[];
+  engine: ExecutionEngine;
+  portfolio: Portfolio;
+  risk: RiskPort;
+  venueFor(account: string): Venue;
+  market(symbol: string): MarketView | undefined;
+  book(symbol: string): BookView | undefined;
+  kv(strategy: string): KeyValueStore;
+  journal?: JournalPort;
+  /** Where instant orders and their fills are journaled (spot orders are journaled by the engine). */
+  executionJournal?: ExecutionJournal;
+  /** Candles kept per market and resolution for `ctx.candles()`. */
+  candleCapacity?: number;
+  /** Every fill, after the portfolio booked it and before the strategy hears of it. */
+  onFill?(fill: FillEvent): void;
+}
+
+export class TradingCore {
+  readonly runners = new Map<string, StrategyRunner>();
+  private readonly runnerList: StrategyRunner[] = [];
+  private readonly windows = new Map<string, CandleWindow>();
+  private readonly feeds = new Map<string, (bar: Bar) => void | Promise<void>>();
+  /** Per market and base resolution: the higher timeframes built from its candles. */
+  private readonly higher = new Map<string, HigherTimeframe[]>();
+  private readonly built = new Set<string>();
+  private readonly bySymbol = new Map<string, StrategyRunner[]>();
+  readonly executor: IntentExecutor;
+  denials = 0;
+  /** Denials by rule and reason (the backtest summary and result.json break them down). */
+  readonly denialTally = new DenialTally();
+  fills = 0;
+
+  constructor(private readonly deps: TradingCoreDeps) {
+    this.executor = new IntentExecutor({
+      engine: deps.engine,
+      venueFor: deps.venueFor,
+      portfolio: deps.portfolio,
+      clock: deps.clock,
+      logger: deps.logger,
+      accountOf: (s) => this.instance(s)?.account ?? 'main',
+      deny: (d) => this.deny(d),
+      release: (id) => deps.risk.release?.(id),
+      best: (symbol, side) => (side === 'bid' ? deps.book(symbol)?.bestBid() : deps.book(symbol)?.bestAsk()),
+      ...(deps.executionJournal ? { journal: deps.executionJournal } : {}),
+      fill: (f, account) => this.onFill(f, account),
+    });
+    for (const inst of deps.instances) {
+      const ctx = this.context(inst);
+      const handlers = inst.definition.create(ctx);
+      const runner = new StrategyRunner({
+        ctx,
+        handlers,
+        recreate: () => inst.definition.create(ctx),
+        logger: deps.logger.child({ strategy: inst.name }),
+        sink: (intents) => this.process(intents),
+      });
+      this.runners.set(inst.name, runner);
+      this.runnerList.push(runner);
+      for (const s of inst.markets) {
+        const list = this.bySymbol.get(s) ?? [];
+        list.push(runner);
+        this.bySymbol.set(s, list);
+      }
+    }
+    deps.engine.on('order', (u) => void this.runners.get(u.order.strategy)?.dispatch({ type: 'order', update: u }));
+    deps.engine.on('fill', (f) => {
+      const inst = this.instance(f.strategy);
+      this.onFill(f, inst?.account ?? 'main');
+    });
+  }
+
+  private instance(name: string): StrategyInstance | undefined {
+    return this.deps.instances.find((i) => i.name === name);
+  }
+
+  private onFill(f: FillEvent, account: string): void {
+    this.fills++;
+    const pnl = this.deps.portfolio.applyFill(f, account);
+    this.deps.onFill?.(f);
+    this.deps.risk.onFill?.(f, pnl);
+    void this.runners.get(f.strategy)?.dispatch({ type: 'fill', fill: f });
+  }
+
+  private deny(d: Denial): void {
+    this.denials++;
+    this.denialTally.add(d.rule, d.reason);
+    // Risk denials are logged by the risk engine; exchange refusals by the executor. Here: debug only.
+    this.deps.logger.debug({ strategy: d.intent.strategy, rule: d.rule, reason: d.reason, intent: d.intent.kind }, 'intent denied');
+    void this.runners.get(d.intent.strategy)?.dispatch({ type: 'denied', denial: d });
+  }
+
+  /**
+   * Journal, check and execute the intents of one handler call, in order. While intents are denied
+   * this runs synchronously (a denial needs no await); from the first one that passes it goes on
+   * asynchronously and returns the promise.
+   */
+  process(intents: Intent[]): void | Promise<void> {
+    for (let i = 0; i < intents.length; i++) {
+      const v = this.decide(intents[i]!);
+      if (v) return this.executeFrom(intents, i, v);
+    }
+  }
+
+  /** Check and journal one intent; a denial is delivered here. The verdict when it passed. */
+  private decide(intent: Intent): PassedVerdict | undefined {
+    const verdict = this.deps.risk.check(intent);
+    this.deps.journal?.recordDecision?.(verdict);
+    if (!verdict.ok) {
+      this.deny({ intent, rule: verdict.rule, reason: verdict.reason });
+      return undefined;
+    }
+    if (verdict.adjustments.length > 0) this.deps.logger.debug({ strategy: intent.strategy, adjustments: verdict.adjustments }, 'intent adjusted');
+    return verdict;
+  }
+
+  /** Execute intent `i` (passed with verdict `v`), then check and execute the rest, in order. */
+  private async executeFrom(intents: Intent[], i: number, v: PassedVerdict): Promise<void> {
+    for (;;) {
+      await this.executor.execute(v.intent, v.reservationId);
+      let next: PassedVerdict | undefined;
+      while (++i < intents.length && !(next = this.decide(intents[i]!)));
+      if (!next) return;
+      v = next;
+    }
+  }
+
+  /** The closed candles strategies were given for a market and resolution (read-only use). */
+  candleWindow(symbol: string, res: number): CandleWindow {
+    return this.windowFor(symbol, res);
+  }
+
+  private windowFor(symbol: string, res: number): CandleWindow {
+    const k = `${symbol}:${res}`;
+    let w = this.windows.get(k);
+    if (!w) {
+      w = new CandleWindow(this.deps.candleCapacity ?? 500);
+      this.windows.set(k, w);
+    }
+    return w;
+  }
+
+  private context(inst: StrategyInstance): StrategyContext {
+    const d = this.deps;
+    const log = d.logger.child({ strategy: inst.name });
+    return {
+      name: inst.name,
+      params: inst.params,
+      markets: inst.markets,
+      resolutionSec: inst.resolutionSec,
+      clock: d.clock,
+      log,
+      state: d.kv(inst.name),
+      now: () => d.clock.now(),
+      market: (symbol) => {
+        const m = d.market(symbol);
+        if (!m) throw new Error(`unknown market ${symbol}`);
+        return m;
+      },
+      book: (symbol) => d.book(symbol),
+      candles: (symbol, res) => {
+        const r = res ?? inst.resolutionSec;
+        // A multiple of the strategy's resolution is built from its own candles (none is streamed for it).
+        if (r > inst.resolutionSec && r % inst.resolutionSec === 0) this.ensureHigher(symbol, inst.resolutionSec, r);
+        return this.windowFor(symbol, r);
+      },
+      balance: (asset) => {
+        const b = d.portfolio.balance(asset, inst.account);
+        const reserved = d.risk.reserved?.(inst.account, asset) ?? new Decimal(0);
+        return { asset, value: b.value, locked: b.locked, free: b.value.minus(b.locked).minus(reserved) };
+      },
+      position: (symbol) => d.portfolio.positions.view(inst.name, symbol),
+      marginPositions: (market) => d.portfolio.marginPositions(market),
+      openOrders: (symbol) => d.engine.liveOrders({ strategy: inst.name, ...(symbol ? { symbol } : {}) }).map(toView),
+    };
+  }
+
+  // ------------------------------------------------------------------------------ market events
+
+  async start(): Promise<void> {
+    await Promise.all([...this.runners.values()].map((r) => r.dispatch({ type: 'start' })));
+  }
+
+  async stop(): Promise<void> {
+    await Promise.all([...this.runners.values()].map((r) => r.dispatch({ type: 'stop' })));
+  }
+
+  /**
+   * A closed candle: into the window, then to the instances trading the market at that resolution.
+   * The one candle path of every mode (live's candle events and the backtest's walk): synchronous
+   * when the handlers are and nothing is queued; a promise only when there is something to wait for.
+   */
+  onBar(symbol: string, bar: Bar): void | Promise<void> {
+    return this.barFeed(symbol, bar.seconds)(bar);
+  }
+
+  /**
+   * onBar of one market and resolution with its window and runners looked up once (made on first
+   * use, then kept): a backtest takes it once per market and calls it per candle.
+   */
+  barFeed(symbol: string, seconds: number): (bar: Bar) => void | Promise<void> {
+    const k = `${symbol}:${seconds}`;
+    let feed = this.feeds.get(k);
+    if (feed) return feed;
+    const window = this.windowFor(symbol, seconds);
+    const higher = this.higherOf(symbol, seconds);
+    const runners = (this.bySymbol.get(symbol) ?? []).filter((r) => this.instance(r.name)!.resolutionSec === seconds);
+    feed = (bar) => {
+      window.pushBar(bar);
+      for (let i = 0; i < higher.length; i++) higher[i]!.push(bar);
+      let pending: Promise<void>[] | undefined;
+      for (const r of runners) {
+        const p = r.candle(symbol, bar);
+        if (p) (pending ??= []).push(p);
+      }
+      return pending ? Promise.all(pending).then(() => undefined) : undefined;
+    };
+    this.feeds.set(k, feed);
+    return feed;
+  }
+
+  private higherOf(symbol: string, base: number): HigherTimeframe[] {
+    const k = `${symbol}:${base}`;
+    let list = this.higher.get(k);
+    if (!list) this.higher.set(k, (list = []));
+    return list;
+  }
+
+  /** Build `seconds` candles of a market from its `base` candles, unless an instance trades that resolution itself. */
+  private ensureHigher(symbol: string, base: number, seconds: number): void {
+    // One builder per market and resolution (two strategies of different resolutions may ask for it).
+    const k = `${symbol}:${seconds}`;
+    if (this.built.has(k)) return;
+    this.built.add(k);
+    if (this.deps.instances.some((i) => i.resolutionSec === seconds && i.markets.includes(symbol))) return;
+    const h = new HigherTimeframe(base, seconds, this.windowFor(symbol, seconds));
+    h.seed(this.windowFor(symbol, base));
+    this.higherOf(symbol, base).push(h);
+  }
+
+  /** Whether an instance trading `symbol` handles `type` events (backtests skip unread events). */
+  listens(symbol: string, type: StrategyEvent['type']): boolean {
+    return (this.bySymbol.get(symbol) ?? []).some((r) => r.handles(type));
+  }
+
+  onBook(symbol: string, book: BookView): void {
+    for (const r of this.bySymbol.get(symbol) ?? []) void r.dispatch({ type: 'book', symbol, book });
+  }
+
+  onBookHealth(symbol: string, health: BookHealthView): void {
+    for (const r of this.bySymbol.get(symbol) ?? []) void r.dispatch({ type: 'bookHealth', symbol, health });
+  }
+
+  onTrade(trade: PublicTrade): void {
+    for (const r of this.bySymbol.get(trade.symbol) ?? []) void r.dispatch({ type: 'trade', trade });
+  }
+
+  onStats(symbol: string, stats: MarketStats): void {
+    for (const r of this.bySymbol.get(symbol) ?? []) void r.dispatch({ type: 'stats', symbol, stats });
+  }
+
+  onPrice(tick: PriceTick): void {
+    for (const r of this.bySymbol.get(tick.symbol) ?? []) void r.dispatch({ type: 'price', tick });
+  }
+
+  onSchedule(strategy: string, time: number): Promise<void> {
+    return this.runners.get(strategy)?.dispatch({ type: 'schedule', time }) ?? Promise.resolve();
+  }
+
+  onMarginAlert(strategy: string, alert: MarginAlert): void {
+    void this.runners.get(strategy)?.dispatch({ type: 'marginAlert', alert });
+  }
+
+  /** Whether a strategy has queued events not handled yet (a denial or order update raised during a handler). */
+  get busy(): boolean {
+    for (const r of this.runnerList) if (r.busy) return true;
+    return false;
+  }
+
+  /**
+   * Wait until every strategy has handled everything queued so far. With nothing queued there is
+   * nothing to wait for and no promise is made (a backtest asks after every order).
+   */
+  idle(): void | Promise<void> {
+    let pending: Promise<void>[] | undefined;
+    for (const r of this.runners.values()) if (r.busy) (pending ??= []).push(r.drain());
+    return pending ? Promise.all(pending).then(() => undefined) : undefined;
+  }
+}
+
+export { baseOf, quoteOf };
