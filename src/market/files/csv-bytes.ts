@@ -53,51 +53,62 @@ export function scanCsvBytes(file: string, b: Uint8Array, sink: NumericRowSink):
   const vCol = layout.volume;
   const vals = new Float64Array(width);
   while (pos < n) {
-    // One pass over the line's bytes: each field's number is read as its bytes go by (no second
-    // scan, no call per field); a field that is not a plain decimal becomes NaN.
+    // One pass over the line's bytes, field by field: a tight loop over the digits before and after
+    // the point reads the number as its bytes go by; a field that is not a plain decimal becomes NaN
+    // (and the loop skips to its end).
     const lineStart = pos;
     let f = 0;
-    let fieldStart = pos;
-    let m = 0;
-    let mi = 0;
-    let nd = 0;
-    let digits = 0;
-    let frac = -1;
-    let neg = false;
-    let bad = false;
     let i = pos;
-    for (; i < n; i++) {
-      const ch = b[i]!;
-      if (ch >= 48 && ch <= 57) {
-        // an int32 accumulator for the first 9 digits (a short dependency chain), a float after
+    for (;;) {
+      let neg = false;
+      if (i < n && b[i] === 45) {
+        neg = true;
+        i++;
+      }
+      let mi = 0; // the first 9 digits as an int32 (a short dependency chain), then a float
+      let m = 0;
+      let nd = 0;
+      let digits = 0;
+      let frac = -1;
+      let ch = 0;
+      while (i < n && (ch = b[i]!) >= 48 && ch <= 57) {
         if (nd < 9) mi = mi * 10 + (ch - 48);
         else m = (nd === 9 ? mi : m) * 10 + (ch - 48);
         nd++;
         if (nd > 9 ? m !== 0 : mi !== 0) digits++;
-        if (frac >= 0) frac++;
-      } else if (ch === 44) {
-        if (f < width) vals[f] = nd === 0 || bad || digits > 15 || frac > 22 ? NaN : fieldValue(nd <= 9 ? mi : m, frac, neg);
-        f++;
-        fieldStart = i + 1;
-        m = 0;
-        mi = 0;
-        nd = 0;
-        digits = 0;
-        frac = -1;
-        neg = false;
-        bad = false;
-      } else if (ch === 10) break;
-      else if (ch === 46 && frac < 0) frac = 0;
-      else if (ch === 45 && i === fieldStart) neg = true;
-      else if (ch !== 13 || (i + 1 < n && b[i + 1] !== 10)) bad = true; // a CR ending the line is no part of it
+        i++;
+      }
+      if (i < n && b[i] === 46) {
+        frac = 0;
+        i++;
+        while (i < n && (ch = b[i]!) >= 48 && ch <= 57) {
+          if (nd < 9) mi = mi * 10 + (ch - 48);
+          else m = (nd === 9 ? mi : m) * 10 + (ch - 48);
+          nd++;
+          if (nd > 9 ? m !== 0 : mi !== 0) digits++;
+          frac++;
+          i++;
+        }
+      }
+      let bad = nd === 0 || digits > 15 || frac > 22;
+      ch = i < n ? b[i]! : 10;
+      if (ch === 13 && (i + 1 >= n || b[i + 1] === 10)) ch = 10; // a CR ending the line is no part of it
+      if (ch !== 44 && ch !== 10) {
+        bad = true;
+        while (i < n && (ch = b[i]!) !== 44 && ch !== 10) i++;
+        if (i >= n) ch = 10;
+      }
+      if (f < width) vals[f] = bad ? NaN : fieldValue(nd <= 9 ? mi : m, frac, neg);
+      f++;
+      if (ch === 10) break;
+      i++; // past the comma
     }
+    if (i < n && b[i] === 13) i++; // at a CR ending the line: the newline is next
     lineNo++;
     pos = i + 1;
     let lineEnd = i;
     if (lineEnd > lineStart && b[lineEnd - 1] === 13) lineEnd--;
     if (lineEnd === lineStart) continue;
-    if (f < width) vals[f] = nd === 0 || bad || digits > 15 || frac > 22 ? NaN : fieldValue(nd <= 9 ? mi : m, frac, neg);
-    f++;
     if (f === width) {
       const t = vals[tCol]!;
       const o = vals[oCol]!;
