@@ -11,7 +11,8 @@ import { scanCsvColumns } from './csv-fast.js';
 import { CandleFileError } from './errors.js';
 import { isColumnDict, parseFreqtradeArrays, parseFreqtradeColumns } from './freqtrade.js';
 import { ColumnSink, DecimalSink, type CandleSink, type PosKind } from './sink.js';
-import { readTextMaybeGzip } from './text.js';
+import { readBytesMaybeGzip, readTextMaybeGzip } from './text.js';
+import { countLines, scanCsvBytes } from './csv-bytes.js';
 
 export type CandleFileFormat = 'bundled' | 'freqtrade-json' | 'freqtrade-columns' | 'csv';
 
@@ -21,8 +22,8 @@ interface Loaded {
   json?: unknown;
 }
 
-function load(file: string): Loaded {
-  const text = readTextMaybeGzip(file);
+function load(file: string, bytes?: Buffer): Loaded {
+  const text = bytes === undefined ? readTextMaybeGzip(file) : bytes.toString('utf8');
   let i = 0;
   while (i < text.length && /\s|\ufeff/.test(text[i]!)) i++;
   const first = text[i];
@@ -69,9 +70,40 @@ export function readCandles(file: string): Candle[] {
   return readCandleFile(file).candles;
 }
 
-/** Fast path for backtests: columnar Float64Arrays, no Decimal per candle. */
+/**
+ * A CSV file's format from its bytes, when they start (after ASCII whitespace and a UTF-8 BOM) with
+ * a plain ASCII header line; undefined for anything else (JSON, other leading characters): the text
+ * path decides those.
+ */
+function csvFormatOfBytes(b: Buffer): 'bundled' | 'csv' | undefined {
+  let i = b.length >= 3 && b[0] === 0xef && b[1] === 0xbb && b[2] === 0xbf ? 3 : 0;
+  while (i < b.length && (b[i] === 32 || (b[i]! >= 9 && b[i]! <= 13))) i++;
+  if (i >= b.length) return undefined;
+  const c = b[i]!;
+  if (c === 0x5b || c === 0x7b || c >= 0x80) return undefined;
+  const nl = b.indexOf(10, i);
+  return isBundledHeader(b.toString('utf8', i, nl < 0 ? b.length : nl)) ? 'bundled' : 'csv';
+}
+
+/**
+ * Fast path for backtests: columnar Float64Arrays, no Decimal per candle. CSV files are scanned as
+ * bytes (csv-bytes.ts: no string per row), into arrays sized once from the line count.
+ */
 export function readCandleColumns(file: string): CandleColumns & { format: CandleFileFormat } {
-  const l = load(file);
+  const bytes = readBytesMaybeGzip(file);
+  const csv = csvFormatOfBytes(bytes);
+  if (csv !== undefined) {
+    const sink = new ColumnSink(file, 'line', countLines(bytes));
+    if (scanCsvBytes(file, bytes, sink)) return { ...trimColumns(sink.result()), format: csv };
+    sink.reset();
+    parseCsv(file, bytes.toString('utf8'), sink);
+    return { ...trimColumns(sink.result()), format: csv };
+  }
+  return readCandleColumnsFromText(file, load(file, bytes));
+}
+
+/** The text path of the columnar reader (also the reference the byte scanner is tested against). */
+export function readCandleColumnsFromText(file: string, l: Loaded = load(file)): CandleColumns & { format: CandleFileFormat } {
   const estimate = Array.isArray(l.json) ? l.json.length : Math.ceil(l.text.length / 32);
   const sink = new ColumnSink(file, kindOf(l.format), estimate);
   if (l.format === 'bundled' || l.format === 'csv') {

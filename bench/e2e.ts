@@ -1,0 +1,245 @@
+/**
+ * End to end, as a user runs it: `node bin/mizan.js backtest <config>` (a whole child process) on
+ * 1,000,000 one-minute candles read from a CSV, sma-cross fast 10 slow 30 fraction 0.99, resolution
+ * "1", fees 0, 100,000 USDT, against backtesting.py's long-only SmaCross(10, 30) on the same candles
+ * (../shared/peers/bt_longonly.py, run with Debian's python3-pandas). The two run alternately,
+ * A B A B (absolute times on a shared machine drift by tens of percent), and the median wall time of
+ * each, their ratio, both trade counts and each one's peak RSS (/usr/bin/time) are reported.
+ * Also measured on their own: process start to the first candle (a probe strategy reads
+ * performance.now(), which counts from the process start), reading the 1M-row CSV, and the garbage
+ * collections of one 1M-candle run (--trace-gc).
+ * The peer runs only when its folder and python3-pandas are present; the JSON says why when not.
+ * Writes bench/results/e2e.json. Alone: node bin/run-ts.js bench/e2e.ts [pairs]
+ */
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { stitch, writeCandleCsv } from './backtest.js';
+import { readCandleColumns, readCandleColumnsFromText } from '../src/market/files/read.js';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const REPO = resolve(here, '..');
+const ROWS = 1_000_000;
+const FROM_SEC = Date.parse('2020-01-01T00:00:00Z') / 1000;
+const PEER_TRADES = 20_586;
+const TIME = '/usr/bin/time';
+const PYTHON = '/usr/bin/python3';
+
+/** The peers folder: MIZAN_PEERS_DIR, else ../shared/peers next to the checkout (or its parent, for a worktree). */
+function peersDir(): string | undefined {
+  const candidates = [process.env.MIZAN_PEERS_DIR, resolve(REPO, '../shared/peers'), resolve(REPO, '../../shared/peers')];
+  return candidates.find((d): d is string => d !== undefined && existsSync(join(d, 'bt_longonly.py')));
+}
+
+function peerStatus(): { dir?: string; missing?: string } {
+  const dir = peersDir();
+  if (!dir) return { missing: 'the peers folder (../shared/peers with bt_longonly.py; or set MIZAN_PEERS_DIR) is not there' };
+  if (!existsSync(PYTHON)) return { missing: `${PYTHON} is not installed` };
+  const r = spawnSync(PYTHON, ['-c', 'import pandas'], { encoding: 'utf8' });
+  if (r.status !== 0) return { missing: 'python3-pandas is not installed (apt-get install -y python3-pandas)' };
+  return { dir };
+}
+
+interface ProcRun {
+  wallMs: number;
+  peakRssMB?: number;
+  stdout: string;
+  stderr: string;
+}
+
+/** Run a whole process and time it; peak RSS from /usr/bin/time -f %M when it is installed. */
+function timed(cmd: string, args: string[], env?: NodeJS.ProcessEnv): ProcRun {
+  const useTime = existsSync(TIME);
+  const t0 = performance.now();
+  const r = useTime
+    ? spawnSync(TIME, ['-f', 'MAXRSS_KB %M', cmd, ...args], { cwd: REPO, encoding: 'utf8', maxBuffer: 1 << 26, env: env ?? process.env })
+    : spawnSync(cmd, args, { cwd: REPO, encoding: 'utf8', maxBuffer: 1 << 26, env: env ?? process.env });
+  const wallMs = performance.now() - t0;
+  if (r.status !== 0) throw new Error(`${cmd} ${args.join(' ')} exited with ${r.status}: ${r.stderr.slice(-2000)}`);
+  const m = /MAXRSS_KB (\d+)/.exec(r.stderr);
+  return { wallMs: Math.round(wallMs), ...(m ? { peakRssMB: Math.round(Number(m[1]) / 1024) } : {}), stdout: r.stdout, stderr: r.stderr };
+}
+
+const median = (xs: number[]) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length % 2 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
+};
+
+function config(csv: string, strategies: string): string {
+  return `mode: backtest
+strategies:
+${strategies}
+backtest:
+  data: [ { symbol: BTCUSDT, file: ${JSON.stringify(csv)} } ]
+  from: ${FROM_SEC}
+  to: ${FROM_SEC + ROWS * 60}
+  balances: { USDT: 100000 }
+  fees: { maker: 0, taker: 0 }
+journal: { file: ":memory:" }
+logging: { level: warn, pretty: false }
+`;
+}
+
+const SMA = '  - { name: sma, strategy: sma-cross, markets: [BTCUSDT], resolution: "1", params: { fast: 10, slow: 30, fraction: 0.99 } }';
+
+/** A strategy that prints, at its first candle, the milliseconds since its process started. */
+function writeProbe(dir: string): string {
+  const file = join(dir, 'first-candle-probe.ts');
+  writeFileSync(
+    file,
+    `import { defineStrategy } from ${JSON.stringify(pathToFileURL(join(REPO, 'src/index.ts')).href)};
+let seen = false;
+export default defineStrategy({
+  name: 'first-candle-probe',
+  description: 'bench: prints the time from process start to its first candle',
+  params: {},
+  create() {
+    return {
+      onCandle() {
+        if (!seen) { seen = true; process.stderr.write('FIRST_CANDLE_MS ' + performance.now().toFixed(1) + '\\n'); }
+      },
+    };
+  },
+});
+`,
+  );
+  return file;
+}
+
+function mizanTrades(out: string): number {
+  const m = /trades (\d+)/.exec(out);
+  if (!m) throw new Error(`no trade count in mizan's output: ${out.slice(0, 500)}`);
+  return Number(m[1]);
+}
+
+export async function run(pairs = Number(process.env.BENCH_E2E_PAIRS ?? 3)): Promise<Record<string, unknown>> {
+  const dir = mkdtempSync(join(tmpdir(), 'mizan-bench-e2e-'));
+  try {
+    const csv = join(dir, 'BTCUSDT-1m.csv');
+    writeCandleCsv(stitch(ROWS), csv);
+    const cfg = join(dir, 'sma.yaml');
+    writeFileSync(cfg, config(csv, SMA));
+    const mizanArgs = [join(REPO, 'bin/mizan.js'), 'backtest', cfg];
+
+    // Reading the 1M-row CSV into columns (in this process: the first read, then the best of 3).
+    const readMs = (fn: typeof readCandleColumns) => {
+      const t0 = performance.now();
+      const c = fn(csv);
+      if (c.length !== ROWS) throw new Error(`read ${c.length} rows, expected ${ROWS}`);
+      return Math.round(performance.now() - t0);
+    };
+    const bytesReads = [readMs(readCandleColumns), readMs(readCandleColumns), readMs(readCandleColumns)];
+    const textReads = [readMs(readCandleColumnsFromText), readMs(readCandleColumnsFromText), readMs(readCandleColumnsFromText)];
+
+    // Process start to the first candle: a probe strategy alone, on the bundled 5m candles and on the 1M CSV.
+    const probe = writeProbe(dir);
+    const probeStrategy = `  - { name: probe, strategy: ${JSON.stringify(probe)}, markets: [BTCUSDT], resolution: "1" }`;
+    const firstCandle = (data: string, from: number, to: number, res: string) => {
+      const f = join(dir, `probe-${res}.yaml`);
+      writeFileSync(f, config(data, probeStrategy.replace('"1"', `"${res}"`)).replace(`from: ${FROM_SEC}`, `from: ${from}`).replace(`to: ${FROM_SEC + ROWS * 60}`, `to: ${to}`));
+      const ms: number[] = [];
+      for (let i = 0; i < 3; i++) {
+        const r = timed(process.execPath, [join(REPO, 'bin/mizan.js'), 'backtest', f]);
+        const m = /FIRST_CANDLE_MS ([\d.]+)/.exec(r.stderr);
+        if (!m) throw new Error(`the probe printed no first candle: ${r.stderr.slice(-1000)}`);
+        ms.push(Number(m[1]));
+      }
+      return { medianMs: Math.round(median(ms)), eachMs: ms.map(Math.round) };
+    };
+    const bundled = join(REPO, 'backtest/data/BTCUSDT-5m-freqtrade-2023.csv.gz');
+    const startSmall = firstCandle(bundled, Date.parse('2023-01-03T00:00:00Z') / 1000, Date.parse('2023-02-09T00:00:00Z') / 1000, '300s');
+    const start1M = firstCandle(csv, FROM_SEC, FROM_SEC + ROWS * 60, '1');
+
+    // GC counts of one 1M-candle run.
+    const gcRun = timed(process.execPath, ['--trace-gc', ...mizanArgs]);
+    const gc = {
+      scavenges: (gcRun.stdout.match(/Scavenge/g) ?? []).length,
+      markCompacts: (gcRun.stdout.match(/Mark-Compact/g) ?? []).length,
+      minorMarkSweeps: (gcRun.stdout.match(/Minor Mark-Sweep/g) ?? []).length,
+    };
+
+    // A B A B: mizan, then the peer.
+    const peer = peerStatus();
+    let btCsv: string | undefined;
+    if (peer.dir) {
+      btCsv = join(dir, 'BTCUSDT-1m-bt.csv');
+      const conv = spawnSync(PYTHON, [join(peer.dir, 'to_btpy_csv.py'), csv, btCsv], { encoding: 'utf8' });
+      if (conv.status !== 0) throw new Error(`to_btpy_csv.py failed: ${conv.stderr}`);
+    }
+    const loadBefore = loadavg()[0]!;
+    const a: ProcRun[] = [];
+    const b: ProcRun[] = [];
+    const peerOut: { trades: number; run_s: number; load_s: number }[] = [];
+    for (let i = 0; i < pairs; i++) {
+      a.push(timed(process.execPath, mizanArgs));
+      if (peer.dir && btCsv) {
+        const r = timed(PYTHON, [join(peer.dir, 'bt_longonly.py'), btCsv, '0']);
+        b.push(r);
+        peerOut.push(JSON.parse(r.stdout.trim().split('\n').pop()!) as { trades: number; run_s: number; load_s: number });
+      }
+    }
+    const mTrades = a.map((r) => mizanTrades(r.stdout));
+    const mizan = {
+      command: `node bin/mizan.js backtest <config> (sma-cross fast 10 slow 30 fraction 0.99, resolution "1", fees 0, 100,000 USDT, ${ROWS} candles from a CSV)`,
+      medianWallMs: median(a.map((r) => r.wallMs)),
+      wallMs: a.map((r) => r.wallMs),
+      trades: mTrades[0],
+      tradesSameEveryRun: mTrades.every((t) => t === mTrades[0]),
+      peakRssMB: a.map((r) => r.peakRssMB),
+    };
+    const peerResult = peer.dir
+      ? {
+          command: `python3 bt_longonly.py <csv> 0 (backtesting.py SmaCross(10, 30) long-only, commission 0; from ${peer.dir})`,
+          medianWallMs: median(b.map((r) => r.wallMs)),
+          wallMs: b.map((r) => r.wallMs),
+          trades: peerOut[0]!.trades,
+          ownRunS: peerOut.map((o) => Number(o.run_s.toFixed(3))),
+          ownLoadS: peerOut.map((o) => Number(o.load_s.toFixed(3))),
+          peakRssMB: b.map((r) => r.peakRssMB),
+        }
+      : { skipped: `backtesting.py not run: ${peer.missing}` };
+    const ratio = peer.dir ? Number((median(b.map((r) => r.wallMs)) / mizan.medianWallMs).toFixed(2)) : null;
+    const maxRss = Math.max(...a.map((r) => r.peakRssMB ?? 0));
+    const result = {
+      what: `whole processes on ${ROWS} one-minute candles (bundled BTC/USDT 5m candles, every other copy reversed, as gen_candles.py), alternating mizan, backtesting.py (${pairs} pairs); speedup = peer median wall / mizan median wall`,
+      loadAverage1mBefore: Number(loadBefore.toFixed(2)),
+      loadAverage1mAfter: Number(loadavg()[0]!.toFixed(2)),
+      mizan,
+      backtestingPy: peerResult,
+      speedup: ratio,
+      sameTrades: peer.dir ? mizan.trades === peerResult.trades : mizan.trades === PEER_TRADES,
+      startToFirstCandle: {
+        what: 'process start (performance.timeOrigin) to the first candle reaching a probe strategy, median of 3 processes: on the bundled 5m file (10,999 rows, gzip) and on the 1M-row CSV (read included)',
+        bundled5m: startSmall,
+        csv1M: start1M,
+      },
+      readCsv1M: {
+        what: 'readCandleColumns on the 1M-row CSV (55 MB) in the bench process: byte scanner (the one backtests use) and the previous text scanner, 3 reads each',
+        bytesMs: bytesReads,
+        textMs: textReads,
+      },
+      peakRssMB1M: maxRss || null,
+      gc1M: { what: 'garbage collections in one 1M-candle mizan backtest (node --trace-gc)', ...gc },
+      targets: { speedup: 10, startToFirstCandleMs: 200, readCsv1MMs: 300, peakRssMB: 150 },
+      met: {
+        speedup: ratio !== null && ratio >= 10,
+        startToFirstCandle: startSmall.medianMs < 200,
+        readCsv1M: Math.min(...bytesReads) < 300,
+        peakRss: maxRss > 0 && maxRss < 150,
+      },
+      node: process.version,
+    };
+    mkdirSync(join(here, 'results'), { recursive: true });
+    writeFileSync(join(here, 'results', 'e2e.json'), JSON.stringify(result, null, 2) + '\n');
+    return result;
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+  const r = await run(process.argv[2] ? Number(process.argv[2]) : undefined);
+  process.stdout.write(JSON.stringify(r, null, 2) + '\n');
+}

@@ -1,0 +1,98 @@
+import { mkdtempSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { gzipSync } from 'node:zlib';
+import { describe, expect, it } from 'vitest';
+import { readCandleColumns, readCandleColumnsFromText, readCandles } from '../../../src/market/files/read.js';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const REPO = resolve(here, '../../..');
+const COLS = ['time', 'open', 'high', 'low', 'close', 'volume'] as const;
+
+/** What a reader gives: the arrays (as plain arrays, -0 kept apart from 0) and the format, or the error message. */
+function outcome(read: (f: string) => ReturnType<typeof readCandleColumns>, file: string): unknown {
+  try {
+    const c = read(file);
+    return { format: c.format, length: c.length, ...Object.fromEntries(COLS.map((k) => [k, Array.from(c[k]).map((v) => (Object.is(v, -0) ? '-0' : v))])) };
+  } catch (err) {
+    return { error: (err as Error).message };
+  }
+}
+
+function csvFiles(dir: string): string[] {
+  const out: string[] = [];
+  for (const name of readdirSync(dir)) {
+    const p = join(dir, name);
+    if (statSync(p).isDirectory()) out.push(...csvFiles(p));
+    else if (/\.(csv|txt)(\.gz)?$/i.test(name)) out.push(p);
+  }
+  return out;
+}
+
+describe('byte CSV scanner (readCandleColumns) against the text reader', () => {
+  it('gives exactly the same arrays (or the same error) on every bundled and fixture CSV', () => {
+    const files = [...csvFiles(join(REPO, 'backtest/data')), ...csvFiles(join(REPO, 'test/fixtures/data'))];
+    expect(files.length).toBeGreaterThan(5);
+    for (const f of files) expect({ f, r: outcome(readCandleColumns, f) }).toEqual({ f, r: outcome(readCandleColumnsFromText, f) });
+    const big = readCandleColumns(join(REPO, 'backtest/data/BTCUSDT-5m-freqtrade-2023.csv.gz'));
+    expect(big.length).toBe(10999);
+    expect(big.close[10998]).toBe(21925.7);
+  });
+
+  const cases: Record<string, string> = {
+    'CRLF and a final line without newline': 'time,open,high,low,close,volume\r\n1704067200,1.5,2,1,1.25,3\r\n1704067260,1.5,2,1,1.25,0\r\n1704067320,1,1,1,1,7',
+    'blank and whitespace-only lines': 'time,open,high,low,close,volume\n\n1704067200,1.5,2,1,1.25,3\n   \n\r\n1704067260,1.5,2,1,1.25,0\n\n',
+    'a UTF-8 BOM': '\ufefftime,open,high,low,close,volume\n1704067200,1.5,2,1,1.25,3\n',
+    'quoted fields and spaces': 'time,open,high,low,close,volume\n"1704067200","1.5", 2 ,1,1.25,3\n1704067260,1.5,2,1,1.25,"0"\n',
+    'negative zero volume, long mantissas, exponent, leading dot': 'time,open,high,low,close,volume\n1704067200,.5,5.,0.5,0.5,-0\n1704067260,1234567890.12345678,1234567890.12345678,1234567890.12345678,1234567890.12345678,1e3\n1704067320,0.000000000123456789,0.000000000123456789,0.000000000123456789,0.000000000123456789,0.0000000000000000000001\n',
+    'ISO dates (backtesting.py, unnamed index) and extra columns': ',Open,High,Low,Close,Volume,Adj Close\n2024-01-01,1,2,0.5,1,3,x\n2024-01-02 00:00:00,1,2,0.5,1,3,1.1\n',
+    'date and time columns': 'Date,Time,Open,High,Low,Close,Volume\n2024-01-01,09:00,1,2,0.5,1,3\n2024-01-01,09:01,1,2,0.5,1,3\n',
+    'split date/time rows (backtrader)': 'Date,Open,High,Low,Close,Volume\n2006-01-02,09:01:00,1,2,0.5,1,3\n2006-01-02,09:02:00,1,2,0.5,1,3\n',
+    'no volume column': 'time,open,high,low,close\n1704067200,1.5,2,1,1.25\n',
+    'milliseconds': 'time,open,high,low,close,volume\n1704067200000,1.5,2,1,1.25,3\n1704067260000,1.5,2,1,1.25,3\n',
+    'zero price': 'time,open,high,low,close,volume\n1704067200,1.5,2,1,1.25,3\n1704067260,0,2,1,1.25,3\n',
+    'negative close': 'time,open,high,low,close,volume\n1704067200,1.5,2,1,-1.25,3\n',
+    'high below low': 'time,open,high,low,close,volume\n1704067200,1.5,1,2,1.25,3\n',
+    'negative volume': 'time,open,high,low,close,volume\n1704067200,1.5,2,1,1.25,-3\n',
+    'time not increasing': 'time,open,high,low,close,volume\n1704067200,1.5,2,1,1.25,3\n1704067200,1.5,2,1,1.25,3\n',
+    'not a number': 'time,open,high,low,close,volume\n1704067200,1.5,2,x,1.25,3\n',
+    'too few fields': 'time,open,high,low,close,volume\n1704067200,1.5,2,1,1.25\n',
+    'too many fields': 'time,open,high,low,close,volume\n1704067200,1.5,2,1,1.25,3,9,9\n',
+    'a CR inside a field': 'time,open,high,low,close,volume\n1704067200,1.5\r,2,1,1.25,3\n',
+    'header only': 'time,open,high,low,close,volume\n',
+    'empty file': '',
+    'no time column': 'open,high,low,close\n1,2,1,1\n',
+    'non-ASCII in a row': 'time,open,high,low,close,volume\n1704067200,1.5,2,1,1.25,3\n1704067260,1,2,1,1,3€\n',
+  };
+  for (const [name, text] of Object.entries(cases)) {
+    it(`same result as the text reader: ${name}`, () => {
+      const dir = mkdtempSync(join(tmpdir(), 'mizan-bytes-'));
+      const p = join(dir, 'x.csv');
+      writeFileSync(p, text);
+      const want = outcome(readCandleColumnsFromText, p);
+      expect(outcome(readCandleColumns, p)).toEqual(want);
+      const gz = join(dir, 'x.csv.gz');
+      writeFileSync(gz, gzipSync(Buffer.from(text)));
+      expect(outcome(readCandleColumns, gz)).toEqual(JSON.parse(JSON.stringify(want).replaceAll(p, gz)));
+    });
+  }
+
+  it('reads blank lines before the header as the Decimal reader does (the text scan took the blank line for the header)', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'mizan-bytes-'));
+    const p = join(dir, 'x.csv');
+    writeFileSync(p, '\n\ntime,open,high,low,close,volume\n1704067200,1.5,2,1,1.25,3\n');
+    expect(outcome(readCandleColumnsFromText, p)).toEqual({ error: `${p}, line 1, field open: no open column in header ""` });
+    const c = readCandleColumns(p);
+    expect([c.format, c.length, c.time[0], c.close[0]]).toEqual(['bundled', 1, 1704067200, 1.25]);
+    expect(readCandles(p).map((k) => [k.time, k.close.toNumber()])).toEqual([[1704067200, 1.25]]);
+  });
+
+  it('names file, line and field for a zero price deep in a file read by bytes', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'mizan-bytes-'));
+    const p = join(dir, 'x.csv');
+    const rows = Array.from({ length: 5000 }, (_, i) => `${1704067200 + i * 60},1.5,2,1,${i === 4321 ? '0' : '1.25'},3`);
+    writeFileSync(p, `time,open,high,low,close,volume\n${rows.join('\n')}\n`);
+    expect(() => readCandleColumns(p)).toThrow(/x\.csv.*line 4323, field close: close 0 is not a positive price/);
+  });
+});
