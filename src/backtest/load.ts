@@ -30,7 +30,7 @@ export interface DataOptions {
    * Candles already in memory, by symbol (used instead of the entry's file: benchmarks, sweeps
    * that load the data once per worker). `resSec` is their candle length.
    */
-  columns?: Record<string, { cols: CandleColumns; resSec: number; source?: string }>;
+  columns?: Record<string, { cols: CandleColumns; resSec: number; source?: string; declared?: { cols: CandleColumns; resSec: number }[] }>;
 }
 
 /** Resolution (seconds) and warm-up (candles) of every market the strategies trade. */
@@ -79,12 +79,19 @@ export async function loadData(
   const declared: Series[] = [];
   const issues: ConfigIssue[] = [];
   /** The resolutions the strategies trading `symbol` declared (`candles:`), built from the data (`cols`, `fileRes` seconds long). */
-  const addDeclared = (s: Series, cols: CandleColumns, fileRes: number, source: string) => {
+  const addDeclared = (s: Series, cols: CandleColumns, fileRes: number, source: string, prebuilt?: readonly { cols: CandleColumns; resSec: number }[]) => {
     const done = new Set<number>();
     for (const [i, sc] of config.strategies.entries()) {
       const inst = instances.find((x) => x.name === sc.name);
       if (!inst?.candleSeconds || !inst.markets.includes(s.symbol)) continue;
       for (const r of inst.candleSeconds) {
+        const built = prebuilt?.find((p) => p.resSec === r);
+        if (built) {
+          // Built by the caller from the data (a sweep's parent, for its workers).
+          if (!done.has(r)) declared.push(declaredSeries(s.symbol, built.cols, r, r, s.length > 0 ? s.time[0]! : Math.ceil(fromMs / 1000), toMs, DECLARED_HISTORY));
+          done.add(r);
+          continue;
+        }
         if (r < fileRes || r % fileRes !== 0) {
           const j = (sc.candles ?? []).findIndex((x) => resolutionToSeconds(x) === r);
           const value = sc.candles?.[j];
@@ -112,7 +119,7 @@ export async function loadData(
     if (mem) {
       const source = mem.source ?? `${entry.symbol} (in memory)`;
       const r = prepareSeries({ symbol: entry.symbol, resSec: resSec ?? mem.resSec, fromMs, toMs, warmup, ...weekdays }, mem.cols, mem.resSec, source);
-      addDeclared(r.series, mem.cols, mem.resSec, source);
+      addDeclared(r.series, mem.cols, mem.resSec, source, mem.declared);
       series.push(r.series);
       reports.push(r.report);
       continue;

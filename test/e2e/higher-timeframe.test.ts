@@ -125,4 +125,17 @@ describe('declared candle resolutions in mizan backtest', { timeout: 120_000 }, 
     expect(g.code, g.all).toBe(0);
     expect(g.stdout).toContain(`${good}: ok`);
   });
+
+  it('mizan sweep: the workers get the declared resolutions built from the data too', async () => {
+    const data = minuteCsv('m1s.csv');
+    const cfg = config('sweep', data, [{ name: 's', res: 60, candles: '["1", "120s"]' }]);
+    const csv = join(tmp.dir, 'sweep.csv');
+    const r = await mizan(['sweep', cfg, '--param', 'res=60,120', '--workers', '1', '--out', csv]);
+    expect(r.code, r.all).toBe(0);
+    const rows = readFileSync(csv, 'utf8').trim().split('\n');
+    expect(rows.length, rows.join('\n')).toBe(3);
+    // The last column is the run's error: empty for both.
+    expect(rows[0]!.split(',').at(-1)).toBe('error');
+    for (const row of rows.slice(1)) expect(row.endsWith(','), row).toBe(true);
+  });
 });
