@@ -81,9 +81,10 @@ export async function loadData(
   /** The resolutions the strategies trading `symbol` declared (`candles:`), built from the data (`cols`, `fileRes` seconds long). */
   const addDeclared = (s: Series, cols: CandleColumns, fileRes: number, source: string, prebuilt?: readonly { cols: CandleColumns; resSec: number }[]) => {
     const done = new Set<number>();
-    for (const [i, sc] of config.strategies.entries()) {
-      const inst = instances.find((x) => x.name === sc.name);
-      if (!inst?.candleSeconds || !inst.markets.includes(s.symbol)) continue;
+    for (const inst of instances) {
+      if (!inst.candleSeconds || !inst.markets.includes(s.symbol)) continue;
+      const i = config.strategies.findIndex((x) => x.name === inst.name);
+      const sc = config.strategies[i];
       for (const r of inst.candleSeconds) {
         const built = prebuilt?.find((p) => p.resSec === r);
         if (built) {
@@ -93,10 +94,10 @@ export async function loadData(
           continue;
         }
         if (r < fileRes || r % fileRes !== 0) {
-          const j = (sc.candles ?? []).findIndex((x) => resolutionToSeconds(x) === r);
-          const value = sc.candles?.[j];
+          const j = (sc?.candles ?? []).findIndex((x) => resolutionToSeconds(x) === r);
+          const value = j >= 0 ? sc?.candles?.[j] : `${r}s`;
           issues.push({
-            path: `strategies[${i}].candles[${j}]`,
+            path: i >= 0 && j >= 0 ? `strategies[${i}].candles[${j}]` : `strategy ${inst.name} candles`,
             message: `${JSON.stringify(value)} (${r}s) cannot be built from the backtest data of ${s.symbol} (${source}): its candles are ${fileRes}s long, and a declared resolution must be a multiple of them`,
             value,
           });

@@ -124,6 +124,8 @@ describe('declared candle resolutions in mizan backtest', { timeout: 120_000 }, 
     const g = await mizan(['check', good]);
     expect(g.code, g.all).toBe(0);
     expect(g.stdout).toContain(`${good}: ok`);
+    // the declared resolutions are listed with the strategy's own
+    expect(g.stdout).toMatch(/^ {2}c +read-candles +BTCUSDT +300s \(\+60s,450s,3600s\) +res=60$/m);
   });
 
   it('mizan sweep: the workers get the declared resolutions built from the data too', async () => {
