@@ -212,10 +212,28 @@ export function prepareSeries(req: Omit<LoadSeriesRequest, 'file'>, cols: Candle
   return { series, report };
 }
 
-export function loadSeries(req: LoadSeriesRequest): { series: Series; report: SeriesReport } {
+export function loadSeries(req: LoadSeriesRequest): { series: Series; report: SeriesReport; cols: CandleColumns; fileRes: number } {
   const cols = readCandleColumns(req.file);
   const fileRes = inferResolution(req.file, cols.time);
-  return prepareSeries({ ...req, resSec: req.resSec || fileRes }, cols, fileRes, req.file);
+  return { ...prepareSeries({ ...req, resSec: req.resSec || fileRes }, cols, fileRes, req.file), cols, fileRes };
+}
+
+/**
+ * Candles of a resolution a strategy declared (`candles:`), built from the data's own columns
+ * (`cols`, `fileRes` seconds long; `resSec` a multiple of it): those closed by `toMs`, with up to
+ * `history` of them before `startSec` (the first candle the run reads). The walk shows each one
+ * once it closed.
+ */
+export function declaredSeries(symbol: string, cols: CandleColumns, fileRes: number, resSec: number, startSec: number, toMs: number, history: number): Series {
+  const c = resSec === fileRes ? cols : resampleColumns(cols, resSec);
+  const toSec = Math.floor(toMs / 1000);
+  let first = 0;
+  while (first < c.length && c.time[first]! < startSec) first++;
+  const start = Math.max(0, first - history);
+  let end = first;
+  while (end < c.length && c.time[end]! + resSec <= toSec) end++;
+  const slice = (a: Float64Array) => a.subarray(start, end);
+  return { symbol, resSec, length: end - start, time: slice(c.time), open: slice(c.open), high: slice(c.high), low: slice(c.low), close: slice(c.close), volume: slice(c.volume), firstIndex: first - start };
 }
 
 /** The problems of a set of series reports, one line each; `ok` is false when a market has no candle in the range. */

@@ -9,13 +9,15 @@ import { SystemClock } from '../core/clock.js';
 import type { Resolution } from '../core/types/market.js';
 import { RESOLUTIONS, resolutionSeconds } from '../core/types/market.js';
 import { WEEKDAY_NAMES, type MizanConfig } from '../config/schema.js';
+import { resolutionToSeconds } from '../config/fields.js';
 import type { CandleColumns } from '../market/files/columns.js';
 import { ColumnSink } from '../market/files/sink.js';
 import type { Candle } from '../core/types/market.js';
 import { CandleHistory } from '../market/candle-history.js';
+import { ConfigError, type ConfigIssue } from '../config/issues.js';
 import type { CandleHistorySource } from '../market/ports.js';
 import type { StrategyInstance } from '../kernel/trading-core.js';
-import { loadSeries, prepareSeries, summarizeReports, type DataReport, type Series, type SeriesReport } from './data.js';
+import { declaredSeries, loadSeries, prepareSeries, summarizeReports, type DataReport, type Series, type SeriesReport } from './data.js';
 
 export interface DataOptions {
   /** Directory that the config's relative data paths are resolved against instead of the working directory. */
@@ -28,7 +30,7 @@ export interface DataOptions {
    * Candles already in memory, by symbol (used instead of the entry's file: benchmarks, sweeps
    * that load the data once per worker). `resSec` is their candle length.
    */
-  columns?: Record<string, { cols: CandleColumns; resSec: number; source?: string }>;
+  columns?: Record<string, { cols: CandleColumns; resSec: number; source?: string; declared?: { cols: CandleColumns; resSec: number }[] }>;
 }
 
 /** Resolution (seconds) and warm-up (candles) of every market the strategies trade. */
@@ -70,10 +72,43 @@ export async function loadData(
   fromMs: number,
   toMs: number,
   opts: DataOptions,
-): Promise<{ series: Series[]; report: DataReport }> {
+): Promise<{ series: Series[]; report: DataReport; declared: Series[] }> {
   const bt = config.backtest!;
   const needs = marketNeeds(instances, undefined);
   const series: Series[] = [];
+  const declared: Series[] = [];
+  const issues: ConfigIssue[] = [];
+  /** The resolutions the strategies trading `symbol` declared (`candles:`), built from the data (`cols`, `fileRes` seconds long). */
+  const addDeclared = (s: Series, cols: CandleColumns, fileRes: number, source: string, prebuilt?: readonly { cols: CandleColumns; resSec: number }[]) => {
+    const done = new Set<number>();
+    for (const inst of instances) {
+      if (!inst.candleSeconds || !inst.markets.includes(s.symbol)) continue;
+      const i = config.strategies.findIndex((x) => x.name === inst.name);
+      const sc = config.strategies[i];
+      for (const r of inst.candleSeconds) {
+        const built = prebuilt?.find((p) => p.resSec === r);
+        if (built) {
+          // Built by the caller from the data (a sweep's parent, for its workers).
+          if (!done.has(r)) declared.push(declaredSeries(s.symbol, built.cols, r, r, s.length > 0 ? s.time[0]! : Math.ceil(fromMs / 1000), toMs, DECLARED_HISTORY));
+          done.add(r);
+          continue;
+        }
+        if (r < fileRes || r % fileRes !== 0) {
+          const j = (sc?.candles ?? []).findIndex((x) => resolutionToSeconds(x) === r);
+          const value = j >= 0 ? sc?.candles?.[j] : `${r}s`;
+          issues.push({
+            path: i >= 0 && j >= 0 ? `strategies[${i}].candles[${j}]` : `strategy ${inst.name} candles`,
+            message: `${JSON.stringify(value)} (${r}s) cannot be built from the backtest data of ${s.symbol} (${source}): its candles are ${fileRes}s long, and a declared resolution must be a multiple of them`,
+            value,
+          });
+          continue;
+        }
+        if (done.has(r)) continue;
+        done.add(r);
+        declared.push(declaredSeries(s.symbol, cols, fileRes, r, s.length > 0 ? s.time[0]! : Math.ceil(fromMs / 1000), toMs, DECLARED_HISTORY));
+      }
+    }
+  };
   const reports: SeriesReport[] = [];
   let history: CandleHistory | undefined;
   for (const entry of bt.data) {
@@ -83,7 +118,9 @@ export async function loadData(
     const weekdays = entry.weekdays ? { weekdays: entry.weekdays.map((d) => WEEKDAY_NAMES.indexOf(d)) } : {};
     const mem = opts.columns?.[entry.symbol];
     if (mem) {
-      const r = prepareSeries({ symbol: entry.symbol, resSec: resSec ?? mem.resSec, fromMs, toMs, warmup, ...weekdays }, mem.cols, mem.resSec, mem.source ?? `${entry.symbol} (in memory)`);
+      const source = mem.source ?? `${entry.symbol} (in memory)`;
+      const r = prepareSeries({ symbol: entry.symbol, resSec: resSec ?? mem.resSec, fromMs, toMs, warmup, ...weekdays }, mem.cols, mem.resSec, source);
+      addDeclared(r.series, mem.cols, mem.resSec, source, mem.declared);
       series.push(r.series);
       reports.push(r.report);
       continue;
@@ -96,6 +133,7 @@ export async function loadData(
       // The report names the file as the config wrote it, so the result does not depend on where
       // the checkout lies (the same inputs give the same bytes).
       if (!opts.dataDir && entry.fileAsWritten) r.report.source = entry.fileAsWritten;
+      addDeclared(r.series, r.cols, r.fileRes, r.report.source);
       series.push(r.series);
       reports.push(r.report);
       continue;
@@ -112,12 +150,18 @@ export async function loadData(
     const fromSec = Math.floor(fromMs / 1000) - warmup * resSec;
     const got = await history.fetch(entry.symbol, apiResolution(resSec), fromSec, Math.floor(toMs / 1000) - resSec);
     const source = `/v1/udf/history ${entry.symbol}`;
-    const r = prepareSeries({ symbol: entry.symbol, resSec, fromMs, toMs, warmup, ...weekdays }, checkedColumns(source, got.candles), resSec, source);
+    const cols = checkedColumns(source, got.candles);
+    const r = prepareSeries({ symbol: entry.symbol, resSec, fromMs, toMs, warmup, ...weekdays }, cols, resSec, source);
+    addDeclared(r.series, cols, resSec, source);
     series.push(r.series);
     reports.push(r.report);
   }
   for (const m of needs.keys()) {
     if (!series.some((s) => s.symbol === m)) throw new Error(`market ${m} has no entry under backtest.data`);
   }
-  return { series, report: summarizeReports(reports) };
+  if (issues.length) throw new ConfigError(issues, config.source.file ?? 'config');
+  return { series, report: summarizeReports(reports), declared };
 }
+
+/** Candles of a declared resolution held before the run's first candle (the windows keep 500). */
+const DECLARED_HISTORY = 500;

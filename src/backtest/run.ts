@@ -80,7 +80,7 @@ export async function runBacktest(config: MizanConfig, opts: BacktestOptions = {
   if (!(fromMs < toMs)) throw new Error(`backtest range is empty: from ${new Date(fromMs).toISOString()} is not before to ${new Date(toMs).toISOString()}`);
   const logger = opts.logger ?? silentLogger;
   const instances = opts.instances ?? (await loadStrategyInstances(withParams(config, opts.params)));
-  const { series, report } = await loadData(config, instances, fromMs, toMs, opts);
+  const { series, report, declared } = await loadData(config, instances, fromMs, toMs, opts);
   const h = report.ok ? buildHarness({ config, instances, series, fromMs, logger }) : undefined;
   if (h) opts.onClock?.(h.clock); // [issue 16 item 10] log lines carry the simulated time
   if (h) {
@@ -94,7 +94,7 @@ export async function runBacktest(config: MizanConfig, opts: BacktestOptions = {
   const total = series.reduce((a, s) => a + s.length, 0);
   const firstClose = Math.min(...series.map((s) => (s.length > 0 ? (s.time[0]! + s.resSec) * 1000 : Infinity)));
   const schedules = new BacktestSchedules(config, instances, Math.max(fromMs, firstClose));
-  let eq = await walk(h, series, fromMs, total, opts, schedules);
+  let eq = await walk(h, series, fromMs, total, opts, schedules, declaredFeed(h, declared));
   await h.core.stop();
   await h.core.idle();
   if (bt.closeAtEnd) eq = await closeAtEnd(h, series, eq); // [issue 16 item 15] strategies stopped: sell what is open at the last close
@@ -127,11 +127,32 @@ function drain(h: Harness): void | Promise<void> {
   }
 }
 
+/**
+ * The candles of the resolutions the strategies declared (`candles:`), shown as the clock passes
+ * their close: `advance(t)` puts every one closed by `t` (ms) into its window, before the
+ * strategies act at `t`. Undefined when none is declared (the walk then pays nothing for it).
+ */
+function declaredFeed(h: Harness, declared: Series[]): ((tMs: number) => void) | undefined {
+  if (declared.length === 0) return undefined;
+  const next = new Int32Array(declared.length);
+  const feeds = declared.map((s) => h.core.barFeed(s.symbol, s.resSec));
+  return (tMs) => {
+    for (let j = 0; j < declared.length; j++) {
+      const s = declared[j]!;
+      const feed = feeds[j]!;
+      let i = next[j]!;
+      for (; i < s.length && (s.time[i]! + s.resSec) * 1000 <= tMs; i++) void feed(Bar.fromColumns(s, i, s.resSec));
+      next[j] = i;
+    }
+  };
+}
+
 /** Fire every schedule tick due at or before `until` (in time order), each at its own time. */
-async function fireSchedules(h: Harness, schedules: BacktestSchedules, until: number, start: (t: number) => void): Promise<void> {
+async function fireSchedules(h: Harness, schedules: BacktestSchedules, until: number, start: (t: number) => void, advance?: (tMs: number) => void): Promise<void> {
   for (let t = schedules.peek(); t <= until; t = schedules.peek()) {
     start(t);
     if (t > h.clock.now()) h.clock.set(t);
+    advance?.(h.clock.now());
     for (const name of schedules.take(t)) await h.core.onSchedule(name, t);
     h.dirty.events = true;
     await drain(h);
@@ -235,7 +256,7 @@ function walkQuiet(w: Walk, s: Series, ptr: Int32Array, book: CloseBook, live: S
   return QUIET_END;
 }
 
-async function walk(h: Harness, series: Series[], fromMs: number, total: number, opts: BacktestOptions, schedules: BacktestSchedules): Promise<EquityCurve> {
+async function walk(h: Harness, series: Series[], fromMs: number, total: number, opts: BacktestOptions, schedules: BacktestSchedules, advance?: (tMs: number) => void): Promise<EquityCurve> {
   const k = series.length;
   const ptr = new Int32Array(k);
   // One sample per candle close at or after `from`, plus the first one (before the strategies act).
@@ -258,12 +279,21 @@ async function walk(h: Harness, series: Series[], fromMs: number, total: number,
   // Per market, looked up once: its book, its live-order set, its index cell and its bar feed.
   const books = series.map((s) => h.books.get(s.symbol)!);
   const live = series.map((s) => h.liveSet(s.symbol));
-  const feeds = series.map((s) => h.core.barFeed(s.symbol, s.resSec));
+  const feeds = series.map((s): ((bar: Bar) => void | Promise<void>) => {
+    const feed = h.core.barFeed(s.symbol, s.resSec);
+    if (!advance) return feed;
+    // The declared resolutions' candles closed by this candle's close (the clock is there) first.
+    return (bar) => {
+      advance(h.clock.now());
+      return feed(bar);
+    };
+  });
   // One market, no schedules, no book handlers: quiet stretches run synchronously (walkQuiet).
   const quietOk = k === 1 && schedules.size === 0 && !bookListeners[0];
   // A run that starts at its first candle's open (no warm-up candle before `from`): the start
   // sample is the account then, before onStart can act (valued at the first candles' opens).
   if (h.clock.now() >= fromMs) startSample(w, h.clock.now());
+  advance?.(h.clock.now());
   await h.core.start();
   await drain(h);
   for (;;) {
@@ -297,7 +327,7 @@ async function walk(h: Harness, series: Series[], fromMs: number, total: number,
       }
     }
     if (bestT === Infinity) break;
-    if (schedules.size > 0) await fireSchedules(h, schedules, bestT - 1, start);
+    if (schedules.size > 0) await fireSchedules(h, schedules, bestT - 1, start, advance);
     if (!w.started && bestT >= fromMs) {
       // The start sample at bestT: every market closing then valued at its close, before any path
       // is played or handler runs (the books are put back; the steps below set them in turn).
@@ -351,7 +381,7 @@ async function walk(h: Harness, series: Series[], fromMs: number, total: number,
       }
       afterCandle(w, bestT, false);
     }
-    if (schedules.size > 0) await fireSchedules(h, schedules, bestT, start);
+    if (schedules.size > 0) await fireSchedules(h, schedules, bestT, start, advance);
     if (bestT >= fromMs) sample(w, bestT);
   }
   opts.onProgress?.(w.done, total);

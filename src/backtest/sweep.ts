@@ -12,7 +12,7 @@ import type { MizanConfig } from '../config/schema.js';
 import type { CandleHistorySource } from '../market/ports.js';
 import { loadStrategyInstances, type StrategyDefinitionCache } from '../runtime/strategy-loader.js';
 import type { ParamSpecs } from '../strategy/params.js';
-import type { DataReport } from './data.js';
+import type { DataReport, Series } from './data.js';
 import { loadData, type DataOptions } from './load.js';
 import type { MetricKey } from './metrics/index.js';
 import { BacktestDataError, withParams } from './run.js';
@@ -124,17 +124,20 @@ export async function loadSweepData(
   const definitions: StrategyDefinitionCache = new Map();
   const instances = [];
   for (const c of combos.length > 0 ? combos : [{}]) instances.push(...(await loadStrategyInstances(withParams(config, c), definitions)));
-  const { series, report } = await loadData(config, instances, bt.from, bt.to, {
+  const { series, report, declared } = await loadData(config, instances, bt.from, bt.to, {
     ...(opts.candleSource ? { candleSource: opts.candleSource } : {}),
     ...(opts.cacheDir ? { cacheDir: opts.cacheDir } : {}),
   });
   opts.onDataReport?.(report);
   if (!report.ok) throw new BacktestDataError(report);
   const columns: NonNullable<DataOptions['columns']> = {};
+  // Compact copies: a view would send the whole file's buffer to every worker.
+  const compact = (s: Series) => ({ length: s.length, time: s.time.slice(), open: s.open.slice(), high: s.high.slice(), low: s.low.slice(), close: s.close.slice(), volume: s.volume.slice() });
   series.forEach((s, k) => {
-    // Compact copies: a view would send the whole file's buffer to every worker.
-    const cols = { length: s.length, time: s.time.slice(), open: s.open.slice(), high: s.high.slice(), low: s.low.slice(), close: s.close.slice(), volume: s.volume.slice() };
-    columns[s.symbol] = { cols, resSec: s.resSec, source: report.series[k]?.source ?? s.symbol };
+    // The resolutions the strategies declared (`candles:`), built here from the data's own candles
+    // (the workers get the series at the strategies' resolution, which may be coarser).
+    const dec = declared.filter((d) => d.symbol === s.symbol).map((d) => ({ cols: compact(d), resSec: d.resSec }));
+    columns[s.symbol] = { cols: compact(s), resSec: s.resSec, source: report.series[k]?.source ?? s.symbol, ...(dec.length ? { declared: dec } : {}) };
   });
   return { report, columns };
 }

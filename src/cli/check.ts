@@ -37,7 +37,8 @@ export async function checkConfig(file: string, out: CheckOutput): Promise<boole
         .join(' ');
       const s = config.strategies.find((c) => c.name === i.name);
       const sched = s?.schedule ? `  schedule "${s.schedule.cron}" ${s.schedule.timezone ?? ''}` : '';
-      out.write(`  ${i.name.padEnd(16)} ${i.definition.name.padEnd(14)} ${i.markets.join(',').padEnd(16)} ${i.resolutionSec}s  ${params}${sched}\n`);
+      const res = i.candleSeconds?.length ? `${i.resolutionSec}s (+${i.candleSeconds.map((r) => `${r}s`).join(',')})` : `${i.resolutionSec}s`;
+      out.write(`  ${i.name.padEnd(16)} ${i.definition.name.padEnd(14)} ${i.markets.join(',').padEnd(16)} ${res}  ${params}${sched}\n`);
     }
     const markets = [...new Set(instances.flatMap((i) => i.markets))];
     out.write(`  markets: ${markets.join(', ')}\n`);

@@ -152,6 +152,7 @@ function finalize(p: ParsedConfig, baseDir: string, strategyBaseDir: string): Mi
       clientIdPrefix: clientIdPrefix(s.name),
       ...(isFile ? { strategyFile: isAbsolute(s.strategy) ? s.strategy : resolve(strategyBaseDir, s.strategy) } : {}),
       resolutionSeconds: resolutionToSeconds(s.resolution),
+      candleSeconds: [...new Set((s.candles ?? []).map(resolutionToSeconds))].filter((r) => r !== resolutionToSeconds(s.resolution)),
     };
   });
   const backtest = p.backtest && {

@@ -101,6 +101,10 @@ export const strategySchema = z.strictObject({
     .describe('Module name in strategies/ or a path to a .ts/.js file'),
   markets: z.array(symbol(), { error: 'is not a list of market symbols' }).min(1, { error: 'must list at least one market' }),
   resolution: resolution().default('60'),
+  candles: z
+    .array(resolution(), { error: 'is not a list of resolutions (e.g. ["1", "450s"])' })
+    .optional()
+    .describe('Other candle resolutions the strategy reads with ctx.candles(symbol, seconds), in the notation of resolution (e.g. ["1", "450s"]): built live from the trade stream, in a backtest from its data. A multiple of resolution needs no entry'),
   params: z.record(z.string(), z.unknown(), { error: 'is not a map of parameters' }).default({}).describe('Checked against the strategy\'s declared params'),
   schedule: z
     .strictObject({
@@ -253,6 +257,8 @@ export interface StrategyConfig extends ParsedStrategy {
   /** Absolute path when `strategy` is a file, undefined for a module in strategies/. */
   strategyFile?: string;
   resolutionSeconds: number;
+  /** The declared `candles` in seconds (the strategy's own resolution left out, no repeats). */
+  candleSeconds?: number[];
 }
 
 /** A `backtest.data` entry after loading: `file` made absolute, `fileAsWritten` the relative path it came from. */

@@ -29,6 +29,8 @@ export interface StrategyInstance {
   params: ParamValues<ParamSpecs>;
   markets: string[];
   resolutionSec: number;
+  /** Other resolutions (seconds) it declared in the config (`candles:`): fed to its windows by the mode (stream, data). */
+  candleSeconds?: readonly number[];
   /** `main` or a trading-credit sub-account. */
   account: string;
 }
@@ -199,6 +201,8 @@ export class TradingCore {
   private context(inst: StrategyInstance): StrategyContext {
     const d = this.deps;
     const log = d.logger.child({ strategy: inst.name });
+    /** Windows of other resolutions this instance was given (checked once: a strategy may ask per candle). */
+    const other = new Map<string, CandleWindow>();
     return {
       name: inst.name,
       params: inst.params,
@@ -216,9 +220,17 @@ export class TradingCore {
       book: (symbol) => d.book(symbol),
       candles: (symbol, res) => {
         const r = res ?? inst.resolutionSec;
-        // A multiple of the strategy's resolution is built from its own candles (none is streamed for it).
-        if (r > inst.resolutionSec && r % inst.resolutionSec === 0) this.ensureHigher(symbol, inst.resolutionSec, r);
-        return this.windowFor(symbol, r);
+        if (r === inst.resolutionSec) return this.windowFor(symbol, r);
+        const k = `${symbol}:${r}`;
+        let w = other.get(k);
+        if (w) return w;
+        if (!this.fed(symbol, r)) {
+          // A multiple of the strategy's resolution is built from its own candles (none is streamed for it).
+          if (r > inst.resolutionSec && r % inst.resolutionSec === 0) this.ensureHigher(symbol, inst.resolutionSec, r);
+          else throw undeclared(inst, symbol, r);
+        }
+        other.set(k, (w = this.windowFor(symbol, r)));
+        return w;
       },
       balance: (asset) => {
         const b = d.portfolio.balance(asset, inst.account);
@@ -282,13 +294,20 @@ export class TradingCore {
     return list;
   }
 
-  /** Build `seconds` candles of a market from its `base` candles, unless an instance trades that resolution itself. */
+  /**
+   * Whether the mode feeds `seconds` candles of `symbol` itself: an instance trades the market at
+   * that resolution, or declared it (`candles:` in the config).
+   */
+  private fed(symbol: string, seconds: number): boolean {
+    return this.deps.instances.some((i) => i.markets.includes(symbol) && (i.resolutionSec === seconds || (i.candleSeconds?.includes(seconds) ?? false)));
+  }
+
+  /** Build `seconds` candles of a market from its `base` candles (the caller checked none is fed). */
   private ensureHigher(symbol: string, base: number, seconds: number): void {
     // One builder per market and resolution (two strategies of different resolutions may ask for it).
     const k = `${symbol}:${seconds}`;
     if (this.built.has(k)) return;
     this.built.add(k);
-    if (this.deps.instances.some((i) => i.resolutionSec === seconds && i.markets.includes(symbol))) return;
     const h = new HigherTimeframe(base, seconds, this.windowFor(symbol, seconds));
     h.seed(this.windowFor(symbol, base));
     this.higherOf(symbol, base).push(h);
@@ -342,6 +361,20 @@ export class TradingCore {
     for (const r of this.runners.values()) if (r.busy) (pending ??= []).push(r.drain());
     return pending ? Promise.all(pending).then(() => undefined) : undefined;
   }
+}
+
+/**
+ * ctx.candles() of a resolution nothing feeds: neither the strategy's own, nor a multiple of it, nor
+ * declared. Refused (as freqtrade's informative timeframes must be declared) rather than an empty
+ * window forever.
+ */
+function undeclared(inst: StrategyInstance, symbol: string, seconds: number): Error {
+  const own = inst.resolutionSec;
+  return new Error(
+    `strategy ${inst.name}: ctx.candles(${JSON.stringify(symbol)}, ${seconds}) reads ${seconds}s candles, which are neither its resolution (${own}s) nor a multiple of it, ` +
+      `and the config does not declare them: add ${JSON.stringify(`${seconds}s`)} to this strategy's \`candles:\` list (strategies[].candles)` +
+      (inst.markets.includes(symbol) ? '' : `; ${symbol} is not one of its markets (${inst.markets.join(', ')}), whose candles only are fed`),
+  );
 }
 
 export { baseOf, quoteOf };

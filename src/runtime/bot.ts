@@ -131,7 +131,8 @@ export async function startBot(config: MizanConfig, opts: BotOptions = {}): Prom
     // Live: refuse to start with an API key the exchange refuses (401/403), before anything is written.
     if (config.mode === 'live') await checkApiKey(rest, instances.map((i) => i.account));
     const stream = new StreamClient({ url: config.exchange.stream?.url ?? baseUrl, transport: config.exchange.stream?.transport ?? 'auto', protocol: config.exchange.stream?.protocol ?? 4, logger: logger.child({ component: 'stream' }) });
-    const resolutions = [...new Set(instances.map((i) => i.resolutionSec))];
+    // The strategies' resolutions and the others they declared (`candles:`), built from the trade stream.
+    const resolutions = [...new Set(instances.flatMap((i) => [i.resolutionSec, ...(i.candleSeconds ?? [])]))];
     const market = new MarketDataEngine({ stream, depth: { getDepth: (s) => rest.getDepth(s), getAllDepths: () => rest.getAllDepth() }, clock, logger, options: { candleResolutions: resolutions, book: { crossedGraceMs: config.exchange.stream.crossedGraceMs } } });
 
     // ------------------------------------------------------------------ journal, portfolio

@@ -128,6 +128,7 @@ export async function loadStrategyInstances(config: MizanConfig, cache?: Strateg
       params: r.values,
       markets: [...s.markets],
       resolutionSec: s.resolutionSeconds,
+      ...(s.candleSeconds?.length ? { candleSeconds: [...s.candleSeconds] } : {}),
       account: s.account ?? 'main',
     });
   }

@@ -46,6 +46,7 @@ export interface StrategyContext<P extends ParamSpecs = ParamSpecs> {
   /**
    * Closed candles of a market at a resolution (default: the instance's). A multiple of the
    * instance's resolution is built from its candles (epoch-aligned; a candle shows once it closed).
+   * Any other resolution must be declared in the config (`candles:`), else this throws.
    */
   candles(symbol: string, resolutionSec?: number): CandleWindow;
   balance(asset: string): BalanceView;

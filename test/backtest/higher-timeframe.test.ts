@@ -33,6 +33,24 @@ describe('higher timeframes from a strategy\'s own candles', () => {
     expect(h3.last).toEqual({ time: T0 + 7200, open: 124, high: 135.5, low: 123.5, close: 135.25, volume: 12 });
   });
 
+  it('a declared multiple (candles: ["60"] in a 300 s strategy) comes from the data once, not also built from its candles', async () => {
+    const rows: Ohlcv[] = Array.from({ length: 36 }, (_, i) => [100 + i, 100 + i + 0.5, 100 + i - 0.5, 100 + i + 0.25, 1]);
+    const file = writeCandles(rows, 300);
+    const seen: { k: number; n: number; times: number[] }[] = [];
+    const read = (k: number) => (ctx: Parameters<NonNullable<NonNullable<Parameters<typeof scripted>[0]['at']>[number]>>[0]) => {
+      const w = ctx.candles('BTCUSDT', 3600);
+      seen.push({ k, n: w.length, times: Array.from({ length: w.length }, (_, i) => w.at(i).time) });
+      return undefined;
+    };
+    const inst = { ...scripted({ at: { 10: read(10), 11: read(11), 35: read(35) } }, 300), candleSeconds: [3600] };
+    await runBacktest(config(file, { rows: 36, resSec: 300 }), { instances: [inst] });
+    expect(seen).toEqual([
+      { k: 10, n: 0, times: [] },
+      { k: 11, n: 1, times: [T0] },
+      { k: 35, n: 3, times: [T0, T0 + 3600, T0 + 7200] },
+    ]);
+  });
+
   it('a bucket cut short by a gap closes when a later one begins; a resolution that is not a multiple is refused', () => {
     const out = new CandleWindow(10);
     const h = new HigherTimeframe(300, 3600, out);
