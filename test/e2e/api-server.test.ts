@@ -304,6 +304,8 @@ describe('mizan run --serve: the API of a paper bot', () => {
     await waitFor('the hello', () => s.messages.length > 0, 5_000);
     s.ws.close();
     const listed2 = await openStream('?topics=log', { origin: 'https://dash.example', authorization: `Bearer ${READ}` });
+    // A log line for certain (the bot may log nothing else for a while): a resume is logged at info.
+    expect((await post('/api/v1/resume', {})).status).toBe(200);
     await waitFor('a log line pushed', () => listed2.messages.some((m) => m.msg.type === 'log'), 15_000, child);
     listed2.ws.close();
   });

@@ -41,7 +41,7 @@ function localPrebuilds(dir: string): string {
 
 describe('the npm package', () => {
   it('installs from its tarball; mizan init makes a project whose test, backtest and check pass', () => {
-    expect(existsSync(join(REPO, 'dist/src/cli.js')), 'dist/ is built by `npm run build` (npm test runs it first)').toBe(true);
+    expect(existsSync(join(REPO, 'dist/src/cli/main.js')), 'dist/ is built by `npm run build` (npm test runs it first)').toBe(true);
     const tmp = mkdtempSync(join(tmpdir(), 'mizan-pkg-'));
     try {
       installAndUse(tmp);
