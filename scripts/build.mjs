@@ -1,5 +1,6 @@
 // `npm run build`: compiles src/ and strategies/ to dist/ (JavaScript, .d.ts, source maps) with
-// tsconfig.build.json, then copies the plain-JavaScript worker files tsc does not emit.
+// tsconfig.build.json, then copies the plain-JavaScript worker files tsc does not emit and the
+// dashboard's static files (src/server/dashboard/).
 // `--if-stale`: only when dist/ is missing or older than the sources (npm start, the test setup).
 import { execFileSync } from 'node:child_process';
 import { copyFileSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
@@ -23,8 +24,10 @@ function* files(dir) {
     else yield p;
   }
 }
+const dashboard = join(root, 'src/server/dashboard') + '/';
 for (const f of files(join(root, 'src'))) {
-  if (!f.endsWith('.mjs')) continue;
+  // The dashboard's HTML, CSS and plain JavaScript are served as they are (src/server/dashboard-files.ts).
+  if (!f.endsWith('.mjs') && !f.startsWith(dashboard)) continue;
   const out = join(root, 'dist', relative(root, f));
   mkdirSync(dirname(out), { recursive: true });
   copyFileSync(f, out);

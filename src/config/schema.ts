@@ -215,9 +215,18 @@ export const serverSchema = z
       'Control bearer token (halt, resume, strategies, cancels), as an environment reference, e.g. ${MIZAN_SERVER_CONTROL_TOKEN} (default: that variable, else one generated at start and printed once)',
     ),
     origins: z
-      .array(z.string().regex(/^https?:\/\/[^\s/]+$/, { error: 'is not an origin (scheme://host[:port], e.g. https://bot.example.com)' }), { error: 'is not a list of origins' })
+      .array(
+        z
+          .string()
+          .regex(/^https?:\/\/[^\s/]+$/, { error: 'is not an origin (scheme://host[:port], e.g. https://bot.example.com)', abort: true })
+          // Matched exactly against the browser's Origin header: written as a browser sends it.
+          .refine((s) => URL.canParse(s) && new URL(s).origin === s, { error: 'is not written as a browser sends it (lower case, no default port: e.g. http://127.0.0.1:8787, https://bot.example.com)' }),
+        { error: 'is not a list of origins' },
+      )
       .default([])
-      .describe('Browser origins allowed besides the server\'s own (an Origin header naming any other is refused, 403). CORS stays off'),
+      .describe(
+        'Browser origins allowed besides the server\'s own, matched exactly (e.g. the dashboard of another bot, http://127.0.0.1:8787): their requests get CORS headers and their WebSocket streams are accepted. Any other Origin is refused (403); empty (the default): CORS off',
+      ),
   })
   .describe('The HTTP + WebSocket API (`mizan run --serve`); a config with this section serves it on every run');
 

@@ -14,11 +14,13 @@ import type { Bot } from '../runtime/bot.js';
 import type { TrackedOrder } from '../execution/tracked-order.js';
 import type { FillRow, OrderRow, TradingStateRecord } from '../store/types.js';
 import type { OrderView } from '../strategy/views.js';
+import type { LiveCandle } from '../market/candle-aggregator.js';
 import type { LogRing } from './log-ring.js';
 import {
   NotFoundError,
   type BotControl,
   type BotEvent,
+  type CandleDto,
   type DenialDto,
   type FillDto,
   type OrderDto,
@@ -88,6 +90,10 @@ function fillDto(f: FillRow): FillDto {
     ts: f.ts,
     tag: f.tag ?? null,
   };
+}
+
+function candleDto(c: LiveCandle): CandleDto {
+  return { time: c.time, open: c.open.toFixed(), high: c.high.toFixed(), low: c.low.toFixed(), close: c.close.toFixed(), volume: c.volume.toFixed(), empty: c.empty };
 }
 
 /** JSON-safe copy (Decimals become their strings). */
@@ -174,6 +180,10 @@ export function botControl(bot: Bot, logs: LogRing, now: () => number = () => Da
   engine.on('order', onOrder);
   offs.push(() => engine.off('order', onOrder));
   offs.push(logs.on((log) => emit({ type: 'log', log })));
+  const onCandle = (symbol: string, resolution: number, c: LiveCandle) => emit({ type: 'candle', symbol, resolution, candle: candleDto(c) });
+  market.on('candleClosed', onCandle);
+  offs.push(() => market.off('candleClosed', onCandle));
+  const resolutions = new Set(config.strategies.flatMap((s) => [s.resolutionSeconds, ...(s.candleSeconds ?? [])]));
 
   // ------------------------------------------------------------------------------ reads
   const runnerOf = (name: string) => {
@@ -201,6 +211,7 @@ export function botControl(bot: Bot, logs: LogRing, now: () => number = () => Da
       strategy: s.strategy,
       state: runner.isStopped ? 'stopped' : 'running',
       markets: s.markets,
+      resolution: s.resolutionSeconds,
       account: s.account ?? 'main',
       params: plain(s.params ?? {}),
       handlerErrors: runner.errors,
@@ -284,6 +295,12 @@ export function botControl(bot: Bot, logs: LogRing, now: () => number = () => Da
       return rows.slice(-q.limit).map((r) => ({ ts: r.ts, asset: r.asset, equity: r.equity.toFixed() }));
     },
     logs: (q) => logs.tail(q.limit, q.minLevel),
+    candles(q) {
+      if (!symbols.includes(q.symbol)) throw new NotFoundError(`market ${JSON.stringify(q.symbol)} is not a market of this bot (markets: ${symbols.join(', ')})`);
+      if (!resolutions.has(q.resolution)) throw new NotFoundError(`the bot builds no candles at resolution ${q.resolution}s (resolutions: ${[...resolutions].sort((a, b) => a - b).join(', ')})`);
+      const current = market.currentCandle(q.symbol, q.resolution);
+      return { symbol: q.symbol, resolution: q.resolution, candles: market.candles(q.symbol, q.resolution).slice(-q.limit).map(candleDto), current: current ? candleDto(current) : null };
+    },
 
     halt(reason) {
       risk.halt(reason);

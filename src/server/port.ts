@@ -93,6 +93,8 @@ export interface StrategyDto {
   strategy: string;
   state: 'running' | 'stopped';
   markets: string[];
+  /** The strategy's candle resolution in seconds (what GET /candles takes). */
+  resolution: number;
   account: string;
   params: Record<string, unknown>;
   handlerErrors: number;
@@ -120,6 +122,28 @@ export interface EquityPointDto {
   ts: number;
   asset: string;
   equity: string;
+}
+
+export interface CandleDto {
+  /** Period start, Unix seconds. */
+  time: number;
+  open: string;
+  high: string;
+  low: string;
+  close: string;
+  volume: string;
+  /** A period without trades (volume 0, prices = the previous close). */
+  empty: boolean;
+}
+
+export interface CandlesDto {
+  symbol: string;
+  /** Seconds. */
+  resolution: number;
+  /** Closed candles, oldest first. */
+  candles: CandleDto[];
+  /** The period still open (null before its first trade). */
+  current: CandleDto | null;
 }
 
 export interface LogLineDto {
@@ -156,6 +180,7 @@ export type BotEvent =
   | { type: 'tradingState'; state: TradingStateDto; previous: TradingStateName }
   | { type: 'denial'; denial: DenialDto }
   | { type: 'strategy'; name: string; state: 'running' | 'stopped' }
+  | { type: 'candle'; symbol: string; resolution: number; candle: CandleDto }
   | { type: 'log'; log: LogLineDto };
 
 /** The named strategy or order does not exist (404). */
@@ -172,6 +197,8 @@ export interface BotControl {
   marginPositions(): MarginPositionDto[];
   equity(q: { since?: number; limit: number }): EquityPointDto[];
   logs(q: { limit: number; minLevel: number }): LogLineDto[];
+  /** The live candles the bot builds (its strategies' resolutions); NotFoundError for a market or resolution it does not build. */
+  candles(q: { symbol: string; resolution: number; limit: number }): CandlesDto;
 
   halt(reason: string): TradingStateDto;
   resume(reason: string): TradingStateDto;

@@ -4,8 +4,11 @@
  * Security, in the order a request meets it (one onRequest hook, for every route, the stream and
  * unknown paths alike):
  * 1. an address with too many failed token checks gets 429 until its window ends;
- * 2. a browser Origin other than the server's own (or one listed in `origins`) gets 403 (CORS is off:
- *    no Access-Control-* header is ever sent);
+ * 2. a browser Origin other than the server's own (or one listed in `origins`) gets 403. CORS is off
+ *    unless `origins` lists an origin (exact match): its requests get Access-Control-Allow-Origin, its
+ *    preflights are answered (204, no token: a browser sends none on them), so a dashboard served by
+ *    another bot can read this one; the stream accepts the same origins;
+ * (the dashboard's files, `/` and `/dashboard/*`, need no token: the page asks for it);
  * 3. no token, or a wrong one, gets 401 and counts as a failure (logged with the address, never the
  *    token);
  * 4. a control route with the read-only token gets 403.
@@ -20,12 +23,13 @@ import type { WebSocket } from 'ws';
 import { z } from 'zod';
 import type { Logger } from '../core/logger.js';
 import { scrub } from '../runtime/logger.js';
+import { CHARTS_FILE, DASHBOARD_CSP, loadDashboardFiles } from './dashboard-files.js';
 import { FailureLimit, TokenCheck, type Access, type Tokens } from './auth.js';
 import { NotFoundError, type BotControl, type BotEvent } from './port.js';
 
 export const BODY_LIMIT = 16 * 1024;
 export const STREAM_PROTOCOL = 'mizan.v1';
-export const TOPICS = ['status', 'fill', 'order', 'tradingState', 'denial', 'strategy', 'log'] as const;
+export const TOPICS = ['status', 'fill', 'order', 'tradingState', 'denial', 'strategy', 'log', 'candle'] as const;
 type Topic = (typeof TOPICS)[number];
 
 export interface ServerOptions {
@@ -54,6 +58,8 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** The route changes the bot: the control token only. */
     control?: boolean;
+    /** A dashboard file: served without a token. */
+    public?: boolean;
   }
 }
 
@@ -80,6 +86,11 @@ const ordersQuery = z.strictObject({ ...pageQuery, status: z.enum(['pending', 'o
 const fillsQuery = z.strictObject(pageQuery);
 const equityQuery = z.strictObject({ since: since.optional(), limit: int('limit', 1, 10_000).default(1_000) });
 const LEVELS = { trace: 10, debug: 20, info: 30, warn: 40, error: 50, fatal: 60 } as const;
+const candlesQuery = z.strictObject({
+  symbol: z.string({ error: 'symbol is required' }).regex(/^[A-Z0-9]{2,20}$/, { error: 'symbol is not a market symbol (e.g. BTCUSDT)' }),
+  resolution: int('resolution', 1, 31 * 86_400),
+  limit: int('limit', 1, 1_000).default(500),
+});
 const logsQuery = z.strictObject({ limit: int('limit', 1, 1_000).default(200), level: z.enum(Object.keys(LEVELS) as [keyof typeof LEVELS]).default('trace') });
 const streamQuery = z.strictObject({
   topics: z
@@ -146,6 +157,7 @@ export async function startServer(o: ServerOptions): Promise<RunningServer> {
   const log = o.logger.child({ component: 'api' });
   const origins = new Set(o.origins ?? []);
   const secrets = [...(o.secrets ?? []), o.tokens.read, o.tokens.control];
+  const files = loadDashboardFiles();
   const app: FastifyInstance = Fastify({ logger: false, bodyLimit: BODY_LIMIT, return503OnClosing: true });
   await app.register(websocket, {
     options: {
@@ -165,7 +177,8 @@ export async function startServer(o: ServerOptions): Promise<RunningServer> {
       return refuse(reply, 429, 'too many failed token checks from this address; try again later');
     }
     const origin = req.headers.origin;
-    if (origin !== undefined && !origins.has(origin)) {
+    const listed = origin !== undefined && origins.has(origin);
+    if (origin !== undefined && !listed) {
       let host: string | undefined;
       try {
         host = new URL(origin).host;
@@ -177,6 +190,20 @@ export async function startServer(o: ServerOptions): Promise<RunningServer> {
         return refuse(reply, 403, `origin ${JSON.stringify(origin)} is not allowed (add it to server.origins)`);
       }
     }
+    if (listed) {
+      // An origin of server.origins (exact match) may read the answers: CORS for it alone.
+      reply.header('access-control-allow-origin', origin);
+      reply.header('access-control-expose-headers', 'retry-after, www-authenticate');
+      // The preflight a browser sends before a request with a token carries none: answered here.
+      if (req.method === 'OPTIONS' && req.headers['access-control-request-method'] !== undefined) {
+        reply.header('access-control-allow-methods', 'GET, POST');
+        reply.header('access-control-allow-headers', 'authorization, content-type');
+        reply.header('access-control-max-age', '600');
+        return reply.code(204).send();
+      }
+    }
+    // The dashboard's files: the page asks for the token itself.
+    if (req.routeOptions.config.public && (req.method === 'GET' || req.method === 'HEAD')) return;
     const token = bearer(req);
     const access: Access | undefined = token ? tokens.access(token) : undefined;
     if (!access) {
@@ -194,6 +221,7 @@ export async function startServer(o: ServerOptions): Promise<RunningServer> {
   });
   app.addHook('onSend', async (_req, reply, payload) => {
     reply.header('cache-control', 'no-store');
+    reply.header('vary', 'Origin');
     reply.header('x-content-type-options', 'nosniff');
     // Last guard: a secret (API key, stream key, tokens) never leaves in a body.
     return typeof payload === 'string' ? scrub(payload, secrets) : payload;
@@ -212,6 +240,20 @@ export async function startServer(o: ServerOptions): Promise<RunningServer> {
   const ctl = { config: { control: true } };
   const act = (req: FastifyRequest, what: string, fields: Record<string, unknown> = {}) => log.info({ address: req.ip, ...fields }, `api: ${what}`);
 
+  // ------------------------------------------------------------------------------ dashboard
+  const pub = { config: { public: true } };
+  const serveFile = (reply: FastifyReply, name: string) => {
+    const f = files.get(name);
+    if (!f) return refuse(reply, 404, `no dashboard file ${JSON.stringify(name)}`);
+    reply.header('content-security-policy', DASHBOARD_CSP);
+    reply.header('x-frame-options', 'DENY');
+    reply.header('referrer-policy', 'no-referrer');
+    return reply.type(f.type).send(f.body);
+  };
+  app.get('/', pub, async (_req, reply) => serveFile(reply, 'index.html'));
+  app.get('/dashboard/:file', pub, async (req, reply) => serveFile(reply, (req.params as { file: string }).file));
+  app.get(`/dashboard/${CHARTS_FILE}`, pub, async (_req, reply) => serveFile(reply, CHARTS_FILE));
+
   // ------------------------------------------------------------------------------ reads
   app.get(`${api}/status`, async () => c.status());
   app.get(`${api}/strategies`, async () => ({ strategies: c.strategies() }));
@@ -221,6 +263,7 @@ export async function startServer(o: ServerOptions): Promise<RunningServer> {
   app.get(`${api}/fills`, async (req) => c.fills(parse(fillsQuery, req.query, 'query')));
   app.get(`${api}/margin/positions`, async () => ({ positions: c.marginPositions() }));
   app.get(`${api}/equity`, async (req) => ({ points: c.equity(parse(equityQuery, req.query, 'query')) }));
+  app.get(`${api}/candles`, async (req) => c.candles(parse(candlesQuery, req.query, 'query')));
   app.get(`${api}/logs`, async (req) => {
     const q = parse(logsQuery, req.query, 'query');
     return { lines: c.logs({ limit: q.limit, minLevel: LEVELS[q.level] }) };

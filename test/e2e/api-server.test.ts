@@ -141,6 +141,24 @@ describe('mizan run --serve: the API of a paper bot', () => {
     expect(logs.body.lines.length).toBe(5);
     expect(logs.body.lines[0]).toMatchObject({ level: expect.any(Number), msg: expect.any(String) });
 
+    let candles = await get('/api/v1/candles?symbol=BTCUSDT&resolution=5&limit=3');
+    for (let i = 0; i < 60 && candles.body.candles?.length === 0; i++) {
+      await sleep(500);
+      candles = await get('/api/v1/candles?symbol=BTCUSDT&resolution=5&limit=3');
+    }
+    expect(candles.status).toBe(200);
+    expect(candles.body).toMatchObject({ symbol: 'BTCUSDT', resolution: 5 });
+    expect(candles.body.candles.length).toBeGreaterThan(0);
+    expect(candles.body.candles.length).toBeLessThanOrEqual(3);
+    expect(candles.body.candles[0]).toMatchObject({ time: expect.any(Number), open: expect.stringMatching(/^\d/), close: expect.stringMatching(/^\d/), empty: expect.any(Boolean) });
+    const times = candles.body.candles.map((x: Json) => x.time as number);
+    expect([...times].sort((a, b) => a - b)).toEqual(times);
+    expect(times.every((t: number) => t % 5 === 0)).toBe(true);
+    expect((await get('/api/v1/candles?symbol=BTCUSDT&resolution=7')).body.error.message).toContain('resolution 7s (resolutions: 5, 60)');
+    expect((await get('/api/v1/candles?symbol=XRPUSDT&resolution=60')).status).toBe(404);
+    expect((await get('/api/v1/candles?resolution=60')).body.error.message).toContain('query.symbol');
+    expect(st.body.strategies.find((s: Json) => s.name === 'btc-sma').resolution).toBe(5);
+
     const bad = await get('/api/v1/orders?limit=0');
     expect(bad.status).toBe(400);
     expect(bad.body.error.message).toContain('query.limit');
@@ -166,6 +184,11 @@ describe('mizan run --serve: the API of a paper bot', () => {
     expect(m.at - seen.get(m.msg.fill.id)!).toBeLessThan(1_000);
     expect(s.messages[0]!.msg.type).toBe('hello');
     await waitFor('a status push', () => s.messages.some((x) => x.msg.type === 'status'), 10_000, child);
+    // Each candle the bot closes (btc-sma's 5 s candles of BTCUSDT), as GET /candles then lists it.
+    await waitFor('a candle push', () => s.messages.some((x) => x.msg.type === 'candle' && x.msg.symbol === 'BTCUSDT' && x.msg.resolution === 5), 30_000, child);
+    const pushed = s.messages.find((x) => x.msg.type === 'candle' && x.msg.symbol === 'BTCUSDT')!.msg;
+    const listed = (await get('/api/v1/candles?symbol=BTCUSDT&resolution=5&limit=1000')).body.candles as Json[];
+    expect(listed.find((c) => c.time === pushed.candle.time)).toEqual(pushed.candle);
     s.ws.close();
   }, 120_000);
 
@@ -239,6 +262,29 @@ describe('mizan run --serve: the API of a paper bot', () => {
     s.ws.close();
   }, 90_000);
 
+  it('serves the dashboard files without a token (with a CSP), and nothing else', async () => {
+    const page = await fetch(`${base}/`);
+    expect(page.status).toBe(200);
+    expect(page.headers.get('content-type')).toBe('text/html; charset=utf-8');
+    expect(page.headers.get('content-security-policy')).toContain("script-src 'self'");
+    expect(page.headers.get('x-frame-options')).toBe('DENY');
+    const html = await page.text();
+    expect(html).toContain('/dashboard/app.js');
+    expect(html).not.toMatch(/https?:\/\//);
+    for (const f of ['app.js', 'bot.js', 'ui.js', 'charts.js', 'style.css', 'vendor/lightweight-charts.js']) {
+      const r = await fetch(`${base}/dashboard/${f}`);
+      expect(r.status, f).toBe(200);
+      expect((await r.text()).length, f).toBeGreaterThan(100);
+    }
+    const lc = await (await fetch(`${base}/dashboard/vendor/lightweight-charts.js`)).text();
+    expect(lc).toContain('LightweightCharts');
+    expect((await fetch(`${base}/dashboard/nope.js`)).status).toBe(404);
+    expect((await fetch(`${base}/dashboard/..%2Fserver.js`)).status).toBe(404);
+    // Any other path still needs a token (each of these counts as a failed check: one here).
+    expect((await fetch(`${base}/favicon.ico`)).status).toBe(401);
+    expect((await fetch(`${base}/`, { headers: { origin: 'https://evil.example' } })).status).toBe(403);
+  });
+
   it('refuses requests without a token, with a wrong one, and control routes with the read-only token, changing nothing', async () => {
     const before = journal((j) => j.openOrders().map((o) => o.clientId)).sort();
     expect(before.length).toBeGreaterThan(0);
@@ -282,18 +328,38 @@ describe('mizan run --serve: the API of a paper bot', () => {
     expect((await get('/api/v1/status')).body.tradingState.state).toBe('active');
   });
 
-  it('keeps CORS off and refuses a foreign Origin, on HTTP and on the stream', async () => {
+  it('keeps CORS off but for the listed origins (exact match), and refuses a foreign Origin, on HTTP and on the stream', async () => {
     const same = await call('GET', '/api/v1/status', { headers: { origin: base } });
     expect(same.status).toBe(200);
     expect(same.headers.get('access-control-allow-origin')).toBeNull();
     const foreign = await call('GET', '/api/v1/status', { headers: { origin: 'https://evil.example' } });
     expect(foreign.status).toBe(403);
+    expect(foreign.headers.get('access-control-allow-origin')).toBeNull();
+    // server.origins lists https://dash.example: its answers carry CORS headers for it alone.
     const listed = await call('GET', '/api/v1/status', { headers: { origin: 'https://dash.example' } });
     expect(listed.status).toBe(200);
-    expect(listed.headers.get('access-control-allow-origin')).toBeNull();
-    const pre = await call('OPTIONS', '/api/v1/halt', { token: null, headers: { origin: base, 'access-control-request-method': 'POST' } });
-    expect(pre.headers.get('access-control-allow-origin')).toBeNull();
-    expect(pre.status).toBe(401);
+    expect(listed.headers.get('access-control-allow-origin')).toBe('https://dash.example');
+    expect(listed.headers.get('vary')).toContain('Origin');
+    for (const near of ['https://dash.example:443', 'http://dash.example', 'https://dash.example.evil', 'https://DASH.example']) {
+      const r = await call('GET', '/api/v1/status', { headers: { origin: near } });
+      expect(r.status, near).toBe(403);
+      expect(r.headers.get('access-control-allow-origin'), near).toBeNull();
+    }
+    // Its preflight (a browser sends no token on it) is answered; nothing else's is.
+    const pre = await call('OPTIONS', '/api/v1/halt', { token: null, headers: { origin: 'https://dash.example', 'access-control-request-method': 'POST', 'access-control-request-headers': 'authorization,content-type' } });
+    expect(pre.status).toBe(204);
+    expect(pre.headers.get('access-control-allow-origin')).toBe('https://dash.example');
+    expect(pre.headers.get('access-control-allow-headers')).toBe('authorization, content-type');
+    expect(pre.headers.get('access-control-allow-methods')).toBe('GET, POST');
+    const preSame = await call('OPTIONS', '/api/v1/halt', { token: null, headers: { origin: base, 'access-control-request-method': 'POST' } });
+    expect(preSame.headers.get('access-control-allow-origin')).toBeNull();
+    expect(preSame.status).toBe(401);
+    const preForeign = await call('OPTIONS', '/api/v1/halt', { token: null, headers: { origin: 'https://evil.example', 'access-control-request-method': 'POST' } });
+    expect(preForeign.status).toBe(403);
+    expect(preForeign.headers.get('access-control-allow-origin')).toBeNull();
+    // A preflight changes nothing: the halt itself still needs the control token.
+    expect((await call('POST', '/api/v1/halt', { token: READ, body: { reason: 'x' }, headers: { origin: 'https://dash.example' } })).status).toBe(403);
+    expect((await get('/api/v1/status')).body.tradingState.state).toBe('active');
 
     await expect(openStream('', { authorization: `Bearer ${READ}`, origin: 'https://evil.example' })).rejects.toThrow('HTTP 403');
     await expect(openStream('', {})).rejects.toThrow('HTTP 401');

@@ -76,7 +76,7 @@ describe('mizan run: the API tokens', () => {
     await stop(c);
   }, 120_000);
 
-  it('refuses a token written literally, a short one, and --port without --serve (the value never shown)', () => {
+  it('refuses a token written literally, a short one, an origin not written as a browser sends it, and --port without --serve (the value never shown)', () => {
     const lit = defaultConfigCopy(join(dir), (y) => `${y}server:\n  token: literal-token-0123456789abc\n`);
     const a = mizanSync(['check', lit.config]);
     expect(a.code).toBe(1);
@@ -88,6 +88,22 @@ describe('mizan run: the API tokens', () => {
     expect(b.code).toBe(1);
     expect(b.out).toContain('server.token');
     expect(b.out).not.toContain('abc123xyz');
+
+    // server.origins is matched exactly against a browser's Origin: written as a browser sends it.
+    for (const [origin, why] of [
+      ['http://127.0.0.1:8787/', 'is not an origin'],
+      ['https://bot.example.com:443', 'is not written as a browser sends it'],
+      ['http://Bot.example.com', 'is not written as a browser sends it'],
+      ['*', 'is not an origin'],
+    ] as const) {
+      const o = defaultConfigCopy(join(dir), (y) => `${y}server:\n  origins: ["${origin}"]\n`);
+      const r = mizanSync(['check', o.config]);
+      expect(r.code, origin).toBe(1);
+      expect(r.out, origin).toContain(`server.origins[0]: "${origin}" ${why}`);
+      expect(r.out, origin).toContain('1 problem');
+    }
+    const good = defaultConfigCopy(join(dir), (y) => `${y}server:\n  origins: ["http://127.0.0.1:8787", "https://bot.example.com"]\n`);
+    expect(mizanSync(['check', good.config]).code).toBe(0);
 
     const plain = defaultConfigCopy(join(dir));
     const p = mizanSync(['run', plain.config, '--port', '9999']);

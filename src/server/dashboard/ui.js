@@ -1,0 +1,130 @@
+// Small DOM helpers: every value from a bot reaches the page as text (textContent), never as HTML.
+
+export function h(tag, attrs = {}, ...children) {
+  const el = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs ?? {})) {
+    if (v === undefined || v === null || v === false) continue;
+    if (k === 'class') el.className = v;
+    else if (k === 'testid') el.dataset.testid = v;
+    else if (k.startsWith('on')) el.addEventListener(k.slice(2), v);
+    else if (k === 'dataset') Object.assign(el.dataset, v);
+    else el.setAttribute(k, v === true ? '' : String(v));
+  }
+  add(el, children);
+  return el;
+}
+
+function add(el, children) {
+  for (const c of children) {
+    if (c === undefined || c === null || c === false) continue;
+    if (Array.isArray(c)) add(el, c);
+    else if (c instanceof Node) el.append(c);
+    else el.append(document.createTextNode(String(c)));
+  }
+}
+
+export function clear(el) {
+  while (el.firstChild) el.firstChild.remove();
+}
+
+export function time(ms) {
+  if (ms === null || ms === undefined) return '—';
+  return new Date(ms).toISOString().replace('T', ' ').slice(0, 19);
+}
+
+export function ago(ms) {
+  if (ms === null || ms === undefined) return 'never';
+  const s = Math.max(0, Math.round((Date.now() - ms) / 1000));
+  if (s < 60) return `${s} s ago`;
+  if (s < 3600) return `${Math.floor(s / 60)} min ago`;
+  return `${Math.floor(s / 3600)} h ago`;
+}
+
+export function duration(ms) {
+  const s = Math.floor(ms / 1000);
+  const d = Math.floor(s / 86400);
+  const hh = Math.floor((s % 86400) / 3600);
+  const mm = Math.floor((s % 3600) / 60);
+  return d > 0 ? `${d} d ${hh} h` : hh > 0 ? `${hh} h ${mm} min` : `${mm} min ${s % 60} s`;
+}
+
+/** A decimal string shown with thousands separators and at most `dp` decimals (the exact value stays in the title). */
+export function money(v, dp = 2) {
+  if (v === null || v === undefined || v === '') return '—';
+  const n = Number(v);
+  if (!Number.isFinite(n)) return String(v);
+  return n.toLocaleString('en-US', { minimumFractionDigits: 0, maximumFractionDigits: dp });
+}
+
+export function signClass(v) {
+  const n = Number(v);
+  return n > 0 ? 'pos' : n < 0 ? 'neg' : '';
+}
+
+/** A table: columns of [heading, (row) => cell], rows, and what to say when there is none. */
+export function table(columns, rows, { empty = 'none', testid, rowAttrs } = {}) {
+  return h(
+    'table',
+    { class: 'data', testid },
+    h('thead', {}, h('tr', {}, columns.map(([head]) => h('th', {}, head)))),
+    h(
+      'tbody',
+      {},
+      rows.length === 0
+        ? h('tr', { class: 'empty' }, h('td', { colspan: columns.length }, empty))
+        : rows.map((r) => h('tr', rowAttrs ? rowAttrs(r) : {}, columns.map(([, cell]) => h('td', {}, cell(r))))),
+    ),
+  );
+}
+
+export function badge(text, kind) {
+  return h('span', { class: `badge ${kind}` }, text);
+}
+
+export function stateBadge(state) {
+  return badge(state, state === 'active' ? 'ok' : state === 'reducing' ? 'warn' : 'bad');
+}
+
+let confirmSeq = 0;
+
+/**
+ * A confirmation in a modal dialog: resolves to { reason } when confirmed, null when cancelled.
+ * `reason`: 'required' | 'optional' | undefined (no field).
+ */
+export function confirmAction({ title, message, confirmLabel, danger = true, reason }) {
+  const dlg = document.getElementById('confirm');
+  clear(dlg);
+  const id = `reason-${++confirmSeq}`;
+  const input = reason ? h('input', { id, type: 'text', testid: 'confirm-reason', maxlength: 500, placeholder: reason === 'required' ? 'reason (required)' : 'reason (optional)', autocomplete: 'off' }) : null;
+  const err = h('p', { class: 'error', testid: 'confirm-error' });
+  const ok = h('button', { type: 'button', class: danger ? 'danger' : 'primary', testid: 'confirm-ok' }, confirmLabel);
+  const cancel = h('button', { type: 'button', testid: 'confirm-cancel' }, 'Cancel');
+  dlg.append(h('h2', {}, title), h('p', {}, message), input ? h('label', { for: id }, 'Reason') : null, input, err, h('div', { class: 'actions' }, cancel, ok));
+  return new Promise((resolve) => {
+    const done = (v) => {
+      dlg.close();
+      resolve(v);
+    };
+    ok.addEventListener('click', () => {
+      const r = input ? input.value.trim() : '';
+      if (reason === 'required' && !r) {
+        err.textContent = 'Give a reason: it is kept with the trading state.';
+        input.focus();
+        return;
+      }
+      done({ reason: r || undefined });
+    });
+    cancel.addEventListener('click', () => done(null));
+    dlg.addEventListener('cancel', () => resolve(null), { once: true });
+    dlg.showModal();
+    (input ?? cancel).focus();
+  });
+}
+
+/** A short message at the top of the page (errors of a control stay until closed). */
+export function toast(text, kind = 'info') {
+  const box = document.getElementById('toasts');
+  const el = h('div', { class: `toast ${kind}`, role: kind === 'error' ? 'alert' : 'status', testid: `toast-${kind}` }, text, h('button', { type: 'button', class: 'link', onclick: () => el.remove(), 'aria-label': 'close' }, '×'));
+  box.append(el);
+  if (kind !== 'error') setTimeout(() => el.remove(), 6000);
+}
