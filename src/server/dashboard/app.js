@@ -186,7 +186,8 @@ function overviewPage(el, bot) {
   const offs = [
     live(bot, state, ['status', 'tradingState'], (box) => {
       const t = bot.status.tradingState;
-      box.append(
+      put(
+        box,
         h('div', { class: 'trading' }, h('span', { class: 'label' }, 'Trading'), h('span', { testid: 'trading-state', dataset: { state: t.state } }, stateBadge(t.state)), t.reason ? h('span', { class: 'reason', testid: 'trading-reason' }, t.reason) : null, h('span', { class: 'muted' }, `since ${time(t.since)}`)),
         haltResume(bot),
       );
@@ -594,12 +595,18 @@ function strategyPage(el, bot, [name]) {
 }
 
 // ------------------------------------------------------------------------------------ bots
+/** Append the children that are not null (DOM append would write "null"). */
+function put(el, ...children) {
+  el.append(...children.filter((c) => c !== null && c !== undefined && c !== false));
+}
+
 function botCard(bot) {
   const card = h('article', { class: 'card', testid: 'bot-card', dataset: { url: bot.base } });
   const draw = () => {
     clear(card);
     const s = bot.status;
-    card.append(
+    put(
+      card,
       h('header', {}, h('h2', {}, bot.name), connectionBadge(bot)),
       h('p', { class: 'muted' }, bot.base, bot.entry.id === HOME ? ' (this bot)' : ''),
       bot.error ? h('p', { class: 'error', testid: 'bot-error' }, bot.error) : null,

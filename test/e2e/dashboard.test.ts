@@ -1,0 +1,261 @@
+/**
+ * The dashboard as a user opens it (issue 20 item 2): two paper bots on the embedded simulator, each
+ * `node bin/mizan.js run <config> --serve --port 0` in a child process, and Debian's chromium on
+ * bot A's page. The page loads with a token (never in a URL), shows the equity and open orders the
+ * API gives, cancels an order and halts the bot from the page (each behind its confirmation; the
+ * effect checked in the API and the journal), draws a strategy's candles with its fills, and shows
+ * both bots side by side (bot B lists A's origin in server.origins). Screenshots are saved under
+ * test-artifacts/dashboard/ (the path is printed).
+ */
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import WebSocket from 'ws';
+import { Journal } from '../../src/store/journal.js';
+import { artifactsDir, drawnColours, launchChromium } from '../support/chromium.js';
+import { defaultConfigCopy, sleep, startMizan, waitFor, type MizanChild } from './run-mizan.js';
+
+const A = { read: 'dash-a-read-token-0123456789', control: 'dash-a-control-token-0123456789' };
+const B = { read: 'dash-b-read-token-0123456789', control: 'dash-b-control-token-0123456789' };
+
+// Response bodies are read field by field in the assertions.
+type Json = Record<string, any>;
+
+interface RunningBot {
+  child: MizanChild;
+  base: string;
+  journal: string;
+}
+
+const dir = mkdtempSync(join(tmpdir(), 'mizan-e2e-dashboard-'));
+const shots = artifactsDir('dashboard');
+let a: RunningBot;
+let b: RunningBot;
+let browser: Browser;
+let page: Page;
+const requested: string[] = [];
+const sockets: string[] = [];
+
+async function startBot(name: string, tokens: { read: string; control: string }, edit: (y: string) => string): Promise<RunningBot> {
+  const sub = join(dir, name);
+  mkdirSync(sub);
+  const copy = defaultConfigCopy(sub, edit);
+  const child = startMizan(['run', copy.config, '--serve', '--port', '0'], { MIZAN_SERVER_TOKEN: tokens.read, MIZAN_SERVER_CONTROL_TOKEN: tokens.control });
+  await waitFor(`bot ${name}'s API address`, () => /API on http:\/\/127\.0\.0\.1:\d+/.test(child.out()), 90_000, child, 200);
+  return { child, base: /API on (http:\/\/127\.0\.0\.1:\d+)/.exec(child.out())![1]!, journal: copy.journal };
+}
+
+async function api(bot: RunningBot, path: string, token: string, body?: unknown): Promise<Json> {
+  const r = await fetch(`${bot.base}${path}`, {
+    method: body === undefined ? 'GET' : 'POST',
+    headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
+  expect(r.status, path).toBe(200);
+  return (await r.json()) as Json;
+}
+
+function journal<T>(bot: RunningBot, fn: (j: Journal) => T): T {
+  const j = Journal.open(bot.journal, { readonly: true });
+  try {
+    return fn(j);
+  } finally {
+    j.close();
+  }
+}
+
+const apiOpenOrders = async (bot: RunningBot, token: string) => ((await api(bot, '/api/v1/strategies', token)).strategies as Json[]).flatMap((s) => s.openOrders as Json[]);
+const pageOpenOrderIds = (p: Page) => p.locator('[data-testid=open-orders] tbody tr[data-id]').evaluateAll((rows) => rows.map((r) => (r as unknown as { dataset: { id: string } }).dataset.id).sort());
+const shown = (v: string) => Number(v).toLocaleString('en-US', { minimumFractionDigits: 0, maximumFractionDigits: 2 });
+
+async function shot(name: string): Promise<void> {
+  const file = join(shots, `${name}.png`);
+  await page.screenshot({ path: file, fullPage: true });
+  process.stdout.write(`dashboard screenshot: ${file}\n`);
+}
+
+beforeAll(async () => {
+  a = await startBot('a', A, (y) => y);
+  // Bot B: other balances (its equity differs from A's), and A's page may read it.
+  b = await startBot('b', B, (y) => `${y.replace('balances: { USDT: 10000, TMN: 2000000000 }', 'balances: { USDT: 4000, TMN: 500000000 }')}server:\n  origins: ["${a.base}"]\n`);
+  await waitFor('open orders on bot A', () => journal(a, (j) => j.openOrders().length) > 0, 60_000, a.child, 250);
+  browser = await launchChromium();
+  page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
+  page.on('request', (r) => requested.push(r.url()));
+  page.on('websocket', (ws) => sockets.push(ws.url()));
+}, 240_000);
+
+afterAll(async () => {
+  await browser?.close();
+  for (const bot of [a, b]) {
+    if (bot?.child.alive()) {
+      bot.child.proc.kill('SIGINT');
+      await Promise.race([bot.child.exited, sleep(15_000)]);
+      if (bot.child.alive()) bot.child.proc.kill('SIGKILL');
+    }
+  }
+  rmSync(dir, { recursive: true, force: true });
+}, 60_000);
+
+describe('the dashboard (mizan run --serve, in chromium)', () => {
+  it('asks for the token, refuses a wrong one, then shows the equity and the open orders the API gives', async () => {
+    await page.goto(`${a.base}/`);
+    await page.getByTestId('token').fill('not-the-token-0123456789');
+    await page.getByTestId('connect').click();
+    await expect.poll(() => page.getByTestId('connect-error').textContent(), { timeout: 15_000 }).toContain('This token is refused');
+    await page.getByTestId('token').fill(A.control);
+    await page.getByTestId('connect').click();
+    await page.locator('[data-testid=connection]', { hasText: 'live' }).waitFor({ timeout: 30_000 });
+    // Not remembered: in sessionStorage only (gone with the tab), never in localStorage or a URL.
+    const stored = await page.evaluate(() => {
+      const w = globalThis as unknown as { localStorage: object; sessionStorage: object };
+      return { local: JSON.stringify(w.localStorage), session: JSON.stringify(w.sessionStorage) };
+    });
+    expect(stored.local).not.toContain(A.control);
+    expect(stored.session).toContain(A.control);
+
+    // The equity: the value of a status push (the same object every client of the stream gets).
+    const pushed = new Set<string>();
+    const ws = new WebSocket(`${a.base.replace('http', 'ws')}/api/v1/stream?topics=status`, { headers: { authorization: `Bearer ${A.read}` } });
+    ws.on('message', (d) => {
+      const m = JSON.parse(d.toString()) as Json;
+      pushed.add((m.status as Json).equity as string);
+    });
+    try {
+      const equity = page.getByTestId('equity');
+      await expect.poll(async () => pushed.has((await equity.getAttribute('data-value')) ?? ''), { timeout: 20_000 }).toBe(true);
+      const v = (await equity.getAttribute('data-value'))!;
+      expect(await equity.textContent()).toBe(shown(v));
+    } finally {
+      ws.close();
+    }
+    const status = await api(a, '/api/v1/status', A.read);
+    expect(await page.getByTestId('start-equity').getAttribute('data-value')).toBe(status.startEquity);
+    expect(await page.getByTestId('mode').textContent()).toBe('paper');
+    expect(await page.locator('[data-testid=trading-state]').getAttribute('data-state')).toBe('active');
+    await page.locator('[data-testid=equity-chart] canvas').first().waitFor();
+    for (const n of await drawnColours(page, ['[data-testid=equity-chart]', '[data-testid=drawdown-chart]'])) expect(n).toBeGreaterThan(2);
+    await shot('overview');
+
+    // The open orders: the same ids as the API's (the market maker replaces its quotes every 2 s:
+    // compared until both agree at one moment).
+    await page.goto(`${a.base}/#/orders`);
+    await page.getByTestId('open-orders').waitFor();
+    await expect
+      .poll(async () => {
+        const [mine, theirs] = await Promise.all([pageOpenOrderIds(page), apiOpenOrders(a, A.read)]);
+        const ids = theirs.map((o) => o.clientOrderId as string).sort();
+        return ids.length > 0 && JSON.stringify(mine) === JSON.stringify(ids);
+      }, { timeout: 30_000, interval: 200 })
+      .toBe(true);
+    await shot('orders');
+  }, 120_000);
+
+  it('cancels an order from the page, after its confirmation', async () => {
+    await page.goto(`${a.base}/#/orders`);
+    const grid = page.locator('[data-testid=open-orders] tbody tr[data-id^="btcgrid"]').first();
+    await grid.waitFor({ timeout: 30_000 });
+    const id = (await grid.getAttribute('data-id'))!;
+    // Dismissed: nothing happens.
+    await grid.getByTestId('cancel-order').click();
+    await page.getByTestId('confirm-cancel').click();
+    await sleep(500);
+    expect(journal(a, (j) => j.order(id))).toMatchObject({ final: false });
+    // Confirmed: cancelled on the venue, in the journal, and gone from the page (from the stream).
+    await page.locator(`[data-testid=open-orders] tr[data-id="${id}"]`).getByTestId('cancel-order').click();
+    expect(await page.getByTestId('confirm').textContent()).toContain(id);
+    await page.getByTestId('confirm-ok').click();
+    await waitFor('the order cancelled in the journal', () => journal(a, (j) => j.order(id)?.status) === 'cancelled', 15_000, a.child, 100);
+    await page.locator(`[data-testid=open-orders] tr[data-id="${id}"]`).waitFor({ state: 'detached', timeout: 10_000 });
+    const rows = ((await api(a, `/api/v1/orders?strategy=btc-grid&limit=500`, A.read)).items as Json[]).filter((o) => o.clientOrderId === id);
+    expect(rows[0]).toMatchObject({ status: 'cancelled', final: true });
+    expect(a.child.lines().some((l) => l.msg === 'api: cancel order' && l.clientOrderId === id)).toBe(true);
+  }, 60_000);
+
+  it('halts the bot from the page (a reason required, confirmed) and resumes it', async () => {
+    await page.goto(`${a.base}/#/overview`);
+    await page.getByTestId('halt').click();
+    // No reason: refused in the page, nothing sent.
+    await page.getByTestId('confirm-ok').click();
+    expect(await page.getByTestId('confirm-error').textContent()).toContain('Give a reason');
+    expect((await api(a, '/api/v1/status', A.read)).tradingState.state).toBe('active');
+    await page.getByTestId('confirm-reason').fill('dashboard drill');
+    await page.getByTestId('confirm-ok').click();
+    await expect.poll(async () => (await api(a, '/api/v1/status', A.read)).tradingState, { timeout: 10_000 }).toMatchObject({ state: 'halted', reason: 'dashboard drill (API)' });
+    expect(journal(a, (j) => j.tradingState())).toMatchObject({ state: 'halted', reason: 'dashboard drill (API)' });
+    await waitFor('every open order cancelled', () => journal(a, (j) => j.openOrders().length) === 0, 20_000, a.child, 250);
+    // The page learns it from the stream.
+    await page.locator('[data-testid=trading-state][data-state=halted]').waitFor({ timeout: 10_000 });
+    expect(await page.getByTestId('trading-reason').textContent()).toBe('dashboard drill (API)');
+    await shot('halted');
+
+    await page.getByTestId('resume').click();
+    await page.getByTestId('confirm-ok').click();
+    await expect.poll(async () => (await api(a, '/api/v1/status', A.read)).tradingState.state, { timeout: 10_000 }).toBe('active');
+    await page.locator('[data-testid=trading-state][data-state=active]').waitFor({ timeout: 10_000 });
+    expect(journal(a, (j) => j.tradingState())?.state).toBe('active');
+  }, 60_000);
+
+  it("draws a strategy's candles with its fills as markers", async () => {
+    await waitFor('a btc-sma fill', () => journal(a, (j) => j.fills().some((f) => f.strategy === 'btc-sma')), 90_000, a.child, 500);
+    await page.goto(`${a.base}/#/strategy/btc-sma`);
+    const chart = page.getByTestId('candles-BTCUSDT');
+    await chart.waitFor();
+    await expect.poll(async () => Number(await chart.getAttribute('data-candles')), { timeout: 30_000 }).toBeGreaterThan(1);
+    const fills = (await api(a, '/api/v1/fills?strategy=btc-sma&limit=500', A.read)).items as Json[];
+    await expect.poll(async () => Number(await chart.getAttribute('data-markers')), { timeout: 10_000 }).toBeGreaterThanOrEqual(fills.length);
+    expect(await page.locator('[data-testid=strategy-fills] tbody tr[data-id]').count()).toBe(Math.min(fills.length, 100));
+    expect(await page.getByTestId('strategy-state').textContent()).toBe('running');
+    const [colours] = await drawnColours(page, ['[data-testid=candles-BTCUSDT]']);
+    expect(colours).toBeGreaterThan(2);
+    await shot('strategy-btc-sma');
+  }, 120_000);
+
+  it('shows two bots side by side, each from its own API and stream (bot B allows this origin)', async () => {
+    await page.goto(`${a.base}/#/bots`);
+    await page.getByTestId('add-name').fill('bot B');
+    await page.getByTestId('add-url').fill(b.base);
+    await page.getByTestId('add-token').fill(B.read);
+    await page.getByTestId('add-submit').click();
+    const cards = page.getByTestId('bot-card');
+    await expect.poll(() => cards.count(), { timeout: 10_000 }).toBe(2);
+    const cardA = page.locator(`[data-testid=bot-card][data-url="${a.base}"]`);
+    const cardB = page.locator(`[data-testid=bot-card][data-url="${b.base}"]`);
+    // A busy machine answers slowly (each new URL of another origin costs a preflight too).
+    await cardB
+      .locator('[data-testid=connection]', { hasText: 'live' })
+      .waitFor({ timeout: 120_000 })
+      .catch(async (err: Error) => {
+        throw new Error(`${err.message}\nbot B's card: ${await cardB.textContent()}`);
+      });
+    const [sa, sb] = await Promise.all([api(a, '/api/v1/status', A.read), api(b, '/api/v1/status', B.read)]);
+    expect(sa.startEquity).not.toBe(sb.startEquity);
+    expect(await cardA.getByTestId('start-equity').getAttribute('data-value')).toBe(sa.startEquity);
+    expect(await cardB.getByTestId('start-equity').getAttribute('data-value')).toBe(sb.startEquity);
+    expect(await cardB.getByTestId('mode').textContent()).toBe('paper');
+
+    // B halted (through its API): its card shows it from B's stream; A's card is unchanged.
+    await api(b, '/api/v1/halt', B.control, { reason: 'multi-bot drill' });
+    await cardB.locator('[data-testid=trading-state][data-state=halted]').waitFor({ timeout: 20_000 });
+    expect(await cardA.getByTestId('trading-state').getAttribute('data-state')).toBe('active');
+    await shot('bots');
+    await api(b, '/api/v1/resume', B.control, {});
+    await cardB.locator('[data-testid=trading-state][data-state=active]').waitFor({ timeout: 20_000 });
+    // B answered A's page (its origin is listed) and said so in its log.
+    expect(b.child.lines().some((l) => l.msg === 'api: request from a foreign origin refused')).toBe(false);
+  }, 240_000);
+
+  it('sent the tokens in no URL and asked nothing of any other host', () => {
+    expect(requested.length).toBeGreaterThan(10);
+    for (const u of [...requested, ...sockets, page.url()].filter((x) => !x.startsWith('data:'))) {
+      expect(u).not.toContain(A.control);
+      expect(u).not.toContain(A.read);
+      expect(u).not.toContain(B.read);
+      const host = new URL(u).host;
+      expect([new URL(a.base).host, new URL(b.base).host], u).toContain(host);
+    }
+    expect(sockets.some((u) => u.startsWith(b.base.replace('http', 'ws')))).toBe(true);
+  });
+});
