@@ -27,6 +27,7 @@ interface RunningBot {
   child: MizanChild;
   base: string;
   journal: string;
+  config: string;
 }
 
 const dir = mkdtempSync(join(tmpdir(), 'mizan-e2e-dashboard-'));
@@ -44,7 +45,7 @@ async function startBot(name: string, tokens: { read: string; control: string },
   const copy = defaultConfigCopy(sub, edit);
   const child = startMizan(['run', copy.config, '--serve', '--port', '0'], { MIZAN_SERVER_TOKEN: tokens.read, MIZAN_SERVER_CONTROL_TOKEN: tokens.control });
   await waitFor(`bot ${name}'s API address`, () => /API on http:\/\/127\.0\.0\.1:\d+/.test(child.out()), 90_000, child, 200);
-  return { child, base: /API on (http:\/\/127\.0\.0\.1:\d+)/.exec(child.out())![1]!, journal: copy.journal };
+  return { child, base: /API on (http:\/\/127\.0\.0\.1:\d+)/.exec(child.out())![1]!, journal: copy.journal, config: copy.config };
 }
 
 async function api(bot: RunningBot, path: string, token: string, body?: unknown): Promise<Json> {
@@ -68,6 +69,7 @@ function journal<T>(bot: RunningBot, fn: (j: Journal) => T): T {
 
 const apiOpenOrders = async (bot: RunningBot, token: string) => ((await api(bot, '/api/v1/strategies', token)).strategies as Json[]).flatMap((s) => s.openOrders as Json[]);
 const pageOpenOrderIds = (p: Page) => p.locator('[data-testid=open-orders] tbody tr[data-id]').evaluateAll((rows) => rows.map((r) => (r as unknown as { dataset: { id: string } }).dataset.id).sort());
+const haltDenials = async () => ((await api(a, '/api/v1/strategies', A.read)).strategies as Json[]).flatMap((x) => x.recentDenials as Json[]).filter((d) => d.rule === 'tradingState');
 const shown = (v: string) => Number(v).toLocaleString('en-US', { minimumFractionDigits: 0, maximumFractionDigits: 2 });
 
 async function shot(name: string): Promise<void> {
@@ -189,6 +191,8 @@ describe('the dashboard (mizan run --serve, in chromium)', () => {
     // The page learns it from the stream.
     await page.locator('[data-testid=trading-state][data-state=halted]').waitFor({ timeout: 10_000 });
     expect(await page.getByTestId('trading-reason').textContent()).toBe('dashboard drill (API)');
+    // Halted, the strategies' next orders are denied (the Denials page shows them below).
+    await expect.poll(async () => (await haltDenials()).length, { timeout: 90_000 }).toBeGreaterThan(0);
     await shot('halted');
 
     await page.getByTestId('resume').click();
@@ -196,7 +200,55 @@ describe('the dashboard (mizan run --serve, in chromium)', () => {
     await expect.poll(async () => (await api(a, '/api/v1/status', A.read)).tradingState.state, { timeout: 10_000 }).toBe('active');
     await page.locator('[data-testid=trading-state][data-state=active]').waitFor({ timeout: 10_000 });
     expect(journal(a, (j) => j.tradingState())?.state).toBe('active');
-  }, 60_000);
+  }, 150_000);
+
+  it('shows the fills, denials, book health, positions and live logs the API gives', async () => {
+    await page.goto(`${a.base}/#/fills`);
+    await page.getByTestId('fills').waitFor();
+    await expect
+      .poll(async () => {
+        const [first, theirs] = await Promise.all([page.locator('[data-testid=fills] tbody tr[data-id]').first().getAttribute('data-id'), api(a, '/api/v1/fills?limit=1', A.read)]);
+        return first === String((theirs.items as Json[])[0]!.id);
+      }, { timeout: 30_000, interval: 200 })
+      .toBe(true);
+
+    await page.goto(`${a.base}/#/denials`);
+    const denials = await haltDenials();
+    expect(denials.length).toBeGreaterThan(0);
+    const row = page.locator('[data-testid=denials] tbody tr', { hasText: denials[0]!.reason as string }).first();
+    await row.waitFor({ timeout: 10_000 });
+    expect(await row.textContent()).toContain(denials[0]!.strategy as string);
+    expect(await row.textContent()).toContain('tradingState');
+    expect(denials[0]!.reason).toMatch(/halted/);
+
+    await page.goto(`${a.base}/#/books`);
+    await page.getByTestId('books').waitFor();
+    const books = (await api(a, '/api/v1/status', A.read)).books as Json[];
+    for (const bk of books) {
+      const cells = page.locator(`[data-testid=books] tr[data-symbol="${bk.symbol as string}"] td`);
+      expect(await cells.nth(1).textContent(), bk.symbol as string).toBe(bk.healthy ? 'healthy' : 'unhealthy');
+    }
+    expect(await page.locator('[data-testid=books] tbody tr[data-symbol]').count()).toBe(books.length);
+
+    await page.goto(`${a.base}/#/positions`);
+    await page.getByTestId('balances-main').waitFor({ timeout: 15_000 });
+    const bal = (await api(a, '/api/v1/balances', A.read)).accounts.main as Json[];
+    expect(await page.locator('[data-testid=balances-main] tbody tr').count()).toBe(bal.length);
+    expect(await page.getByTestId('balances-main').textContent()).toContain('USDT');
+    const held = ((await api(a, '/api/v1/strategies', A.read)).strategies as Json[]).flatMap((x) => (x.pnl as Json[]).filter((p) => Number(p.position) !== 0).map((p) => `${x.name as string} ${p.symbol as string}`));
+    await expect
+      .poll(async () => (await page.locator('[data-testid=positions] tbody tr:not(.empty)').evaluateAll((rows) => rows.map((r) => Array.from((r as unknown as { cells: ArrayLike<{ textContent: string }> }).cells).slice(0, 2).map((c) => c.textContent).join(' ')))).sort(), { timeout: 10_000 })
+      .toEqual(held.sort());
+
+    // The log page follows the stream: a line logged after it loaded appears (a resume, logged with its reason).
+    await page.goto(`${a.base}/#/logs`);
+    await page.getByTestId('logs').waitFor();
+    await expect.poll(() => page.locator('[data-testid=logs] .log').count(), { timeout: 10_000 }).toBeGreaterThan(0);
+    const probe = `log-probe-${Date.now()}`;
+    await api(a, '/api/v1/resume', A.control, { reason: probe });
+    await page.locator('[data-testid=logs] .log', { hasText: probe }).first().waitFor({ timeout: 15_000 });
+    await shot('logs');
+  }, 120_000);
 
   it("draws a strategy's candles with its fills as markers", async () => {
     await waitFor('a btc-sma fill', () => journal(a, (j) => j.fills().some((f) => f.strategy === 'btc-sma')), 90_000, a.child, 500);
@@ -211,6 +263,17 @@ describe('the dashboard (mizan run --serve, in chromium)', () => {
     const [colours] = await drawnColours(page, ['[data-testid=candles-BTCUSDT]']);
     expect(colours).toBeGreaterThan(2);
     await shot('strategy-btc-sma');
+
+    // Stop and start it from its page, each confirmed.
+    await page.getByTestId('stop-strategy').click();
+    await page.getByTestId('confirm-ok').click();
+    await expect.poll(async () => (await api(a, '/api/v1/strategies/btc-sma', A.read)).state, { timeout: 15_000 }).toBe('stopped');
+    await page.locator('[data-testid=strategy-state]', { hasText: 'stopped' }).waitFor({ timeout: 10_000 });
+    expect((await api(a, '/api/v1/strategies/eth-mm', A.read)).state).toBe('running');
+    await page.getByTestId('start-strategy').click();
+    await page.getByTestId('confirm-ok').click();
+    await expect.poll(async () => (await api(a, '/api/v1/strategies/btc-sma', A.read)).state, { timeout: 15_000 }).toBe('running');
+    await page.locator('[data-testid=strategy-state]', { hasText: 'running' }).waitFor({ timeout: 10_000 });
   }, 120_000);
 
   it('shows two bots side by side, each from its own API and stream (bot B allows this origin)', async () => {
@@ -243,9 +306,41 @@ describe('the dashboard (mizan run --serve, in chromium)', () => {
     await shot('bots');
     await api(b, '/api/v1/resume', B.control, {});
     await cardB.locator('[data-testid=trading-state][data-state=active]').waitFor({ timeout: 20_000 });
+    // B was added with its read-only token: its halt button is refused by B, which stays active.
+    await cardB.getByTestId('halt').click();
+    await page.getByTestId('confirm-reason').fill('read-only try');
+    await page.getByTestId('confirm-ok').click();
+    await page.locator('[data-testid=toast-error]', { hasText: 'this route needs the control token' }).waitFor({ timeout: 20_000 });
+    expect((await api(b, '/api/v1/status', B.read)).tradingState.state).toBe('active');
+    expect(journal(b, (j) => j.tradingState())?.state ?? 'active').toBe('active');
     // B answered A's page (its origin is listed) and said so in its log.
     expect(b.child.lines().some((l) => l.msg === 'api: request from a foreign origin refused')).toBe(false);
   }, 240_000);
+
+  it('reconnects to a bot that restarted', async () => {
+    await page.goto(`${a.base}/#/bots`);
+    const cardB = page.locator(`[data-testid=bot-card][data-url="${b.base}"]`);
+    await cardB.locator('[data-testid=connection]', { hasText: 'live' }).waitFor({ timeout: 60_000 });
+    b.child.proc.kill('SIGINT');
+    expect((await Promise.race([b.child.exited, sleep(30_000).then(() => undefined)]))?.code).toBe(0);
+    await cardB.locator('[data-testid=connection]', { hasText: 'error' }).waitFor({ timeout: 20_000 });
+    const port = new URL(b.base).port;
+    b = { ...b, child: startMizan(['run', b.config, '--serve', '--port', port], { MIZAN_SERVER_TOKEN: B.read, MIZAN_SERVER_CONTROL_TOKEN: B.control }) };
+    await waitFor('bot B again', () => b.child.out().includes(`API on ${b.base}/api/v1/`), 90_000, b.child, 200);
+    await cardB.locator('[data-testid=connection]', { hasText: 'live' }).waitFor({ timeout: 90_000 });
+    const s = await api(b, '/api/v1/status', B.read);
+    expect(await cardB.getByTestId('start-equity').getAttribute('data-value')).toBe(s.startEquity);
+  }, 240_000);
+
+  it('forgets every token when asked', async () => {
+    await page.locator('#forget').click();
+    await page.getByTestId('connect-form').waitFor();
+    const stored = await page.evaluate(() => {
+      const w = globalThis as unknown as { localStorage: object; sessionStorage: object };
+      return JSON.stringify(w.localStorage) + JSON.stringify(w.sessionStorage);
+    });
+    for (const t of [A.read, A.control, B.read]) expect(stored).not.toContain(t);
+  });
 
   it('sent the tokens in no URL and asked nothing of any other host', () => {
     expect(requested.length).toBeGreaterThan(10);

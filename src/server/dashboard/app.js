@@ -181,7 +181,7 @@ function overviewPage(el, bot) {
   const eqBox = h('div', { class: 'chart', testid: 'equity-chart' });
   const ddBox = h('div', { class: 'chart small', testid: 'drawdown-chart' });
   const pnl = h('section', {});
-  el.append(h('h1', {}, `${bot.name}: overview`), state, stats, h('h2', {}, 'Equity'), eqBox, h('h2', {}, 'Drawdown from the peak (%)'), ddBox, h('h2', {}, 'PnL by strategy'), pnl);
+  el.append(h('h1', {}, `${bot.name}: overview`), state, stats, h('h2', {}, `Equity (${bot.status?.reference ?? 'reference asset'})`), eqBox, h('h2', {}, 'Drawdown from the peak (%)'), ddBox, h('h2', {}, 'PnL by strategy'), pnl);
   const charts = equityCharts(eqBox, ddBox);
   const offs = [
     live(bot, state, ['status', 'tradingState'], (box) => {
@@ -396,7 +396,7 @@ function positionsPage(el, bot) {
           ['strategy', (r) => r.s],
           ['market', (r) => r.symbol],
           ['position', (r) => r.position],
-          ['avg price', (r) => r.avgPrice],
+          ['avg price', (r) => money(r.avgPrice, 8)],
           ['unrealised', (r) => h('span', { class: signClass(r.unrealized) }, money(r.unrealized, 4))],
           ['realised', (r) => h('span', { class: signClass(r.realized) }, money(r.realized, 4))],
         ],
@@ -560,7 +560,7 @@ function strategyPage(el, bot, [name]) {
           [
             ['market', (p) => p.symbol],
             ['position', (p) => p.position],
-            ['avg price', (p) => p.avgPrice],
+            ['avg price', (p) => money(p.avgPrice, 8)],
             ['realised', (p) => h('span', { class: signClass(p.realized) }, money(p.realized, 4))],
             ['unrealised', (p) => h('span', { class: signClass(p.unrealized) }, money(p.unrealized, 4))],
             ['fees', (p) => p.fees],

@@ -20,7 +20,7 @@ export function equityCharts(eqEl, ddEl) {
   const eq = chartIn(eqEl, 260);
   const dd = chartIn(ddEl, 160);
   const line = eq.addSeries(LC.LineSeries, { color: '#58a6ff', lineWidth: 2 });
-  const area = dd.addSeries(LC.AreaSeries, { lineColor: '#f85149', topColor: 'rgba(248,81,73,0.05)', bottomColor: 'rgba(248,81,73,0.4)', priceFormat: { type: 'percent' } });
+  const area = dd.addSeries(LC.AreaSeries, { lineColor: '#f85149', topColor: 'rgba(248,81,73,0.05)', bottomColor: 'rgba(248,81,73,0.4)', priceFormat: { type: 'custom', minMove: 0.001, formatter: (v) => `${v.toFixed(3)} %` } });
   let shown = 0;
   let peak = -Infinity;
   let fitted = false;
@@ -90,7 +90,6 @@ export function candleChart(el, resolution) {
           price: Number(f.price),
           shape: String(f.side).toLowerCase() === 'buy' ? 'arrowUp' : 'arrowDown',
           color: String(f.side).toLowerCase() === 'buy' ? '#3fb950' : '#f85149',
-          text: `${f.side} ${f.quantity}`,
           id: `fill-${f.id}`,
         })),
       ].sort((a, b) => a.time - b.time);
