@@ -181,7 +181,8 @@ function overviewPage(el, bot) {
   const eqBox = h('div', { class: 'chart', testid: 'equity-chart' });
   const ddBox = h('div', { class: 'chart small', testid: 'drawdown-chart' });
   const pnl = h('section', {});
-  el.append(h('h1', {}, `${bot.name}: overview`), state, stats, h('h2', {}, `Equity (${bot.status?.reference ?? 'reference asset'})`), eqBox, h('h2', {}, 'Drawdown from the peak (%)'), ddBox, h('h2', {}, 'PnL by strategy'), pnl);
+  const eqHead = h('h2', {}, 'Equity');
+  el.append(h('h1', {}, `${bot.name}: overview`), state, stats, eqHead, eqBox, h('h2', {}, 'Drawdown from the peak (%)'), ddBox, h('h2', {}, 'PnL by strategy'), pnl);
   const charts = equityCharts(eqBox, ddBox);
   const offs = [
     live(bot, state, ['status', 'tradingState'], (box) => {
@@ -194,6 +195,7 @@ function overviewPage(el, bot) {
     }),
     live(bot, stats, ['status', 'tradingState'], (box) => {
       const s = bot.status;
+      eqHead.textContent = `Equity (${s.reference})`;
       box.append(
         stat('Mode', s.mode, { testid: 'mode' }),
         stat('Up', duration(s.uptimeMs)),
