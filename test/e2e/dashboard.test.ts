@@ -313,6 +313,17 @@ describe('the dashboard (mizan run --serve, in chromium)', () => {
     await page.locator('[data-testid=toast-error]', { hasText: 'this route needs the control token' }).waitFor({ timeout: 20_000 });
     expect((await api(b, '/api/v1/status', B.read)).tradingState.state).toBe('active');
     expect(journal(b, (j) => j.tradingState())?.state ?? 'active').toBe('active');
+    // Open: the other pages show bot B (its own start equity, its open orders).
+    await cardB.getByRole('button', { name: 'Open' }).click();
+    await page.locator(`[data-testid=start-equity][data-value="${sb.startEquity as string}"]`).waitFor({ timeout: 20_000 });
+    expect(await page.locator('h1').textContent()).toBe('bot B: overview');
+    await page.goto(`${a.base}/#/orders`);
+    await expect
+      .poll(async () => {
+        const [mine, theirs] = await Promise.all([pageOpenOrderIds(page), apiOpenOrders(b, B.read)]);
+        return JSON.stringify(mine) === JSON.stringify(theirs.map((o) => o.clientOrderId as string).sort());
+      }, { timeout: 30_000, interval: 200 })
+      .toBe(true);
     // B answered A's page (its origin is listed) and said so in its log.
     expect(b.child.lines().some((l) => l.msg === 'api: request from a foreign origin refused')).toBe(false);
   }, 240_000);
