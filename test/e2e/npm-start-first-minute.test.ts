@@ -31,14 +31,13 @@ function configured(): { name: string; markets: string[] }[] {
   return doc.strategies.map((s) => ({ name: s.name, markets: s.markets }));
 }
 
-/** The strategies whose fills the log has shown so far: spot fill lines name it, instant ones its market. */
+/** The strategies whose fills the log has shown so far (every fill line names its strategy). */
 function loggedFills(out: string, strategies: { name: string; markets: string[] }[]): Set<string> {
   const seen = new Set<string>();
   for (const l of out.split('\n')) {
     if (!l.startsWith('{') || !/"msg":"(market order filled|limit order (partly )?filled|instant order filled)"/.test(l)) continue;
     const rec = JSON.parse(l) as { strategy?: string; symbol?: string; msg: string };
-    if (rec.strategy) seen.add(rec.strategy);
-    else if (rec.msg === 'instant order filled') for (const s of strategies) if (rec.symbol && s.markets.includes(rec.symbol)) seen.add(s.name);
+    if (rec.strategy && strategies.some((s) => s.name === rec.strategy)) seen.add(rec.strategy);
   }
   return seen;
 }
@@ -80,9 +79,9 @@ describe('npm start: every example strategy trades within the first minute', () 
       expect(first.get(n)! - t0, `${n}: ${said}`).toBeLessThanOrEqual(60_000);
       expect(first.get(n)! - tStart, `${n}: ${said}`).toBeLessThanOrEqual(45_000);
     }
-    // every strategy's fills are in the log too: spot fills with the strategy, instant ones (the DCA's) by the instant desk
+    // every strategy's fills are in the log too, each line naming its strategy: instant ones (the DCA's) as well
     expect([...loggedFills(r.all, strategies)].sort()).toEqual([...names].sort());
-    expect(r.all).toMatch(/"symbol":"USDTTMN","side":"BUY"[^\n]*"msg":"instant order filled"/);
+    expect(r.all).toMatch(/"strategy":"usdt-dca","symbol":"USDTTMN","side":"BUY"[^\n]*"msg":"instant order filled"/);
     expect(r.all).not.toMatch(/TypeError|ReferenceError|Unhandled|uncaught/);
     console.log(said);
   }, 120_000);
