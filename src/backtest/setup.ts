@@ -25,6 +25,7 @@ import { parseMarginPosition } from '../exchange/parse/margin.js';
 import type { Series } from './data.js';
 import { CandleFill, PlacementClock } from './fill-model.js';
 import { TradeBook } from './trades.js';
+import { PlotBook } from './plots.js';
 import { BacktestVenue } from './venue.js';
 import { CloseBook, marketView } from './views.js';
 
@@ -88,6 +89,8 @@ export interface Harness {
   orderReasons: Map<string, string>;
   /** Assets held during the run that it cannot value in the reference asset (left out of the equity). */
   unpriced: Set<string>;
+  /** The strategies' `ctx.plot` series (from `from` on). */
+  plots: PlotBook;
 }
 
 export interface HarnessOptions {
@@ -221,6 +224,7 @@ export function buildHarness(o: HarnessOptions): Harness {
     clock: simClock, // [issue 16 item 14]
   });
   const kv = new Map<string, Map<string, unknown>>();
+  const plots = new PlotBook(() => clock.now(), o.fromMs);
   // The same kernel as live and paper; only the ports differ: the simulated exchange's ledger (always
   // current: `liveLocked`), the last closes as books, the warm-up gate, an in-memory state store.
   kernel = new TradingKernel(
@@ -242,6 +246,7 @@ export function buildHarness(o: HarnessOptions): Harness {
       minSellable: minSellableOf,
       idPrefix: 'bt',
       keepOwners: true,
+      plot: (strategy, symbol, name, value) => plots.add(strategy, symbol, name, value),
       gate: (intent) => (clock.now() < o.fromMs && intent.kind !== 'cancel' && intent.kind !== 'cancelAll' ? warmupDenied(intent) : undefined),
       kv: (name) => {
         let m = kv.get(name);
@@ -299,5 +304,5 @@ export function buildHarness(o: HarnessOptions): Harness {
   sim.on('fill', (f) => {
     if (f.accountId === BACKTEST_ACCOUNT) dirty.balances = true;
   });
-  return { kernel, clock, sim, desks, fill, core, engine, risk, portfolio, trades, books, cursor, live, liveSet, marginMarkets, dirty, reference, split, refreshMargin, owners, rate, instants, orderReasons, unpriced: new Set<string>() };
+  return { kernel, clock, sim, desks, fill, core, engine, risk, portfolio, trades, books, cursor, live, liveSet, marginMarkets, dirty, reference, split, refreshMargin, owners, rate, instants, orderReasons, unpriced: new Set<string>(), plots };
 }
