@@ -28,7 +28,7 @@ async function load() {
 }
 type Loaded = Awaited<ReturnType<typeof load>>;
 
-function parseTime(v: string, flag: string): number {
+export function parseTime(v: string, flag: string): number {
   const ms = /^\d+$/.test(v) ? Number(v) * 1000 : Date.parse(/^\d{4}-\d{2}-\d{2}$/.test(v) ? `${v}T00:00:00Z` : v);
   if (!Number.isFinite(ms)) throw new Error(`${flag} ${JSON.stringify(v)}: expected YYYY-MM-DD, an ISO time, or Unix seconds`);
   return ms;
