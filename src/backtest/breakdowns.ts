@@ -90,6 +90,11 @@ export function formatAmount(v: number, digits?: number): string {
   return (neg ? '-' : '') + grouped + (frac !== undefined ? `.${frac}` : '');
 }
 
+/** Decimals of a breakdown's pnl column: 2, or 8 when every amount is below 1 (a run in a coin worth little). */
+export function pnlDigits(rows: readonly BreakdownRow[]): number {
+  return rows.some((r) => Math.abs(Number(r.pnl)) >= 1) ? 2 : 8;
+}
+
 /** Styles a cell of the terminal tables (colours on a TTY, identity otherwise). */
 export interface Paint {
   bold(s: string): string;
@@ -113,7 +118,8 @@ export function paintFor(stream: { isTTY?: boolean }, env: NodeJS.ProcessEnv = p
 export function formatBreakdown(title: string, rows: readonly BreakdownRow[], reference: string, paint: Paint = PLAIN): string[] {
   if (rows.length === 0) return [];
   const head = [title, 'trades', 'win %', `pnl ${reference}`, 'avg duration'];
-  const cells = rows.map((r) => [r.key, String(r.trades), r.winRatePct.toFixed(1), formatAmount(Number(r.pnl)) + (r.unvalued > 0 ? ` (+${r.unvalued} unvalued)` : ''), formatDuration(r.avgDurationMs)]);
+  const digits = pnlDigits(rows);
+  const cells = rows.map((r) => [r.key, String(r.trades), r.winRatePct.toFixed(1), formatAmount(Number(r.pnl), digits) + (r.unvalued > 0 ? ` (+${r.unvalued} unvalued)` : ''), formatDuration(r.avgDurationMs)]);
   const w = head.map((h, i) => Math.max(h.length, ...cells.map((c) => c[i]!.length)));
   const line = (c: string[]) => c.map((x, i) => (i === 0 ? x.padEnd(w[i]!) : x.padStart(w[i]!))).join('  ');
   const out = [paint.bold(line(head))];

@@ -15,7 +15,7 @@ import { Decimal } from '../core/decimal.js';
 import { METRIC_DEFINITIONS, formatDuration, formatMetricValue } from './metrics/index.js';
 import type { Series } from './data.js';
 import { resampleColumns } from './data.js';
-import { formatAmount, type BreakdownRow } from './breakdowns.js';
+import { formatAmount, pnlDigits, type BreakdownRow } from './breakdowns.js';
 import type { BacktestResult } from './result.js';
 import { REPORT_CSS, REPORT_SCRIPT } from './report-page.js';
 
@@ -110,10 +110,11 @@ function marketChart(r: BacktestResult, s: Series, step: number) {
 }
 
 function breakdownTable(id: string, title: string, rows: readonly BreakdownRow[], reference: string): string {
+  const digits = pnlDigits(rows);
   const body = rows
     .map((b) => {
       const pnl = Number(b.pnl);
-      return `<tr><td>${esc(b.key)}</td><td class="num">${b.trades}</td><td class="num">${b.winRatePct.toFixed(1)}</td><td class="num ${pnl > 0 ? 'pos' : pnl < 0 ? 'neg' : ''}" data-v="${esc(b.pnl)}">${esc(formatAmount(pnl))}${b.unvalued > 0 ? ` (+${b.unvalued} unvalued)` : ''}</td><td class="num" data-v="${b.avgDurationMs}">${esc(formatDuration(b.avgDurationMs))}</td></tr>`;
+      return `<tr><td>${esc(b.key)}</td><td class="num">${b.trades}</td><td class="num">${b.winRatePct.toFixed(1)}</td><td class="num ${pnl > 0 ? 'pos' : pnl < 0 ? 'neg' : ''}" data-v="${esc(b.pnl)}">${esc(formatAmount(pnl, digits))}${b.unvalued > 0 ? ` (+${b.unvalued} unvalued)` : ''}</td><td class="num" data-v="${b.avgDurationMs}">${esc(formatDuration(b.avgDurationMs))}</td></tr>`;
     })
     .join('\n');
   return `<div><h3>by ${esc(title)}</h3><table id="${id}"><thead><tr><th>${esc(title)}</th><th>trades</th><th>win %</th><th>pnl ${esc(reference)}</th><th>avg duration</th></tr></thead><tbody>
