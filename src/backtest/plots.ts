@@ -1,8 +1,9 @@
 /**
  * The strategies' plot series of a backtest (`ctx.plot`): one series per strategy instance, market
  * and declared name, a point per call at the simulated time (a candle's close), from `from` on (the
- * warm-up is not drawn). Two calls in one moment keep the last value. The result carries them
- * thinned to at most `maxPoints` points per series (every k-th point, the last one always kept).
+ * warm-up is not drawn). Two calls in one moment keep the last value. Thinned as they come: of a
+ * run of `expected` candles at most about `maxPoints` points per series are kept (every k-th, the
+ * last one always), so a million-candle run does not hold a million points per series.
  */
 import type { StrategyInstance } from '../kernel/trading-core.js';
 import { paneOf } from '../strategy/plots.js';
@@ -26,16 +27,29 @@ interface Open {
   name: string;
   times: number[];
   values: number[];
+  /** Points offered (distinct times). */
+  n: number;
+  /** The latest point when it was not kept (NaN time: none). */
+  lastT: number;
+  lastV: number;
 }
 
 export class PlotBook {
   /** By strategy, market and name (nested maps: no key string built per point). */
   private readonly series = new Map<string, Map<string, Map<string, Open>>>();
 
+  /** Keep every `step`-th point. */
+  private readonly step: number;
+
   constructor(
     private readonly now: () => number,
     private readonly fromMs: number,
-  ) {}
+    /** Candle closes the run has from `from` on (of its longest market). */
+    expected: number,
+    private readonly maxPoints = 5000,
+  ) {
+    this.step = Math.max(1, Math.ceil(expected / maxPoints));
+  }
 
   add(strategy: string, symbol: string, name: string, value: number): void {
     const t = this.now();
@@ -45,17 +59,29 @@ export class PlotBook {
     let byName = bySymbol.get(symbol);
     if (!byName) bySymbol.set(symbol, (byName = new Map()));
     let s = byName.get(name);
-    if (!s) byName.set(name, (s = { strategy, symbol, name, times: [], values: [] }));
-    const n = s.times.length;
-    if (n > 0 && s.times[n - 1] === t) s.values[n - 1] = value;
-    else {
+    if (!s) byName.set(name, (s = { strategy, symbol, name, times: [], values: [], n: 0, lastT: NaN, lastV: NaN }));
+    const k = s.times.length;
+    if (k > 0 && s.times[k - 1] === t) {
+      s.values[k - 1] = value;
+      return;
+    }
+    if (s.lastT === t) {
+      s.lastV = value;
+      return;
+    }
+    if (s.n++ % this.step === 0) {
       s.times.push(t);
       s.values.push(value);
+      s.lastT = NaN;
+    } else {
+      s.lastT = t;
+      s.lastV = value;
     }
   }
 
   /** The series in a fixed order (instance order, then market, then declaration order). */
-  result(instances: readonly StrategyInstance[], maxPoints: number): PlotSeries[] {
+  result(instances: readonly StrategyInstance[]): PlotSeries[] {
+    const maxPoints = this.maxPoints;
     const out: PlotSeries[] = [];
     for (const inst of instances) {
       const specs = inst.definition.plots ?? {};
@@ -63,6 +89,11 @@ export class PlotBook {
         for (const name of Object.keys(specs)) {
           const s = this.series.get(inst.name)?.get(symbol)?.get(name);
           if (!s) continue;
+          if (!Number.isNaN(s.lastT)) {
+            s.times.push(s.lastT);
+            s.values.push(s.lastV);
+            s.lastT = NaN;
+          }
           const spec = specs[name];
           const step = Math.max(1, Math.ceil(s.times.length / Math.max(2, maxPoints)));
           const times: number[] = [];

@@ -111,8 +111,7 @@ function otherOrders(x: ResultInput): OrderRecord[] {
 }
 
 export const RESULT_FORMAT = 'mizan-backtest/1';
-/** Points kept per plot series in the result (the report draws at most 5000 candles per page). */
-const PLOT_POINTS = 5000;
+
 
 export interface OrderRecord {
   /** `spot` (through the execution engine), `instant` (OTC desk) or `margin` (a position's opening or closing). */
@@ -311,7 +310,7 @@ export function buildResult(x: ResultInput): BacktestResult {
     trades,
     breakdowns: computeBreakdowns(trades, x.h.reference, x.instances.map((i) => i.name), x.series.map((s) => s.symbol)),
     orders,
-    plots: x.h.plots.result(x.instances, PLOT_POINTS),
+    plots: x.h.plots.result(x.instances),
     equity: downsample(x.equity.times, x.equity.values, x.equityPoints),
     finalBalances,
     unpricedAssets: [...x.h.unpriced].sort(),

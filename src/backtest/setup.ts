@@ -30,6 +30,8 @@ import { BacktestVenue } from './venue.js';
 import { CloseBook, marketView } from './views.js';
 
 export const BACKTEST_ACCOUNT = 'backtest';
+/** Points kept per plot series in the result (the report draws at most 5,000 candles per page). */
+export const PLOT_POINTS = 5000;
 
 /** A market declared in the config (data from elsewhere) as a simulator market. */
 export function declToSpec(m: MarketDecl): MarketSpec {
@@ -224,7 +226,8 @@ export function buildHarness(o: HarnessOptions): Harness {
     clock: simClock, // [issue 16 item 14]
   });
   const kv = new Map<string, Map<string, unknown>>();
-  const plots = new PlotBook(() => clock.now(), o.fromMs);
+  // Points kept per plot series: about 5,000 of the longest market's candles from `from` on.
+  const plots = new PlotBook(() => clock.now(), o.fromMs, Math.max(0, ...o.series.map((s) => s.length - s.firstIndex)) + 1, PLOT_POINTS);
   // The same kernel as live and paper; only the ports differ: the simulated exchange's ledger (always
   // current: `liveLocked`), the last closes as books, the warm-up gate, an in-memory state store.
   kernel = new TradingKernel(
