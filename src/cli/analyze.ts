@@ -18,20 +18,22 @@ export function registerAnalyzeCommands(program: Command): void {
     .option('--to <time>', 'end, exclusive')
     .option('--data <dir>', 'directory relative data paths are read from')
     .action(async (file: string, o: { extra?: string; from?: string; to?: string; data?: string }) => {
-      const [{ loadConfig }, { analyzeWarmup, formatWarmupAnalysis }, { createLogger }, { WallexRestClient }] = await Promise.all([
+      const [{ loadConfig }, { analyzeWarmup, formatWarmupAnalysis }, { createLogger }, { WallexRestClient }, { resolveAccountFees }] = await Promise.all([
         import('../config/load.js'),
         import('../backtest/warmup-analysis.js'),
         import('../runtime/logger.js'),
         import('../exchange/rest/client.js'),
+        import('../backtest/account-fees.js'),
       ]);
       let extra: number | undefined;
       if (o.extra !== undefined) {
         extra = /^\d+$/.test(o.extra) ? Number(o.extra) : NaN;
         if (!(Number.isInteger(extra) && extra > 0)) throw new Error(`--extra ${JSON.stringify(o.extra)}: expected a whole number of candles above 0`);
       }
-      const config = await loadConfig(file);
-      if (!config.backtest) throw new Error(`${file}: no backtest section (data, from, to)`);
-      if (config.backtest.fees === 'account') throw new Error(`${file}: backtest.fees: account is not supported by mizan analyze warmup (the decisions do not depend on the fees: set backtest.fees to a maker/taker pair or leave it out)`);
+      const loaded = await loadConfig(file);
+      if (!loaded.backtest) throw new Error(`${file}: no backtest section (data, from, to)`);
+      // fees: account: the account's rates, read once before the runs, as mizan backtest does.
+      const config = await resolveAccountFees(loaded, () => new WallexRestClient({ baseUrl: loaded.exchange.baseUrl, timeoutMs: loaded.exchange.timeoutMs, ...(loaded.exchange.apiKey ? { apiKey: loaded.exchange.apiKey } : {}) }));
       // The strategies' logs and risk denials go to stderr as in `mizan backtest`; stdout carries the report.
       const logger = createLogger({ level: config.logging.level, pretty: config.logging.pretty, destination: process.stderr, secrets: [config.exchange.apiKey, config.exchange.stream.privateKey].filter((x): x is string => x !== undefined) });
       const analysis = await analyzeWarmup(config, {

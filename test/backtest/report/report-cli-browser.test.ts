@@ -130,6 +130,10 @@ journal: { file: ":memory:" }
       });
       for (const e of ends) expect(e).toEqual(ends[0]);
       expect(ends[0]![0]).toBe(Date.parse('2023-01-03T00:00:00Z') / 1000);
+      // The page opens on the whole run, first bar to last (the old candle chart opened on its last
+      // weeks while the equity chart showed the whole run).
+      const opened = await page.evaluate(() => (globalThis as unknown as { __report: { chart: { timeScale(): { getVisibleRange(): { from: number; to: number } | null } } } }).__report.chart.timeScale().getVisibleRange());
+      expect(opened).toEqual({ from: ends[0]![0], to: ends[0]![1] });
       await page.screenshot({ path: join(shots, 'chart.png') });
 
       // The breakdown tables show result.json's numbers.
