@@ -89,10 +89,17 @@ function marketChart(r: BacktestResult, s: Series, step: number) {
   // exits (prices are in the trades table).
   const labels = trades.length <= MAX_LABELLED_TRADES;
   const markers = trades
-    .flatMap((t) => [
-      { time: snap(t.entryTime), position: 'belowBar', color: '#2e7d32', shape: 'arrowUp', text: labels ? `${t.strategy} in ${t.entryPrice}` : '' },
-      { time: snap(t.exitTime), position: 'aboveBar', color: '#c62828', shape: 'arrowDown', text: labels ? `${t.strategy} out ${t.exitPrice}` : '' },
-    ])
+    .flatMap((t) => {
+      // A buy is a green arrow up under the bar, a sell a red arrow down over it: a long enters with
+      // a buy and exits with a sell, a short the other way round.
+      const buy = { position: 'belowBar', color: '#2e7d32', shape: 'arrowUp' };
+      const sell = { position: 'aboveBar', color: '#c62828', shape: 'arrowDown' };
+      const long = t.side === 'long';
+      return [
+        { time: snap(t.entryTime), ...(long ? buy : sell), text: labels ? `${t.strategy} ${long ? 'in' : 'short'} ${t.entryPrice}` : '' },
+        { time: snap(t.exitTime), ...(long ? sell : buy), text: labels ? `${t.strategy} out ${t.exitPrice}` : '' },
+      ];
+    })
     .sort((a, b) => a.time - b.time);
   const plots = r.plots.filter((p) => p.symbol === s.symbol);
   const several = new Set(plots.map((p) => p.strategy)).size > 1;
