@@ -15,7 +15,7 @@ import type { DataReport, Series } from './data.js';
 import { loadData, type DataOptions } from './load.js';
 import type { MetricKey } from './metrics/index.js';
 import { BacktestDataError, withParams } from './run.js';
-import { BacktestWorkerPool } from './worker-pool.js';
+import { BacktestWorkerPool, type Combo as ParamOverrides } from './worker-pool.js';
 
 export interface ParamRange {
   /** `name` (the only strategy instance) or `instance.name`. */
@@ -114,7 +114,7 @@ export function parseWorkers(text: string): number {
  */
 export async function loadSweepData(
   config: MizanConfig,
-  combos: Combo[],
+  combos: readonly ParamOverrides[],
   opts: Pick<SweepOptions, 'candleSource' | 'cacheDir' | 'onDataReport'> = {},
 ): Promise<{ report: DataReport; columns: NonNullable<DataOptions['columns']> }> {
   const bt = config.backtest;

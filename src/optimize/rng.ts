@@ -10,8 +10,10 @@ export class Rng {
 
   /** `seed` and any number of extra words (e.g. the trial number) mixed into the state. */
   constructor(seed: number, ...stream: number[]) {
-    let x = seed >>> 0;
-    for (const w of stream) x = (Math.imul(x ^ (w >>> 0), 0x9e3779b1) + 0x7f4a7c15) >>> 0;
+    // Every word goes through a full avalanche (murmur3's finaliser), so nearby seeds and trial
+    // numbers give unrelated states (a plain multiply would only shift the splitmix sequence).
+    let x = fmix(seed >>> 0);
+    for (const w of stream) x = fmix((x ^ fmix((w >>> 0) + 0x6a09e667)) >>> 0);
     const next = () => {
       x = (x + 0x9e3779b9) >>> 0;
       let z = x;
@@ -80,6 +82,12 @@ export class Rng {
     }
     return a;
   }
+}
+
+function fmix(h: number): number {
+  h = Math.imul(h ^ (h >>> 16), 0x85ebca6b) >>> 0;
+  h = Math.imul(h ^ (h >>> 13), 0xc2b2ae35) >>> 0;
+  return (h ^ (h >>> 16)) >>> 0;
 }
 
 function rotl(x: number, k: number): number {
