@@ -89,7 +89,9 @@ export class BacktestWorkerPool {
       const b = this.busy.get(w);
       if (!b || b.job.i !== m.i) return;
       this.busy.delete(w);
-      const { i: _i, ...reply } = m;
+      const { i: _i, ...rest } = m;
+      // A run that threw answers without metrics.
+      const reply: RunReply = { ...rest, metrics: rest.metrics ?? {} };
       this.opts.onReply?.(id, reply, performance.now());
       this.idle.push({ w, id });
       b.job.resolve(reply);

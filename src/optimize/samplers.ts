@@ -79,14 +79,15 @@ export class GridSampler implements Sampler {
     this.order = new Rng(seed, 0x67726964).shuffle(Array.from({ length: this.size }, (_, i) => i));
   }
   point(index: number): Params {
-    const p: Params = {};
+    const values: ParamValue[] = new Array<ParamValue>(this.space.length);
     let rest = index;
     for (let k = this.space.length - 1; k >= 0; k--) {
       const axis = this.axes[k]!;
-      p[this.space[k]!.name] = axis[rest % axis.length]!;
+      values[k] = axis[rest % axis.length]!;
       rest = Math.floor(rest / axis.length);
     }
-    return p;
+    // In the space's order (the order the parameters were given).
+    return Object.fromEntries(this.space.map((d, k) => [d.name, values[k]!]));
   }
   ask(_number: number, history: readonly SamplerTrial[]): Params | undefined {
     const taken = new Set(history.map((t) => paramsKey(t.params)));

@@ -1,0 +1,207 @@
+/**
+ * `mizan optimize` and `mizan study` on the user's path: `node bin/mizan.js …` child processes over
+ * the bundled data (config/backtest-sweep.yaml: sma-cross on BTC/USDT 5 m, 2023-01-03..2023-02-09),
+ * studies in a temp SQLite file. Resume after SIGINT and SIGKILL (the trial count continues, no
+ * trial lost or counted twice, the same trials as an uninterrupted run), mismatched studies refused,
+ * and the acceptance test: TPE with 60 trials reaches at least the best of a 100-point grid.
+ */
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mizan, startRun, tempDir, type TempDir } from '../e2e/cli.js';
+
+const CONFIG = 'config/backtest-sweep.yaml';
+const SPACE = ['--param', 'fast=5..50', '--param', 'slow=20..200', '--param', 'fraction=0.1..1'];
+let tmp: TempDir;
+
+beforeAll(() => {
+  tmp = tempDir('mizan-optimize-');
+});
+afterAll(() => tmp.remove());
+
+interface Row { number: number; params: string; state: string; value: number | null }
+
+function trialsOf(storage: string, study: string): Row[] {
+  const db = new Database(storage, { readonly: true, fileMustExist: true });
+  try {
+    return db.prepare('SELECT t.number, t.params, t.state, t.value FROM trials t JOIN studies s ON s.id = t.study_id WHERE s.name = ? ORDER BY t.number').all(study) as Row[];
+  } finally {
+    db.close();
+  }
+}
+
+async function untilDb(cond: () => boolean, timeoutMs: number): Promise<void> {
+  const end = Date.now() + timeoutMs;
+  while (Date.now() < end) {
+    try {
+      if (cond()) return;
+    } catch {
+      /* the file or table is not there yet */
+    }
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  throw new Error(`condition not met within ${timeoutMs} ms`);
+}
+
+describe('mizan optimize: resume', () => {
+  const args = (storage: string, study: string) => ['optimize', CONFIG, ...SPACE, '--trials', '24', '--seed', '11', '--workers', '1', '--study', study, '--storage', storage];
+  let reference: Row[];
+
+  beforeAll(async () => {
+    const storage = join(tmp.dir, 'reference.sqlite');
+    const r = await mizan(args(storage, 'ref'), { timeoutMs: 240_000 });
+    expect(r.code, r.all).toBe(0);
+    reference = trialsOf(storage, 'ref');
+    expect(reference.length).toBe(24);
+  }, 300_000);
+
+  it('Ctrl-C stops after the running trial; the same command resumes and the study holds each trial once', async () => {
+    const storage = join(tmp.dir, 'sigint.sqlite');
+    const run = startRun(args(storage, 'int'));
+    try {
+      await run.waitFor(/^trial 6 complete/m, 180_000);
+      run.interrupt();
+      const r = await run.exited;
+      expect(r.code, r.all).toBe(130);
+      expect(r.stderr).toMatch(/stopping after the running trials/);
+      expect(r.stderr).toMatch(/interrupted; run the same command \(--study int\) to resume/);
+    } finally {
+      run.kill();
+    }
+    const before = trialsOf(storage, 'int');
+    expect(before.every((t) => t.state !== 'running')).toBe(true);
+    expect(before.length).toBeGreaterThanOrEqual(7);
+    expect(before.length).toBeLessThan(24);
+    const again = await mizan(args(storage, 'int'), { timeoutMs: 240_000 });
+    expect(again.code, again.all).toBe(0);
+    expect(again.stderr).toContain(`study int: resumed with ${before.length} finished trial(s)`);
+    // The resumed run starts at the next number.
+    expect(again.stderr).toMatch(new RegExp(`^trial ${before.length} complete`, 'm'));
+    expect(again.stderr).not.toMatch(new RegExp(`^trial ${before.length - 1} `, 'm'));
+    const after = trialsOf(storage, 'int');
+    expect(after.map((t) => t.number)).toEqual(Array.from({ length: 24 }, (_, i) => i));
+    // Same seed, one worker: the interrupted study ran exactly the trials of the uninterrupted one.
+    expect(after.map((t) => [t.params, t.state, t.value])).toEqual(reference.map((t) => [t.params, t.state, t.value]));
+    // mizan study show counts 24.
+    const show = await mizan(['study', 'show', 'int', '--storage', storage, '--top', '3']);
+    expect(show.code, show.all).toBe(0);
+    expect(show.stdout).toMatch(/^trials: 24 \(complete \d+, infeasible \d+, failed \d+, running 0\)/m);
+  }, 600_000);
+
+  it('SIGKILL mid-trial: the trial left running is run again (same number and params) and counted once', async () => {
+    const storage = join(tmp.dir, 'sigkill.sqlite');
+    const run = startRun(args(storage, 'kill'));
+    let killedWhileRunning: Row | undefined;
+    try {
+      await untilDb(() => {
+        const ts = trialsOf(storage, 'kill');
+        const running = ts.find((t) => t.state === 'running');
+        if (running && running.number >= 5) {
+          run.kill();
+          return true;
+        }
+        return false;
+      }, 180_000);
+      await run.exited;
+    } finally {
+      run.kill();
+    }
+    const before = trialsOf(storage, 'kill');
+    killedWhileRunning = before.find((t) => t.state === 'running');
+    expect(killedWhileRunning, JSON.stringify(before)).toBeDefined();
+    const again = await mizan(args(storage, 'kill'), { timeoutMs: 240_000 });
+    expect(again.code, again.all).toBe(0);
+    expect(again.stderr).toContain(`re-ran trial(s) ${killedWhileRunning!.number} left running by a stopped process`);
+    const after = trialsOf(storage, 'kill');
+    expect(after.map((t) => t.number)).toEqual(Array.from({ length: 24 }, (_, i) => i));
+    expect(after.every((t) => t.state !== 'running')).toBe(true);
+    expect(after.find((t) => t.number === killedWhileRunning!.number)!.params).toBe(killedWhileRunning!.params);
+    expect(after.map((t) => [t.params, t.state, t.value])).toEqual(reference.map((t) => [t.params, t.state, t.value]));
+  }, 600_000);
+
+  it('refuses a study name with a different param space, config, objective or seed', async () => {
+    const storage = join(tmp.dir, 'reference.sqlite');
+    const base = ['optimize', CONFIG, '--trials', '24', '--workers', '1', '--study', 'ref', '--storage', storage];
+    const space = await mizan([...base, '--param', 'fast=5..40', '--param', 'slow=20..200', '--param', 'fraction=0.1..1', '--seed', '11']);
+    expect(space.code).toBe(1);
+    expect(space.stderr).toMatch(/mizan: study ref exists with a different param space \(stored: .*"high":50.*; given: .*"high":40.*\)/);
+    const cfg = tmp.file('other.yaml', `mode: backtest
+strategies:
+  - { name: sma, strategy: sma-cross, markets: [BTCUSDT], resolution: "300s", params: { fast: 10, slow: 30, fraction: 0.5 } }
+backtest:
+  data: [ { symbol: BTCUSDT, file: backtest/data/BTCUSDT-5m-freqtrade-2023.csv.gz } ]
+  from: 2023-01-03
+  to: 2023-02-09
+  balances: { USDT: 5000 }
+journal: { file: ":memory:" }
+logging: { level: warn, pretty: false }
+`);
+    const config = await mizan(['optimize', cfg, ...SPACE, '--trials', '24', '--study', 'ref', '--storage', storage]);
+    expect(config.code).toBe(1);
+    expect(config.stderr).toMatch(/study ref exists with a different config \(stored: .*backtest-sweep\.yaml sha256 \w{12}; given: .*other\.yaml sha256 \w{12}\)/);
+    const objective = await mizan([...base, ...SPACE, '--objective', 'return']);
+    expect(objective.stderr).toMatch(/study ref exists with a different objective \(stored: sharpe; given: return\)/);
+    const seed = await mizan([...base, ...SPACE, '--seed', '12']);
+    expect(seed.stderr).toMatch(/study ref exists with a different seed \(stored: 11; given: 12\)/);
+    // Nothing was added to the study.
+    expect(trialsOf(storage, 'ref').length).toBe(24);
+  }, 120_000);
+});
+
+describe('mizan optimize: option errors name the option and the value', () => {
+  const cases: [string[], RegExp][] = [
+    [['--param', 'fast=5..x'], /--param fast: "5\.\.x" has an upper bound "x" that is not a number/],
+    [['--param', 'fast=50..5'], /--param fast: "50\.\.5" needs LOW < HIGH \(got 50 and 5\)/],
+    [['--param', 'fast=1..50'], /--param fast: "1\.\.50" goes below the declared minimum 2/],
+    [["--param", "fast=5.5..50"], /--param fast: "5\.5\.\.50" has 5\.5, not a whole number \(fast is declared int\)/],
+    [['--param', 'fraction=0..1:log'], /--param fraction: "0\.\.1:log" is on a log scale, which needs LOW > 0 \(got 0\)/],
+    [['--param', 'fast=5..50:lin'], /--param fast: "5\.\.50:lin" has "lin" after ":"/],
+    [['--param', 'nope=1..2'], /--param nope: sma-cross declares no parameter nope/],
+    [['--param', 'fast=5..50', '--sampler', 'cmaes'], /--sampler "cmaes": expected tpe, random or grid/],
+    [['--param', 'fast=5..50', '--objective', 'luck'], /--objective "luck": unknown/],
+    [['--param', 'fast=5..50', '--trials', '0'], /--trials "0": expected a whole number from 1/],
+    [['--param', 'fast=5..50', '--min-trades', '-3'], /--min-trades "-3": expected a whole number >= 0/],
+    [['--param', 'fraction=0.1..1', '--sampler', 'grid'], /--param sma\.fraction: .*continuous range: the grid sampler needs a step/],
+    [['--param', 'fast=5..50', '--walk-forward', 'train=90d'], /--walk-forward "train=90d": needs train=… and test=…/],
+    [['--param', 'fast=5..50', '--walk-forward', 'train=30d,test=10x'], /--walk-forward "train=30d,test=10x": test=10x is not a duration/],
+    [['--param', 'fast=5..50', '--walk-forward', 'train=30d,test=30d'], /--walk-forward "train=30d,test=30d": no window fits the range .* \(37 days; one window needs train \+ test = 60 days\)/],
+  ];
+  it.each(cases)('%j', async (extra, re) => {
+    const storage = join(tmp.dir, 'errors.sqlite');
+    const r = await mizan(['optimize', CONFIG, '--storage', storage, ...extra]);
+    expect(r.code, r.all).toBe(1);
+    expect(r.stderr).toMatch(re);
+    expect(r.stderr).not.toMatch(/^\s+at /m);
+  }, 60_000);
+});
+
+describe('acceptance: TPE against a grid on sma-cross over the bundled data', () => {
+  it('--sampler tpe --trials 60 reaches at least the best sharpe of a 100-point grid (10 fast × 10 slow)', async () => {
+    const storage = join(tmp.dir, 'acceptance.sqlite');
+    const grid = await mizan(['optimize', CONFIG, '--param', 'fast=5..50:5', '--param', 'slow=20..200:20', '--sampler', 'grid', '--trials', '100', '--workers', '2', '--study', 'grid', '--storage', storage], { timeoutMs: 400_000 });
+    expect(grid.code, grid.all).toBe(0);
+    const tpe = await mizan(['optimize', CONFIG, '--param', 'fast=5..50', '--param', 'slow=20..200', '--sampler', 'tpe', '--trials', '60', '--seed', '1', '--workers', '1', '--study', 'tpe', '--storage', storage], { timeoutMs: 400_000 });
+    expect(tpe.code, tpe.all).toBe(0);
+    const g = trialsOf(storage, 'grid');
+    const t = trialsOf(storage, 'tpe');
+    expect(g.length).toBe(100);
+    expect(t.length).toBe(60);
+    const best = (rows: Row[]) => Math.max(...rows.filter((r) => r.state === 'complete').map((r) => r.value!));
+    const side = { grid: { runs: g.length, best: best(g) }, tpe: { runs: t.length, best: best(t) } };
+    console.log('acceptance (sharpe, higher is better):', JSON.stringify(side));
+    expect(tpe.stdout).toContain(`best: trial #`);
+    expect(side.tpe.best).toBeGreaterThanOrEqual(side.grid.best);
+    // Reported side by side by mizan study list.
+    const list = await mizan(['study', 'list', '--storage', storage]);
+    expect(list.stdout).toMatch(/^grid {2}100 trials {2}grid {2}sharpe best /m);
+    expect(list.stdout).toMatch(/^tpe {2}60 trials {2}tpe {2}sharpe best /m);
+  }, 900_000);
+});
+
+it('the storage directory is created when missing', async () => {
+  const storage = join(tmp.dir, 'nested/dir/s.sqlite');
+  const r = await mizan(['optimize', CONFIG, '--param', 'fast=5..10', '--param', 'slow=30', '--trials', '2', '--workers', '1', '--seed', '1', '--storage', storage], { timeoutMs: 120_000 });
+  expect(r.code, r.all).toBe(0);
+  expect(existsSync(storage)).toBe(true);
+}, 180_000);
