@@ -81,7 +81,7 @@ function walkForwardText(wf: WalkForwardResult, metric: MetricKey): string {
     );
   }
   const o = wf.overall;
-  lines.push(`  overall: in-sample ${fmt(o.isValue)} (mean of the windows), out-of-sample ${fmt(o.oosValue)} (stitched test windows: return ${fmt(o.oosMetrics.totalReturnPct)}%, max drawdown ${fmt(o.oosMetrics.maxDrawdownPct)}%, trades ${fmt(o.oosMetrics.trades)})`);
+  lines.push(`  overall: in-sample ${fmt(o.isValue)}, out-of-sample ${fmt(o.oosValue)} (means over the windows); stitched out-of-sample equity: return ${fmt(o.oosMetrics.totalReturnPct)}%, max drawdown ${fmt(o.oosMetrics.maxDrawdownPct)}%, trades ${fmt(o.oosMetrics.trades)}, sharpe ${fmt(o.oosMetrics.sharpe)}`);
   const warned = wf.windows.filter((w) => w.warn).map((w) => w.index);
   if (o.warn || warned.length) {
     lines.push(

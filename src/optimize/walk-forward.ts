@@ -129,8 +129,8 @@ export function stitch(curves: readonly { times: number[]; values: number[] }[])
 const EQUITY_METRICS = new Set<MetricKey>(['totalReturnPct', 'cagrPct', 'maxDrawdownPct', 'maxDrawdownDurationMs', 'longestDrawdownMs', 'sharpe', 'sortino', 'calmar']);
 
 /**
- * The overall out-of-sample numbers: equity metrics from the stitched curve, trades summed; the
- * objective from the stitched curve when it is an equity metric, else the mean of the windows'.
+ * The overall numbers: in-sample and out-of-sample objective as the mean over the windows (compared
+ * for the warning), and the out-of-sample equity metrics of the stitched curve, trades summed.
  */
 export function overallOutOfSample(windows: readonly WindowResult[], stitched: { times: number[]; values: number[] }, objective: Objective) {
   const oosMetrics: Partial<Record<MetricKey, number | null>> = {};
@@ -147,6 +147,8 @@ export function overallOutOfSample(windows: readonly WindowResult[], stitched: {
     return ok.length ? ok.reduce((s, x) => s + x, 0) / ok.length : null;
   };
   const isValue = mean(windows.map((w) => w.isValue));
-  const oosValue = EQUITY_METRICS.has(objective.metric) ? (oosMetrics[objective.metric] ?? null) : mean(windows.map((w) => w.oosValue));
+  // Like for like: the mean over the windows on both sides (a stitched return spans every test
+  // window and would not compare with one training window's).
+  const oosValue = mean(windows.map((w) => w.oosValue));
   return { isValue, oosValue, oosMetrics, warn: farBelow(isValue, oosValue, objective.direction) };
 }
