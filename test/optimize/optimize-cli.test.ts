@@ -5,7 +5,7 @@
  * trial lost or counted twice, the same trials as an uninterrupted run), mismatched studies refused,
  * and the acceptance test: TPE with 60 trials reaches at least the best of a 100-point grid.
  */
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -83,10 +83,15 @@ describe('mizan optimize: resume', () => {
     expect(after.map((t) => t.number)).toEqual(Array.from({ length: 24 }, (_, i) => i));
     // Same seed, one worker: the interrupted study ran exactly the trials of the uninterrupted one.
     expect(after.map((t) => [t.params, t.state, t.value])).toEqual(reference.map((t) => [t.params, t.state, t.value]));
-    // mizan study show counts 24.
-    const show = await mizan(['study', 'show', 'int', '--storage', storage, '--top', '3']);
+    // mizan study show counts 24, lists the top 3, the importance, and writes the report.
+    const html = join(tmp.dir, 'int.html');
+    const show = await mizan(['study', 'show', 'int', '--storage', storage, '--top', '3', '--report', html]);
     expect(show.code, show.all).toBe(0);
     expect(show.stdout).toMatch(/^trials: 24 \(complete \d+, infeasible \d+, failed \d+, running 0\)/m);
+    expect(show.stdout).toMatch(/^top 3:\n.*\n {5}1 .*\n {5}2 .*\n {5}3 .*\nparameter importance/m);
+    expect(show.stdout).toMatch(/^ {2}sma\.(fast|slow|fraction) +\d\.\d{3} {2}\(\d+\.\d%\)$/m);
+    expect(show.stdout).toContain(`wrote ${html}`);
+    expect(readFileSync(html, 'utf8')).toContain('data-chart="heatmap"');
   }, 600_000);
 
   it('SIGKILL mid-trial: the trial left running is run again (same number and params) and counted once', async () => {
@@ -118,6 +123,25 @@ describe('mizan optimize: resume', () => {
     expect(after.every((t) => t.state !== 'running')).toBe(true);
     expect(after.find((t) => t.number === killedWhileRunning!.number)!.params).toBe(killedWhileRunning!.params);
     expect(after.map((t) => [t.params, t.state, t.value])).toEqual(reference.map((t) => [t.params, t.state, t.value]));
+  }, 600_000);
+
+  it('refuses to run a study another live process is running', async () => {
+    const storage = join(tmp.dir, 'busy.sqlite');
+    const first = startRun(args(storage, 'busy'));
+    try {
+      await first.waitFor(/^trial 1 /m, 180_000);
+      const second = await mizan(args(storage, 'busy'), { timeoutMs: 120_000 });
+      expect(second.code, second.all).toBe(1);
+      expect(second.stderr).toContain(`mizan: study busy is being run by process ${first.pid}: stop it first (or wait for it to finish)`);
+      first.interrupt();
+      expect((await first.exited).code).toBe(130);
+    } finally {
+      first.kill();
+    }
+    // Released on exit: the next run resumes it.
+    const third = await mizan(args(storage, 'busy'), { timeoutMs: 240_000 });
+    expect(third.code, third.all).toBe(0);
+    expect(trialsOf(storage, 'busy').length).toBe(24);
   }, 600_000);
 
   it('refuses a study name with a different param space, config, objective or seed', async () => {

@@ -144,20 +144,11 @@ describe('samplers', () => {
 describe('Rng streams', () => {
   it('consecutive trial numbers of one seed draw unrelated values', async () => {
     const { Rng } = await import('../../src/optimize/rng.js');
-    const first = Array.from({ length: 200 }, (_, n) => new Rng(1, n).next());
-    const second = Array.from({ length: 200 }, (_, n) => new Rng(1, n + 1).next());
-    // Correlation of stream n's first draw with stream n+1's: near 0 for independent streams.
-    const mean = (a: number[]) => a.reduce((s, x) => s + x, 0) / a.length;
-    const ma = mean(first);
-    const mb = mean(second);
-    let cov = 0, va = 0, vb = 0;
-    for (let i = 0; i < 200; i++) {
-      cov += (first[i]! - ma) * (second[i]! - mb);
-      va += (first[i]! - ma) ** 2;
-      vb += (second[i]! - mb) ** 2;
+    // Independent uniforms differ by 1/3 on average (sd of this 400-pair mean about 0.012).
+    for (const seed of [1, 2, 12345]) {
+      let sum = 0;
+      for (let n = 0; n < 400; n++) sum += Math.abs(new Rng(seed, n).next() - new Rng(seed, n + 1).next());
+      expect(sum / 400).toBeGreaterThan(0.29);
     }
-    expect(Math.abs(cov / Math.sqrt(va * vb))).toBeLessThan(0.2);
-    // And the first draws of streams 0 and 1 differ by more than a hair.
-    expect(Math.abs(new Rng(1, 0).next() - new Rng(1, 1).next())).toBeGreaterThan(1e-3);
   });
 });
