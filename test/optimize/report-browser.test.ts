@@ -11,6 +11,11 @@ import Database from 'better-sqlite3';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { mizan, REPO, tempDir, type TempDir } from '../e2e/cli.js';
 
+/** The few DOM members the page checks use (the tests compile without the DOM library). */
+interface Rect { left: number; right: number; top: number; bottom: number; width: number; height: number }
+interface El { getBoundingClientRect(): Rect; querySelectorAll(sel: string): Iterable<El>; getAttribute(name: string): string | null }
+interface Doc { querySelector(sel: string): El | null }
+
 let tmp: TempDir;
 beforeAll(() => {
   tmp = tempDir('mizan-opt-report-');
@@ -49,7 +54,7 @@ it('draws trials over time, objective by parameter, a heatmap, importance and th
     const drawn = (id: string, selector: string) =>
       page.evaluate(
         ([chartId, sel]) => {
-          const svg = document.querySelector(`svg[data-chart="${chartId}"]`);
+          const svg = (globalThis as unknown as { document: Doc }).document.querySelector(`svg[data-chart="${chartId}"]`);
           if (!svg) return -1;
           const box = svg.getBoundingClientRect();
           return [...svg.querySelectorAll(sel)].filter((e) => {
@@ -69,7 +74,9 @@ it('draws trials over time, objective by parameter, a heatmap, importance and th
     expect(await drawn('oos-equity', 'polyline.equity-line')).toBe(1);
     expect(await drawn('oos-equity', 'line.window-edge')).toBe(3);
     // The best-so-far line never goes down (maximised objective): its y coordinates only fall on screen.
-    const ys = await page.evaluate(() => (document.querySelector('polyline.best-line')!.getAttribute('points') ?? '').split(' ').map((p) => Number(p.split(',')[1])));
+    const ys = await page.evaluate(() =>
+      ((globalThis as unknown as { document: Doc }).document.querySelector('polyline.best-line')!.getAttribute('points') ?? '').split(' ').map((p: string) => Number(p.split(',')[1])),
+    );
     for (let i = 1; i < ys.length; i++) expect(ys[i]!).toBeLessThanOrEqual(ys[i - 1]!);
     expect(await page.locator('table.wf tbody tr').count()).toBe(3);
     const dir = join(REPO, '.tmp/artifacts');
