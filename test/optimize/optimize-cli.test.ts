@@ -229,3 +229,54 @@ it('the storage directory is created when missing', async () => {
   expect(r.code, r.all).toBe(0);
   expect(existsSync(storage)).toBe(true);
 }, 180_000);
+
+describe('mizan optimize: constraints, objectives, grid, workers', () => {
+  it('--min-trades and --max-drawdown make trials infeasible (stored with the reason, never best); --objective drawdown is minimised', async () => {
+    const storage = join(tmp.dir, 'constraints.sqlite');
+    const r = await mizan(['optimize', CONFIG, ...SPACE, '--objective', 'drawdown', '--min-trades', '45', '--max-drawdown', '20', '--trials', '16', '--seed', '4', '--workers', '1', '--study', 'c', '--storage', storage], { timeoutMs: 240_000 });
+    expect(r.code, r.all).toBe(0);
+    const db = new Database(storage, { readonly: true });
+    const rows = db.prepare("SELECT t.number, t.state, t.value, t.metrics, t.reason FROM trials t JOIN studies s ON s.id = t.study_id WHERE s.name = 'c' ORDER BY t.number").all() as { number: number; state: string; value: number | null; metrics: string; reason: string | null }[];
+    db.close();
+    const m = (x: { metrics: string }) => JSON.parse(x.metrics) as { trades?: number; maxDrawdownPct?: number };
+    const few = rows.filter((x) => x.state === 'infeasible' && /trades, under --min-trades 45$/.test(x.reason ?? ''));
+    const deep = rows.filter((x) => x.state === 'infeasible' && /^max drawdown [\d.]+%, over --max-drawdown 20$/.test(x.reason ?? ''));
+    expect(few.length + deep.length).toBeGreaterThan(0);
+    for (const x of few) expect(m(x).trades!).toBeLessThan(45);
+    for (const x of deep) expect(m(x).maxDrawdownPct!).toBeGreaterThan(20);
+    const complete = rows.filter((x) => x.state === 'complete');
+    expect(complete.length).toBeGreaterThan(0);
+    for (const x of complete) {
+      expect(m(x).trades!).toBeGreaterThanOrEqual(45);
+      expect(x.value).toBe(m(x).maxDrawdownPct);
+      expect(x.value!).toBeLessThanOrEqual(20);
+    }
+    // The best is the smallest drawdown among the feasible trials, not an infeasible trial's smaller one.
+    const best = complete.reduce((a, b) => (b.value! < a.value! ? b : a));
+    expect(r.stdout).toContain(`best: trial #${best.number} drawdown `);
+    expect(r.stdout).toMatch(/^constraints: trades >= 45, max drawdown <= 20%$/m);
+    expect(r.stderr).toMatch(/^trial \d+ infeasible drawdown [\d.]+ \| .*\| (\d+ trades, under --min-trades 45|max drawdown [\d.]+%, over --max-drawdown 20)$/m);
+  }, 300_000);
+
+  it('the grid runs each point once and stops when exhausted', async () => {
+    const storage = join(tmp.dir, 'grid.sqlite');
+    const r = await mizan(['optimize', CONFIG, '--param', 'fast=10..20:10', '--param', 'slow=60,90', '--sampler', 'grid', '--trials', '10', '--workers', '2', '--study', 'g', '--storage', storage], { timeoutMs: 240_000 });
+    expect(r.code, r.all).toBe(0);
+    expect(r.stderr).toContain('the grid is exhausted: every point has run');
+    const rows = trialsOf(storage, 'g');
+    expect(rows.map((x) => x.params).sort()).toEqual(['{"sma.fast":10,"sma.slow":60}', '{"sma.fast":10,"sma.slow":90}', '{"sma.fast":20,"sma.slow":60}', '{"sma.fast":20,"sma.slow":90}']);
+  }, 300_000);
+
+  it('is reproducible with the same --seed and --workers 2 (batches of two asked from the same history)', async () => {
+    const storage = join(tmp.dir, 'workers.sqlite');
+    const run = (study: string) => mizan(['optimize', CONFIG, ...SPACE, '--trials', '14', '--seed', '9', '--workers', '2', '--study', study, '--storage', storage], { timeoutMs: 240_000 });
+    const a = await run('w2a');
+    expect(a.code, a.all).toBe(0);
+    expect(a.stderr).toContain('2 worker(s)');
+    const b = await run('w2b');
+    expect(b.code, b.all).toBe(0);
+    const strip = (rows: Row[]) => rows.map((x) => [x.number, x.params, x.state, x.value]);
+    expect(strip(trialsOf(storage, 'w2a'))).toEqual(strip(trialsOf(storage, 'w2b')));
+    expect(trialsOf(storage, 'w2a').length).toBe(14);
+  }, 400_000);
+});
