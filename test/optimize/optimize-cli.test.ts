@@ -9,7 +9,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mizan, startRun, tempDir, type TempDir } from '../e2e/cli.js';
+import { mizan, REPO, startRun, tempDir, type TempDir } from '../e2e/cli.js';
 
 const CONFIG = 'config/backtest-sweep.yaml';
 const SPACE = ['--param', 'fast=5..50', '--param', 'slow=20..200', '--param', 'fraction=0.1..1'];
@@ -280,3 +280,21 @@ describe('mizan optimize: constraints, objectives, grid, workers', () => {
     expect(trialsOf(storage, 'w2a').length).toBe(14);
   }, 400_000);
 });
+
+it('on a terminal (a pty from script(1)) shows a progress bar with the best so far', async () => {
+  if (!existsSync('/usr/bin/script')) expect.fail('/usr/bin/script (util-linux) is missing');
+  const storage = join(tmp.dir, 'tty.sqlite');
+  const { spawnSync } = await import('node:child_process');
+  const cmd = `${JSON.stringify(process.execPath)} bin/mizan.js optimize ${CONFIG} --param fast=5..50 --param slow=60 --trials 4 --workers 1 --seed 1 --study tty --storage ${JSON.stringify(storage)}`;
+  const env = { ...process.env, NO_COLOR: '1' };
+  delete env.VITEST;
+  delete env.VITEST_WORKER_ID;
+  delete env.VITEST_POOL_ID;
+  delete env.NODE_OPTIONS;
+  const r = spawnSync('/usr/bin/script', ['-qec', cmd, '/dev/null'], { cwd: REPO, env, encoding: 'utf8', timeout: 120_000 });
+  expect(r.status, r.stdout + r.stderr).toBe(0);
+  expect(r.stdout).toMatch(/optimize \[[█░]{40}\] 0\/4 trials \| best sharpe n\/a/);
+  expect(r.stdout).toMatch(/optimize \[█{40}\] 4\/4 trials \| best sharpe -?[\d.]+ \(#\d\)/);
+  // Not the per-trial lines of a pipe.
+  expect(r.stdout).not.toMatch(/^trial 0 complete/m);
+}, 180_000);
