@@ -286,7 +286,7 @@ it('on a terminal (a pty from script(1)) shows a progress bar with the best so f
   const storage = join(tmp.dir, 'tty.sqlite');
   const { spawnSync } = await import('node:child_process');
   const cmd = `${JSON.stringify(process.execPath)} bin/mizan.js optimize ${CONFIG} --param fast=5..50 --param slow=60 --trials 4 --workers 1 --seed 1 --study tty --storage ${JSON.stringify(storage)}`;
-  const env = { ...process.env, NO_COLOR: '1' };
+  const env: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: '1' };
   delete env.VITEST;
   delete env.VITEST_WORKER_ID;
   delete env.VITEST_POOL_ID;
