@@ -201,25 +201,27 @@ describe('mizan optimize: option errors name the option and the value', () => {
 });
 
 describe('acceptance: TPE against a grid on sma-cross over the bundled data', () => {
-  it('--sampler tpe --trials 60 reaches at least the best sharpe of a 100-point grid (10 fast × 10 slow)', async () => {
+  it('--sampler tpe --trials 60 reaches at least the best sharpe of a 100-point grid (10 fast × 10 slow), for seeds 1, 2 and 3', async () => {
     const storage = join(tmp.dir, 'acceptance.sqlite');
     const grid = await mizan(['optimize', CONFIG, '--param', 'fast=5..50:5', '--param', 'slow=20..200:20', '--sampler', 'grid', '--trials', '100', '--workers', '2', '--study', 'grid', '--storage', storage], { timeoutMs: 400_000 });
     expect(grid.code, grid.all).toBe(0);
-    const tpe = await mizan(['optimize', CONFIG, '--param', 'fast=5..50', '--param', 'slow=20..200', '--sampler', 'tpe', '--trials', '60', '--seed', '1', '--workers', '1', '--study', 'tpe', '--storage', storage], { timeoutMs: 400_000 });
-    expect(tpe.code, tpe.all).toBe(0);
-    const g = trialsOf(storage, 'grid');
-    const t = trialsOf(storage, 'tpe');
-    expect(g.length).toBe(100);
-    expect(t.length).toBe(60);
     const best = (rows: Row[]) => Math.max(...rows.filter((r) => r.state === 'complete').map((r) => r.value!));
-    const side = { grid: { runs: g.length, best: best(g) }, tpe: { runs: t.length, best: best(t) } };
-    console.log('acceptance (sharpe, higher is better):', JSON.stringify(side));
-    expect(tpe.stdout).toContain(`best: trial #`);
-    expect(side.tpe.best).toBeGreaterThanOrEqual(side.grid.best);
-    // Reported side by side by mizan study list.
+    const g = trialsOf(storage, 'grid');
+    expect(g.length).toBe(100);
+    const side: Record<string, { runs: number; best: number }> = { grid: { runs: g.length, best: best(g) } };
+    for (const seed of [1, 2, 3]) {
+      const tpe = await mizan(['optimize', CONFIG, '--param', 'fast=5..50', '--param', 'slow=20..200', '--sampler', 'tpe', '--trials', '60', '--seed', String(seed), '--workers', '1', '--study', `tpe${seed}`, '--storage', storage], { timeoutMs: 400_000 });
+      expect(tpe.code, tpe.all).toBe(0);
+      const t = trialsOf(storage, `tpe${seed}`);
+      expect(t.length).toBe(60);
+      side[`tpe seed ${seed}`] = { runs: t.length, best: best(t) };
+    }
+    console.log('acceptance (sharpe, higher is better):\n' + Object.entries(side).map(([k, v]) => `  ${k.padEnd(11)} ${String(v.runs).padStart(3)} runs  best ${v.best.toFixed(4)}`).join('\n'));
+    for (const seed of [1, 2, 3]) expect(side[`tpe seed ${seed}`]!.best).toBeGreaterThanOrEqual(side.grid!.best);
+    // Side by side in mizan study list.
     const list = await mizan(['study', 'list', '--storage', storage]);
-    expect(list.stdout).toMatch(/^grid {2}100 trials {2}grid {2}sharpe best /m);
-    expect(list.stdout).toMatch(/^tpe {2}60 trials {2}tpe {2}sharpe best /m);
+    expect(list.stdout).toMatch(/^grid {2}100 trials {2}grid {2}sharpe best -?[\d.]+ \(#\d+\)/m);
+    for (const seed of [1, 2, 3]) expect(list.stdout).toMatch(new RegExp(`^tpe${seed} {2}60 trials {2}tpe {2}sharpe best -?[\\d.]+ \\(#\\d+\\)`, 'm'));
   }, 900_000);
 });
 
