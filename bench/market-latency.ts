@@ -227,6 +227,7 @@ function context(): StrategyContext {
     position: () => undefined,
     marginPositions: () => [],
     openOrders: () => [],
+    plot: () => {},
   };
 }
 

@@ -15,7 +15,7 @@ export default defineStrategy({
   description: 'Ladder of limit buys below the price; each fill is answered by a sell one step above (and vice versa).',
   params: {
     levels: { type: 'int', default: 4, min: 1, max: 50, description: 'buy orders below the price' },
-    spacingPct: { type: 'number', default: 0.5, min: 0.05, max: 20, description: 'distance between rungs, percent' },
+    spacingPct: { type: 'number', default: 0.5, min: 0.01, max: 20, description: 'distance between rungs, percent' },
     orderQuote: { type: 'number', default: 20, min: 0.0001, description: 'quote amount per rung' },
   },
   create(ctx) {

@@ -14,12 +14,23 @@ export default defineStrategy({
     fraction: { type: 'number', default: 0.25, min: 0.01, max: 1, description: 'share of the free quote balance spent per entry' },
   },
   warmup: (p) => p.period + 1,
+  // The RSI in its own pane of the backtest report, with its oversold and overbought levels (the
+  // parameters) as lines and the 50 midline as a level.
+  plots: {
+    rsi: { pane: 'rsi', color: '#8e24aa', levels: [50] },
+    oversold: { pane: 'rsi', color: '#2e7d32' },
+    overbought: { pane: 'rsi', color: '#c62828' },
+  },
   create(ctx) {
     const rsi = new Map(ctx.markets.map((s) => [s, new Rsi(ctx.params.period)] as const));
     return {
       onCandle(symbol, bar) {
         const r = rsi.get(symbol)?.update(bar.c);
-        if (r === undefined || Number.isNaN(r)) return;
+        if (r === undefined) return;
+        ctx.plot('rsi', r, symbol);
+        ctx.plot('oversold', ctx.params.oversold, symbol);
+        ctx.plot('overbought', ctx.params.overbought, symbol);
+        if (Number.isNaN(r)) return;
         const held = ctx.position(symbol)?.quantity;
         const flat = !held || held.isZero();
         if (r < ctx.params.oversold && flat) return market('BUY', symbol, fraction(ctx.params.fraction), { tag: `rsi-${r.toFixed(1)}` });

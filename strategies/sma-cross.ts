@@ -1,6 +1,7 @@
 /**
  * sma-cross: buy when the fast simple moving average of closes crosses above the slow one, sell the
- * position when it crosses back below. Decides on closed candles only.
+ * position when it crosses back below. Decides on closed candles only. Both averages are plotted
+ * over the candles of the backtest report.
  */
 import { defineStrategy, fraction, market, qty, Sma } from '../src/index.js';
 
@@ -13,6 +14,8 @@ export default defineStrategy({
     fraction: { type: 'number', default: 0.5, min: 0.01, max: 1, description: 'share of the free quote balance spent per entry' },
   },
   warmup: (p) => p.slow,
+  // Drawn over the candles in the backtest report.
+  plots: { fastSma: { pane: 'price', color: '#1e88e5' }, slowSma: { pane: 'price', color: '#fb8c00' } },
   create(ctx) {
     const { fast: fastN, slow: slowN } = ctx.params;
     if (fastN >= slowN) throw new Error(`fast (${fastN}) must be smaller than slow (${slowN})`);
@@ -23,7 +26,11 @@ export default defineStrategy({
         const st = state.get(symbol);
         if (!st) return;
         const close = bar.c;
-        const diff = st.fast.update(close) - st.slow.update(close);
+        const fast = st.fast.update(close);
+        const slow = st.slow.update(close);
+        ctx.plot('fastSma', fast, symbol);
+        ctx.plot('slowSma', slow, symbol);
+        const diff = fast - slow;
         const prev = st.prevDiff;
         st.prevDiff = diff;
         if (Number.isNaN(diff) || Number.isNaN(prev)) return;

@@ -17,6 +17,7 @@ import { CandleHistory } from '../market/candle-history.js';
 import { ConfigError, type ConfigIssue } from '../config/issues.js';
 import type { CandleHistorySource } from '../market/ports.js';
 import type { StrategyInstance } from '../kernel/trading-core.js';
+import { candleResolutionIssues, type DataResolution } from './data-resolution.js';
 import { declaredSeries, loadSeries, prepareSeries, summarizeReports, type DataReport, type Series, type SeriesReport } from './data.js';
 
 export interface DataOptions {
@@ -98,7 +99,7 @@ export async function loadData(
           const value = j >= 0 ? sc?.candles?.[j] : `${r}s`;
           issues.push({
             path: i >= 0 && j >= 0 ? `strategies[${i}].candles[${j}]` : `strategy ${inst.name} candles`,
-            message: `${JSON.stringify(value)} (${r}s) cannot be built from the backtest data of ${s.symbol} (${source}): its candles are ${fileRes}s long, and a declared resolution must be a multiple of them`,
+            message: `strategy ${inst.name} declares ${JSON.stringify(value)} (${r}s), which cannot be built from the backtest data of ${s.symbol} (${source}): its candles are ${fileRes}s long, and a declared resolution must be ${r < fileRes ? 'at least that long and ' : ''}a multiple of them`,
             value,
           });
           continue;
@@ -109,6 +110,15 @@ export async function loadData(
       }
     }
   };
+  // Fetched data comes at the strategies' resolution: what it cannot give is refused before any fetch.
+  const fetched: DataResolution[] = [];
+  for (const e of bt.data) {
+    if (!e.fetch || opts.columns?.[e.symbol]) continue;
+    const resSec = needs.get(e.symbol)?.resSec ?? (bt.resolution ? resolutionSeconds(bt.resolution as Resolution) : undefined);
+    if (resSec !== undefined) fetched.push({ symbol: e.symbol, resSec, source: `/v1/udf/history ${e.symbol}`, fetched: true });
+  }
+  const early = candleResolutionIssues(config, fetched);
+  if (early.length) throw new ConfigError(early, config.source.file ?? 'config');
   const reports: SeriesReport[] = [];
   let history: CandleHistory | undefined;
   for (const entry of bt.data) {

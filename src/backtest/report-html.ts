@@ -1,18 +1,26 @@
 /**
- * The self-contained HTML report: lightweight-charts inlined (no network, works from file://),
- * candles with entry and exit markers, equity and drawdown curves, the trades table, and the
- * metrics with their definitions. Candles are aggregated to at most `maxCandles` bars for the page.
+ * The self-contained HTML report: lightweight-charts inlined (no network, works from file://), one
+ * chart whose panes share one time axis: per market its candles with entry and exit markers and the
+ * strategies' price plots, its volume, the strategies' other plot panes; then equity and drawdown.
+ * Every series is put on one grid of bar times (the candles aggregated to at most `maxCandles`
+ * bars for the page; an equity sample or plot point taken at a candle's close is drawn at that
+ * candle), so the panes open and end at the same bar. Below: the breakdowns by strategy, market and
+ * exit reason, the metrics with their definitions, and the trades table (sortable, filterable,
+ * amounts at the market's precision, times in UTC, a click shows the trade on the chart).
  */
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { createRequire } from 'node:module';
-import { METRIC_DEFINITIONS, formatMetricValue } from './metrics/index.js';
+import { Decimal } from '../core/decimal.js';
+import { METRIC_DEFINITIONS, formatDuration, formatMetricValue } from './metrics/index.js';
 import type { Series } from './data.js';
 import { resampleColumns } from './data.js';
+import { formatAmount, pnlDigits, type BreakdownRow } from './breakdowns.js';
+import type { BacktestResult } from './result.js';
+import { REPORT_CSS, REPORT_SCRIPT } from './report-page.js';
 
 /** Above this many trades per market the markers carry no text. */
 const MAX_LABELLED_TRADES = 40;
-import type { BacktestResult } from './result.js';
 
 /** The standalone build of lightweight-charts, found from its package.json (its exports map hides the file itself). */
 function chartLibrary(): string {
@@ -24,89 +32,185 @@ const esc = (s: string) => s.replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&l
 /** JSON inside a <script>: no `</script>` can end it early. */
 const safeJson = (v: unknown) => JSON.stringify(v).replace(/</g, '\\u003c');
 
-function candleData(s: Series, maxCandles: number): { time: number; open: number; high: number; low: number; close: number }[] {
-  let c = { length: s.length - s.firstIndex, time: s.time.subarray(s.firstIndex), open: s.open.subarray(s.firstIndex), high: s.high.subarray(s.firstIndex), low: s.low.subarray(s.firstIndex), close: s.close.subarray(s.firstIndex), volume: s.volume.subarray(s.firstIndex) };
-  if (c.length > maxCandles) c = resampleColumns(c, s.resSec * Math.ceil(c.length / maxCandles));
-  const out = [];
-  for (let i = 0; i < c.length; i++) out.push({ time: c.time[i]!, open: c.open[i]!, high: c.high[i]!, low: c.low[i]!, close: c.close[i]! });
+const gcd = (a: number, b: number): number => (b === 0 ? a : gcd(b, a % b));
+
+/** `YYYY-MM-DD HH:mm UTC` of a time in ms. */
+export function utcMinute(ms: number): string {
+  return new Date(ms).toISOString().slice(0, 16).replace('T', ' ') + ' UTC';
+}
+
+/** A decimal string at `digits` decimals (rounded half up), thousands grouped. */
+export function fixed(v: string, digits: number): string {
+  const s = new Decimal(v).toFixed(Math.max(0, digits), Decimal.ROUND_HALF_UP);
+  const [int, frac] = s.split('.') as [string, string | undefined];
+  return int.replace(/\B(?=(\d{3})+(?!\d))/g, ',') + (frac !== undefined ? `.${frac}` : '');
+}
+
+/**
+ * The page's bar length (seconds): a multiple of every market's candle length (so each market's
+ * candles aggregate onto the same grid), large enough that no market shows more than `maxCandles`.
+ */
+export function chartStep(series: readonly Series[], maxCandles: number): number {
+  const base = series.reduce((a, s) => (a * s.resSec) / gcd(a, s.resSec), 1);
+  const bars = Math.max(0, ...series.map((s) => ((s.length - s.firstIndex) * s.resSec) / base));
+  return base * Math.max(1, Math.ceil(bars / maxCandles));
+}
+
+type Point = { time: number; value?: number };
+
+/** Points taken at a time `t` (ms, a candle's close) on the grid: the bar that closed then (the first bar at the latest), last value per bar. */
+function onGrid(times: readonly number[], values: readonly (number | null)[], step: number, first: number): Point[] {
+  const out: Point[] = [];
+  for (let i = 0; i < times.length; i++) {
+    const bar = Math.max(first, Math.floor((times[i]! - 1) / 1000 / step) * step);
+    const v = values[i];
+    const p: Point = v === null || v === undefined ? { time: bar } : { time: bar, value: v };
+    if (out.length > 0 && out[out.length - 1]!.time === bar) out[out.length - 1] = p;
+    else out.push(p);
+  }
   return out;
 }
 
-/** One market's candles (aggregated to at most `maxCandles`) and its trades' entry and exit markers. */
-function marketChart(r: BacktestResult, s: Series, maxCandles: number) {
-  const candles = candleData(s, maxCandles);
-  const step = candles.length > 1 ? candles[1]!.time - candles[0]!.time : s.resSec;
-  const snap = (ms: number) => Math.floor(ms / 1000 / step) * step;
+/** One market's candles, volume, trade markers and plot series on the page's grid. */
+function marketChart(r: BacktestResult, s: Series, step: number) {
+  const at = s.firstIndex;
+  let c = { length: s.length - at, time: s.time.subarray(at), open: s.open.subarray(at), high: s.high.subarray(at), low: s.low.subarray(at), close: s.close.subarray(at), volume: s.volume.subarray(at) };
+  if (step !== s.resSec) c = resampleColumns(c, step);
+  const candles = [];
+  const volume = [];
+  for (let i = 0; i < c.length; i++) {
+    candles.push({ time: c.time[i]!, open: c.open[i]!, high: c.high[i]!, low: c.low[i]!, close: c.close[i]! });
+    volume.push({ time: c.time[i]!, value: c.volume[i]!, color: c.close[i]! >= c.open[i]! ? 'rgba(38,166,154,0.5)' : 'rgba(239,83,80,0.5)' });
+  }
+  const first = c.length > 0 ? c.time[0]! : 0;
+  const snap = (ms: number) => Math.max(first, Math.floor(ms / 1000 / step) * step);
   const trades = r.trades.filter((t) => t.symbol === s.symbol);
   // Labels only while they stay readable; with many trades the arrows alone show the entries and
   // exits (prices are in the trades table).
   const labels = trades.length <= MAX_LABELLED_TRADES;
   const markers = trades
-    .flatMap((t) => [
-      { time: snap(t.entryTime), position: 'belowBar', color: '#2e7d32', shape: 'arrowUp', text: labels ? `${t.strategy} in ${t.entryPrice}` : '' },
-      { time: snap(t.exitTime), position: 'aboveBar', color: '#c62828', shape: 'arrowDown', text: labels ? `${t.strategy} out ${t.exitPrice}` : '' },
-    ])
+    .flatMap((t) => {
+      // A buy is a green arrow up under the bar, a sell a red arrow down over it: a long enters with
+      // a buy and exits with a sell, a short the other way round.
+      const buy = { position: 'belowBar', color: '#2e7d32', shape: 'arrowUp' };
+      const sell = { position: 'aboveBar', color: '#c62828', shape: 'arrowDown' };
+      const long = t.side === 'long';
+      return [
+        { time: snap(t.entryTime), ...(long ? buy : sell), text: labels ? `${t.strategy} ${long ? 'in' : 'short'} ${t.entryPrice}` : '' },
+        { time: snap(t.exitTime), ...(long ? sell : buy), text: labels ? `${t.strategy} out ${t.exitPrice}` : '' },
+      ];
+    })
     .sort((a, b) => a.time - b.time);
-  return { symbol: s.symbol, candles, markers };
+  const plots = r.plots.filter((p) => p.symbol === s.symbol);
+  const several = new Set(plots.map((p) => p.strategy)).size > 1;
+  const series = (p: (typeof plots)[number]) => ({ label: several ? `${p.strategy}.${p.name}` : p.name, color: p.color, data: onGrid(p.times, p.values, step, first) });
+  const overlays = plots.filter((p) => p.pane === 'price').map(series);
+  const panes: { name: string; levels: number[]; series: ReturnType<typeof series>[] }[] = [];
+  for (const p of plots.filter((x) => x.pane !== 'price')) {
+    const name = several ? `${p.strategy}.${p.pane}` : p.pane;
+    let pane = panes.find((x) => x.name === name);
+    if (!pane) panes.push((pane = { name, levels: [], series: [] }));
+    for (const lv of p.levels) if (!pane.levels.includes(lv)) pane.levels.push(lv);
+    pane.series.push(series(p));
+  }
+  return { symbol: s.symbol, candles, volume, markers, overlays, panes, first };
+}
+
+function breakdownTable(id: string, title: string, rows: readonly BreakdownRow[], reference: string): string {
+  const digits = pnlDigits(rows);
+  const body = rows
+    .map((b) => {
+      const pnl = Number(b.pnl);
+      return `<tr><td>${esc(b.key)}</td><td class="num">${b.trades}</td><td class="num">${b.winRatePct.toFixed(1)}</td><td class="num ${pnl > 0 ? 'pos' : pnl < 0 ? 'neg' : ''}" data-v="${esc(b.pnl)}">${esc(formatAmount(pnl, digits))}${b.unvalued > 0 ? ` (+${b.unvalued} unvalued)` : ''}</td><td class="num" data-v="${b.avgDurationMs}">${esc(formatDuration(b.avgDurationMs))}</td></tr>`;
+    })
+    .join('\n');
+  return `<div><h3>by ${esc(title)}</h3><table id="${id}"><thead><tr><th>${esc(title)}</th><th>trades</th><th>win %</th><th>pnl ${esc(reference)}</th><th>avg duration</th></tr></thead><tbody>
+${body}
+</tbody></table></div>`;
+}
+
+function tradesTable(r: BacktestResult, step: number, firstBar: (symbol: string) => number): string {
+  const prec = (symbol: string) => r.run.markets[symbol] ?? { pricePrecision: 8, quantityPrecision: 8, quote: r.run.reference, base: '' };
+  const bar = (symbol: string, ms: number) => Math.max(firstBar(symbol), Math.floor(ms / 1000 / step) * step);
+  const rows = r.trades
+    .map((t, i) => {
+      const m = prec(t.symbol);
+      const pnl = Number(t.pnl);
+      const cls = pnl > 0 ? 'pos' : pnl < 0 ? 'neg' : '';
+      const quote = t.quote ?? m.quote;
+      return `<tr data-i="${i}" data-side="${t.side}" data-strategy="${esc(t.strategy)}" data-entry="${bar(t.symbol, t.entryTime)}" data-exit="${bar(t.symbol, t.exitTime)}"><td>${esc(t.strategy)}</td><td>${esc(t.symbol)}</td><td>${t.side}</td><td data-v="${t.entryTime}">${utcMinute(t.entryTime)}</td><td data-v="${t.exitTime}">${utcMinute(t.exitTime)}</td><td class="num" data-v="${t.exitTime - t.entryTime}">${esc(formatDuration(t.exitTime - t.entryTime))}</td><td class="num" data-v="${esc(t.entryPrice)}">${fixed(t.entryPrice, m.pricePrecision)}</td><td class="num" data-v="${esc(t.exitPrice)}">${fixed(t.exitPrice, m.pricePrecision)}</td><td class="num" data-v="${esc(t.quantity)}">${fixed(t.quantity, m.quantityPrecision)}</td><td class="num ${cls}" data-v="${esc(t.pnl)}">${fixed(t.pnl, m.pricePrecision)} ${esc(quote)}</td><td class="num ${cls}" data-v="${t.pnlPct}">${t.pnlPct.toFixed(2)}</td><td class="num" data-v="${esc(t.fees)}">${fixed(t.fees, m.pricePrecision)}</td><td>${esc(t.exit)}</td></tr>`;
+    })
+    .join('\n');
+  const strategies = [...new Set(r.trades.map((t) => t.strategy))].sort();
+  const head = [
+    ['strategy', 'text'],
+    ['market', 'text'],
+    ['side', 'text'],
+    ['entry (UTC)', 'num'],
+    ['exit (UTC)', 'num'],
+    ['duration', 'num'],
+    ['entry price', 'num'],
+    ['exit price', 'num'],
+    ['quantity', 'num'],
+    ['pnl', 'num'],
+    ['pnl %', 'num'],
+    ['fees', 'num'],
+    ['exit reason', 'text'],
+  ]
+    .map(([h, type]) => `<th data-type="${type}">${esc(h!)}</th>`)
+    .join('');
+  return `<div class="filters"><input id="filter-text" type="search" placeholder="filter: any text"> <select id="filter-side"><option value="">both sides</option><option value="long">long</option><option value="short">short</option></select> <select id="filter-strategy"><option value="">every strategy</option>${strategies.map((s) => `<option value="${esc(s)}">${esc(s)}</option>`).join('')}</select> <span id="trades-shown"></span> <i>click a header to sort, a row to see the trade on the chart</i></div>
+<table id="trades"><thead><tr>${head}</tr></thead><tbody>
+${rows}
+</tbody></table>`;
 }
 
 export function renderHtmlReport(r: BacktestResult, series: readonly Series[], maxCandles = 5000): string {
-  // Every market of the run gets its candle chart; the page's candle budget is shared between them.
-  const markets = series.map((s) => marketChart(r, s, Math.max(500, Math.floor(maxCandles / series.length))));
-  const equity: { time: number; value: number }[] = [];
-  const drawdown: { time: number; value: number }[] = [];
+  // The page's candle budget is shared between the markets; every pane is on one grid of `step`.
+  const step = chartStep(series, Math.max(500, Math.floor(maxCandles / Math.max(1, series.length))));
+  const markets = series.map((s) => marketChart(r, s, step));
+  const first = Math.min(...markets.map((m) => (m.candles.length > 0 ? m.first : Infinity)));
+  const firstBar = (symbol: string) => markets.find((m) => m.symbol === symbol)?.first ?? first;
+  const equity: Point[] = onGrid(r.equity.times, r.equity.values, step, Number.isFinite(first) ? first : 0);
+  const ddValues: number[] = [];
   let peak = -Infinity;
-  for (let i = 0; i < r.equity.times.length; i++) {
-    const time = Math.floor(r.equity.times[i]! / 1000);
-    if (equity.length && equity[equity.length - 1]!.time >= time) continue;
-    const v = r.equity.values[i]!;
+  for (const v of r.equity.values) {
     peak = Math.max(peak, v);
-    equity.push({ time, value: v });
-    drawdown.push({ time, value: peak > 0 ? -(1 - v / peak) * 100 : 0 });
+    ddValues.push(peak > 0 ? -(1 - v / peak) * 100 : 0);
   }
+  const drawdown = onGrid(r.equity.times, ddValues, step, Number.isFinite(first) ? first : 0);
   const metricRows = METRIC_DEFINITIONS.map(
     (d) => `<tr><td>${esc(d.name)}</td><td class="num">${esc(formatMetricValue(r.metrics[d.key], d.unit))}</td><td class="def">${esc(d.formula)}<br><i>n/a when: ${esc(d.na)}</i></td></tr>`,
   ).join('\n');
-  const tradeRows = r.trades
-    .map(
-      (t) =>
-        `<tr><td>${esc(t.strategy)}</td><td>${esc(t.symbol)}</td><td>${t.side}</td><td>${new Date(t.entryTime).toISOString()}</td><td>${new Date(t.exitTime).toISOString()}</td><td class="num">${esc(t.entryPrice)}</td><td class="num">${esc(t.exitPrice)}</td><td class="num">${esc(t.quantity)}</td><td class="num">${esc(t.pnl)}</td><td class="num">${t.pnlPct.toFixed(2)}</td><td>${esc(t.exit)}</td></tr>`,
-    )
-    .join('\n');
+  const b = r.breakdowns;
   const title = `mizan backtest: ${r.run.strategies.map((x) => x.name).join(', ')} ${r.run.from.slice(0, 10)} .. ${r.run.to.slice(0, 10)}`;
+  const chartData = { step, reference: r.run.reference, markets: markets.map(({ first: _f, ...m }) => m), equity, drawdown };
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>${esc(title)}</title>
-<style>
-body{font-family:system-ui,sans-serif;margin:16px;color:#222}h1{font-size:20px}h2{font-size:16px;margin-top:24px}
-.chart{width:100%;height:360px;border:1px solid #ddd}.small{height:200px}
-table{border-collapse:collapse;font-size:12px}td,th{border:1px solid #ddd;padding:3px 6px;vertical-align:top}.num{text-align:right;font-variant-numeric:tabular-nums}.def{color:#555;max-width:600px}
-</style></head><body>
+<style>${REPORT_CSS}</style></head><body>
 <h1>${esc(title)}</h1>
-<p>Equity ${r.summary.startEquity.toFixed(2)} → ${r.summary.endEquity.toFixed(2)} ${esc(r.run.reference)}; ${r.summary.trades} trades, ${r.summary.orders} orders. Fill model: slippage ${r.run.fillModel.slippagePct} %, ${r.run.fillModel.fillOnTouch ? 'limits fill on touch' : 'limits fill when traded through'}${r.run.fillModel.volumeCapPct !== null ? `, volume cap ${r.run.fillModel.volumeCapPct} %` : ''}.</p>
+<p>Equity ${r.summary.startEquity.toFixed(2)} → ${r.summary.endEquity.toFixed(2)} ${esc(r.run.reference)}; ${r.summary.trades} trades, ${r.summary.orders} orders. Fill model: slippage ${r.run.fillModel.slippagePct} %, ${r.run.fillModel.fillOnTouch ? 'limits fill on touch' : 'limits fill when traded through'}${r.run.fillModel.volumeCapPct !== null ? `, volume cap ${r.run.fillModel.volumeCapPct} %` : ''}. Times in UTC; one chart bar = ${esc(formatDuration(step * 1000))}.</p>
 ${r.data.problems.length ? `<p><b>Data:</b> ${r.data.problems.map(esc).join('<br>')}</p>` : ''}
 ${r.data.notes.length ? `<p><b>Data notes:</b> ${r.data.notes.map(esc).join('<br>')}</p>` : ''}
 ${r.errors.total > 0 ? `<p><b>Strategy handler errors: ${r.errors.total}</b><br>${r.errors.kinds.map((k) => esc(`${k.count} × ${k.strategy}.${k.handler}: ${k.error} (first at ${k.firstAt})`)).join('<br>')}</p>` : ''}
 ${r.denied.total > 0 ? `<p><b>Denied intents: ${r.denied.total}</b><br>${r.denied.byRule.map((x) => esc(`${x.rule}: ${x.count}`) + x.reasons.map((y) => `<br>&nbsp;&nbsp;${esc(`${y.count} × ${y.reason}`)}`).join('') + (x.otherReasons > 0 ? `<br>&nbsp;&nbsp;${x.otherReasons} × (other reasons)` : '')).join('<br>')}</p>` : ''}
-${markets.map((m, j) => `<h2>${esc(m.symbol)} candles with entries and exits</h2><div id="candles-${j}" class="chart candles"></div>`).join('\n')}
-<h2>Equity</h2><div id="equity" class="chart small"></div>
-<h2>Drawdown (%)</h2><div id="drawdown" class="chart small"></div>
-<h2>Metrics</h2><table><tr><th>metric</th><th>value</th><th>definition</th></tr>
+<h2>${esc(markets.map((m) => m.symbol).join(', '))}: candles, volume, plots, equity and drawdown</h2>
+<div id="chart-wrap"><div id="chart"></div></div>
+<h2>Breakdowns</h2>
+<div class="breakdowns">
+${breakdownTable('breakdown-strategy', 'strategy', b.byStrategy, b.reference)}
+${breakdownTable('breakdown-market', 'market', b.byMarket, b.reference)}
+${breakdownTable('breakdown-exit', 'exit reason', b.byExit, b.reference)}
+</div>
+<h2>Metrics</h2><table id="metrics"><tr><th>metric</th><th>value</th><th>definition</th></tr>
 ${metricRows}
 </table>
-<h2>Trades</h2><table><tr><th>strategy</th><th>market</th><th>side</th><th>entry</th><th>exit</th><th>entry price</th><th>exit price</th><th>quantity</th><th>pnl</th><th>pnl %</th><th>exit</th></tr>
-${tradeRows}
-</table>
+<h2>Trades</h2>
+${tradesTable(r, step, firstBar)}
 <script>${chartLibrary()}</script>
 <script>
-const DATA = ${safeJson({ markets, equity, drawdown })};
-const LC = LightweightCharts;
-const opts = (el) => ({ width: el.clientWidth, height: el.clientHeight, timeScale: { timeVisible: true } });
-window.__charts = 0;
-window.__chartsExpected = DATA.markets.length + 2;
-function draw(id, fn) { const el = document.getElementById(id); const chart = LC.createChart(el, opts(el)); fn(chart); chart.timeScale().fitContent(); window.__charts++; }
-DATA.markets.forEach((m, j) => draw('candles-' + j, (c) => { const s = c.addSeries(LC.CandlestickSeries, {}); s.setData(m.candles); LC.createSeriesMarkers(s, m.markers); }));
-draw('equity', (c) => c.addSeries(LC.LineSeries, { color: '#1565c0' }).setData(DATA.equity));
-draw('drawdown', (c) => c.addSeries(LC.AreaSeries, { lineColor: '#c62828', topColor: 'rgba(198,40,40,0.1)', bottomColor: 'rgba(198,40,40,0.4)' }).setData(DATA.drawdown));
+const DATA = ${safeJson(chartData)};
+${REPORT_SCRIPT}
 </script>
 </body></html>
 `;

@@ -15,6 +15,8 @@ import { BACKTEST_ACCOUNT, type Harness } from './setup.js';
 import type { TradeRecord } from './trades.js';
 import { formatDenials, type DenialBreakdown } from '../kernel/denial-tally.js';
 import { parseMarginPosition } from '../exchange/parse/margin.js';
+import { computeBreakdowns, formatBreakdown, PLAIN, type Breakdowns, type Paint } from './breakdowns.js';
+import type { PlotSeries } from './plots.js';
 
 const iso = (s: string | null | undefined): number => (s ? Date.parse(s) : 0);
 
@@ -110,6 +112,7 @@ function otherOrders(x: ResultInput): OrderRecord[] {
 
 export const RESULT_FORMAT = 'mizan-backtest/1';
 
+
 export interface OrderRecord {
   /** `spot` (through the execution engine), `instant` (OTC desk) or `margin` (a position's opening or closing). */
   kind: 'spot' | 'instant' | 'margin';
@@ -141,6 +144,8 @@ export interface BacktestResult {
     strategies: { name: string; strategy: string; params: Record<string, unknown>; markets: string[]; resolutionSec: number }[];
     fillModel: { slippagePct: number; fillOnTouch: boolean; volumeCapPct: number | null; fees: { maker: string; taker: string } | { account: Record<string, { maker: string; taker: string }> } | null };
     startingBalances: Record<string, string>;
+    /** Each market of the run: its assets and the decimals of its prices and quantities (the report prints amounts with them). */
+    markets: Record<string, { base: string; quote: string; pricePrecision: number; quantityPrecision: number }>;
   };
   data: DataReport;
   summary: { candles: number; startEquity: number; endEquity: number; trades: number; orders: number; denials: number };
@@ -153,7 +158,11 @@ export interface BacktestResult {
   errors: { total: number; kinds: { strategy: string; handler: string; error: string; count: number; firstAt: string }[] };
   metrics: Metrics;
   trades: TradeRecord[];
+  /** The trades by strategy, by market and by exit reason (trades, wins, win rate, pnl, average duration). */
+  breakdowns: Breakdowns;
   orders: OrderRecord[];
+  /** The strategies' declared plot series (`ctx.plot`), from `from` on, at most 5000 points each. */
+  plots: PlotSeries[];
   equity: { times: number[]; values: number[] };
   finalBalances: Record<string, { value: string; locked: string }>;
   /** Assets held in the run that it could not value in the reference asset: left out of the equity. */
@@ -262,6 +271,11 @@ export function buildResult(x: ResultInput): BacktestResult {
   const finalBalances: Record<string, { value: string; locked: string }> = {};
   const bal = x.h.sim.balances(BACKTEST_ACCOUNT);
   for (const a of Object.keys(bal).sort()) finalBalances[a] = { value: bal[a]!.value.toFixed(), locked: bal[a]!.locked.toFixed() };
+  const markets: BacktestResult['run']['markets'] = {};
+  for (const s of x.series) {
+    const m = x.h.sim.market(s.symbol);
+    if (m) markets[s.symbol] = { base: m.baseAsset, quote: m.quoteAsset, pricePrecision: m.tickSize, quantityPrecision: m.stepSize };
+  }
   const startingBalances: Record<string, string> = {};
   for (const a of Object.keys(bt.balances).sort()) startingBalances[a] = bt.balances[a]!.toFixed();
   const n = x.equity.length;
@@ -279,6 +293,7 @@ export function buildResult(x: ResultInput): BacktestResult {
         fees: feeSettings(bt),
       },
       startingBalances,
+      markets,
     },
     data: x.report,
     summary: {
@@ -293,7 +308,9 @@ export function buildResult(x: ResultInput): BacktestResult {
     errors: handlerErrors(x.h),
     metrics,
     trades,
+    breakdowns: computeBreakdowns(trades, x.h.reference, x.instances.map((i) => i.name), x.series.map((s) => s.symbol)),
     orders,
+    plots: x.h.plots.result(x.instances),
     equity: downsample(x.equity.times, x.equity.values, x.equityPoints),
     finalBalances,
     unpricedAssets: [...x.h.unpriced].sort(),
@@ -323,38 +340,62 @@ function sortedRecord(m: ReadonlyMap<string, Decimal>): Record<string, string> {
   return out;
 }
 
-/** The terminal summary: run line, data problems, warnings, metrics table. */
-export function formatSummary(r: BacktestResult): string {
+/** The terminal summary: run line, data problems, warnings, breakdowns, metrics table; `paint` colours it (a TTY). */
+export function formatSummary(r: BacktestResult, paint: Paint = PLAIN): string {
   const lines: string[] = [];
   const names = r.run.strategies.map((s) => `${s.name} (${s.strategy} on ${s.markets.join(', ')})`).join('; ');
-  lines.push(`backtest ${r.run.from} .. ${r.run.to}: ${names}`);
+  lines.push(paint.bold(`backtest ${r.run.from} .. ${r.run.to}: ${names}`));
   const openAtEnd = r.trades.filter((t) => t.exit === 'open at end').length;
   const tradesText = openAtEnd > 0 ? `${r.summary.trades} (${openAtEnd} open at end)` : String(r.summary.trades);
   lines.push(`candles ${r.summary.candles}, orders ${r.summary.orders}, trades ${tradesText}, denied intents ${r.summary.denials}`);
   if (openAtEnd > 0) {
-    lines.push(`note: ${openAtEnd === 1 ? '1 trade is' : `${openAtEnd} trades are`} still open at the end: counted in the trades and metrics, valued at the last close without a closing fee (backtest.closeAtEnd: true sells at the last close instead)`);
+    lines.push(paint.warn(`note: ${openAtEnd === 1 ? '1 trade is' : `${openAtEnd} trades are`} still open at the end: counted in the trades and metrics, valued at the last close without a closing fee (backtest.closeAtEnd: true sells at the last close instead)`));
   }
   if (r.denied.total > 0) {
-    lines.push(`denied intents by rule and reason:`);
+    lines.push(paint.warn(`denied intents by rule and reason:`));
     lines.push(...formatDenials(r.denied));
   }
   if (r.errors.total > 0) {
-    lines.push(`strategy handler errors: ${r.errors.total}`);
+    lines.push(paint.bad(`strategy handler errors: ${r.errors.total}`));
     for (const k of r.errors.kinds) lines.push(`  ${String(k.count).padStart(6)} × ${k.strategy}.${k.handler}: ${k.error} (first at ${k.firstAt})`);
   }
-  lines.push(`equity ${r.summary.startEquity.toFixed(2)} -> ${r.summary.endEquity.toFixed(2)} ${r.run.reference}`);
-  for (const p of r.data.problems) lines.push(`data: ${p}`);
+  const { startEquity: e0, endEquity: e1 } = r.summary;
+  const change = `${e0.toFixed(2)} -> ${e1.toFixed(2)} ${r.run.reference}`;
+  lines.push(`equity ${e1 > e0 ? paint.good(change) : e1 < e0 ? paint.bad(change) : change}`);
+  for (const p of r.data.problems) lines.push(paint.warn(`data: ${p}`));
   for (const n of r.data.notes) lines.push(`data note: ${n}`);
   if (r.unpricedAssets.length > 0) {
-    lines.push(`warning: ${r.unpricedAssets.join(', ')} cannot be valued in ${r.run.reference} by any market of the run: left out of the equity, the returns and the drawdowns`);
+    lines.push(paint.warn(`warning: ${r.unpricedAssets.join(', ')} cannot be valued in ${r.run.reference} by any market of the run: left out of the equity, the returns and the drawdowns`));
   }
   const unconverted = Object.entries(r.fees.unconverted);
   if (unconverted.length > 0) {
-    lines.push(`warning: fees not in "Fees paid" (no price in ${r.run.reference}): ${unconverted.map(([a, v]) => `${v} ${a}`).join(', ')}`);
+    lines.push(paint.warn(`warning: fees not in "Fees paid" (no price in ${r.run.reference}): ${unconverted.map(([a, v]) => `${v} ${a}`).join(', ')}`));
+  }
+  const b = r.breakdowns;
+  if (r.trades.length > 0) {
+    for (const [title, rows] of [['strategy', b.byStrategy], ['market', b.byMarket], ['exit reason', b.byExit]] as const) {
+      lines.push('');
+      lines.push(...formatBreakdown(title, rows, b.reference, paint));
+    }
   }
   lines.push('');
-  lines.push(formatMetrics(r.metrics));
+  lines.push(paintMetrics(formatMetrics(r.metrics), paint));
   return lines.join('\n');
+}
+
+/** The metrics table with its names bold and the total return green or red. */
+function paintMetrics(text: string, paint: Paint): string {
+  if (paint === PLAIN) return text;
+  return text
+    .split('\n')
+    .map((line) => {
+      const m = /^(\S.*?\S)(\s{2,})(.*)$/.exec(line);
+      if (!m) return line;
+      const [, name, gap, value] = m as unknown as [string, string, string, string];
+      const v = name === 'Total return' ? (value.startsWith('-') ? paint.bad(value) : /^0\.00 /.test(value) ? value : paint.good(value)) : value;
+      return paint.dim(name) + gap + v;
+    })
+    .join('\n');
 }
 
 /** The JSON text of a result (2-space indent, trailing newline). */

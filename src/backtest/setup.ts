@@ -25,10 +25,13 @@ import { parseMarginPosition } from '../exchange/parse/margin.js';
 import type { Series } from './data.js';
 import { CandleFill, PlacementClock } from './fill-model.js';
 import { TradeBook } from './trades.js';
+import { PlotBook } from './plots.js';
 import { BacktestVenue } from './venue.js';
 import { CloseBook, marketView } from './views.js';
 
 export const BACKTEST_ACCOUNT = 'backtest';
+/** Points kept per plot series in the result (the report draws at most 5,000 candles per page). */
+export const PLOT_POINTS = 5000;
 
 /** A market declared in the config (data from elsewhere) as a simulator market. */
 export function declToSpec(m: MarketDecl): MarketSpec {
@@ -88,6 +91,8 @@ export interface Harness {
   orderReasons: Map<string, string>;
   /** Assets held during the run that it cannot value in the reference asset (left out of the equity). */
   unpriced: Set<string>;
+  /** The strategies' `ctx.plot` series (from `from` on). */
+  plots: PlotBook;
 }
 
 export interface HarnessOptions {
@@ -221,6 +226,8 @@ export function buildHarness(o: HarnessOptions): Harness {
     clock: simClock, // [issue 16 item 14]
   });
   const kv = new Map<string, Map<string, unknown>>();
+  // Points kept per plot series: about 5,000 of the longest market's candles from `from` on.
+  const plots = new PlotBook(() => clock.now(), o.fromMs, Math.max(0, ...o.series.map((s) => s.length - s.firstIndex)) + 1, PLOT_POINTS);
   // The same kernel as live and paper; only the ports differ: the simulated exchange's ledger (always
   // current: `liveLocked`), the last closes as books, the warm-up gate, an in-memory state store.
   kernel = new TradingKernel(
@@ -242,6 +249,7 @@ export function buildHarness(o: HarnessOptions): Harness {
       minSellable: minSellableOf,
       idPrefix: 'bt',
       keepOwners: true,
+      plot: (strategy, symbol, name, value) => plots.add(strategy, symbol, name, value),
       gate: (intent) => (clock.now() < o.fromMs && intent.kind !== 'cancel' && intent.kind !== 'cancelAll' ? warmupDenied(intent) : undefined),
       kv: (name) => {
         let m = kv.get(name);
@@ -299,5 +307,5 @@ export function buildHarness(o: HarnessOptions): Harness {
   sim.on('fill', (f) => {
     if (f.accountId === BACKTEST_ACCOUNT) dirty.balances = true;
   });
-  return { kernel, clock, sim, desks, fill, core, engine, risk, portfolio, trades, books, cursor, live, liveSet, marginMarkets, dirty, reference, split, refreshMargin, owners, rate, instants, orderReasons, unpriced: new Set<string>() };
+  return { kernel, clock, sim, desks, fill, core, engine, risk, portfolio, trades, books, cursor, live, liveSet, marginMarkets, dirty, reference, split, refreshMargin, owners, rate, instants, orderReasons, unpriced: new Set<string>(), plots };
 }

@@ -6,7 +6,6 @@
  */
 import { availableParallelism } from 'node:os';
 import { performance } from 'node:perf_hooks';
-import { Worker } from 'node:worker_threads';
 import { loadConfig } from '../config/load.js';
 import type { MizanConfig } from '../config/schema.js';
 import type { CandleHistorySource } from '../market/ports.js';
@@ -16,6 +15,7 @@ import type { DataReport, Series } from './data.js';
 import { loadData, type DataOptions } from './load.js';
 import type { MetricKey } from './metrics/index.js';
 import { BacktestDataError, withParams } from './run.js';
+import { BacktestWorkerPool, type Combo as ParamOverrides } from './worker-pool.js';
 
 export interface ParamRange {
   /** `name` (the only strategy instance) or `instance.name`. */
@@ -114,7 +114,7 @@ export function parseWorkers(text: string): number {
  */
 export async function loadSweepData(
   config: MizanConfig,
-  combos: Combo[],
+  combos: readonly ParamOverrides[],
   opts: Pick<SweepOptions, 'candleSource' | 'cacheDir' | 'onDataReport'> = {},
 ): Promise<{ report: DataReport; columns: NonNullable<DataOptions['columns']> }> {
   const bt = config.backtest;
@@ -143,12 +143,6 @@ export async function loadSweepData(
 }
 
 /** Run the combos on worker threads; rows come back in combo order. The data is loaded and reported first. */
-/** `fees: account` rates read by the parent, as strings (Decimals do not survive a worker message). */
-function accountFeeStrings(config: MizanConfig): Record<string, { maker: string; taker: string }> | undefined {
-  const f = config.backtest?.accountFees;
-  return f && Object.fromEntries(Object.entries(f).map(([s, r]) => [s, { maker: r.maker.toFixed(), taker: r.taker.toFixed() }]));
-}
-
 export async function runSweep(combos: Combo[], opts: SweepOptions): Promise<SweepRow[]> {
   if (opts.workers !== undefined && !(Number.isSafeInteger(opts.workers) && opts.workers >= 1)) {
     throw new Error(`--workers ${String(opts.workers)}: expected a whole number of worker threads, 1 or more`);
@@ -159,56 +153,35 @@ export async function runSweep(combos: Combo[], opts: SweepOptions): Promise<Swe
   if (combos.length === 0) return rows;
   const max = Math.min(opts.workers ?? availableParallelism(), combos.length);
   const scaler = opts.workers === undefined ? new WorkerScaler() : undefined;
-  let next = 0;
   let done = 0;
-  let started = 0;
-  const url = new URL('./sweep-worker.mjs', import.meta.url);
-  const live = new Set<Worker>();
-  await new Promise<void>((resolveAll, reject) => {
-    let failed = false;
-    const fail = (err: unknown) => {
-      if (failed) return;
-      failed = true;
-      for (const w of live) void w.terminate();
-      reject(err instanceof Error ? err : new Error(String(err)));
-    };
-    const start = () => {
-      const id = started++;
-      const w = new Worker(url, { workerData: { configFile: opts.configFile, columns, accountFees: accountFeeStrings(config) } });
-      live.add(w);
+  const pool: BacktestWorkerPool = new BacktestWorkerPool({
+    configFile: opts.configFile,
+    config,
+    columns,
+    initialWorkers: scaler ? 1 : max,
+    maxWorkers: max,
+    onWorkerStart: (n, id) => {
       scaler?.started(id, performance.now());
-      opts.onWorkerStart?.(started);
-      const feed = () => {
-        if (next >= combos.length) {
-          live.delete(w);
-          void w.terminate();
-          return;
-        }
-        const i = next++;
-        w.postMessage({ i, params: combos[i] });
-      };
-      w.on('message', (m: { i: number; metrics?: SweepRow['metrics']; error?: string; ms: number }) => {
-        rows[m.i] = { params: combos[m.i]!, metrics: m.metrics ?? {}, ...(m.error ? { error: m.error } : {}) };
-        done++;
-        opts.onProgress?.(done, combos.length);
-        scaler?.result(id, m.ms, performance.now());
-        if (done === combos.length) {
-          for (const x of live) void x.terminate();
-          live.clear();
-          resolveAll();
-          return;
-        }
-        feed();
-        if (scaler && started < max && scaler.shouldAdd(combos.length - next)) start();
-      });
-      w.on('error', fail);
-      w.on('exit', (code) => {
-        if (live.has(w) && !failed) fail(new Error(`sweep worker stopped (exit code ${code})`));
-      });
-      feed();
-    };
-    for (let k = 0; k < (scaler ? 1 : max); k++) start();
+      opts.onWorkerStart?.(n);
+    },
+    onReply: (id, reply, now) => {
+      scaler?.result(id, reply.ms, now);
+      if (scaler && pool.size < max && scaler.shouldAdd(pool.queued)) pool.addWorker();
+    },
   });
+  try {
+    await Promise.all(
+      combos.map((params, i) =>
+        pool.run({ params }).then((m) => {
+          rows[i] = { params, metrics: m.metrics, ...(m.error ? { error: m.error } : {}) };
+          done++;
+          opts.onProgress?.(done, combos.length);
+        }),
+      ),
+    );
+  } finally {
+    await pool.close();
+  }
   return rows;
 }
 

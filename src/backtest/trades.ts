@@ -41,12 +41,28 @@ export interface TradeRecord {
   fees: string;
   entryTag?: string;
   exitTag?: string;
-  /** How it ended: `signal`, a margin close reason, `close at end` (backtest.closeAtEnd) or `open at end`. */
+  /**
+   * How it ended: `signal` (the strategy's sell or marginClose), `stop loss` / `take profit` (a
+   * bracket's exit, a margin position's own), `liquidation`, `close at end` (backtest.closeAtEnd),
+   * `open at end`, or another margin close reason as the exchange gives it.
+   */
   exit: string;
   /** The quote asset of pnl and fees, only when it is not the run's reference asset. */
   quote?: string;
   /** pnl in the reference asset at the exit's price, only for a trade in another quote asset the run can price. */
   pnlReference?: string;
+}
+
+/**
+ * A margin position's close reason in the words of spot trades: closed by the bot (the strategy's
+ * marginClose, or the margin monitor) `signal`, its stop loss and take profit `stop loss` and `take
+ * profit`; any other reason as the exchange gives it (`expired`).
+ */
+export function marginExit(reason: string | null | undefined): string {
+  if (reason === 'user') return 'signal';
+  if (reason === 'stop_loss') return 'stop loss';
+  if (reason === 'take_profit') return 'take profit';
+  return reason ? String(reason) : 'closed';
 }
 
 /** What a margin position cost and holds beyond its wire form (the sim desk's `costs`). */
@@ -268,7 +284,7 @@ export class TradeBook {
       pnl: pnl.toSignificantDigits(15).toFixed(),
       pnlPct: committed.gt(0) ? Number(pnl.div(committed).mul(100).toSignificantDigits(12).toFixed()) : 0,
       fees: fees.toSignificantDigits(15).toFixed(),
-      exit: open ? 'open at end' : p.state === 'liquidated' ? 'liquidation' : this.closedAtEnd.has(p.id) ? CLOSE_AT_END : String(p.closeReason ?? 'closed'),
+      exit: open ? 'open at end' : p.state === 'liquidated' ? 'liquidation' : this.closedAtEnd.has(p.id) ? CLOSE_AT_END : marginExit(p.closeReason),
     };
     this.money(t, quote, pnl);
     this.trades.push(t);

@@ -11,7 +11,7 @@ import type { MetricKey, MetricUnit } from '../backtest/metrics/index.js';
 
 /** The commands' code, loaded when a command runs, not when `mizan` starts (mizan --help stays quick). */
 async function load() {
-  const [progress, configLoad, log, rest, fees, metrics, report, result, run, sweep] = await Promise.all([
+  const [progress, configLoad, log, rest, fees, metrics, report, result, run, sweep, breakdowns] = await Promise.all([
     import('cli-progress'),
     import('../config/load.js'),
     import('../runtime/logger.js'),
@@ -22,12 +22,13 @@ async function load() {
     import('../backtest/result.js'),
     import('../backtest/run.js'),
     import('../backtest/sweep.js'),
+    import('../backtest/breakdowns.js'),
   ]);
-  return { cliProgress: progress.default, loadConfig: configLoad.loadConfig, createLogger: log.createLogger, WallexRestClient: rest.WallexRestClient, ...fees, ...metrics, ...report, ...result, ...run, ...sweep };
+  return { cliProgress: progress.default, loadConfig: configLoad.loadConfig, createLogger: log.createLogger, WallexRestClient: rest.WallexRestClient, ...fees, ...metrics, ...report, ...result, ...run, ...sweep, paintFor: breakdowns.paintFor };
 }
 type Loaded = Awaited<ReturnType<typeof load>>;
 
-function parseTime(v: string, flag: string): number {
+export function parseTime(v: string, flag: string): number {
   const ms = /^\d+$/.test(v) ? Number(v) * 1000 : Date.parse(/^\d{4}-\d{2}-\d{2}$/.test(v) ? `${v}T00:00:00Z` : v);
   if (!Number.isFinite(ms)) throw new Error(`${flag} ${JSON.stringify(v)}: expected YYYY-MM-DD, an ISO time, or Unix seconds`);
   return ms;
@@ -88,7 +89,8 @@ export function registerBacktestCommands(program: Command): void {
         },
       });
       if (started) bar.stop();
-      process.stdout.write(m.formatSummary(run.result) + '\n');
+      // Colours on a terminal (none when stdout is a file or a pipe, or NO_COLOR is set).
+      process.stdout.write(m.formatSummary(run.result, m.paintFor(process.stdout)) + '\n');
       if (o.out) {
         mkdirSync(o.out, { recursive: true });
         writeFileSync(join(o.out, 'result.json'), m.resultJson(run.result));

@@ -5,7 +5,9 @@
  *
  * Every stage runs whatever the others found: the file (YAML, schema, cross-field checks, markets),
  * then each strategy entry that names a module (imported) and its parameters (checked against the
- * declarations), so one run lists every problem, in the order of the file's lines.
+ * declarations), then, for a file with a backtest section, its data (the candle length of each
+ * `backtest.data` entry against the strategies' resolutions and declared `candles:`), so one run
+ * lists every problem, in the order of the file's lines.
  */
 import type { Command } from 'commander';
 import { ConfigError } from '../config/issues.js';
@@ -13,12 +15,20 @@ import type { MizanConfig } from '../config/schema.js';
 import { describeParams } from '../strategy/params.js';
 import type { StrategyInstance } from '../kernel/trading-core.js';
 
-/** Load a config and its strategies, or throw one ConfigError with the problems of every stage. */
-export async function loadChecked(file: string): Promise<{ config: MizanConfig; instances: StrategyInstance[] }> {
+/**
+ * Load a config and its strategies, or throw one ConfigError with the problems of every stage.
+ * With `data` (mizan check), a file that parsed also gets the data stage: the strategies'
+ * resolutions and declared `candles:` against the candle length of its `backtest.data`.
+ */
+export async function loadChecked(file: string, o: { data?: boolean } = {}): Promise<{ config: MizanConfig; instances: StrategyInstance[] }> {
   // Loaded when the command runs, not when `mizan` starts (mizan --help stays quick).
   const [{ dedupeIssues, inspectConfigFile, withLines }, { checkStrategyEntries, loadStrategyInstances }] = await Promise.all([import('../config/load.js'), import('../runtime/strategy-loader.js')]);
   const r = await inspectConfigFile(file);
   const issues = [...r.issues, ...(await checkStrategyEntries(r.data, r.strategyBaseDir))];
+  if (o.data && r.config?.backtest) {
+    const { checkBacktestData } = await import('../backtest/data-resolution.js');
+    issues.push(...checkBacktestData(r.config));
+  }
   if (!r.config || issues.length) throw new ConfigError(withLines(dedupeIssues(issues), r.lineOf), file);
   return { config: r.config, instances: await loadStrategyInstances(r.config) };
 }
@@ -29,7 +39,7 @@ export interface CheckOutput {
 
 export async function checkConfig(file: string, out: CheckOutput): Promise<boolean> {
   try {
-    const { config, instances } = await loadChecked(file);
+    const { config, instances } = await loadChecked(file, { data: true });
     out.write(`${file}: ok (mode ${config.mode}, ${config.exchange.simulator ? 'embedded simulator' : config.exchange.baseUrl})\n`);
     for (const i of instances) {
       const params = Object.entries(i.params)

@@ -10,6 +10,8 @@ import { registerCheckCommands } from './check.js';
 import { registerRiskCommands } from './risk.js';
 import { registerMarketCommands } from './market.js';
 import { registerBacktestCommands } from './backtest.js';
+import { registerAnalyzeCommands } from './analyze.js';
+import { registerOptimizeCommands } from './optimize.js';
 
 export function registerCommands(program: Command): void {
   registerRunCommand(program);
@@ -17,6 +19,8 @@ export function registerCommands(program: Command): void {
   registerJournalCommand(program);
   registerSimCommand(program);
   registerBacktestCommands(program);
+  registerAnalyzeCommands(program);
+  registerOptimizeCommands(program);
   registerRiskCommands(program);
   registerMarketCommands(program);
 }

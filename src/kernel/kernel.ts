@@ -39,6 +39,7 @@ import { startMarginWatch, type MarginWatch } from './margin-watch.js';
 import { TradingCore, type RiskPort, type StrategyInstance } from './trading-core.js';
 import { riskPort } from './risk-port.js';
 import { AssetValuation } from './valuation.js';
+import type { PlotSink } from '../strategy/plots.js';
 
 /** What a mode supplies: everything the kernel reads from or writes to the outside. */
 export interface KernelPorts {
@@ -78,6 +79,8 @@ export interface KernelPorts {
   marginWatchMs?: number;
   /** Where the brackets under way are kept across restarts (the journal); default: in memory. */
   bracketStore?: BracketStore;
+  /** Where the strategies' `ctx.plot` points go (a backtest keeps them for its report); none: checked and dropped. */
+  plot?: PlotSink;
   /** How many final orders the execution engine keeps in memory (default: all; a backtest's result reads them). */
   retainFinal?: number;
   /** Keep the owners of closed margin positions (a backtest's result credits each to its strategy). */
@@ -187,6 +190,7 @@ export class TradingKernel {
       book: (sym) => p.book(sym),
       kv: (name) => p.kv(name),
       ...(p.executionJournal ? { executionJournal: p.executionJournal } : {}),
+      ...(p.plot ? { plot: p.plot } : {}),
       onFill: (f) => {
         for (const l of this.fillListeners) l(f);
       },

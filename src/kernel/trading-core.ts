@@ -21,6 +21,7 @@ import { StrategyRunner, type StrategyEvent } from '../strategy/runner.js';
 import type { BookHealthView, BookView, Denial, FillEvent, KeyValueStore, MarginAlert, MarketView } from '../core/views.js';
 import { HigherTimeframe } from './higher-timeframe.js';
 import { IntentExecutor } from './intent-executor.js';
+import { plotter, type PlotSink } from '../strategy/plots.js';
 
 export interface StrategyInstance {
   /** Unique instance name (also the client-id prefix source). */
@@ -72,6 +73,8 @@ export interface TradingCoreDeps {
   candleCapacity?: number;
   /** Every fill, after the portfolio booked it and before the strategy hears of it. */
   onFill?(fill: FillEvent): void;
+  /** Where `ctx.plot` points go (a backtest's collector); none: checked and dropped. */
+  plot?: PlotSink;
 }
 
 export class TradingCore {
@@ -240,6 +243,7 @@ export class TradingCore {
       position: (symbol) => d.portfolio.positions.view(inst.name, symbol),
       marginPositions: (market) => d.portfolio.marginPositions(market),
       openOrders: (symbol) => d.engine.liveOrders({ strategy: inst.name, ...(symbol ? { symbol } : {}) }).map(toView),
+      plot: plotter({ strategy: inst.name, plots: inst.definition.plots, markets: inst.markets, ...(d.plot ? { sink: d.plot } : {}) }),
     };
   }
 

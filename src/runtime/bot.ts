@@ -207,7 +207,7 @@ export async function startBot(config: MizanConfig, opts: BotOptions = {}): Prom
     const venueFor = (account: string) => kernel.venueFor(account);
     cleanups.push(() => engine.close());
     cleanups.push(() => kernel.close());
-    logFills(engine, logger);
+    logFills(kernel, engine, logger);
     // Brackets are loaded before recovery, whose fills they must see. A paper run starts a fresh
     // exchange, where the old brackets' children do not exist.
     const brackets = kernel.brackets;

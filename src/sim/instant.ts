@@ -158,7 +158,8 @@ export class InstantDesk {
       }],
     };
     this.orders.set(order.clientOrderId, { account, order });
-    this.log.info({ account, symbol: req.symbol, side: req.side, quantity: qty.toFixed(), price: price.toFixed() }, 'instant order filled');
+    // debug: the bot logs its own fills (with the strategy); this is the exchange's side of it.
+    this.log.debug({ account, symbol: req.symbol, side: req.side, quantity: qty.toFixed(), price: price.toFixed() }, 'simulator instant desk: order filled');
     return order;
   }
 

@@ -11,6 +11,7 @@ import type { MarginPosition } from '../core/types/margin.js';
 import type { Draft } from './builders.js';
 import type { CandleWindow } from './candle-window.js';
 import type { ParamSpecs, ParamValues } from './params.js';
+import { checkPlotSpecs, type PlotSpecs } from './plots.js';
 import type {
   BalanceView,
   BookHealthView,
@@ -53,6 +54,12 @@ export interface StrategyContext<P extends ParamSpecs = ParamSpecs> {
   position(symbol: string): SpotPositionView | undefined;
   marginPositions(market?: string): MarginPosition[];
   openOrders(symbol?: string): OrderView[];
+  /**
+   * A point of a declared plot series (`plots` in the definition) at the current candle: a backtest
+   * keeps it for its report (over the candles or in its own pane). `symbol` may be left out when the
+   * instance trades one market. An undeclared name throws; NaN leaves a gap.
+   */
+  plot(name: string, value: number, symbol?: string): void;
 }
 
 export interface StrategyHandlers {
@@ -79,14 +86,18 @@ export interface StrategyDefinition<P extends ParamSpecs = ParamSpecs> {
   params: P;
   /** Closed candles needed before the strategy can decide (the backtest warms up this many). */
   warmup?(params: ParamValues<P>): number;
+  /** Series the strategy draws with `ctx.plot(name, value)`: `{ bbUpper: { pane: 'price' }, rsi: { pane: 'rsi', levels: [30, 70] } }`. */
+  plots?: PlotSpecs;
   create(ctx: StrategyContext<P>): StrategyHandlers;
 }
 
 /** Identity helper that keeps the parameter types. */
 export function defineStrategy<P extends ParamSpecs>(def: StrategyDefinition<P>): StrategyDefinition<P> {
   if (!/^[a-z0-9][a-z0-9-]*$/.test(def.name)) throw new Error(`strategy name must be lower-case letters, digits and dashes, got "${def.name}"`);
+  checkPlotSpecs(def.name, def.plots);
   return def;
 }
 
 export type AnyStrategyDefinition = StrategyDefinition<ParamSpecs>;
 export type { MarginPosition };
+export type { PlotSpec, PlotSpecs } from './plots.js';

@@ -19,6 +19,7 @@ import type { AnyStrategyDefinition, HandlerResult, StrategyContext, StrategyHan
 import type { Draft } from '../strategy/builders.js';
 import { CandleWindow } from '../strategy/candle-window.js';
 import { resolveParams } from '../strategy/params.js';
+import { plotter } from '../strategy/plots.js';
 import type { BookView, FillEvent, JsonValue, OrderView, SpotPositionView } from '../strategy/views.js';
 
 export interface Harness {
@@ -30,6 +31,8 @@ export interface Harness {
   kv: Map<string, JsonValue>;
   /** What ctx.openOrders() answers. */
   orders: OrderView[];
+  /** Every `ctx.plot` point, in order, at the clock's time (an undeclared name throws, as in every mode). */
+  plots: { name: string; symbol: string; value: number; time: number }[];
   setPosition(symbol: string, quantity: string, avgPrice?: string): void;
   /** What ctx.balance(asset) answers (free = value − locked); unset assets are 0. */
   setBalance(asset: string, value: string, locked?: string): void;
@@ -44,6 +47,7 @@ export function harness(def: AnyStrategyDefinition, opts: { markets: string[]; p
   const kv = new Map<string, JsonValue>();
   const balances = new Map<string, { value: Decimal; locked: Decimal }>();
   const orders: OrderView[] = [];
+  const plots: Harness['plots'] = [];
   const ctx: StrategyContext = {
     name: 'test',
     params: r.values,
@@ -68,6 +72,7 @@ export function harness(def: AnyStrategyDefinition, opts: { markets: string[]; p
     position: (s) => positions.get(s),
     marginPositions: (m) => margin.filter((p) => !m || p.market === m),
     openOrders: (symbol) => orders.filter((o) => !symbol || o.symbol === symbol),
+    plot: plotter({ strategy: 'test', plots: def.plots, markets: opts.markets, sink: (_s, symbol, name, value) => void plots.push({ name, symbol, value, time: clock.now() }) }),
   };
   const handlers = def.create(ctx);
   return {
@@ -78,6 +83,7 @@ export function harness(def: AnyStrategyDefinition, opts: { markets: string[]; p
     margin,
     kv,
     orders,
+    plots,
     setBalance(asset, value, locked = '0') {
       balances.set(asset, { value: d(value), locked: d(locked) });
     },

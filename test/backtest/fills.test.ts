@@ -77,7 +77,7 @@ describe('candle fill model', () => {
     });
     expect(log.denials).toEqual([]);
     const t = r.result.trades.find((x) => x.side === 'short');
-    expect(t?.exit).toBe('stop_loss');
+    expect(t?.exit).toBe('stop loss');
     expect(t!.exitTime).toBeGreaterThanOrEqual((T0 + 120) * 1000);
     expect(t!.exitTime).toBeLessThan((T0 + 180) * 1000);
   });

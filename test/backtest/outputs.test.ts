@@ -6,12 +6,12 @@ import { Command } from 'commander';
 import { describe, expect, it } from 'vitest';
 import { loadConfig, parseConfig } from '../../src/config/load.js';
 import { renderHtmlReport } from '../../src/backtest/report-html.js';
-import type { Page } from 'playwright-core';
 import { registerBacktestCommands } from '../../src/cli/backtest.js';
 import { resultJson } from '../../src/backtest/result.js';
 import { runBacktest } from '../../src/backtest/run.js';
 import { expandSweep, parseParamRange, rankRows, runSweep } from '../../src/backtest/sweep.js';
 import { REPO } from './helpers.js';
+import { launchChromium, openReport, panes } from './browser.js';
 
 const CONFIG = resolve(REPO, 'config/backtest.yaml');
 
@@ -23,24 +23,6 @@ async function inRepo<T>(fn: () => Promise<T>): Promise<T> {
   } finally {
     process.chdir(cwd);
   }
-}
-
-/** Distinct pixel colours in each element's canvases (sampled): a chart that drew has many, a blank one 1-2. */
-async function drawnColours(page: Page, selectors: string[]): Promise<number[]> {
-  return page.evaluate((sels) => {
-    type Canvas = { width: number; height: number; getContext(kind: '2d'): { getImageData(x: number, y: number, w: number, h: number): { data: Uint8ClampedArray } } | null };
-    const doc = (globalThis as unknown as { document: { querySelectorAll(selector: string): ArrayLike<Canvas> } }).document;
-    return sels.map((sel) => {
-      const seen = new Set<number>();
-      for (const c of Array.from(doc.querySelectorAll(`${sel} canvas`))) {
-        const ctx = c.getContext('2d');
-        if (!ctx || c.width === 0 || c.height === 0) continue;
-        const px = ctx.getImageData(0, 0, c.width, c.height).data;
-        for (let i = 0; i < px.length; i += 4 * 97) seen.add(px[i]! * 16777216 + px[i + 1]! * 65536 + px[i + 2]! * 256 + px[i + 3]!);
-      }
-      return seen.size;
-    });
-  }, selectors);
 }
 
 /** Two markets on one clock (the bundled candles twice, the second as a declared market). */
@@ -87,37 +69,30 @@ describe('backtest outputs', () => {
     const html = readFileSync(join(out, 'report.html'), 'utf8');
     expect(html).not.toMatch(/<script[^>]+src=/);
     expect(html).not.toMatch(/<link[^>]+href=/);
-    // Debian's chromium: `npm test` installs it first when missing (scripts/ensure-chromium.mjs).
-    if (!existsSync('/usr/bin/chromium')) expect.fail('/usr/bin/chromium is missing: apt-get install -y chromium (npm test does it when run as root)');
-    const { chromium } = await import('playwright-core');
-    const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking'] });
+    const browser = await launchChromium();
     try {
       const page = await browser.newPage({ viewport: { width: 1200, height: 1400 } });
       const requests: string[] = [];
       page.on('request', (r) => {
         if (!r.url().startsWith('file:') && !r.url().startsWith('data:')) requests.push(r.url());
       });
-      await page.goto('file://' + join(out, 'report.html'));
-      await page.waitForFunction(() => (globalThis as unknown as { __charts?: number }).__charts === 3);
-      const canvases = await page.locator('#candles-0 canvas').count();
-      expect(canvases).toBeGreaterThan(0);
-      // Drew, not just made canvases: each chart's canvases hold pixels of more than one colour.
-      const colours = await drawnColours(page, ['#candles-0', '#equity', '#drawdown']);
-      for (const n of colours) expect(n).toBeGreaterThan(2);
+      await openReport(page, join(out, 'report.html'));
+      // One chart: candles, volume, the rsi strategy's pane, equity, drawdown; each drew (more than one colour).
+      const one = await panes(page);
+      expect(one.map((p) => p.kind)).toEqual(['price', 'volume', 'indicator', 'equity', 'drawdown']);
+      for (const p of one) expect(p.colours, p.label).toBeGreaterThan(2);
       await page.screenshot({ path: join(out, 'report.png'), fullPage: false });
       expect(existsSync(join(out, 'report.png'))).toBe(true);
       expect(requests).toEqual([]);
 
-      // A run over two markets draws a candle chart for each, with its own trades' markers.
+      // A run over two markets draws a candle pane for each, with its own trades' markers.
       const two = await inRepo(async () => runBacktest(parseConfig(TWO_MARKETS, { baseDir: REPO })));
       expect(new Set(two.result.trades.map((t) => t.symbol))).toEqual(new Set(['BTCUSDT', 'XBTUSDT']));
       writeFileSync(join(out, 'two.html'), renderHtmlReport(two.result, two.series));
-      await page.goto('file://' + join(out, 'two.html'));
-      await page.waitForFunction(() => {
-        const g = globalThis as unknown as { __charts?: number; __chartsExpected?: number };
-        return g.__chartsExpected === 4 && g.__charts === 4;
-      });
-      for (const n of await drawnColours(page, ['#candles-0', '#candles-1'])) expect(n).toBeGreaterThan(2);
+      await openReport(page, join(out, 'two.html'));
+      const both = await panes(page);
+      expect(both.filter((p) => p.kind === 'price').map((p) => p.label.split(' ')[0])).toEqual(['BTCUSDT', 'XBTUSDT']);
+      for (const p of both) expect(p.colours, p.label).toBeGreaterThan(2);
       expect(requests).toEqual([]);
     } finally {
       await browser.close();

@@ -112,7 +112,7 @@ describe('margin positions in the metrics', () => {
     expect(log.denials).toEqual([]);
     const trades = r.result.trades.map((t) => ({ strategy: t.strategy, exit: t.exit, pnl: t.pnl, fees: t.fees, quantity: t.quantity }));
     expect(trades).toEqual([
-      { strategy: 'b', exit: 'user', pnl: '-12', fees: '12', quantity: '30' },
+      { strategy: 'b', exit: 'signal', pnl: '-12', fees: '12', quantity: '30' },
       { strategy: 'b', exit: 'open at end', pnl: '-6', fees: '6', quantity: '30' },
     ]);
     expect(r.result.metrics.feesPaid.value).toBe(18);

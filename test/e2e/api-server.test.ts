@@ -11,13 +11,15 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { Journal } from '../../src/store/journal.js';
-import { defaultConfigCopy, sleep, startMizan, waitFor, type MizanChild } from './run-mizan.js';
+import { defaultConfigCopy, REPO, sleep, startMizan, waitFor, type MizanChild } from './run-mizan.js';
 
 const READ = 'e2e-read-token-0123456789abcdef';
 const CONTROL = 'e2e-control-token-0123456789abcdef';
 const API_KEY = 'FAKE-api-key-e2e-7f3a9c1b5d';
 
 const dir = mkdtempSync(join(tmpdir(), 'mizan-e2e-api-'));
+/** btc-sma's resolution in config/default.yaml (seconds): the candles the bot builds for BTCUSDT. */
+const SMA_RES = Number(/name: btc-sma[\s\S]*?resolution: (\d+)s/.exec(readFileSync(join(REPO, 'config/default.yaml'), 'utf8'))![1]);
 let child: MizanChild;
 let base = '';
 let journalFile = '';
@@ -141,10 +143,10 @@ describe('mizan run --serve: the API of a paper bot', () => {
     expect(logs.body.lines.length).toBe(5);
     expect(logs.body.lines[0]).toMatchObject({ level: expect.any(Number), msg: expect.any(String) });
 
-    let candles = await get('/api/v1/candles?symbol=BTCUSDT&resolution=5&limit=3');
+    let candles = await get(`/api/v1/candles?symbol=BTCUSDT&resolution=${SMA_RES}&limit=3`);
     for (let i = 0; i < 60 && candles.body.candles?.length === 0; i++) {
       await sleep(500);
-      candles = await get('/api/v1/candles?symbol=BTCUSDT&resolution=5&limit=3');
+      candles = await get(`/api/v1/candles?symbol=BTCUSDT&resolution=${SMA_RES}&limit=3`);
     }
     expect(candles.status).toBe(200);
     expect(candles.body).toMatchObject({ symbol: 'BTCUSDT', resolution: 5 });
@@ -153,11 +155,11 @@ describe('mizan run --serve: the API of a paper bot', () => {
     expect(candles.body.candles[0]).toMatchObject({ time: expect.any(Number), open: expect.stringMatching(/^\d/), close: expect.stringMatching(/^\d/), empty: expect.any(Boolean) });
     const times = candles.body.candles.map((x: Json) => x.time as number);
     expect([...times].sort((a, b) => a - b)).toEqual(times);
-    expect(times.every((t: number) => t % 5 === 0)).toBe(true);
-    expect((await get('/api/v1/candles?symbol=BTCUSDT&resolution=7')).body.error.message).toContain('resolution 7s (resolutions: 5, 60)');
+    expect(times.every((t: number) => t % SMA_RES === 0)).toBe(true);
+    expect((await get('/api/v1/candles?symbol=BTCUSDT&resolution=7')).body.error.message).toContain(`resolution 7s (resolutions: ${SMA_RES}, 60)`);
     expect((await get('/api/v1/candles?symbol=XRPUSDT&resolution=60')).status).toBe(404);
     expect((await get('/api/v1/candles?resolution=60')).body.error.message).toContain('query.symbol');
-    expect(st.body.strategies.find((s: Json) => s.name === 'btc-sma').resolution).toBe(5);
+    expect(st.body.strategies.find((s: Json) => s.name === 'btc-sma').resolution).toBe(SMA_RES);
 
     const bad = await get('/api/v1/orders?limit=0');
     expect(bad.status).toBe(400);
@@ -184,10 +186,10 @@ describe('mizan run --serve: the API of a paper bot', () => {
     expect(m.at - seen.get(m.msg.fill.id)!).toBeLessThan(1_000);
     expect(s.messages[0]!.msg.type).toBe('hello');
     await waitFor('a status push', () => s.messages.some((x) => x.msg.type === 'status'), 10_000, child);
-    // Each candle the bot closes (btc-sma's 5 s candles of BTCUSDT), as GET /candles then lists it.
-    await waitFor('a candle push', () => s.messages.some((x) => x.msg.type === 'candle' && x.msg.symbol === 'BTCUSDT' && x.msg.resolution === 5), 30_000, child);
+    // Each candle the bot closes (btc-sma's candles of BTCUSDT), as GET /candles then lists it.
+    await waitFor('a candle push', () => s.messages.some((x) => x.msg.type === 'candle' && x.msg.symbol === 'BTCUSDT' && x.msg.resolution === SMA_RES), 30_000, child);
     const pushed = s.messages.find((x) => x.msg.type === 'candle' && x.msg.symbol === 'BTCUSDT')!.msg;
-    const listed = (await get('/api/v1/candles?symbol=BTCUSDT&resolution=5&limit=1000')).body.candles as Json[];
+    const listed = (await get(`/api/v1/candles?symbol=BTCUSDT&resolution=${SMA_RES}&limit=1000`)).body.candles as Json[];
     expect(listed.find((c) => c.time === pushed.candle.time)).toEqual(pushed.candle);
     s.ws.close();
   }, 120_000);

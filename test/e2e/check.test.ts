@@ -2,7 +2,8 @@
  * Issue 16 item 20: `mizan check` on a file with problems of every stage (schema, markets, the
  * strategy module, its parameters) lists all of them in one run, each with its path and line, with
  * "did you mean" for parameters as for config keys; `mizan run` refuses the same file with the same
- * list before anything starts.
+ * list before anything starts. A backtest file that parses also gets the data stage (resolutions
+ * its data cannot give), listed with the other stages' problems.
  */
 import { afterAll, describe, expect, it } from 'vitest';
 import { mizan, tempDir } from './cli.js';
@@ -62,5 +63,40 @@ describe('mizan check on a file with problems of every stage', { timeout: 120_00
     expect(r.stderr).toContain('did you mean "fraction"?');
     expect(r.stderr).toContain('strategy "sma-crss" not found');
     expect(r.all).not.toContain('embedded simulator');
+  });
+});
+
+describe('mizan check on a backtest file: the data stage with the others', { timeout: 120_000 }, () => {
+  it('lists a parameter problem, a strategy module problem and a resolution the data cannot give, in the order of the file', async () => {
+    const csv = tmp.file('m5.csv', ['time,open,high,low,close,volume', ...Array.from({ length: 12 }, (_, i) => `${1672704000 + 300 * i},100,101,99,100.5,1`)].join('\n') + '\n');
+    const file = tmp.file(
+      'bt-broken.yaml',
+      `mode: backtest
+strategies:
+  - name: a
+    strategy: sma-cross
+    markets: [BTCUSDT]
+    resolution: "300s"
+    candles: ["1"]
+    params: { fast: 2, slow: 4, fracton: 0.5 }
+  - name: b
+    strategy: sma-crss
+    markets: [BTCUSDT]
+    resolution: "300s"
+backtest:
+  data: [{ symbol: BTCUSDT, file: ${csv} }]
+  from: 2023-01-03T00:00:00Z
+  to: 2023-01-03T01:00:00Z
+journal: { file: ":memory:" }
+`,
+    );
+    const r = await mizan(['check', file]);
+    expect(r.code, r.all).toBe(1);
+    expect(r.all).toContain(`${file}: 3 problems`);
+    expect(r.all).toMatch(/strategies\[0\]\.candles\[0\]: strategy a declares "1" \(60s\), which cannot be built from the backtest data of BTCUSDT .*its candles are 300s long.*\(line 7\)/);
+    expect(r.all).toMatch(/strategies\[0\]\.params\.fracton: unknown parameter "fracton"; did you mean "fraction"\?.*\(line 8\)/);
+    expect(r.all).toMatch(/strategies\[1\]\.strategy: strategy "sma-crss" not found.*\(line 10\)/);
+    const lines = [...r.all.matchAll(/\(line (\d+)\)$/gm)].map((m) => Number(m[1]));
+    expect(lines).toEqual([7, 8, 10]);
   });
 });

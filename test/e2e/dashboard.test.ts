@@ -5,7 +5,7 @@
  * API gives, cancels an order and halts the bot from the page (each behind its confirmation; the
  * effect checked in the API and the journal), draws a strategy's candles with its fills, and shows
  * both bots side by side (bot B lists A's origin in server.origins). Screenshots are saved under
- * test-artifacts/dashboard/ (the path is printed).
+ * test/artifacts/dashboard/ (the path is printed).
  */
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -14,7 +14,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { Journal } from '../../src/store/journal.js';
-import { artifactsDir, drawnColours, launchChromium } from '../support/chromium.js';
+import { artifactDir, launchChromium } from '../backtest/browser.js';
 import { defaultConfigCopy, sleep, startMizan, waitFor, type MizanChild } from './run-mizan.js';
 
 const A = { read: 'dash-a-read-token-0123456789', control: 'dash-a-control-token-0123456789' };
@@ -31,7 +31,7 @@ interface RunningBot {
 }
 
 const dir = mkdtempSync(join(tmpdir(), 'mizan-e2e-dashboard-'));
-const shots = artifactsDir('dashboard');
+const shots = artifactDir('dashboard');
 let a: RunningBot;
 let b: RunningBot;
 let browser: Browser;
@@ -71,6 +71,24 @@ const apiOpenOrders = async (bot: RunningBot, token: string) => ((await api(bot,
 const pageOpenOrderIds = (p: Page) => p.locator('[data-testid=open-orders] tbody tr[data-id]').evaluateAll((rows) => rows.map((r) => (r as unknown as { dataset: { id: string } }).dataset.id).sort());
 const haltDenials = async () => ((await api(a, '/api/v1/strategies', A.read)).strategies as Json[]).flatMap((x) => x.recentDenials as Json[]).filter((d) => d.rule === 'tradingState');
 const shown = (v: string) => Number(v).toLocaleString('en-US', { minimumFractionDigits: 0, maximumFractionDigits: 2 });
+
+/** How many colours each selector's canvases hold (a drawn chart has more than its background). */
+async function drawnColours(p: Page, selectors: string[]): Promise<number[]> {
+  return p.evaluate((sels) => {
+    type Canvas = { width: number; height: number; getContext(kind: '2d'): { getImageData(x: number, y: number, w: number, h: number): { data: Uint8ClampedArray } } | null };
+    const doc = (globalThis as unknown as { document: { querySelectorAll(selector: string): ArrayLike<Canvas> } }).document;
+    return sels.map((sel) => {
+      const seen = new Set<number>();
+      for (const c of Array.from(doc.querySelectorAll(`${sel} canvas`))) {
+        const ctx = c.getContext('2d');
+        if (!ctx || c.width === 0 || c.height === 0) continue;
+        const px = ctx.getImageData(0, 0, c.width, c.height).data;
+        for (let i = 0; i < px.length; i += 4 * 97) seen.add(px[i]! * 16777216 + px[i + 1]! * 65536 + px[i + 2]! * 256 + px[i + 3]!);
+      }
+      return seen.size;
+    });
+  }, selectors);
+}
 
 async function shot(name: string): Promise<void> {
   const file = join(shots, `${name}.png`);

@@ -3,11 +3,16 @@
  * it declares it in the config (`candles:`): `mizan backtest` builds them from the backtest's data
  * (a candle shows once it closed), refuses a declared resolution the data cannot give (naming the
  * field and the value), and `ctx.candles()` of an undeclared one is an error naming the field, never
- * an empty list forever. Child processes running `node bin/mizan.js backtest`.
+ * an empty list forever; with `fetch: true` data (fetched from the simulator over HTTP) a declared
+ * resolution the fetched candles cannot give is refused before any fetch; `mizan check` checks the
+ * declared resolutions against the configured data. Child processes running `node bin/mizan.js`.
  */
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Decimal } from '../../src/core/decimal.js';
+import type { Candle } from '../../src/core/types/market.js';
+import { runSim, type RunningSim } from '../../src/sim/cli-command.js';
 import { mizan, tempDir } from './cli.js';
 
 const FIX = resolve(import.meta.dirname, 'fixtures');
@@ -99,8 +104,8 @@ describe('declared candle resolutions in mizan backtest', { timeout: 120_000 }, 
     const cfg = config('bad', data, [{ name: 'a', res: 450, candles: '["450s", "1"]' }]);
     const r = await mizan(['backtest', cfg]);
     expect(r.code, r.all).toBe(1);
-    expect(r.all).toMatch(/strategies\[0\]\.candles\[0\]: "450s" \(450s\) cannot be built from the backtest data of BTCUSDT .*300s long/);
-    expect(r.all).toMatch(/strategies\[0\]\.candles\[1\]: "1" \(60s\) cannot be built from the backtest data of BTCUSDT/);
+    expect(r.all).toMatch(/strategies\[0\]\.candles\[0\]: strategy a declares "450s" \(450s\), which cannot be built from the backtest data of BTCUSDT .*300s long/);
+    expect(r.all).toMatch(/strategies\[0\]\.candles\[1\]: strategy a declares "1" \(60s\), which cannot be built from the backtest data of BTCUSDT/);
     expect(r.all).not.toMatch(/^\s+at /m);
   });
 
@@ -120,12 +125,12 @@ describe('declared candle resolutions in mizan backtest', { timeout: 120_000 }, 
     expect(r.code, r.all).toBe(1);
     expect(r.all).toMatch(/strategies\[0\]\.candles\[1\]: "7" is not a resolution .*\(line 7\)/);
     expect(r.all).toMatch(/strategies\[0\]\.candles\[2\]: 450 is not a resolution/);
-    const good = config('check-good', data, [{ name: 'c', res: 60, candles: '["1", "450s", "60"]' }]);
+    const good = config('check-good', data, [{ name: 'c', res: 60, candles: '["1", "420s", "60"]' }]);
     const g = await mizan(['check', good]);
     expect(g.code, g.all).toBe(0);
     expect(g.stdout).toContain(`${good}: ok`);
     // the declared resolutions are listed with the strategy's own
-    expect(g.stdout).toMatch(/^ {2}c +read-candles +BTCUSDT +300s \(\+60s,450s,3600s\) +res=60$/m);
+    expect(g.stdout).toMatch(/^ {2}c +read-candles +BTCUSDT +300s \(\+60s,420s,3600s\) +res=60$/m);
   });
 
   it('mizan sweep: the workers get the declared resolutions built from the data too', async () => {
@@ -139,5 +144,124 @@ describe('declared candle resolutions in mizan backtest', { timeout: 120_000 }, 
     // The last column is the run's error: empty for both.
     expect(rows[0]!.split(',').at(-1)).toBe('error');
     for (const row of rows.slice(1)) expect(row.endsWith(','), row).toBe(true);
+  });
+});
+
+describe('declared candle resolutions against fetch: true data (the simulator over HTTP)', { timeout: 120_000 }, () => {
+  let sim: RunningSim;
+  beforeAll(async () => {
+    sim = await runSim({ port: 0, replay: false });
+    const candles: Candle[] = [];
+    for (let i = 0; i < 40; i++) {
+      const o = new Decimal(60_000 + i);
+      candles.push({ time: T0 - 600 + 60 * i, open: o, high: o.plus(5), low: o.minus(5), close: o.plus(1), volume: new Decimal(1) });
+    }
+    sim.sim.setCandles('BTCUSDT', candles, 60);
+  });
+  afterAll(async () => {
+    await sim.stop();
+  });
+
+  function fetchConfig(name: string, resolution: string, candles: string, res = 60): string {
+    return tmp.file(
+      `${name}.yaml`,
+      [
+        'mode: backtest',
+        `exchange: { baseUrl: ${JSON.stringify(sim.server.url)} }`,
+        'strategies:',
+        `  - name: ${name}`,
+        `    strategy: ${join(FIX, 'read-candles.ts')}`,
+        '    markets: [BTCUSDT]',
+        `    resolution: "${resolution}"`,
+        `    candles: ${candles}`,
+        `    params: { res: ${res} }`,
+        'backtest:',
+        '  data: [{ symbol: BTCUSDT, fetch: true }]',
+        '  from: 2023-01-03T00:00:00Z',
+        '  to: 2023-01-03T00:20:00Z',
+        'logging: { level: info, pretty: false }',
+        'journal: { file: ":memory:" }',
+        '',
+      ].join('\n'),
+    );
+  }
+
+  it('a declared resolution finer than the fetched candles, or not a multiple of them, is refused naming the strategy, the field and the values', async () => {
+    const cfg = fetchConfig('fine', '1', '["30s", "90s"]', 30);
+    const r = await mizan(['backtest', cfg], { cwd: tmp.dir });
+    expect(r.code, r.all).toBe(1);
+    expect(r.all).toMatch(/strategies\[0\]\.candles\[0\]: strategy fine declares "30s" \(30s\), which cannot be built from the backtest data of BTCUSDT \(\/v1\/udf\/history BTCUSDT\): its candles are 60s long, and a declared resolution must be at least that long and a multiple of them/);
+    expect(r.all).toMatch(/strategies\[0\]\.candles\[1\]: strategy fine declares "90s" \(90s\), which cannot be built from the backtest data of BTCUSDT \(\/v1\/udf\/history BTCUSDT\): its candles are 60s long, and a declared resolution must be a multiple of them/);
+    expect(r.all).not.toMatch(/^\s+at /m);
+    expect(reads(r.stderr)).toEqual([]);
+  });
+
+  it('a declared multiple of the fetched resolution is built from them: the run reads it', async () => {
+    const cfg = fetchConfig('coarse', '1', '["120s"]', 120);
+    const r = await mizan(['backtest', cfg], { cwd: tmp.dir });
+    expect(r.code, r.all).toBe(0);
+    const all = reads(r.stderr);
+    expect(all.length).toBe(20);
+    // the fetched range starts at 00:00: at 00:01 no 120 s candle closed yet; at 00:02 the one of 00:00..00:02
+    expect(all[0]!.last).toBeNull();
+    expect(all[1]!.last).toEqual({ time: T0, open: 60_010, high: 60_016, low: 60_005, close: 60_012, volume: 2 });
+    expect(all[19]!.last!.time).toBe(T0 + 1080);
+  });
+
+  it('mizan check: a fetched resolution the exchange does not serve and a declared one finer than it', async () => {
+    const cfg = fetchConfig('chk', '2s', '["1s"]', 1);
+    const r = await mizan(['check', cfg]);
+    expect(r.code, r.all).toBe(1);
+    expect(r.all).toMatch(/strategies\[0\]\.resolution: strategy chk: "2s" \(2s\) cannot be fetched for BTCUSDT \(backtest\.data fetch: true\): \/v1\/udf\/history serves .* \(line 7\)/);
+    expect(r.all).toMatch(/strategies\[0\]\.candles\[0\]: strategy chk declares "1s" \(1s\), which cannot be built from the backtest data of BTCUSDT .*its candles are 2s long.* \(line 8\)/);
+  });
+});
+
+describe('mizan check: declared and own resolutions against the data files', { timeout: 120_000 }, () => {
+  it('reports, in the order of the file, each resolution the data cannot give, naming the strategy, the field, the value and the data', async () => {
+    const data = minuteCsv('m5-check.csv', 300, 8);
+    const cfg = tmp.file(
+      'check-data.yaml',
+      [
+        'mode: backtest',
+        'strategies:',
+        '  - name: ok',
+        `    strategy: ${join(FIX, 'read-candles.ts')}`,
+        '    markets: [BTCUSDT]',
+        '    resolution: "300s"',
+        '    candles: ["600s", "1D"]',
+        '  - name: finer',
+        `    strategy: ${join(FIX, 'read-candles.ts')}`,
+        '    markets: [BTCUSDT]',
+        '    resolution: "120s"',
+        '    candles: ["1", "450s", "15"]',
+        'backtest:',
+        `  data: [{ symbol: BTCUSDT, file: ${data} }]`,
+        '  from: 2023-01-03T00:00:00Z',
+        '  to: 2023-01-03T00:30:00Z',
+        'journal: { file: ":memory:" }',
+        '',
+      ].join('\n'),
+    );
+    const r = await mizan(['check', cfg]);
+    expect(r.code, r.all).toBe(1);
+    expect(r.all).toContain(`${cfg}: 3 problems`);
+    expect(r.all).toMatch(new RegExp(`strategies\\[1\\]\\.resolution: strategy finer: "120s" \\(120s\\) cannot be built from the backtest data of BTCUSDT \\(${data.replace(/[.]/g, '\\.')}\\): its candles are 300s long.* \\(line 11\\)`));
+    expect(r.all).toMatch(/strategies\[1\]\.candles\[0\]: strategy finer declares "1" \(60s\), which cannot be built from the backtest data of BTCUSDT .*300s long, and a declared resolution must be at least that long and a multiple of them \(line 12\)/);
+    expect(r.all).toMatch(/strategies\[1\]\.candles\[1\]: strategy finer declares "450s" \(450s\), which cannot be built .*a multiple of them \(line 12\)/);
+    expect(r.all).not.toMatch(/candles\[2\]|strategies\[0\]/);
+    expect(r.all).not.toMatch(/^\s+at /m);
+    // the same file with data it can give: ok
+    const fine = tmp.file('check-data-ok.yaml', readFileSync(cfg, 'utf8').replace('resolution: "120s"', 'resolution: "600s"').replace('["1", "450s", "15"]', '["15"]'));
+    const g = await mizan(['check', fine]);
+    expect(g.code, g.all).toBe(0);
+    expect(g.stdout).toContain(`${fine}: ok`);
+  });
+
+  it('a data file that cannot be read is a problem of its entry', async () => {
+    const cfg = config('check-missing', join(tmp.dir, 'no-such.csv'), [{ name: 'm', res: 60, candles: '["1"]' }]);
+    const r = await mizan(['check', cfg]);
+    expect(r.code, r.all).toBe(1);
+    expect(r.all).toMatch(/backtest\.data\[0\]\.file: .*no-such\.csv/);
   });
 });

@@ -30,6 +30,7 @@ function fakeCtx(name: string): StrategyContext {
     position: () => undefined,
     marginPositions: () => [],
     openOrders: () => [],
+    plot: () => {},
   };
 }
 

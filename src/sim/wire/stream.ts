@@ -70,6 +70,8 @@ export interface StreamServerStats {
   ws: number;
   /** Connections cut because their lifetime ran out. */
   lifetimeCuts: number;
+  /** Lifetime extensions granted, one per heartbeat answered (up to `maxExtensions` per connection). */
+  lifetimeExtensions: number;
   /** Subscriptions refused because the connection had its maximum of channels. */
   refusedSubscriptions: number;
 }
@@ -103,11 +105,13 @@ class Lifetime {
     this.arm();
   }
 
-  answer(): void {
-    if (this.answered >= this.rule.maxExtensions) return;
+  /** Extends the deadline for one heartbeat answer; false once the maximum of extensions is reached. */
+  answer(): boolean {
+    if (this.answered >= this.rule.maxExtensions) return false;
     this.answered++;
     this.deadline += this.rule.extendMs;
     this.arm();
+    return true;
   }
 
   stop(): void {
@@ -148,7 +152,10 @@ export function attachStream(
   const maxChannels = options.maxChannelsPerConnection ?? 50;
   if (!Number.isInteger(maxChannels) || maxChannels < 1) throw new RangeError(`stream.maxChannelsPerConnection must be an integer >= 1, got ${String(maxChannels)}`);
   const serveWs = options.ws ?? true;
-  const counters = { lifetimeCuts: 0, refusedSubscriptions: 0 };
+  const counters = { lifetimeCuts: 0, lifetimeExtensions: 0, refusedSubscriptions: 0 };
+  const extend = (life: Lifetime | undefined): void => {
+    if (life?.answer()) counters.lifetimeExtensions++;
+  };
 
   // Pings every 20 s by default, as the exchange does.
   const io = new Server(http, {
@@ -226,7 +233,7 @@ export function attachStream(
           socket.disconnect(true);
         })
       : undefined;
-    socket.conn.on('heartbeat', () => life?.answer());
+    socket.conn.on('heartbeat', () => extend(life));
     socket.on('disconnect', () => life?.stop());
     socket.on('subscribe', (payload: unknown) => {
       const channel = cleanChannel((payload as { channel?: unknown } | null)?.channel);
@@ -309,7 +316,7 @@ export function attachStream(
           })
         : undefined;
       wsClients.add(client);
-      socket.on('pong', () => client.lifetime?.answer());
+      socket.on('pong', () => extend(client.lifetime));
       socket.on('message', (data: Buffer | ArrayBuffer | Buffer[], isBinary: boolean) => {
         if (isBinary) return;
         onFrame(client, Array.isArray(data) ? Buffer.concat(data).toString('utf8') : Buffer.from(data as ArrayBuffer).toString('utf8'));

@@ -1,17 +1,37 @@
 /**
- * `mizan backtest` in a child process: what a strategy logs and throws reaches the terminal (the
+ * The README's `mizan backtest` with a strategy that throws, in a child process: what a strategy logs and throws reaches the terminal (the
  * real pino logger on stderr, logging.level honoured), handler errors are counted by kind in the
  * summary and result.json and fail the exit code unless allowed; denied intents are broken down by
  * rule and reason (issue 16 items 10 and 11).
  */
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { REPO, T0 } from '../helpers.js';
-import { readResult, runCli, tempDir, writeFile } from './run-cli.js';
+import { mizan, REPO, type Result } from './cli.js';
 
-const FIX = resolve(REPO, 'test/backtest/cli/fixtures');
+const FIX = resolve(REPO, 'test/e2e/fixtures');
+const T0 = Date.parse('2024-01-01T00:00:00Z') / 1000;
 const ROWS = 40;
+
+function tempDir(): string {
+  return mkdtempSync(join(tmpdir(), 'mizan-e2e-bt-'));
+}
+
+function writeFile(dir: string, name: string, text: string): string {
+  const file = join(dir, name);
+  writeFileSync(file, text);
+  return file;
+}
+
+function readResult(out: string): Record<string, unknown> {
+  return JSON.parse(readFileSync(join(out, 'result.json'), 'utf8')) as Record<string, unknown>;
+}
+
+/** `mizan <args>` to its end (a child process). */
+function runCli(args: string[], o: { cwd?: string; timeoutMs?: number } = {}): Promise<Result> {
+  return mizan(args, o);
+}
 
 interface Opts {
   strategies: string;

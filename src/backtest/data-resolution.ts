@@ -1,0 +1,107 @@
+/**
+ * Whether a backtest's data can give the candles its strategies read: each strategy's own
+ * resolution and the ones it declares (`candles:`) must be the data's candle length or a multiple
+ * of it, since they are built from the data. A `fetch: true` entry is fetched at the resolution of
+ * the strategies trading the market (it must be one `/v1/udf/history` serves). Shared by
+ * `mizan check` (its data stage, before anything runs) and `mizan backtest` (before any fetch).
+ */
+import { existsSync } from 'node:fs';
+import { isAbsolute, resolve } from 'node:path';
+import type { ConfigIssue } from '../config/issues.js';
+import { resolutionToSeconds } from '../config/fields.js';
+import type { MizanConfig } from '../config/schema.js';
+import { RESOLUTIONS, resolutionSeconds } from '../core/types/market.js';
+import { readBundledMeta } from '../market/files/bundled.js';
+import { readCandleColumns } from '../market/files/read.js';
+import { inferResolution } from './data.js';
+
+/** The candle length of one market's backtest data and where it comes from (for messages). */
+export interface DataResolution {
+  symbol: string;
+  resSec: number;
+  /** The file as the config wrote it, or `/v1/udf/history SYMBOL`. */
+  source: string;
+  fetched: boolean;
+}
+
+const secs = (r: number) => `${r}s`;
+
+/** The resolution a `fetch: true` entry of `symbol` is fetched at: the first strategy's trading it, else backtest.resolution. */
+export function fetchResolution(config: MizanConfig, symbol: string): number | undefined {
+  const s = config.strategies.find((x) => x.markets.includes(symbol));
+  if (s) return s.resolutionSeconds;
+  const r = config.backtest?.resolution;
+  return r ? resolutionToSeconds(r) : undefined;
+}
+
+/** The /v1/udf/history resolution of that length, if the exchange serves one. */
+export function apiResolutionOf(resSec: number): (typeof RESOLUTIONS)[number] | undefined {
+  return RESOLUTIONS.find((x) => resolutionSeconds(x) === resSec);
+}
+
+/**
+ * The problems of the config's strategies against the data's resolutions: a resolution (own or
+ * declared) finer than the data, or not a multiple of it; a fetched resolution the exchange does
+ * not serve. Each names the strategy, the field, its value and the data's candle length.
+ */
+export function candleResolutionIssues(config: MizanConfig, data: readonly DataResolution[]): ConfigIssue[] {
+  const issues: ConfigIssue[] = [];
+  config.strategies.forEach((s, i) => {
+    for (const symbol of s.markets) {
+      const d = data.find((x) => x.symbol === symbol);
+      if (!d) continue;
+      const own = s.resolutionSeconds;
+      if (d.fetched && own === d.resSec && !apiResolutionOf(own)) {
+        issues.push({
+          path: `strategies[${i}].resolution`,
+          message: `strategy ${s.name}: ${JSON.stringify(s.resolution)} (${secs(own)}) cannot be fetched for ${symbol} (backtest.data fetch: true): /v1/udf/history serves ${RESOLUTIONS.join(', ')} (minutes, or D days)`,
+          value: s.resolution,
+        });
+      } else if (own < d.resSec || own % d.resSec !== 0) {
+        issues.push({
+          path: `strategies[${i}].resolution`,
+          message: `strategy ${s.name}: ${JSON.stringify(s.resolution)} (${secs(own)}) cannot be built from the backtest data of ${symbol} (${d.source}): its candles are ${secs(d.resSec)} long, and a strategy's resolution must be a multiple of them`,
+          value: s.resolution,
+        });
+      }
+      (s.candles ?? []).forEach((value, j) => {
+        const r = resolutionToSeconds(value);
+        if (r >= d.resSec && r % d.resSec === 0) return;
+        issues.push({
+          path: `strategies[${i}].candles[${j}]`,
+          message: `strategy ${s.name} declares ${JSON.stringify(value)} (${secs(r)}), which cannot be built from the backtest data of ${symbol} (${d.source}): its candles are ${secs(d.resSec)} long, and a declared resolution must be ${r < d.resSec ? 'at least that long and ' : ''}a multiple of them`,
+          value,
+        });
+      });
+    }
+  });
+  return issues;
+}
+
+/**
+ * The data stage of `mizan check`: the candle length of every `backtest.data` entry (a file's from
+ * its `.meta.json` or its rows; a fetched one's from the strategies' resolution) and the problems of
+ * the strategies' resolutions against it. A file that cannot be read is a problem of its entry.
+ */
+export function checkBacktestData(config: MizanConfig): ConfigIssue[] {
+  const bt = config.backtest;
+  if (!bt) return [];
+  const data: DataResolution[] = [];
+  const issues: ConfigIssue[] = [];
+  bt.data.forEach((e, k) => {
+    if (e.file) {
+      const file = isAbsolute(e.file) ? e.file : resolve(config.source.baseDir, e.file);
+      try {
+        const meta = existsSync(file) ? readBundledMeta(file) : undefined;
+        const resSec = inferResolution(file, meta?.resolutionSec ? [] : readCandleColumns(file).time);
+        data.push({ symbol: e.symbol, resSec, source: e.fileAsWritten ?? e.file, fetched: false });
+      } catch (err) {
+        issues.push({ path: `backtest.data[${k}].file`, message: err instanceof Error ? err.message : String(err), value: e.fileAsWritten ?? e.file });
+      }
+      return;
+    }
+    const resSec = fetchResolution(config, e.symbol);
+    if (resSec !== undefined) data.push({ symbol: e.symbol, resSec, source: `/v1/udf/history ${e.symbol}`, fetched: true });
+  });
+  return [...issues, ...candleResolutionIssues(config, data)];
+}

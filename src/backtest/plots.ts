@@ -1,0 +1,114 @@
+/**
+ * The strategies' plot series of a backtest (`ctx.plot`): one series per strategy instance, market
+ * and declared name, a point per call at the simulated time (a candle's close), from `from` on (the
+ * warm-up is not drawn). Two calls in one moment keep the last value. Thinned as they come: of a
+ * run of `expected` candles at most about `maxPoints` points per series are kept (every k-th, the
+ * last one always), so a million-candle run does not hold a million points per series.
+ */
+import type { StrategyInstance } from '../kernel/trading-core.js';
+import { paneOf } from '../strategy/plots.js';
+
+export interface PlotSeries {
+  strategy: string;
+  symbol: string;
+  name: string;
+  /** `price` (over the candles) or the name of its own pane. */
+  pane: string;
+  color: string | null;
+  levels: number[];
+  /** Times (ms, the candle's close) and values; null where the value was NaN or infinite (a gap). */
+  times: number[];
+  values: (number | null)[];
+}
+
+interface Open {
+  strategy: string;
+  symbol: string;
+  name: string;
+  times: number[];
+  values: number[];
+  /** Points offered (distinct times). */
+  n: number;
+  /** The latest point when it was not kept (NaN time: none). */
+  lastT: number;
+  lastV: number;
+}
+
+export class PlotBook {
+  /** By strategy, market and name (nested maps: no key string built per point). */
+  private readonly series = new Map<string, Map<string, Map<string, Open>>>();
+
+  /** Keep every `step`-th point. */
+  private readonly step: number;
+
+  constructor(
+    private readonly now: () => number,
+    private readonly fromMs: number,
+    /** Candle closes the run has from `from` on (of its longest market). */
+    expected: number,
+    private readonly maxPoints = 5000,
+  ) {
+    this.step = Math.max(1, Math.ceil(expected / maxPoints));
+  }
+
+  add(strategy: string, symbol: string, name: string, value: number): void {
+    const t = this.now();
+    if (t < this.fromMs) return;
+    let bySymbol = this.series.get(strategy);
+    if (!bySymbol) this.series.set(strategy, (bySymbol = new Map()));
+    let byName = bySymbol.get(symbol);
+    if (!byName) bySymbol.set(symbol, (byName = new Map()));
+    let s = byName.get(name);
+    if (!s) byName.set(name, (s = { strategy, symbol, name, times: [], values: [], n: 0, lastT: NaN, lastV: NaN }));
+    const k = s.times.length;
+    if (k > 0 && s.times[k - 1] === t) {
+      s.values[k - 1] = value;
+      return;
+    }
+    if (s.lastT === t) {
+      s.lastV = value;
+      return;
+    }
+    if (s.n++ % this.step === 0) {
+      s.times.push(t);
+      s.values.push(value);
+      s.lastT = NaN;
+    } else {
+      s.lastT = t;
+      s.lastV = value;
+    }
+  }
+
+  /** The series in a fixed order (instance order, then market, then declaration order). */
+  result(instances: readonly StrategyInstance[]): PlotSeries[] {
+    const maxPoints = this.maxPoints;
+    const out: PlotSeries[] = [];
+    for (const inst of instances) {
+      const specs = inst.definition.plots ?? {};
+      for (const symbol of inst.markets) {
+        for (const name of Object.keys(specs)) {
+          const s = this.series.get(inst.name)?.get(symbol)?.get(name);
+          if (!s) continue;
+          if (!Number.isNaN(s.lastT)) {
+            s.times.push(s.lastT);
+            s.values.push(s.lastV);
+            s.lastT = NaN;
+          }
+          const spec = specs[name];
+          const step = Math.max(1, Math.ceil(s.times.length / Math.max(2, maxPoints)));
+          const times: number[] = [];
+          const values: (number | null)[] = [];
+          const push = (i: number) => {
+            times.push(s.times[i]!);
+            const v = s.values[i]!;
+            values.push(Number.isFinite(v) ? v : null);
+          };
+          for (let i = 0; i < s.times.length; i += step) push(i);
+          if (times[times.length - 1] !== s.times[s.times.length - 1]) push(s.times.length - 1);
+          out.push({ strategy: inst.name, symbol, name, pane: paneOf(spec), color: spec?.color ?? null, levels: [...(spec?.levels ?? [])], times, values });
+        }
+      }
+    }
+    return out;
+  }
+}
