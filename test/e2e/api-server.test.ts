@@ -149,7 +149,7 @@ describe('mizan run --serve: the API of a paper bot', () => {
       candles = await get(`/api/v1/candles?symbol=BTCUSDT&resolution=${SMA_RES}&limit=3`);
     }
     expect(candles.status).toBe(200);
-    expect(candles.body).toMatchObject({ symbol: 'BTCUSDT', resolution: 5 });
+    expect(candles.body).toMatchObject({ symbol: 'BTCUSDT', resolution: SMA_RES });
     expect(candles.body.candles.length).toBeGreaterThan(0);
     expect(candles.body.candles.length).toBeLessThanOrEqual(3);
     expect(candles.body.candles[0]).toMatchObject({ time: expect.any(Number), open: expect.stringMatching(/^\d/), close: expect.stringMatching(/^\d/), empty: expect.any(Boolean) });
