@@ -69,6 +69,8 @@ export interface Bot {
   risk: RiskEngine;
   portfolio: Portfolio;
   market: MarketDataEngine;
+  /** The public stream (its connectionDown / connectionUp events: notifications). */
+  stream: StreamClient;
   journal: Journal;
   venue: Venue;
   loop: BotLoop;
@@ -290,6 +292,7 @@ export async function startBot(config: MizanConfig, opts: BotOptions = {}): Prom
       risk,
       portfolio,
       market,
+      stream,
       journal,
       venue: kernel.venueFor('main'),
       loop,
