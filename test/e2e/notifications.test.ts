@@ -239,4 +239,113 @@ notifications:
       for (const b of apiBodies) expect(b).not.toContain(secret);
     }
   }, 300_000);
+
+  it('mizan check: secrets only from the environment, a summary event needs its schedule, none in backtests', () => {
+    const file = join(dir, 'check.yaml');
+    const base = (notifications: string, mode = 'paper') => `mode: ${mode}
+exchange: { simulator: true }
+strategies:
+  - { name: probe, strategy: ${PROBE}, markets: [BTCUSDT] }
+${mode === 'backtest' ? 'backtest: { data: [{ symbol: BTCUSDT, fetch: true }], from: 2024-01-01, to: 2024-01-02 }\n' : ''}notifications:
+${notifications}`;
+    writeFileSync(
+      file,
+      base(`  targets:
+    - { format: telegram, token: "${TG_TOKEN}", chatId: 1 }
+    - { format: discord, url: "http://127.0.0.1:9/api/webhooks/1/${DISCORD_SECRET}" }
+    - { format: json, url: "http://127.0.0.1:9/hook", events: [fills, dailySummary], headers: { Authorization: "${HOOK_AUTH}" } }
+    - { format: telegram, url: "http://127.0.0.1:9/x", chatId: 1, token: "\${TG_TOKEN}" }
+`),
+    );
+    const bad = mizanSync(['check', file], { TG_TOKEN });
+    expect(bad.code).not.toBe(0);
+    expect(bad.out).toMatch(/notifications\.targets\[0\]\.token.*written literally \(value hidden\)/);
+    expect(bad.out).toMatch(/notifications\.targets\[1\]\.url.*written literally \(value hidden\)/);
+    expect(bad.out).toMatch(/notifications\.targets\[2\]\.headers\.Authorization.*written literally/);
+    expect(bad.out).toMatch(/notifications\.targets\[2\]\.events.*dailySummary.*notifications\.dailySummary/);
+    expect(bad.out).toMatch(/notifications\.targets\[3\]\.url.*is for format json or discord, not telegram/);
+    for (const secret of [TG_TOKEN, DISCORD_SECRET, HOOK_AUTH]) expect(bad.out).not.toContain(secret);
+
+    writeFileSync(file, base('  targets:\n    - { format: json, url: "http://127.0.0.1:9/hook" }\n', 'backtest'));
+    const bt = mizanSync(['check', file]);
+    expect(bt.code).not.toBe(0);
+    expect(bt.out).toMatch(/notifications.*a backtest sends no notifications/);
+
+    writeFileSync(
+      file,
+      base(`  dailySummary: { at: "21:00", timezone: Asia/Tehran }
+  targets:
+    - { format: telegram, token: "\${TG_TOKEN}", chatId: "-100123", parseMode: MarkdownV2 }
+    - { format: discord, url: "\${DISCORD_URL}", embeds: true, events: [tradingState, dailySummary] }
+`),
+    );
+    const ok = mizanSync(['check', file], { TG_TOKEN, DISCORD_URL: `http://127.0.0.1:9/api/webhooks/1/${DISCORD_SECRET}` });
+    expect(ok.out).toContain(': ok');
+    expect(ok.code).toBe(0);
+    for (const secret of [TG_TOKEN, DISCORD_SECRET]) expect(ok.out).not.toContain(secret);
+  }, 60_000);
+
+  it('a receiver that hangs or fails delays no order (measured against a bot without notifications)', async () => {
+    const hang = await startReceiver(() => 'hang');
+    closers.push(() => hang.close());
+    const fail = await startReceiver(() => ({ status: 500, body: '{}' }));
+    closers.push(() => fail.close());
+    const seconds = 30;
+    const write = (name: string, notifications: string) => {
+      const file = join(dir, `${name}.yaml`);
+      writeFileSync(
+        file,
+        `mode: paper
+exchange: { simulator: true }
+strategies:
+  - { name: probe, strategy: ${PROBE}, markets: [BTCUSDT], params: { mode: latency } }
+paper: { balances: { USDT: 10000 } }
+risk: { limits: { orderRate: { limit: 200, windowMs: 10000 } } }
+journal: { file: ${join(dir, `${name}.sqlite`)} }
+${notifications}`,
+      );
+      return file;
+    };
+    const withHooks = write(
+      'hanging',
+      `notifications:
+  denialsEverySec: 1
+  delivery: { timeoutMs: 2000, retries: 2, backoffMs: 200, queueSize: 5 }
+  targets:
+    - { format: json, url: "${hang.url}/json" }
+    - { format: telegram, token: "\${TG_TOKEN}", chatId: 1, baseUrl: "${hang.url}" }
+    - { format: discord, url: "\${DISCORD_URL}" }
+`,
+    );
+    const without = write('none', '');
+    // Both at once: the same machine load for both.
+    const a = startMizan(['run', withHooks, '--duration', String(seconds)], { TG_TOKEN, DISCORD_URL: `${fail.url}/api/webhooks/1/${DISCORD_SECRET}` });
+    const b = startMizan(['run', without, '--duration', String(seconds)]);
+    children.push(a, b);
+    const [ea, eb] = await Promise.all([a.exited, b.exited]);
+    expect(ea.code, a.out().slice(-2000)).toBe(0);
+    expect(eb.code, b.out().slice(-2000)).toBe(0);
+
+    const lat = (c: MizanChild) => c.lines().filter((l) => l.msg === 'probe latency').map((l) => Number(l.ms)).sort((x, y) => x - y);
+    const pct = (xs: number[], p: number) => xs[Math.min(xs.length - 1, Math.floor(p * xs.length))]!;
+    const la = lat(a);
+    const lb = lat(b);
+    const fa = journalFills(join(dir, 'hanging.sqlite'), 'probe').length;
+    const fb = journalFills(join(dir, 'none.sqlite'), 'probe').length;
+    const report = (name: string, xs: number[], fills: number) => `${name}: ${xs.length} orders, intent→open p50 ${pct(xs, 0.5)} ms, p95 ${pct(xs, 0.95)} ms, max ${xs[xs.length - 1]} ms; ${fills} fills`;
+    console.log(`latency over ${seconds} s, both bots at once:\n  ${report('hanging/500 receivers', la, fa)}\n  ${report('no notifications     ', lb, fb)}`);
+    console.log(`  the hanging receiver got ${hang.requests.length} requests, the failing one ${fail.requests.length}`);
+
+    // The receivers were really hit and really failing: requests timed out or got 500s, the queue overflowed.
+    expect(hang.requests.length).toBeGreaterThan(0);
+    expect(fail.requests.length).toBeGreaterThan(0);
+    expect(a.out()).toContain('the oldest message was dropped');
+    expect(a.out()).toMatch(/was not delivered after 3 attempt\(s\): (no answer within 2000 ms|HTTP 500)/);
+    // And trading went on as fast as without notifications.
+    expect(la.length).toBeGreaterThan(10);
+    expect(lb.length).toBeGreaterThan(10);
+    expect(la.length).toBeGreaterThanOrEqual(Math.floor(lb.length * 0.7));
+    expect(fa).toBeGreaterThanOrEqual(Math.floor(fb * 0.7));
+    expect(pct(la, 0.5)).toBeLessThanOrEqual(Math.max(pct(lb, 0.5) * 2, pct(lb, 0.5) + 20));
+  }, 180_000);
 });
