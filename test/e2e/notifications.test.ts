@@ -288,6 +288,7 @@ ${notifications}`;
     );
     const ok = mizanSync(['check', file], { TG_TOKEN, DISCORD_URL: `http://127.0.0.1:9/api/webhooks/1/${DISCORD_SECRET}` });
     expect(ok.out).toContain(': ok');
+    expect(ok.out).toContain('notifications: telegram#0 (telegram: all events); discord#1 (discord: tradingState, dailySummary); daily summary at 21:00 Asia/Tehran');
     expect(ok.code).toBe(0);
     for (const secret of [TG_TOKEN, DISCORD_SECRET]) expect(ok.out).not.toContain(secret);
   }, 60_000);
