@@ -84,7 +84,7 @@ export function registerRunCommand(program: Command): void {
         ...(notify && config.notifications
           ? {
               attach: (parts: BotParts) => {
-                const secrets = [config.exchange.apiKey, config.exchange.stream.privateKey, ...notificationSecrets(config.notifications)].filter((x): x is string => x !== undefined);
+                const secrets = [config.exchange.apiKey, config.exchange.stream.privateKey, tokens?.read, tokens?.control, ...notificationSecrets(config.notifications)].filter((x): x is string => x !== undefined);
                 notifier = notify.startNotifier(parts, config.notifications!, { logger, secrets });
                 notifyTap = (line) => notifier?.onLogLine(line);
               },

@@ -16,6 +16,7 @@ import type { Logger } from '../core/logger.js';
 import type { NotificationsConfig, NotifyEvent } from '../config/schema-notify.js';
 import { NOTIFY_EVENTS } from '../config/schema-notify.js';
 import type { BotParts } from '../runtime/bot.js';
+import { scrub } from '../runtime/logger.js';
 import type { OrderView } from '../strategy/views.js';
 import type { TradingStateRecord } from '../store/types.js';
 import { Delivery, type DeliveryStats } from './delivery.js';
@@ -94,8 +95,21 @@ export function startNotifier(bot: BotParts, cfg: NotificationsConfig, o: Notifi
     return { name, events, delivery };
   });
   const wanted = (e: NotifyEvent) => targets.some((t) => t.events.has(e));
+  // A secret (the exchange key, a notification token) never leaves in a notice, whatever a strategy put
+  // in an error message or a denial reason.
+  const clean = (t: string) => scrub(t, o.secrets);
   const send = (event: NotifyEvent, level: NoticeLevel, title: string, text: string, data: Record<string, unknown>) => {
-    const n: Notice = { id: randomUUID(), event, level, time: now(), title, text, data };
+    const json = JSON.stringify(data);
+    const safe = clean(json);
+    let d = data;
+    if (safe !== json) {
+      try {
+        d = JSON.parse(safe) as Record<string, unknown>;
+      } catch {
+        d = { redacted: true };
+      }
+    }
+    const n: Notice = { id: randomUUID(), event, level, time: now(), title: clean(title), text: clean(text), data: d };
     for (const t of targets) if (t.events.has(event)) t.delivery.enqueue(n);
   };
   const offs: (() => void)[] = [];

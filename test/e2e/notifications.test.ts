@@ -20,6 +20,7 @@ import { startReceiver, startStreamProxy, type Receiver, type Received, type Str
 const TG_TOKEN = '987654321:AAE-tgSecretTokenForTheE2eTest_x1y2';
 const DISCORD_SECRET = 'dcWebhookSecret-e2e-5b7c9d1f3a';
 const HOOK_AUTH = 'Bearer hook-auth-secret-e2e-4c6e8a';
+const API_KEY = 'FAKE-exchange-api-key-e2e-91b3d5';
 const READ = 'e2e-notify-read-token-0123456789';
 const CONTROL = 'e2e-notify-control-token-0123456789';
 const PROBE = join(REPO, 'test/e2e/fixtures/notify-probe.ts');
@@ -96,6 +97,7 @@ describe('mizan run with notifications: json, telegram, discord', () => {
       `mode: paper
 exchange:
   simulator: true
+  apiKey: \${WALLEX_API_KEY}
   stream: { url: "${proxy.url}", transport: ws }
 strategies:
   - name: probe
@@ -137,7 +139,8 @@ notifications:
       events: [tradingState]
 `,
     );
-    const env = { TG_TOKEN, DISCORD_URL: `${recv.url}${dcPath}`, HOOK_AUTH, MIZAN_SERVER_TOKEN: READ, MIZAN_SERVER_CONTROL_TOKEN: CONTROL };
+    // The exchange key, also leaked by the strategy into its handler error (PROBE_LEAK): it must reach no notification.
+    const env = { TG_TOKEN, DISCORD_URL: `${recv.url}${dcPath}`, HOOK_AUTH, MIZAN_SERVER_TOKEN: READ, MIZAN_SERVER_CONTROL_TOKEN: CONTROL, WALLEX_API_KEY: API_KEY, PROBE_LEAK: API_KEY };
     const c = startMizan(['run', config], env);
     children.push(c);
     await waitFor('the embedded simulator', () => /embedded simulator at http:\/\/127\.0\.0\.1:\d+/.test(c.out()), 60_000, c, 100);
@@ -196,7 +199,7 @@ notifications:
     expect(den.data.byRule).toEqual(rules);
     expect(den.title).toMatch(/^5 denials in the last 3 s: \w+ ×\d/);
     expect(byEvent('errors')).toHaveLength(1);
-    expect(byEvent('errors')[0]!.body.text).toContain('strategy probe: onBook failed: Error: probe handler failure ×1');
+    expect(byEvent('errors')[0]!.body.text).toContain('strategy probe: onBook failed: Error: probe handler failure (key [REDACTED]) ×1');
     expect(byEvent('tradingState').map((n) => n.body.data.state)).toEqual(['halted', 'active']);
     expect(byEvent('tradingState')[0]!.body.data.reason).toContain('notify drill');
     expect(byEvent('stream').map((n) => n.body.data.state)).toEqual(['down', 'up']);
@@ -239,7 +242,9 @@ notifications:
     // The Telegram 500 echoed the path with the token: the retry's line shows it scrubbed.
     expect(logText).toMatch(/notify: attempt failed; retrying.*\[REDACTED\]|\[REDACTED\].*notify: attempt failed; retrying/);
     const journalBytes = [journal, `${journal}-wal`].filter(existsSync).map((f) => readFileSync(f).toString('latin1')).join('');
-    for (const secret of [TG_TOKEN, DISCORD_SECRET, HOOK_AUTH, 'hook-auth-secret-e2e-4c6e8a']) {
+    const sentBodies = recv.requests.map((r) => r.body).join('\n');
+    expect(sentBodies).not.toContain(API_KEY);
+    for (const secret of [TG_TOKEN, DISCORD_SECRET, HOOK_AUTH, 'hook-auth-secret-e2e-4c6e8a', API_KEY]) {
       expect(c.out()).not.toContain(secret);
       expect(logText).not.toContain(secret);
       expect(journalBytes).not.toContain(secret);
