@@ -52,6 +52,11 @@ export async function checkConfig(file: string, out: CheckOutput): Promise<boole
     }
     const markets = [...new Set(instances.flatMap((i) => i.markets))];
     out.write(`  markets: ${markets.join(', ')}\n`);
+    const n = config.notifications;
+    if (n) {
+      const targets = n.targets.map((t, i) => `${t.name ?? `${t.format}#${i}`} (${t.format}: ${(t.events ?? ['all events']).join(', ')})`);
+      out.write(`  notifications: ${targets.join('; ')}${n.dailySummary ? `; daily summary at ${n.dailySummary.at} ${n.dailySummary.timezone}` : ''}\n`);
+    }
     return true;
   } catch (err) {
     if (err instanceof ConfigError) {

@@ -6,10 +6,12 @@
  */
 import type { Command } from 'commander';
 import { loadChecked } from './check.js';
-import type { StartInfo } from '../runtime/bot.js';
+import type { BotParts, StartInfo } from '../runtime/bot.js';
+import type { Notifier } from '../notify/notifier.js';
 import { DEFAULT_SERVER_PORT } from '../config/defaults.js';
 import type { RunningServer } from '../server/server.js';
 import type { BotControlAdapter } from '../server/bot-adapter.js';
+import { notificationSecrets } from '../config/notify-secrets.js';
 
 function banner(info: StartInfo): string {
   const lines = [`mizan ${info.mode}: ${info.exchange}`];
@@ -69,14 +71,32 @@ export function registerRunCommand(program: Command): void {
           throw new Error(`server: cannot listen on ${host}:${port} (${err.message}); nothing was started`);
         });
       }
-      const logger = loggerFromConfig(config, tokens && logs ? { secrets: [tokens.read, tokens.control], tap: logs.push } : {});
+      // Error lines reach the notifier (created after the bot) through the same tap as the API's logs tail.
+      let notifyTap: ((line: string) => void) | undefined;
+      const tap = logs || config.notifications ? (line: string) => (logs?.push(line), notifyTap?.(line)) : undefined;
+      const logger = loggerFromConfig(config, { ...(tokens ? { secrets: [tokens.read, tokens.control] } : {}), ...(tap ? { tap } : {}) });
+      // Notifications (src/notify/): attached before any strategy starts; background delivery, the trading path only queues.
+      const notify = config.notifications ? await import('../notify/notifier.js') : undefined;
+      let notifier: Notifier | undefined;
       const bot = await startBot(config, {
         live: o.live === true,
         logger,
+        ...(notify && config.notifications
+          ? {
+              attach: (parts: BotParts) => {
+                const secrets = [config.exchange.apiKey, config.exchange.stream.privateKey, tokens?.read, tokens?.control, ...notificationSecrets(config.notifications)].filter((x): x is string => x !== undefined);
+                notifier = notify.startNotifier(parts, config.notifications!, { logger, secrets });
+                notifyTap = (line) => notifier?.onLogLine(line);
+              },
+            }
+          : {}),
         beforeStart: async (info) => {
           process.stdout.write(banner(info));
           if (info.mode === 'live') process.stdout.write('  LIVE: orders go to the exchange with real money. Ctrl-C stops.\n');
         },
+      }).catch(async (err: unknown) => {
+        await notifier?.close(0);
+        throw err;
       });
       let server: RunningServer | undefined;
       let control: BotControlAdapter | undefined;
@@ -90,11 +110,12 @@ export function registerRunCommand(program: Command): void {
             port,
             origins: config.server?.origins ?? [],
             logger,
-            secrets: [config.exchange.apiKey, config.exchange.stream.privateKey, bot.embedded?.account.apiKey].filter((x): x is string => x !== undefined),
+            secrets: [config.exchange.apiKey, config.exchange.stream.privateKey, bot.embedded?.account.apiKey, ...notificationSecrets(config.notifications)].filter((x): x is string => x !== undefined),
           });
         } catch (err) {
           control.close();
           await bot.stop({ cancelOrders: !o.keepOrders });
+          await notifier?.close(0);
           throw new Error(`server: cannot listen on ${host}:${port} (${(err as Error).message}); the bot was stopped`);
         }
         // Printed here once, never logged: the logger removes the tokens from every line.
@@ -116,6 +137,7 @@ export function registerRunCommand(program: Command): void {
         await server?.close().catch(() => undefined);
         control?.close();
         const text = await bot.stop({ cancelOrders: !o.keepOrders });
+        await notifier?.close();
         process.stdout.write(text);
         process.exit(0);
       };

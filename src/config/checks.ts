@@ -7,6 +7,7 @@ import { describeValue, didYouMean, formatPath } from './issues.js';
 import { isEnvReference } from './env.js';
 import { SYMBOL_RE } from './fields.js';
 import { clientIdPrefix } from '../execution/client-id.js';
+import { checkNotifications } from './checks-notify.js';
 
 /** Markets of the embedded simulator. */
 /** The form of a stream key (what the stream client accepts, see validateStreamKey). */
@@ -68,6 +69,7 @@ export function crossCheck(raw: unknown, original: unknown, opts: CheckOptions):
     if (writtenKey === undefined) add(['exchange', 'apiKey'], 'is required in live mode (write apiKey: ${WALLEX_API_KEY})');
   }
   if (mode === 'backtest' && root.server !== undefined) add(['server'], 'is for a running bot (mizan run); a backtest serves no API: remove it');
+  checkNotifications(root, original, add);
   if (mode === 'backtest' && backtest === undefined) add(['backtest'], 'is required in backtest mode (data, from, to)');
 
   // Strategy names and the client-id prefixes derived from them are unique.

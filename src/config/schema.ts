@@ -6,6 +6,7 @@ import { z } from 'zod';
 import type { Decimal } from 'decimal.js';
 import { cronExpr, filePath, instant, money, pct, positiveInt, resolution, symbol, symbolMap, timeZone } from './fields.js';
 import { riskSchema, strategyRiskLimitsSchema } from './schema-risk.js';
+import { notificationsSchema } from './schema-notify.js';
 import { DEFAULT_JOURNAL_FILE, DEFAULT_SERVER_PORT } from './defaults.js';
 
 export const MODES = ['live', 'paper', 'backtest'] as const;
@@ -245,6 +246,7 @@ export const configSchema = z.strictObject({
   backtest: backtestSchema.optional(),
   journal: z.strictObject({ file: filePath('SQLite journal file').default(DEFAULT_JOURNAL_FILE) }).prefault({}),
   server: serverSchema.optional(),
+  notifications: notificationsSchema.optional(),
   logging: z
     .strictObject({
       level: z.enum(LOG_LEVELS, { error: `is not a log level (allowed: ${LOG_LEVELS.join(', ')})` }).default('info'),

@@ -47,6 +47,8 @@ export interface BotOptions {
   clock?: Clock;
   /** Embedded simulator overrides (tests): port, fixed API key, replay on or off. */
   sim?: { port?: number; apiKey?: string; replay?: boolean };
+  /** Called once the bot is assembled, before any strategy starts: listeners that must see every event (notifications). */
+  attach?: (parts: BotParts) => void;
   /** Called after the account was read and before any strategy starts (the run command's banner). */
   beforeStart?: (info: StartInfo) => void | Promise<void>;
   /** Status line target and intervals (tests turn the status line off with statusEveryMs: 0). */
@@ -69,6 +71,8 @@ export interface Bot {
   risk: RiskEngine;
   portfolio: Portfolio;
   market: MarketDataEngine;
+  /** The public stream (its connectionDown / connectionUp events: notifications). */
+  stream: StreamClient;
   journal: Journal;
   venue: Venue;
   loop: BotLoop;
@@ -81,6 +85,9 @@ export interface Bot {
   /** Stop strategies, optionally cancel their orders, flush the journal; resolves to the summary text. */
   stop(opts?: { cancelOrders?: boolean }): Promise<string>;
 }
+
+/** What `attach` gets: the running parts, before any strategy starts. */
+export type BotParts = Pick<Bot, 'config' | 'core' | 'engine' | 'risk' | 'market' | 'stream' | 'journal' | 'loop'>;
 
 export async function startBot(config: MizanConfig, opts: BotOptions = {}): Promise<Bot> {
   if (config.mode === 'backtest') throw new ConfigError([{ path: 'mode', message: '"backtest" runs with `mizan backtest <config>`, not `mizan run`' }]);
@@ -268,6 +275,7 @@ export async function startBot(config: MizanConfig, opts: BotOptions = {}): Prom
       ...(opts.intervals ? { intervals: opts.intervals } : {}),
     });
     await loop.syncAccount();
+    opts.attach?.({ config, core, engine, risk, market, stream, journal, loop });
     await opts.beforeStart?.({
       mode: config.mode,
       exchange: embedded ? `embedded simulator at ${baseUrl} (${embedded.feed})` : baseUrl,
@@ -290,6 +298,7 @@ export async function startBot(config: MizanConfig, opts: BotOptions = {}): Prom
       risk,
       portfolio,
       market,
+      stream,
       journal,
       venue: kernel.venueFor('main'),
       loop,

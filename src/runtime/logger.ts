@@ -13,6 +13,7 @@ import { createRequire } from 'node:module';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { LogFn, Logger } from '../core/logger.js';
+import { notificationSecrets } from '../config/notify-secrets.js';
 
 export type LogLevel = 'trace' | 'debug' | 'info' | 'warn' | 'error' | 'fatal' | 'silent';
 
@@ -185,10 +186,11 @@ export function loggerFromConfig(
   config: {
     logging: { level: LogLevel; pretty: boolean | 'auto'; file?: string | undefined };
     exchange: { apiKey?: string | undefined; stream: { privateKey?: string | undefined } };
+    notifications?: Parameters<typeof notificationSecrets>[0];
   },
   extra: { secrets?: readonly string[]; tap?: (line: string) => void } = {},
 ): Logger {
-  const secrets = [config.exchange.apiKey, config.exchange.stream.privateKey, ...(extra.secrets ?? [])].filter((s): s is string => s !== undefined);
+  const secrets = [config.exchange.apiKey, config.exchange.stream.privateKey, ...notificationSecrets(config.notifications), ...(extra.secrets ?? [])].filter((s): s is string => s !== undefined);
   return createLogger({
     level: config.logging.level,
     pretty: config.logging.pretty,
