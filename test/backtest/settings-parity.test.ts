@@ -6,7 +6,8 @@
  * order (sides and intents): the only documented differences are the fill models' (a paper market
  * order fills against the book when placed, a backtest one at the next candle's open), which move
  * prices, not decisions. Settings covered: a strategy's `risk` limits (open orders in total and per
- * market, the position caps per market, per asset and per quote asset, order rate), its `capital`,
+ * market, the position caps per market, per asset and per quote asset, order rate, the margin limits
+ * on the risk coefficient and the total loan), its `capital`,
  * the `cooldown` and `stoplossGuard` protections, the margin monitor, and every intent kind (with a
  * marginClose that names no price). The protections that watch the equity and the bot-wide order
  * rate: protections-parity.test.ts.
@@ -28,10 +29,13 @@ const STRATEGIES = [
   inst('perMarket', 'rest', ', risk: { maxOpenOrdersPerMarket: 2 }'),
   inst('asset', 'rest', ', risk: { maxPositionValue: { asset: { BTC: 0.0025 } } }', ', baseQty: 0.001'),
   inst('total', 'rest', ', risk: { maxPositionValue: { total: { USDT: 50 } } }'),
+  // The margin limits: a long at risk coefficient 2 with 40 USDT borrows 40 USDT.
+  inst('riskCoef', 'marginHold', ', risk: { maxRiskCoef: 1.5 }'),
+  inst('loan', 'marginHold', ', risk: { maxTotalLoan: { USDT: 30 } }'),
   inst('kinds', 'kinds'),
   inst('cool', 'roundTrips'),
 ].join('\n');
-// The bot-wide order rate is raised so nine instances placing an order a second stay inside it (the
+// The bot-wide order rate is raised so the instances placing an order a second stay inside it (the
 // per-strategy `rate` instance tests the setting).
 const RISK = `risk:
   limits: { orderRate: { limit: 1000, windowMs: 10000, reserveForCancels: 0 } }
@@ -63,7 +67,7 @@ describe('risk settings: paper versus backtest on the same candles', () => {
     // Only what both runs saw: paper may have handled candles after the window was read.
     const upTo = (xs: string[]) => xs.filter((x) => Number(x.split(':')[0]) < n);
     const show = (name: string) => `paper ${JSON.stringify(paper[name])} | backtest ${JSON.stringify(backtest[name])}`;
-    for (const name of ['openOrders', 'capital', 'exposure', 'rate', 'perMarket', 'asset', 'total', 'kinds', 'cool']) {
+    for (const name of ['openOrders', 'capital', 'exposure', 'rate', 'perMarket', 'asset', 'total', 'riskCoef', 'loan', 'kinds', 'cool']) {
       expect(upTo(backtest[name]!.denials), `${name}: ${show(name)}`).toEqual(upTo(paper[name]!.denials));
     }
     // Each setting did deny, with its own rule, from the candle its limit is reached.
@@ -74,6 +78,8 @@ describe('risk settings: paper versus backtest on the same candles', () => {
     expect(paper['perMarket']!.denials[0]).toBe('2:exposure');
     expect(paper['asset']!.denials[0]).toBe('2:exposure');
     expect(paper['total']!.denials[0]).toBe('2:exposure');
+    expect(paper['riskCoef']!.denials).toEqual(['1:margin']);
+    expect(paper['loan']!.denials).toEqual(['1:margin']);
     // Every intent kind passed in both (the kinds plan asks nothing a limit forbids) and filled alike.
     expect(paper['kinds']!.denials, show('kinds')).toEqual([]);
     expect(backtest['kinds']!.fills.filter((f) => !f.startsWith('margin')), show('kinds')).toEqual(paper['kinds']!.fills.filter((f) => !f.startsWith('margin')));
