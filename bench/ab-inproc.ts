@@ -6,8 +6,10 @@
  * discarded warm-up run each. With no process start, JIT warm-up or data load in the measure, and
  * the trees taking turns within seconds, it resolves smaller differences than bench/ab.ts on a
  * loaded machine. Main-thread CPU time (/proc) and wall time per run; medians and ranges.
+ * `--workload quiet`: rsi-reversion at levels it never reaches instead (no order in 1,000,000
+ * candles), where the walk's own cost per candle weighs most.
  *
- *   node --expose-gc bin/run-ts.js bench/ab-inproc.ts --rounds 7 --out FILE A=/path/to/old B=.
+ *   node --expose-gc bin/run-ts.js bench/ab-inproc.ts [--workload sma|quiet] --rounds 7 --out FILE A=/path/to/old B=.
  */
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -31,11 +33,13 @@ function mainThreadCpuMs(): number {
 const argv = process.argv.slice(2);
 let rounds = 7;
 let out: string | undefined;
+let workload = 'sma';
 const specs: { name: string; dir: string }[] = [];
 for (let i = 0; i < argv.length; i++) {
   const a = argv[i]!;
   if (a === '--rounds') rounds = Number(argv[++i]);
   else if (a === '--out') out = resolve(argv[++i]!);
+  else if (a === '--workload') workload = argv[++i]!;
   else {
     const m = /^([^=]+)=(.+)$/.exec(a);
     if (!m) throw new Error(`expected NAME=DIR, got ${a}`);
@@ -44,10 +48,17 @@ for (let i = 0; i < argv.length; i++) {
 }
 if (!(rounds >= 1) || specs.length < 2) throw new Error('usage: bench/ab-inproc.ts [--rounds N] [--out FILE] A=DIR B=DIR ...');
 
+if (workload !== 'sma' && workload !== 'quiet') throw new Error(`--workload: sma or quiet, not ${workload}`);
 const cols = stitch();
+// sma: the bench's side-by-side run (41,171 orders); quiet: rsi-reversion at levels it never reaches
+// (no order at all), so the walk's own cost per candle weighs most.
+const instance =
+  workload === 'sma'
+    ? '{ name: sma, strategy: sma-cross, markets: [BTCUSDT], resolution: "1", params: { fast: 10, slow: 30, fraction: 0.99 } }'
+    : '{ name: rsi, strategy: rsi-reversion, markets: [BTCUSDT], resolution: "1", params: { period: 100, oversold: 1, overbought: 99 } }';
 const configText = `mode: backtest
 strategies:
-  - { name: sma, strategy: sma-cross, markets: [BTCUSDT], resolution: "1", params: { fast: 10, slow: 30, fraction: 0.99 } }
+  - ${instance}
 backtest:
   data: [ { symbol: BTCUSDT, file: in-memory.csv } ]
   from: ${FROM_SEC + 30 * 60}
@@ -97,12 +108,13 @@ const median = (xs: number[]) => {
 };
 const stat = (xs: number[]) => ({ median: median(xs), min: Math.min(...xs), max: Math.max(...xs), each: xs });
 const result = {
-  what: 'in-process A/B: each tree\'s own runBacktest on the same in-memory 1,000,000 stitched one-minute candles (sma-cross 10/30, fraction 0.99, fees 0), one discarded warm-up run each, then rounds alternating the trees (order reversed every other round); main-thread CPU ms and wall ms per run',
-  command: `node --expose-gc bin/run-ts.js bench/ab-inproc.ts --rounds ${rounds} ${trees.map((t) => `${t.name}=<${t.commit}>`).join(' ')}`,
+  what: `in-process A/B: each tree's own runBacktest on the same in-memory 1,000,000 stitched one-minute candles (${workload === 'sma' ? 'sma-cross 10/30, fraction 0.99, fees 0' : 'rsi-reversion period 100 at levels 1/99: no order'}), one discarded warm-up run each, then rounds alternating the trees (order reversed every other round); main-thread CPU ms and wall ms per run`,
+  command: `node --expose-gc bin/run-ts.js bench/ab-inproc.ts --workload ${workload} --rounds ${rounds} ${trees.map((t) => `${t.name}=<${t.commit}>`).join(' ')}`,
   date: new Date().toISOString(),
   node: process.version,
   rounds,
   load1mEachRound: loads,
+  workload,
   trees: Object.fromEntries(trees.map((t) => [t.name, { commit: t.commit, cpuMs: stat(t.cpu), wallMs: stat(t.wall), trades: [...t.trades] }])),
 };
 const text = JSON.stringify(result, null, 2) + '\n';

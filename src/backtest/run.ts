@@ -147,6 +147,10 @@ function declaredFeed(h: Harness, declared: Series[]): ((tMs: number) => void) |
   };
 }
 
+/** Where the walk is at its close time `t`: next comes the time itself (schedule ticks before it, the start sample), or its markets from `j` on. */
+const NEXT_TIME = 0;
+const MARKETS = 1;
+
 /**
  * One walk's context: the harness and the markets' series with what is looked up once per market,
  * the schedules, the range and progress options, and the equity curve it fills.
@@ -179,6 +183,13 @@ interface Walk {
   done: number;
   /** Whether the first sample (the equity before any strategy acts at or after `from`) was taken. */
   started: boolean;
+  /** Where the walk is (steps): the close time at hand, the next market to look at, and the phase. */
+  t: number;
+  j: number;
+  phase: number;
+  /** Market `j`'s path at `t` was played (and whether a margin position was open there before it): its close is next. */
+  played: boolean;
+  playedMargin: boolean;
 }
 
 /** A walk's context with everything looked up once: per market, and the equity valuer. */
@@ -218,6 +229,11 @@ function walkContext(o: Pick<Walk, 'h' | 'series' | 'fromMs' | 'total' | 'opts' 
     n: 0,
     done: 0,
     started: false,
+    t: Number.NaN,
+    j: 0,
+    phase: NEXT_TIME,
+    played: false,
+    playedMargin: false,
   };
 }
 
@@ -251,21 +267,6 @@ function closesAt(s: Series, i: number, t: number): boolean {
   return i < s.length && (s.time[i]! + s.resSec) * 1000 === t;
 }
 
-/** The earliest close among the markets' next candles (Infinity when every series is walked). */
-function nextClose(w: Walk): number {
-  const { series, ptr } = w;
-  let t = Infinity;
-  for (let j = 0; j < series.length; j++) {
-    const s = series[j]!;
-    const i = ptr[j]!;
-    if (i < s.length) {
-      const c = (s.time[i]! + s.resSec) * 1000;
-      if (c < t) t = c;
-    }
-  }
-  return t;
-}
-
 /** Fire every schedule tick due at or before `until` (in time order), each at its own time. */
 async function fireSchedules(w: Walk, until: number): Promise<void> {
   const { h, schedules } = w;
@@ -281,45 +282,132 @@ async function fireSchedules(w: Walk, until: number): Promise<void> {
 
 /**
  * The one step path: every candle close of every market, in time order (schedule ticks between
- * them). Each candle is `candleStep`, synchronous unless something has to be waited for (a resting
- * order's path, an async handler, events to deliver), so a quiet stretch of candles makes no
- * promise at all.
+ * them). `steps` walks synchronously for as long as nothing has to be waited for (a candle makes a
+ * promise only for an order's path, an async handler or events to deliver), so a quiet stretch of
+ * candles makes no promise and awaits nothing; when a step returns a promise, the walk resumes from
+ * the context (`phase`, `t`, `j`, `played`) once it settles.
  */
 async function walk(w: Walk): Promise<EquityCurve> {
-  const { h, series, schedules } = w;
+  const h = w.h;
   // A run that starts at its first candle's open (no warm-up candle before `from`): the start
   // sample is the account then, before onStart can act (valued at the first candles' opens).
   if (h.clock.now() >= w.fromMs) startSample(w, h.clock.now());
   w.advance?.(h.clock.now());
   await h.core.start();
   await drain(h);
-  for (let t = nextClose(w); t !== Infinity; t = nextClose(w)) {
-    if (schedules.size > 0) await fireSchedules(w, t - 1);
-    if (!w.started && t >= w.fromMs) startSampleAtClose(w, t);
-    for (let j = 0; j < series.length; j++) {
-      if (!closesAt(series[j]!, w.ptr[j]!, t)) continue;
-      const p = candleStep(w, j, t);
-      if (p) await p;
-    }
-    if (schedules.size > 0) await fireSchedules(w, t);
-    // After every market closing at t has been handled.
-    if (t >= w.fromMs) sample(w, t);
-  }
+  const p = steps(w);
+  if (p) await p;
   w.opts.onProgress?.(w.done, w.total);
   return { times: w.times.subarray(0, w.n), values: w.values.subarray(0, w.n), length: w.n };
 }
 
-/**
- * Market j's next candle, closing at `t`: with an order resting or a margin position open there its
- * path is played first (playPath); then the close (closeCandle).
- */
-function candleStep(w: Walk, j: number, t: number): void | Promise<void> {
-  const h = w.h;
-  const i = w.ptr[j]!;
-  w.ptr[j] = i + 1;
-  const margin = h.marginMarkets.size > 0 && h.marginMarkets.has(w.series[j]!.symbol);
-  if (w.live[j]!.size > 0 || margin) return playPath(w, j, i, margin).then(() => closeCandle(w, j, i, t, margin));
-  return closeCandle(w, j, i, t, false);
+/** Walk from where the context says until the end, or until a step returns a promise (then: that promise, which walks on). */
+function steps(w: Walk): void | Promise<void> {
+  const { h, series, schedules, ptr, live, books, feeds, bookListeners } = w;
+  const { clock, dirty, core } = h;
+  const k = series.length;
+  for (;;) {
+    if (w.phase === NEXT_TIME) {
+      // The earliest close among the markets' next candles.
+      let t = Infinity;
+      for (let j = 0; j < k; j++) {
+        const s = series[j]!;
+        const i = ptr[j]!;
+        if (i < s.length) {
+          const c = (s.time[i]! + s.resSec) * 1000;
+          if (c < t) t = c;
+        }
+      }
+      if (t === Infinity) return;
+      w.t = t;
+      w.j = 0;
+      w.phase = MARKETS;
+      if (schedules.size > 0) {
+        return fireSchedules(w, t - 1).then(() => {
+          beginClose(w, t);
+          return steps(w);
+        });
+      }
+      if (!w.started && t >= w.fromMs) startSampleAtClose(w, t);
+    }
+    const t = w.t;
+    while (w.j < k) {
+      const j = w.j;
+      const s = series[j]!;
+      const i = ptr[j]!;
+      if (i >= s.length || (s.time[i]! + s.resSec) * 1000 !== t) {
+        w.j++;
+        continue;
+      }
+      // 1. With an order resting or a margin position open in this market, the candle's path first
+      //    (fills, stops, margin triggers); the walk comes back here for the close once it is played.
+      let margin: boolean;
+      if (w.played) {
+        w.played = false;
+        margin = w.playedMargin;
+      } else {
+        margin = h.marginMarkets.size > 0 && h.marginMarkets.has(s.symbol);
+        if (live[j]!.size > 0 || margin) {
+          w.played = true;
+          w.playedMargin = margin;
+          return playPath(w, j, i, margin).then(() => steps(w));
+        }
+      }
+      w.j++;
+      ptr[j] = i + 1;
+      // 2. The clock and the market's book move to the close; the closed candle goes to the strategies.
+      if (t > clock.now()) clock.set(t);
+      h.cursor[j] = i;
+      books[j]!.set(s.close[i]!);
+      const r = feeds[j]!(Bar.fromColumns(s, i, s.resSec));
+      if (r) {
+        return r
+          .then(() => {
+            dirty.events = true;
+            return afterHandlers(w, j, t, margin);
+          })
+          .then(() => steps(w));
+      }
+      // Events the handler's intents raised (a denial) are delivered before the next candle, as live.
+      if (core.busy) dirty.events = true;
+      // 3. Book handlers, the margin monitor and queued events, when there are any.
+      if (margin || dirty.events || bookListeners[j]) {
+        const p = afterHandlers(w, j, t, margin);
+        if (p) return p.then(() => steps(w));
+        continue;
+      }
+      // candleDone, inline: the hot path's calls are kept few, so the strategy's handler is inlined here.
+      if (dirty.margin) {
+        dirty.margin = false;
+        h.refreshMargin();
+      }
+      if (++w.done % w.every === 0) w.opts.onProgress?.(w.done, w.total);
+    }
+    // Every market closing at t has been handled: the schedule ticks at t, then the equity sample.
+    w.phase = NEXT_TIME;
+    if (schedules.size > 0) {
+      return fireSchedules(w, t).then(() => {
+        endClose(w, t);
+        return steps(w);
+      });
+    }
+    if (t >= w.fromMs) {
+      // sample, inline
+      w.times[w.n] = t;
+      w.values[w.n] = w.valuer(t);
+      w.n++;
+    }
+  }
+}
+
+/** Before the first market closing at `t` is handled: the start sample if this is the first time at or after `from`. */
+function beginClose(w: Walk, t: number): void {
+  if (!w.started && t >= w.fromMs) startSampleAtClose(w, t);
+}
+
+/** After everything at `t`: the equity sample. */
+function endClose(w: Walk, t: number): void {
+  if (t >= w.fromMs) sample(w, t);
 }
 
 /** The candle's path into the simulated exchange (fills, stops, margin triggers), and what it raised delivered. */
@@ -332,25 +420,6 @@ async function playPath(w: Walk, j: number, i: number, margin: boolean): Promise
     h.dirty.balances = true;
   }
   await drain(h);
-}
-
-/** The clock and the market's book move to the close, and the closed candle goes to the strategies. */
-function closeCandle(w: Walk, j: number, i: number, t: number, margin: boolean): void | Promise<void> {
-  const h = w.h;
-  const s = w.series[j]!;
-  if (t > h.clock.now()) h.clock.set(t);
-  h.cursor[j] = i;
-  w.books[j]!.set(s.close[i]!);
-  const r = w.feeds[j]!(Bar.fromColumns(s, i, s.resSec));
-  if (r) {
-    return r.then(() => {
-      h.dirty.events = true;
-      return afterHandlers(w, j, t, margin);
-    });
-  }
-  // Events the handler's intents raised (a denial) are delivered before the next candle, as live.
-  if (h.core.busy) h.dirty.events = true;
-  return afterHandlers(w, j, t, margin);
 }
 
 /** After the candle's handlers: book handlers, the margin monitor, queued events, then the candle is done. */
