@@ -94,7 +94,7 @@ export async function runBacktest(config: MizanConfig, opts: BacktestOptions = {
   const total = series.reduce((a, s) => a + s.length, 0);
   const firstClose = Math.min(...series.map((s) => (s.length > 0 ? (s.time[0]! + s.resSec) * 1000 : Infinity)));
   const schedules = new BacktestSchedules(config, instances, Math.max(fromMs, firstClose));
-  let eq = await walk(h, series, fromMs, total, opts, schedules, declaredFeed(h, declared));
+  let eq = await walk(walkContext({ h, series, fromMs, total, opts, schedules, advance: declaredFeed(h, declared) }));
   await h.core.stop();
   await h.core.idle();
   if (bt.closeAtEnd) eq = await closeAtEnd(h, series, eq); // [issue 16 item 15] strategies stopped: sell what is open at the last close
@@ -147,21 +147,26 @@ function declaredFeed(h: Harness, declared: Series[]): ((tMs: number) => void) |
   };
 }
 
-/** Fire every schedule tick due at or before `until` (in time order), each at its own time. */
-async function fireSchedules(h: Harness, schedules: BacktestSchedules, until: number, start: (t: number) => void, advance?: (tMs: number) => void): Promise<void> {
-  for (let t = schedules.peek(); t <= until; t = schedules.peek()) {
-    start(t);
-    if (t > h.clock.now()) h.clock.set(t);
-    advance?.(h.clock.now());
-    for (const name of schedules.take(t)) await h.core.onSchedule(name, t);
-    h.dirty.events = true;
-    await drain(h);
-  }
-}
+/** Where the walk is at its close time `t`: next comes the time itself (schedule ticks before it, the start sample), or its markets from `j` on. */
+const NEXT_TIME = 0;
+const MARKETS = 1;
 
-/** One walk's context: the harness, its range and progress options, and the equity curve it fills. */
+/**
+ * One walk's context: the harness and the markets' series with what is looked up once per market,
+ * the schedules, the range and progress options, and the equity curve it fills.
+ */
 interface Walk {
   h: Harness;
+  series: Series[];
+  /** Per market: the index of its next candle, its book, its live-order set, its bar feed, whether a strategy handles its book. */
+  ptr: Int32Array;
+  books: CloseBook[];
+  live: Set<string>[];
+  feeds: ((bar: Bar) => void | Promise<void>)[];
+  bookListeners: boolean[];
+  schedules: BacktestSchedules;
+  /** The declared resolutions' candles closed by a time (declaredFeed), if any is declared. */
+  advance: ((tMs: number) => void) | undefined;
   fromMs: number;
   /** Candles in the run, and the progress callback's period. */
   total: number;
@@ -170,115 +175,35 @@ interface Walk {
   /** The equity curve: one sample per candle close at or after `from`, plus the first. */
   times: Float64Array;
   values: Float64Array;
-  valuer: () => number;
+  /** The account's value now (fed to the protections that watch the equity, at the sample's time). */
+  valuer: (t: number) => number;
   /** Equity samples taken. */
   n: number;
   /** Candles walked. */
   done: number;
   /** Whether the first sample (the equity before any strategy acts at or after `from`) was taken. */
   started: boolean;
-  /** The quiet loop's handler promise of the candle it stopped in. */
-  pending: void | Promise<void>;
+  /** Where the walk is (steps): the close time at hand, the next market to look at, and the phase. */
+  t: number;
+  j: number;
+  phase: number;
+  /** Market `j`'s path at `t` was played (and whether a margin position was open there before it): its close is next. */
+  played: boolean;
+  playedMargin: boolean;
 }
 
-/** An equity sample at `t`. */
-function sample(w: Walk, t: number): void {
-  w.times[w.n] = t;
-  w.values[w.n] = w.valuer();
-  w.n++;
-}
-
-/** The first equity sample, at `t`: before any strategy acts at or after `from`. */
-function startSample(w: Walk, t: number): void {
-  w.started = true;
-  sample(w, t);
-}
-
-/** The steps after a candle's handlers: margin refresh, progress, and the equity sample (after the last market closing at t). */
-function afterCandle(w: Walk, t: number, withSample: boolean): void {
-  const h = w.h;
-  if (h.dirty.margin) {
-    h.dirty.margin = false;
-    h.refreshMargin();
-  }
-  if (++w.done % w.every === 0) w.opts.onProgress?.(w.done, w.total);
-  if (withSample && t >= w.fromMs) sample(w, t);
-}
-
-/** Where the quiet loop stopped: the end, a candle the general loop must take, or inside candle `i` (its handlers' promise to await). */
-const QUIET_END = -1;
-const QUIET_GENERAL = -2;
-
-/**
- * The common stretch of a one-market run without schedules or book handlers, synchronously (no
- * promise, no await per candle): each candle is exactly the general loop's steps for it. It stops
- * before a candle that finds an order resting or a margin position open (the general loop plays
- * the candle's path first), and after the handler step of a candle whose handlers returned a
- * promise or left events to drain: then `pending` holds the promise and the caller finishes that
- * candle (await, drain, afterCandle).
- */
-function walkQuiet(w: Walk, s: Series, ptr: Int32Array, book: CloseBook, live: Set<string>, feed: (bar: Bar) => void | Promise<void>): number {
-  const { h, fromMs, total, every, opts, times, values, valuer } = w;
-  const sym = s.symbol;
-  const len = s.length;
-  const resMs = s.resSec * 1000;
-  const clock = h.clock;
-  const dirty = h.dirty;
-  const core = h.core;
-  const { time, close } = s;
-  for (let i = ptr[0]!; i < len; i++) {
-    if (live.size > 0 || (h.marginMarkets.size > 0 && h.marginMarkets.has(sym))) return QUIET_GENERAL;
-    const t = time[i]! * 1000 + resMs;
-    ptr[0] = i + 1;
-    if (t > clock.now()) clock.set(t);
-    h.cursor[0] = i;
-    book.set(close[i]!);
-    if (!w.started && t >= fromMs) startSample(w, t);
-    const r = feed(Bar.fromColumns(s, i, s.resSec));
-    // Events the handler's intents raised (a denial) are delivered before the next candle, as live.
-    if (!dirty.events && core.busy) dirty.events = true;
-    if (r || dirty.events) {
-      w.pending = r;
-      return i;
-    }
-    // afterCandle, inline (no call per candle with a boxed time).
-    if (dirty.margin) {
-      dirty.margin = false;
-      h.refreshMargin();
-    }
-    if (++w.done % every === 0) opts.onProgress?.(w.done, total);
-    if (t >= fromMs) {
-      times[w.n] = t;
-      values[w.n] = valuer();
-      w.n++;
-    }
-  }
-  return QUIET_END;
-}
-
-async function walk(h: Harness, series: Series[], fromMs: number, total: number, opts: BacktestOptions, schedules: BacktestSchedules, advance?: (tMs: number) => void): Promise<EquityCurve> {
-  const k = series.length;
-  const ptr = new Int32Array(k);
-  // One sample per candle close at or after `from`, plus the first one (before the strategies act).
-  const times = new Float64Array(total + 1);
-  const values = new Float64Array(total + 1);
+/** A walk's context with everything looked up once: per market, and the equity valuer. */
+function walkContext(o: Pick<Walk, 'h' | 'series' | 'fromMs' | 'total' | 'opts' | 'schedules' | 'advance'>): Walk {
+  const { h, series, opts, advance } = o;
   const value = equityValuer(h, series, h.unpriced);
   // The protections that watch the equity (drawdown, daily loss) get every sample, as live gets its snapshots.
   const valuer = h.kernel.watchesEquity
-    ? () => {
+    ? (t: number) => {
         const v = value();
-        h.kernel.recordEquity(h.clock.now(), v);
+        h.kernel.recordEquity(t, v);
         return v;
       }
     : value;
-  const w: Walk = { h, fromMs, total, every: opts.progressEvery ?? 50_000, opts, times, values, valuer, n: 0, done: 0, started: false, pending: undefined };
-  const start = (t: number) => {
-    if (!w.started && t >= fromMs) startSample(w, t);
-  };
-  const bookListeners = series.map((s) => h.core.listens(s.symbol, 'book'));
-  // Per market, looked up once: its book, its live-order set, its index cell and its bar feed.
-  const books = series.map((s) => h.books.get(s.symbol)!);
-  const live = series.map((s) => h.liveSet(s.symbol));
   const feeds = series.map((s): ((bar: Bar) => void | Promise<void>) => {
     const feed = h.core.barFeed(s.symbol, s.resSec);
     if (!advance) return feed;
@@ -288,102 +213,248 @@ async function walk(h: Harness, series: Series[], fromMs: number, total: number,
       return feed(bar);
     };
   });
-  // One market, no schedules, no book handlers: quiet stretches run synchronously (walkQuiet).
-  const quietOk = k === 1 && schedules.size === 0 && !bookListeners[0];
+  return {
+    ...o,
+    ptr: new Int32Array(series.length),
+    books: series.map((s) => h.books.get(s.symbol)!),
+    live: series.map((s) => h.liveSet(s.symbol)),
+    feeds,
+    bookListeners: series.map((s) => h.core.listens(s.symbol, 'book')),
+    every: opts.progressEvery ?? 50_000,
+    opts,
+    // One sample per candle close at or after `from`, plus the first one (before the strategies act).
+    times: new Float64Array(o.total + 1),
+    values: new Float64Array(o.total + 1),
+    valuer,
+    n: 0,
+    done: 0,
+    started: false,
+    t: Number.NaN,
+    j: 0,
+    phase: NEXT_TIME,
+    played: false,
+    playedMargin: false,
+  };
+}
+
+/** An equity sample at `t`. */
+function sample(w: Walk, t: number): void {
+  w.times[w.n] = t;
+  w.values[w.n] = w.valuer(t);
+  w.n++;
+}
+
+/** The first equity sample, at `t`: before any strategy acts at or after `from`. */
+function startSample(w: Walk, t: number): void {
+  w.started = true;
+  sample(w, t);
+}
+
+/**
+ * The first sample at a candle close `t`: every market closing then valued at its close, before any
+ * path is played or handler runs (the books are put back; the candle steps set them in turn).
+ */
+function startSampleAtClose(w: Walk, t: number): void {
+  const { series, books, ptr } = w;
+  const prev = books.map((b) => b.price);
+  for (let j = 0; j < series.length; j++) if (closesAt(series[j]!, ptr[j]!, t)) books[j]!.set(series[j]!.close[ptr[j]!]!);
+  startSample(w, t);
+  for (let j = 0; j < series.length; j++) books[j]!.set(prev[j]!);
+}
+
+/** Whether candle `i` of `s` exists and closes at `t` (ms). */
+function closesAt(s: Series, i: number, t: number): boolean {
+  return i < s.length && (s.time[i]! + s.resSec) * 1000 === t;
+}
+
+/** Fire every schedule tick due at or before `until` (in time order), each at its own time. */
+async function fireSchedules(w: Walk, until: number): Promise<void> {
+  const { h, schedules } = w;
+  for (let t = schedules.peek(); t <= until; t = schedules.peek()) {
+    if (!w.started && t >= w.fromMs) startSample(w, t);
+    if (t > h.clock.now()) h.clock.set(t);
+    w.advance?.(h.clock.now());
+    for (const name of schedules.take(t)) await h.core.onSchedule(name, t);
+    h.dirty.events = true;
+    await drain(h);
+  }
+}
+
+/**
+ * The one step path: every candle close of every market, in time order (schedule ticks between
+ * them). `steps` walks synchronously for as long as nothing has to be waited for (a candle makes a
+ * promise only for an order's path, an async handler or events to deliver), so a quiet stretch of
+ * candles makes no promise and awaits nothing; when a step returns a promise, the walk resumes from
+ * the context (`phase`, `t`, `j`, `played`) once it settles.
+ */
+async function walk(w: Walk): Promise<EquityCurve> {
+  const h = w.h;
   // A run that starts at its first candle's open (no warm-up candle before `from`): the start
   // sample is the account then, before onStart can act (valued at the first candles' opens).
-  if (h.clock.now() >= fromMs) startSample(w, h.clock.now());
-  advance?.(h.clock.now());
+  if (h.clock.now() >= w.fromMs) startSample(w, h.clock.now());
+  w.advance?.(h.clock.now());
   await h.core.start();
   await drain(h);
+  const p = steps(w);
+  if (p) await p;
+  w.opts.onProgress?.(w.done, w.total);
+  return { times: w.times.subarray(0, w.n), values: w.values.subarray(0, w.n), length: w.n };
+}
+
+/** Walk from where the context says until the end, or until a step returns a promise (then: that promise, which walks on). */
+function steps(w: Walk): void | Promise<void> {
+  const { h, series, schedules, ptr, live, books, feeds, bookListeners } = w;
+  const { clock, dirty, core } = h;
+  const k = series.length;
   for (;;) {
-    if (quietOk) {
-      const at = walkQuiet(w, series[0]!, ptr, books[0]!, live[0]!, feeds[0]!);
-      if (at === QUIET_END) break;
-      if (at >= 0) {
-        // Finish candle `at` as the general loop would after its handler step.
-        const r = w.pending;
-        w.pending = undefined;
-        if (r) {
-          await r;
-          h.dirty.events = true;
+    if (w.phase === NEXT_TIME) {
+      // The earliest close among the markets' next candles.
+      let t = Infinity;
+      for (let j = 0; j < k; j++) {
+        const s = series[j]!;
+        const i = ptr[j]!;
+        if (i < s.length) {
+          const c = (s.time[i]! + s.resSec) * 1000;
+          if (c < t) t = c;
         }
-        if (h.dirty.events) {
-          const d = drain(h);
-          if (d) await d;
-        }
-        afterCandle(w, (series[0]!.time[at]! + series[0]!.resSec) * 1000, true);
+      }
+      if (t === Infinity) return;
+      w.t = t;
+      w.j = 0;
+      w.phase = MARKETS;
+      if (schedules.size > 0) {
+        return fireSchedules(w, t - 1).then(() => {
+          beginClose(w, t);
+          return steps(w);
+        });
+      }
+      if (!w.started && t >= w.fromMs) startSampleAtClose(w, t);
+    }
+    const t = w.t;
+    while (w.j < k) {
+      const j = w.j;
+      const s = series[j]!;
+      const i = ptr[j]!;
+      if (i >= s.length || (s.time[i]! + s.resSec) * 1000 !== t) {
+        w.j++;
         continue;
       }
-      // QUIET_GENERAL: this candle goes through the general loop below.
-    }
-    let bestT = Infinity;
-    for (let j = 0; j < k; j++) {
-      const s = series[j]!;
-      const i = ptr[j]!;
-      if (i < s.length) {
-        const t = (s.time[i]! + s.resSec) * 1000;
-        if (t < bestT) bestT = t;
-      }
-    }
-    if (bestT === Infinity) break;
-    if (schedules.size > 0) await fireSchedules(h, schedules, bestT - 1, start, advance);
-    if (!w.started && bestT >= fromMs) {
-      // The start sample at bestT: every market closing then valued at its close, before any path
-      // is played or handler runs (the books are put back; the steps below set them in turn).
-      const prev = books.map((b) => b.price);
-      for (let j = 0; j < k; j++) {
-        const i = ptr[j]!;
-        if (i < series[j]!.length && (series[j]!.time[i]! + series[j]!.resSec) * 1000 === bestT) books[j]!.set(series[j]!.close[i]!);
-      }
-      startSample(w, bestT);
-      for (let j = 0; j < k; j++) books[j]!.set(prev[j]!);
-    }
-    for (let j = 0; j < k; j++) {
-      const s = series[j]!;
-      const i = ptr[j]!;
-      if (i >= s.length || (s.time[i]! + s.resSec) * 1000 !== bestT) continue;
-      ptr[j] = i + 1;
-      const sym = s.symbol;
-      const margin = h.marginMarkets.size > 0 && h.marginMarkets.has(sym);
-      if (live[j]!.size > 0 || margin) {
-        h.fill.play(sym, i);
-        if (margin) {
-          await h.core.executor.syncMargin('main');
-          h.refreshMargin();
-          h.dirty.balances = true;
+      // 1. With an order resting or a margin position open in this market, the candle's path first
+      //    (fills, stops, margin triggers); the walk comes back here for the close once it is played.
+      let margin: boolean;
+      if (w.played) {
+        w.played = false;
+        margin = w.playedMargin;
+      } else {
+        margin = h.marginMarkets.size > 0 && h.marginMarkets.has(s.symbol);
+        if (live[j]!.size > 0 || margin) {
+          w.played = true;
+          w.playedMargin = margin;
+          return playPath(w, j, i, margin).then(() => steps(w));
         }
-        await drain(h);
       }
-      if (bestT > h.clock.now()) h.clock.set(bestT);
+      w.j++;
+      ptr[j] = i + 1;
+      // 2. The clock and the market's book move to the close; the closed candle goes to the strategies.
+      if (t > clock.now()) clock.set(t);
       h.cursor[j] = i;
-      const book = books[j]!;
-      book.set(s.close[i]!);
+      books[j]!.set(s.close[i]!);
       const r = feeds[j]!(Bar.fromColumns(s, i, s.resSec));
       if (r) {
-        await r;
-        h.dirty.events = true;
-      } else if (h.core.busy) h.dirty.events = true;
-      if (bookListeners[j] && bestT >= fromMs) {
-        h.core.onBook(sym, book);
-        h.dirty.events = true;
+        return r
+          .then(() => {
+            dirty.events = true;
+            return afterHandlers(w, j, t, margin);
+          })
+          .then(() => steps(w));
       }
-      if (margin) {
-        // The margin monitor at the new close, as live evaluates it on every book update of a
-        // market with an open position (risk.marginMonitor: warn, top up, close).
-        h.kernel.marginWatch.onPrice(sym);
-        await h.kernel.marginWatch.idle();
-        h.dirty.events = true;
+      // Events the handler's intents raised (a denial) are delivered before the next candle, as live.
+      if (core.busy) dirty.events = true;
+      // 3. Book handlers, the margin monitor and queued events, when there are any.
+      if (margin || dirty.events || bookListeners[j]) {
+        const p = afterHandlers(w, j, t, margin);
+        if (p) return p.then(() => steps(w));
+        continue;
       }
-      if (h.dirty.events) {
-        const d = drain(h);
-        if (d) await d;
+      // candleDone, inline: the hot path's calls are kept few, so the strategy's handler is inlined here.
+      if (dirty.margin) {
+        dirty.margin = false;
+        h.refreshMargin();
       }
-      afterCandle(w, bestT, false);
+      if (++w.done % w.every === 0) w.opts.onProgress?.(w.done, w.total);
     }
-    if (schedules.size > 0) await fireSchedules(h, schedules, bestT, start, advance);
-    if (bestT >= fromMs) sample(w, bestT);
+    // Every market closing at t has been handled: the schedule ticks at t, then the equity sample.
+    w.phase = NEXT_TIME;
+    if (schedules.size > 0) {
+      return fireSchedules(w, t).then(() => {
+        endClose(w, t);
+        return steps(w);
+      });
+    }
+    if (t >= w.fromMs) {
+      // sample, inline
+      w.times[w.n] = t;
+      w.values[w.n] = w.valuer(t);
+      w.n++;
+    }
   }
-  opts.onProgress?.(w.done, total);
-  return { times: times.subarray(0, w.n), values: values.subarray(0, w.n), length: w.n };
+}
+
+/** Before the first market closing at `t` is handled: the start sample if this is the first time at or after `from`. */
+function beginClose(w: Walk, t: number): void {
+  if (!w.started && t >= w.fromMs) startSampleAtClose(w, t);
+}
+
+/** After everything at `t`: the equity sample. */
+function endClose(w: Walk, t: number): void {
+  if (t >= w.fromMs) sample(w, t);
+}
+
+/** The candle's path into the simulated exchange (fills, stops, margin triggers), and what it raised delivered. */
+async function playPath(w: Walk, j: number, i: number, margin: boolean): Promise<void> {
+  const h = w.h;
+  h.fill.play(w.series[j]!.symbol, i);
+  if (margin) {
+    await h.core.executor.syncMargin('main');
+    h.refreshMargin();
+    h.dirty.balances = true;
+  }
+  await drain(h);
+}
+
+/** After the candle's handlers: book handlers, the margin monitor, queued events, then the candle is done. */
+function afterHandlers(w: Walk, j: number, t: number, margin: boolean): void | Promise<void> {
+  const h = w.h;
+  if (w.bookListeners[j] && t >= w.fromMs) {
+    h.core.onBook(w.series[j]!.symbol, w.books[j]!);
+    h.dirty.events = true;
+  }
+  if (margin) return watchMargin(w, j).then(() => candleDone(w));
+  if (h.dirty.events) {
+    const d = drain(h);
+    if (d) return d.then(() => candleDone(w));
+  }
+  candleDone(w);
+}
+
+/**
+ * The margin monitor at the new close, as live evaluates it on every book update of a market with an
+ * open position (risk.marginMonitor: warn, top up, close); then what it raised delivered.
+ */
+async function watchMargin(w: Walk, j: number): Promise<void> {
+  const h = w.h;
+  h.kernel.marginWatch.onPrice(w.series[j]!.symbol);
+  await h.kernel.marginWatch.idle();
+  h.dirty.events = true;
+  await drain(h);
+}
+
+/** A candle handled: margin positions re-read if they changed, progress. */
+function candleDone(w: Walk): void {
+  const h = w.h;
+  if (h.dirty.margin) {
+    h.dirty.margin = false;
+    h.refreshMargin();
+  }
+  if (++w.done % w.every === 0) w.opts.onProgress?.(w.done, w.total);
 }

@@ -4,7 +4,8 @@
  * (clock, venues, balance source, market and book views, journal, logger) and drives the kernel
  * with market events; everything that decides is built here once:
  * - the risk engine with every setting of the config: global limits, each strategy's `risk` and
- *   `capital`, `risk.protections` (fed by `recordEquity` and the trades the portfolio closes) and
+ *   `capital`, `risk.protections` (fed by the equity after every candle close, `onBar` or the
+ *   backtest's samples through `recordEquity`, and by the trades the portfolio closes) and
  *   the margin monitor (`risk.marginMonitor`);
  * - reservations with acceptance tracking: a resting order's funds count once (the reservation stops
  *   counting once a balance read shows the exchange's lock; with `liveLocked` at once);
@@ -34,6 +35,7 @@ import { PositionOwners, type OwnerStore } from '../risk/margin-owners.js';
 import { exchangeMarginFormulas } from '../risk/margin-topup.js';
 import type { BalanceEntryView, RiskSink } from '../risk/ports.js';
 import { Reservations } from '../risk/reservations.js';
+import type { Bar } from '../strategy/bar.js';
 import type { BookView, FillEvent, KeyValueStore, MarketView } from '../core/views.js';
 import { startMarginWatch, type MarginWatch } from './margin-watch.js';
 import { TradingCore, type RiskPort, type StrategyInstance } from './trading-core.js';
@@ -237,6 +239,26 @@ export class TradingKernel {
   /** Every fill after the portfolio booked it (a backtest's trade list). */
   onFill(listener: (f: FillEvent) => void): void {
     this.fillListeners.push(listener);
+  }
+
+  /**
+   * A closed candle: to the strategies trading its market at its resolution (the core), then, once
+   * they handled it, the account's equity (the portfolio valued at the books) to the protections
+   * that watch it (drawdown, daily loss). A backtest's walk takes the same two steps (the core's bar
+   * feed, then its equity sample after the candle close, into recordEquity), so these protections
+   * act on the same candle in every mode, not only at live's once-a-minute equity snapshot.
+   */
+  onBar(symbol: string, bar: Bar): void | Promise<void> {
+    const r = this.core.onBar(symbol, bar);
+    if (!this.feedsEquity) return r;
+    if (r) return r.then(() => this.equityAfterCandle());
+    this.equityAfterCandle();
+  }
+
+  private equityAfterCandle(): void {
+    const e = this.portfolio.equity(this.p.clock.now());
+    // An asset not priced yet (its book not read) would look like a loss: no sample then.
+    if (e.unpriced.length === 0) this.recordEquity(e.time, e.equity);
   }
 
   /**

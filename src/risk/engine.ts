@@ -5,9 +5,9 @@
  *   6 orderRate  7 margin
  * A verdict is a pass (the adjusted intent: base quantity resolved, prices on the tick, with the list
  * of adjustments and, for anything that spends, a reservation id) or a denial (rule name and a reason
- * a person can read). Every verdict is logged and journaled; a denial is also emitted (`denied`) and
- * handed to `onDenial` when given. The strategy hears of its denial from the trading core, which
- * delivers the verdict `check` returned (src/kernel/kernel.ts wires both).
+ * a person can read). Every verdict is logged and journaled; a denial is also emitted (`denied`). The
+ * strategy hears of its denial from the trading core, which delivers the verdict `check` returned
+ * (src/kernel/trading-core.ts).
  *
  * `check` is synchronous: the balance check and the reservation happen without yielding, so intents
  * of all strategies are serialised and can never over-commit one balance.
@@ -50,8 +50,6 @@ export interface RiskEngineDeps {
   protections?: ProtectionsConfig;
   /** Share one Reservations between engines (e.g. with the portfolio); a new one by default. */
   reservations?: Reservations;
-  /** Called with every denial (the runtime routes it to the strategy's `onDenied`). */
-  onDenial?: (denial: Denial) => void;
 }
 
 export interface RiskEngineEvents {
@@ -170,7 +168,6 @@ export class RiskEngine extends EventEmitter<RiskEngineEvents> {
     if (!v.ok) {
       const denial: Denial = { intent: v.intent, rule: v.rule, reason: v.reason };
       this.emit('denied', denial);
-      this.deps.onDenial?.(denial);
     }
   }
 

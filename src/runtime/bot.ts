@@ -255,7 +255,8 @@ export async function startBot(config: MizanConfig, opts: BotOptions = {}): Prom
     });
     market.on('trade', (t) => core.onTrade(t));
     market.on('stats', (s, st) => core.onStats(s, st));
-    market.on('candleClosed', (symbol, res, c) => void core.onBar(symbol, barOf(c, res)));
+    // Through the kernel: after the strategies handled the candle, the equity goes to the protections.
+    market.on('candleClosed', (symbol, res, c) => void kernel.onBar(symbol, barOf(c, res)));
 
     const loop = new BotLoop({
       config,

@@ -5,100 +5,41 @@
  * instance must be denied on the same candles by the same rules, and get the same fills in the same
  * order (sides and intents): the only documented differences are the fill models' (a paper market
  * order fills against the book when placed, a backtest one at the next candle's open), which move
- * prices, not decisions. Settings covered: a strategy's `risk` limits (open orders, exposure cap,
- * order rate), its `capital`, the `cooldown` protection, and every intent kind (with a marginClose
- * that names no price).
+ * prices, not decisions. Settings covered: a strategy's `risk` limits (open orders in total and per
+ * market, the position caps per market, per asset and per quote asset, order rate, the margin limits
+ * on the risk coefficient and the total loan), its `capital`,
+ * the `cooldown` and `stoplossGuard` protections, the margin monitor, and every intent kind (with a
+ * marginClose that names no price). The protections that watch the equity and the bot-wide order
+ * rate: protections-parity.test.ts.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { silentLogger } from '../../src/core/logger.js';
-import { parseConfig } from '../../src/config/index.js';
-import { startBot, type Bot } from '../../src/runtime/bot.js';
-import { runBacktest } from '../../src/backtest/run.js';
-import { allocColumns } from '../../src/market/files/columns.js';
-import type { ParityLog } from './fixtures/parity-probe.js';
-import { REPO } from './helpers.js';
+import { inst, parityRunner, type ParityLog } from './parity-run.js';
 
-const dir = mkdtempSync(join(tmpdir(), 'mizan-parity-'));
-let bot: Bot | undefined;
-afterAll(async () => {
-  await bot?.stop();
-  rmSync(dir, { recursive: true, force: true });
-});
+const runner = parityRunner();
+afterAll(() => runner.cleanup());
+const paperThenBacktest = runner.paperThenBacktest;
 
-const probe = join(REPO, 'test/backtest/fixtures/parity-probe.ts');
-const inst = (name: string, plan: string, extra = '', params = '') => `  - { name: ${name}, strategy: ${probe}, markets: [BTCUSDT], resolution: 1s, params: { plan: ${plan}${params} }${extra} }`;
 const STRATEGIES = [
   inst('openOrders', 'rest', ', risk: { maxOpenOrders: 2 }'),
   inst('capital', 'rest', ', capital: { USDT: 50 }'),
   inst('exposure', 'rest', ', risk: { maxPositionValue: { market: { BTCUSDT: 30 } } }'),
   inst('rate', 'rest', ', risk: { orderRate: { limit: 3, windowMs: 600000, reserveForCancels: 0 } }'),
+  // The other exposure caps: open orders per market, quantity per asset (resting buys of 0.001 BTC:
+  // the third would make 0.003), value per quote asset over all markets.
+  inst('perMarket', 'rest', ', risk: { maxOpenOrdersPerMarket: 2 }'),
+  inst('asset', 'rest', ', risk: { maxPositionValue: { asset: { BTC: 0.0025 } } }', ', baseQty: 0.001'),
+  inst('total', 'rest', ', risk: { maxPositionValue: { total: { USDT: 50 } } }'),
+  // The margin limits: a long at risk coefficient 2 with 40 USDT borrows 40 USDT.
+  inst('riskCoef', 'marginHold', ', risk: { maxRiskCoef: 1.5 }'),
+  inst('loan', 'marginHold', ', risk: { maxTotalLoan: { USDT: 30 } }'),
   inst('kinds', 'kinds'),
   inst('cool', 'roundTrips'),
 ].join('\n');
-// The bot-wide order rate is raised so six instances placing an order a second stay inside it (the
+// The bot-wide order rate is raised so the instances placing an order a second stay inside it (the
 // per-strategy `rate` instance tests the setting).
 const RISK = `risk:
   limits: { orderRate: { limit: 1000, windowMs: 10000, reserveForCancels: 0 } }
   protections: { cooldown: { losingTrades: 3, minutes: 60 } }`;
-const logs = () => ((globalThis as { __mizanParity?: Record<string, ParityLog> }).__mizanParity ??= {});
-const snapshot = () => JSON.parse(JSON.stringify(logs())) as Record<string, ParityLog>;
-
-/** Run `strategies` with `risk` in paper mode until `done`, then backtest the candles the strategies saw; both runs' logs. */
-async function paperThenBacktest(strategies: string, risk: string, done: (l: Record<string, ParityLog>) => boolean, minCandles: number) {
-  for (const k of Object.keys(logs())) delete logs()[k];
-  bot = await startBot(
-    parseConfig(`
-mode: paper
-simulator: { seed: 9, speed: 2 }
-strategies:
-${strategies}
-${risk}
-paper: { balances: { USDT: 10000 } }
-journal: { file: ${join(dir, `paper-${Date.now()}.sqlite`)} }
-`),
-    { logger: silentLogger, intervals: { statusEveryMs: 0 } },
-  );
-  const deadline = Date.now() + 45_000;
-  while (Date.now() < deadline && !done(logs())) await new Promise((r) => setTimeout(r, 250));
-  const window = bot.core.candleWindow('BTCUSDT', 1);
-  await bot.stop();
-  bot = undefined;
-  const paper = snapshot();
-  expect(window.length).toBeGreaterThanOrEqual(minCandles);
-  const cols = allocColumns(window.length);
-  for (let i = 0; i < window.length; i++) {
-    const c = window.at(i);
-    cols.time[i] = c.time;
-    cols.open[i] = c.open;
-    cols.high[i] = c.high;
-    cols.low[i] = c.low;
-    cols.close[i] = c.close;
-    cols.volume[i] = c.volume;
-  }
-  cols.length = window.length;
-  const from = new Date(window.at(0).time * 1000).toISOString();
-  const to = new Date((window.at(-1).time + 1) * 1000).toISOString();
-  await runBacktest(
-    parseConfig(`
-mode: backtest
-strategies:
-${strategies}
-${risk}
-backtest:
-  data: [ { symbol: BTCUSDT, file: unused-columns-given.csv } ]
-  from: "${from}"
-  to: "${to}"
-  balances: { USDT: 10000 }
-  slippagePct: 0
-journal: { file: ":memory:" }
-`),
-    { logger: silentLogger, columns: { BTCUSDT: { cols, resSec: 1, source: 'paper candles' } } },
-  );
-  return { paper, backtest: snapshot(), n: window.length };
-}
 
 describe('risk settings: paper versus backtest on the same candles', () => {
   it('stoplossGuard and the margin monitor act on the same candles', async () => {
@@ -126,7 +67,7 @@ describe('risk settings: paper versus backtest on the same candles', () => {
     // Only what both runs saw: paper may have handled candles after the window was read.
     const upTo = (xs: string[]) => xs.filter((x) => Number(x.split(':')[0]) < n);
     const show = (name: string) => `paper ${JSON.stringify(paper[name])} | backtest ${JSON.stringify(backtest[name])}`;
-    for (const name of ['openOrders', 'capital', 'exposure', 'rate', 'kinds', 'cool']) {
+    for (const name of ['openOrders', 'capital', 'exposure', 'rate', 'perMarket', 'asset', 'total', 'riskCoef', 'loan', 'kinds', 'cool']) {
       expect(upTo(backtest[name]!.denials), `${name}: ${show(name)}`).toEqual(upTo(paper[name]!.denials));
     }
     // Each setting did deny, with its own rule, from the candle its limit is reached.
@@ -134,6 +75,11 @@ describe('risk settings: paper versus backtest on the same candles', () => {
     expect(paper['capital']!.denials[0]).toBe('2:exposure');
     expect(paper['exposure']!.denials[0]).toBe('1:exposure');
     expect(paper['rate']!.denials[0]).toBe('3:orderRate');
+    expect(paper['perMarket']!.denials[0]).toBe('2:exposure');
+    expect(paper['asset']!.denials[0]).toBe('2:exposure');
+    expect(paper['total']!.denials[0]).toBe('2:exposure');
+    expect(paper['riskCoef']!.denials).toEqual(['1:margin']);
+    expect(paper['loan']!.denials).toEqual(['1:margin']);
     // Every intent kind passed in both (the kinds plan asks nothing a limit forbids) and filled alike.
     expect(paper['kinds']!.denials, show('kinds')).toEqual([]);
     expect(backtest['kinds']!.fills.filter((f) => !f.startsWith('margin')), show('kinds')).toEqual(paper['kinds']!.fills.filter((f) => !f.startsWith('margin')));

@@ -74,12 +74,15 @@ describe('trading state', () => {
     expect(w.engine().state.state).toBe('active');
   });
 
-  it('every verdict is journaled, and a denial reaches the denial handler and the event', () => {
+  it('every verdict is journaled, and a denial is emitted', () => {
     const w = world();
     const denials: string[] = [];
-    const e = w.engine({ onDenial: (dn) => denials.push(dn.rule) });
+    const e = w.engine();
     const events: string[] = [];
-    e.on('denied', (dn) => events.push(dn.reason));
+    e.on('denied', (dn) => {
+      denials.push(dn.rule);
+      events.push(dn.reason);
+    });
     e.halt('stop');
     e.check(limit('BUY', '0.001', '60000'));
     e.check(cancel);

@@ -14,13 +14,12 @@
  */
 import type { Clock } from '../../core/clock.js';
 import type { Logger } from '../../core/logger.js';
+import type { Timeouts as Timers } from '../../core/timers.js';
 import type { Backoff } from './backoff.js';
 import { openSocket, type SocketOptions, type StreamSocket, type StreamTransport, type TransportChoice } from './transport.js';
 
-export interface Timers {
-  setTimeout(fn: () => void, ms: number): unknown;
-  clearTimeout(handle: unknown): void;
-}
+/** One-shot timers (reconnect waits, lifetimes): the core's port, one definition for every module. */
+export type { Timers };
 
 export interface ConnectionEvents {
   up(conn: StreamConnection, reconnect: boolean): void;
