@@ -1,17 +1,13 @@
 /**
  * A sweep worker: takes the candles the parent loaded and checked once (files read, `fetch: true`
  * data fetched or read from the cache: `loadSweepData` in sweep.ts), then runs one backtest per
- * message on those in-memory candles and answers with its metrics and the run's duration.
+ * message on those in-memory candles and answers with its metrics and the run's duration
+ * (sweep-trial.ts).
  */
-import { performance } from 'node:perf_hooks';
 import { parentPort, workerData } from 'node:worker_threads';
 import { loadConfig } from '../config/load.js';
-import type { MizanConfig } from '../config/schema.js';
-import { Decimal } from '../core/decimal.js';
 import type { DataOptions } from './load.js';
-import { runBacktest, withParams } from './run.js';
-import { loadStrategyInstances, type StrategyDefinitionCache } from '../runtime/strategy-loader.js';
-import type { Metric, MetricKey } from './metrics/index.js';
+import { trialRunner, withAccountFees } from './sweep-trial.js';
 
 const { configFile, columns, accountFees } = workerData as {
   configFile: string;
@@ -19,29 +15,8 @@ const { configFile, columns, accountFees } = workerData as {
   /** `fees: account` rates the parent read from the exchange, as strings. */
   accountFees?: Record<string, { maker: string; taker: string }>;
 };
-const loaded = await loadConfig(configFile);
-const config: MizanConfig =
-  accountFees && loaded.backtest
-    ? { ...loaded, backtest: { ...loaded.backtest, accountFees: Object.fromEntries(Object.entries(accountFees).map(([s, r]) => [s, { maker: new Decimal(r.maker), taker: new Decimal(r.taker) }])) } }
-    : loaded;
-
-// Strategy modules are imported once per worker; each run builds its instances from them.
-const definitions: StrategyDefinitionCache = new Map();
+const run = trialRunner(withAccountFees(await loadConfig(configFile), accountFees), columns);
 
 parentPort!.on('message', (m: { i: number; params: Record<string, Record<string, unknown>> }) => {
-  const t0 = performance.now();
-  Promise.resolve()
-    .then(() => loadStrategyInstances(withParams(config, m.params), definitions))
-    .then((instances) => runBacktest(config, { instances, equityPoints: 2, columns }))
-    .then((run) => {
-      const metrics: Partial<Record<MetricKey, number | null>> = {};
-      for (const [k, v] of Object.entries(run.result.metrics)) {
-        if (v && typeof v === 'object' && 'value' in v) metrics[k as MetricKey] = (v as Metric).value;
-      }
-      // Handler errors are the run's error (ranked table, CSV), as mizan backtest fails on them.
-      const e = run.result.errors;
-      const error = e.total > 0 && !config.backtest?.allowErrors ? `${e.total} strategy handler error(s), first: ${e.kinds.map((k) => `${k.strategy}.${k.handler}: ${k.error} ×${k.count}`).join('; ')}` : undefined;
-      parentPort!.postMessage({ i: m.i, metrics, ...(error ? { error } : {}), ms: performance.now() - t0 });
-    })
-    .catch((err: unknown) => parentPort!.postMessage({ i: m.i, error: err instanceof Error ? err.message : String(err), ms: performance.now() - t0 }));
+  void run(m.params).then((a) => parentPort!.postMessage({ i: m.i, ...a }));
 });

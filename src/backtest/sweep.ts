@@ -96,6 +96,8 @@ export interface SweepOptions {
   onProgress?(done: number, total: number): void;
   /** Called each time a worker thread starts, with the number started so far. */
   onWorkerStart?(started: number): void;
+  /** Where the trials run (default: worker threads of this process, `localExecutor`). */
+  executor?: TrialExecutorFactory;
 }
 
 /** A `--workers` value: a whole number of threads, 1 or more. */
@@ -142,13 +144,39 @@ export async function loadSweepData(
   return { report, columns };
 }
 
-/** Run the combos on worker threads; rows come back in combo order. The data is loaded and reported first. */
 /** `fees: account` rates read by the parent, as strings (Decimals do not survive a worker message). */
-function accountFeeStrings(config: MizanConfig): Record<string, { maker: string; taker: string }> | undefined {
+export function accountFeeStrings(config: MizanConfig): Record<string, { maker: string; taker: string }> | undefined {
   const f = config.backtest?.accountFees;
   return f && Object.fromEntries(Object.entries(f).map(([s, r]) => [s, { maker: r.maker.toFixed(), taker: r.taker.toFixed() }]));
 }
 
+/** What one trial (one combination's backtest) gives back: its metrics, or the error that stopped it. */
+export interface TrialResult {
+  metrics: SweepRow['metrics'];
+  error?: string;
+}
+
+/** What an executor gets once the sweep's data is loaded and checked. */
+export interface SweepContext {
+  configFile: string;
+  config: MizanConfig;
+  columns: NonNullable<DataOptions['columns']>;
+  accountFees: Record<string, { maker: string; taker: string }> | undefined;
+  combos: Combo[];
+}
+
+/**
+ * Where a sweep's trials run: worker threads of this process (`localExecutor`, the default) or a
+ * job queue (src/queue/). `run(i, params)` is trial i of the sweep (its id); it resolves once with the
+ * trial's result. `close()` ends whatever the executor started.
+ */
+export interface TrialExecutor {
+  run(i: number, params: Combo): Promise<TrialResult>;
+  close(): Promise<void>;
+}
+export type TrialExecutorFactory = (ctx: SweepContext) => Promise<TrialExecutor>;
+
+/** Run the combos (on worker threads, or on `opts.executor`); rows come back in combo order. The data is loaded and reported first. */
 export async function runSweep(combos: Combo[], opts: SweepOptions): Promise<SweepRow[]> {
   if (opts.workers !== undefined && !(Number.isSafeInteger(opts.workers) && opts.workers >= 1)) {
     throw new Error(`--workers ${String(opts.workers)}: expected a whole number of worker threads, 1 or more`);
@@ -157,59 +185,98 @@ export async function runSweep(combos: Combo[], opts: SweepOptions): Promise<Swe
   const { columns } = await loadSweepData(config, combos, opts);
   const rows: SweepRow[] = new Array(combos.length);
   if (combos.length === 0) return rows;
-  const max = Math.min(opts.workers ?? availableParallelism(), combos.length);
-  const scaler = opts.workers === undefined ? new WorkerScaler() : undefined;
-  let next = 0;
+  const ctx: SweepContext = { configFile: opts.configFile, config, columns, accountFees: accountFeeStrings(config), combos };
+  const executor = await (opts.executor ?? localExecutor(opts))(ctx);
   let done = 0;
-  let started = 0;
-  const url = new URL('./sweep-worker.mjs', import.meta.url);
-  const live = new Set<Worker>();
-  await new Promise<void>((resolveAll, reject) => {
-    let failed = false;
+  try {
+    await Promise.all(
+      combos.map((params, i) =>
+        executor.run(i, params).then((r) => {
+          rows[i] = { params, metrics: r.metrics, ...(r.error ? { error: r.error } : {}) };
+          opts.onProgress?.(++done, combos.length);
+        }),
+      ),
+    );
+  } finally {
+    await executor.close();
+  }
+  return rows;
+}
+
+/**
+ * The default executor: worker threads of this process (sweep-worker.mjs), `opts.workers` of them, or
+ * one growing while the remaining work pays for another (WorkerScaler). Trials are handed out in the
+ * order they are asked for; a worker thread that fails stops the sweep.
+ */
+export function localExecutor(opts: Pick<SweepOptions, 'workers' | 'onWorkerStart'>): TrialExecutorFactory {
+  return async (ctx) => {
+    const max = Math.min(opts.workers ?? availableParallelism(), ctx.combos.length);
+    const scaler = opts.workers === undefined ? new WorkerScaler() : undefined;
+    const url = new URL('./sweep-worker.mjs', import.meta.url);
+    const workerData = { configFile: ctx.configFile, columns: ctx.columns, accountFees: ctx.accountFees };
+    type Pending = { i: number; params: Combo; resolve(r: TrialResult): void; reject(e: Error): void };
+    const queue: Pending[] = [];
+    const inFlight = new Map<number, Pending>();
+    const live = new Set<Worker>();
+    const idle: Worker[] = [];
+    let started = 0;
+    let failed: Error | undefined;
+    let closed = false;
     const fail = (err: unknown) => {
       if (failed) return;
-      failed = true;
+      failed = err instanceof Error ? err : new Error(String(err));
       for (const w of live) void w.terminate();
-      reject(err instanceof Error ? err : new Error(String(err)));
+      live.clear();
+      for (const p of [...queue.splice(0), ...inFlight.values()]) p.reject(failed);
+      inFlight.clear();
+    };
+    const feed = (w: Worker) => {
+      const p = queue.shift();
+      if (!p) {
+        idle.push(w);
+        return;
+      }
+      inFlight.set(p.i, p);
+      w.postMessage({ i: p.i, params: p.params });
     };
     const start = () => {
       const id = started++;
-      const w = new Worker(url, { workerData: { configFile: opts.configFile, columns, accountFees: accountFeeStrings(config) } });
+      const w = new Worker(url, { workerData });
       live.add(w);
       scaler?.started(id, performance.now());
       opts.onWorkerStart?.(started);
-      const feed = () => {
-        if (next >= combos.length) {
-          live.delete(w);
-          void w.terminate();
-          return;
-        }
-        const i = next++;
-        w.postMessage({ i, params: combos[i] });
-      };
       w.on('message', (m: { i: number; metrics?: SweepRow['metrics']; error?: string; ms: number }) => {
-        rows[m.i] = { params: combos[m.i]!, metrics: m.metrics ?? {}, ...(m.error ? { error: m.error } : {}) };
-        done++;
-        opts.onProgress?.(done, combos.length);
+        const p = inFlight.get(m.i);
+        inFlight.delete(m.i);
         scaler?.result(id, m.ms, performance.now());
-        if (done === combos.length) {
-          for (const x of live) void x.terminate();
-          live.clear();
-          resolveAll();
-          return;
-        }
-        feed();
-        if (scaler && started < max && scaler.shouldAdd(combos.length - next)) start();
+        p?.resolve({ metrics: m.metrics ?? {}, ...(m.error ? { error: m.error } : {}) });
+        feed(w);
+        if (scaler && started < max && scaler.shouldAdd(queue.length)) start();
       });
       w.on('error', fail);
       w.on('exit', (code) => {
-        if (live.has(w) && !failed) fail(new Error(`sweep worker stopped (exit code ${code})`));
+        if (live.has(w) && !closed) fail(new Error(`sweep worker stopped (exit code ${code})`));
       });
-      feed();
+      feed(w);
     };
-    for (let k = 0; k < (scaler ? 1 : max); k++) start();
-  });
-  return rows;
+    return {
+      run(i, params) {
+        if (failed) return Promise.reject(failed);
+        return new Promise<TrialResult>((resolve, reject) => {
+          queue.push({ i, params, resolve, reject });
+          const w = idle.shift();
+          if (w) feed(w);
+          else if (started < (scaler ? 1 : max)) start();
+        });
+      },
+      async close() {
+        closed = true;
+        const all = [...live];
+        live.clear();
+        await Promise.all(all.map((w) => w.terminate()));
+      },
+    };
+  };
 }
 
 /** Rows sorted by a metric, best first (n/a and failed runs last; ties keep combo order). */

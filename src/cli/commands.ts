@@ -10,6 +10,7 @@ import { registerCheckCommands } from './check.js';
 import { registerRiskCommands } from './risk.js';
 import { registerMarketCommands } from './market.js';
 import { registerBacktestCommands } from './backtest.js';
+import { registerWorkerCommand } from './worker.js';
 
 export function registerCommands(program: Command): void {
   registerRunCommand(program);
@@ -17,6 +18,7 @@ export function registerCommands(program: Command): void {
   registerJournalCommand(program);
   registerSimCommand(program);
   registerBacktestCommands(program);
+  registerWorkerCommand(program);
   registerRiskCommands(program);
   registerMarketCommands(program);
 }

@@ -1,0 +1,198 @@
+/**
+ * `mizan sweep --queue`: the coordinator's side. The sweep's data and spec go to Redis once, each
+ * trial becomes a BullMQ job (id: sweep and trial number), and the rows come back through the sweep's
+ * results hash and `done` stream (store.ts), read in order with a blocking XREAD, each trial counted
+ * at its first result only.
+ *
+ * The sweep's id is a hash of everything that decides its rows (config, data, code, combinations), so
+ * running the same sweep again finds the rows already recorded and does not recompute them; a trial
+ * that failed on the queue (refused by a worker, or failing every attempt) runs again.
+ *
+ * Faults: a worker killed mid-trial leaves its job's lock to expire and BullMQ's stalled-job check
+ * hands the job to another worker; Redis restarting is reconnected to (ioredis retries, the blocking
+ * read is sent again); a repair pass (after a reconnection, and whenever no result came for a while)
+ * puts back what a Redis restart without persistence lost: the data, the spec and the jobs of the
+ * trials without a result, and records a job that failed for good as a failed row.
+ */
+import { Queue, type JobsOptions } from 'bullmq';
+import type { Combo, TrialExecutorFactory, TrialResult } from '../backtest/sweep.js';
+import { connect, type QueueUrl } from './connection.js';
+import { dataKey, doneKey, jobId, KEEP_SECONDS, PREFIX, QUEUE_NAME, recordRow, resultsKey, specKey, type StoredRow, type SweepSpec, type TrialJob } from './store.js';
+import { configToWire, mizanCode, packColumns, sha256, strategyCode } from './wire.js';
+
+export interface QueueSweepOptions {
+  /** Status lines (reconnections, resuming) for the user: stderr in the CLI. */
+  say(line: string): void;
+  /** Called once the results already in Redis are read, when there are some: how many trials are done. */
+  onResume?(done: number, total: number): void;
+  /** Called with the sweep's id once its spec is in Redis. */
+  onSweepId?(id: string): void;
+  /** A repair pass runs when no result came for this long (ms); default 5000. */
+  repairAfterMs?: number;
+}
+
+/** Attempts of a job for faults of the worker's own (Redis unreachable mid-trial, a thread crashing). */
+export const JOB_ATTEMPTS = 3;
+
+export const JOB_OPTIONS: JobsOptions = {
+  attempts: JOB_ATTEMPTS,
+  backoff: { type: 'exponential', delay: 1000 },
+  removeOnComplete: true,
+  removeOnFail: { age: KEEP_SECONDS },
+};
+
+const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
+
+export function queueExecutor(q: QueueUrl, o: QueueSweepOptions): TrialExecutorFactory {
+  return async (ctx) => {
+    const redis = connect(q, 'coordinator', o.say);
+    // Its own connection for the blocking read (a quiet one: the main connection reports outages).
+    const reader = connect(q, 'coordinator-reader', () => undefined);
+    const queue = new Queue<TrialJob>(QUEUE_NAME, { connection: q.options, prefix: PREFIX });
+    queue.on('error', () => undefined);
+    const { buf, hash } = packColumns(ctx.columns);
+    const spec: SweepSpec = {
+      v: 1,
+      config: configToWire(ctx.config),
+      ...(ctx.accountFees ? { accountFees: ctx.accountFees } : {}),
+      data: hash,
+      dataBytes: buf.length,
+      mizan: mizanCode(),
+      strategies: strategyCode(ctx.config),
+    };
+    const specJson = JSON.stringify(spec);
+    const sweep = sha256(`${specJson}\n${JSON.stringify(ctx.combos)}`).slice(0, 24);
+    const total = ctx.combos.length;
+
+    const ensureShared = async () => {
+      if ((await redis.expire(dataKey(hash), KEEP_SECONDS)) === 0) await redis.set(dataKey(hash), buf, 'EX', KEEP_SECONDS);
+      await redis.set(specKey(sweep), specJson, 'EX', KEEP_SECONDS);
+    };
+
+    const results = new Map<number, TrialResult>();
+    const pending = new Map<number, { params: Combo; resolve(r: TrialResult): void; added: boolean }>();
+    let lastId = '0';
+    let lastProgress = Date.now();
+    const toResult = (row: StoredRow): TrialResult => ({ metrics: row.metrics, ...(row.error ? { error: row.error } : {}) });
+
+    /** Reads the `done` stream past lastId; each trial's first entry delivers its row. */
+    const readDone = async (conn: typeof redis, blockMs?: number): Promise<number> => {
+      const args: (string | number)[] = ['COUNT', 1000];
+      if (blockMs !== undefined) args.push('BLOCK', blockMs);
+      const res = (await conn.call('XREAD', ...args, 'STREAMS', doneKey(sweep), lastId)) as [string, [string, string[]][]][] | null;
+      const entries = res?.[0]?.[1] ?? [];
+      if (entries.length === 0) return 0;
+      lastId = entries[entries.length - 1]![0];
+      const trials = [...new Set(entries.map(([, f]) => Number(f[f.indexOf('i') + 1])))].filter((i) => !results.has(i));
+      if (trials.length === 0) return entries.length;
+      const rows = await redis.hmget(resultsKey(sweep), ...trials.map(String));
+      trials.forEach((i, k) => {
+        const text = rows[k];
+        if (text == null) return;
+        const row = JSON.parse(text) as StoredRow;
+        results.set(i, toResult(row));
+        lastProgress = Date.now();
+        const p = pending.get(i);
+        pending.delete(i);
+        p?.resolve(toResult(row));
+      });
+      return entries.length;
+    };
+
+    await ensureShared();
+    o.onSweepId?.(sweep);
+    // A rerun: the rows recorded before are read, not recomputed; a failure on the queue runs again.
+    while ((await readDone(redis)) > 0);
+    const retry: number[] = [];
+    for (const [i] of results) {
+      const text = await redis.hget(resultsKey(sweep), String(i));
+      if (text && (JSON.parse(text) as StoredRow).failed) retry.push(i);
+    }
+    for (const i of retry) {
+      results.delete(i);
+      await redis.hdel(resultsKey(sweep), String(i));
+      await queue.remove(jobId(sweep, i)).catch(() => 0);
+    }
+    if (results.size > 0) o.onResume?.(results.size, total);
+
+    let flushing: Promise<void> | undefined;
+    const flush = async () => {
+      await Promise.resolve();
+      const batch = [...pending.entries()].filter(([, p]) => !p.added);
+      for (const [, p] of batch) p.added = true;
+      flushing = undefined;
+      for (let k = 0; k < batch.length; k += 500) {
+        await queue.addBulk(batch.slice(k, k + 500).map(([i, p]) => ({ name: 'trial', data: { sweep, i, params: p.params }, opts: { ...JOB_OPTIONS, jobId: jobId(sweep, i) } })));
+      }
+    };
+
+    let stopped = false;
+    const readLoop = (async () => {
+      while (!stopped) {
+        try {
+          await readDone(reader, 2000);
+        } catch {
+          if (!stopped) await sleep(250);
+        }
+      }
+    })();
+
+    /** Puts back what a lost Redis state lacks, and records jobs that failed for good. */
+    let repairing = false;
+    const repair = async () => {
+      if (repairing || stopped || pending.size === 0) return;
+      repairing = true;
+      try {
+        await ensureShared();
+        const lost: number[] = [];
+        for (const i of [...pending.keys()].slice(0, 1000)) {
+          if (!pending.get(i)?.added || (await redis.hexists(resultsKey(sweep), String(i)))) continue;
+          const state = await queue.getJobState(jobId(sweep, i));
+          if (state === 'unknown') lost.push(i);
+          else if (state === 'failed') {
+            const job = await queue.getJob(jobId(sweep, i));
+            await recordRow(redis, sweep, i, { metrics: {}, error: `failed on the queue after ${job?.attemptsMade ?? '?'} attempt(s): ${job?.failedReason ?? 'unknown reason'}`, failed: true });
+          }
+        }
+        if (lost.length) {
+          o.say(`queue: ${lost.length} trial(s) had no job any more (Redis lost them?): added again`);
+          await queue.addBulk(lost.map((i) => ({ name: 'trial', data: { sweep, i, params: pending.get(i)!.params }, opts: { ...JOB_OPTIONS, jobId: jobId(sweep, i) } })));
+        }
+        lastProgress = Date.now();
+      } catch {
+        // Redis away again: the next pass tries again.
+      } finally {
+        repairing = false;
+      }
+    };
+    const repairAfter = o.repairAfterMs ?? 5000;
+    const timer = setInterval(() => {
+      if (Date.now() - lastProgress >= repairAfter) void repair();
+    }, Math.min(1000, repairAfter));
+    let firstReady = true;
+    redis.on('ready', () => {
+      if (firstReady) return void (firstReady = false);
+      void repair();
+    });
+    if (redis.status === 'ready') firstReady = false;
+
+    return {
+      run(i, params) {
+        const done = results.get(i);
+        if (done) return Promise.resolve(done);
+        return new Promise<TrialResult>((resolve) => {
+          pending.set(i, { params, resolve, added: false });
+          flushing ??= flush().catch(() => undefined);
+        });
+      },
+      async close() {
+        stopped = true;
+        clearInterval(timer);
+        reader.disconnect();
+        await readLoop;
+        await queue.close();
+        await redis.quit().catch(() => undefined);
+      },
+    };
+  };
+}
