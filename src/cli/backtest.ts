@@ -155,6 +155,7 @@ export function registerBacktestCommands(program: Command): void {
             ? {
                 executor: queue.q.queueExecutor(queue.url, {
                   say: (line) => process.stderr.write(`${line}\n`),
+                  onSweepId: (id) => process.stderr.write(`queue: sweep ${id} (${combos.length} trials) on ${queue.url.shown}\n`),
                   onResume: (done, total) => {
                     resumed = done;
                     process.stderr.write(`queue: resuming: ${done} of ${total} trials already have a result (not run again)\n`);

@@ -58,12 +58,19 @@ export function parseQueueUrl(text: string, flag = '--queue'): QueueUrl {
 export function connect(q: QueueUrl, name: string, say: (line: string) => void): Redis {
   const r = new Redis({ ...q.options, connectionName: `mizan-${name}` });
   let down = false;
+  let wasReady = false;
   r.on('error', (err: NodeJS.ErrnoException) => {
     if (down) return;
     down = true;
     say(`redis ${q.shown} unreachable (${err.code ?? err.message}); retrying`);
   });
+  r.on('close', () => {
+    if (down || !wasReady || r.status === 'end') return;
+    down = true;
+    say(`redis ${q.shown}: connection lost; reconnecting`);
+  });
   r.on('ready', () => {
+    wasReady = true;
     if (!down) return;
     down = false;
     say(`redis ${q.shown} reconnected`);
