@@ -120,6 +120,27 @@ describe('mizan sweep --queue with mizan worker processes', () => {
     expect(await streamCounts(redis.url, id)).toEqual({ done: TRIALS, results: TRIALS });
   }, 90_000);
 
+  it('a worker paused past its lock comes back: the trial it had is recorded once, by whichever finished first', async () => {
+    const redis = await redisServer();
+    const [a, b] = [worker(redis.url), worker(redis.url)];
+    await Promise.all([a, b].map((w) => w!.waitFor(/"worker ready"/, 30_000)));
+    const s = sweep(redis.url, 'paused.csv');
+    const id = (await s.waitFor(/queue: sweep ([0-9a-f]+)/, 60_000))[1]!;
+    await until('worker A starts a trial', () => logLines(a!, 'trial started').length >= 1, 60_000);
+    const inHand = logLines(a!, 'trial started')[0]!.trial;
+    process.kill(a!.pid, 'SIGSTOP');
+    // Its lock (3 s) expires, the stalled-job check hands the trial to B.
+    await until('worker B starts the paused trial', () => logLines(b!, 'trial started').some((l) => l.trial === inHand), 60_000);
+    process.kill(a!.pid, 'SIGCONT');
+    const r = await s.exited;
+    expect(r.code, r.all).toBe(0);
+    await until('both workers are done with the trial', () => [a!, b!].every((w) => w.output().split('\n').some((l) => l.includes(`"trial":${inHand},`) && l.includes('"trial done'))), 30_000);
+    const second = [a!, b!].flatMap((w) => logLines(w, 'trial done, but another worker recorded it first: not counted twice'));
+    expect(second.map((l) => l.trial)).toEqual([inHand]);
+    expect(tmp.read('paused.csv')).toBe(localCsv);
+    expect(await streamCounts(redis.url, id)).toEqual({ done: TRIALS, results: TRIALS });
+  }, 90_000);
+
   it('Redis restarted mid-sweep: the coordinator and the workers reconnect and the sweep completes', async () => {
     const redis = await redisServer(true);
     const workers = [worker(redis.url), worker(redis.url)];
