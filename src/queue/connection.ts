@@ -60,7 +60,8 @@ export function connect(q: QueueUrl, name: string, say: (line: string) => void):
   let down = false;
   let wasReady = false;
   r.on('error', (err: NodeJS.ErrnoException) => {
-    if (down) return;
+    // Before the first connection, whenReady reports an error retrying cannot cure (and stops).
+    if (down || (!wasReady && FATAL.test(err.message))) return;
     down = true;
     say(`redis ${q.shown} unreachable (${err.code ?? err.message}); retrying`);
   });
@@ -76,4 +77,31 @@ export function connect(q: QueueUrl, name: string, say: (line: string) => void):
     say(`redis ${q.shown} reconnected`);
   });
   return r;
+}
+
+/** Errors that retrying does not cure: a wrong password, a user without the rights mizan needs. */
+const FATAL = /WRONGPASS|NOAUTH|NOPERM|invalid (username-)?password|ERR AUTH/i;
+
+/**
+ * Resolves once `r` is connected and ready; rejects (and disconnects it) on an error retrying cannot
+ * cure (authentication, permissions), naming the server without its password. A server that is not
+ * up yet is waited for (ioredis retries).
+ */
+export function whenReady(r: Redis, q: QueueUrl): Promise<void> {
+  if (r.status === 'ready') return Promise.resolve();
+  return new Promise<void>((resolve, reject) => {
+    const onReady = () => {
+      r.off('error', onError);
+      resolve();
+    };
+    const onError = (err: Error) => {
+      if (!FATAL.test(err.message)) return;
+      r.off('ready', onReady);
+      r.off('error', onError);
+      r.disconnect();
+      reject(new Error(`redis ${q.shown}: ${err.message}`));
+    };
+    r.on('ready', onReady);
+    r.on('error', onError);
+  });
 }

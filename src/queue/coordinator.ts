@@ -16,7 +16,7 @@
  */
 import { Queue, type JobsOptions } from 'bullmq';
 import type { Combo, TrialExecutorFactory, TrialResult } from '../backtest/sweep.js';
-import { connect, type QueueUrl } from './connection.js';
+import { connect, whenReady, type QueueUrl } from './connection.js';
 import { dataKey, doneKey, jobId, KEEP_SECONDS, PREFIX, QUEUE_NAME, recordRow, resultsKey, specKey, type StoredRow, type SweepSpec, type TrialJob } from './store.js';
 import { configToWire, mizanCode, packColumns, sha256, strategyCode } from './wire.js';
 
@@ -46,6 +46,7 @@ const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 export function queueExecutor(q: QueueUrl, o: QueueSweepOptions): TrialExecutorFactory {
   return async (ctx) => {
     const redis = connect(q, 'coordinator', o.say);
+    await whenReady(redis, q);
     // Its own connection for the blocking read (a quiet one: the main connection reports outages).
     const reader = connect(q, 'coordinator-reader', () => undefined);
     const queue = new Queue<TrialJob>(QUEUE_NAME, { connection: q.options, prefix: PREFIX });

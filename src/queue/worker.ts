@@ -18,7 +18,7 @@ import { Worker as ThreadWorker } from 'node:worker_threads';
 import { UnrecoverableError, Worker, type Job } from 'bullmq';
 import type { TrialAnswer } from '../backtest/sweep-trial.js';
 import type { Logger } from '../core/logger.js';
-import { connect, type QueueUrl } from './connection.js';
+import { connect, whenReady, type QueueUrl } from './connection.js';
 import { dataKey, PREFIX, QUEUE_NAME, recordRow, specKey, type SweepSpec, type TrialJob } from './store.js';
 import { codeMismatch, configFromWire, mizanCode, sha256, strategyCode, unpackColumns, type Columns } from './wire.js';
 
@@ -102,6 +102,7 @@ export async function startWorker(o: WorkerOptions): Promise<RunningWorker> {
   const me = `${hostname()}/${process.pid}`;
   const log = o.log.child({ worker: me });
   const redis = connect(o.queue, 'worker', (line) => log.warn(line));
+  await whenReady(redis, o.queue);
   const sweeps = new Map<string, Promise<SweepState>>();
   const data = new Map<string, Promise<Columns>>();
   mkdirSync(o.cacheDir, { recursive: true });
