@@ -3,6 +3,7 @@
  * `redis://[user:password@]host:port[/db]`, or `rediss://…` for TLS. The password never appears in a
  * message: `redactUrl` replaces it.
  */
+import { isIP } from 'node:net';
 import { Redis, type RedisOptions } from 'ioredis';
 
 export interface QueueUrl {
@@ -42,7 +43,8 @@ export function parseQueueUrl(text: string, flag = '--queue'): QueueUrl {
     db: path === '' ? 0 : Number(path),
     ...(u.username ? { username: decodeURIComponent(u.username) } : {}),
     ...(u.password ? { password: decodeURIComponent(u.password) } : {}),
-    ...(u.protocol === 'rediss:' ? { tls: { servername: host } } : {}),
+    // TLS: the server's certificate is checked against the host (name or IP address) and the system's CAs (NODE_EXTRA_CA_CERTS adds more).
+    ...(u.protocol === 'rediss:' ? { tls: isIP(host) ? {} : { servername: host } } : {}),
     // BullMQ's blocking commands need these; a restarted server is reconnected to, commands wait.
     maxRetriesPerRequest: null,
     enableReadyCheck: true,
@@ -61,7 +63,7 @@ export function connect(q: QueueUrl, name: string, say: (line: string) => void):
   let wasReady = false;
   r.on('error', (err: NodeJS.ErrnoException) => {
     // Before the first connection, whenReady reports an error retrying cannot cure (and stops).
-    if (down || (!wasReady && FATAL.test(err.message))) return;
+    if (down || (!wasReady && isFatal(err))) return;
     down = true;
     say(`redis ${q.shown} unreachable (${err.code ?? err.message}); retrying`);
   });
@@ -81,6 +83,9 @@ export function connect(q: QueueUrl, name: string, say: (line: string) => void):
 
 /** Errors that retrying does not cure: a wrong password, a user without the rights mizan needs. */
 const FATAL = /WRONGPASS|NOAUTH|NOPERM|invalid (username-)?password|ERR AUTH/i;
+/** TLS errors: an untrusted or mismatched certificate is not cured by retrying either. */
+const TLS_FATAL = /CERT|SELF_SIGNED|UNABLE_TO_VERIFY|ERR_TLS|ERR_SSL/;
+const isFatal = (err: NodeJS.ErrnoException) => FATAL.test(err.message) || TLS_FATAL.test(err.code ?? '');
 
 /**
  * Resolves once `r` is connected and ready; rejects (and disconnects it) on an error retrying cannot
@@ -94,12 +99,12 @@ export function whenReady(r: Redis, q: QueueUrl): Promise<void> {
       r.off('error', onError);
       resolve();
     };
-    const onError = (err: Error) => {
-      if (!FATAL.test(err.message)) return;
+    const onError = (err: NodeJS.ErrnoException) => {
+      if (!isFatal(err)) return;
       r.off('ready', onReady);
       r.off('error', onError);
       r.disconnect();
-      reject(new Error(`redis ${q.shown}: ${err.message}`));
+      reject(new Error(`redis ${q.shown}: ${TLS_FATAL.test(err.code ?? '') ? `TLS: ${err.message} (${err.code}; NODE_EXTRA_CA_CERTS=ca.pem adds a CA)` : err.message}`));
     };
     r.on('ready', onReady);
     r.on('error', onError);

@@ -3,6 +3,7 @@
  * redis-server: a password and an ACL user in the URL (never printed), option errors, Redis restarted
  * without persistence, and a trial whose thread dies (retried, then recorded as failed, not forever).
  */
+import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Redis } from 'ioredis';
@@ -59,6 +60,33 @@ describe('mizan sweep --queue: securing and option errors', () => {
     expect(bad.code).toBe(1);
     expect(bad.all).toMatch(/WRONGPASS|invalid username-password/);
     expect(bad.all).not.toContain(password);
+  }, 90_000);
+
+  it('TLS (rediss://): the workers and the sweep reach a TLS-only Redis, its certificate checked', async () => {
+    // A CA and a server certificate for 127.0.0.1 (openssl, in the test's temp dir).
+    const ssl = (args: string[]) => {
+      const r = spawnSync('openssl', args, { cwd: tmp.dir, encoding: 'utf8' });
+      if (r.status !== 0) throw new Error(`openssl ${args.join(' ')}: ${r.stderr}`);
+    };
+    ssl(['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', 'ca.key', '-out', 'ca.crt', '-days', '2', '-subj', '/CN=mizan test CA']);
+    ssl(['req', '-newkey', 'rsa:2048', '-nodes', '-keyout', 'server.key', '-out', 'server.csr', '-subj', '/CN=127.0.0.1']);
+    tmp.file('san.ext', 'subjectAltName=IP:127.0.0.1\n');
+    ssl(['x509', '-req', '-in', 'server.csr', '-CA', 'ca.crt', '-CAkey', 'ca.key', '-CAcreateserial', '-out', 'server.crt', '-days', '2', '-extfile', 'san.ext']);
+    const f = (name: string) => join(tmp.dir, name);
+    const s = await startRedis({ tls: { cert: f('server.crt'), key: f('server.key'), ca: f('ca.crt') } });
+    servers.push(s);
+    expect(s.url).toMatch(/^rediss:\/\/127\.0\.0\.1:\d+$/);
+    const env = { NODE_EXTRA_CA_CERTS: f('ca.crt') };
+    const w = startRun(['worker', '--queue', s.url, '--concurrency', '1', '--cache-dir', join(tmp.dir, 'cache-tls')], { env });
+    started.push(w);
+    await w.waitFor(/"worker ready"/, 30_000);
+    const r = await mizan(['sweep', CONFIG, '--param', 'fast=5,6', '--queue', s.url, '--out', join(tmp.dir, 'tls.csv')], { env, timeoutMs: 60_000 });
+    expect(r.code, r.all).toBe(0);
+    expect(r.stdout).toContain(`(2 runs on the queue ${s.url})`);
+    // Without the CA the certificate is not trusted: a clear error, no plaintext fallback.
+    const untrusted = await mizan(['sweep', CONFIG, '--param', 'fast=5', '--queue', s.url, '--out', join(tmp.dir, 'x.csv')], { timeoutMs: 20_000 });
+    expect(untrusted.code).toBe(1);
+    expect(untrusted.stderr).toContain(`mizan: redis ${s.url}: TLS: self-signed certificate in certificate chain (SELF_SIGNED_CERT_IN_CHAIN`);
   }, 90_000);
 
   it('option errors name the option and the value', async () => {

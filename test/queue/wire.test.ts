@@ -17,6 +17,7 @@ describe('--queue URL', () => {
     expect(q.shown).toBe('rediss://mizan:***@redis.lan:6380/3');
     expect(parseQueueUrl('redis://127.0.0.1:6379').options).toMatchObject({ host: '127.0.0.1', port: 6379, db: 0 });
     expect(parseQueueUrl('redis://127.0.0.1:6379').options.tls).toBeUndefined();
+    expect(parseQueueUrl('rediss://127.0.0.1:6380').options.tls).toEqual({});
     expect(redactUrl('redis://:only-a-password@h:1')).toBe('redis://:***@h:1');
   });
 
