@@ -7,7 +7,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { loadConfig } from '../config/load.js';
 import type { DataOptions } from './load.js';
-import { trialRunner, withAccountFees } from './sweep-trial.js';
+import { trialRunner, withAccountFees, type TrialRequest } from './sweep-trial.js';
 
 const { configFile, columns, accountFees } = workerData as {
   configFile: string;
@@ -17,6 +17,6 @@ const { configFile, columns, accountFees } = workerData as {
 };
 const run = trialRunner(withAccountFees(await loadConfig(configFile), accountFees), columns);
 
-parentPort!.on('message', (m: { i: number; params: Record<string, Record<string, unknown>> }) => {
-  void run(m.params).then((a) => parentPort!.postMessage({ i: m.i, ...a }));
+parentPort!.on('message', (m: { i: number } & TrialRequest) => {
+  void run(m).then((a) => parentPort!.postMessage({ i: m.i, ...a }));
 });

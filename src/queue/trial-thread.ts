@@ -5,7 +5,7 @@
  * renews) goes on during a long backtest.
  */
 import { parentPort, workerData } from 'node:worker_threads';
-import { trialRunner, withAccountFees } from '../backtest/sweep-trial.js';
+import { trialRunner, withAccountFees, type TrialRequest } from '../backtest/sweep-trial.js';
 import { configFromWire, type Columns } from './wire.js';
 
 const { config, strategiesFrom, columns, accountFees } = workerData as {
@@ -16,6 +16,6 @@ const { config, strategiesFrom, columns, accountFees } = workerData as {
 };
 const run = trialRunner(withAccountFees(configFromWire(config, strategiesFrom), accountFees), columns);
 
-parentPort!.on('message', (m: { i: number; params: Record<string, Record<string, unknown>> }) => {
-  void run(m.params).then((a) => parentPort!.postMessage({ i: m.i, ...a }));
+parentPort!.on('message', (m: { i: number } & TrialRequest) => {
+  void run(m).then((a) => parentPort!.postMessage({ i: m.i, ...a }));
 });

@@ -16,7 +16,7 @@ import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { Worker as ThreadWorker } from 'node:worker_threads';
 import { UnrecoverableError, Worker, type Job } from 'bullmq';
-import type { TrialAnswer } from '../backtest/sweep-trial.js';
+import type { TrialAnswer, TrialRequest } from '../backtest/sweep-trial.js';
 import type { Logger } from '../core/logger.js';
 import { connect, whenReady, type QueueUrl } from './connection.js';
 import { dataKey, PREFIX, QUEUE_NAME, recordRow, specKey, type SweepSpec, type TrialJob } from './store.js';
@@ -53,12 +53,12 @@ class ThreadPool {
 
   constructor(private readonly workerData: Record<string, unknown>) {}
 
-  run(i: number, params: TrialJob['params']): Promise<TrialAnswer> {
+  run(key: string, req: TrialRequest): Promise<TrialAnswer> {
     const t = this.idle.pop() ?? this.spawn();
     this.active++;
     return new Promise<TrialAnswer>((resolve, reject) => {
       this.waiting.set(t, { resolve, reject });
-      t.postMessage({ i, params });
+      t.postMessage({ ...req, i: key });
     }).finally(() => this.active--);
   }
 
@@ -172,20 +172,20 @@ export async function startWorker(o: WorkerOptions): Promise<RunningWorker> {
     }
   };
   const runTrial = async (job: Job<TrialJob>): Promise<void> => {
-    const { sweep, i, params } = job.data;
+    const { sweep, key, req } = job.data;
     const s = await sweepState(sweep);
     if (s.refusal) {
       const error = `refused by worker ${me}: ${s.refusal}`;
-      await recordRow(redis, sweep, i, { metrics: {}, error, failed: true });
+      await recordRow(redis, sweep, key, { metrics: {}, error, failed: true });
       throw new UnrecoverableError(error);
     }
     const columns = await columnsOf(s.spec.data);
     s.pool ??= new ThreadPool({ config: s.spec.config, strategiesFrom: o.strategiesFrom, columns, ...(s.spec.accountFees ? { accountFees: s.spec.accountFees } : {}) });
-    log.info({ sweep, trial: i, attempt: job.attemptsMade + 1 }, 'trial started');
-    const a = await s.pool.run(i, params);
-    const recorded = await recordRow(redis, sweep, i, { metrics: a.metrics, ...(a.error ? { error: a.error } : {}) });
-    if (recorded) log.info({ sweep, trial: i, ms: Math.round(a.ms), ...(a.error ? { error: a.error } : {}) }, 'trial done');
-    else log.info({ sweep, trial: i, ms: Math.round(a.ms) }, 'trial done, but another worker recorded it first: not counted twice');
+    log.info({ sweep, trial: key, attempt: job.attemptsMade + 1 }, 'trial started');
+    const a = await s.pool.run(key, req);
+    const recorded = await recordRow(redis, sweep, key, { metrics: a.metrics, ...(a.error ? { error: a.error } : {}), ...(a.equity ? { equity: a.equity } : {}) });
+    if (recorded) log.info({ sweep, trial: key, ms: Math.round(a.ms), ...(a.error ? { error: a.error } : {}) }, 'trial done');
+    else log.info({ sweep, trial: key, ms: Math.round(a.ms) }, 'trial done, but another worker recorded it first: not counted twice');
   };
 
   const worker = new Worker<TrialJob>(QUEUE_NAME, process_, {
@@ -204,7 +204,7 @@ export async function startWorker(o: WorkerOptions): Promise<RunningWorker> {
   });
   worker.on('ready', () => (down = false));
   worker.on('failed', (job, err) => {
-    if (job && !(err instanceof UnrecoverableError)) log.warn({ sweep: job.data.sweep, trial: job.data.i, attempt: job.attemptsMade }, `trial failed: ${err.message}`);
+    if (job && !(err instanceof UnrecoverableError)) log.warn({ sweep: job.data.sweep, trial: job.data.key, attempt: job.attemptsMade }, `trial failed: ${err.message}`);
   });
   await worker.waitUntilReady();
   log.info({ queue: o.queue.shown, concurrency: o.concurrency, mizan: own.version, code: own.hash.slice(0, 16) }, 'worker ready');

@@ -143,7 +143,7 @@ describe('mizan sweep --queue: faults', () => {
       const tries = w
         .output()
         .split('\n')
-        .filter((l) => l.includes('"trial started"') && l.includes('"trial":1,'));
+        .filter((l) => l.includes('"trial started"') && l.includes('"trial":"1",'));
       expect(tries).toHaveLength(3);
     } finally {
       dir.remove();

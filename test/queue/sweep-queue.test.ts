@@ -107,7 +107,7 @@ describe('mizan sweep --queue with mizan worker processes', () => {
     const id = (await s.waitFor(/queue: sweep ([0-9a-f]+)/, 60_000))[1]!;
     // A's second trial: it is mid-trial (its thread is running the backtest) when A is killed.
     await until('worker A starts its second trial', () => logLines(a!, 'trial started').length >= 2, 60_000);
-    const inHand = logLines(a!, 'trial started').at(-1)!.trial as number;
+    const inHand = logLines(a!, 'trial started').at(-1)!.trial as string;
     a!.kill();
     await a!.exited;
     expect(logLines(a!, 'trial done').map((l) => l.trial)).not.toContain(inHand);
@@ -134,7 +134,7 @@ describe('mizan sweep --queue with mizan worker processes', () => {
     process.kill(a!.pid, 'SIGCONT');
     const r = await s.exited;
     expect(r.code, r.all).toBe(0);
-    await until('both workers are done with the trial', () => [a!, b!].every((w) => w.output().split('\n').some((l) => l.includes(`"trial":${inHand},`) && l.includes('"trial done'))), 30_000);
+    await until('both workers are done with the trial', () => [a!, b!].every((w) => w.output().split('\n').some((l) => l.includes(`"trial":"${String(inHand)}",`) && l.includes('"trial done'))), 30_000);
     const second = [a!, b!].flatMap((w) => logLines(w, 'trial done, but another worker recorded it first: not counted twice'));
     expect(second.map((l) => l.trial)).toEqual([inHand]);
     expect(tmp.read('paused.csv')).toBe(localCsv);
