@@ -1,8 +1,9 @@
 /**
  * A sweep worker: takes the candles the parent loaded and checked once (files read, `fetch: true`
  * data fetched or read from the cache: `loadSweepData` in sweep.ts), then runs one backtest per
- * message on those in-memory candles and answers with its metrics and the run's duration
- * (sweep-trial.ts).
+ * message on those in-memory candles (in the message's range when it names one) and answers with its
+ * metrics, the run's duration and, when asked, its equity curve (worker-pool.ts; the trial itself:
+ * sweep-trial.ts, shared with the job queue's threads).
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { loadConfig } from '../config/load.js';

@@ -6,7 +6,6 @@
  */
 import { availableParallelism } from 'node:os';
 import { performance } from 'node:perf_hooks';
-import { Worker } from 'node:worker_threads';
 import { loadConfig } from '../config/load.js';
 import type { MizanConfig } from '../config/schema.js';
 import type { CandleHistorySource } from '../market/ports.js';
@@ -16,6 +15,7 @@ import type { DataReport, Series } from './data.js';
 import { loadData, type DataOptions } from './load.js';
 import type { MetricKey } from './metrics/index.js';
 import { BacktestDataError, withParams } from './run.js';
+import { BacktestWorkerPool, type Combo as ParamOverrides } from './worker-pool.js';
 
 export interface ParamRange {
   /** `name` (the only strategy instance) or `instance.name`. */
@@ -116,7 +116,7 @@ export function parseWorkers(text: string): number {
  */
 export async function loadSweepData(
   config: MizanConfig,
-  combos: Combo[],
+  combos: readonly ParamOverrides[],
   opts: Pick<SweepOptions, 'candleSource' | 'cacheDir' | 'onDataReport'> = {},
 ): Promise<{ report: DataReport; columns: NonNullable<DataOptions['columns']> }> {
   const bt = config.backtest;
@@ -204,77 +204,31 @@ export async function runSweep(combos: Combo[], opts: SweepOptions): Promise<Swe
 }
 
 /**
- * The default executor: worker threads of this process (sweep-worker.mjs), `opts.workers` of them, or
- * one growing while the remaining work pays for another (WorkerScaler). Trials are handed out in the
- * order they are asked for; a worker thread that fails stops the sweep.
+ * The default executor: the worker threads of this process (BacktestWorkerPool), `opts.workers` of
+ * them, or one growing while the remaining work pays for another (WorkerScaler).
  */
 export function localExecutor(opts: Pick<SweepOptions, 'workers' | 'onWorkerStart'>): TrialExecutorFactory {
   return async (ctx) => {
     const max = Math.min(opts.workers ?? availableParallelism(), ctx.combos.length);
     const scaler = opts.workers === undefined ? new WorkerScaler() : undefined;
-    const url = new URL('./sweep-worker.mjs', import.meta.url);
-    const workerData = { configFile: ctx.configFile, columns: ctx.columns, accountFees: ctx.accountFees };
-    type Pending = { i: number; params: Combo; resolve(r: TrialResult): void; reject(e: Error): void };
-    const queue: Pending[] = [];
-    const inFlight = new Map<number, Pending>();
-    const live = new Set<Worker>();
-    const idle: Worker[] = [];
-    let started = 0;
-    let failed: Error | undefined;
-    let closed = false;
-    const fail = (err: unknown) => {
-      if (failed) return;
-      failed = err instanceof Error ? err : new Error(String(err));
-      for (const w of live) void w.terminate();
-      live.clear();
-      for (const p of [...queue.splice(0), ...inFlight.values()]) p.reject(failed);
-      inFlight.clear();
-    };
-    const feed = (w: Worker) => {
-      const p = queue.shift();
-      if (!p) {
-        idle.push(w);
-        return;
-      }
-      inFlight.set(p.i, p);
-      w.postMessage({ i: p.i, params: p.params });
-    };
-    const start = () => {
-      const id = started++;
-      const w = new Worker(url, { workerData });
-      live.add(w);
-      scaler?.started(id, performance.now());
-      opts.onWorkerStart?.(started);
-      w.on('message', (m: { i: number; metrics?: SweepRow['metrics']; error?: string; ms: number }) => {
-        const p = inFlight.get(m.i);
-        inFlight.delete(m.i);
-        scaler?.result(id, m.ms, performance.now());
-        p?.resolve({ metrics: m.metrics ?? {}, ...(m.error ? { error: m.error } : {}) });
-        feed(w);
-        if (scaler && started < max && scaler.shouldAdd(queue.length)) start();
-      });
-      w.on('error', fail);
-      w.on('exit', (code) => {
-        if (live.has(w) && !closed) fail(new Error(`sweep worker stopped (exit code ${code})`));
-      });
-      feed(w);
-    };
+    const pool: BacktestWorkerPool = new BacktestWorkerPool({
+      configFile: ctx.configFile,
+      config: ctx.config,
+      columns: ctx.columns,
+      initialWorkers: scaler ? 1 : max,
+      maxWorkers: max,
+      onWorkerStart: (n, id) => {
+        scaler?.started(id, performance.now());
+        opts.onWorkerStart?.(n);
+      },
+      onReply: (id, reply, now) => {
+        scaler?.result(id, reply.ms, now);
+        if (scaler && pool.size < max && scaler.shouldAdd(pool.queued)) pool.addWorker();
+      },
+    });
     return {
-      run(i, params) {
-        if (failed) return Promise.reject(failed);
-        return new Promise<TrialResult>((resolve, reject) => {
-          queue.push({ i, params, resolve, reject });
-          const w = idle.shift();
-          if (w) feed(w);
-          else if (started < (scaler ? 1 : max)) start();
-        });
-      },
-      async close() {
-        closed = true;
-        const all = [...live];
-        live.clear();
-        await Promise.all(all.map((w) => w.terminate()));
-      },
+      run: (_i, params) => pool.run({ params }).then((m) => ({ metrics: m.metrics, ...(m.error ? { error: m.error } : {}) })),
+      close: () => pool.close(),
     };
   };
 }

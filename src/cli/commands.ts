@@ -11,6 +11,7 @@ import { registerRiskCommands } from './risk.js';
 import { registerMarketCommands } from './market.js';
 import { registerBacktestCommands } from './backtest.js';
 import { registerWorkerCommand } from './worker.js';
+import { registerOptimizeCommands } from './optimize.js';
 
 export function registerCommands(program: Command): void {
   registerRunCommand(program);
@@ -19,6 +20,7 @@ export function registerCommands(program: Command): void {
   registerSimCommand(program);
   registerBacktestCommands(program);
   registerWorkerCommand(program);
+  registerOptimizeCommands(program);
   registerRiskCommands(program);
   registerMarketCommands(program);
 }

@@ -1,0 +1,83 @@
+/**
+ * Objectives (what a study maximises or minimises) and constraints (what makes a trial infeasible).
+ * Each objective is one of the backtest metrics (src/backtest/metrics, README "Metrics").
+ */
+import { METRIC_DEFINITIONS, type MetricKey } from '../backtest/metrics/index.js';
+import type { RunReply } from '../backtest/worker-pool.js';
+
+export type Direction = 'maximize' | 'minimize';
+
+export interface Objective {
+  /** The name the study was created with (`sharpe`, `return`, …). */
+  name: string;
+  metric: MetricKey;
+  direction: Direction;
+}
+
+/** The short names; any metric key (`cagrPct`, `sqn`, …) works too, maximised except drawdowns. */
+export const OBJECTIVES: Record<string, { metric: MetricKey; direction: Direction }> = {
+  sharpe: { metric: 'sharpe', direction: 'maximize' },
+  sortino: { metric: 'sortino', direction: 'maximize' },
+  calmar: { metric: 'calmar', direction: 'maximize' },
+  return: { metric: 'totalReturnPct', direction: 'maximize' },
+  cagr: { metric: 'cagrPct', direction: 'maximize' },
+  'profit-factor': { metric: 'profitFactor', direction: 'maximize' },
+  expectancy: { metric: 'expectancy', direction: 'maximize' },
+  sqn: { metric: 'sqn', direction: 'maximize' },
+  'win-rate': { metric: 'winRatePct', direction: 'maximize' },
+  drawdown: { metric: 'maxDrawdownPct', direction: 'minimize' },
+};
+
+const MINIMISED = new Set<MetricKey>(['maxDrawdownPct', 'maxDrawdownDurationMs', 'longestDrawdownMs', 'feesPaid']);
+
+export function parseObjective(text: string): Objective {
+  const o = OBJECTIVES[text];
+  if (o) return { name: text, ...o };
+  const d = METRIC_DEFINITIONS.find((m) => m.key === text);
+  if (!d) throw new Error(`--objective ${JSON.stringify(text)}: unknown (use ${Object.keys(OBJECTIVES).join(', ')} or a metric key such as ${METRIC_DEFINITIONS.slice(0, 3).map((m) => m.key).join(', ')})`);
+  return { name: text, metric: d.key, direction: MINIMISED.has(d.key) ? 'minimize' : 'maximize' };
+}
+
+export interface Constraints {
+  /** At least this many closed trades. */
+  minTrades?: number;
+  /** A max drawdown (percent of the peak) of at most this. */
+  maxDrawdownPct?: number;
+}
+
+export type TrialState = 'running' | 'complete' | 'infeasible' | 'failed';
+
+export interface Evaluation {
+  state: Exclude<TrialState, 'running'>;
+  value: number | null;
+  /** Why infeasible or failed. */
+  reason?: string;
+}
+
+/** A run's outcome as a trial: failed (it threw), infeasible (a constraint, or the objective n/a), or complete. */
+export function evaluate(reply: RunReply, objective: Objective, c: Constraints): Evaluation {
+  if (reply.error) return { state: 'failed', value: null, reason: reply.error };
+  const m = reply.metrics;
+  const value = m[objective.metric] ?? null;
+  if (c.minTrades !== undefined && (m.trades ?? 0) < c.minTrades) {
+    return { state: 'infeasible', value, reason: `${m.trades ?? 0} trades, under --min-trades ${c.minTrades}` };
+  }
+  if (c.maxDrawdownPct !== undefined && (m.maxDrawdownPct ?? 0) > c.maxDrawdownPct) {
+    return { state: 'infeasible', value, reason: `max drawdown ${(m.maxDrawdownPct ?? 0).toFixed(2)}%, over --max-drawdown ${c.maxDrawdownPct}` };
+  }
+  if (value === null) return { state: 'infeasible', value: null, reason: `${objective.metric} is n/a for this run` };
+  return { state: 'complete', value };
+}
+
+/** Higher is better: the value for a maximised objective, minus it for a minimised one. */
+export function scoreOf(value: number | null, direction: Direction): number | null {
+  return value === null ? null : direction === 'maximize' ? value : -value;
+}
+
+export function parseConstraintNumber(flag: string, text: string, whole: boolean): number {
+  const n = Number(text);
+  if (text.trim() === '' || !Number.isFinite(n) || n < 0 || (whole && !Number.isInteger(n))) {
+    throw new Error(`${flag} ${JSON.stringify(text)}: expected ${whole ? 'a whole number' : 'a number'} >= 0`);
+  }
+  return n;
+}
