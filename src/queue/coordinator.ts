@@ -16,7 +16,7 @@
  */
 import { Queue, type JobsOptions } from 'bullmq';
 import type { TrialRequest } from '../backtest/sweep-trial.js';
-import type { TrialExecutorFactory, TrialResult } from '../backtest/sweep.js';
+import { accountFeeStrings, type TrialExecutorFactory, type TrialResult } from '../backtest/sweep.js';
 import type { MizanConfig } from '../config/schema.js';
 import { connect, whenReady, type QueueUrl } from './connection.js';
 import { dataKey, doneKey, jobId, KEEP_SECONDS, PREFIX, QUEUE_NAME, recordRow, resultsKey, specKey, type StoredRow, type SweepSpec, type TrialJob } from './store.js';
@@ -226,6 +226,23 @@ export function queueExecutor(q: QueueUrl, o: QueueSweepOptions): TrialExecutorF
     if (study.resumed > 0) o.onResume?.(study.resumed, ctx.combos.length);
     return {
       run: (i, params) => study.run(String(i), { params }).then((row): TrialResult => ({ metrics: row.metrics, ...(row.error ? { error: row.error } : {}) })),
+      close: () => study.close(),
+    };
+  };
+}
+
+/**
+ * `mizan optimize --queue`: the optimiser's TrialExecutor (src/optimize/executor.ts) on the queue.
+ * The coordinator keeps the study (asks, tells, the SQLite file); each trial is keyed by a hash of
+ * its request (parameters, range, equity), so a trial the resumed study asks again (one left running
+ * by a stopped process) is read from Redis when a worker already finished it.
+ */
+export function queueTrialExecutor(q: QueueUrl, o: QueueSweepOptions & { concurrency: number }) {
+  return async (ctx: { config: MizanConfig; columns: Columns }): Promise<{ readonly concurrency: number; run(req: TrialRequest): Promise<StoredRow & { ms: number }>; close(): Promise<void> }> => {
+    const study = await openQueueStudy(q, { config: ctx.config, columns: ctx.columns, accountFees: accountFeeStrings(ctx.config), identity: 'optimize' }, o);
+    return {
+      concurrency: o.concurrency,
+      run: (req) => study.run(sha256(JSON.stringify(req)).slice(0, 32), req).then((row) => ({ ...row, ms: row.ms ?? 0 })),
       close: () => study.close(),
     };
   };

@@ -48,6 +48,8 @@ export interface StoredRow {
   metrics: Record<string, number | null>;
   error?: string;
   equity?: { times: number[]; values: number[] };
+  /** How long the trial took on its worker (ms). */
+  ms?: number;
   /** The trial failed on the queue (refused by a worker, or failing every attempt), not in the backtest: a rerun runs it again. */
   failed?: boolean;
 }

@@ -183,7 +183,7 @@ export async function startWorker(o: WorkerOptions): Promise<RunningWorker> {
     s.pool ??= new ThreadPool({ config: s.spec.config, strategiesFrom: o.strategiesFrom, columns, ...(s.spec.accountFees ? { accountFees: s.spec.accountFees } : {}) });
     log.info({ sweep, trial: key, attempt: job.attemptsMade + 1 }, 'trial started');
     const a = await s.pool.run(key, req);
-    const recorded = await recordRow(redis, sweep, key, { metrics: a.metrics, ...(a.error ? { error: a.error } : {}), ...(a.equity ? { equity: a.equity } : {}) });
+    const recorded = await recordRow(redis, sweep, key, { metrics: a.metrics, ...(a.error ? { error: a.error } : {}), ...(a.equity ? { equity: a.equity } : {}), ms: Math.round(a.ms) });
     if (recorded) log.info({ sweep, trial: key, ms: Math.round(a.ms), ...(a.error ? { error: a.error } : {}) }, 'trial done');
     else log.info({ sweep, trial: key, ms: Math.round(a.ms) }, 'trial done, but another worker recorded it first: not counted twice');
   };
