@@ -96,6 +96,8 @@ describe('mizan sweep --queue with mizan worker processes', () => {
     expect(thrown).toHaveLength(5);
     const attempts = workers.flatMap((w) => logLines(w, 'trial started'));
     expect(attempts).toHaveLength(TRIALS);
+    // The candles travel once per worker (by hash), not with each trial.
+    for (const w of workers) expect(logLines(w, 'candles fetched from Redis and cached').length).toBe(logLines(w, 'trial started').length > 0 ? 1 : 0);
     expect(new Set(attempts.map((l) => l.trial)).size).toBe(TRIALS);
   }, 90_000);
 
