@@ -241,4 +241,26 @@ describe('mizan sweep --queue with mizan worker processes', () => {
     worker(redis.url);
     expect((await s.exited).code).toBe(0);
   }, 90_000);
+
+  it('SIGTERM twice: the worker stops at once (exit code 130) and the trial in hand goes back to the queue', async () => {
+    const redis = await redisServer();
+    const w = worker(redis.url);
+    await w.waitFor(/"worker ready"/, 30_000);
+    const s = sweep(redis.url, 'sigterm2.csv', ['--param', 'fast=5..8:1']);
+    await w.waitFor(/"trial started"/, 60_000);
+    const inHand = logLines(w, 'trial started')[0]!.trial;
+    w.proc.kill('SIGTERM');
+    await w.waitFor(/stopping: the trial\(s\) in hand finish first/, 30_000);
+    w.proc.kill('SIGTERM');
+    const r = await w.exited;
+    expect(r.code, r.all).toBe(130);
+    expect(r.all).toContain('stopping now: the trials in hand go back to the queue');
+    expect(logLines(w, 'trial done').map((l) => l.trial)).not.toContain(inHand);
+    const other = worker(redis.url);
+    const done = await s.exited;
+    expect(done.code, done.all).toBe(0);
+    expect(logLines(other, 'trial done').map((l) => l.trial)).toContain(inHand);
+    expect(tmp.read('sigterm2.csv').trim().split('\n')).toHaveLength(5);
+    expect(tmp.read('sigterm2.csv')).not.toContain('failed on the queue');
+  }, 90_000);
 });
