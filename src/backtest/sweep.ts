@@ -96,6 +96,8 @@ export interface SweepOptions {
   onProgress?(done: number, total: number): void;
   /** Called each time a worker thread starts, with the number started so far. */
   onWorkerStart?(started: number): void;
+  /** Where the trials run (default: worker threads of this process, `localExecutor`). */
+  executor?: TrialExecutorFactory;
 }
 
 /** A `--workers` value: a whole number of threads, 1 or more. */
@@ -142,7 +144,39 @@ export async function loadSweepData(
   return { report, columns };
 }
 
-/** Run the combos on worker threads; rows come back in combo order. The data is loaded and reported first. */
+/** `fees: account` rates read by the parent, as strings (Decimals do not survive a worker message). */
+export function accountFeeStrings(config: MizanConfig): Record<string, { maker: string; taker: string }> | undefined {
+  const f = config.backtest?.accountFees;
+  return f && Object.fromEntries(Object.entries(f).map(([s, r]) => [s, { maker: r.maker.toFixed(), taker: r.taker.toFixed() }]));
+}
+
+/** What one trial (one combination's backtest) gives back: its metrics, or the error that stopped it. */
+export interface TrialResult {
+  metrics: SweepRow['metrics'];
+  error?: string;
+}
+
+/** What an executor gets once the sweep's data is loaded and checked. */
+export interface SweepContext {
+  configFile: string;
+  config: MizanConfig;
+  columns: NonNullable<DataOptions['columns']>;
+  accountFees: Record<string, { maker: string; taker: string }> | undefined;
+  combos: Combo[];
+}
+
+/**
+ * Where a sweep's trials run: worker threads of this process (`localExecutor`, the default) or a
+ * job queue (src/queue/). `run(i, params)` is trial i of the sweep (its id); it resolves once with the
+ * trial's result. `close()` ends whatever the executor started.
+ */
+export interface TrialExecutor {
+  run(i: number, params: Combo): Promise<TrialResult>;
+  close(): Promise<void>;
+}
+export type TrialExecutorFactory = (ctx: SweepContext) => Promise<TrialExecutor>;
+
+/** Run the combos (on worker threads, or on `opts.executor`); rows come back in combo order. The data is loaded and reported first. */
 export async function runSweep(combos: Combo[], opts: SweepOptions): Promise<SweepRow[]> {
   if (opts.workers !== undefined && !(Number.isSafeInteger(opts.workers) && opts.workers >= 1)) {
     throw new Error(`--workers ${String(opts.workers)}: expected a whole number of worker threads, 1 or more`);
@@ -151,38 +185,52 @@ export async function runSweep(combos: Combo[], opts: SweepOptions): Promise<Swe
   const { columns } = await loadSweepData(config, combos, opts);
   const rows: SweepRow[] = new Array(combos.length);
   if (combos.length === 0) return rows;
-  const max = Math.min(opts.workers ?? availableParallelism(), combos.length);
-  const scaler = opts.workers === undefined ? new WorkerScaler() : undefined;
+  const ctx: SweepContext = { configFile: opts.configFile, config, columns, accountFees: accountFeeStrings(config), combos };
+  const executor = await (opts.executor ?? localExecutor(opts))(ctx);
   let done = 0;
-  const pool: BacktestWorkerPool = new BacktestWorkerPool({
-    configFile: opts.configFile,
-    config,
-    columns,
-    initialWorkers: scaler ? 1 : max,
-    maxWorkers: max,
-    onWorkerStart: (n, id) => {
-      scaler?.started(id, performance.now());
-      opts.onWorkerStart?.(n);
-    },
-    onReply: (id, reply, now) => {
-      scaler?.result(id, reply.ms, now);
-      if (scaler && pool.size < max && scaler.shouldAdd(pool.queued)) pool.addWorker();
-    },
-  });
   try {
     await Promise.all(
       combos.map((params, i) =>
-        pool.run({ params }).then((m) => {
-          rows[i] = { params, metrics: m.metrics, ...(m.error ? { error: m.error } : {}) };
-          done++;
-          opts.onProgress?.(done, combos.length);
+        executor.run(i, params).then((r) => {
+          rows[i] = { params, metrics: r.metrics, ...(r.error ? { error: r.error } : {}) };
+          opts.onProgress?.(++done, combos.length);
         }),
       ),
     );
   } finally {
-    await pool.close();
+    await executor.close();
   }
   return rows;
+}
+
+/**
+ * The default executor: the worker threads of this process (BacktestWorkerPool), `opts.workers` of
+ * them, or one growing while the remaining work pays for another (WorkerScaler).
+ */
+export function localExecutor(opts: Pick<SweepOptions, 'workers' | 'onWorkerStart'>): TrialExecutorFactory {
+  return async (ctx) => {
+    const max = Math.min(opts.workers ?? availableParallelism(), ctx.combos.length);
+    const scaler = opts.workers === undefined ? new WorkerScaler() : undefined;
+    const pool: BacktestWorkerPool = new BacktestWorkerPool({
+      configFile: ctx.configFile,
+      config: ctx.config,
+      columns: ctx.columns,
+      initialWorkers: scaler ? 1 : max,
+      maxWorkers: max,
+      onWorkerStart: (n, id) => {
+        scaler?.started(id, performance.now());
+        opts.onWorkerStart?.(n);
+      },
+      onReply: (id, reply, now) => {
+        scaler?.result(id, reply.ms, now);
+        if (scaler && pool.size < max && scaler.shouldAdd(pool.queued)) pool.addWorker();
+      },
+    });
+    return {
+      run: (_i, params) => pool.run({ params }).then((m) => ({ metrics: m.metrics, ...(m.error ? { error: m.error } : {}) })),
+      close: () => pool.close(),
+    };
+  };
 }
 
 /** Rows sorted by a metric, best first (n/a and failed runs last; ties keep combo order). */

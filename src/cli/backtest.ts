@@ -1,6 +1,6 @@
 /**
  * `mizan backtest <config> [--from] [--to] [--data] [--out]` and
- * `mizan sweep <config> --param fast=5..30:5 [--param …] [--metric sharpe] [--workers N] [--out sweep.csv]`.
+ * `mizan sweep <config> --param fast=5..30:5 [--param …] [--metric sharpe] [--workers N | --queue redis://…] [--out sweep.csv]`.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -117,10 +117,14 @@ export function registerBacktestCommands(program: Command): void {
     .option('--param <range>', 'name=from..to:step or name=a,b,c (instance.name with several strategies); repeatable', (v: string, acc: string[]) => [...acc, v], [] as string[])
     .option('--metric <name>', `rank by: ${Object.keys(METRIC_ALIASES).join(', ')} or a metric key`, 'sharpe')
     .option('--workers <n>', 'exactly this many worker threads (default: one, more up to the cores while the remaining work pays for their start-up)')
+    .option('--queue <url>', 'run the trials on `mizan worker` processes through this Redis server (redis://[user:password@]host:port[/db], rediss://… for TLS) instead of threads of this process')
     .option('--out <file>', 'CSV of every run', 'sweep.csv')
-    .action(async (file: string, o: { param: string[]; metric: string; workers?: string; out: string }) => {
+    .action(async (file: string, o: { param: string[]; metric: string; workers?: string; queue?: string; out: string }) => {
       const m = await load();
       const workers = o.workers === undefined ? undefined : m.parseWorkers(o.workers);
+      if (workers !== undefined && o.queue !== undefined) throw new Error('--workers and --queue: choose one (with --queue, each `mizan worker` has its own --concurrency)');
+      const queue = o.queue === undefined ? undefined : await import('../queue/index.js').then((q) => ({ q, url: q.parseQueueUrl(o.queue!) }));
+      let resumed = 0;
       const loaded = await backtestConfig(m, file);
       // fees: account: read once here; the workers get the rates with the candles.
       const config = await m.resolveAccountFees(loaded, () => restClientOf(m, loaded));
@@ -149,6 +153,18 @@ export function registerBacktestCommands(program: Command): void {
           },
           onProgress: (d) => bar.update(d),
           onWorkerStart: (n) => (threads = n),
+          ...(queue
+            ? {
+                executor: queue.q.queueExecutor(queue.url, {
+                  say: (line) => process.stderr.write(`${line}\n`),
+                  onSweepId: (id) => process.stderr.write(`queue: sweep ${id} (${combos.length} trials) on ${queue.url.shown}\n`),
+                  onResume: (done, total) => {
+                    resumed = done;
+                    process.stderr.write(`queue: resuming: ${done} of ${total} trials already have a result (not run again)\n`);
+                  },
+                }),
+              }
+            : {}),
         });
         if (started) bar.stop();
         started = false;
@@ -161,7 +177,11 @@ export function registerBacktestCommands(program: Command): void {
           process.stdout.write(`${String(i + 1).padStart(4)}  ${vals.join('  ')}  ${JSON.stringify(r.params)}${r.error ? `  error: ${r.error}` : ''}\n`);
         });
         writeFileSync(o.out, m.sweepCsv(ranked, m.METRIC_DEFINITIONS.map((d) => d.key)));
-        process.stdout.write(`wrote ${o.out} (${rows.length} runs, ${threads} worker${threads === 1 ? '' : 's'})\n`);
+        process.stdout.write(
+          queue
+            ? `wrote ${o.out} (${rows.length} runs on the queue ${queue.url.shown}${resumed ? `, ${resumed} of them from an earlier run` : ''})\n`
+            : `wrote ${o.out} (${rows.length} runs, ${threads} worker${threads === 1 ? '' : 's'})\n`,
+        );
       } finally {
         if (started) bar.stop();
       }

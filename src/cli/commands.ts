@@ -11,6 +11,7 @@ import { registerRiskCommands } from './risk.js';
 import { registerMarketCommands } from './market.js';
 import { registerBacktestCommands } from './backtest.js';
 import { registerAnalyzeCommands } from './analyze.js';
+import { registerWorkerCommand } from './worker.js';
 import { registerOptimizeCommands } from './optimize.js';
 
 export function registerCommands(program: Command): void {
@@ -20,6 +21,7 @@ export function registerCommands(program: Command): void {
   registerSimCommand(program);
   registerBacktestCommands(program);
   registerAnalyzeCommands(program);
+  registerWorkerCommand(program);
   registerOptimizeCommands(program);
   registerRiskCommands(program);
   registerMarketCommands(program);

@@ -105,10 +105,11 @@ export function registerOptimizeCommands(program: Command): void {
     .option('--seed <n>', 'seed of the sampler (default: the stored study\'s, random for a new one)')
     .option('--study <name>', 'study name (default: the config file\'s name)')
     .option('--storage <file>', 'SQLite file of the studies', '.mizan/studies.sqlite')
-    .option('--workers <n>', 'worker threads (default: the available cores); trials are asked this many at a time')
+    .option('--workers <n>', 'worker threads (default: the available cores); trials are asked this many at a time (with --queue: trials handed to the queue at a time)')
+    .option('--queue <url>', 'run the trials on `mizan worker` processes through this Redis server (redis://[user:password@]host:port[/db], rediss://… for TLS); the study stays here')
     .option('--walk-forward <spec>', 'train=90d,test=30d[,step=30d][,anchored]: optimise per training window, test on the next')
     .option('--report <file>', 'write the HTML optimisation report here')
-    .action(async (file: string, o: { param: string[]; trials: string; sampler?: string; objective: string; minTrades?: string; maxDrawdown?: string; seed?: string; study?: string; storage: string; workers?: string; walkForward?: string; report?: string }) => {
+    .action(async (file: string, o: { param: string[]; trials: string; sampler?: string; objective: string; minTrades?: string; maxDrawdown?: string; seed?: string; study?: string; storage: string; workers?: string; queue?: string; walkForward?: string; report?: string }) => {
       const m = await load();
       const trials = parseWhole('--trials', o.trials, 1);
       if (o.sampler !== undefined && !['tpe', 'random', 'grid'].includes(o.sampler)) throw new Error(`--sampler ${JSON.stringify(o.sampler)}: expected tpe, random or grid`);
@@ -120,6 +121,7 @@ export function registerOptimizeCommands(program: Command): void {
       };
       const seed = o.seed === undefined ? undefined : parseWhole('--seed', o.seed, 0, 2 ** 32 - 1);
       const workers = o.workers === undefined ? availableParallelism() : m.parseWorkers(o.workers);
+      const queue = o.queue === undefined ? undefined : await import('../queue/index.js').then((q) => ({ q, url: q.parseQueueUrl(o.queue!) }));
       const walkForward = o.walkForward === undefined ? undefined : m.parseWalkForward(o.walkForward);
       const loaded = await m.loadConfig(file);
       if (!loaded.backtest) throw new Error(`${file}: no backtest section (data, from, to)`);
@@ -154,6 +156,15 @@ export function registerOptimizeCommands(program: Command): void {
           objective,
           constraints,
           workers,
+          ...(queue
+            ? {
+                executorFactory: queue.q.queueTrialExecutor(queue.url, {
+                  concurrency: workers,
+                  say: (line) => process.stderr.write(`${line}\n`),
+                  onSweepId: (id) => process.stderr.write(`queue: trials of study ${studyName} (queue id ${id}) on ${queue.url.shown}\n`),
+                }),
+              }
+            : {}),
           ...(walkForward ? { walkForward } : {}),
           candleSource: new m.WallexRestClient({ baseUrl: config.exchange.baseUrl, timeoutMs: config.exchange.timeoutMs }),
           onDataReport: (r) => {
@@ -166,7 +177,7 @@ export function registerOptimizeCommands(program: Command): void {
             if (barOn) bar.stop();
             barOn = false;
             const where = w ? ` (walk-forward window ${w.index}: train ${new Date(w.trainFrom).toISOString()}..${new Date(w.trainTo).toISOString()})` : '';
-            process.stderr.write(`study ${s.name}${where}: ${created ? 'created' : `resumed with ${finished} finished trial(s)`}, sampler ${s.sampler}, seed ${s.seed}, ${objective.name} (${objective.direction}), ${workers} worker(s), storage ${store.file}\n`);
+            process.stderr.write(`study ${s.name}${where}: ${created ? 'created' : `resumed with ${finished} finished trial(s)`}, sampler ${s.sampler}, seed ${s.seed}, ${objective.name} (${objective.direction}), ${queue ? `${workers} trial(s) at a time on the queue ${queue.url.shown}` : `${workers} worker(s)`}, storage ${store.file}\n`);
             if (tty) {
               bar.start(trials, Math.min(finished, trials), { best: 'n/a' });
               barOn = true;

@@ -9,6 +9,7 @@ import { loadSweepData } from '../backtest/sweep.js';
 import type { Combo } from '../backtest/worker-pool.js';
 import type { MizanConfig } from '../config/schema.js';
 import type { DataReport } from '../backtest/data.js';
+import type { DataOptions } from '../backtest/load.js';
 import type { CandleHistorySource } from '../market/ports.js';
 import { loadStrategyInstances } from '../runtime/strategy-loader.js';
 import type { ParamSpecs } from '../strategy/params.js';
@@ -110,6 +111,8 @@ export interface OptimizeOptions {
   candleSource?: CandleHistorySource;
   /** Another executor (a job queue); the worker-thread pool when absent. */
   executor?: TrialExecutor;
+  /** Makes the executor once the data is loaded (the job queue needs the candles); closed at the end. */
+  executorFactory?(ctx: { config: MizanConfig; columns: NonNullable<DataOptions['columns']> }): Promise<TrialExecutor>;
   onDataReport?(r: DataReport): void;
   onStudy?(study: StudyRecord, created: boolean, finished: number, window?: WindowResult): void;
   onTrial?(t: TrialRecord, best: TrialRecord | undefined, finished: number, target: number): void;
@@ -139,7 +142,7 @@ export async function runOptimize(o: OptimizeOptions): Promise<OptimizeOutcome> 
     );
   const first = open(windows ? `${o.studyName}/wf1` : o.studyName, windows ? { from: windows[0]!.trainFrom, to: windows[0]!.trainTo } : { from: bt.from, to: bt.to });
   const { columns } = await loadSweepData(o.config, warmupCombos(o.space), { ...(o.candleSource ? { candleSource: o.candleSource } : {}), ...(o.onDataReport ? { onDataReport: o.onDataReport } : {}) });
-  const executor = o.executor ?? workerPoolExecutor({ configFile: o.configFile, config: o.config, columns, ...(o.workers !== undefined ? { workers: o.workers } : {}) });
+  const executor = o.executor ?? (o.executorFactory ? await o.executorFactory({ config: o.config, columns }) : undefined) ?? workerPoolExecutor({ configFile: o.configFile, config: o.config, columns, ...(o.workers !== undefined ? { workers: o.workers } : {}) });
   const pid = process.pid;
   const claimed: StudyRecord[] = [];
   const run = async (study: StudyRecord, range: { from: number; to: number }, created: boolean, w?: WindowResult) => {
