@@ -7,6 +7,7 @@ import type { Decimal } from '../core/decimal.js';
 import type {
   Balances,
   InstantOrder,
+  MarginDryRun,
   MarginPosition,
   MarginPositionFilter,
   MarginRequest,
@@ -76,6 +77,11 @@ export class BacktestVenue implements Venue {
     const o = await this.deps.inner.instantOrder(order);
     this.deps.onInstant?.(o);
     return o;
+  }
+  /** Previewed as the open would arrive (the next candle's open); moves no balances. */
+  previewPosition(req: MarginRequest): Promise<MarginDryRun> {
+    this.prepare(req.market);
+    return this.arrive(req.market, () => this.deps.inner.previewPosition(req));
   }
   openPosition(req: MarginRequest): Promise<MarginPosition> {
     this.prepare(req.market);

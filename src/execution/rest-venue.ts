@@ -7,6 +7,7 @@ import type { Decimal } from '../core/decimal.js';
 import type {
   Balances,
   InstantOrder,
+  MarginDryRun,
   MarginPosition,
   MarginPositionFilter,
   MarginRequest,
@@ -45,6 +46,9 @@ export class RestVenue implements Venue {
   }
   instantOrder(order: NewInstantOrder): Promise<InstantOrder> {
     return this.client.createInstantOrder(order);
+  }
+  previewPosition(req: MarginRequest): Promise<MarginDryRun> {
+    return this.client.marginDryRun(req);
   }
   openPosition(req: MarginRequest): Promise<MarginPosition> {
     return this.client.openMarginPosition(req);

@@ -15,6 +15,7 @@ import type {
   Balances,
   Fill,
   InstantOrder,
+  MarginDryRun,
   MarginPosition,
   MarginPositionFilter,
   MarginRequest,
@@ -23,7 +24,7 @@ import type {
   SpotOrder,
 } from '../core/types/index.js';
 import { parseInstantOrder } from '../exchange/parse/order.js';
-import { parseMarginPosition } from '../exchange/parse/margin.js';
+import { parseMarginDryRun, parseMarginPosition } from '../exchange/parse/margin.js';
 import { SimError } from '../sim/errors.js';
 import type { SimulatedExchange } from '../sim/exchange.js';
 import type { InstantDesk } from '../sim/instant.js';
@@ -276,6 +277,10 @@ export class SimVenue implements Venue {
   private desk(): MarginDesk {
     if (!this.opts.margin) throw new SimError(405, 'margin trading is not offered by this venue');
     return this.opts.margin;
+  }
+
+  previewPosition(req: MarginRequest): Promise<MarginDryRun> {
+    return this.call('previewPosition', () => parseMarginDryRun(this.desk().dryRun({ ...req })));
   }
 
   openPosition(req: MarginRequest): Promise<MarginPosition> {

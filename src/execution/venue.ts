@@ -8,6 +8,7 @@ import type { Decimal } from '../core/decimal.js';
 import type {
   Balances,
   InstantOrder,
+  MarginDryRun,
   MarginPosition,
   MarginPositionFilter,
   MarginRequest,
@@ -25,6 +26,8 @@ export interface Venue {
   openOrders(symbol?: string): Promise<SpotOrder[]>;
   balances(): Promise<Balances>;
   instantOrder(order: NewInstantOrder): Promise<InstantOrder>;
+  /** The exchange's dry run of a margin open: its call and liquidation prices, nothing opened. */
+  previewPosition(req: MarginRequest): Promise<MarginDryRun>;
   openPosition(req: MarginRequest): Promise<MarginPosition>;
   addCollateral(positionId: number, amount: Decimal): Promise<MarginPosition>;
   closePosition(positionId: number, price: Decimal): Promise<MarginPosition>;

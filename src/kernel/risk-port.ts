@@ -2,7 +2,9 @@
  * The risk engine as the trading core's RiskPort, the same in every mode: a mode's gate first (a
  * backtest's warm-up), a `marginClose` without a price priced at the best bid (long) or ask (short),
  * the price that closes at once (its documented default, core/intents.ts), and closed round trips fed into the protections (a sell that brings a
- * strategy's position in a market back to zero closes a trade).
+ * strategy's position in a market back to zero closes a trade). A margin open whose strategy has a
+ * `minCallDistancePct` asks for the exchange's dry-run preview first (marginPreviewRequest); the
+ * trading core takes it on the venue and passes it to the check.
  */
 import type { Decimal } from '../core/decimal.js';
 import type { Intent, Verdict } from '../core/intents.js';
@@ -20,16 +22,17 @@ export interface RiskPortOptions {
 
 export function riskPort(risk: RiskEngine, portfolio: Portfolio, o: RiskPortOptions = {}): RiskPort {
   return {
-    check: (intent) => {
+    check: (intent, options) => {
       const early = o.gate?.(intent);
       if (early) return early;
       if (intent.kind === 'marginClose' && !intent.price) {
         const pos = portfolio.marginPositions().find((x) => x.id === intent.positionId);
         const price = pos ? o.closePrice?.(pos) : undefined;
-        if (price) return risk.check({ ...intent, price });
+        if (price) return risk.check({ ...intent, price }, options);
       }
-      return risk.check(intent);
+      return risk.check(intent, options);
     },
+    marginPreviewRequest: (intent) => (o.gate?.(intent) ? undefined : risk.marginPreviewRequest(intent)),
     reserved: (account, asset) => risk.reservations.reserved(account, asset),
     release: (id) => risk.release(id),
     onFill: (f) => {

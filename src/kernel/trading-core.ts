@@ -6,6 +6,8 @@
 import type { Clock } from '../core/clock.js';
 import { Decimal } from '../core/decimal.js';
 import type { Intent, Verdict } from '../core/intents.js';
+import type { MarginRequest } from '../core/types/margin.js';
+import type { CheckOptions } from '../risk/types.js';
 import { DenialTally } from './denial-tally.js';
 import type { Logger } from '../core/logger.js';
 import type { MarketStats, PriceTick, PublicTrade } from '../core/types/market.js';
@@ -41,7 +43,12 @@ export interface StrategyInstance {
 type PassedVerdict = Extract<Verdict, { ok: true }> & { reservationId?: string };
 
 export interface RiskPort {
-  check(intent: Intent): Verdict & { reservationId?: string };
+  check(intent: Intent, options?: CheckOptions): Verdict & { reservationId?: string };
+  /**
+   * The margin open to preview on the venue (dry run) before the check, or undefined to check at
+   * once: only a margin open whose strategy has a minimum call distance needs one.
+   */
+  marginPreviewRequest?(intent: Intent): MarginRequest | undefined;
   /** Called for every fill (protections, exposure). */
   /** realizedPnl: what the fill realised (a Decimal: no text is made per fill for a port that ignores it). */
   onFill?(fill: FillEvent, realizedPnl: Decimal): void;
@@ -159,13 +166,42 @@ export class TradingCore {
   process(intents: Intent[]): void | Promise<void> {
     for (let i = 0; i < intents.length; i++) {
       const v = this.decide(intents[i]!);
+      if (v instanceof Promise) return this.previewedFrom(intents, i, v);
       if (v) return this.executeFrom(intents, i, v);
     }
   }
 
-  /** Check and journal one intent; a denial is delivered here. The verdict when it passed. */
-  private decide(intent: Intent): PassedVerdict | undefined {
-    const verdict = this.deps.risk.check(intent);
+  /** Intent `i` waits for its margin preview (`v`): then executed if it passed, and the rest go on. */
+  private async previewedFrom(intents: Intent[], i: number, pending: Promise<PassedVerdict | undefined>): Promise<void> {
+    const v = await pending;
+    if (v) return this.executeFrom(intents, i, v);
+    const rest = this.process(intents.slice(i + 1));
+    if (rest) await rest;
+  }
+
+  /**
+   * Check and journal one intent; a denial is delivered here. The verdict when it passed. A margin
+   * open that needs the exchange's dry-run preview (a minimum call distance applies) gives a
+   * promise: the preview is taken on the strategy's venue first, and a preview that fails denies.
+   */
+  private decide(intent: Intent): PassedVerdict | undefined | Promise<PassedVerdict | undefined> {
+    const req = this.deps.risk.marginPreviewRequest?.(intent);
+    if (req) return this.previewThenDecide(intent, req);
+    return this.verdict(intent, this.deps.risk.check(intent));
+  }
+
+  private async previewThenDecide(intent: Intent, req: MarginRequest): Promise<PassedVerdict | undefined> {
+    let options: CheckOptions;
+    try {
+      const p = await this.deps.venueFor(this.instance(intent.strategy)?.account ?? 'main').previewPosition(req);
+      options = { marginPreview: { callPrice: p.callPrice, liquidityPrice: p.liquidityPrice, openPrice: req.openPrice } };
+    } catch (err) {
+      options = { marginPreviewError: err instanceof Error ? err.message : String(err) };
+    }
+    return this.verdict(intent, this.deps.risk.check(intent, options));
+  }
+
+  private verdict(intent: Intent, verdict: Verdict & { reservationId?: string }): PassedVerdict | undefined {
     this.deps.journal?.recordDecision?.(verdict);
     if (!verdict.ok) {
       this.deny({ intent, rule: verdict.rule, reason: verdict.reason });
@@ -180,7 +216,11 @@ export class TradingCore {
     for (;;) {
       await this.executor.execute(v.intent, v.reservationId);
       let next: PassedVerdict | undefined;
-      while (++i < intents.length && !(next = this.decide(intents[i]!)));
+      while (++i < intents.length) {
+        const d = this.decide(intents[i]!);
+        next = d instanceof Promise ? await d : d;
+        if (next) break;
+      }
       if (!next) return;
       v = next;
     }

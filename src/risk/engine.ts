@@ -16,6 +16,7 @@ import { EventEmitter } from 'eventemitter3';
 import type { Clock } from '../core/clock.js';
 import type { Decimal } from '../core/decimal.js';
 import type { Intent } from '../core/intents.js';
+import type { MarginRequest } from '../core/types/margin.js';
 import { silentLogger, type Logger } from '../core/logger.js';
 import type { Denial } from '../core/views.js';
 import { IntentShapeRule } from './intent-shape.js';
@@ -28,7 +29,7 @@ import type { CheckState, RiskRule } from './rule.js';
 import { BalanceRule } from './rules/balance.js';
 import { ExposureRule } from './rules/exposure.js';
 import { MarginRule } from './rules/margin.js';
-import { MarketLimitsRule } from './rules/market-limits.js';
+import { MarketLimitsRule, roundPrice } from './rules/market-limits.js';
 import { OrderRateRule } from './rules/order-rate.js';
 import { PriceSanityRule } from './rules/price-sanity.js';
 import { TradingStateRule } from './rules/trading-state.js';
@@ -115,6 +116,31 @@ export class RiskEngine extends EventEmitter<RiskEngineEvents> {
       this.merged.set(strategy, m);
     }
     return m;
+  }
+
+  /**
+   * The margin open to preview on the exchange (dry run) before checking `intent`: only a
+   * `marginOpen` whose strategy has a `minCallDistancePct`, at the open price the check will use
+   * (the intent's, else the current mid; on the tick). Undefined: check at once, no preview (also
+   * when the check denies anyway: unknown market, no price, bad collateral or coefficient).
+   */
+  marginPreviewRequest(intent: Intent): MarginRequest | undefined {
+    if (intent.kind !== 'marginOpen' || this.limitsOf(intent.strategy).minCallDistancePct === undefined) return undefined;
+    const m = this.deps.ports.market(intent.market);
+    if (!m || !intent.collateral.gt(0) || !intent.riskCoef.gte(1)) return undefined;
+    const open = intent.openPrice ?? this.deps.ports.book(intent.market)?.mid();
+    if (!open || !open.gt(0)) return undefined;
+    const openPrice = roundPrice(open, m.priceTick, intent.side === 'long');
+    if (openPrice.isZero()) return undefined;
+    return {
+      market: intent.market,
+      side: intent.side,
+      collateral: intent.collateral,
+      riskCoef: intent.riskCoef,
+      openPrice,
+      ...(intent.stopLoss ? { stopLoss: intent.stopLoss } : {}),
+      ...(intent.takeProfit ? { takeProfit: intent.takeProfit } : {}),
+    };
   }
 
   /** Check an intent; a pass reserves what it spends. Synchronous by design (see the file comment). */

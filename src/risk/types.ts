@@ -9,9 +9,13 @@ export type RiskVerdict<I extends Intent = Intent> = Verdict<I> & { reservationI
 export interface MarginPreview {
   callPrice: Decimal;
   liquidityPrice?: Decimal;
+  /** The open price the preview was taken at: a margin open without one defaults to it. */
+  openPrice?: Decimal;
 }
 
 export interface CheckOptions {
   /** The dry-run preview of a margin open; without it the injected fallback formula is used. */
   marginPreview?: MarginPreview;
+  /** Why the dry-run preview could not be taken (exchange error, timeout): a minimum call distance then denies with it. */
+  marginPreviewError?: string;
 }

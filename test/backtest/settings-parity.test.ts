@@ -7,7 +7,7 @@
  * order fills against the book when placed, a backtest one at the next candle's open), which move
  * prices, not decisions. Settings covered: a strategy's `risk` limits (open orders in total and per
  * market, the position caps per market, per asset and per quote asset, order rate, the margin limits
- * on the risk coefficient and the total loan), its `capital`,
+ * on the risk coefficient, the total loan and the call distance), its `capital`,
  * the `cooldown` and `stoplossGuard` protections, the margin monitor, and every intent kind (with a
  * marginClose that names no price). The protections that watch the equity and the bot-wide order
  * rate: protections-parity.test.ts.
@@ -32,6 +32,10 @@ const STRATEGIES = [
   // The margin limits: a long at risk coefficient 2 with 40 USDT borrows 40 USDT.
   inst('riskCoef', 'marginHold', ', risk: { maxRiskCoef: 1.5 }'),
   inst('loan', 'marginHold', ', risk: { maxTotalLoan: { USDT: 30 } }'),
+  // The call distance: the call price comes from the exchange's dry-run preview, taken in both modes;
+  // at risk coefficient 2 it is about 36-44 % away (denied by a 60 % minimum; a 1 % minimum passes:
+  // the first test, as its open position would show in the kinds plan's ctx.marginPositions).
+  inst('callNear', 'marginHold', ', risk: { minCallDistancePct: 60 }'),
   inst('kinds', 'kinds'),
   inst('cool', 'roundTrips'),
 ].join('\n');
@@ -42,8 +46,8 @@ const RISK = `risk:
   protections: { cooldown: { losingTrades: 3, minutes: 60 } }`;
 
 describe('risk settings: paper versus backtest on the same candles', () => {
-  it('stoplossGuard and the margin monitor act on the same candles', async () => {
-    const strategies = [inst('stops', 'roundTrips', '', ', sellTag: stop-loss'), inst('held', 'marginHold')].join('\n');
+  it('stoplossGuard, the margin monitor and a passing call distance act on the same candles', async () => {
+    const strategies = [inst('stops', 'roundTrips', '', ', sellTag: stop-loss'), inst('held', 'marginHold'), inst('callFar', 'marginHold', ', risk: { minCallDistancePct: 1 }')].join('\n');
     const risk = `risk:
   limits: { orderRate: { limit: 1000, windowMs: 10000, reserveForCancels: 0 } }
   protections: { stoplossGuard: { trades: 2, windowMinutes: 60 } }
@@ -58,6 +62,11 @@ describe('risk settings: paper versus backtest on the same candles', () => {
     // The margin long at risk coefficient 2 is within 60 % of its call price: one warning, in both.
     expect(paper['held']!.alerts, show).toEqual(['warn']);
     expect(backtest['held']!.alerts, show).toEqual(['warn']);
+    // A 1 % minimum call distance: the preview's call price is far enough, the long opens in both.
+    expect(paper['callFar']!.denials, show).toEqual([]);
+    expect(backtest['callFar']!.denials, show).toEqual([]);
+    expect(paper['callFar']!.alerts, show).toEqual(['warn']);
+    expect(backtest['callFar']!.alerts, show).toEqual(['warn']);
   }, 120_000);
 
   it('each setting denies on the same candles with the same rule, and the fills match', async () => {
@@ -67,7 +76,7 @@ describe('risk settings: paper versus backtest on the same candles', () => {
     // Only what both runs saw: paper may have handled candles after the window was read.
     const upTo = (xs: string[]) => xs.filter((x) => Number(x.split(':')[0]) < n);
     const show = (name: string) => `paper ${JSON.stringify(paper[name])} | backtest ${JSON.stringify(backtest[name])}`;
-    for (const name of ['openOrders', 'capital', 'exposure', 'rate', 'perMarket', 'asset', 'total', 'riskCoef', 'loan', 'kinds', 'cool']) {
+    for (const name of ['openOrders', 'capital', 'exposure', 'rate', 'perMarket', 'asset', 'total', 'riskCoef', 'loan', 'callNear', 'kinds', 'cool']) {
       expect(upTo(backtest[name]!.denials), `${name}: ${show(name)}`).toEqual(upTo(paper[name]!.denials));
     }
     // Each setting did deny, with its own rule, from the candle its limit is reached.
@@ -80,6 +89,7 @@ describe('risk settings: paper versus backtest on the same candles', () => {
     expect(paper['total']!.denials[0]).toBe('2:exposure');
     expect(paper['riskCoef']!.denials).toEqual(['1:margin']);
     expect(paper['loan']!.denials).toEqual(['1:margin']);
+    expect(paper['callNear']!.denials).toEqual(['1:margin']);
     // Every intent kind passed in both (the kinds plan asks nothing a limit forbids) and filled alike.
     expect(paper['kinds']!.denials, show('kinds')).toEqual([]);
     expect(backtest['kinds']!.fills.filter((f) => !f.startsWith('margin')), show('kinds')).toEqual(paper['kinds']!.fills.filter((f) => !f.startsWith('margin')));

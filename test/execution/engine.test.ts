@@ -81,6 +81,9 @@ class FakeVenue implements Venue {
   instantOrder = async () => {
     throw new Error('unused');
   };
+  previewPosition = async () => {
+    throw new Error('unused');
+  };
   openPosition = async () => {
     throw new Error('unused');
   };

@@ -5,8 +5,9 @@
  *   borrows collateral × (riskCoef − 1) of the quote asset, a short collateral × riskCoef / price of
  *   the base asset);
  * - call price closer to the current price (mid, else the open price) than `minCallDistancePct`:
- *   denied. The call price comes from the dry-run preview passed with the check, else from the
- *   injected formula (RiskPorts.marginCallPrice); with neither, a configured distance limit denies.
+ *   denied. The call price comes from the exchange's dry-run preview the kernel takes before the
+ *   check (RiskEngine.marginPreviewRequest), else from the injected formula (RiskPorts.marginCallPrice);
+ *   a preview that failed denies with its reason; with neither, a configured distance limit denies.
  */
 import { Decimal } from '../../core/decimal.js';
 import { HUNDRED } from '../pct.js';
@@ -50,7 +51,12 @@ export class MarginRule implements RiskRule {
     }
     const minDist = lim.minCallDistancePct;
     if (minDist !== undefined) {
-      const call = s.options.marginPreview?.callPrice ?? this.ports.marginCallPrice?.(it, open, m);
+      if (s.options.marginPreviewError !== undefined) return `could not preview the position: ${s.options.marginPreviewError}`;
+      const preview = s.options.marginPreview;
+      if (preview?.openPrice && !preview.openPrice.eq(open)) {
+        return `the dry-run preview was taken at the open price ${preview.openPrice.toFixed()}, not ${open.toFixed()}: its call price does not apply`;
+      }
+      const call = preview?.callPrice ?? this.ports.marginCallPrice?.(it, open, m);
       if (!call) return `no call price for the new ${it.side} on ${it.market}: neither a dry-run preview nor a formula was given, and a minimum call distance of ${minDist}% is set`;
       const current = s.book?.mid() ?? open;
       const dist = (long ? current.minus(call) : call.minus(current)).div(current).mul(HUNDRED);

@@ -157,7 +157,8 @@ export class MarketLimitsRule implements RiskRule {
     const buy = it.side === 'long';
     let open = it.openPrice;
     if (!open) {
-      open = book?.mid();
+      // The dry-run preview (taken before the check) was taken at the then mid: the position opens at that price.
+      open = s.options.marginPreview?.openPrice ?? book?.mid();
       if (!open) return `no mid in the local book of ${it.market} to default the open price to`;
       adjust(s, NAME, 'openPrice', '', open.toFixed(), 'defaulted to the current mid');
     }

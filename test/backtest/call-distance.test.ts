@@ -1,0 +1,73 @@
+/**
+ * `risk.limits.minCallDistancePct` in a backtest, through `mizan backtest` in a child process on
+ * the bundled BTCUSDT data with the margin-trend example: the call price of each new position comes
+ * from the exchange's dry-run preview (the simulator's desk), so a small minimum lets positions open
+ * and a minimum above the distance riskCoef 2 gives (about 36 %) denies every open with the call
+ * price and its distance. Before the fix no mode took a preview and every open was denied.
+ */
+import { execFile } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, describe, expect, it } from 'vitest';
+import { REPO } from './helpers.js';
+
+const run = promisify(execFile);
+const dir = mkdtempSync(join(tmpdir(), 'mizan-bt-calldist-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+interface Result {
+  summary: { orders: number; denials: number; trades: number };
+  denied: { total: number; byRule: { rule: string; count: number; reasons: { reason: string; count: number; example: string }[] }[] };
+  orders: { kind: string; clientOrderId: string }[];
+}
+
+async function backtest(name: string, minCallDistancePct: number): Promise<Result> {
+  const file = join(dir, `${name}.yaml`);
+  writeFileSync(
+    file,
+    `mode: backtest
+strategies:
+  - name: trend
+    strategy: margin-trend
+    markets: [BTCUSDT]
+    resolution: "300s"
+    params: { fast: 12, slow: 26, collateral: 500 }
+risk:
+  limits: { minCallDistancePct: ${minCallDistancePct} }
+backtest:
+  data:
+    - { symbol: BTCUSDT, file: ${JSON.stringify(join(REPO, 'backtest/data/BTCUSDT-5m-freqtrade-2023.csv.gz'))} }
+  from: 2023-01-10
+  to: 2023-01-12
+  balances: { USDT: 10000 }
+  slippagePct: 0.05
+journal: { file: ":memory:" }
+logging: { level: warn, pretty: false }
+`,
+  );
+  const out = join(dir, `out-${name}`);
+  await run(process.execPath, [join(REPO, 'bin/mizan.js'), 'backtest', file, '--out', out], { cwd: REPO });
+  return JSON.parse(readFileSync(join(out, 'result.json'), 'utf8')) as Result;
+}
+
+describe('minCallDistancePct in a backtest (mizan backtest, child process)', () => {
+  it('a small minimum lets margin positions open', async () => {
+    const r = await backtest('small', 1);
+    expect(r.denied.total, JSON.stringify(r.denied)).toBe(0);
+    expect(r.orders.filter((o) => o.kind === 'margin' && o.clientOrderId.endsWith('-open')).length).toBeGreaterThan(5);
+    expect(r.summary.trades).toBeGreaterThan(5);
+  }, 120_000);
+
+  it('a minimum above the distance denies every open with the call price and its distance', async () => {
+    const r = await backtest('large', 60);
+    expect(r.orders.filter((o) => o.kind === 'margin')).toEqual([]);
+    expect(r.denied.total).toBeGreaterThan(5);
+    expect(r.denied.byRule.map((b) => b.rule)).toEqual(['margin']);
+    const reasons = r.denied.byRule[0]!.reasons;
+    expect(reasons).toHaveLength(1);
+    expect(reasons[0]!.count).toBe(r.denied.total);
+    expect(reasons[0]!.example).toMatch(/^the call price \d+(\.\d+)? is 3\d\.\d+% from the current price \d+(\.\d+)? of BTCUSDT, closer than the 60% allowed$/);
+  }, 120_000);
+});
