@@ -11,6 +11,8 @@ import { createSimDesks, type SimDesks } from '../../../src/sim/margin/wiring.js
 import { createWireServer, type WireServer } from '../../../src/sim/wire/server.js';
 import { SPEC_ENDPOINTS } from '../../../src/sim/wire/spec-endpoints.js';
 import { WallexRestClient } from '../../../src/exchange/rest/client.js';
+import { RestVenue } from '../../../src/execution/rest-venue.js';
+import { SimVenue } from '../../../src/execution/sim-venue.js';
 import { T0 } from './helpers.js';
 
 let sim: SimulatedExchange;
@@ -45,6 +47,16 @@ afterAll(async () => {
 });
 
 describe('REST client against the simulator: margin', () => {
+  it("the live venue's previewPosition is the exchange's dry run: the call price the paper venue gives", async () => {
+    const req = { market: 'BTCUSDT', side: 'short' as const, collateral: D(800), riskCoef: D(3), openPrice: D(50000) };
+    const live = await new RestVenue(client).previewPosition(req);
+    const paper = await new SimVenue({ sim, account: 'e2e', kind: 'paper', margin: desks.margin }).previewPosition(req);
+    expect(live.callPrice.gt(50000)).toBe(true);
+    expect(live.callPrice.toFixed()).toBe(paper.callPrice.toFixed());
+    expect(live.liquidityPrice.toFixed()).toBe(paper.liquidityPrice.toFixed());
+    expect(await desks.margin.list('e2e', {})).toEqual([]);
+  });
+
   it('dry-run, loan, open, list, add collateral, close', async () => {
     const req = { market: 'BTCUSDT', side: 'long' as const, collateral: D(1000), riskCoef: D(5), openPrice: D(50100) };
     const dry = await client.marginDryRun(req);
