@@ -32,7 +32,12 @@ export function riskPort(risk: RiskEngine, portfolio: Portfolio, o: RiskPortOpti
       }
       return risk.check(intent, options);
     },
-    marginPreviewRequest: (intent) => (o.gate?.(intent) ? undefined : risk.marginPreviewRequest(intent)),
+    // Undefined at once for anything but a margin open with a minimum call distance; the mode's gate
+    // (a backtest's warm-up) is asked only then: a gated intent is denied without a preview.
+    marginPreviewRequest: (intent) => {
+      const req = risk.marginPreviewRequest(intent);
+      return req && !o.gate?.(intent) ? req : undefined;
+    },
     reserved: (account, asset) => risk.reservations.reserved(account, asset),
     release: (id) => risk.release(id),
     onFill: (f) => {
