@@ -13,7 +13,7 @@ export default defineStrategy({
     overbought: { type: 'number', default: 70, min: 50, max: 99 },
     fraction: { type: 'number', default: 0.25, min: 0.01, max: 1, description: 'share of the free quote balance spent per entry' },
   },
-  warmup: (p) => p.period + 1,
+  warmup: (p) => 5 * p.period,
   // The RSI in its own pane of the backtest report, with its oversold and overbought levels (the
   // parameters) as lines and the 50 midline as a level.
   plots: {
