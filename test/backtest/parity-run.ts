@@ -94,3 +94,10 @@ journal: { file: ":memory:" }
     },
   };
 }
+
+/**
+ * The orders filled, in order (consecutive fills of one order counted once): the paper exchange may
+ * fill one market order in several parts, one per book level it takes, a backtest in one (a
+ * documented fill-model difference).
+ */
+export const filledOrders = (fills: string[]): string[] => fills.filter((f, i) => f !== fills[i - 1]);

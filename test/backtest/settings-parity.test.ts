@@ -13,7 +13,7 @@
  * rate: protections-parity.test.ts.
  */
 import { afterAll, describe, expect, it } from 'vitest';
-import { inst, parityRunner, type ParityLog } from './parity-run.js';
+import { filledOrders, inst, parityRunner, type ParityLog } from './parity-run.js';
 
 const runner = parityRunner();
 afterAll(() => runner.cleanup());
@@ -58,7 +58,7 @@ describe('risk settings: paper versus backtest on the same candles', () => {
     // Two stop-loss exits: the guard moves the bot to reducing; the next buy is denied (tradingState).
     expect(paper['stops']!.denials[0], show).toBe('8:tradingState');
     expect(upTo(backtest['stops']!.denials), show).toEqual(upTo(paper['stops']!.denials));
-    expect(backtest['stops']!.fills, show).toEqual(paper['stops']!.fills.slice(0, backtest['stops']!.fills.length));
+    expect(filledOrders(backtest['stops']!.fills), show).toEqual(filledOrders(paper['stops']!.fills).slice(0, filledOrders(backtest['stops']!.fills).length));
     // The margin long at risk coefficient 2 is within 60 % of its call price: one warning, in both.
     expect(paper['held']!.alerts, show).toEqual(['warn']);
     expect(backtest['held']!.alerts, show).toEqual(['warn']);
@@ -99,6 +99,6 @@ describe('risk settings: paper versus backtest on the same candles', () => {
     expect(paper['kinds']!.margin, show('kinds')).toEqual(['open:40', 'open:45', 'closed:45']);
     // Three losing round trips, then the cooldown pauses the strategy (rule tradingState).
     expect(paper['cool']!.denials.some((x) => x.endsWith(':tradingState')), show('cool')).toBe(true);
-    expect(backtest['cool']!.fills, show('cool')).toEqual(paper['cool']!.fills.slice(0, backtest['cool']!.fills.length));
+    expect(filledOrders(backtest['cool']!.fills), show('cool')).toEqual(filledOrders(paper['cool']!.fills).slice(0, filledOrders(backtest['cool']!.fills).length));
   }, 120_000);
 });
