@@ -10,33 +10,21 @@ import { Redis } from 'ioredis';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { mizan, REPO, startRun, tempDir, type Running, type TempDir } from '../e2e/cli.js';
 import { startRedis, type RedisServer } from '../support/redis-server.js';
+import { QueueProcesses } from './processes.js';
 
 const CONFIG = join(REPO, 'config/backtest-sweep.yaml');
 let tmp: TempDir;
-const started: Running[] = [];
-const servers: RedisServer[] = [];
+const procs = new QueueProcesses(() => tmp.dir);
 
 beforeAll(() => {
   tmp = tempDir('mizan-queue-edges-');
 });
-afterEach(async () => {
-  for (const p of started.splice(0)) p.kill();
-  for (const s of servers.splice(0)) await s.remove();
-});
+afterEach(() => procs.stop());
 afterAll(() => tmp.remove());
 
-async function redisServer(persist = false): Promise<RedisServer> {
-  const s = await startRedis({ persist });
-  servers.push(s);
-  return s;
-}
+const redisServer = (persist = false): Promise<RedisServer> => procs.redis(persist);
 
-let n = 0;
-function worker(url: string, extra: string[] = []): Running {
-  const w = startRun(['worker', '--queue', url, '--concurrency', '1', '--lock-duration', '3000', '--stalled-interval', '1000', '--cache-dir', join(tmp.dir, `cache-${++n}`), ...extra]);
-  started.push(w);
-  return w;
-}
+const worker = (url: string, extra: string[] = []): Running => procs.worker(url, extra);
 
 describe('mizan sweep --queue: securing and option errors', () => {
   it('an ACL user with a password in the URL: the sweep runs, the password is never printed', async () => {
@@ -74,11 +62,11 @@ describe('mizan sweep --queue: securing and option errors', () => {
     ssl(['x509', '-req', '-in', 'server.csr', '-CA', 'ca.crt', '-CAkey', 'ca.key', '-CAcreateserial', '-out', 'server.crt', '-days', '2', '-extfile', 'san.ext']);
     const f = (name: string) => join(tmp.dir, name);
     const s = await startRedis({ tls: { cert: f('server.crt'), key: f('server.key'), ca: f('ca.crt') } });
-    servers.push(s);
+    procs.server(s);
     expect(s.url).toMatch(/^rediss:\/\/127\.0\.0\.1:\d+$/);
     const env = { NODE_EXTRA_CA_CERTS: f('ca.crt') };
     const w = startRun(['worker', '--queue', s.url, '--concurrency', '1', '--cache-dir', join(tmp.dir, 'cache-tls')], { env });
-    started.push(w);
+    procs.track(w);
     await w.waitFor(/"worker ready"/, 30_000);
     const r = await mizan(['sweep', CONFIG, '--param', 'fast=5,6', '--queue', s.url, '--out', join(tmp.dir, 'tls.csv')], { env, timeoutMs: 60_000 });
     expect(r.code, r.all).toBe(0);
@@ -112,7 +100,7 @@ describe('mizan sweep --queue: faults', () => {
     const w = worker(redis.url);
     await w.waitFor(/"worker ready"/, 30_000);
     const s = startRun(['sweep', CONFIG, ...params, '--queue', redis.url, '--out', join(tmp.dir, 'lost.csv')]);
-    started.push(s);
+    procs.track(s);
     await s.waitFor(/queue: sweep [0-9a-f]+/, 60_000);
     await w.waitFor(/"trial done"[\s\S]*"trial done"/, 60_000);
     await redis.restart();

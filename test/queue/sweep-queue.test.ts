@@ -8,7 +8,8 @@ import { join } from 'node:path';
 import { Redis } from 'ioredis';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { mizan, REPO, startRun, tempDir, type Running, type TempDir } from '../e2e/cli.js';
-import { startRedis, type RedisServer } from '../support/redis-server.js';
+import type { RedisServer } from '../support/redis-server.js';
+import { QueueProcesses } from './processes.js';
 
 const CONFIG = join(REPO, 'config/backtest-sweep.yaml');
 // 24 trials; with slow=12, fast 12..16 make sma-cross throw in create() (fast must be below slow):
@@ -18,8 +19,7 @@ const TRIALS = 24;
 
 let tmp: TempDir;
 let localCsv: string;
-const started: Running[] = [];
-const servers: RedisServer[] = [];
+const procs = new QueueProcesses(() => tmp.dir);
 
 beforeAll(async () => {
   tmp = tempDir('mizan-queue-');
@@ -29,28 +29,16 @@ beforeAll(async () => {
   expect(localCsv.split('\n').filter((l) => l.includes('must be smaller than slow'))).toHaveLength(5);
 }, 120_000);
 
-afterEach(async () => {
-  for (const p of started.splice(0)) p.kill();
-  for (const s of servers.splice(0)) await s.remove();
-});
+afterEach(() => procs.stop());
 afterAll(() => tmp.remove());
 
-async function redisServer(persist = false): Promise<RedisServer> {
-  const s = await startRedis({ persist });
-  servers.push(s);
-  return s;
-}
+const redisServer = (persist = false): Promise<RedisServer> => procs.redis(persist);
 
-let workerNo = 0;
-function worker(url: string, extra: string[] = []): Running {
-  const w = startRun(['worker', '--queue', url, '--concurrency', '1', '--lock-duration', '3000', '--stalled-interval', '1000', '--cache-dir', join(tmp.dir, `cache-${++workerNo}`), ...extra]);
-  started.push(w);
-  return w;
-}
+const worker = (url: string, extra: string[] = []): Running => procs.worker(url, extra);
 
 function sweep(url: string, out: string, params = PARAMS, config = CONFIG): Running {
   const s = startRun(['sweep', config, ...params, '--queue', url, '--out', join(tmp.dir, out)]);
-  started.push(s);
+  procs.track(s);
   return s;
 }
 
