@@ -243,7 +243,8 @@ describe('the dashboard (mizan run --serve, in chromium)', () => {
     await page.goto(`${a.base}/#/denials`);
     const denials = await haltDenials();
     expect(denials.length).toBeGreaterThan(0);
-    const row = page.locator('[data-testid=denials] tbody tr', { hasText: denials[0]!.reason as string }).first();
+    // Every strategy is denied with the same halt reason: pick the row of the strategy and reason the API lists first.
+    const row = page.locator('[data-testid=denials] tbody tr', { hasText: denials[0]!.reason as string }).filter({ hasText: denials[0]!.strategy as string }).first();
     await row.waitFor({ timeout: 10_000 });
     expect(await row.textContent()).toContain(denials[0]!.strategy as string);
     expect(await row.textContent()).toContain('tradingState');
