@@ -119,11 +119,17 @@ describe('mizan run --serve: the API of a paper bot', () => {
     const bal = await get('/api/v1/balances');
     expect(bal.body.accounts.main.find((b: Json) => b.asset === 'USDT')).toMatchObject({ value: expect.stringMatching(/^\d/), locked: expect.any(String) });
 
-    const all = await get('/api/v1/orders?limit=500');
-    expect(all.body.total).toBe(journal((j) => j.orders().length));
-    const page = await get('/api/v1/orders?limit=1&offset=1');
-    expect(page.body).toMatchObject({ limit: 1, offset: 1, total: all.body.total });
-    expect(page.body.items[0].clientOrderId).toBe(all.body.items[1].clientOrderId);
+    // The bot keeps trading while the test reads: each comparison of two reads is retried until they
+    // fall between two orders (a real mismatch never agrees and fails after the timeout).
+    const settle = { timeout: 20_000, interval: 100 };
+    let all = await get('/api/v1/orders?limit=500');
+    await expect.poll(async () => (all = await get('/api/v1/orders?limit=500')).body.total === journal((j) => j.orders().length), settle).toBe(true);
+    await expect
+      .poll(async () => {
+        const [whole, page] = [await get('/api/v1/orders?limit=500'), await get('/api/v1/orders?limit=1&offset=1')];
+        return page.body.limit === 1 && page.body.offset === 1 && page.body.total === whole.body.total && page.body.items[0].clientOrderId === whole.body.items[1].clientOrderId;
+      }, settle)
+      .toBe(true);
     const gridOpen = await get('/api/v1/orders?strategy=btc-grid&status=open&symbol=BTCTMN');
     expect(gridOpen.body.items.length).toBeGreaterThan(0);
     expect(gridOpen.body.items.every((o: Json) => o.strategy === 'btc-grid' && o.status === 'open' && o.symbol === 'BTCTMN')).toBe(true);
@@ -138,8 +144,12 @@ describe('mizan run --serve: the API of a paper bot', () => {
     expect(badSince.status).toBe(400);
     expect(badSince.body.error.message).toContain('query.since');
 
-    const fills = await get('/api/v1/fills?limit=5');
-    expect(fills.body).toMatchObject({ limit: 5, offset: 0, total: journal((j) => j.fills().length) });
+    await expect
+      .poll(async () => {
+        const fills = (await get('/api/v1/fills?limit=5')).body;
+        return fills.limit === 5 && fills.offset === 0 && fills.total === journal((j) => j.fills().length);
+      }, settle)
+      .toBe(true);
     expect((await get('/api/v1/margin/positions')).body).toEqual({ positions: [] });
     const eq = await get('/api/v1/equity');
     expect(eq.body.points[0]).toMatchObject({ asset: 'USDT', equity: expect.any(String), ts: expect.any(Number) });
