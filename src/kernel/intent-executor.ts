@@ -9,6 +9,7 @@ import { Decimal } from '../core/decimal.js';
 import type { Intent } from '../core/intents.js';
 import type { Logger } from '../core/logger.js';
 import type { InstantOrder } from '../core/types/order.js';
+import type { MarginPosition } from '../core/types/margin.js';
 import type { ExecutionEngine, ExecutionJournal } from '../execution/engine.js';
 import { baseOf, quoteOf } from '../execution/tracked-order.js';
 import type { Venue } from '../execution/venue.js';
@@ -29,10 +30,27 @@ export interface IntentExecutorDeps {
   best?(symbol: string, side: 'bid' | 'ask'): Decimal | undefined;
   /** Journal of orders and fills (instant orders are journaled here; spot orders by the engine). */
   journal?: ExecutionJournal;
+  /** The strategy that owns a margin position: a close or top-up by another strategy is denied (rule `ownership`). */
+  ownerOf?(position: MarginPosition): string | undefined;
 }
 
 export class IntentExecutor {
   constructor(private readonly deps: IntentExecutorDeps) {}
+
+  /**
+   * Whether the strategy of a margin close or top-up owns its position; denied (rule `ownership`)
+   * when another strategy, or nobody known, does: a strategy never touches positions it did not open.
+   */
+  private owns(intent: Intent & { positionId: number }): boolean {
+    const ownerOf = this.deps.ownerOf;
+    if (!ownerOf) return true;
+    const pos = this.deps.portfolio.marginPositions().find((p) => p.id === intent.positionId);
+    const owner = pos ? ownerOf(pos) : undefined;
+    if (pos && owner === intent.strategy) return true;
+    const whose = !pos ? 'not an open position of the account' : owner ? `a position of ${owner}` : 'a position no strategy of this bot opened';
+    this.deps.deny({ intent, rule: 'ownership', reason: `margin position ${intent.positionId} is ${whose}, not of ${intent.strategy}` });
+    return false;
+  }
 
   async execute(intent: Intent, reservationId?: string): Promise<void> {
     const d = this.deps;
@@ -77,12 +95,14 @@ export class IntentExecutor {
           return;
         }
         case 'marginAddCollateral':
+          if (!this.owns(intent)) return;
           await d.venueFor(account).addCollateral(intent.positionId, intent.amount);
           await this.syncMargin(account);
           return;
         case 'marginClose': {
           // No price given (the kernel's risk port fills it in before the check): a long closes by
           // selling (best bid), a short by buying back (best ask).
+          if (!this.owns(intent)) return;
           const pos = d.portfolio.marginPositions().find((p) => p.id === intent.positionId);
           const price = intent.price ?? (pos ? d.best?.(pos.market, pos.side === 'long' ? 'bid' : 'ask') : undefined);
           if (!price) throw new Error(`margin position ${intent.positionId}: no price to close at (position unknown or no book for its market)`);

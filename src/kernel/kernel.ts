@@ -193,6 +193,7 @@ export class TradingKernel {
       kv: (name) => p.kv(name),
       ...(p.executionJournal ? { executionJournal: p.executionJournal } : {}),
       ...(p.plot ? { plot: p.plot } : {}),
+      ownerOf: (pos) => this.owners.owner(pos),
       onFill: (f) => {
         for (const l of this.fillListeners) l(f);
       },

@@ -6,7 +6,7 @@
 import type { Clock } from '../core/clock.js';
 import { Decimal } from '../core/decimal.js';
 import type { Intent, Verdict } from '../core/intents.js';
-import type { MarginRequest } from '../core/types/margin.js';
+import type { MarginPosition, MarginRequest } from '../core/types/margin.js';
 import type { CheckOptions } from '../risk/types.js';
 import { DenialTally } from './denial-tally.js';
 import type { Logger } from '../core/logger.js';
@@ -82,6 +82,12 @@ export interface TradingCoreDeps {
   onFill?(fill: FillEvent): void;
   /** Where `ctx.plot` points go (a backtest's collector); none: checked and dropped. */
   plot?: PlotSink;
+  /**
+   * The strategy that owns a margin position (the kernel's owners). A strategy sees only its own
+   * positions in `ctx.marginPositions()` and may close or top up only those. None: every position is
+   * every strategy's (unit tests of one strategy).
+   */
+  ownerOf?(position: MarginPosition): string | undefined;
 }
 
 export class TradingCore {
@@ -112,6 +118,7 @@ export class TradingCore {
       best: (symbol, side) => (side === 'bid' ? deps.book(symbol)?.bestBid() : deps.book(symbol)?.bestAsk()),
       ...(deps.executionJournal ? { journal: deps.executionJournal } : {}),
       fill: (f, account) => this.onFill(f, account),
+      ...(deps.ownerOf ? { ownerOf: deps.ownerOf } : {}),
     });
     for (const inst of deps.instances) {
       const ctx = this.context(inst);
@@ -281,7 +288,11 @@ export class TradingCore {
         return { asset, value: b.value, locked: b.locked, free: b.value.minus(b.locked).minus(reserved) };
       },
       position: (symbol) => d.portfolio.positions.view(inst.name, symbol),
-      marginPositions: (market) => d.portfolio.marginPositions(market),
+      marginPositions: (market) => {
+        const all = d.portfolio.marginPositions(market);
+        const ownerOf = d.ownerOf;
+        return ownerOf ? all.filter((p) => ownerOf(p) === inst.name) : all;
+      },
       openOrders: (symbol) => d.engine.liveOrders({ strategy: inst.name, ...(symbol ? { symbol } : {}) }).map(toView),
       plot: plotter({ strategy: inst.name, plots: inst.definition.plots, markets: inst.markets, ...(d.plot ? { sink: d.plot } : {}) }),
     };
