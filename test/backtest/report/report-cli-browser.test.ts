@@ -132,8 +132,9 @@ journal: { file: ":memory:" }
       expect(ends[0]![0]).toBe(Date.parse('2023-01-03T00:00:00Z') / 1000);
       // The page opens on the whole run, first bar to last (the old candle chart opened on its last
       // weeks while the equity chart showed the whole run).
-      const opened = await page.evaluate(() => (globalThis as unknown as { __report: { chart: { timeScale(): { getVisibleRange(): { from: number; to: number } | null } } } }).__report.chart.timeScale().getVisibleRange());
-      expect(opened).toEqual({ from: ends[0]![0], to: ends[0]![1] });
+      // (Read until the chart has applied it: it lays out on an animation frame, late on a loaded machine.)
+      const visibleRange = () => page.evaluate(() => (globalThis as unknown as { __report: { chart: { timeScale(): { getVisibleRange(): { from: number; to: number } | null } } } }).__report.chart.timeScale().getVisibleRange());
+      await expect.poll(visibleRange, { timeout: 10_000 }).toEqual({ from: ends[0]![0], to: ends[0]![1] });
       await page.screenshot({ path: join(shots, 'chart.png') });
 
       // The breakdown tables show result.json's numbers.
@@ -176,11 +177,14 @@ journal: { file: ":memory:" }
       const entry = Number(await row.getAttribute('data-entry'));
       const exit = Number(await row.getAttribute('data-exit'));
       await row.click();
-      const range = await page.evaluate(() => (globalThis as unknown as { __report: { chart: { timeScale(): { getVisibleRange(): { from: number; to: number } | null } } } }).__report.chart.timeScale().getVisibleRange());
-      expect(range!.from).toBeLessThanOrEqual(entry);
-      expect(range!.to).toBeGreaterThanOrEqual(exit);
-      // Zoomed in: far less than the whole run in view.
-      expect(range!.to - range!.from).toBeLessThan((Date.parse(result.run.to) - Date.parse(result.run.from)) / 1000 / 4);
+      // Zoomed in on the trade: its entry and exit in view, and far less than the whole run.
+      const quarter = (Date.parse(result.run.to) - Date.parse(result.run.from)) / 1000 / 4;
+      await expect
+        .poll(async () => {
+          const range = await visibleRange();
+          return range !== null && range.from <= entry && range.to >= exit && range.to - range.from < quarter;
+        }, { timeout: 10_000 })
+        .toBe(true);
       await page.screenshot({ path: join(shots, 'trade-focused.png') });
       expect(errors).toEqual([]);
       process.stdout.write(`report screenshots: ${shots}\n`);
