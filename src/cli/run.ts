@@ -10,7 +10,7 @@ import type { BotParts, StartInfo } from '../runtime/bot.js';
 import type { Notifier } from '../notify/notifier.js';
 import { DEFAULT_SERVER_PORT } from '../config/defaults.js';
 import type { RunningServer } from '../server/server.js';
-import type { BotControlAdapter } from '../server/bot-adapter.js';
+import type { BotControlAdapter, DenialLog } from '../server/bot-adapter.js';
 import { notificationSecrets } from '../config/notify-secrets.js';
 
 function banner(info: StartInfo): string {
@@ -78,15 +78,21 @@ export function registerRunCommand(program: Command): void {
       // Notifications (src/notify/): attached before any strategy starts; background delivery, the trading path only queues.
       const notify = config.notifications ? await import('../notify/notifier.js') : undefined;
       let notifier: Notifier | undefined;
+      // The API's list of denials starts with the bot's parts, before any strategy starts (an intent
+      // denied in onStart or on the first candle is listed too).
+      let early: DenialLog | undefined;
       const bot = await startBot(config, {
         live: o.live === true,
         logger,
-        ...(notify && config.notifications
+        ...(api || (notify && config.notifications)
           ? {
               attach: (parts: BotParts) => {
-                const secrets = [config.exchange.apiKey, config.exchange.stream.privateKey, tokens?.read, tokens?.control, ...notificationSecrets(config.notifications)].filter((x): x is string => x !== undefined);
-                notifier = notify.startNotifier(parts, config.notifications!, { logger, secrets });
-                notifyTap = (line) => notifier?.onLogLine(line);
+                if (api) early = new api[2].DenialLog(parts);
+                if (notify && config.notifications) {
+                  const secrets = [config.exchange.apiKey, config.exchange.stream.privateKey, tokens?.read, tokens?.control, ...notificationSecrets(config.notifications)].filter((x): x is string => x !== undefined);
+                  notifier = notify.startNotifier(parts, config.notifications, { logger, secrets });
+                  notifyTap = (line) => notifier?.onLogLine(line);
+                }
               },
             }
           : {}),
@@ -101,7 +107,7 @@ export function registerRunCommand(program: Command): void {
       let server: RunningServer | undefined;
       let control: BotControlAdapter | undefined;
       if (api && tokens && logs) {
-        control = api[2].botControl(bot, logs);
+        control = api[2].botControl(bot, logs, undefined, early);
         try {
           server = await api[3].startServer({
             control,

@@ -104,7 +104,58 @@ export interface BotControlAdapter extends BotControl {
   close(): void;
 }
 
-export function botControl(bot: Bot, logs: LogRing, now: () => number = () => Date.now()): BotControlAdapter {
+type DeniedEvent = { intent: { strategy: string; kind: string; symbol?: string; market?: string }; rule: string; reason: string };
+
+/**
+ * The last denials of each strategy, for the API. Made from the bot's parts before any strategy
+ * starts (`startBot`'s `attach`), so the denials of the first moments (an intent of `onStart`, the
+ * first candle) are listed too; the adapter made after `startBot` returns takes it over.
+ */
+export class DenialLog {
+  private readonly byStrategy = new Map<string, DenialDto[]>();
+  private listener: ((d: DenialDto) => void) | undefined;
+  private readonly off: () => void;
+
+  /** Risk denials, and orders the exchange rejected (rule `exchange`). */
+  constructor(parts: Pick<Bot, 'risk' | 'engine'>, now: () => number = () => Date.now()) {
+    const { risk, engine } = parts;
+    const onDenied = (d: DeniedEvent) => this.add({ time: now(), strategy: d.intent.strategy, rule: d.rule, reason: d.reason, intent: d.intent.kind, symbol: d.intent.symbol ?? d.intent.market ?? null });
+    const onOrder = (u: { order: OrderView; reason?: string }) => {
+      if (u.order.state === 'rejected') this.add({ time: now(), strategy: u.order.strategy, rule: 'exchange', reason: u.reason ?? 'rejected by the exchange', intent: 'order', symbol: u.order.symbol });
+    };
+    risk.on('denied', onDenied);
+    engine.on('order', onOrder);
+    this.off = () => {
+      risk.off('denied', onDenied);
+      engine.off('order', onOrder);
+    };
+  }
+
+  private add(d: DenialDto): void {
+    const list = this.byStrategy.get(d.strategy) ?? [];
+    list.push(d);
+    if (list.length > DENIALS_KEPT) list.shift();
+    this.byStrategy.set(d.strategy, list);
+    this.listener?.(d);
+  }
+
+  /** The strategy's last denials, oldest first. */
+  recent(strategy: string): DenialDto[] {
+    return [...(this.byStrategy.get(strategy) ?? [])];
+  }
+
+  /** Told of each new denial (one listener: the adapter's stream). */
+  onDenial(listener: ((d: DenialDto) => void) | undefined): void {
+    this.listener = listener;
+  }
+
+  close(): void {
+    this.listener = undefined;
+    this.off();
+  }
+}
+
+export function botControl(bot: Bot, logs: LogRing, now: () => number = () => Date.now(), early?: DenialLog): BotControlAdapter {
   const { config, core, engine, risk, portfolio, market, journal, loop } = bot;
   const symbols = [...new Set(config.strategies.flatMap((s) => s.markets))];
   const accounts = [...new Set(['main', ...config.strategies.map((s) => s.account ?? 'main')])];
@@ -121,22 +172,13 @@ export function botControl(bot: Bot, logs: LogRing, now: () => number = () => Da
       }
     }
   };
-  const denials = new Map<string, DenialDto[]>();
-  const addDenial = (d: DenialDto) => {
-    const list = denials.get(d.strategy) ?? [];
-    list.push(d);
-    if (list.length > DENIALS_KEPT) list.shift();
-    denials.set(d.strategy, list);
-    emit({ type: 'denial', denial: d });
-  };
+  const denials = early ?? new DenialLog(bot, now);
+  denials.onDenial((d) => emit({ type: 'denial', denial: d }));
   const mid = (s: string) => (market.symbols().includes(s) ? market.book(s).mid() : undefined);
 
   // ------------------------------------------------------------------------------ events
   const offs: (() => void)[] = [];
-  const onDenied = (d: { intent: { strategy: string; kind: string; symbol?: string; market?: string }; rule: string; reason: string }) =>
-    addDenial({ time: now(), strategy: d.intent.strategy, rule: d.rule, reason: d.reason, intent: d.intent.kind, symbol: d.intent.symbol ?? d.intent.market ?? null });
-  risk.on('denied', onDenied);
-  offs.push(() => risk.off('denied', onDenied));
+  offs.push(() => denials.close());
   const onState = (rec: TradingStateRecord, prev: TradingStateRecord) => emit({ type: 'tradingState', state: stateDto(rec), previous: prev.state });
   risk.on('state', onState);
   offs.push(() => risk.off('state', onState));
@@ -173,9 +215,6 @@ export function botControl(bot: Bot, logs: LogRing, now: () => number = () => Da
   offs.push(() => clearInterval(tailTimer));
   const onOrder = (u: { order: OrderView; previous: string; reason?: string }) => {
     emit({ type: 'order', order: liveOrderDto(u.order, u.reason), previous: u.previous });
-    if (u.order.state === 'rejected') {
-      addDenial({ time: now(), strategy: u.order.strategy, rule: 'exchange', reason: u.reason ?? 'rejected by the exchange', intent: 'order', symbol: u.order.symbol });
-    }
   };
   engine.on('order', onOrder);
   offs.push(() => engine.off('order', onOrder));
@@ -217,7 +256,7 @@ export function botControl(bot: Bot, logs: LogRing, now: () => number = () => Da
       handlerErrors: runner.errors,
       pnl,
       openOrders: engine.liveOrders({ strategy: name }).map((o) => liveOrderDto(o)),
-      recentDenials: [...(denials.get(name) ?? [])],
+      recentDenials: denials.recent(name),
     };
   };
   const liveOrder = (id: string): TrackedOrder => {
