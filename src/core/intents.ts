@@ -65,8 +65,10 @@ export interface MarginOpenIntent extends IntentBase {
   collateral: Decimal;
   riskCoef: Decimal;
   /**
-   * Left out: the price that closes at once, the best bid for a long (it sells) and the best ask for
-   * a short (it buys back), in every mode (a backtest's book is the last close on both sides).
+   * Left out: the open price of the exchange's dry run when one was taken (a strategy with
+   * `risk.limits.minCallDistancePct`), else the mid of the market's book, rounded to the price tick,
+   * in every mode (a backtest's book is the last close on both sides). The risk check's adjustment
+   * says which it used.
    */
   openPrice?: Decimal;
   stopLoss?: Decimal;
