@@ -5,15 +5,12 @@
  * and a minimum above the distance riskCoef 2 gives (about 36 %) denies every open with the call
  * price and its distance. Before the fix no mode took a preview and every open was denied.
  */
-import { execFile } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
-import { REPO } from './helpers.js';
+import { cliBacktest } from './helpers.js';
 
-const run = promisify(execFile);
 const dir = mkdtempSync(join(tmpdir(), 'mizan-bt-calldist-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -24,32 +21,20 @@ interface Result {
 }
 
 async function backtest(name: string, minCallDistancePct: number): Promise<Result> {
-  const file = join(dir, `${name}.yaml`);
-  writeFileSync(
-    file,
-    `mode: backtest
-strategies:
-  - name: trend
+  const r = await cliBacktest<Result>(dir, name, {
+    strategies: `  - name: trend
     strategy: margin-trend
     markets: [BTCUSDT]
     resolution: "300s"
-    params: { fast: 12, slow: 26, collateral: 500 }
-risk:
-  limits: { minCallDistancePct: ${minCallDistancePct} }
-backtest:
-  data:
-    - { symbol: BTCUSDT, file: ${JSON.stringify(join(REPO, 'backtest/data/BTCUSDT-5m-freqtrade-2023.csv.gz'))} }
-  from: 2023-01-10
+    params: { fast: 12, slow: 26, collateral: 500 }`,
+    extra: `risk:
+  limits: { minCallDistancePct: ${minCallDistancePct} }`,
+    backtest: `  from: 2023-01-10
   to: 2023-01-12
   balances: { USDT: 10000 }
-  slippagePct: 0.05
-journal: { file: ":memory:" }
-logging: { level: warn, pretty: false }
-`,
-  );
-  const out = join(dir, `out-${name}`);
-  await run(process.execPath, [join(REPO, 'bin/mizan.js'), 'backtest', file, '--out', out], { cwd: REPO });
-  return JSON.parse(readFileSync(join(out, 'result.json'), 'utf8')) as Result;
+  slippagePct: 0.05`,
+  });
+  return r.result;
 }
 
 describe('minCallDistancePct in a backtest (mizan backtest, child process)', () => {

@@ -1,8 +1,10 @@
 /** Helpers for backtest tests: candle files in a temp dir, a config, scripted strategies. */
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { execFile } from 'node:child_process';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
 import { runBacktest } from '../../src/backtest/run.js';
 import { parseConfig } from '../../src/config/load.js';
 import type { MizanConfig } from '../../src/config/schema.js';
@@ -94,4 +96,34 @@ export async function runScript(rows: Ohlcv[], extra: string, script: Script, ba
   const file = writeCandles(rows);
   const cfg = config(file, { rows: rows.length, extra, ...(balances ? { balances } : {}) });
   return runBacktest(cfg, { instances: [scripted(script)] });
+}
+
+/** The bundled real BTCUSDT 5-minute candles (2023-01-02 .. 2023-02-09). */
+export const BUNDLED_5M = join(REPO, 'backtest/data/BTCUSDT-5m-freqtrade-2023.csv.gz');
+
+/**
+ * `mizan backtest <dir>/<name>.yaml --out <dir>/out-<name>` in a child process, as a user runs it,
+ * on a config of `strategies` (YAML lines) over the bundled 5-minute data; `backtest` holds the
+ * lines of the `backtest:` section after `data:` (range, balances, ...), `extra` top-level sections.
+ * Returns what it printed and its result.json.
+ */
+export async function cliBacktest<R>(dir: string, name: string, o: { strategies: string; backtest: string; extra?: string }): Promise<{ stdout: string; result: R }> {
+  const file = join(dir, `${name}.yaml`);
+  writeFileSync(
+    file,
+    `mode: backtest
+strategies:
+${o.strategies}
+${o.extra ?? ''}
+backtest:
+  data:
+    - { symbol: BTCUSDT, file: ${JSON.stringify(BUNDLED_5M)} }
+${o.backtest}
+journal: { file: ":memory:" }
+logging: { level: warn, pretty: false }
+`,
+  );
+  const out = join(dir, `out-${name}`);
+  const { stdout } = await promisify(execFile)(process.execPath, [join(REPO, 'bin/mizan.js'), 'backtest', file, '--out', out], { cwd: REPO });
+  return { stdout, result: JSON.parse(readFileSync(join(out, 'result.json'), 'utf8')) as R };
 }

@@ -6,15 +6,12 @@
  * positions, and an open position of one kept the other from opening its own.
  * Each instance's trades in the shared run are the trades it makes alone.
  */
-import { execFile } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
-import { REPO } from './helpers.js';
+import { cliBacktest } from './helpers.js';
 
-const run = promisify(execFile);
 const dir = mkdtempSync(join(tmpdir(), 'mizan-bt-owners-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -26,26 +23,14 @@ const QUICK = '  - { name: quick, strategy: margin-trend, markets: [BTCUSDT], re
 const STEADY = '  - { name: steady, strategy: margin-trend, markets: [BTCUSDT], resolution: "300s", params: { fast: 12, slow: 26, collateral: 300 } }';
 
 async function backtest(name: string, strategies: string[]): Promise<Result> {
-  const file = join(dir, `${name}.yaml`);
-  writeFileSync(
-    file,
-    `mode: backtest
-strategies:
-${strategies.join('\n')}
-backtest:
-  data:
-    - { symbol: BTCUSDT, file: ${JSON.stringify(join(REPO, 'backtest/data/BTCUSDT-5m-freqtrade-2023.csv.gz'))} }
-  from: 2023-01-10
+  const r = await cliBacktest<Result>(dir, name, {
+    strategies: strategies.join('\n'),
+    backtest: `  from: 2023-01-10
   to: 2023-01-13
   balances: { USDT: 10000 }
-  slippagePct: 0.05
-journal: { file: ":memory:" }
-logging: { level: warn, pretty: false }
-`,
-  );
-  const out = join(dir, `out-${name}`);
-  await run(process.execPath, [join(REPO, 'bin/mizan.js'), 'backtest', file, '--out', out], { cwd: REPO });
-  return JSON.parse(readFileSync(join(out, 'result.json'), 'utf8')) as Result;
+  slippagePct: 0.05`,
+  });
+  return r.result;
 }
 
 // A fill inside a candle is stamped along the candle's path (open, extremes, close, with a print at

@@ -4,15 +4,12 @@
  * reproductions): a strategy's `capital` and `risk` limits deny, `risk.protections` halt, and a
  * resting order's funds count once (the grid places every rung its balance pays for).
  */
-import { execFile } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
-import { REPO } from './helpers.js';
+import { cliBacktest } from './helpers.js';
 
-const run = promisify(execFile);
 const dir = mkdtempSync(join(tmpdir(), 'mizan-bt-risk-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -22,30 +19,16 @@ interface Result {
   orders: { side: string; state: string; quantity: string; price?: string; avgPrice?: string; executedQty?: string; tag?: string }[];
 }
 
-async function backtest(name: string, strategy: string, extra = ''): Promise<{ result: Result; stdout: string }> {
-  const file = join(dir, `${name}.yaml`);
-  writeFileSync(
-    file,
-    `mode: backtest
-strategies:
-${strategy}
-${extra}
-backtest:
-  data:
-    - { symbol: BTCUSDT, file: ${JSON.stringify(join(REPO, 'backtest/data/BTCUSDT-5m-freqtrade-2023.csv.gz'))} }
-  from: 2023-01-03
+const backtest = (name: string, strategy: string, extra = '') =>
+  cliBacktest<Result>(dir, name, {
+    strategies: strategy,
+    extra,
+    backtest: `  from: 2023-01-03
   to: 2023-02-09
   balances: { USDT: 10000 }
   slippagePct: 0.05
-  fillOnTouch: false
-journal: { file: ":memory:" }
-logging: { level: warn, pretty: false }
-`,
-  );
-  const out = join(dir, `out-${name}`);
-  const { stdout } = await run(process.execPath, [join(REPO, 'bin/mizan.js'), 'backtest', file, '--out', out], { cwd: REPO });
-  return { result: JSON.parse(readFileSync(join(out, 'result.json'), 'utf8')) as Result, stdout };
-}
+  fillOnTouch: false`,
+  });
 
 const sma = (extra = '') => `  - name: sma
     strategy: sma-cross
