@@ -12,7 +12,7 @@ import { CandleFileError } from './errors.js';
 import { isColumnDict, parseFreqtradeArrays, parseFreqtradeColumns } from './freqtrade.js';
 import { ColumnSink, DecimalSink, type CandleSink, type PosKind } from './sink.js';
 import { readBytesMaybeGzip, readTextMaybeGzip } from './text.js';
-import { countLines, scanCsvBytes } from './csv-bytes.js';
+import { scanCsvBytes } from './csv-bytes.js';
 
 export type CandleFileFormat = 'bundled' | 'freqtrade-json' | 'freqtrade-columns' | 'csv';
 
@@ -93,7 +93,7 @@ export function readCandleColumns(file: string): CandleColumns & { format: Candl
   const bytes = readBytesMaybeGzip(file);
   const csv = csvFormatOfBytes(bytes);
   if (csv !== undefined) {
-    const sink = new ColumnSink(file, 'line', countLines(bytes));
+    const sink = new ColumnSink(file, 'line', 0);
     if (scanCsvBytes(file, bytes, sink)) return { ...trimColumns(sink.result()), format: csv };
     sink.reset();
     parseCsv(file, bytes.toString('utf8'), sink);

@@ -128,6 +128,31 @@ export class ColumnSink extends CheckingSink {
     cols.length = i + 1;
   }
 
+  // The byte scanner's direct access (csv-bytes.ts ColumnWriter): it fills the arrays itself.
+  get columns(): CandleColumns {
+    return this.cols;
+  }
+
+  get last(): number {
+    return this.lastTime;
+  }
+
+  sync(length: number, last: number): void {
+    this.cols.length = length;
+    this.lastTime = last;
+  }
+
+  /** Room for at least `rows` more rows: the arrays grown to exactly that when they are short. */
+  reserve(rows: number): CandleColumns {
+    const old = this.cols;
+    if (old.time.length - old.length >= rows) return old;
+    const next = allocColumns(old.length + rows);
+    for (const k of ['time', 'open', 'high', 'low', 'close', 'volume'] as const) next[k].set(old[k].subarray(0, old.length));
+    next.length = old.length;
+    this.cols = next;
+    return next;
+  }
+
   /** Start again (the fast CSV scan gave up part way). */
   reset(): void {
     this.cols.length = 0;

@@ -64,6 +64,13 @@ describe('byte CSV scanner (readCandleColumns) against the text reader', () => {
     'empty file': '',
     'no time column': 'open,high,low,close\n1,2,1,1\n',
     'non-ASCII in a row': 'time,open,high,low,close,volume\n1704067200,1.5,2,1,1.25,3\n1704067260,1,2,1,1,3€\n',
+    'more than 15 digits, of which at most 15 significant': 'time,open,high,low,close,volume\n00000000001704067200,0000000000000001.5,000000000000002.000,1,1.25,3\n1704067260,1.5,2,1,1.25,00000000000000000000000000000.5\n',
+    // The arrays are sized from the first 1,000 lines' length: later, shorter lines make them grow.
+    'many more rows than the first lines promise': 'time,open,high,low,close,volume,note\n' +
+      Array.from({ length: 1000 }, (_, i) => `${1704067200 + i * 60},1.5,2,1,1.25,3,${'x'.repeat(200)}`).join('\n') + '\n' +
+      Array.from({ length: 30000 }, (_, i) => `${1704127200 + i * 60},1,1,1,1,0,`).join('\n') + '\n',
+    'an error after the first chunks': 'time,open,high,low,close,volume\n' + Array.from({ length: 20000 }, (_, i) => `${1704067200 + i * 60},1.5,2,1,${i === 15000 ? 3 : 1.25},3`).join('\n') + '\n',
+    'an ISO date line after the first chunks': 'time,open,high,low,close,volume\n' + Array.from({ length: 20000 }, (_, i) => `${i === 15000 ? '2024-01-11T10:00:00Z' : 1704067200 + i * 60},1.5,2,1,1.25,3`).join('\n') + '\n',
   };
   for (const [name, text] of Object.entries(cases)) {
     it(`same result as the text reader: ${name}`, () => {
