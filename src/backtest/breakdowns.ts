@@ -39,20 +39,86 @@ function referencePnl(t: TradeRecord): string | undefined {
   return t.quote === undefined ? t.pnl : undefined;
 }
 
+const PLAIN_DECIMAL = /^-?\d+(\.\d+)?$/;
+
+/**
+ * Decimal strings as BigInts at one scale (the widest of them), for exact sums; undefined when one is
+ * not a plain decimal (then Decimal sums them).
+ */
+function scaled(values: readonly (string | undefined)[]): { scale: number; ints: (bigint | undefined)[] } | undefined {
+  let scale = 0;
+  for (const v of values) {
+    if (v === undefined) continue;
+    if (!PLAIN_DECIMAL.test(v)) return undefined;
+    const dot = v.indexOf('.');
+    if (dot >= 0 && v.length - dot - 1 > scale) scale = v.length - dot - 1;
+  }
+  const ints = values.map((v) => {
+    if (v === undefined) return undefined;
+    const dot = v.indexOf('.');
+    return BigInt(dot < 0 ? v + '0'.repeat(scale) : v.slice(0, dot) + v.slice(dot + 1) + '0'.repeat(scale - (v.length - dot - 1)));
+  });
+  return { scale, ints };
+}
+
+/**
+ * The exact sum of decimal strings, as Decimal.plus one by one gives it: a BigInt sum at the widest
+ * scale. That is the Decimal sum whenever no partial sum needs more than Decimal.precision digits
+ * (checked with the sum of the absolute values); else, or with a string that is not a plain decimal,
+ * Decimal.plus itself sums them.
+ */
+export function sumDecimals(values: readonly string[]): Decimal {
+  const s = scaled(values);
+  return (s && sumScaled(s.ints, s.scale)) ?? sumSlow(values);
+}
+
+function sumSlow(values: readonly string[]): Decimal {
+  return values.reduce((a, x) => a.plus(x), new Decimal(0));
+}
+
+/** The sum of BigInts at `scale` as a Decimal, or undefined when Decimal.plus could have rounded a partial sum. */
+function sumScaled(ints: readonly (bigint | undefined)[], scale: number): Decimal | undefined {
+  let sum = 0n;
+  let abs = 0n;
+  for (const m of ints) {
+    if (m === undefined) continue;
+    sum += m;
+    abs += m < 0n ? -m : m;
+  }
+  if (abs.toString().length > Decimal.precision) return undefined;
+  const neg = sum < 0n;
+  const d = (neg ? -sum : sum).toString().padStart(scale + 1, '0');
+  return new Decimal(`${neg ? '-' : ''}${scale > 0 ? `${d.slice(0, d.length - scale)}.${d.slice(d.length - scale)}` : d}`);
+}
+
+/** Per trade, what the rows add up (read once for the three breakdowns). */
+interface Parsed {
+  trades: readonly TradeRecord[];
+  win: boolean[];
+  pnl: (string | undefined)[];
+  scaled: { scale: number; ints: (bigint | undefined)[] } | undefined;
+}
+
+function parse(trades: readonly TradeRecord[]): Parsed {
+  const pnl = trades.map(referencePnl);
+  return { trades, win: trades.map((t) => Number(t.pnlReference ?? t.pnl) > 0), pnl, scaled: scaled(pnl) };
+}
+
 /** Rows of `trades` grouped by `key`, in the order of `order` first (keys it lacks follow, most trades first). */
-function group(trades: readonly TradeRecord[], key: (t: TradeRecord) => string, order: readonly string[] = []): BreakdownRow[] {
-  const acc = new Map<string, { trades: number; wins: number; pnl: Decimal; duration: number; unvalued: number }>();
-  for (const t of trades) {
+function group(p: Parsed, key: (t: TradeRecord) => string, order: readonly string[] = []): BreakdownRow[] {
+  const acc = new Map<string, { trades: number; wins: number; members: number[]; duration: number; unvalued: number }>();
+  p.trades.forEach((t, i) => {
     const k = key(t);
     let a = acc.get(k);
-    if (!a) acc.set(k, (a = { trades: 0, wins: 0, pnl: new Decimal(0), duration: 0, unvalued: 0 }));
+    if (!a) acc.set(k, (a = { trades: 0, wins: 0, members: [], duration: 0, unvalued: 0 }));
     a.trades++;
-    if (Number(t.pnlReference ?? t.pnl) > 0) a.wins++;
+    if (p.win[i]) a.wins++;
     a.duration += t.exitTime - t.entryTime;
-    const p = referencePnl(t);
-    if (p === undefined) a.unvalued++;
-    else a.pnl = a.pnl.plus(p);
-  }
+    if (p.pnl[i] === undefined) a.unvalued++;
+    else a.members.push(i);
+  });
+  const sum = (members: number[]): Decimal =>
+    (p.scaled && sumScaled(members.map((i) => p.scaled!.ints[i]), p.scaled.scale)) ?? sumSlow(members.map((i) => p.pnl[i]!));
   const rank = (k: string) => {
     const i = order.indexOf(k);
     return i < 0 ? order.length : i;
@@ -64,7 +130,7 @@ function group(trades: readonly TradeRecord[], key: (t: TradeRecord) => string, 
       trades: a.trades,
       wins: a.wins,
       winRatePct: (a.wins / a.trades) * 100,
-      pnl: a.pnl.toSignificantDigits(15).toFixed(),
+      pnl: sum(a.members).toSignificantDigits(15).toFixed(),
       avgDurationMs: a.duration / a.trades,
       unvalued: a.unvalued,
     }));
@@ -72,11 +138,12 @@ function group(trades: readonly TradeRecord[], key: (t: TradeRecord) => string, 
 
 /** The three breakdowns; strategies and markets in the run's order, exit reasons by count. */
 export function computeBreakdowns(trades: readonly TradeRecord[], reference: string, strategies: readonly string[] = [], markets: readonly string[] = []): Breakdowns {
+  const p = parse(trades);
   return {
     reference,
-    byStrategy: group(trades, (t) => t.strategy, strategies),
-    byMarket: group(trades, (t) => t.symbol, markets),
-    byExit: group(trades, (t) => t.exit),
+    byStrategy: group(p, (t) => t.strategy, strategies),
+    byMarket: group(p, (t) => t.symbol, markets),
+    byExit: group(p, (t) => t.exit),
   };
 }
 
