@@ -26,6 +26,22 @@ async function load() {
   ]);
   return { cliProgress: progress.default, loadConfig: configLoad.loadConfig, createLogger: log.createLogger, WallexRestClient: rest.WallexRestClient, ...fees, ...metrics, ...report, ...result, ...run, ...sweep, paintFor: breakdowns.paintFor };
 }
+
+/**
+ * What `mizan backtest` needs before its first candle: the config loader, the logger, the run and the
+ * progress bar. The REST client (ky) only when the config fetches candles or reads the account's fees;
+ * the report's code after the run, and only with --out (the time to the first candle is issue 18's).
+ */
+async function loadBacktest() {
+  const [progress, configLoad, log, fees, run] = await Promise.all([
+    import('cli-progress'),
+    import('../config/load.js'),
+    import('../runtime/logger.js'),
+    import('../backtest/account-fees.js'),
+    import('../backtest/run.js'),
+  ]);
+  return { cliProgress: progress.default, loadConfig: configLoad.loadConfig, createLogger: log.createLogger, resolveAccountFees: fees.resolveAccountFees, runBacktest: run.runBacktest };
+}
 type Loaded = Awaited<ReturnType<typeof load>>;
 
 export function parseTime(v: string, flag: string): number {
@@ -35,11 +51,17 @@ export function parseTime(v: string, flag: string): number {
 }
 
 /** The exchange's REST client with the config's key (for `fees: account`, an account endpoint). */
-function restClientOf(m: Loaded, config: MizanConfig): WallexRestClient {
+function restClientOf(m: Pick<Loaded, 'WallexRestClient'>, config: MizanConfig): WallexRestClient {
   return new m.WallexRestClient({ baseUrl: config.exchange.baseUrl, timeoutMs: config.exchange.timeoutMs, ...(config.exchange.apiKey ? { apiKey: config.exchange.apiKey } : {}) });
 }
 
-async function backtestConfig(m: Loaded, file: string): Promise<MizanConfig> {
+/** Whether a backtest of this config talks to the exchange (candles to fetch, or the account's fee rates to read). */
+function needsExchange(config: MizanConfig): boolean {
+  const bt = config.backtest;
+  return bt !== undefined && ((bt.fees === 'account' && !bt.accountFees) || bt.data.some((d) => d.fetch === true));
+}
+
+async function backtestConfig(m: Pick<Loaded, 'loadConfig'>, file: string): Promise<MizanConfig> {
   const config = await m.loadConfig(file);
   if (!config.backtest) throw new Error(`${file}: no backtest section (data, from, to)`);
   return config;
@@ -58,10 +80,11 @@ export function registerBacktestCommands(program: Command): void {
     .option('--out <dir>', 'write result.json and report.html here')
     .option('--allow-errors', 'exit with code 0 even when a strategy handler threw (backtest.allowErrors)')
     .action(async (file: string, o: { from?: string; to?: string; data?: string; out?: string; allowErrors?: boolean }) => {
-      const m = await load();
+      const m = await loadBacktest();
       const loaded = await backtestConfig(m, file);
+      const rest = needsExchange(loaded) ? await import('../exchange/rest/client.js') : undefined;
       // fees: account: the account's rates, read once before the run (the key goes only into x-api-key).
-      const config = await m.resolveAccountFees(loaded, () => restClientOf(m, loaded));
+      const config = await m.resolveAccountFees(loaded, () => restClientOf(rest!, loaded));
       // The real logger, as `mizan run` builds it (logging.level, logging.pretty, secrets redacted), on
       // stderr: stdout carries the summary. ctx.log, risk denials and handler errors reach it.
       // Each line carries the simulated time it was written at (`at`), once the run's clock exists.
@@ -79,7 +102,7 @@ export function registerBacktestCommands(program: Command): void {
         ...(o.from ? { from: parseTime(o.from, '--from') } : {}),
         ...(o.to ? { to: parseTime(o.to, '--to') } : {}),
         ...(o.data ? { dataDir: resolve(o.data) } : {}),
-        candleSource: new m.WallexRestClient({ baseUrl: config.exchange.baseUrl, timeoutMs: config.exchange.timeoutMs }),
+        ...(rest ? { candleSource: new rest.WallexRestClient({ baseUrl: config.exchange.baseUrl, timeoutMs: config.exchange.timeoutMs }) } : {}),
         logger,
         onClock: (c) => (simClock = c),
         onProgress: (done, total) => {
@@ -89,12 +112,14 @@ export function registerBacktestCommands(program: Command): void {
         },
       });
       if (started) bar.stop();
+      const [result, breakdowns] = await Promise.all([import('../backtest/result.js'), import('../backtest/breakdowns.js')]);
       // Colours on a terminal (none when stdout is a file or a pipe, or NO_COLOR is set).
-      process.stdout.write(m.formatSummary(run.result, m.paintFor(process.stdout)) + '\n');
+      process.stdout.write(result.formatSummary(run.result, breakdowns.paintFor(process.stdout)) + '\n');
       if (o.out) {
+        const report = await import('../backtest/report-html.js');
         mkdirSync(o.out, { recursive: true });
-        writeFileSync(join(o.out, 'result.json'), m.resultJson(run.result));
-        writeFileSync(join(o.out, 'report.html'), m.renderHtmlReport(run.result, run.series));
+        writeFileSync(join(o.out, 'result.json'), result.resultJson(run.result));
+        writeFileSync(join(o.out, 'report.html'), report.renderHtmlReport(run.result, run.series));
         process.stdout.write(`wrote ${join(o.out, 'result.json')} and ${join(o.out, 'report.html')}\n`);
       }
       const errors = run.result.errors;
