@@ -27,8 +27,8 @@ interface Open {
   name: string;
   times: number[];
   values: number[];
-  /** Points offered (distinct times). */
-  n: number;
+  /** Points (distinct times) to pass over before the next one kept: every `step`-th is kept, the first included. */
+  skip: number;
   /** The latest point when it was not kept (NaN time: none). */
   lastT: number;
   lastV: number;
@@ -51,15 +51,30 @@ export class PlotBook {
     this.step = Math.max(1, Math.ceil(expected / maxPoints));
   }
 
-  add(strategy: string, symbol: string, name: string, value: number): void {
-    const t = this.now();
-    if (t < this.fromMs) return;
+  /** The series drawn last, most recent first (a strategy draws the same few every candle: no map lookups). */
+  private readonly recent: Open[] = [];
+
+  private find(strategy: string, symbol: string, name: string): Open {
+    const recent = this.recent;
+    for (let i = 0; i < recent.length; i++) {
+      const s = recent[i]!;
+      if (s.name === name && s.symbol === symbol && s.strategy === strategy) return s;
+    }
     let bySymbol = this.series.get(strategy);
     if (!bySymbol) this.series.set(strategy, (bySymbol = new Map()));
     let byName = bySymbol.get(symbol);
     if (!byName) bySymbol.set(symbol, (byName = new Map()));
     let s = byName.get(name);
-    if (!s) byName.set(name, (s = { strategy, symbol, name, times: [], values: [], n: 0, lastT: NaN, lastV: NaN }));
+    if (!s) byName.set(name, (s = { strategy, symbol, name, times: [], values: [], skip: 0, lastT: NaN, lastV: NaN }));
+    if (recent.length >= 8) recent.pop();
+    recent.unshift(s);
+    return s;
+  }
+
+  add(strategy: string, symbol: string, name: string, value: number): void {
+    const t = this.now();
+    if (t < this.fromMs) return;
+    const s = this.find(strategy, symbol, name);
     const k = s.times.length;
     if (k > 0 && s.times[k - 1] === t) {
       s.values[k - 1] = value;
@@ -69,11 +84,13 @@ export class PlotBook {
       s.lastV = value;
       return;
     }
-    if (s.n++ % this.step === 0) {
+    if (s.skip === 0) {
+      s.skip = this.step - 1;
       s.times.push(t);
       s.values.push(value);
       s.lastT = NaN;
     } else {
+      s.skip--;
       s.lastT = t;
       s.lastV = value;
     }
