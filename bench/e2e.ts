@@ -6,7 +6,11 @@
  * A B A B (absolute times on a shared machine drift by tens of percent), and the median wall time of
  * each, their ratio, both trade counts and each one's peak RSS (/usr/bin/time) are reported.
  * Also measured on their own: process start to the first candle (a probe strategy reads
- * performance.now(), which counts from the process start), reading the 1M-row CSV, and the garbage
+ * performance.now(), which counts from the process start), beside node's own start in the same
+ * environment (a script printing performance.now() first thing: NODE_EXTRA_CA_CERTS alone, set on
+ * this machine, costs node ~85 ms before any code runs); reading the 1M-row CSV; the time `mizan
+ * backtest` spends after the last candle of the 1M run (result, metrics, breakdowns, summary, exit:
+ * a probe beside sma-cross notes its last candle and the process's exit); and the garbage
  * collections of one 1M-candle run (--trace-gc).
  * The peer runs only when its folder and python3-pandas are present; the JSON says why when not.
  * Writes bench/results/e2e.json. Alone: node bin/run-ts.js bench/e2e.ts [pairs]
@@ -84,7 +88,7 @@ logging: { level: warn, pretty: false }
 
 const SMA = '  - { name: sma, strategy: sma-cross, markets: [BTCUSDT], resolution: "1", params: { fast: 10, slow: 30, fraction: 0.99 } }';
 
-/** A strategy that prints, at its first candle, the milliseconds since its process started. */
+/** A strategy that prints, at its first candle, the milliseconds since its process started; at the exit, the times of its last candle and of the exit. */
 function writeProbe(dir: string): string {
   const file = join(dir, 'first-candle-probe.ts');
   writeFileSync(
@@ -98,11 +102,14 @@ export default defineStrategy({
   create() {
     return {
       onCandle() {
-        if (!seen) { seen = true; process.stderr.write('FIRST_CANDLE_MS ' + performance.now().toFixed(1) + '\\n'); }
+        last = performance.now();
+        if (!seen) { seen = true; process.stderr.write('FIRST_CANDLE_MS ' + last.toFixed(1) + '\\n'); }
       },
     };
   },
 });
+let last = 0;
+process.on('exit', () => process.stderr.write('LAST_CANDLE_MS ' + last.toFixed(1) + ' EXIT_MS ' + performance.now().toFixed(1) + '\\n'));
 `,
   );
   return file;
@@ -151,6 +158,22 @@ export async function run(pairs = Number(process.env.BENCH_E2E_PAIRS ?? 3)): Pro
     const bundled = join(REPO, 'backtest/data/BTCUSDT-5m-freqtrade-2023.csv.gz');
     const startSmall = firstCandle(bundled, Date.parse('2023-01-03T00:00:00Z') / 1000, Date.parse('2023-02-09T00:00:00Z') / 1000, '300s');
     const start1M = firstCandle(csv, FROM_SEC, FROM_SEC + ROWS * 60, '1');
+
+    // node's own start in this environment: process start to the first line of a script.
+    const floorScript = join(dir, 'floor.mjs');
+    writeFileSync(floorScript, "process.stdout.write(performance.now().toFixed(1) + '\\n');\n");
+    const floors = [0, 1, 2].map(() => Number(timed(process.execPath, [floorScript]).stdout.trim()));
+
+    // After the last candle of the 1M run (sma-cross with the probe beside it: it places no order).
+    const afterCfg = join(dir, 'sma-probe.yaml');
+    writeFileSync(afterCfg, config(csv, `${SMA}\n${probeStrategy}`));
+    const afterRuns = [0, 1].map(() => {
+      const r = timed(process.execPath, [join(REPO, 'bin/mizan.js'), 'backtest', afterCfg]);
+      const m = /LAST_CANDLE_MS ([\d.]+) EXIT_MS ([\d.]+)/.exec(r.stderr);
+      if (!m) throw new Error(`the probe printed no last candle: ${r.stderr.slice(-1000)}`);
+      if (mizanTrades(r.stdout) !== PEER_TRADES) throw new Error(`sma-cross beside the probe made ${mizanTrades(r.stdout)} trades`);
+      return Math.round(Number(m[2]) - Number(m[1]));
+    });
 
     // GC counts of one 1M-candle run.
     const gcRun = timed(process.execPath, ['--trace-gc', ...mizanArgs]);
@@ -214,6 +237,15 @@ export async function run(pairs = Number(process.env.BENCH_E2E_PAIRS ?? 3)): Pro
         what: 'process start (performance.timeOrigin) to the first candle reaching a probe strategy, median of 3 processes: on the bundled 5m file (10,999 rows, gzip) and on the 1M-row CSV (read included)',
         bundled5m: startSmall,
         csv1M: start1M,
+      },
+      nodeStart: {
+        what: "node alone in the same environment: process start to the first line of a script (performance.now()), 3 processes; NODE_EXTRA_CA_CERTS (set here) makes node load the CA file before any code runs",
+        eachMs: floors.map(Math.round),
+        nodeExtraCaCerts: process.env.NODE_EXTRA_CA_CERTS ?? null,
+      },
+      afterLastCandle1M: {
+        what: 'the 1M-candle sma-cross run (20,586 trades) with the probe beside it: from its last candle to the process exit (closing trades, result, metrics, breakdowns, summary, exit), 2 processes',
+        eachMs: afterRuns,
       },
       readCsv1M: {
         what: 'readCandleColumns on the 1M-row CSV (55 MB) in the bench process: byte scanner (the one backtests use) and the previous text scanner, 3 reads each',
