@@ -8,6 +8,7 @@ import { availableParallelism } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { loadConfig } from '../config/load.js';
 import type { MizanConfig } from '../config/schema.js';
+import { shareColumns } from '../market/files/columns.js';
 import type { CandleHistorySource } from '../market/ports.js';
 import { loadStrategyInstances, type StrategyDefinitionCache } from '../runtime/strategy-loader.js';
 import type { ParamSpecs } from '../strategy/params.js';
@@ -133,8 +134,9 @@ export async function loadSweepData(
   opts.onDataReport?.(report);
   if (!report.ok) throw new BacktestDataError(report);
   const columns: NonNullable<DataOptions['columns']> = {};
-  // Compact copies: a view would send the whole file's buffer to every worker.
-  const compact = (s: Series) => ({ length: s.length, time: s.time.slice(), open: s.open.slice(), high: s.high.slice(), low: s.low.slice(), close: s.close.slice(), volume: s.volume.slice() });
+  // Compact copies in shared memory: the worker threads read this one copy (a view would send the
+  // whole file's buffer to every worker); the job queue serializes them like plain arrays.
+  const compact = (s: Series) => shareColumns(s);
   series.forEach((s, k) => {
     // The resolutions the strategies declared (`candles:`), built here from the data's own candles
     // (the workers get the series at the strategies' resolution, which may be coarser).

@@ -1,13 +1,14 @@
 /**
  * The backtest worker pool behind `mizan sweep` and `mizan optimize`: worker threads that each load
  * the config and the strategy modules once and then run one backtest per request on the candles the
- * parent loaded and checked once (loadSweepData). `run(request)` resolves with that run's metrics;
+ * parent loaded and checked once (loadSweepData), shared between the threads (SharedArrayBuffer). `run(request)` resolves with that run's metrics;
  * requests queue while every worker is busy. The pool starts `initialWorkers` threads and grows by
  * `addWorker()` (the sweep's WorkerScaler decides when) up to `maxWorkers`.
  */
 import { performance } from 'node:perf_hooks';
 import { Worker } from 'node:worker_threads';
 import type { MizanConfig } from '../config/schema.js';
+import { shareColumns } from '../market/files/columns.js';
 import type { DataOptions } from './load.js';
 import type { MetricKey } from './metrics/index.js';
 
@@ -45,6 +46,20 @@ export interface WorkerPoolOptions {
   onReply?(workerId: number, reply: RunReply, now: number): void;
 }
 
+type Columns = NonNullable<DataOptions['columns']>;
+
+/**
+ * The candles of a sweep in SharedArrayBuffers: every worker thread reads the one copy instead of
+ * receiving its own (the 1M-candle series is 48 MB per copy).
+ */
+export function sharedColumns(columns: Columns): Columns {
+  const out: Columns = {};
+  for (const [symbol, c] of Object.entries(columns)) {
+    out[symbol] = { ...c, cols: shareColumns(c.cols), ...(c.declared ? { declared: c.declared.map((d) => ({ ...d, cols: shareColumns(d.cols) })) } : {}) };
+  }
+  return out;
+}
+
 /** `fees: account` rates read by the parent, as strings (Decimals do not survive a worker message). */
 function accountFeeStrings(config: MizanConfig): Record<string, { maker: string; taker: string }> | undefined {
   const f = config.backtest?.accountFees;
@@ -67,8 +82,10 @@ export class BacktestWorkerPool {
   private seq = 0;
   private failure?: Error;
   private closed = false;
+  private readonly columns: Columns;
 
   constructor(private readonly opts: WorkerPoolOptions) {
+    this.columns = sharedColumns(opts.columns);
     for (let k = 0; k < Math.min(opts.initialWorkers ?? 1, opts.maxWorkers); k++) this.addWorker();
   }
 
@@ -81,7 +98,7 @@ export class BacktestWorkerPool {
     if (this.started >= this.opts.maxWorkers || this.closed || this.failure) return;
     const id = this.started++;
     const w = new Worker(new URL('./sweep-worker.mjs', import.meta.url), {
-      workerData: { configFile: this.opts.configFile, columns: this.opts.columns, accountFees: accountFeeStrings(this.opts.config) },
+      workerData: { configFile: this.opts.configFile, columns: this.columns, accountFees: accountFeeStrings(this.opts.config) },
     });
     this.all.add(w);
     this.opts.onWorkerStart?.(this.started, id);

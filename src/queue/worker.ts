@@ -17,6 +17,7 @@ import { join } from 'node:path';
 import { Worker as ThreadWorker } from 'node:worker_threads';
 import { UnrecoverableError, Worker, type Job } from 'bullmq';
 import type { TrialAnswer, TrialRequest } from '../backtest/sweep-trial.js';
+import { sharedColumns } from '../backtest/worker-pool.js';
 import type { Logger } from '../core/logger.js';
 import { connect, whenReady, type QueueUrl } from './connection.js';
 import { dataKey, PREFIX, QUEUE_NAME, recordRow, specKey, type SweepSpec, type TrialJob } from './store.js';
@@ -180,7 +181,7 @@ export async function startWorker(o: WorkerOptions): Promise<RunningWorker> {
       throw new UnrecoverableError(error);
     }
     const columns = await columnsOf(s.spec.data);
-    s.pool ??= new ThreadPool({ config: s.spec.config, strategiesFrom: o.strategiesFrom, columns, ...(s.spec.accountFees ? { accountFees: s.spec.accountFees } : {}) });
+    s.pool ??= new ThreadPool({ config: s.spec.config, strategiesFrom: o.strategiesFrom, columns: sharedColumns(columns), ...(s.spec.accountFees ? { accountFees: s.spec.accountFees } : {}) });
     log.info({ sweep, trial: key, attempt: job.attemptsMade + 1 }, 'trial started');
     const a = await s.pool.run(key, req);
     const recorded = await recordRow(redis, sweep, key, { metrics: a.metrics, ...(a.error ? { error: a.error } : {}), ...(a.equity ? { equity: a.equity } : {}), ms: Math.round(a.ms) });

@@ -41,6 +41,24 @@ export function trimColumns(c: CandleColumns): CandleColumns {
   };
 }
 
+/**
+ * The same candles in one SharedArrayBuffer (six Float64Array views over it, `length` rows each): a
+ * worker thread given these shares the memory instead of receiving a copy (structured cloning copies
+ * an ordinary typed array, and with it the whole buffer under a trimmed view). Already-shared columns
+ * come back as they are.
+ */
+export function shareColumns(c: CandleColumns): CandleColumns {
+  if (c.time.buffer instanceof SharedArrayBuffer) return c;
+  const n = c.length;
+  const buf = new SharedArrayBuffer(6 * n * Float64Array.BYTES_PER_ELEMENT);
+  const view = (k: number, from: Float64Array): Float64Array => {
+    const a = new Float64Array(buf, k * n * Float64Array.BYTES_PER_ELEMENT, n);
+    a.set(from.subarray(0, n));
+    return a;
+  };
+  return { length: n, time: view(0, c.time), open: view(1, c.open), high: view(2, c.high), low: view(3, c.low), close: view(4, c.close), volume: view(5, c.volume) };
+}
+
 export function candlesToColumns(candles: readonly Candle[]): CandleColumns {
   const c = allocColumns(candles.length);
   for (let i = 0; i < candles.length; i++) {
