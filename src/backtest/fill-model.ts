@@ -81,6 +81,8 @@ export class CandleFill {
   /** symbol -> index of the candle the book was last prepared for. */
   private readonly prepared = new Map<string, string>();
   private filledNow = 0;
+  /** Candle prices as Decimals, the last few hundred kept: the same prices recur (a close is usually the next open). */
+  private readonly decimals = new Map<number, Decimal>();
   private readonly trackSymbol = { symbol: '' };
   prints = 0;
   /**
@@ -95,6 +97,17 @@ export class CandleFill {
     deps.sim.on('fill', (f) => {
       if (f.accountId === deps.account && f.symbol === this.trackSymbol.symbol) this.filledNow += f.quantity.toNumber();
     });
+  }
+
+  /** `x` as a Decimal (toDecimal's value), made once while it is among the recent prices. */
+  private dec(x: number, symbol: string, what: string): Decimal {
+    let v = this.decimals.get(x);
+    if (v === undefined) {
+      v = toDecimal(x, `${symbol} ${what}`);
+      if (this.decimals.size >= 512) this.decimals.clear();
+      this.decimals.set(x, v);
+    }
+    return v;
   }
 
   addSeries(s: Series): void {
@@ -124,7 +137,7 @@ export class CandleFill {
   /** Best resting buy and sell of the account in a market (the limits a book level must not cross). */
   private resting(symbol: string): { maxBuy?: Decimal; minSell?: Decimal } {
     const out: { maxBuy?: Decimal; minSell?: Decimal } = {};
-    for (const o of this.deps.sim.openOrders(this.deps.account, symbol)) {
+    for (const o of this.deps.sim.openOrdersView(this.deps.account, symbol)) {
       if (!o.triggered) continue;
       if (o.side === 'BUY' && (!out.maxBuy || o.price.gt(out.maxBuy))) out.maxBuy = o.price;
       if (o.side === 'SELL' && (!out.minSell || o.price.lt(out.minSell))) out.minSell = o.price;
@@ -154,7 +167,7 @@ export class CandleFill {
     if (this.prepared.get(symbol) === key) return;
     this.prepared.set(symbol, key);
     if (closing) {
-      const close = toDecimal(s.close[index]!, `${symbol} close`);
+      const close = this.dec(s.close[index]!, symbol, 'close');
       this.deps.sim.setLastPrice(symbol, close);
       this.setBook(symbol, close, this.cap(symbol, index));
       return;
@@ -163,7 +176,7 @@ export class CandleFill {
       this.deps.sim.replaceBook(symbol, [], []);
       return;
     }
-    const open = toDecimal(s.open[next]!, `${symbol} open`);
+    const open = this.dec(s.open[next]!, symbol, 'open');
     this.deps.sim.setLastPrice(symbol, open);
     this.setBook(symbol, open, this.cap(symbol, next));
   }
@@ -213,7 +226,7 @@ export class CandleFill {
   /** Trigger prices (stops, margin stop loss / take profit / liquidation) waiting in a market. */
   private triggers(symbol: string): number[] {
     const out: number[] = [];
-    for (const o of this.deps.sim.openOrders(this.deps.account, symbol)) {
+    for (const o of this.deps.sim.openOrdersView(this.deps.account, symbol)) {
       if (o.stopPrice && !o.triggered) out.push(o.stopPrice.toNumber());
     }
     if (this.deps.extraTriggers) out.push(...this.deps.extraTriggers(symbol));
@@ -264,7 +277,7 @@ export class CandleFill {
     for (let k = 0; k < pts.length; k++) {
       const t = startMs + Math.floor((spanMs * k) / Math.max(1, pts.length - 1));
       if (t > clock.now()) clock.set(t);
-      const p = toDecimal(pts[k]!, `${symbol} price`);
+      const p = this.dec(pts[k]!, symbol, 'price');
       const up = k > 0 && pts[k]! > pts[k - 1]!;
       this.filledNow = 0;
       this.setBook(symbol, p, budget === Infinity ? BIG : toQty(budget), this.resting(symbol));

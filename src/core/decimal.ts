@@ -79,6 +79,14 @@ export function toDecimalOrUndefined(value: unknown, field = 'value'): Decimal |
   return toDecimal(value, field);
 }
 
+/**
+ * `x > 0` without making a Decimal of 0 (what `x.gt(0)` does on every call): false for zero, negative
+ * and NaN, true for +Infinity, as `gt(0)` answers.
+ */
+export function isPositive(x: Decimal): boolean {
+  return x.isPositive() && !x.isZero();
+}
+
 /** Shorthand constructor for literals in code and tests: `d('0.001')`. */
 export function d(value: DecimalInput): Decimal {
   return toDecimal(value, 'literal');

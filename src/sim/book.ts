@@ -5,7 +5,7 @@
  * time; at one price the replayed quantity counts as resting before any account order (an account
  * joining a level queues behind what was already there).
  */
-import { Decimal } from '../core/decimal.js';
+import { Decimal, isPositive } from '../core/decimal.js';
 import type { BookSide, LevelInput, SimOrder } from './order-types.js';
 import { remaining } from './order-types.js';
 
@@ -47,7 +47,7 @@ export class BookSideState {
     let sorted = true;
     let prev: Decimal | undefined;
     for (const l of levels) {
-      if (!(l.quantity.gt(0) && l.price.gt(0))) continue;
+      if (!(isPositive(l.quantity) && isPositive(l.price))) continue;
       if (prev && this.order(prev, l.price) >= 0) sorted = false;
       prev = l.price;
       out.push({ price: l.price, quantity: l.quantity });
@@ -69,7 +69,7 @@ export class BookSideState {
 
   /** Drop replayed levels that were fully taken. */
   compact(): void {
-    if (this.replayed.some((l) => l.quantity.lte(0))) this.replayed = this.replayed.filter((l) => l.quantity.gt(0));
+    if (this.replayed.some((l) => !isPositive(l.quantity))) this.replayed = this.replayed.filter((l) => isPositive(l.quantity));
   }
 
   addOrder(o: SimOrder): void {
@@ -106,7 +106,7 @@ export class BookSideState {
   }
 
   bestReplayed(): ReplayedLevel | undefined {
-    return this.replayed.find((l) => l.quantity.gt(0));
+    return this.replayed.find((l) => isPositive(l.quantity));
   }
 
   best(): Decimal | undefined {
@@ -126,8 +126,8 @@ export class BookSideState {
     let left = quantity;
     let i = 0;
     let j = 0;
-    while (left.gt(0)) {
-      while (i < this.replayed.length && this.replayed[i]!.quantity.lte(0)) i++;
+    while (isPositive(left)) {
+      while (i < this.replayed.length && !isPositive(this.replayed[i]!.quantity)) i++;
       const level = this.replayed[i];
       const order = replayedOnly ? undefined : this.orders[j];
       if (!level && !order) break;
@@ -151,7 +151,7 @@ export class BookSideState {
     let j = 0;
     let last: LevelInput | undefined;
     for (;;) {
-      while (i < this.replayed.length && this.replayed[i]!.quantity.lte(0)) i++;
+      while (i < this.replayed.length && !isPositive(this.replayed[i]!.quantity)) i++;
       const level = this.replayed[i];
       const order = this.orders[j];
       if (!level && !order) break;
@@ -174,7 +174,7 @@ export class BookSideState {
     let volume = ZERO;
     let count = 0;
     for (const l of this.replayed) {
-      if (l.quantity.gt(0)) {
+      if (isPositive(l.quantity)) {
         volume = volume.plus(l.quantity);
         count++;
       }

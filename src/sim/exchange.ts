@@ -299,7 +299,15 @@ export class SimulatedExchange extends EventEmitter<SimEvents> {
   }
 
   openOrders(accountId: string, symbol?: string): SimOrder[] {
-    return this.engine.accountOrders(accountId).filter((o) => o.active && (!symbol || o.symbol === symbol)).map(copyOrder);
+    return this.engine.openOrders(accountId, symbol || undefined).map(copyOrder);
+  }
+
+  /**
+   * The account's open orders as the exchange holds them, not copies: to read at once (a backtest's
+   * fill model reads prices and stops per played candle), never to keep or change.
+   */
+  openOrdersView(accountId: string, symbol?: string): readonly Readonly<SimOrder>[] {
+    return this.engine.openOrders(accountId, symbol || undefined);
   }
 
   /** The account's fills, newest first. */
@@ -334,7 +342,15 @@ export class SimulatedExchange extends EventEmitter<SimEvents> {
   }
 
   private flush(): void {
-    if (this.queue.length === 0 && this.dirtyDepth.size === 0 && this.dirtyStats.size === 0) return;
+    if (this.queue.length === 0) {
+      if (this.dirtyDepth.size === 0 && this.dirtyStats.size === 0) return;
+      // Only book and stats changes, which nobody listens to (a backtest's book moves): nothing to send.
+      if (this.listenerCount('depth') === 0 && this.listenerCount('stats') === 0 && this.listenerCount('price') === 0) {
+        this.dirtyDepth.clear();
+        this.dirtyStats.clear();
+        return;
+      }
+    }
     const events = this.queue.splice(0);
     // Depth and stats events are built only when someone listens (a backtest does not).
     const depth = this.dirtyDepth.size > 0 && this.listenerCount('depth') > 0 ? [...this.dirtyDepth] : [];

@@ -40,6 +40,12 @@ export class SpotEngine {
   private readonly books = new Map<string, SymbolBook>();
   private readonly last = new Map<string, Decimal>();
   private readonly byAccount = new Map<string, Map<string, SimOrder>>();
+  /**
+   * Per account, the orders placed that may still be open, in placement order: an order leaves when
+   * a read finds it closed. Open orders are read per played candle in a backtest; going through every
+   * order ever placed made that read grow with the run.
+   */
+  private readonly maybeOpen = new Map<string, Map<string, SimOrder>>();
   private readonly stops = new StopBook();
   private seq = 0;
   /** 1 + maxMarketMove and 1 − maxMarketMove, made once (the same values as computing them per order). */
@@ -70,6 +76,18 @@ export class SpotEngine {
 
   accountOrders(accountId: string): SimOrder[] {
     return [...(this.byAccount.get(accountId)?.values() ?? [])];
+  }
+
+  /** The account's open orders (of `symbol` when given), oldest first: the engine's own objects, not copies. */
+  openOrders(accountId: string, symbol?: string): SimOrder[] {
+    const out: SimOrder[] = [];
+    const m = this.maybeOpen.get(accountId);
+    if (!m) return out;
+    for (const o of m.values()) {
+      if (!o.active) m.delete(o.clientOrderId);
+      else if (symbol === undefined || o.symbol === symbol) out.push(o);
+    }
+    return out;
   }
 
   order(accountId: string, clientOrderId: string): SimOrder {
@@ -132,6 +150,9 @@ export class SpotEngine {
     else this.reserve(o, o.price.mul(o.origQty));
     if (!orders) this.byAccount.set(accountId, (orders = new Map()));
     orders.set(clientOrderId, o);
+    let open = this.maybeOpen.get(accountId);
+    if (!open) this.maybeOpen.set(accountId, (open = new Map()));
+    open.set(clientOrderId, o);
     if (req.type === 'MARKET') {
       if (plan) this.execute(o, plan);
       else closeOrder(this.deps.ledger, o, 'CANCELED', now);
@@ -228,6 +249,10 @@ export class SpotEngine {
     let crossed = false;
     if (m) {
       for (const o of [...restingSide.orders]) {
+        // Orders rest best first: once the new side's best level does not reach one, it reaches none
+        // (the plan below would be empty; checked here without computing what is left of the order).
+        const best = target.bestReplayed();
+        if (!best || target.better(o.price, best.price)) break;
         const plan = target.plan(remaining(o), o.price, true);
         if (plan.length === 0) break;
         for (const ex of plan) {
