@@ -4,7 +4,8 @@
  * changed, and open margin profit valued like a balance of its market's quote asset. An asset no
  * market converts is left out and named (`unpriced`).
  */
-import { toDecimal } from '../core/decimal.js';
+import { toDecimal, type Decimal } from '../core/decimal.js';
+import { decimalToNumber } from '../market/fast-parse.js';
 import type { MizanConfig } from '../config/schema.js';
 import type { Series } from './data.js';
 import { routeOf, type Leg, type RouteContext } from '../kernel/valuation.js';
@@ -43,21 +44,26 @@ export function equityValuer(h: Harness, series: Series[], unpriced: Set<string>
   // there and skipped here without building an entry for each listed asset.
   const listed = h.sim.assets();
   const rank = new Map(listed.map((a, i) => [a, i]));
+  const add = (asset: string, b: { value: Decimal }) => {
+    const value = decimalToNumber(b.value); // the double toNumber() gives, without printing a string
+    if (value === 0) return;
+    if (!routes.has(asset)) routes.set(asset, routeOf(h, symbols, asset));
+    const legs = routes.get(asset);
+    if (!legs) {
+      unpriced.add(asset); // not priceable in the reference asset: left out, reported
+      return;
+    }
+    assets.push({ asset, value, legs });
+  };
   const refresh = () => {
     assets.length = 0;
-    const held = Object.entries(h.sim.ledger.balances(BACKTEST_ACCOUNT));
-    held.sort((x, y) => (rank.get(x[0]) ?? listed.length) - (rank.get(y[0]) ?? listed.length));
-    for (const [asset, b] of held) {
-      const value = b.value.toNumber();
-      if (value === 0) continue;
-      if (!routes.has(asset)) routes.set(asset, routeOf(h, symbols, asset));
-      const legs = routes.get(asset);
-      if (!legs) {
-        unpriced.add(asset); // not priceable in the reference asset: left out, reported
-        continue;
-      }
-      assets.push({ asset, value, legs });
+    const held = h.sim.ledger.balances(BACKTEST_ACCOUNT);
+    // The listed assets in their order, then any other held one in the ledger's order.
+    for (const asset of listed) {
+      const b = held[asset];
+      if (b) add(asset, b);
     }
+    for (const asset of Object.keys(held)) if (!rank.has(asset)) add(asset, held[asset]!);
   };
   return () => {
     if (h.dirty.balances) {
