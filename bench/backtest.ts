@@ -248,7 +248,7 @@ export async function run(): Promise<Record<string, unknown>> {
     targets: { candlesPerSec: 5_000_000, peakRssMB: 150 },
     met: { candlesPerSec: p.candlesPerSec >= 5_000_000, warmCandlesPerSec: warmSorted[Math.floor(warmSorted.length / 2)]! >= 5_000_000, peakRss: Math.max(...runs.map((r) => r.peakRssMB)) < 150 },
     sweep: {
-      what: 'the same sma-cross runs on one worker and on all cores (each worker loads the config and candles once); small: 120 runs on the bundled 5-minute candles (10,600 each); large: 48 runs on 250,000 stitched one-minute candles each (a CSV file); load average (1 min) before and after, other jobs included',
+      what: 'the same sma-cross runs on one worker and on all cores (each worker loads the config once; the candles, loaded once by the parent, are shared with every worker in a SharedArrayBuffer); small: 120 runs on the bundled 5-minute candles (10,600 each); large: 48 runs on 250,000 stitched one-minute candles each (a CSV file); load average (1 min) before and after, other jobs included',
       cores: availableParallelism(),
       small,
       large,
