@@ -32,6 +32,11 @@ import { CloseBook, marketView } from './views.js';
 export const BACKTEST_ACCOUNT = 'backtest';
 /** Points kept per plot series in the result (the report draws at most 5,000 candles per page). */
 export const PLOT_POINTS = 5000;
+/**
+ * Closed orders the backtest's simulated exchange keeps (the newest): lookups there concern live or
+ * just-closed orders, and the result lists the run's orders from the execution engine.
+ */
+export const BACKTEST_RETAINED_ORDERS = 1000;
 
 /** A market declared in the config (data from elsewhere) as a simulator market. */
 export function declToSpec(m: MarketDecl): MarketSpec {
@@ -122,7 +127,7 @@ export function buildHarness(o: HarnessOptions): Harness {
   // No 24-hour stats, trade candles or recent-trade list: nothing in a backtest reads them.
   // [issue 16 item 14] The exchange reads the next open while an order is handed over (fill-model.ts).
   const simClock = new PlacementClock(clock);
-  const sim = new SimulatedExchange({ clock: simClock, seed: o.config.simulator.seed, markets: specs, logger, orderRateLimit: { limit: 1_000_000_000, windowMs: 1 }, recordMarketData: false });
+  const sim = new SimulatedExchange({ clock: simClock, seed: o.config.simulator.seed, markets: specs, logger, orderRateLimit: { limit: 1_000_000_000, windowMs: 1 }, recordMarketData: false, retainClosedOrders: BACKTEST_RETAINED_ORDERS });
   const balances: Record<string, Decimal> = {};
   for (const [asset, v] of Object.entries(bt.balances)) balances[asset] = toDecimal(v, `backtest.balances.${asset}`);
   sim.createAccount({ id: BACKTEST_ACCOUNT, balances });

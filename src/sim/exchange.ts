@@ -43,6 +43,12 @@ export interface SimulatedExchangeOptions {
    * and memory on every print. Orders, fills, balances and the last price are the same either way.
    */
   recordMarketData?: boolean;
+  /**
+   * Closed orders kept per account for lookups (getOrder, the order history, the account's trades),
+   * the newest ones; older closed orders are forgotten. Default: every one, as the exchange keeps
+   * them. A backtest keeps a few (BACKTEST_RETAINED_ORDERS).
+   */
+  retainClosedOrders?: number;
 }
 
 export interface NewAccount {
@@ -91,6 +97,7 @@ export class SimulatedExchange extends EventEmitter<SimEvents> {
       market: (s) => this.specs.get(s),
       fees: (a, s) => this.feeRates(a, s),
       maxMarketMove: toDecimal(opts.maxMarketMove ?? '0.02', 'maxMarketMove'),
+      ...(opts.retainClosedOrders !== undefined ? { retainClosedOrders: opts.retainClosedOrders } : {}),
       sink: {
         trade: (t) => this.onTrade(t),
         order: (o) => {

@@ -32,6 +32,8 @@ export interface EngineDeps {
   sink: EngineSink;
   /** A market order is cancelled when a fill would be further than this from the last price (0.02). */
   maxMarketMove: Decimal;
+  /** Closed orders kept per account for lookups, the newest ones (default: every one, as the exchange keeps them). */
+  retainClosedOrders?: number;
 }
 
 const ZERO = new Decimal(0);
@@ -42,10 +44,13 @@ export class SpotEngine {
   private readonly byAccount = new Map<string, Map<string, SimOrder>>();
   /**
    * Per account, the orders placed that may still be open, in placement order: an order leaves when
-   * a read finds it closed. Open orders are read per played candle in a backtest; going through every
-   * order ever placed made that read grow with the run.
+   * a read finds it closed, or when the index has doubled since it was last swept. Open orders are
+   * read per played candle in a backtest; going through every order ever placed made that read grow
+   * with the run.
    */
   private readonly maybeOpen = new Map<string, Map<string, SimOrder>>();
+  /** Size of an account's index at which its closed orders are swept out (twice what was left the last time, at least 64). */
+  private readonly sweepAt = new Map<string, number>();
   private readonly stops = new StopBook();
   private seq = 0;
   /** 1 + maxMarketMove and 1 − maxMarketMove, made once (the same values as computing them per order). */
@@ -76,6 +81,19 @@ export class SpotEngine {
 
   accountOrders(accountId: string): SimOrder[] {
     return [...(this.byAccount.get(accountId)?.values() ?? [])];
+  }
+
+  /**
+   * Beyond `retainClosedOrders` closed orders, forget the oldest closed ones (in batches, so a
+   * placement costs O(1) on average). `open` bounds the number of open orders from above.
+   */
+  private forgetClosed(orders: Map<string, SimOrder>, open: number): void {
+    const keep = this.deps.retainClosedOrders;
+    if (keep === undefined || orders.size <= keep + open + Math.max(64, keep >> 2)) return;
+    for (const o of orders.values()) {
+      if (orders.size <= keep + open) return;
+      if (!o.active) orders.delete(o.clientOrderId);
+    }
   }
 
   /** The account's open orders (of `symbol` when given), oldest first: the engine's own objects, not copies. */
@@ -153,6 +171,11 @@ export class SpotEngine {
     let open = this.maybeOpen.get(accountId);
     if (!open) this.maybeOpen.set(accountId, (open = new Map()));
     open.set(clientOrderId, o);
+    if (open.size >= (this.sweepAt.get(accountId) ?? 64)) {
+      for (const x of open.values()) if (!x.active) open.delete(x.clientOrderId);
+      this.sweepAt.set(accountId, Math.max(64, 2 * open.size));
+    }
+    this.forgetClosed(orders, open.size);
     if (req.type === 'MARKET') {
       if (plan) this.execute(o, plan);
       else closeOrder(this.deps.ledger, o, 'CANCELED', now);

@@ -47,3 +47,40 @@ describe('isPositive', () => {
     }
   });
 });
+
+describe('SimulatedExchange retainClosedOrders', () => {
+  it('forgets the oldest closed orders beyond the limit, never an open one', async () => {
+    const { ManualClock } = await import('../../src/core/clock.js');
+    const { SimulatedExchange } = await import('../../src/sim/exchange.js');
+    const sim = new SimulatedExchange({ clock: new ManualClock(1_700_000_000_000), seed: 7, retainClosedOrders: 10 });
+    sim.replaceBookSide('BTCUSDT', 'bid', levels(['100', '1']));
+    sim.replaceBookSide('BTCUSDT', 'ask', levels(['101', '1']));
+    sim.setLastPrice('BTCUSDT', d('100.5'));
+    const acc = sim.createAccount({ id: 'alice', balances: { USDT: '100000', BTC: '10' } }).id;
+    const place = (id: string) => sim.placeOrder(acc, { symbol: 'BTCUSDT', side: 'BUY', type: 'LIMIT', quantity: d('0.2'), price: d('95'), clientId: id });
+    place('oldopen');
+    for (let i = 0; i < 200; i++) {
+      place(`c${i}`);
+      sim.cancelOrder(acc, `c${i}`);
+    }
+    const kept = sim.orders(acc).map((o) => o.clientOrderId);
+    // The open order and the newest closed ones: at most the limit, plus the orders that may be open
+    // (an index swept at 64 here: one order stays open) and one batch (64), far from the 201 placed.
+    expect(kept[0]).toBe('oldopen');
+    expect(kept.slice(-10)).toEqual(Array.from({ length: 10 }, (_, i) => `c${190 + i}`));
+    expect(kept.length).toBeLessThanOrEqual(10 + 64 + 64);
+    expect(() => sim.getOrder(acc, 'c0')).toThrow(/not found/);
+    expect(sim.getOrder(acc, 'c199').status).toBe('CANCELED');
+    expect(sim.openOrders(acc).map((o) => o.clientOrderId)).toEqual(['oldopen']);
+  });
+
+  it('keeps every order by default, as the exchange does', () => {
+    const { sim, acc } = makeSim();
+    for (let i = 0; i < 150; i++) {
+      sim.placeOrder(acc, { symbol: 'BTCUSDT', side: 'BUY', type: 'LIMIT', quantity: d('0.2'), price: d('95'), clientId: `c${i}` });
+      sim.cancelOrder(acc, `c${i}`);
+    }
+    expect(sim.orders(acc)).toHaveLength(150);
+    expect(sim.getOrder(acc, 'c0').status).toBe('CANCELED');
+  });
+});
