@@ -20,6 +20,8 @@ export interface PaperVenueOptions {
   balances: Record<string, DecimalInput>;
   fees?: { maker?: DecimalInput; taker?: DecimalInput };
   seed?: number;
+  /** Closed orders the paper exchange keeps for lookups, the newest (default PAPER_RETAINED_ORDERS). */
+  retainClosedOrders?: number;
 }
 
 export interface PaperVenue {
@@ -31,6 +33,14 @@ export interface PaperVenue {
 }
 
 const DEFAULT_FEE = new Decimal('0.002');
+
+/**
+ * Closed orders the paper exchange keeps (the newest): the bot looks up only live and just-closed
+ * orders there, its journal keeps every order and the execution engine the last 1,000 final ones.
+ * Keeping every order made a paper bot's memory grow for as long as it ran (a market maker
+ * requoting every 2 s places ~43,000 orders a day).
+ */
+export const PAPER_RETAINED_ORDERS = 10_000;
 
 function specOf(m: Market, fees: PaperVenueOptions['fees']): MarketSpec {
   return {
@@ -59,6 +69,7 @@ export function createPaperVenue(opts: PaperVenueOptions): PaperVenue {
     seed: opts.seed ?? 1,
     markets: opts.markets.map((m) => specOf(m, opts.fees)),
     logger: opts.logger.child({ component: 'paper' }),
+    retainClosedOrders: opts.retainClosedOrders ?? PAPER_RETAINED_ORDERS,
   });
   const account = sim.createAccount({ id: 'paper', balances: opts.balances });
   const desks = createSimDesks(sim, { logger: opts.logger });
