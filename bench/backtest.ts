@@ -86,7 +86,7 @@ journal: { file: ":memory:" }
  * leaves out the GC helper threads and the loader's worker, and unlike wall time it does not count
  * waiting for a core on a shared machine. Undefined where /proc is not available.
  */
-function mainThreadCpuMs(): number | undefined {
+export function mainThreadCpuMs(): number | undefined {
   try {
     const stat = readFileSync(`/proc/self/task/${process.pid}/stat`, 'utf8');
     const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');

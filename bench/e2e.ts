@@ -25,7 +25,7 @@ import { readCandleColumns, readCandleColumnsFromText } from '../src/market/file
 
 const here = dirname(fileURLToPath(import.meta.url));
 const REPO = resolve(here, '..');
-const ROWS = 1_000_000;
+export const ROWS = 1_000_000;
 const FROM_SEC = Date.parse('2020-01-01T00:00:00Z') / 1000;
 const PEER_TRADES = 20_586;
 const TIME = '/usr/bin/time';
@@ -71,7 +71,8 @@ const median = (xs: number[]) => {
   return s.length % 2 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
 };
 
-function config(csv: string, strategies: string): string {
+/** The side-by-side run's config: `strategies` (YAML list items) on the 1M-row CSV `csv`, fees 0, 100,000 USDT. */
+export function config(csv: string, strategies: string): string {
   return `mode: backtest
 strategies:
 ${strategies}
@@ -86,7 +87,7 @@ logging: { level: warn, pretty: false }
 `;
 }
 
-const SMA = '  - { name: sma, strategy: sma-cross, markets: [BTCUSDT], resolution: "1", params: { fast: 10, slow: 30, fraction: 0.99 } }';
+export const SMA = '  - { name: sma, strategy: sma-cross, markets: [BTCUSDT], resolution: "1", params: { fast: 10, slow: 30, fraction: 0.99 } }';
 
 /** A strategy that prints, at its first candle, the milliseconds since its process started; at the exit, the times of its last candle and of the exit. */
 function writeProbe(dir: string): string {

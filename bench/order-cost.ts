@@ -9,14 +9,14 @@
  * /proc is not there). Reported: the median of the per-pair estimates, their range, and the
  * target (10 µs). Writes bench/results/order-cost.json. Alone: node bin/run-ts.js bench/order-cost.ts [pairs]
  */
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseConfig } from '../src/config/load.js';
 import { runBacktest } from '../src/backtest/run.js';
 import { loadStrategyInstances } from '../src/runtime/strategy-loader.js';
-import { stitch } from './backtest.js';
+import { mainThreadCpuMs, stitch } from './backtest.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const REPO = resolve(here, '..');
@@ -55,17 +55,6 @@ backtest:
   fees: { maker: 0, taker: 0 }
 journal: { file: ":memory:" }
 `;
-}
-
-/** CPU time of the main thread (ms) from /proc, as bench/backtest.ts reads it; undefined elsewhere. */
-function mainThreadCpuMs(): number | undefined {
-  try {
-    const stat = readFileSync(`/proc/self/task/${process.pid}/stat`, 'utf8');
-    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return ((Number(f[11]) + Number(f[12])) * 1000) / 100;
-  } catch {
-    return undefined;
-  }
 }
 
 const median = (xs: number[]) => {

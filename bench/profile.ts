@@ -12,11 +12,10 @@ import { loadavg, tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { stitch, writeCandleCsv } from './backtest.js';
+import { config, ROWS, SMA } from './e2e.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const REPO = resolve(here, '..');
-const ROWS = 1_000_000;
-const FROM_SEC = Date.parse('2020-01-01T00:00:00Z') / 1000;
 
 interface ProfileNode {
   id: number;
@@ -93,21 +92,7 @@ export async function run(): Promise<Record<string, unknown>> {
     const csv = join(dir, 'BTCUSDT-1m.csv');
     writeCandleCsv(stitch(ROWS), csv);
     const cfg = join(dir, 'sma.yaml');
-    writeFileSync(
-      cfg,
-      `mode: backtest
-strategies:
-  - { name: sma, strategy: sma-cross, markets: [BTCUSDT], resolution: "1", params: { fast: 10, slow: 30, fraction: 0.99 } }
-backtest:
-  data: [ { symbol: BTCUSDT, file: ${JSON.stringify(csv)} } ]
-  from: ${FROM_SEC}
-  to: ${FROM_SEC + ROWS * 60}
-  balances: { USDT: 100000 }
-  fees: { maker: 0, taker: 0 }
-journal: { file: ":memory:" }
-logging: { level: warn, pretty: false }
-`,
-    );
+    writeFileSync(cfg, config(csv, SMA));
     const profDir = join(dir, 'prof');
     const load0 = loadavg()[0]!;
     const r = spawnSync(process.execPath, ['--cpu-prof', '--cpu-prof-dir', profDir, join(REPO, 'bin/mizan.js'), 'backtest', cfg], { cwd: REPO, encoding: 'utf8', maxBuffer: 1 << 26 });
