@@ -1,21 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { Decimal } from '../../src/core/decimal.js';
 import { sumDecimals } from '../../src/backtest/breakdowns.js';
+import { mulberry32 as rng } from '../strategy/indicators/prng.js';
 
 /** The reference: Decimal.plus one by one (what the breakdowns summed before). */
 const slow = (xs: readonly string[]) => xs.reduce((a, x) => a.plus(x), new Decimal(0)).toFixed();
-
-/** A seeded generator (no Math.random: the cases are the same every run). */
-function rng(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 describe('sumDecimals (breakdown pnl sums)', () => {
   it('equals Decimal.plus one by one on pnl-like strings of every magnitude', () => {
