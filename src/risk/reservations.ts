@@ -60,7 +60,21 @@ export interface Reservation extends ReserveRequest {
 
 export type ReserveResult = { ok: true; id: string; free: Decimal } | { ok: false; free: Decimal };
 
-const key = (a: string, b: string) => `${a}\u0000${b}`;
+/**
+ * The map key of (account or strategy, asset). The same string object each time: a key built anew
+ * is hashed anew on every map operation (several per order).
+ */
+const keys = new Map<string, Map<string, string>>();
+function key(a: string, b: string): string {
+  let m = keys.get(a);
+  if (m === undefined) {
+    if (keys.size >= 4096) keys.clear(); // names come from configs: a bound that is never reached in practice
+    keys.set(a, (m = new Map()));
+  }
+  let k = m.get(b);
+  if (k === undefined) m.set(b, (k = `${a}\u0000${b}`));
+  return k;
+}
 
 export interface ReservationsOptions {
   idPrefix?: string;

@@ -105,7 +105,10 @@ export class SimulatedExchange extends EventEmitter<SimEvents> {
           this.queue.push(() => this.emit('order', snap));
         },
         fill: (f) => this.queue.push(() => this.emit('fill', f)),
-        depth: (symbol, side) => this.dirtyDepth.add(`${symbol}|${side}`),
+        // Marked only while someone listens (flush builds depth events for listeners alone).
+        depth: (symbol, side) => {
+          if (this.listenerCount('depth') > 0) this.dirtyDepth.add(`${symbol}|${side}`);
+        },
       },
     });
   }
@@ -334,7 +337,7 @@ export class SimulatedExchange extends EventEmitter<SimEvents> {
       list.push(t);
       if (list.length > RECENT_TRADES * 2) list.splice(0, list.length - RECENT_TRADES);
     }
-    this.dirtyStats.add(t.symbol);
+    if (this.listenerCount('stats') > 0 || this.listenerCount('price') > 0) this.dirtyStats.add(t.symbol);
     this.queue.push(() => this.emit('trade', t));
   }
 
@@ -353,8 +356,8 @@ export class SimulatedExchange extends EventEmitter<SimEvents> {
       if (this.dirtyDepth.size === 0 && this.dirtyStats.size === 0) return;
       // Only book and stats changes, which nobody listens to (a backtest's book moves): nothing to send.
       if (this.listenerCount('depth') === 0 && this.listenerCount('stats') === 0 && this.listenerCount('price') === 0) {
-        this.dirtyDepth.clear();
-        this.dirtyStats.clear();
+        clearSet(this.dirtyDepth);
+        clearSet(this.dirtyStats);
         return;
       }
     }
@@ -363,8 +366,8 @@ export class SimulatedExchange extends EventEmitter<SimEvents> {
     const depth = this.dirtyDepth.size > 0 && this.listenerCount('depth') > 0 ? [...this.dirtyDepth] : [];
     const wantStats = this.dirtyStats.size > 0 && (this.listenerCount('stats') > 0 || this.listenerCount('price') > 0);
     const stats = wantStats ? [...this.dirtyStats] : [];
-    this.dirtyDepth.clear();
-    this.dirtyStats.clear();
+    clearSet(this.dirtyDepth);
+    clearSet(this.dirtyStats);
     for (const key of depth) {
       const [symbol, side] = key.split('|') as [string, BookSide];
       const b = this.engine.book(symbol).side(side);
@@ -387,4 +390,9 @@ export class SimulatedExchange extends EventEmitter<SimEvents> {
       }
     }
   }
+}
+
+/** Empty a set; an empty one is left alone (V8's clear() allocates a new table even then). */
+function clearSet(s: Set<string>): void {
+  if (s.size > 0) s.clear();
 }
