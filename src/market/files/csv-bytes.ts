@@ -10,9 +10,14 @@
  * gets the sink's checks (increasing times, positive prices, bar shape, volume >= 0), written out in
  * the scan: a row that passes them goes straight into the sink's Float64Arrays (no call per row); one
  * that fails goes to the sink, which names the problem.
- * 1M rows (55 MB): ~270 ms with the file read, was ~420 ms with a call into the sink per row and a
- * first pass counting the lines (readCsv1M in bench/e2e.ts, quiet machine).
+ * A plain file is read in blocks into one reused buffer (`scanCsvFile`), never whole: memory the size
+ * of the file costs more to fault in than to read (a fresh 55 MB buffer took 160 ms to fill on the
+ * bench machine, the same bytes through a reused 1 MB block 12 ms). Only whole lines are scanned; the
+ * part of a line at a block's end moves to the front of the buffer for the next read.
+ * 1M rows (55 MB): ~270 ms with the file read read whole, was ~420 ms with a call into the sink per
+ * row and a first pass counting the lines (readCsv1M in bench/e2e.ts, quiet machine).
  */
+import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import { csvLayout, type CsvLayout } from './csv.js';
 import { CandleFileError } from './errors.js';
 import type { NumericRowSink } from './csv-fast.js';
@@ -58,6 +63,40 @@ export interface ColumnWriter extends NumericRowSink {
 /** Bytes per call of the inner scan: many short calls get the scan optimised as a whole early (one long call runs cold until on-stack replacement). */
 const CHUNK_BYTES = 1 << 16;
 
+/** Bytes read from a file at a time (`scanCsvFile`), into one buffer reused for the whole file. */
+export const BLOCK_BYTES = 1 << 20;
+
+/** Where the header line ends (its newline, or the end), or undefined when the general parser must read the file. */
+function readHeader(file: string, b: Uint8Array, buf: Buffer): { layout: CsvLayout; pos: number } | undefined {
+  const n = b.length;
+  const pos = n >= 3 && b[0] === 0xef && b[1] === 0xbb && b[2] === 0xbf ? 3 : 0;
+  let end = buf.indexOf(10, pos);
+  if (end < 0) end = n;
+  const headerLine = buf.toString('utf8', pos, end).replace(/\r$/, '');
+  if (headerLine.trim().length === 0) return undefined; // leading blank lines: the general parser skips them
+  const layout = csvLayout(file, headerLine);
+  if (layout.clock >= 0) return undefined;
+  return { layout, pos: end + 1 };
+}
+
+/**
+ * Scan the whole lines of `b` from `pos` (a window of the file ending at a line's end, or at the
+ * file's end). Returns where the next line starts, or -1 when a line needs the general parser.
+ */
+function scanWindow(scan: ByteScan, pos: number, n: number, warm: { chunk: number }): number {
+  // The first calls are short: the scan then returns (and its end gets type feedback) before it is
+  // optimised; otherwise the optimised code, made while the first call was still looping, leaves it at
+  // every return.
+  while (pos < n) {
+    const stop = Math.min(n, pos + warm.chunk);
+    warm.chunk = Math.min(CHUNK_BYTES, warm.chunk * 2);
+    if (scan.room() < scan.linesIn(pos, stop)) scan.grow(pos);
+    pos = scan.chunk(pos, stop);
+    if (pos < 0) return -1;
+  }
+  return pos;
+}
+
 /**
  * Parse CSV bytes into the sink's columns. Returns false when the layout needs the general parser.
  * The columns are sized from the first lines' average length (no pass to count the lines first).
@@ -66,46 +105,121 @@ export function scanCsvBytes(file: string, b: Uint8Array, sink: ColumnWriter): b
   const n = b.length;
   if (n === 0) throw new CandleFileError({ file }, 'the file is empty (no header line)');
   const buf = Buffer.from(b.buffer, b.byteOffset, b.byteLength);
-  let pos = n >= 3 && b[0] === 0xef && b[1] === 0xbb && b[2] === 0xbf ? 3 : 0;
-  let end = buf.indexOf(10, pos);
-  if (end < 0) end = n;
-  const headerLine = buf.toString('utf8', pos, end).replace(/\r$/, '');
-  if (headerLine.trim().length === 0) return false; // leading blank lines: the general parser skips them
-  const layout = csvLayout(file, headerLine);
-  if (layout.clock >= 0) return false;
-  pos = end + 1;
-  const scan = new ByteScan(b, buf, layout, sink, pos);
+  const head = readHeader(file, b, buf);
+  if (!head) return false;
+  const scan = new ByteScan(head.layout, sink, n);
+  scan.window(b, 0);
   scan.lineNo = 1;
-  // The first calls are short: the scan then returns (and its end gets type feedback) before it is
-  // optimised; otherwise the optimised code, made while the first call was still looping, leaves it at
-  // every return.
-  let chunk = 256;
-  while (pos < n) {
-    const stop = Math.min(n, pos + chunk);
-    chunk = Math.min(CHUNK_BYTES, chunk * 2);
-    if (scan.room() < CHUNK_BYTES / 8) scan.grow(pos);
-    pos = scan.chunk(pos, stop);
-    if (pos < 0) return false;
+  scan.size(head.pos);
+  return scanWindow(scan, head.pos, n, { chunk: 256 }) >= 0;
+}
+
+/**
+ * `scanCsvBytes` on a plain (not gzipped) file, read in blocks of `blockBytes` into one reused buffer
+ * instead of whole. Each block's whole lines are scanned; a line cut by the block's end moves to the
+ * front of the buffer, the next read goes after it, and a line longer than the buffer doubles it.
+ * Returns false when the layout needs the general parser (the caller then reads the file whole).
+ */
+export function scanCsvFile(file: string, sink: ColumnWriter, blockBytes = BLOCK_BYTES): boolean {
+  let fd: number;
+  try {
+    fd = openSync(file, 'r');
+  } catch (err) {
+    throw new CandleFileError({ file }, `cannot read the file: ${(err as Error).message}`, { cause: err });
   }
-  return true;
+  try {
+    const total = fstatSync(fd).size;
+    if (total === 0) throw new CandleFileError({ file }, 'the file is empty (no header line)');
+    // One byte more than a small file: its first read then meets the end of the file.
+    let blk = Buffer.allocUnsafe(Math.max(2, Math.min(blockBytes, total + 1)));
+    let filled = 0;
+    let eof = false;
+    const fill = () => {
+      while (filled < blk.length && !eof) {
+        const r = readSync(fd, blk, filled, blk.length - filled, null);
+        if (r === 0) eof = true;
+        else filled += r;
+      }
+    };
+    /** A buffer twice the size holding the bytes read so far: a line longer than the buffer. */
+    const widen = () => {
+      const wider = Buffer.allocUnsafe(blk.length * 2);
+      blk.copy(wider, 0, 0, filled);
+      blk = wider;
+    };
+    fill();
+    // The header line whole.
+    while (!eof && blk.subarray(0, filled).indexOf(10) < 0) {
+      widen();
+      fill();
+    }
+    const first = blk.subarray(0, filled);
+    const head = readHeader(file, first, first);
+    if (!head) return false;
+    const scan = new ByteScan(head.layout, sink, total);
+    scan.lineNo = 1;
+    const warm = { chunk: 256 };
+    let pos = head.pos;
+    let base = 0;
+    let sized = false;
+    for (;;) {
+      // The window: the whole lines read so far (all of it at the end of the file).
+      const data = blk.subarray(0, filled);
+      const stop = eof ? filled : data.lastIndexOf(10) + 1;
+      if (stop <= pos && !eof) {
+        widen();
+        fill();
+        continue;
+      }
+      scan.window(data.subarray(0, stop), base);
+      if (!sized) {
+        scan.size(pos);
+        sized = true;
+      }
+      if (scanWindow(scan, pos, stop, warm) < 0) return false;
+      if (eof) return true;
+      // The cut line to the front; read after it.
+      blk.copyWithin(0, stop, filled);
+      filled -= stop;
+      base += stop;
+      pos = 0;
+      fill();
+    }
+  } finally {
+    closeSync(fd);
+  }
 }
 
 class ByteScan {
   lineNo = 0;
   private readonly vals: Float64Array;
-  private cols: CandleColumns;
-  private len: number;
-  private last: number;
+  private cols!: CandleColumns;
+  private len = 0;
+  private last = -Infinity;
+  /** The window of the file being scanned (positions in chunk() are in it) and its offset in the file. */
+  private b: Uint8Array = new Uint8Array(0);
+  private buf: Buffer = Buffer.alloc(0);
+  private base = 0;
 
   constructor(
-    private readonly b: Uint8Array,
-    private readonly buf: Buffer,
     private readonly layout: CsvLayout,
     private readonly sink: ColumnWriter,
-    from: number,
+    /** The file's size in bytes (for sizing the columns). */
+    private readonly total: number,
   ) {
     this.vals = new Float64Array(layout.width);
-    // Capacity: the bytes left over the average length of the first lines, and 1 % more.
+  }
+
+  /** Scan `b` next: bytes of the file from `base` on, ending at a line's end or at the file's end. */
+  window(b: Uint8Array, base: number): void {
+    this.b = b;
+    this.buf = Buffer.from(b.buffer, b.byteOffset, b.byteLength);
+    this.base = base;
+  }
+
+  /** Size the columns from the first lines of the window from `from` on: the bytes left over their average length, and 1 % more. */
+  size(from: number): void {
+    const buf = this.buf;
     let lines = 0;
     let at = from - 1;
     let next: number;
@@ -113,10 +227,11 @@ class ByteScan {
       at = next;
       lines++;
     }
-    const rows = lines > 0 ? Math.ceil(((b.length - from) / Math.max(1, at + 1 - from)) * lines * 1.01) + 64 : 64;
-    this.cols = sink.reserve(rows);
+    const left = this.total - this.base - from;
+    const rows = lines > 0 ? Math.ceil((left / Math.max(1, at + 1 - from)) * lines * 1.01) + 64 : 64;
+    this.cols = this.sink.reserve(rows);
     this.len = this.cols.length;
-    this.last = sink.last;
+    this.last = this.sink.last;
   }
 
   /** Rows that fit before the arrays are full. */
@@ -124,10 +239,21 @@ class ByteScan {
     return this.cols.time.length - this.len;
   }
 
-  /** More room, from the bytes left at `pos` and the average line so far. */
+  /**
+   * Lines that the bytes [pos, stop) may hold, from the average line so far with half as much again to spare (a
+   * chunk that holds more grows the arrays when they are full). Asked before each chunk: a fixed
+   * margin (a line every 8 bytes) made the last chunks of most files copy the arrays into new ones.
+   */
+  linesIn(pos: number, stop: number): number {
+    const perLine = (this.base + pos) / Math.max(1, this.lineNo);
+    return Math.ceil(((stop - pos) / Math.max(1, perLine)) * 1.5) + 16;
+  }
+
+  /** More room, from the bytes left at `pos` (in the window) and the average line so far. */
   grow(pos: number): void {
-    const perLine = pos / Math.max(1, this.lineNo);
-    const rows = Math.ceil(((this.b.length - pos) / Math.max(1, perLine)) * 1.05) + CHUNK_BYTES / 8;
+    const at = this.base + pos;
+    const perLine = at / Math.max(1, this.lineNo);
+    const rows = Math.ceil(((this.total - at) / Math.max(1, perLine)) * 1.05) + CHUNK_BYTES / 8;
     this.sink.sync(this.len, this.last);
     this.cols = this.sink.reserve(rows);
   }

@@ -11,8 +11,8 @@ import { scanCsvColumns } from './csv-fast.js';
 import { CandleFileError } from './errors.js';
 import { isColumnDict, parseFreqtradeArrays, parseFreqtradeColumns } from './freqtrade.js';
 import { ColumnSink, DecimalSink, type CandleSink, type PosKind } from './sink.js';
-import { readBytesMaybeGzip, readTextMaybeGzip } from './text.js';
-import { scanCsvBytes } from './csv-bytes.js';
+import { isGzip, readBytesMaybeGzip, readHead, readTextMaybeGzip } from './text.js';
+import { BLOCK_BYTES, scanCsvBytes, scanCsvFile } from './csv-bytes.js';
 
 export type CandleFileFormat = 'bundled' | 'freqtrade-json' | 'freqtrade-columns' | 'csv';
 
@@ -87,9 +87,26 @@ function csvFormatOfBytes(b: Buffer): 'bundled' | 'csv' | undefined {
 
 /**
  * Fast path for backtests: columnar Float64Arrays, no Decimal per candle. CSV files are scanned as
- * bytes (csv-bytes.ts: no string per row), into arrays sized once from the line count.
+ * bytes (csv-bytes.ts: no string per row), into arrays sized from the first lines; a plain CSV file
+ * is read in blocks (never whole), a gzipped one is gunzipped whole.
  */
 export function readCandleColumns(file: string): CandleColumns & { format: CandleFileFormat } {
+  return readCandleColumnsInBlocks(file, BLOCK_BYTES);
+}
+
+/** readCandleColumns reading a plain CSV file `blockBytes` at a time (tests read with tiny blocks). */
+export function readCandleColumnsInBlocks(file: string, blockBytes: number): CandleColumns & { format: CandleFileFormat } {
+  const head = readHead(file);
+  if (!isGzip(head)) {
+    const csv = csvFormatOfBytes(head);
+    if (csv !== undefined) {
+      const sink = new ColumnSink(file, 'line', 0);
+      if (scanCsvFile(file, sink, blockBytes)) return { ...trimColumns(sink.result()), format: csv };
+      sink.reset();
+      parseCsv(file, readTextMaybeGzip(file), sink);
+      return { ...trimColumns(sink.result()), format: csv };
+    }
+  }
   const bytes = readBytesMaybeGzip(file);
   const csv = csvFormatOfBytes(bytes);
   if (csv !== undefined) {

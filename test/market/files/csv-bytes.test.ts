@@ -1,14 +1,17 @@
+import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { readCandleColumns, readCandleColumnsFromText, readCandles } from '../../../src/market/files/read.js';
+import { readCandleColumns, readCandleColumnsFromText, readCandleColumnsInBlocks, readCandles } from '../../../src/market/files/read.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const REPO = resolve(here, '../../..');
 const COLS = ['time', 'open', 'high', 'low', 'close', 'volume'] as const;
+/** Block sizes for reading a file in pieces: smaller than a line, odd, and a few lines. */
+const BLOCKS = [1, 7, 61, 4096];
 
 /** What a reader gives: the arrays (as plain arrays, -0 kept apart from 0) and the format, or the error message. */
 function outcome(read: (f: string) => ReturnType<typeof readCandleColumns>, file: string): unknown {
@@ -34,7 +37,11 @@ describe('byte CSV scanner (readCandleColumns) against the text reader', () => {
   it('gives exactly the same arrays (or the same error) on every bundled and fixture CSV', () => {
     const files = [...csvFiles(join(REPO, 'backtest/data')), ...csvFiles(join(REPO, 'test/fixtures/data'))];
     expect(files.length).toBeGreaterThan(5);
-    for (const f of files) expect({ f, r: outcome(readCandleColumns, f) }).toEqual({ f, r: outcome(readCandleColumnsFromText, f) });
+    for (const f of files) {
+      const want = outcome(readCandleColumnsFromText, f);
+      expect({ f, r: outcome(readCandleColumns, f) }).toEqual({ f, r: want });
+      expect({ f, r: outcome((x) => readCandleColumnsInBlocks(x, 997), f) }).toEqual({ f, r: want });
+    }
     const big = readCandleColumns(join(REPO, 'backtest/data/BTCUSDT-5m-freqtrade-2023.csv.gz'));
     expect(big.length).toBe(10999);
     expect(big.close[10998]).toBe(21925.7);
@@ -79,6 +86,8 @@ describe('byte CSV scanner (readCandleColumns) against the text reader', () => {
       writeFileSync(p, text);
       const want = outcome(readCandleColumnsFromText, p);
       expect(outcome(readCandleColumns, p)).toEqual(want);
+      // Read in blocks that cut lines, fields, a CRLF and the header anywhere: the same.
+      for (const block of BLOCKS) expect({ block, r: outcome((f) => readCandleColumnsInBlocks(f, block), p) }).toEqual({ block, r: want });
       const gz = join(dir, 'x.csv.gz');
       writeFileSync(gz, gzipSync(Buffer.from(text)));
       expect(outcome(readCandleColumns, gz)).toEqual(JSON.parse(JSON.stringify(want).replaceAll(p, gz)));
@@ -101,5 +110,24 @@ describe('byte CSV scanner (readCandleColumns) against the text reader', () => {
     const rows = Array.from({ length: 5000 }, (_, i) => `${1704067200 + i * 60},1.5,2,1,${i === 4321 ? '0' : '1.25'},3`);
     writeFileSync(p, `time,open,high,low,close,volume\n${rows.join('\n')}\n`);
     expect(() => readCandleColumns(p)).toThrow(/x\.csv.*line 4323, field close: close 0 is not a positive price/);
+  });
+
+  it('reads a plain CSV file in blocks, not whole: a 30 MB file takes far less memory than its size', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'mizan-bytes-'));
+    const p = join(dir, 'big.csv');
+    const rows = 500_000;
+    // Written by another process: writing it here would leave a 30 MB buffer for the measurement to count.
+    const script = `const fs = require('fs'); const fd = fs.openSync(process.argv[1], 'w'); fs.writeSync(fd, 'time,open,high,low,close,volume\\n');
+for (let i = 0; i < ${rows}; i += 1000) { let s = ''; for (let j = i; j < i + 1000; j++) s += (1704067200 + j * 60) + ',62500.12345678,62510.5,62490.25,62505.75,12.345678\\n'; fs.writeSync(fd, s); }
+fs.closeSync(fd);`;
+    execFileSync(process.execPath, ['-e', script, p]);
+    const size = statSync(p).size;
+    expect(size).toBeGreaterThan(30e6);
+    const before = process.memoryUsage().arrayBuffers;
+    const c = readCandleColumns(p);
+    const grew = process.memoryUsage().arrayBuffers - before;
+    expect([c.length, c.time[rows - 1], c.volume[rows - 1]]).toEqual([rows, 1704067200 + (rows - 1) * 60, 12.345678]);
+    // The six columns (6 × 8 bytes a row, 1 % spare) and one block of 1 MB: whole, the file's 30 MB would be on top.
+    expect(grew).toBeLessThan(rows * 48 * 1.02 + 4e6);
   });
 });
