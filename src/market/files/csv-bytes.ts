@@ -14,8 +14,9 @@
  * of the file costs more to fault in than to read (a fresh 55 MB buffer took 160 ms to fill on the
  * bench machine, the same bytes through a reused 1 MB block 12 ms). Only whole lines are scanned; the
  * part of a line at a block's end moves to the front of the buffer for the next read.
- * 1M rows (55 MB): ~270 ms with the file read read whole, was ~420 ms with a call into the sink per
- * row and a first pass counting the lines (readCsv1M in bench/e2e.ts, quiet machine).
+ * 1M rows (55 MB): ~260 ms in blocks, ~470 ms with the file read whole, on the same (slow) day of the
+ * bench machine; ~420 ms before that with a call into the sink per row and a first pass counting the
+ * lines (readCsv1M in bench/e2e.ts).
  */
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import { csvLayout, type CsvLayout } from './csv.js';
@@ -240,9 +241,9 @@ class ByteScan {
   }
 
   /**
-   * Lines that the bytes [pos, stop) may hold, from the average line so far with half as much again to spare (a
-   * chunk that holds more grows the arrays when they are full). Asked before each chunk: a fixed
-   * margin (a line every 8 bytes) made the last chunks of most files copy the arrays into new ones.
+   * Lines that the bytes [pos, stop) may hold, from the average line so far with half as much again
+   * to spare (a chunk that holds more grows the arrays when they are full). Asked before each chunk:
+   * a fixed margin (a line every 8 bytes) made the last chunks of most files copy the arrays anew.
    */
   linesIn(pos: number, stop: number): number {
     const perLine = (this.base + pos) / Math.max(1, this.lineNo);
