@@ -3,6 +3,7 @@
  * hint): the bundled CSV, freqtrade JSON arrays (plain or gzip), freqtrade column-dict JSON, and
  * plain OHLCV CSV with a header. gzip is detected from the magic bytes.
  */
+import { statSync } from 'node:fs';
 import type { Candle } from '../../core/types/market.js';
 import { trimColumns, type CandleColumns } from './columns.js';
 import { isBundledHeader } from './bundled.js';
@@ -96,8 +97,9 @@ export function readCandleColumns(file: string): CandleColumns & { format: Candl
 
 /** readCandleColumns reading a plain CSV file `blockBytes` at a time (tests read with tiny blocks). */
 export function readCandleColumnsInBlocks(file: string, blockBytes: number): CandleColumns & { format: CandleFileFormat } {
-  const head = readHead(file);
-  if (!isGzip(head)) {
+  // A pipe or a device (`<(zcat candles.csv.gz)`) is read once, whole: its bytes cannot be read twice.
+  const head = isRegularFile(file) ? readHead(file) : undefined;
+  if (head && !isGzip(head)) {
     const csv = csvFormatOfBytes(head);
     if (csv !== undefined) {
       const sink = new ColumnSink(file, 'line', 0);
@@ -117,6 +119,14 @@ export function readCandleColumnsInBlocks(file: string, blockBytes: number): Can
     return { ...trimColumns(sink.result()), format: csv };
   }
   return readCandleColumnsFromText(file, load(file, bytes));
+}
+
+function isRegularFile(file: string): boolean {
+  try {
+    return statSync(file).isFile();
+  } catch {
+    return false; // the whole-file read below reports why it cannot be read
+  }
 }
 
 /** The text path of the columnar reader (also the reference the byte scanner is tested against). */

@@ -1,4 +1,4 @@
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -129,5 +129,23 @@ fs.closeSync(fd);`;
     expect([c.length, c.time[rows - 1], c.volume[rows - 1]]).toEqual([rows, 1704067200 + (rows - 1) * 60, 12.345678]);
     // The six columns (6 × 8 bytes a row, 1 % spare) and one block of 1 MB: whole, the file's 30 MB would be on top.
     expect(grew).toBeLessThan(rows * 48 * 1.02 + 4e6);
+  });
+
+  it.runIf(process.platform !== 'win32')('reads a named pipe (a process substitution such as <(zcat f.csv.gz)) whole, once', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'mizan-bytes-'));
+    const src = join(dir, 'x.csv');
+    writeFileSync(src, 'time,open,high,low,close,volume\n1704067200,1.5,2,1,1.25,3\n1704067260,1.5,2,1,1.5,0\n');
+    const fifo = join(dir, 'pipe.csv');
+    execFileSync('mkfifo', [fifo]);
+    // The writer blocks until the reader opens the pipe; its bytes can be read only once. Then it opens
+    // the pipe once more, empty, for at most 3 s: a reader that opened it a second time (and so would
+    // wait for a writer forever) then reads an empty file and fails instead of hanging the test.
+    const writer = spawn('sh', ['-c', `cat "${src}" > "${fifo}"; exec timeout 3 sh -c ': > "${fifo}"'`], { stdio: 'ignore' });
+    try {
+      const c = readCandleColumns(fifo);
+      expect([c.length, c.time[1], c.close[1]]).toEqual([2, 1704067260, 1.5]);
+    } finally {
+      writer.kill();
+    }
   });
 });
