@@ -184,6 +184,8 @@ export interface ResultInput {
   report: DataReport;
   equity: { times: Float64Array; values: Float64Array; length: number };
   equityPoints: number;
+  /** `metrics`: no order records, plots or breakdown rows (a sweep trial reads none of them). */
+  detail?: 'full' | 'metrics';
 }
 
 /** Every `step`-th point, always keeping the first, the last and each running maximum and minimum gap-free. */
@@ -231,20 +233,9 @@ function feeSettings(bt: NonNullable<MizanConfig['backtest']>): BacktestResult['
   return bt.fees ? { maker: bt.fees.maker.toFixed(), taker: bt.fees.taker.toFixed() } : null;
 }
 
-export function buildResult(x: ResultInput): BacktestResult {
-  const bt = x.config.backtest!;
-  const trades = x.h.trades.sorted();
-  const main = x.series[0]!;
-  const fi = Math.min(main.firstIndex, main.length - 1);
-  const unvalued = [...new Set(trades.filter((t) => t.quote !== undefined && t.pnlReference === undefined).map((t) => t.quote!))].sort();
-  const metrics = computeMetrics({
-    equity: { times: x.equity.times, values: x.equity.values },
-    trades: trades.map(toClosed),
-    feesPaid: Number(x.h.trades.feesPaid.toSignificantDigits(15).toFixed()),
-    ...(unvalued.length > 0 ? { pnlUnavailable: `pnl of trades in ${unvalued.join(', ')} cannot be valued in ${x.h.reference} (no market of the run converts it)` } : {}),
-    ...(main.length > 0 ? { benchmark: { firstPrice: main.open[fi]!, lastPrice: main.close[main.length - 1]! } } : {}),
-  });
-  const spot: OrderRecord[] = [...x.h.engine.orders.values()].map((o) => ({
+/** The spot orders of the run as records, in the order they were placed. */
+function spotOrders(x: ResultInput): OrderRecord[] {
+  return [...x.h.engine.orders.values()].map((o) => ({
     kind: 'spot' as const,
     clientOrderId: o.clientOrderId,
     strategy: o.strategy,
@@ -265,9 +256,30 @@ export function buildResult(x: ResultInput): BacktestResult {
     // The exchange's time of its last fill when later (an order decided before a gap fills at the next open).
     updatedAt: Math.max(o.updatedAt, x.h.trades.lastFillAt.get(o.clientOrderId) ?? -Infinity),
   }));
+}
+
+/** Spot orders, then instant and margin ones merged in by time (stable). */
+function withOthers(spot: OrderRecord[], other: OrderRecord[]): OrderRecord[] {
+  return other.length === 0 ? spot : [...spot, ...other].sort((a, b) => a.createdAt - b.createdAt);
+}
+
+export function buildResult(x: ResultInput): BacktestResult {
+  const bt = x.config.backtest!;
+  const trades = x.h.trades.sorted();
+  const main = x.series[0]!;
+  const fi = Math.min(main.firstIndex, main.length - 1);
+  const unvalued = [...new Set(trades.filter((t) => t.quote !== undefined && t.pnlReference === undefined).map((t) => t.quote!))].sort();
+  const metrics = computeMetrics({
+    equity: { times: x.equity.times, values: x.equity.values },
+    trades: trades.map(toClosed),
+    feesPaid: Number(x.h.trades.feesPaid.toSignificantDigits(15).toFixed()),
+    ...(unvalued.length > 0 ? { pnlUnavailable: `pnl of trades in ${unvalued.join(', ')} cannot be valued in ${x.h.reference} (no market of the run converts it)` } : {}),
+    ...(main.length > 0 ? { benchmark: { firstPrice: main.open[fi]!, lastPrice: main.close[main.length - 1]! } } : {}),
+  });
+  const full = x.detail !== 'metrics';
   // Spot orders in the order they were placed, then instant and margin ones merged in by time (stable).
   const other = otherOrders(x);
-  const orders = other.length === 0 ? spot : [...spot, ...other].sort((a, b) => a.createdAt - b.createdAt);
+  const orders = full ? withOthers(spotOrders(x), other) : [];
   const finalBalances: Record<string, { value: string; locked: string }> = {};
   const bal = x.h.sim.balances(BACKTEST_ACCOUNT);
   for (const a of Object.keys(bal).sort()) finalBalances[a] = { value: bal[a]!.value.toFixed(), locked: bal[a]!.locked.toFixed() };
@@ -301,16 +313,18 @@ export function buildResult(x: ResultInput): BacktestResult {
       startEquity: n > 0 ? x.equity.values[0]! : 0,
       endEquity: n > 0 ? x.equity.values[n - 1]! : 0,
       trades: trades.length,
-      orders: orders.length,
+      orders: x.h.engine.orders.size + other.length,
       denials: x.h.core.denials,
     },
     denied: x.h.core.denialTally.breakdown(),
     errors: handlerErrors(x.h),
     metrics,
     trades,
-    breakdowns: computeBreakdowns(trades, x.h.reference, x.instances.map((i) => i.name), x.series.map((s) => s.symbol)),
+    breakdowns: full
+      ? computeBreakdowns(trades, x.h.reference, x.instances.map((i) => i.name), x.series.map((s) => s.symbol))
+      : { reference: x.h.reference, byStrategy: [], byMarket: [], byExit: [] },
     orders,
-    plots: x.h.plots.result(x.instances),
+    plots: full ? x.h.plots.result(x.instances) : [],
     equity: downsample(x.equity.times, x.equity.values, x.equityPoints),
     finalBalances,
     unpricedAssets: [...x.h.unpriced].sort(),

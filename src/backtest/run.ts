@@ -39,6 +39,11 @@ export interface BacktestOptions extends DataOptions {
   logger?: Logger;
   /** Points kept in the result's equity curve (the metrics use every point). Default 2000. */
   equityPoints?: number;
+  /**
+   * `metrics`: build only what a sweep trial reads (metrics, summary, errors, trades, equity); the
+   * result's `orders`, `plots` and `breakdowns` rows are left empty. Default `full`.
+   */
+  detail?: 'full' | 'metrics';
   /** Called with the run's simulated clock once it exists (the CLI stamps log lines with it). */
   onClock?(clock: { now(): number }): void;
   /** Called with the data report before the run starts. */
@@ -108,7 +113,7 @@ export async function runBacktest(config: MizanConfig, opts: BacktestOptions = {
     if (mark) h.trades.addMargin(h.owners.owner(p) ?? 'unknown', p, h.desks.margin.costs(BACKTEST_ACCOUNT, p.id), mark, lastT);
   }
   h.desks.detach();
-  const result = buildResult({ config, instances, fromMs, toMs, h, series, report, equity: eq, equityPoints: opts.equityPoints ?? 2000 });
+  const result = buildResult({ config, instances, fromMs, toMs, h, series, report, equity: eq, equityPoints: opts.equityPoints ?? 2000, detail: opts.detail ?? 'full' });
   return { result, series, candles: total };
 }
 
