@@ -184,8 +184,8 @@ export interface ResultInput {
   report: DataReport;
   equity: { times: Float64Array; values: Float64Array; length: number };
   equityPoints: number;
-  /** `metrics`: no order records, plots or breakdown rows (a sweep trial reads none of them). */
-  detail?: 'full' | 'metrics';
+  /** `summary`: no order records or plots (the terminal summary and a sweep row read neither). */
+  detail?: 'full' | 'summary';
 }
 
 /** Every `step`-th point, always keeping the first, the last and each running maximum and minimum gap-free. */
@@ -276,7 +276,7 @@ export function buildResult(x: ResultInput): BacktestResult {
     ...(unvalued.length > 0 ? { pnlUnavailable: `pnl of trades in ${unvalued.join(', ')} cannot be valued in ${x.h.reference} (no market of the run converts it)` } : {}),
     ...(main.length > 0 ? { benchmark: { firstPrice: main.open[fi]!, lastPrice: main.close[main.length - 1]! } } : {}),
   });
-  const full = x.detail !== 'metrics';
+  const full = x.detail !== 'summary';
   // Spot orders in the order they were placed, then instant and margin ones merged in by time (stable).
   const other = otherOrders(x);
   const orders = full ? withOthers(spotOrders(x), other) : [];
@@ -320,9 +320,7 @@ export function buildResult(x: ResultInput): BacktestResult {
     errors: handlerErrors(x.h),
     metrics,
     trades,
-    breakdowns: full
-      ? computeBreakdowns(trades, x.h.reference, x.instances.map((i) => i.name), x.series.map((s) => s.symbol))
-      : { reference: x.h.reference, byStrategy: [], byMarket: [], byExit: [] },
+    breakdowns: computeBreakdowns(trades, x.h.reference, x.instances.map((i) => i.name), x.series.map((s) => s.symbol)),
     orders,
     plots: full ? x.h.plots.result(x.instances) : [],
     equity: downsample(x.equity.times, x.equity.values, x.equityPoints),

@@ -40,10 +40,11 @@ export interface BacktestOptions extends DataOptions {
   /** Points kept in the result's equity curve (the metrics use every point). Default 2000. */
   equityPoints?: number;
   /**
-   * `metrics`: build only what a sweep trial reads (metrics, summary, errors, trades, equity); the
-   * result's `orders`, `plots` and `breakdowns` rows are left empty. Default `full`.
+   * `summary`: build what the terminal summary and a sweep row read (summary, metrics, breakdowns,
+   * denials, errors, trades, equity, balances); the result's `orders` and `plots` are left empty
+   * (`mizan backtest` without `--out`, sweep trials). Default `full`.
    */
-  detail?: 'full' | 'metrics';
+  detail?: 'full' | 'summary';
   /** Called with the run's simulated clock once it exists (the CLI stamps log lines with it). */
   onClock?(clock: { now(): number }): void;
   /** Called with the data report before the run starts. */

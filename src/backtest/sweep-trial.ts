@@ -44,7 +44,7 @@ export function trialRunner(config: MizanConfig, columns: NonNullable<DataOption
     return Promise.resolve()
       .then(() => loadStrategyInstances(withParams(config, req.params), definitions))
       .then((instances) =>
-        runBacktest(config, { instances, equityPoints: req.equity ? 2000 : 2, detail: 'metrics', columns, ...(req.from !== undefined ? { from: req.from } : {}), ...(req.to !== undefined ? { to: req.to } : {}) }),
+        runBacktest(config, { instances, equityPoints: req.equity ? 2000 : 2, detail: 'summary', columns, ...(req.from !== undefined ? { from: req.from } : {}), ...(req.to !== undefined ? { to: req.to } : {}) }),
       )
       .then((run): TrialAnswer => {
         const metrics: Partial<Record<MetricKey, number | null>> = {};

@@ -104,6 +104,8 @@ export function registerBacktestCommands(program: Command): void {
         ...(o.data ? { dataDir: resolve(o.data) } : {}),
         ...(rest ? { candleSource: new rest.WallexRestClient({ baseUrl: config.exchange.baseUrl, timeoutMs: config.exchange.timeoutMs }) } : {}),
         logger,
+        // Without --out only the summary is printed: no record per order, no plot series.
+        ...(o.out ? {} : { detail: 'summary' as const }),
         onClock: (c) => (simClock = c),
         onProgress: (done, total) => {
           if (!started) bar.start(total, 0);

@@ -1,8 +1,13 @@
 /**
- * `runBacktest(…, { detail: 'metrics' })`, what every sweep trial runs: the same run and the same
- * numbers as a full result, without the order records, plot series and breakdown rows nobody in a
- * sweep reads.
+ * `runBacktest(…, { detail: 'summary' })`, what every sweep trial and `mizan backtest` without
+ * `--out` run: the same run and the same numbers as a full result, without the order records and
+ * plot series that neither a sweep row nor the terminal summary reads.
  */
+import { execFile } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { parseConfig } from '../../src/config/load.js';
 import { runBacktest } from '../../src/backtest/run.js';
@@ -24,15 +29,15 @@ journal: { file: ":memory:" }
   );
 }
 
-describe("runBacktest detail: 'metrics'", () => {
+describe("runBacktest detail: 'summary'", () => {
   // rsi-reversion plots and trades spot orders; margin-trend's orders are margin positions.
   for (const [strategy, params, from, to] of [
     ['rsi-reversion', '{ period: 14, oversold: 30, overbought: 70, fraction: 0.25 }', '2023-01-03', '2023-01-17'],
     ['margin-trend', '{ fast: 12, slow: 26, collateral: 500 }', '2023-01-10', '2023-01-12'],
   ] as const) {
-    it(`${strategy}: the same summary, metrics, trades, equity and balances; no order records, plots or breakdown rows`, async () => {
+    it(`${strategy}: the same summary, metrics, breakdowns, trades, equity and balances; no order records or plots`, async () => {
       const full = (await runBacktest(config(strategy, params, from, to))).result;
-      const lean = (await runBacktest(config(strategy, params, from, to), { detail: 'metrics' })).result;
+      const lean = (await runBacktest(config(strategy, params, from, to), { detail: 'summary' })).result;
       expect(full.orders.length).toBeGreaterThan(0);
       expect(full.summary.orders).toBe(full.orders.length);
       expect(lean.summary).toEqual(full.summary);
@@ -44,8 +49,19 @@ describe("runBacktest detail: 'metrics'", () => {
       expect(lean.fees).toEqual(full.fees);
       expect(lean.orders).toEqual([]);
       expect(lean.plots).toEqual([]);
-      expect(lean.breakdowns).toEqual({ reference: full.breakdowns.reference, byStrategy: [], byMarket: [], byExit: [] });
+      expect(lean.breakdowns).toEqual(full.breakdowns);
+      expect(lean.denied).toEqual(full.denied);
+      expect(lean.data).toEqual(full.data);
       if (strategy === 'rsi-reversion') expect(full.plots.length).toBeGreaterThan(0);
     });
   }
+
+  it('mizan backtest prints the same summary without --out (which builds no order record) as with it', async () => {
+    const run = (args: string[]) => promisify(execFile)(process.execPath, [join(REPO, 'bin/mizan.js'), 'backtest', 'config/backtest.yaml', ...args], { cwd: REPO, env: { ...process.env, NO_COLOR: '1' } });
+    const out = join(mkdtempSync(join(tmpdir(), 'mizan-detail-')), 'out');
+    const [lean, full] = await Promise.all([run([]), run(['--out', out])]);
+    expect(full.stdout).toContain('wrote ');
+    expect(lean.stdout).toMatch(/Trades\s+[1-9]/);
+    expect(lean.stdout).toBe(full.stdout.replace(/^wrote .*\n/m, ''));
+  }, 60_000);
 });
