@@ -81,6 +81,9 @@ export function withParams(config: MizanConfig, params: Record<string, Record<st
 export async function runBacktest(config: MizanConfig, opts: BacktestOptions = {}): Promise<BacktestRun> {
   const bt = config.backtest;
   if (!bt) throw new Error('the config has no backtest section (data, from, to)');
+  if (opts.detail !== undefined && opts.detail !== 'full' && opts.detail !== 'summary') {
+    throw new Error(`detail must be 'full' or 'summary', got ${JSON.stringify(opts.detail)}`);
+  }
   const fromMs = opts.from ?? bt.from;
   const toMs = opts.to ?? bt.to;
   if (!(fromMs < toMs)) throw new Error(`backtest range is empty: from ${new Date(fromMs).toISOString()} is not before to ${new Date(toMs).toISOString()}`);

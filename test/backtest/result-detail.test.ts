@@ -56,6 +56,11 @@ describe("runBacktest detail: 'summary'", () => {
     });
   }
 
+  it('refuses a detail it does not know, naming it', async () => {
+    const c = config('rsi-reversion', '{ period: 14, oversold: 30, overbought: 70, fraction: 0.25 }', '2023-01-03', '2023-01-04');
+    await expect(runBacktest(c, { detail: 'metrics' as 'full' })).rejects.toThrow(`detail must be 'full' or 'summary', got "metrics"`);
+  });
+
   it('mizan backtest prints the same summary without --out (which builds no order record) as with it', async () => {
     const run = (args: string[]) => promisify(execFile)(process.execPath, [join(REPO, 'bin/mizan.js'), 'backtest', 'config/backtest.yaml', ...args], { cwd: REPO, env: { ...process.env, NO_COLOR: '1' } });
     const out = join(mkdtempSync(join(tmpdir(), 'mizan-detail-')), 'out');
