@@ -10,15 +10,11 @@
  * gets the sink's checks (increasing times, positive prices, bar shape, volume >= 0), written out in
  * the scan: a row that passes them goes straight into the sink's Float64Arrays (no call per row); one
  * that fails goes to the sink, which names the problem.
- * A plain file is read in blocks into one reused buffer (`scanCsvFile`), never whole: memory the size
- * of the file costs more to fault in than to read (a fresh 55 MB buffer took 160 ms to fill on the
- * bench machine, the same bytes through a reused 1 MB block 12 ms). Only whole lines are scanned; the
- * part of a line at a block's end moves to the front of the buffer for the next read.
+ * A plain file is read in blocks (csv-blocks.ts) and each block's whole lines scanned here.
  * 1M rows (55 MB): ~260 ms in blocks, ~470 ms with the file read whole, on the same (slow) day of the
  * bench machine; ~420 ms before that with a call into the sink per row and a first pass counting the
  * lines (readCsv1M in bench/e2e.ts).
  */
-import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import { csvLayout, type CsvLayout } from './csv.js';
 import { CandleFileError } from './errors.js';
 import type { NumericRowSink } from './csv-fast.js';
@@ -64,11 +60,8 @@ export interface ColumnWriter extends NumericRowSink {
 /** Bytes per call of the inner scan: many short calls get the scan optimised as a whole early (one long call runs cold until on-stack replacement). */
 const CHUNK_BYTES = 1 << 16;
 
-/** Bytes read from a file at a time (`scanCsvFile`), into one buffer reused for the whole file. */
-export const BLOCK_BYTES = 1 << 20;
-
 /** Where the header line ends (its newline, or the end), or undefined when the general parser must read the file. */
-function readHeader(file: string, b: Uint8Array, buf: Buffer): { layout: CsvLayout; pos: number } | undefined {
+export function readHeader(file: string, b: Uint8Array, buf: Buffer): { layout: CsvLayout; pos: number } | undefined {
   const n = b.length;
   const pos = n >= 3 && b[0] === 0xef && b[1] === 0xbb && b[2] === 0xbf ? 3 : 0;
   let end = buf.indexOf(10, pos);
@@ -84,7 +77,7 @@ function readHeader(file: string, b: Uint8Array, buf: Buffer): { layout: CsvLayo
  * Scan the whole lines of `b` from `pos` (a window of the file ending at a line's end, or at the
  * file's end). Returns where the next line starts, or -1 when a line needs the general parser.
  */
-function scanWindow(scan: ByteScan, pos: number, n: number, warm: { chunk: number }): number {
+export function scanWindow(scan: ByteScan, pos: number, n: number, warm: { chunk: number }): number {
   // The first calls are short: the scan then returns (and its end gets type feedback) before it is
   // optimised; otherwise the optimised code, made while the first call was still looping, leaves it at
   // every return.
@@ -115,83 +108,8 @@ export function scanCsvBytes(file: string, b: Uint8Array, sink: ColumnWriter): b
   return scanWindow(scan, head.pos, n, { chunk: 256 }) >= 0;
 }
 
-/**
- * `scanCsvBytes` on a plain (not gzipped) file, read in blocks of `blockBytes` into one reused buffer
- * instead of whole. Each block's whole lines are scanned; a line cut by the block's end moves to the
- * front of the buffer, the next read goes after it, and a line longer than the buffer doubles it.
- * Returns false when the layout needs the general parser (the caller then reads the file whole).
- */
-export function scanCsvFile(file: string, sink: ColumnWriter, blockBytes = BLOCK_BYTES): boolean {
-  let fd: number;
-  try {
-    fd = openSync(file, 'r');
-  } catch (err) {
-    throw new CandleFileError({ file }, `cannot read the file: ${(err as Error).message}`, { cause: err });
-  }
-  try {
-    const total = fstatSync(fd).size;
-    if (total === 0) throw new CandleFileError({ file }, 'the file is empty (no header line)');
-    // One byte more than a small file: its first read then meets the end of the file.
-    let blk = Buffer.allocUnsafe(Math.max(2, Math.min(blockBytes, total + 1)));
-    let filled = 0;
-    let eof = false;
-    const fill = () => {
-      while (filled < blk.length && !eof) {
-        const r = readSync(fd, blk, filled, blk.length - filled, null);
-        if (r === 0) eof = true;
-        else filled += r;
-      }
-    };
-    /** A buffer twice the size holding the bytes read so far: a line longer than the buffer. */
-    const widen = () => {
-      const wider = Buffer.allocUnsafe(blk.length * 2);
-      blk.copy(wider, 0, 0, filled);
-      blk = wider;
-    };
-    fill();
-    // The header line whole.
-    while (!eof && blk.subarray(0, filled).indexOf(10) < 0) {
-      widen();
-      fill();
-    }
-    const first = blk.subarray(0, filled);
-    const head = readHeader(file, first, first);
-    if (!head) return false;
-    const scan = new ByteScan(head.layout, sink, total);
-    scan.lineNo = 1;
-    const warm = { chunk: 256 };
-    let pos = head.pos;
-    let base = 0;
-    let sized = false;
-    for (;;) {
-      // The window: the whole lines read so far (all of it at the end of the file).
-      const data = blk.subarray(0, filled);
-      const stop = eof ? filled : data.lastIndexOf(10) + 1;
-      if (stop <= pos && !eof) {
-        widen();
-        fill();
-        continue;
-      }
-      scan.window(data.subarray(0, stop), base);
-      if (!sized) {
-        scan.size(pos);
-        sized = true;
-      }
-      if (scanWindow(scan, pos, stop, warm) < 0) return false;
-      if (eof) return true;
-      // The cut line to the front; read after it.
-      blk.copyWithin(0, stop, filled);
-      filled -= stop;
-      base += stop;
-      pos = 0;
-      fill();
-    }
-  } finally {
-    closeSync(fd);
-  }
-}
-
-class ByteScan {
+/** The scan's state across calls (and across the blocks of a file read in blocks, csv-blocks.ts). */
+export class ByteScan {
   lineNo = 0;
   private readonly vals: Float64Array;
   private cols!: CandleColumns;

@@ -13,7 +13,8 @@ import { CandleFileError } from './errors.js';
 import { isColumnDict, parseFreqtradeArrays, parseFreqtradeColumns } from './freqtrade.js';
 import { ColumnSink, DecimalSink, type CandleSink, type PosKind } from './sink.js';
 import { isGzip, readBytesMaybeGzip, readHead, readTextMaybeGzip } from './text.js';
-import { BLOCK_BYTES, scanCsvBytes, scanCsvFile } from './csv-bytes.js';
+import { scanCsvBytes } from './csv-bytes.js';
+import { BLOCK_BYTES, scanCsvFile } from './csv-blocks.js';
 
 export type CandleFileFormat = 'bundled' | 'freqtrade-json' | 'freqtrade-columns' | 'csv';
 
