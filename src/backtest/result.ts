@@ -6,134 +6,20 @@
  */
 import type { MizanConfig } from '../config/schema.js';
 import { Decimal } from '../core/decimal.js';
-import { avgPrice } from '../execution/tracked-order.js';
 import type { StrategyInstance } from '../kernel/trading-core.js';
 import { computeMetrics, type ClosedTrade, type Metrics } from './metrics/index.js';
 import { formatMetrics } from './metrics/index.js';
 import type { DataReport, Series } from './data.js';
 import { BACKTEST_ACCOUNT, type Harness } from './setup.js';
+import { otherOrders, spotOrders, withOthers, type OrderRecord } from './order-records.js';
 import type { TradeRecord } from './trades.js';
 import { formatDenials, type DenialBreakdown } from '../kernel/denial-tally.js';
-import { parseMarginPosition } from '../exchange/parse/margin.js';
 import { computeBreakdowns, formatBreakdown, PLAIN, type Breakdowns, type Paint } from './breakdowns.js';
 import type { PlotSeries } from './plots.js';
 
-const iso = (s: string | null | undefined): number => (s ? Date.parse(s) : 0);
-
-/**
- * Instant orders and margin positions as order records. A margin position is an opening order
- * (`MARGIN_OPEN`, BUY for a long, SELL for a short; fee = the opening fee) and, once closed, a
- * closing one (`MARGIN_CLOSE`; fee = the closing fee, reason = the close reason). Quantities are
- * the base quantity the position held.
- */
-function otherOrders(x: ResultInput): OrderRecord[] {
-  const out: OrderRecord[] = [];
-  for (const { order: o, strategy, tag } of x.h.instants) {
-    const t = o.transactTime ? o.transactTime * 1000 : iso(o.createdAt);
-    out.push({
-      kind: 'instant',
-      clientOrderId: o.clientOrderId,
-      strategy: strategy ?? 'unknown',
-      symbol: o.symbol,
-      side: o.side,
-      type: 'OTC',
-      price: o.price.toFixed(),
-      stopPrice: null,
-      quantity: o.origQty.toFixed(),
-      filled: o.executedQty.toFixed(),
-      avgPrice: o.executedPrice ? o.executedPrice.toSignificantDigits(12).toFixed() : null,
-      fee: (o.fee ?? o.fills.reduce((a, f) => a.plus(f.fee), new Decimal(0))).toFixed(),
-      feeAsset: o.fills[0]?.feeAsset ?? null,
-      state: o.status === 'FILLED' ? 'filled' : o.status.toLowerCase(),
-      reason: null,
-      tag: tag ?? null,
-      createdAt: t,
-      updatedAt: t,
-    });
-  }
-  const desk = x.h.desks.margin;
-  for (const w of desk.list(BACKTEST_ACCOUNT, {})) {
-    const p = parseMarginPosition(w);
-    const c = desk.costs(BACKTEST_ACCOUNT, p.id);
-    const strategy = x.h.owners.owner(p) ?? 'unknown';
-    const { quote } = x.h.split(p.market);
-    const qty = c.baseQty.abs().toFixed();
-    const filled = p.openFilledPrice !== undefined;
-    const created = iso(p.createdAt);
-    const opened = iso(p.openedAt) || created;
-    out.push({
-      kind: 'margin',
-      clientOrderId: `margin-${p.id}-open`,
-      strategy,
-      symbol: p.market,
-      side: p.side === 'long' ? 'BUY' : 'SELL',
-      type: 'MARGIN_OPEN',
-      price: p.openPrice.toFixed(),
-      stopPrice: null,
-      quantity: qty,
-      filled: filled ? qty : '0',
-      avgPrice: p.openFilledPrice?.toFixed() ?? null,
-      fee: c.openFee.toFixed(),
-      feeAsset: quote,
-      state: filled ? 'filled' : p.state === 'canceled' ? 'cancelled' : 'open',
-      reason: null,
-      tag: null,
-      createdAt: created,
-      updatedAt: filled ? opened : iso(p.updatedAt) || created,
-    });
-    if (p.state === 'closed' || p.state === 'liquidated') {
-      const closed = iso(p.closedAt);
-      out.push({
-        kind: 'margin',
-        clientOrderId: `margin-${p.id}-close`,
-        strategy,
-        symbol: p.market,
-        side: p.side === 'long' ? 'SELL' : 'BUY',
-        type: 'MARGIN_CLOSE',
-        price: p.closePrice?.toFixed() ?? null,
-        stopPrice: null,
-        quantity: qty,
-        filled: qty,
-        avgPrice: p.closeFilledPrice?.toFixed() ?? null,
-        // What the account paid of the closing fee: interest comes out of the position's equity
-        // first, and after a gap liquidation the clamped payout may have left nothing for the fee.
-        fee: Decimal.min(c.closeFee, Decimal.max(0, c.closeCostsPaid.minus(c.interest))).toFixed(),
-        feeAsset: quote,
-        state: 'filled',
-        reason: p.state === 'liquidated' ? 'liquidation' : String(p.closeReason ?? 'closed'),
-        tag: null,
-        createdAt: closed,
-        updatedAt: closed,
-      });
-    }
-  }
-  return out;
-}
+export type { OrderRecord } from './order-records.js';
 
 export const RESULT_FORMAT = 'mizan-backtest/1';
-
-
-export interface OrderRecord {
-  /** `spot` (through the execution engine), `instant` (OTC desk) or `margin` (a position's opening or closing). */
-  kind: 'spot' | 'instant' | 'margin';
-  clientOrderId: string;
-  strategy: string;
-  symbol: string;
-  side: string;
-  type: string;
-  price: string | null;
-  stopPrice: string | null;
-  quantity: string;
-  filled: string;
-  avgPrice: string | null;
-  fee: string;
-  feeAsset: string | null;
-  state: string;
-  reason: string | null;
-  tag: string | null;
-  createdAt: number;
-  updatedAt: number;
-}
 
 export interface BacktestResult {
   format: string;
@@ -233,36 +119,6 @@ function feeSettings(bt: NonNullable<MizanConfig['backtest']>): BacktestResult['
   return bt.fees ? { maker: bt.fees.maker.toFixed(), taker: bt.fees.taker.toFixed() } : null;
 }
 
-/** The spot orders of the run as records, in the order they were placed. */
-function spotOrders(x: ResultInput): OrderRecord[] {
-  return [...x.h.engine.orders.values()].map((o) => ({
-    kind: 'spot' as const,
-    clientOrderId: o.clientOrderId,
-    strategy: o.strategy,
-    symbol: o.symbol,
-    side: o.side,
-    type: o.type,
-    price: o.price?.toFixed() ?? null,
-    stopPrice: o.stopPrice?.toFixed() ?? null,
-    quantity: o.quantity.toFixed(),
-    filled: o.filled.toFixed(),
-    avgPrice: o.filled.gt(0) ? avgPrice(o).toSignificantDigits(12).toFixed() : null,
-    fee: o.fee.toFixed(),
-    feeAsset: o.feeAsset ?? null,
-    state: o.state,
-    reason: o.reason ?? x.h.orderReasons.get(o.clientOrderId) ?? null,
-    tag: o.tag ?? null,
-    createdAt: o.createdAt,
-    // The exchange's time of its last fill when later (an order decided before a gap fills at the next open).
-    updatedAt: Math.max(o.updatedAt, x.h.trades.lastFillAt.get(o.clientOrderId) ?? -Infinity),
-  }));
-}
-
-/** Spot orders, then instant and margin ones merged in by time (stable). */
-function withOthers(spot: OrderRecord[], other: OrderRecord[]): OrderRecord[] {
-  return other.length === 0 ? spot : [...spot, ...other].sort((a, b) => a.createdAt - b.createdAt);
-}
-
 export function buildResult(x: ResultInput): BacktestResult {
   const bt = x.config.backtest!;
   const trades = x.h.trades.sorted();
@@ -278,8 +134,8 @@ export function buildResult(x: ResultInput): BacktestResult {
   });
   const full = x.detail !== 'summary';
   // Spot orders in the order they were placed, then instant and margin ones merged in by time (stable).
-  const other = otherOrders(x);
-  const orders = full ? withOthers(spotOrders(x), other) : [];
+  const other = otherOrders(x.h);
+  const orders = full ? withOthers(spotOrders(x.h), other) : [];
   const finalBalances: Record<string, { value: string; locked: string }> = {};
   const bal = x.h.sim.balances(BACKTEST_ACCOUNT);
   for (const a of Object.keys(bal).sort()) finalBalances[a] = { value: bal[a]!.value.toFixed(), locked: bal[a]!.locked.toFixed() };
