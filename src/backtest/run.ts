@@ -90,7 +90,7 @@ export async function runBacktest(config: MizanConfig, opts: BacktestOptions = {
   const logger = opts.logger ?? silentLogger;
   const instances = opts.instances ?? (await loadStrategyInstances(withParams(config, opts.params)));
   const { series, report, declared } = await loadData(config, instances, fromMs, toMs, opts);
-  const h = report.ok ? buildHarness({ config, instances, series, fromMs, logger }) : undefined;
+  const h = report.ok ? buildHarness({ config, instances, series, fromMs, logger, orderRecords: opts.detail !== 'summary' }) : undefined;
   if (h) opts.onClock?.(h.clock); // [issue 16 item 10] log lines carry the simulated time
   if (h) {
     for (const asset of unpricedBalances(config, h, series)) {
@@ -294,7 +294,7 @@ async function fireSchedules(w: Walk, until: number): Promise<void> {
  * them). `steps` walks synchronously for as long as nothing has to be waited for (a candle makes a
  * promise only for an order's path, an async handler or events to deliver), so a quiet stretch of
  * candles makes no promise and awaits nothing; when a step returns a promise, the walk resumes from
- * the context (`phase`, `t`, `j`, `played`) once it settles.
+ * the context (`phase`, `t`, `j`, `played`) once it settles: `walk` awaits it, then steps again.
  */
 async function walk(w: Walk): Promise<EquityCurve> {
   const h = w.h;
@@ -304,13 +304,14 @@ async function walk(w: Walk): Promise<EquityCurve> {
   w.advance?.(h.clock.now());
   await h.core.start();
   await drain(h);
-  const p = steps(w);
-  if (p) await p;
+  // Each pause is awaited here and the walk resumes from its context: a promise that resolved
+  // with the rest of the walk would chain one promise per pause until the run ends.
+  for (let p = steps(w); p; p = steps(w)) await p;
   w.opts.onProgress?.(w.done, w.total);
   return { times: w.times.subarray(0, w.n), values: w.values.subarray(0, w.n), length: w.n };
 }
 
-/** Walk from where the context says until the end, or until a step returns a promise (then: that promise, which walks on). */
+/** Walk from where the context says until the end, or until a step has to wait (then: what it waits for; the caller steps again once it settles). */
 function steps(w: Walk): void | Promise<void> {
   const { h, series, schedules, ptr, live, books, feeds, bookListeners } = w;
   const { clock, dirty, core } = h;
@@ -332,10 +333,7 @@ function steps(w: Walk): void | Promise<void> {
       w.j = 0;
       w.phase = MARKETS;
       if (schedules.size > 0) {
-        return fireSchedules(w, t - 1).then(() => {
-          beginClose(w, t);
-          return steps(w);
-        });
+        return fireSchedules(w, t - 1).then(() => beginClose(w, t));
       }
       if (!w.started && t >= w.fromMs) startSampleAtClose(w, t);
     }
@@ -359,7 +357,7 @@ function steps(w: Walk): void | Promise<void> {
         if (live[j]!.size > 0 || margin) {
           w.played = true;
           w.playedMargin = margin;
-          return playPath(w, j, i, margin).then(() => steps(w));
+          return playPath(w, j, i, margin);
         }
       }
       w.j++;
@@ -370,19 +368,17 @@ function steps(w: Walk): void | Promise<void> {
       books[j]!.set(s.close[i]!);
       const r = feeds[j]!(Bar.fromColumns(s, i, s.resSec));
       if (r) {
-        return r
-          .then(() => {
-            dirty.events = true;
-            return afterHandlers(w, j, t, margin);
-          })
-          .then(() => steps(w));
+        return r.then(() => {
+          dirty.events = true;
+          return afterHandlers(w, j, t, margin);
+        });
       }
       // Events the handler's intents raised (a denial) are delivered before the next candle, as live.
       if (core.busy) dirty.events = true;
       // 3. Book handlers, the margin monitor and queued events, when there are any.
       if (margin || dirty.events || bookListeners[j]) {
         const p = afterHandlers(w, j, t, margin);
-        if (p) return p.then(() => steps(w));
+        if (p) return p;
         continue;
       }
       // candleDone, inline: the hot path's calls are kept few, so the strategy's handler is inlined here.
@@ -395,10 +391,7 @@ function steps(w: Walk): void | Promise<void> {
     // Every market closing at t has been handled: the schedule ticks at t, then the equity sample.
     w.phase = NEXT_TIME;
     if (schedules.size > 0) {
-      return fireSchedules(w, t).then(() => {
-        endClose(w, t);
-        return steps(w);
-      });
+      return fireSchedules(w, t).then(() => endClose(w, t));
     }
     if (t >= w.fromMs) {
       // sample, inline
