@@ -43,7 +43,7 @@ export function riskPort(risk: RiskEngine, portfolio: Portfolio, o: RiskPortOpti
     onFill: (f) => {
       if (f.side !== 'SELL') return;
       const pos = portfolio.positions.get(f.strategy, f.symbol);
-      const last = pos?.closedTrades.at(-1);
+      const last = pos?.lastClosed;
       if (pos && pos.quantity.isZero() && last && last.closedAt === f.timestamp) {
         risk.onTradeClosed({ strategy: f.strategy, symbol: f.symbol, pnl: last.pnl, ts: f.timestamp, ...(f.tag ? { reason: f.tag } : {}) });
       }

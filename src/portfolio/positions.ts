@@ -40,6 +40,13 @@ export function fillFeeValue(f: FillEvent): Decimal {
   return (m.feeValue ??= f.fee.mul(f.price));
 }
 
+/** A closed round trip of a position: its realized pnl, and when it opened and closed (ms). */
+export interface ClosedTrade {
+  pnl: Decimal;
+  openedAt: number;
+  closedAt: number;
+}
+
 export interface PositionRecord {
   strategy: string;
   symbol: string;
@@ -55,8 +62,13 @@ export interface PositionRecord {
   /** Unsellable remainders left by sells (below the market's minimum quantity). */
   dust: Decimal;
   trades: number;
-  /** Closed round trips (quantity back to zero). */
-  closedTrades: { pnl: Decimal; openedAt: number; closedAt: number }[];
+  /** Round trips closed (quantity back to zero). */
+  closedCount: number;
+  /**
+   * The last round trip closed: its pnl and times (the risk module's loss streaks read it as it
+   * closes). Only the last is kept, so a bot that trades for weeks holds one record per position.
+   */
+  lastClosed?: ClosedTrade;
   openedAt?: number;
 }
 
@@ -86,7 +98,8 @@ class Position implements PositionRecord {
   oversold = ZERO;
   dust = ZERO;
   trades = 0;
-  closedTrades: { pnl: Decimal; openedAt: number; closedAt: number }[] = [];
+  closedCount = 0;
+  lastClosed?: ClosedTrade;
   openedAt?: number;
 
   constructor(
@@ -196,7 +209,8 @@ export class PositionBook {
     }
     p.realizedPnl = p.realizedPnl.plus(pnl);
     if (p.quantity.isZero() && held.gt(0)) {
-      p.closedTrades.push({ pnl, openedAt: p.openedAt ?? f.timestamp, closedAt: f.timestamp });
+      p.closedCount++;
+      p.lastClosed = { pnl, openedAt: p.openedAt ?? f.timestamp, closedAt: f.timestamp };
       p.avgPrice = ZERO;
       p.cost = ZERO;
       delete p.openedAt;

@@ -24,8 +24,21 @@ describe('Portfolio', () => {
     const pnl = p.applyFill(fill('SELL', '1.998', '120', '0.47952', 'USDT', 3));
     expect(pnl.toFixed()).toBe('29.06048');
     expect(pos.quantity.isZero()).toBe(true);
-    expect(pos.closedTrades).toHaveLength(1);
-    expect(pos.closedTrades[0]).toMatchObject({ openedAt: 1, closedAt: 3 });
+    expect(pos.closedCount).toBe(1);
+    expect(pos.lastClosed).toMatchObject({ openedAt: 1, closedAt: 3 });
+  });
+
+  it('counts closed round trips and keeps only the last one (memory stays flat over a long run)', () => {
+    const p = new Portfolio({ split, price: () => undefined, reference: 'USDT' });
+    for (let i = 0; i < 3; i++) {
+      p.applyFill(fill('BUY', '1', '100', '0', 'USDT', 10 * i + 1));
+      p.applyFill(fill('SELL', '1', String(101 + i), '0', 'USDT', 10 * i + 2));
+    }
+    const pos = p.positions.get('s1', 'BTCUSDT')!;
+    expect(pos.closedCount).toBe(3);
+    expect(pos.lastClosed).toMatchObject({ openedAt: 21, closedAt: 22 });
+    expect(pos.lastClosed!.pnl.toFixed()).toBe('3');
+    expect(Object.keys(pos)).not.toContain('closedTrades');
   });
 
   it('adjusts balances by fills between syncs and values equity in the reference asset', () => {
@@ -61,7 +74,7 @@ describe('Portfolio', () => {
     const pnl = p.applyFill(fill('SELL', '0.146606', '110', '0', 'USDT', 2));
     expect(pos.quantity.isZero()).toBe(true);
     expect(pos.dust.toFixed()).toBe('0.0000002');
-    expect(pos.closedTrades).toHaveLength(1);
+    expect(pos.closedCount).toBe(1);
     // proceeds 16.12666 - all the cost 14.69 (the dust's share is written off) = 1.43666
     expect(pnl.toFixed()).toBe('1.43666');
     expect(p.balance('BTC').value.toFixed()).toBe('0.0000002');
