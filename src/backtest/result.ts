@@ -169,7 +169,7 @@ export function buildResult(x: ResultInput): BacktestResult {
       startEquity: n > 0 ? x.equity.values[0]! : 0,
       endEquity: n > 0 ? x.equity.values[n - 1]! : 0,
       trades: trades.length,
-      orders: x.h.engine.orders.size + other.length,
+      orders: x.h.engine.submitted + other.length,
       denials: x.h.core.denials,
     },
     denied: x.h.core.denialTally.breakdown(),

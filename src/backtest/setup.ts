@@ -34,7 +34,8 @@ export const BACKTEST_ACCOUNT = 'backtest';
 export const PLOT_POINTS = 5000;
 /**
  * Closed orders the backtest's simulated exchange keeps (the newest): lookups there concern live or
- * just-closed orders, and the result lists the run's orders from the execution engine.
+ * just-closed orders, and the result lists the run's orders from the execution engine. Without order
+ * records (`orderRecords: false`) the execution engine keeps as many final orders (as live does).
  */
 export const BACKTEST_RETAINED_ORDERS = 1000;
 
@@ -106,6 +107,12 @@ export interface HarnessOptions {
   series: Series[];
   fromMs: number;
   logger?: Logger;
+  /**
+   * Whether the result will list the run's orders (default true). False: the execution engine keeps
+   * only the last BACKTEST_RETAINED_ORDERS final orders (and their owners, so cancels mean the same)
+   * and no order's last fill time is kept: memory stays flat in the number of orders.
+   */
+  orderRecords?: boolean;
 }
 
 /** A per-symbol cache of a pure function of the market's spec. */
@@ -180,7 +187,8 @@ export function buildHarness(o: HarnessOptions): Harness {
   const warmupDenied = (intent: Intent) => ({ ok: false as const, intent, rule: 'warmup', reason: `warming up: the backtest starts at ${new Date(o.fromMs).toISOString()}` });
   let kernel!: TradingKernel;
   const rate = (asset: string): Decimal | undefined => kernel.valuation.rate(asset);
-  const trades = new TradeBook(split, minSellableOf, { reference, rate });
+  const records = o.orderRecords ?? true;
+  const trades = new TradeBook(split, minSellableOf, { reference, rate, fillTimes: records });
   const instants: Harness['instants'] = [];
   const instantById = new Map<string, Harness['instants'][number]>();
   const orderReasons = new Map<string, string>();
@@ -253,6 +261,7 @@ export function buildHarness(o: HarnessOptions): Harness {
       reference,
       minSellable: minSellableOf,
       idPrefix: 'bt',
+      ...(records ? {} : { retainFinal: BACKTEST_RETAINED_ORDERS, keepRetiredOwners: true }),
       keepOwners: true,
       plot: (strategy, symbol, name, value) => plots.add(strategy, symbol, name, value),
       gate: (intent) => (clock.now() < o.fromMs && intent.kind !== 'cancel' && intent.kind !== 'cancelAll' ? warmupDenied(intent) : undefined),

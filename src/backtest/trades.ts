@@ -81,6 +81,8 @@ export interface TradeBookOptions {
   reference?: string;
   /** The value of one unit of `asset` in the reference asset now, or undefined when the run cannot price it. */
   rate?: (asset: string) => Decimal | undefined;
+  /** Keep each order's last fill time (`lastFillAt`, which the result's order records read); default true. */
+  fillTimes?: boolean;
 }
 
 interface Open {
@@ -134,8 +136,9 @@ export class TradeBook {
   readonly unconvertedFees = new Map<string, Decimal>();
   /** Margin positions backtest.closeAtEnd closed (their trades end `close at end`). */
   readonly closedAtEnd = new Set<number>();
-  /** Time of each order's last fill (the exchange's stamp: the bar it happened in). */
+  /** Time of each order's last fill (the exchange's stamp: the bar it happened in); empty without `fillTimes`. */
   readonly lastFillAt = new Map<string, number>();
+  private readonly fillTimes: boolean;
   private readonly reference: string | undefined;
   private readonly rate: (asset: string) => Decimal | undefined;
 
@@ -147,6 +150,7 @@ export class TradeBook {
   ) {
     this.reference = opts.reference;
     this.rate = opts.rate ?? (() => undefined);
+    this.fillTimes = opts.fillTimes ?? true;
   }
 
   /** A fee of `amount` `asset` paid now: per asset, and in the reference asset when the run can price it. */
@@ -171,7 +175,7 @@ export class TradeBook {
   }
 
   onFill(f: FillEvent): void {
-    this.lastFillAt.set(f.clientOrderId, f.timestamp);
+    if (this.fillTimes) this.lastFillAt.set(f.clientOrderId, f.timestamp);
     const { base, quote } = this.split(f.symbol);
     const feeQuote = f.feeAsset === base ? fillFeeValue(f) : f.fee;
     this.addFee(quote, feeQuote);

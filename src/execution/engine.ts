@@ -62,6 +62,12 @@ export interface ExecutionOptions {
    * (the journal has them). Infinity (the default) keeps every order: a backtest's result reads them all.
    */
   retainFinal: number;
+  /**
+   * Remember which strategy owned each final order dropped from `orders` (its client id only), so a
+   * cancel of it is recognised as its owner's, as when every order is kept: a backtest that keeps
+   * few final orders gives the same result as one that keeps them all.
+   */
+  keepRetiredOwners: boolean;
 }
 
 export const DEFAULT_EXECUTION_OPTIONS: ExecutionOptions = {
@@ -74,6 +80,7 @@ export const DEFAULT_EXECUTION_OPTIONS: ExecutionOptions = {
   youngMs: 15_000,
   coveredPollMs: 30_000,
   retainFinal: Number.POSITIVE_INFINITY,
+  keepRetiredOwners: false,
 };
 
 export interface ExecutionDeps {
@@ -116,6 +123,9 @@ export class ExecutionEngine extends EventEmitter<ExecutionEvents> {
   /** Client ids of final orders in the order they ended (kept only when retainFinal is finite). */
   private readonly ended: string[] = [];
   private endedHead = 0;
+  /** Owners of the final orders dropped from `orders`, when keepRetiredOwners is set. */
+  private readonly retiredOwners = new Map<string, string>();
+  private submittedCount = 0;
   private readonly opts: ExecutionOptions;
   private readonly sleep: (ms: number) => Promise<void>;
   private readonly cancelRequested = new Set<string>();
@@ -137,6 +147,16 @@ export class ExecutionEngine extends EventEmitter<ExecutionEvents> {
 
   close(): void {
     for (const u of this.unsubscribes.splice(0)) u();
+  }
+
+  /** Spot orders submitted through this engine (those dropped from `orders` since included). */
+  get submitted(): number {
+    return this.submittedCount;
+  }
+
+  /** The strategy of an order: one in `orders`, or a final one dropped from it (with keepRetiredOwners). */
+  ownerOf(clientOrderId: string): string | undefined {
+    return this.orders.get(clientOrderId)?.strategy ?? this.retiredOwners.get(clientOrderId);
   }
 
   /** Place a spot order for an intent the risk module passed (size already resolved to base). */
@@ -168,6 +188,7 @@ export class ExecutionEngine extends EventEmitter<ExecutionEvents> {
     if (meta.reservationId) o.reservationId = meta.reservationId;
     this.orders.set(o.clientOrderId, o);
     this.live.set(o.clientOrderId, o);
+    this.submittedCount++;
     const journal = this.deps.journal;
     if (journal?.recordNewOrder) {
       journal.recordNewOrder(o, { intent: intent.kind, type: intent.type });
@@ -309,7 +330,10 @@ export class ExecutionEngine extends EventEmitter<ExecutionEvents> {
     while (this.ended.length - this.endedHead > this.opts.retainFinal) {
       const id = this.ended[this.endedHead++]!;
       const o = this.orders.get(id);
-      if (o && isFinal(o.state)) this.orders.delete(id);
+      if (o && isFinal(o.state)) {
+        this.orders.delete(id);
+        if (this.opts.keepRetiredOwners) this.retiredOwners.set(id, o.strategy);
+      }
     }
     if (this.endedHead > 4096 && this.endedHead * 2 > this.ended.length) {
       this.ended.splice(0, this.endedHead);

@@ -61,11 +61,11 @@ export class IntentExecutor {
           await d.engine.submitOrder(intent, { account, ...(reservationId ? { reservationId } : {}) });
           return;
         case 'cancel': {
-          const o = d.engine.orders.get(intent.clientOrderId);
-          if (!o || o.strategy !== intent.strategy) {
+          if (d.engine.ownerOf(intent.clientOrderId) !== intent.strategy) {
             d.deny({ intent, rule: 'ownership', reason: `order ${intent.clientOrderId} is not an order of ${intent.strategy}` });
             return;
           }
+          // An order dropped from memory is final: nothing to cancel (cancel() reads only those it holds).
           await d.engine.cancel(intent.clientOrderId);
           return;
         }

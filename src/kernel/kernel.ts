@@ -85,6 +85,8 @@ export interface KernelPorts {
   plot?: PlotSink;
   /** How many final orders the execution engine keeps in memory (default: all; a backtest's result reads them). */
   retainFinal?: number;
+  /** Remember the strategy of each final order dropped beyond retainFinal (see ExecutionOptions.keepRetiredOwners). */
+  keepRetiredOwners?: boolean;
   /** Keep the owners of closed margin positions (a backtest's result credits each to its strategy). */
   keepOwners?: boolean;
 }
@@ -171,7 +173,10 @@ export class TradingKernel {
       ids: new ClientIdGenerator(clock, ...(p.idPrefix ? [p.idPrefix] : [])),
       ...(p.executionJournal ? { journal: p.executionJournal } : {}),
       reservations: risk,
-      ...(p.retainFinal !== undefined ? { options: { retainFinal: p.retainFinal } } : {}),
+      options: {
+        ...(p.retainFinal !== undefined ? { retainFinal: p.retainFinal } : {}),
+        ...(p.keepRetiredOwners ? { keepRetiredOwners: true } : {}),
+      },
     });
     this.engine.listen(venueFor('main'));
     this.brackets = new BracketManager({ engine: this.engine, store: p.bracketStore ?? memoryBracketStore(), market: (s) => p.market(s), logger: logger.child({ component: 'brackets' }) });

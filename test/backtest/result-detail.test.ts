@@ -11,7 +11,9 @@ import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { parseConfig } from '../../src/config/load.js';
 import { runBacktest } from '../../src/backtest/run.js';
-import { REPO } from './helpers.js';
+import { BACKTEST_RETAINED_ORDERS } from '../../src/backtest/setup.js';
+import { cancel, market, qty } from '../../src/strategy/builders.js';
+import { config as minuteConfig, newLog, REPO, scripted, writeCandles, type Ohlcv, type Script } from './helpers.js';
 
 function config(strategy: string, params: string, from: string, to: string) {
   return parseConfig(
@@ -55,6 +57,47 @@ describe("runBacktest detail: 'summary'", () => {
       if (strategy === 'rsi-reversion') expect(full.plots.length).toBeGreaterThan(0);
     });
   }
+
+  it('more orders than it keeps in memory: cancels of long-final orders, denials and the order count are the same', async () => {
+    // A buy and a sell every two minutes: 2,400 orders, more than the BACKTEST_RETAINED_ORDERS final
+    // orders a summary run keeps. Near the end the strategy cancels its first order (final, long
+    // dropped from memory there) and an id that was never an order.
+    const n = 2 * (BACKTEST_RETAINED_ORDERS + 200);
+    const rows: Ohlcv[] = Array.from({ length: n + 10 }, (_, i) => {
+      const p = 100 + (i % 7);
+      return [p, p + 1, p - 1, p, 1000];
+    });
+    const file = writeCandles(rows);
+    const run = async (detail: 'full' | 'summary') => {
+      const ids: string[] = [];
+      const log = newLog();
+      const at: Script['at'] = {};
+      for (let k = 0; k < n; k++) at[k] = () => market(k % 2 === 0 ? 'BUY' : 'SELL', 'BTCUSDT', qty('0.2'));
+      at[n + 2] = () => [cancel(ids[0]!), cancel('bt-never-placed')];
+      const s = scripted({ at, log });
+      const inner = s.definition.create;
+      s.definition = {
+        ...s.definition,
+        create(ctx: Parameters<typeof inner>[0]) {
+          const h = inner(ctx);
+          return { ...h, onOrder: (u: Parameters<NonNullable<typeof h.onOrder>>[0]) => (ids.length === 0 && ids.push(u.order.clientOrderId), h.onOrder?.(u)) };
+        },
+      } as never;
+      const cfg = minuteConfig(file, { rows: rows.length, balances: '{ USDT: 10000, BTC: 1 }' });
+      const { result } = await runBacktest(cfg, { instances: [s], detail });
+      return { result, denials: log.denials };
+    };
+    const full = await run('full');
+    const lean = await run('summary');
+    expect(full.result.summary.orders).toBeGreaterThan(2 * BACKTEST_RETAINED_ORDERS);
+    expect(full.result.orders).toHaveLength(full.result.summary.orders);
+    expect(lean.result.summary).toEqual(full.result.summary);
+    expect(lean.result.denied).toEqual(full.result.denied);
+    expect(lean.denials).toEqual(full.denials);
+    // Only the id that never was an order is refused, in both.
+    expect(full.denials).toEqual(['ownership: order bt-never-placed is not an order of s']);
+    expect(lean.result.trades).toEqual(full.result.trades);
+  });
 
   it('refuses a detail it does not know, naming it', async () => {
     const c = config('rsi-reversion', '{ period: 14, oversold: 30, overbought: 70, fraction: 0.25 }', '2023-01-03', '2023-01-04');

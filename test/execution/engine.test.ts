@@ -252,6 +252,26 @@ describe('ExecutionEngine: final orders leave the hot set (issue 15.4)', () => {
     expect([...engine.orders.keys()]).toEqual([ids[3], ids[4]]);
   });
 
+  it('keepRetiredOwners: the owner of a dropped final order is still known; submitted counts every order', async () => {
+    const { engine, venue } = setup({ retainFinal: 2, keepRetiredOwners: true });
+    const ids: string[] = [];
+    for (let i = 0; i < 5; i++) ids.push((await engine.submitOrder(buy())).clientOrderId);
+    for (const id of ids) venue.fill(id, '0.01', '60000', '0');
+    await engine.pollOnce();
+    expect([...engine.orders.keys()]).toEqual([ids[3], ids[4]]);
+    expect(engine.submitted).toBe(5);
+    expect(engine.ownerOf(ids[0]!)).toBe(buy().strategy);
+    expect(engine.ownerOf(ids[4]!)).toBe(buy().strategy);
+    expect(engine.ownerOf('never-placed')).toBeUndefined();
+    // Without the option a dropped order's owner is unknown (live: the journal has it).
+    const plain = setup({ retainFinal: 2 });
+    const first = (await plain.engine.submitOrder(buy())).clientOrderId;
+    for (let i = 0; i < 3; i++) await plain.engine.submitOrder(buy());
+    for (const o of [...plain.engine.orders.values()]) plain.venue.fill(o.clientOrderId, '0.01', '60000', '0');
+    await plain.engine.pollOnce();
+    expect(plain.engine.ownerOf(first)).toBeUndefined();
+  });
+
   it('adopted orders from the journal join the live index when they are not final', () => {
     const { engine } = setup();
     const base = { strategy: 's', account: 'main', symbol: 'BTCUSDT', side: 'BUY' as const, type: 'LIMIT', quantity: d('1'), filled: d('0'), filledQuote: d('0'), fee: d('0'), createdAt: 0, updatedAt: 0, quietPolls: 0 };
