@@ -89,12 +89,13 @@ logging: { level: warn, pretty: false }
 
 export const SMA = '  - { name: sma, strategy: sma-cross, markets: [BTCUSDT], resolution: "1", params: { fast: 10, slow: 30, fraction: 0.99 } }';
 
-/** A strategy that prints, at its first candle, the milliseconds since its process started; at the exit, the times of its last candle and of the exit. */
+/** A TypeScript strategy (importing `mizan`, as a user's does) that prints, at its first candle, the milliseconds since its process started; at the exit, the times of its last candle and of the exit. */
 function writeProbe(dir: string): string {
   const file = join(dir, 'first-candle-probe.ts');
   writeFileSync(
     file,
-    `import { defineStrategy } from ${JSON.stringify(pathToFileURL(join(REPO, 'src/index.ts')).href)};
+    // As a user's strategy is written: 'mizan' is the running mizan's package (its compiled build).
+    `import { defineStrategy } from 'mizan';
 let seen = false;
 export default defineStrategy({
   name: 'first-candle-probe',
