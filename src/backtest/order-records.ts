@@ -5,7 +5,6 @@
  */
 import { Decimal } from '../core/decimal.js';
 import { parseMarginPosition } from '../exchange/parse/margin.js';
-import { avgPrice } from '../execution/tracked-order.js';
 import { BACKTEST_ACCOUNT, type Harness } from './setup.js';
 
 export interface OrderRecord {
@@ -122,29 +121,10 @@ export function otherOrders(h: Harness): OrderRecord[] {
   return out;
 }
 
-/** The spot orders of the run as records, in the order they were placed. */
+/** The spot orders of the run as records, in the order they were placed (made as each one ended: spot-order-log.ts). */
 export function spotOrders(h: Harness): OrderRecord[] {
-  return [...h.engine.orders.values()].map((o) => ({
-    kind: 'spot' as const,
-    clientOrderId: o.clientOrderId,
-    strategy: o.strategy,
-    symbol: o.symbol,
-    side: o.side,
-    type: o.type,
-    price: o.price?.toFixed() ?? null,
-    stopPrice: o.stopPrice?.toFixed() ?? null,
-    quantity: o.quantity.toFixed(),
-    filled: o.filled.toFixed(),
-    avgPrice: o.filled.gt(0) ? avgPrice(o).toSignificantDigits(12).toFixed() : null,
-    fee: o.fee.toFixed(),
-    feeAsset: o.feeAsset ?? null,
-    state: o.state,
-    reason: o.reason ?? h.orderReasons.get(o.clientOrderId) ?? null,
-    tag: o.tag ?? null,
-    createdAt: o.createdAt,
-    // The exchange's time of its last fill when later (an order decided before a gap fills at the next open).
-    updatedAt: Math.max(o.updatedAt, h.trades.lastFillAt.get(o.clientOrderId) ?? -Infinity),
-  }));
+  if (!h.spotLog) throw new Error("the run kept no order records (runBacktest with detail: 'summary')");
+  return h.spotLog.all();
 }
 
 /** Spot orders, then instant and margin ones merged in by time (stable). */

@@ -27,15 +27,16 @@ import { CandleFill, PlacementClock } from './fill-model.js';
 import { TradeBook } from './trades.js';
 import { PlotBook } from './plots.js';
 import { BacktestVenue } from './venue.js';
+import { SpotOrderLog } from './spot-order-log.js';
 import { CloseBook, marketView } from './views.js';
 
 export const BACKTEST_ACCOUNT = 'backtest';
 /** Points kept per plot series in the result (the report draws at most 5,000 candles per page). */
 export const PLOT_POINTS = 5000;
 /**
- * Closed orders the backtest's simulated exchange keeps (the newest): lookups there concern live or
- * just-closed orders, and the result lists the run's orders from the execution engine. Without order
- * records (`orderRecords: false`) the execution engine keeps as many final orders (as live does).
+ * Closed orders the backtest's simulated exchange keeps (the newest), and final orders its execution
+ * engine keeps (as a live bot does): lookups there concern live or just-closed orders, and the
+ * result's order records are made as each order ends (spot-order-log.ts).
  */
 export const BACKTEST_RETAINED_ORDERS = 1000;
 
@@ -99,6 +100,8 @@ export interface Harness {
   unpriced: Set<string>;
   /** The strategies' `ctx.plot` series (from `from` on). */
   plots: PlotBook;
+  /** The spot orders' records (with `orderRecords`, the default). */
+  spotLog?: SpotOrderLog;
 }
 
 export interface HarnessOptions {
@@ -108,9 +111,10 @@ export interface HarnessOptions {
   fromMs: number;
   logger?: Logger;
   /**
-   * Whether the result will list the run's orders (default true). False: the execution engine keeps
-   * only the last BACKTEST_RETAINED_ORDERS final orders (and their owners, so cancels mean the same)
-   * and no order's last fill time is kept: memory stays flat in the number of orders.
+   * Whether the result will list the run's orders (default true): a record per spot order, made as it
+   * ends. False: none, and no order's last fill time is kept. Either way the execution engine keeps
+   * only the last BACKTEST_RETAINED_ORDERS final orders (and the owners of the others, so a cancel
+   * means the same): memory grows by a record per order at most, not by a tracked order.
    */
   orderRecords?: boolean;
 }
@@ -261,7 +265,8 @@ export function buildHarness(o: HarnessOptions): Harness {
       reference,
       minSellable: minSellableOf,
       idPrefix: 'bt',
-      ...(records ? {} : { retainFinal: BACKTEST_RETAINED_ORDERS, keepRetiredOwners: true }),
+      retainFinal: BACKTEST_RETAINED_ORDERS,
+      keepRetiredOwners: true,
       keepOwners: true,
       plot: (strategy, symbol, name, value) => plots.add(strategy, symbol, name, value),
       gate: (intent) => (clock.now() < o.fromMs && intent.kind !== 'cancel' && intent.kind !== 'cancelAll' ? warmupDenied(intent) : undefined),
@@ -298,6 +303,11 @@ export function buildHarness(o: HarnessOptions): Harness {
   portfolio.syncBalances('main', ledgerBalances(), clock.now());
 
   engine.on('order', () => (dirty.events = true));
+  const spotLog = records ? new SpotOrderLog({ reason: (id) => orderReasons.get(id), lastFill: (id, forget) => trades.lastFill(id, forget) }) : undefined;
+  if (spotLog) {
+    engine.on('submitted', (o) => spotLog.submitted(o));
+    engine.on('final', (o) => spotLog.ended(o));
+  }
   // Brackets (the kernel's, execution/brackets.ts): their take profits are played into the candle path.
   brackets = kernel.brackets;
   sim.on('trade', (t) => kernel.brackets.onPrice(t.symbol, t.price));
@@ -321,5 +331,5 @@ export function buildHarness(o: HarnessOptions): Harness {
   sim.on('fill', (f) => {
     if (f.accountId === BACKTEST_ACCOUNT) dirty.balances = true;
   });
-  return { kernel, clock, sim, desks, fill, core, engine, risk, portfolio, trades, books, cursor, live, liveSet, marginMarkets, dirty, reference, split, refreshMargin, owners, rate, instants, orderReasons, unpriced: new Set<string>(), plots };
+  return { kernel, clock, sim, desks, fill, core, engine, risk, portfolio, trades, books, cursor, live, liveSet, marginMarkets, dirty, reference, split, refreshMargin, owners, rate, instants, orderReasons, unpriced: new Set<string>(), plots, ...(spotLog ? { spotLog } : {}) };
 }

@@ -81,7 +81,7 @@ export interface TradeBookOptions {
   reference?: string;
   /** The value of one unit of `asset` in the reference asset now, or undefined when the run cannot price it. */
   rate?: (asset: string) => Decimal | undefined;
-  /** Keep each order's last fill time (`lastFillAt`, which the result's order records read); default true. */
+  /** Keep each order's last fill time (`lastFill`, which the result's order records read) until it is taken; default true. */
   fillTimes?: boolean;
 }
 
@@ -136,8 +136,8 @@ export class TradeBook {
   readonly unconvertedFees = new Map<string, Decimal>();
   /** Margin positions backtest.closeAtEnd closed (their trades end `close at end`). */
   readonly closedAtEnd = new Set<number>();
-  /** Time of each order's last fill (the exchange's stamp: the bar it happened in); empty without `fillTimes`. */
-  readonly lastFillAt = new Map<string, number>();
+  /** Time of each order's last fill (the exchange's stamp: the bar it happened in); kept only with `fillTimes`. */
+  private readonly lastFillAt = new Map<string, number>();
   private readonly fillTimes: boolean;
   private readonly reference: string | undefined;
   private readonly rate: (asset: string) => Decimal | undefined;
@@ -151,6 +151,13 @@ export class TradeBook {
     this.reference = opts.reference;
     this.rate = opts.rate ?? (() => undefined);
     this.fillTimes = opts.fillTimes ?? true;
+  }
+
+  /** The time of an order's last fill (with `fillTimes`); `forget`: the order has ended, drop it. */
+  lastFill(clientOrderId: string, forget = false): number | undefined {
+    const t = this.lastFillAt.get(clientOrderId);
+    if (forget) this.lastFillAt.delete(clientOrderId);
+    return t;
   }
 
   /** A fee of `amount` `asset` paid now: per asset, and in the reference asset when the run can price it. */

@@ -96,6 +96,8 @@ export interface ExecutionDeps {
 }
 
 export interface ExecutionEvents {
+  /** A new order, tracked from now on (before it is sent). */
+  submitted: [TrackedOrder];
   order: [OrderUpdate];
   fill: [FillEvent];
   final: [TrackedOrder];
@@ -189,6 +191,7 @@ export class ExecutionEngine extends EventEmitter<ExecutionEvents> {
     this.orders.set(o.clientOrderId, o);
     this.live.set(o.clientOrderId, o);
     this.submittedCount++;
+    this.emit('submitted', o);
     const journal = this.deps.journal;
     if (journal?.recordNewOrder) {
       journal.recordNewOrder(o, { intent: intent.kind, type: intent.type });

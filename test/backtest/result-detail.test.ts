@@ -85,12 +85,19 @@ describe("runBacktest detail: 'summary'", () => {
       } as never;
       const cfg = minuteConfig(file, { rows: rows.length, balances: '{ USDT: 10000, BTC: 1 }' });
       const { result } = await runBacktest(cfg, { instances: [s], detail });
-      return { result, denials: log.denials };
+      return { result, denials: log.denials, firstId: ids[0] };
     };
     const full = await run('full');
     const lean = await run('summary');
     expect(full.result.summary.orders).toBeGreaterThan(2 * BACKTEST_RETAINED_ORDERS);
     expect(full.result.orders).toHaveLength(full.result.summary.orders);
+    // Every order once, in the order placed, the first one included (recorded as it ended, long
+    // before the run did; the execution engine no longer holds it).
+    const ids = full.result.orders.map((o) => o.clientOrderId);
+    expect(new Set(ids).size).toBe(ids.length);
+    expect(ids[0]).toBe(full.firstId);
+    expect(full.result.orders.every((o, i, all) => i === 0 || o.createdAt >= all[i - 1]!.createdAt)).toBe(true);
+    expect(full.result.orders.filter((o) => o.state === 'filled')).toHaveLength(ids.length);
     expect(lean.result.summary).toEqual(full.result.summary);
     expect(lean.result.denied).toEqual(full.result.denied);
     expect(lean.denials).toEqual(full.denials);
