@@ -1,5 +1,6 @@
 /** Breakdowns by strategy, market and exit reason; the report's and the terminal's number and time formatting; colours only on a TTY. */
 import { describe, expect, it } from 'vitest';
+import { Decimal } from '../../../src/core/decimal.js';
 import { ANSI, PLAIN, computeBreakdowns, formatAmount, formatBreakdown, paintFor } from '../../../src/backtest/breakdowns.js';
 import { chartStep, fixed, utcMinute } from '../../../src/backtest/report-html.js';
 import type { TradeRecord } from '../../../src/backtest/trades.js';
@@ -81,6 +82,28 @@ describe('report formatting', () => {
     expect(formatAmount(-2992.6412)).toBe('-2,992.64');
     expect(formatAmount(0.0000123)).toBe('0.00001230');
     expect(formatAmount(-0.001, 2)).toBe('0.00');
+  });
+
+  it('rounds as text exactly as Decimal does (random amounts, ties, carries, negatives that round to 0, exponents)', () => {
+    const viaDecimal = (v: string, digits: number) => {
+      const t = new Decimal(v).toFixed(Math.max(0, digits), Decimal.ROUND_HALF_UP);
+      const [int, frac] = t.split('.') as [string, string | undefined];
+      return int.replace(/\B(?=(\d{3})+(?!\d))/g, ',') + (frac !== undefined ? `.${frac}` : '');
+    };
+    let seed = 7;
+    const rnd = (n: number) => {
+      seed = (seed * 1103515245 + 12345) % 2147483648;
+      return seed % n;
+    };
+    const digitsOf = (n: number, pick: string) => Array.from({ length: n }, () => pick[rnd(pick.length)]).join('');
+    const cases = ['0', '-0', '0.000', '-0.000', '-0.004', '-0.005', '0.005', '9.995', '-9.995', '999.9999', '99999.5', '0.5', '-0.5', '1e-7', '-2.5e-3', '1.5e+21', '00012.50'];
+    for (let i = 0; i < 4000; i++) {
+      const sign = rnd(3) === 0 ? '-' : '';
+      const int = rnd(4) === 0 ? '0' : digitsOf(1 + rnd(9), rnd(3) === 0 ? '9' : '0123456789').replace(/^0+(?=\d)/, '');
+      const frac = rnd(5) === 0 ? '' : digitsOf(1 + rnd(14), rnd(3) === 0 ? '59' : rnd(2) === 0 ? '049' : '0123456789');
+      cases.push(`${sign}${int}${frac ? `.${frac}` : ''}`);
+    }
+    for (const v of cases) for (const digits of [-1, 0, 1, 2, 3, 6, 8]) expect(`${v} ${digits} ${fixed(v, digits)}`).toBe(`${v} ${digits} ${viaDecimal(v, digits)}`);
   });
 
   it('prints times as YYYY-MM-DD HH:mm UTC', () => {
