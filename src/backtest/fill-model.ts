@@ -21,6 +21,7 @@ import type { Clock, ManualClock } from '../core/clock.js';
 import type { SimulatedExchange } from '../sim/exchange.js';
 import type { MarginDesk } from '../sim/margin/desk.js';
 import type { Series } from './data.js';
+import { ChurnMap } from '../core/churn-map.js';
 
 export interface FillModelOptions {
   /** Fraction (0.0005 = 0.05 %) added to buys and taken off sells at the next open and at stops. */
@@ -82,7 +83,7 @@ export class CandleFill {
   private readonly prepared = new Map<string, string>();
   private filledNow = 0;
   /** Candle prices as Decimals, the last few hundred kept: the same prices recur (a close is usually the next open). */
-  private readonly decimals = new Map<number, Decimal>();
+  private readonly decimals = new ChurnMap<number, Decimal>();
   private readonly trackSymbol = { symbol: '' };
   prints = 0;
   /**

@@ -43,8 +43,8 @@ export interface BacktestOptions extends DataOptions {
    * `summary`: build what the terminal summary and a sweep row read (summary, metrics, breakdowns,
    * denials, errors, trades, equity, balances); the result's `orders` and `plots` are left empty
    * (`mizan backtest` without `--out`, sweep trials), and the run's memory does not grow with its
-   * order records (either way the execution engine keeps the last 1,000 final orders, as a live bot
-   * does, and a full run keeps a record per order instead). Default `full`.
+   * order records (either way the execution engine keeps only the last few final orders, and a full
+   * run keeps a record per order instead). Default `full`.
    */
   detail?: 'full' | 'summary';
   /** Called with the run's simulated clock once it exists (the CLI stamps log lines with it). */

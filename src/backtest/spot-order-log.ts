@@ -6,6 +6,7 @@
  */
 import { avgPrice, type TrackedOrder } from '../execution/tracked-order.js';
 import type { OrderRecord } from './order-records.js';
+import { ChurnMap } from '../core/churn-map.js';
 
 export interface SpotOrderLogDeps {
   /**
@@ -20,7 +21,7 @@ export interface SpotOrderLogDeps {
 export class SpotOrderLog {
   /** By placement: the record of an ended order, undefined while it is live. */
   private readonly records: (OrderRecord | undefined)[] = [];
-  private readonly live = new Map<string, { index: number; order: TrackedOrder }>();
+  private readonly live = new ChurnMap<string, { index: number; order: TrackedOrder }>();
 
   constructor(private readonly deps: SpotOrderLogDeps) {}
 

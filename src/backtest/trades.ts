@@ -21,6 +21,7 @@ import { Decimal, productIsExact } from '../core/decimal.js';
 import type { MarginPosition } from '../core/types/margin.js';
 import type { FillEvent } from '../core/views.js';
 import { fillFeeValue, fillNotional } from '../portfolio/positions.js';
+import { ChurnMap } from '../core/churn-map.js';
 
 const ZERO = new Decimal(0);
 /** The tag (and trade exit) of backtest.closeAtEnd's orders (close-at-end.ts). */
@@ -127,7 +128,7 @@ function exitAverage(o: Open, proceeds: Decimal, exitQty: Decimal, mark: Decimal
 
 export class TradeBook {
   readonly trades: TradeRecord[] = [];
-  private readonly open = new Map<string, Open>();
+  private readonly open = new ChurnMap<string, Open>();
   /** Fees of every fill and margin position, in the reference asset (converted when paid). */
   feesPaid = ZERO;
   /** Fees per asset they were paid in (a market's quote asset), as paid. */
@@ -137,7 +138,7 @@ export class TradeBook {
   /** Margin positions backtest.closeAtEnd closed (their trades end `close at end`). */
   readonly closedAtEnd = new Set<number>();
   /** Time of each order's last fill (the exchange's stamp: the bar it happened in); kept only with `fillTimes`. */
-  private readonly lastFillAt = new Map<string, number>();
+  private readonly lastFillAt = new ChurnMap<string, number>();
   private readonly fillTimes: boolean;
   private readonly reference: string | undefined;
   private readonly rate: (asset: string) => Decimal | undefined;

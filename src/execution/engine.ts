@@ -23,6 +23,7 @@ import type { FillEvent, OrderState, OrderUpdate } from '../core/views.js';
 import type { ClientIdGenerator } from './client-id.js';
 import { applySnapshot, isFinal, toView, type SnapshotResult, type TrackedOrder } from './tracked-order.js';
 import type { Venue } from './venue.js';
+import { ChurnMap } from '../core/churn-map.js';
 
 export interface ExecutionJournal {
   upsertOrder(o: TrackedOrder): void;
@@ -119,9 +120,9 @@ export class ExecutionEngine extends EventEmitter<ExecutionEvents> {
    * The hot paths (liveOrders, cancelAll, pollOnce) read the live index instead, so their cost is the
    * number of live orders, not of every order ever placed.
    */
-  readonly orders = new Map<string, TrackedOrder>();
+  readonly orders: Map<string, TrackedOrder> = new ChurnMap<string, TrackedOrder>();
   /** The orders that are not final, by client id (the hot set). */
-  private readonly live = new Map<string, TrackedOrder>();
+  private readonly live = new ChurnMap<string, TrackedOrder>();
   /** Client ids of final orders in the order they ended (kept only when retainFinal is finite). */
   private readonly ended: string[] = [];
   private endedHead = 0;

@@ -31,6 +31,7 @@ import type { InstantDesk } from '../sim/instant.js';
 import type { MarginDesk } from '../sim/margin/desk.js';
 import type { SimFill, SimOrder } from '../sim/order-types.js';
 import type { Venue } from './venue.js';
+import { ChurnMap } from '../core/churn-map.js';
 
 export interface SimVenueOptions {
   sim: SimulatedExchange;
@@ -96,10 +97,12 @@ interface Derived {
  * Derived fields per account and client id. The sim hands out copies of an order (one per event
  * and one per call answer) that share its Decimal and number fields, so the cache is keyed by the
  * order's identity, not by the copy, and checked field by field (identity) before use. Bounded:
- * cleared when it grows past MAX_DERIVED orders (a miss only recomputes the same values).
+ * cleared when it grows past MAX_DERIVED orders (a miss only recomputes the same values). The two
+ * conversions of an order come within one call, so a few recent orders are enough; entries kept
+ * longer would be promoted by the young-generation collector and die old (see BACKTEST_RETAINED_ORDERS).
  */
-const derivedCache = new Map<string, Map<string, Derived>>();
-const MAX_DERIVED = 1024;
+const derivedCache = new ChurnMap<string, Map<string, Derived>>();
+const MAX_DERIVED = 64;
 let derivedCount = 0;
 
 function cached(o: SimOrder): Derived | undefined {
@@ -319,7 +322,7 @@ export class SimVenue implements Venue {
   onOrderUpdate(listener: (order: SpotOrder) => void): () => void {
     // The simulator may announce the same state of an order twice (when a fill settles and when the
     // call ends): only a change (status, activity, fills) is converted and passed on.
-    const last = new Map<string, string>();
+    const last = new ChurnMap<string, string>();
     const fn = (o: SimOrder) => {
       if (o.accountId !== this.account) return;
       const key = `${o.status}|${o.active ? 1 : 0}|${o.fills.length}`;

@@ -29,6 +29,7 @@
 import { Decimal } from '../core/decimal.js';
 import type { Side } from '../core/types/market.js';
 import type { BalanceEntryView } from './ports.js';
+import { ChurnMap } from '../core/churn-map.js';
 
 const ZERO = new Decimal(0);
 
@@ -83,10 +84,10 @@ export interface ReservationsOptions {
 }
 
 export class Reservations {
-  private readonly byId = new Map<string, Reservation>();
+  private readonly byId = new ChurnMap<string, Reservation>();
   /** Not yet covered by a synced `locked`: what free subtracts. */
-  private readonly totals = new Map<string, Decimal>();
-  private readonly byStrategy = new Map<string, Decimal>();
+  private readonly totals = new ChurnMap<string, Decimal>();
+  private readonly byStrategy = new ChurnMap<string, Decimal>();
   private readonly idPrefix: string;
   private readonly liveLocked: boolean;
   private seq = 0;

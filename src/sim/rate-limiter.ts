@@ -3,6 +3,7 @@
  * order calls per 10 seconds per account). Time comes from the injected clock.
  */
 import type { Clock } from '../core/clock.js';
+import { ChurnMap } from '../core/churn-map.js';
 
 export interface RateState {
   limit: number;
@@ -12,7 +13,7 @@ export interface RateState {
 }
 
 export class SlidingWindowLimiter {
-  private readonly calls = new Map<string, number[]>();
+  private readonly calls = new ChurnMap<string, number[]>();
 
   constructor(
     private readonly clock: Clock,

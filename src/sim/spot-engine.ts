@@ -15,6 +15,7 @@ import { closeOrder, settleFill, type FeeRates } from './settlement.js';
 import { validateOrder } from './validate-order.js';
 import { remaining, type BookSide, type LevelInput, type PlaceOrderRequest, type SimFill, type SimOrder, type SimTrade } from './order-types.js';
 import { StopBook } from './stops.js';
+import { ChurnMap } from '../core/churn-map.js';
 
 export interface EngineSink {
   trade(t: SimTrade): void;
@@ -166,10 +167,10 @@ export class SpotEngine {
     } else if (o.side === 'SELL') this.reserve(o, o.origQty);
     else if (req.type === 'STOP_MARKET') this.reserve(o, o.stopPrice!.mul(o.origQty).mul(this.upBound));
     else this.reserve(o, o.price.mul(o.origQty));
-    if (!orders) this.byAccount.set(accountId, (orders = new Map()));
+    if (!orders) this.byAccount.set(accountId, (orders = new ChurnMap()));
     orders.set(clientOrderId, o);
     let open = this.maybeOpen.get(accountId);
-    if (!open) this.maybeOpen.set(accountId, (open = new Map()));
+    if (!open) this.maybeOpen.set(accountId, (open = new ChurnMap()));
     open.set(clientOrderId, o);
     if (open.size >= (this.sweepAt.get(accountId) ?? 64)) {
       for (const x of open.values()) if (!x.active) open.delete(x.clientOrderId);
