@@ -11,7 +11,7 @@
  * this machine, costs node ~85 ms before any code runs); reading the 1M-row CSV; the time `mizan
  * backtest` spends after the last candle of the 1M run (result, metrics, breakdowns, summary, exit:
  * a probe beside sma-cross notes its last candle and the process's exit); and the garbage
- * collections of one 1M-candle run (--trace-gc).
+ * collections of one 1M-candle run (--trace-gc-nvp: counts, bytes promoted, scavenge pauses).
  * The peer runs only when its folder and python3-pandas are present; the JSON says why when not.
  * Writes bench/results/e2e.json. Alone: node bin/run-ts.js bench/e2e.ts [pairs]
  */
@@ -185,12 +185,19 @@ export async function run(pairs = Number(process.env.BENCH_E2E_PAIRS ?? 3)): Pro
       return Math.round(Number(m[2]) - Number(m[1]));
     });
 
-    // GC counts of one 1M-candle run.
-    const gcRun = timed(process.execPath, ['--trace-gc', ...mizanArgs]);
+    // The collections of one 1M-candle run (V8's name=value trace: one line per collection).
+    const gcRun = timed(process.execPath, ['--trace-gc-nvp', ...mizanArgs]);
+    const nvp = gcRun.stdout.split('\n').filter((l) => / gc=\w+ /.test(l));
+    const field = (l: string, k: string) => Number(new RegExp(` ${k}=([\\d.]+)`).exec(l)?.[1] ?? 0);
+    const scavengeLines = nvp.filter((l) => l.includes(' gc=s '));
     const gc = {
-      scavenges: (gcRun.stdout.match(/Scavenge/g) ?? []).length,
-      markCompacts: (gcRun.stdout.match(/Mark-Compact/g) ?? []).length,
-      minorMarkSweeps: (gcRun.stdout.match(/Minor Mark-Sweep/g) ?? []).length,
+      scavenges: scavengeLines.length,
+      markCompacts: nvp.filter((l) => l.includes(' gc=mc ')).length,
+      minorMarkSweeps: nvp.filter((l) => l.includes(' gc=mmc ')).length,
+      // What the scavenges promoted to the old generation, and their pauses: an object kept through
+      // two scavenges is promoted (src/core/churn-map.ts, BACKTEST_RETAINED_ORDERS).
+      promotedMB: Number((scavengeLines.reduce((a, l) => a + field(l, 'promoted'), 0) / 1e6).toFixed(1)),
+      scavengePauseMs: Math.round(scavengeLines.reduce((a, l) => a + field(l, 'pause'), 0)),
     };
 
     // A B A B: mizan, then the peer.
@@ -265,7 +272,7 @@ export async function run(pairs = Number(process.env.BENCH_E2E_PAIRS ?? 3)): Pro
         textMs: textReads,
       },
       peakRssMB1M: maxRss || null,
-      gc1M: { what: 'garbage collections in one 1M-candle mizan backtest (node --trace-gc)', ...gc },
+      gc1M: { what: 'garbage collections in one 1M-candle mizan backtest (node --trace-gc-nvp): counts, bytes the scavenges promoted, their pauses', ...gc },
       targets: { speedup: 10, startToFirstCandleMs: 200, readCsv1MMs: 300, peakRssMB: 150 },
       met: {
         speedup: ratio !== null && ratio >= 10,
