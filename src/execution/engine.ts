@@ -21,6 +21,7 @@ import type { Logger } from '../core/logger.js';
 import type { SpotOrder } from '../core/types/order.js';
 import type { FillEvent, OrderState, OrderUpdate } from '../core/views.js';
 import type { ClientIdGenerator } from './client-id.js';
+import { FinalOrders } from './final-orders.js';
 import { applySnapshot, isFinal, toView, type SnapshotResult, type TrackedOrder } from './tracked-order.js';
 import type { Venue } from './venue.js';
 import { ChurnMap } from '../core/churn-map.js';
@@ -123,11 +124,8 @@ export class ExecutionEngine extends EventEmitter<ExecutionEvents> {
   readonly orders: Map<string, TrackedOrder> = new ChurnMap<string, TrackedOrder>();
   /** The orders that are not final, by client id (the hot set). */
   private readonly live = new ChurnMap<string, TrackedOrder>();
-  /** Client ids of final orders in the order they ended (kept only when retainFinal is finite). */
-  private readonly ended: string[] = [];
-  private endedHead = 0;
-  /** Owners of the final orders dropped from `orders`, when keepRetiredOwners is set. */
-  private readonly retiredOwners = new Map<string, string>();
+  /** Which final orders stay in `orders` (the last `retainFinal`), and the owners of those that left. */
+  private readonly finals: FinalOrders;
   private submittedCount = 0;
   private readonly opts: ExecutionOptions;
   private readonly sleep: (ms: number) => Promise<void>;
@@ -139,6 +137,7 @@ export class ExecutionEngine extends EventEmitter<ExecutionEvents> {
   constructor(private readonly deps: ExecutionDeps) {
     super();
     this.opts = { ...DEFAULT_EXECUTION_OPTIONS, ...deps.options };
+    this.finals = new FinalOrders(this.orders, this.opts.retainFinal, this.opts.keepRetiredOwners);
     this.sleep = deps.sleep ?? ((ms) => new Promise((r) => setTimeout(r, ms)));
   }
 
@@ -159,7 +158,7 @@ export class ExecutionEngine extends EventEmitter<ExecutionEvents> {
 
   /** The strategy of an order: one in `orders`, or a final one dropped from it (with keepRetiredOwners). */
   ownerOf(clientOrderId: string): string | undefined {
-    return this.orders.get(clientOrderId)?.strategy ?? this.retiredOwners.get(clientOrderId);
+    return this.orders.get(clientOrderId)?.strategy ?? this.finals.ownerOf(clientOrderId);
   }
 
   /** Place a spot order for an intent the risk module passed (size already resolved to base). */
@@ -323,26 +322,9 @@ export class ExecutionEngine extends EventEmitter<ExecutionEvents> {
   private onFinal(o: TrackedOrder): void {
     this.cancelRequested.delete(o.clientOrderId);
     this.lastPolled.delete(o.clientOrderId);
-    if (this.live.delete(o.clientOrderId) && Number.isFinite(this.opts.retainFinal)) this.retire(o.clientOrderId);
+    if (this.live.delete(o.clientOrderId)) this.finals.end(o.clientOrderId);
     if (o.reservationId) this.deps.reservations?.release(o.reservationId);
     this.emit('final', o);
-  }
-
-  /** Keep the last `retainFinal` final orders in `orders`; drop the oldest beyond that. */
-  private retire(clientOrderId: string): void {
-    this.ended.push(clientOrderId);
-    while (this.ended.length - this.endedHead > this.opts.retainFinal) {
-      const id = this.ended[this.endedHead++]!;
-      const o = this.orders.get(id);
-      if (o && isFinal(o.state)) {
-        this.orders.delete(id);
-        if (this.opts.keepRetiredOwners) this.retiredOwners.set(id, o.strategy);
-      }
-    }
-    if (this.endedHead > 4096 && this.endedHead * 2 > this.ended.length) {
-      this.ended.splice(0, this.endedHead);
-      this.endedHead = 0;
-    }
   }
 
   /** Cancel an order, retrying until the exchange confirms a final state (or the poller takes over). */
