@@ -322,7 +322,7 @@ export class ExecutionEngine extends EventEmitter<ExecutionEvents> {
   private onFinal(o: TrackedOrder): void {
     this.cancelRequested.delete(o.clientOrderId);
     this.lastPolled.delete(o.clientOrderId);
-    if (this.live.delete(o.clientOrderId)) this.finals.end(o.clientOrderId);
+    if (this.live.delete(o.clientOrderId)) this.finals.end(o);
     if (o.reservationId) this.deps.reservations?.release(o.reservationId);
     this.emit('final', o);
   }

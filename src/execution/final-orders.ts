@@ -8,8 +8,8 @@ import type { TrackedOrder } from './tracked-order.js';
 import { isFinal } from './tracked-order.js';
 
 export class FinalOrders {
-  /** Client ids of final orders in the order they ended, from `head` on. */
-  private readonly ended: string[] = [];
+  /** Final orders in the order they ended, from `head` on (the same objects `orders` holds). */
+  private readonly ended: TrackedOrder[] = [];
   private head = 0;
   private readonly owners = new Map<string, string>();
 
@@ -21,19 +21,19 @@ export class FinalOrders {
   ) {}
 
   /** An order of `orders` reached a final state. */
-  end(clientOrderId: string): void {
+  end(o: TrackedOrder): void {
     if (!Number.isFinite(this.retain)) return;
-    this.ended.push(clientOrderId);
+    this.ended.push(o);
     while (this.ended.length - this.head > this.retain) {
-      const id = this.ended[this.head++]!;
-      const o = this.orders.get(id);
-      if (o && isFinal(o.state)) {
-        this.orders.delete(id);
-        if (this.keepOwners) this.owners.set(id, o.strategy);
+      const old = this.ended[this.head++]!;
+      // Still the object `orders` holds under its id: nothing replaces an order there.
+      if (isFinal(old.state)) {
+        this.orders.delete(old.clientOrderId);
+        if (this.keepOwners) this.owners.set(old.clientOrderId, old.strategy);
       }
     }
-    // Ids before `head` are dropped once they are as many as the ones kept: the array stays small,
-    // and no id is held long enough to be promoted by the young-generation collector.
+    // Orders before `head` are let go once they are as many as the ones kept: the array stays small,
+    // and none is held long enough to be promoted by the young-generation collector.
     if (this.head > 64 && this.head * 2 > this.ended.length) {
       this.ended.splice(0, this.head);
       this.head = 0;
