@@ -119,7 +119,7 @@ export interface HarnessOptions {
    * Whether the result will list the run's orders (default true): a record per spot order, made as it
    * ends. False: none, and no order's last fill time is kept. Either way the execution engine keeps
    * only the last BACKTEST_RETAINED_ORDERS final orders (and the owners of the others, so a cancel
-   * means the same): memory grows by a record per order at most, not by a tracked order.
+   * means the same): memory grows by a record and an owner entry per order, not by a tracked order.
    */
   orderRecords?: boolean;
 }

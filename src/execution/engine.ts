@@ -20,11 +20,11 @@ import type { SpotOrderIntent } from '../core/intents.js';
 import type { Logger } from '../core/logger.js';
 import type { SpotOrder } from '../core/types/order.js';
 import type { FillEvent, OrderState, OrderUpdate } from '../core/views.js';
+import { ChurnMap } from '../core/churn-map.js';
 import type { ClientIdGenerator } from './client-id.js';
 import { FinalOrders } from './final-orders.js';
 import { applySnapshot, isFinal, toView, type SnapshotResult, type TrackedOrder } from './tracked-order.js';
 import type { Venue } from './venue.js';
-import { ChurnMap } from '../core/churn-map.js';
 
 export interface ExecutionJournal {
   upsertOrder(o: TrackedOrder): void;
@@ -61,7 +61,8 @@ export interface ExecutionOptions {
   coveredPollMs: number;
   /**
    * Final orders kept in `orders` (the most recent ones) after they ended; older ones are dropped
-   * (the journal has them). Infinity (the default) keeps every order: a backtest's result reads them all.
+   * (a live bot's journal has them; a backtest records each order as it ends). Infinity (the default)
+   * keeps every order.
    */
   retainFinal: number;
   /**

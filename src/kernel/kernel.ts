@@ -83,7 +83,7 @@ export interface KernelPorts {
   bracketStore?: BracketStore;
   /** Where the strategies' `ctx.plot` points go (a backtest keeps them for its report); none: checked and dropped. */
   plot?: PlotSink;
-  /** How many final orders the execution engine keeps in memory (default: all; a backtest's result reads them). */
+  /** How many final orders the execution engine keeps in memory (default: all; a live bot 1,000, a backtest BACKTEST_RETAINED_ORDERS). */
   retainFinal?: number;
   /** Remember the strategy of each final order dropped beyond retainFinal (see ExecutionOptions.keepRetiredOwners). */
   keepRetiredOwners?: boolean;
