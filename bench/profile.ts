@@ -32,7 +32,7 @@ interface Profile {
 /** The parts of the pipeline, each a function (name and the end of its file's path) whose inclusive time is its time. */
 const PARTS: { part: string; fn: string; file: string }[] = [
   { part: 'reading the CSV (1M rows)', fn: 'readCandleColumns', file: 'src/market/files/read.js' },
-  { part: 'the candle loop', fn: 'steps', file: 'src/backtest/run.js' },
+  { part: 'the candle loop', fn: 'steps', file: 'src/backtest/walk.js' },
   { part: '  the strategy (sma-cross onCandle)', fn: 'onCandle', file: 'strategies/sma-cross.js' },
   { part: '  the risk check of the intents', fn: 'decide', file: 'src/kernel/trading-core.js' },
   { part: '  placing the orders (execution engine → backtest venue → simulator, fills booked inside)', fn: 'submitOrder', file: 'src/execution/engine.js' },
