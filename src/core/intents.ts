@@ -84,7 +84,11 @@ export interface MarginAddCollateralIntent extends IntentBase {
 export interface MarginCloseIntent extends IntentBase {
   kind: 'marginClose';
   positionId: number;
-  /** Defaults to the current mid when left out. */
+  /**
+   * The worst price to close at. Left out: at the market, priced at the best bid (long) or ask
+   * (short) moved by the strategy's `maxSlippagePct`; the exchange closes at its own price when it is
+   * at least that good, else the position waits for it.
+   */
   price?: Decimal;
 }
 

@@ -100,8 +100,9 @@ export class IntentExecutor {
           await this.syncMargin(account);
           return;
         case 'marginClose': {
-          // No price given (the kernel's risk port fills it in before the check): a long closes by
-          // selling (best bid), a short by buying back (best ask).
+          // No price given (the kernel's risk port prices it at the market before the check, within the
+          // slippage bound): without a book there, a long closes by selling (best bid), a short by
+          // buying back (best ask).
           if (!this.owns(intent)) return;
           const pos = d.portfolio.marginPositions().find((p) => p.id === intent.positionId);
           const price = intent.price ?? (pos ? d.best?.(pos.market, pos.side === 'long' ? 'bid' : 'ask') : undefined);

@@ -13,8 +13,8 @@
  * - one asset valuation (valuation.ts);
  * - the trading core with the strategy runners.
  * What an intent means is decided here too, so it is the same in every mode: a `marginClose`
- * without a price closes at the best bid (long) or ask (short) (core/intents.ts); a halt cancels
- * every open order.
+ * without a price closes at the market, priced at the best bid (long) or ask (short) moved by the
+ * strategy's maxSlippagePct (core/intents.ts); a halt cancels every open order.
  */
 import type { Clock } from '../core/clock.js';
 import { Decimal } from '../core/decimal.js';
@@ -35,6 +35,9 @@ import { PositionOwners, type OwnerStore } from '../risk/margin-owners.js';
 import { exchangeMarginFormulas } from '../risk/margin-topup.js';
 import type { BalanceEntryView, RiskSink } from '../risk/ports.js';
 import { Reservations } from '../risk/reservations.js';
+import { oneMinusOf, onePlusOf } from '../risk/grid.js';
+import { pctFactor } from '../risk/pct.js';
+import { roundPrice } from '../risk/rules/market-limits.js';
 import type { Bar } from '../strategy/bar.js';
 import type { BookView, FillEvent, KeyValueStore, MarketView } from '../core/views.js';
 import { startMarginWatch, type MarginWatch } from './margin-watch.js';
@@ -183,7 +186,20 @@ export class TradingKernel {
     this.stops.push(followAcceptance(this.engine, risk.reservations, clock));
     risk.on('verdict', (v) => this.owners.noteVerdict(v));
 
-    const closePrice = (pos: MarginPosition) => (pos.side === 'long' ? p.book(pos.market)?.bestBid() : p.book(pos.market)?.bestAsk());
+    // A marginClose without a price closes at the market, as a MARKET order does: the best bid (long)
+    // or ask (short) moved by the strategy's maxSlippagePct, on the tick inside that bound. The
+    // exchange closes at its own price when it is at least that good, so a move against the position
+    // between the decision and the exchange (a backtest's next open, the local book's lag) does not
+    // leave it open; a move beyond the bound does, as it would refuse a MARKET order.
+    const closePrice = (pos: MarginPosition, strategy: string) => {
+      const long = pos.side === 'long';
+      const best = long ? p.book(pos.market)?.bestBid() : p.book(pos.market)?.bestAsk();
+      if (!best) return undefined;
+      const slip = pctFactor(risk.maxSlippagePct(strategy));
+      const bound = long ? best.mul(oneMinusOf(slip)) : best.mul(onePlusOf(slip));
+      const tick = p.market(pos.market)?.priceTick;
+      return tick ? roundPrice(bound, tick, !long) : bound;
+    };
     this.riskPort = riskPort(risk, portfolio, { closePrice, ...(p.gate ? { gate: (i: Intent) => p.gate!(i) } : {}) });
     this.core = new TradingCore({
       clock,

@@ -5,8 +5,8 @@
  * strategy that owns each position (PositionOwners):
  * - warn   -> `TradingCore.onMarginAlert(strategy, alert)` only;
  * - topUp  -> the alert, then a `marginAddCollateral` intent of that strategy;
- * - close  -> the alert, then a `marginClose` intent at the price that closes at once (best bid
- *             for a long, best ask for a short, else the mark).
+ * - close  -> the alert, then a `marginClose` intent at the market (the best bid for a long, best
+ *             ask for a short, moved by the strategy's slippage bound: kernel.ts; else the mark).
  * Intents go through `TradingCore.process`, so they pass risk (balance, trading state) like any
  * other; a top-up that did not raise the position's collateral (denied or refused) goes back to the
  * monitor's budget. Evaluations never overlap: a price update during one runs once more after it.
@@ -27,8 +27,8 @@ export interface MarginWatchDeps {
   positions(): readonly MarginPosition[];
   /** Mark price of a market (book mid, else last price). */
   mark(symbol: string): Decimal | undefined;
-  /** Price that closes a position at once: best bid (long) / best ask (short). Defaults to the mark. */
-  closePrice?(position: MarginPosition): Decimal | undefined;
+  /** Price that closes a position of `strategy` at the market (kernel.ts). Defaults to the mark. */
+  closePrice?(position: MarginPosition, strategy: string): Decimal | undefined;
   /** Re-read the positions from the venue before a timed evaluation (e.g. `executor.syncMargin`). */
   refresh?(): Promise<void>;
   /** Forget the owners of positions no longer open (default true; a backtest keeps them for its result). */
@@ -78,7 +78,7 @@ export function startMarginWatch(deps: MarginWatchDeps): MarginWatch {
         log.warn({ positionId: a.position.id, amount: a.amount.toFixed() }, 'margin top-up was not made: budget refunded');
       }
     } else if (a.action === 'close') {
-      const price = deps.closePrice?.(a.position) ?? a.markPrice;
+      const price = deps.closePrice?.(a.position, strategy) ?? a.markPrice;
       await deps.core.process([{ kind: 'marginClose', strategy, positionId: a.position.id, price, tag: 'margin-close' }]);
     }
   };

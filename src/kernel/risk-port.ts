@@ -1,7 +1,8 @@
 /**
  * The risk engine as the trading core's RiskPort, the same in every mode: a mode's gate first (a
- * backtest's warm-up), a `marginClose` without a price priced at the best bid (long) or ask (short),
- * the price that closes at once (its documented default, core/intents.ts), and closed round trips fed into the protections (a sell that brings a
+ * backtest's warm-up), a `marginClose` without a price priced to close at the market (the best bid,
+ * long, or ask, short, moved by the strategy's slippage bound: its documented default,
+ * core/intents.ts), and closed round trips fed into the protections (a sell that brings a
  * strategy's position in a market back to zero closes a trade). A margin open whose strategy has a
  * `minCallDistancePct` asks for the exchange's dry-run preview first (marginPreviewRequest); the
  * trading core takes it on the venue and passes it to the check.
@@ -16,8 +17,8 @@ import type { RiskPort } from './trading-core.js';
 export interface RiskPortOptions {
   /** A verdict the mode gives before risk; undefined lets risk decide. */
   gate?(intent: Intent): Verdict | undefined;
-  /** The price that closes a margin position at once: best bid (long), best ask (short). */
-  closePrice?(position: MarginPosition): Decimal | undefined;
+  /** The price that closes a margin position of `strategy` at the market (kernel.ts), or undefined without a book. */
+  closePrice?(position: MarginPosition, strategy: string): Decimal | undefined;
 }
 
 export function riskPort(risk: RiskEngine, portfolio: Portfolio, o: RiskPortOptions = {}): RiskPort {
@@ -27,7 +28,7 @@ export function riskPort(risk: RiskEngine, portfolio: Portfolio, o: RiskPortOpti
       if (early) return early;
       if (intent.kind === 'marginClose' && !intent.price) {
         const pos = portfolio.marginPositions().find((x) => x.id === intent.positionId);
-        const price = pos ? o.closePrice?.(pos) : undefined;
+        const price = pos ? o.closePrice?.(pos, intent.strategy) : undefined;
         if (price) return risk.check({ ...intent, price }, options);
       }
       return risk.check(intent, options);

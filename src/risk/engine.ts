@@ -20,7 +20,7 @@ import type { MarginRequest } from '../core/types/margin.js';
 import { silentLogger, type Logger } from '../core/logger.js';
 import type { Denial } from '../core/views.js';
 import { IntentShapeRule } from './intent-shape.js';
-import { mergeLimits, type RiskLimits, type StrategyLimits } from './limits.js';
+import { DEFAULT_MAX_SLIPPAGE_PCT, mergeLimits, type RiskLimits, type StrategyLimits } from './limits.js';
 import { OrderRateBudget } from './order-rate.js';
 import type { RiskPorts, RiskSink, TradingStateRecord } from './ports.js';
 import { Protections, type ClosedTrade, type ProtectionsConfig } from './protections/index.js';
@@ -107,6 +107,11 @@ export class RiskEngine extends EventEmitter<RiskEngineEvents> {
   setStrategyLimits(strategy: string, limits: StrategyLimits): void {
     this.own.set(strategy, limits);
     this.merged.set(strategy, mergeLimits(this.global, limits));
+  }
+
+  /** A strategy's slippage bound in percent (its `maxSlippagePct`, tightening the global one; default 2). */
+  maxSlippagePct(strategy: string): number {
+    return this.limitsOf(strategy).maxSlippagePct ?? DEFAULT_MAX_SLIPPAGE_PCT;
   }
 
   private limitsOf(strategy: string): StrategyLimits {
