@@ -24,6 +24,7 @@ import { EventEmitter } from 'eventemitter3';
 import type { Clock } from '../../core/clock.js';
 import { NetworkError } from '../../core/errors.js';
 import type { Logger } from '../../core/logger.js';
+import { AgeTimers } from './age-timers.js';
 import { Backoff } from './backoff.js';
 import { parseChannel } from './channels.js';
 import { StreamConnection, type Timers } from './connection.js';
@@ -51,7 +52,7 @@ export class StreamClient extends EventEmitter<StreamClientEvents> {
   private started = false;
   private watchdogTimer: unknown;
   private readonly rotations = new Map<number, Rotation>();
-  private readonly ageTimers = new Map<StreamConnection, unknown>();
+  private readonly ageTimers: AgeTimers;
   private waiters: Array<{ resolve: () => void; reject: (err: Error) => void }> = [];
   private counters = { messages: 0, ignored: 0, reconnects: 0, resubscribes: 0, listenerErrors: 0 };
 
@@ -65,6 +66,9 @@ export class StreamClient extends EventEmitter<StreamClientEvents> {
     this.malformedCounter = new MalformedCounter(this.logger);
     const { url, path, wsPath } = this.options;
     this.choice = new TransportChoice(this.options.transport, this.logger, (t) => (t === 'ws' ? wsAddress(url, wsPath) : `${url.replace(/\/$/, '')}${path}`));
+    this.ageTimers = new AgeTimers(this.clock, this.timers, this.options, (conn) => {
+      if (this.isCurrent(conn)) void this.rotate(conn.index);
+    });
   }
 
   /** The route in use (`undefined` until a connection has been up). */
@@ -97,7 +101,7 @@ export class StreamClient extends EventEmitter<StreamClientEvents> {
     state.conn.remove(info.channel);
     if (state.conn.channels.size === 0) {
       rotation?.abort();
-      this.clearAgeTimer(state.conn);
+      this.ageTimers.clear(state.conn);
       state.conn.stop();
     }
   }
@@ -120,7 +124,7 @@ export class StreamClient extends EventEmitter<StreamClientEvents> {
     this.watchdogTimer = undefined;
     for (const rotation of [...this.rotations.values()]) rotation.abort();
     for (const conn of this.connections) {
-      this.clearAgeTimer(conn);
+      this.ageTimers.clear(conn);
       conn.stop();
     }
     const waiters = this.waiters;
@@ -188,7 +192,7 @@ export class StreamClient extends EventEmitter<StreamClientEvents> {
           this.reportMalformed('envelope', undefined, detail);
         },
         lifetime: (c) => {
-          if (this.isCurrent(c) && !this.rotations.has(c.index)) this.scheduleAge(c);
+          if (this.isCurrent(c) && !this.rotations.has(c.index)) this.ageTimers.schedule(c);
         },
       },
     });
@@ -205,7 +209,7 @@ export class StreamClient extends EventEmitter<StreamClientEvents> {
   rotate(index: number): Promise<boolean> {
     const old = this.connections[index];
     if (old === undefined || !old.isUp || this.rotations.has(index) || !this.started) return Promise.resolve(false);
-    this.clearAgeTimer(old);
+    this.ageTimers.clear(old);
     return new Promise<boolean>((resolve) => {
       const rotation = new Rotation(old, this.newConnection(index), {
         timers: this.timers,
@@ -217,9 +221,9 @@ export class StreamClient extends EventEmitter<StreamClientEvents> {
           this.rotations.delete(index);
           if (replaced) {
             this.connections[index] = r.next;
-            this.scheduleAge(r.next);
+            this.ageTimers.schedule(r.next);
           } else if (this.isCurrent(r.old) && r.old.isUp) {
-            this.scheduleAge(r.old, true);
+            this.ageTimers.schedule(r.old, true);
           }
           this.logger.info({ conn: index, replaced }, 'stream connection rotated');
           this.safeEmit('rotated', index, replaced);
@@ -236,43 +240,6 @@ export class StreamClient extends EventEmitter<StreamClientEvents> {
     });
   }
 
-  /**
-   * (Re)arm the timer that replaces `conn`: `lifetimeLeadMs` before the server's cut, or
-   * `rotateAfterMs` after it came up, whichever is first. `retry`: a rotation just failed, wait a
-   * little before the next one even when the due time has passed.
-   */
-  private scheduleAge(conn: StreamConnection, retry = false): void {
-    this.clearAgeTimer(conn);
-    if (!conn.isUp) return;
-    let due: number | undefined;
-    if (this.options.rotateAfterMs !== undefined) due = conn.upAt + this.options.rotateAfterMs;
-    const deadline = conn.deadline;
-    if (deadline !== undefined) {
-      const beforeCut = deadline - this.options.lifetimeLeadMs;
-      due = due === undefined ? beforeCut : Math.min(due, beforeCut);
-    }
-    if (due === undefined) return;
-    let delay = due - this.clock.now();
-    if (retry) delay = Math.max(delay, Math.min(1000, this.options.lifetimeLeadMs / 4));
-    this.ageTimers.set(
-      conn,
-      this.timers.setTimeout(
-        () => {
-          this.ageTimers.delete(conn);
-          if (this.isCurrent(conn)) void this.rotate(conn.index);
-        },
-        Math.max(0, delay),
-      ),
-    );
-  }
-
-  private clearAgeTimer(conn: StreamConnection): void {
-    const timer = this.ageTimers.get(conn);
-    if (timer === undefined) return;
-    this.timers.clearTimeout(timer);
-    this.ageTimers.delete(conn);
-  }
-
   private onUp(conn: StreamConnection, reconnect: boolean): void {
     const now = this.clock.now();
     for (const ch of conn.channels) {
@@ -280,7 +247,7 @@ export class StreamClient extends EventEmitter<StreamClientEvents> {
       if (state !== undefined) state.since = now;
     }
     this.logger.info({ conn: conn.index, channels: conn.channels.size, reconnect }, 'stream connection up');
-    this.scheduleAge(conn);
+    this.ageTimers.schedule(conn);
     this.safeEmit('connectionUp', conn.index);
     if (reconnect) {
       this.counters.resubscribes += conn.channels.size;
@@ -290,7 +257,7 @@ export class StreamClient extends EventEmitter<StreamClientEvents> {
   }
 
   private onDown(conn: StreamConnection, reason: string): void {
-    this.clearAgeTimer(conn);
+    this.ageTimers.clear(conn);
     const rotation = this.rotations.get(conn.index);
     if (rotation?.next.isUp) {
       // The replacement is already up and subscribed: it takes over, nothing went stale.
