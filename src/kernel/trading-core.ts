@@ -3,92 +3,27 @@
  * the intent pipeline (journal -> risk -> execution) and the feedback (orders, fills, denials) to
  * the strategy that asked. Modes differ only in the ports handed in (venue, books, clock).
  */
-import type { Clock } from '../core/clock.js';
 import { Decimal } from '../core/decimal.js';
 import type { Intent, Verdict } from '../core/intents.js';
-import type { MarginPosition, MarginRequest } from '../core/types/margin.js';
+import type { MarginRequest } from '../core/types/margin.js';
 import type { CheckOptions } from '../risk/types.js';
 import { DenialTally } from './denial-tally.js';
-import type { Logger } from '../core/logger.js';
 import type { MarketStats, PriceTick, PublicTrade } from '../core/types/market.js';
-import type { ExecutionEngine, ExecutionJournal } from '../execution/engine.js';
 import { baseOf, quoteOf, toView } from '../execution/tracked-order.js';
-import type { Venue } from '../execution/venue.js';
-import type { Portfolio } from '../portfolio/portfolio.js';
 import type { Bar } from '../strategy/bar.js';
 import { CandleWindow } from '../strategy/candle-window.js';
-import type { AnyStrategyDefinition, StrategyContext } from '../strategy/define.js';
-import type { ParamValues, ParamSpecs } from '../strategy/params.js';
+import type { StrategyContext } from '../strategy/define.js';
 import { StrategyRunner, type StrategyEvent } from '../strategy/runner.js';
-import type { BookHealthView, BookView, Denial, FillEvent, KeyValueStore, MarginAlert, MarketView } from '../core/views.js';
+import type { BookHealthView, BookView, Denial, FillEvent, MarginAlert } from '../core/views.js';
 import { HigherTimeframe } from './higher-timeframe.js';
 import { IntentExecutor } from './intent-executor.js';
-import { plotter, type PlotSink } from '../strategy/plots.js';
+import { plotter } from '../strategy/plots.js';
+import type { StrategyInstance, TradingCoreDeps } from './trading-core-ports.js';
 
-export interface StrategyInstance {
-  /** Unique instance name (also the client-id prefix source). */
-  name: string;
-  definition: AnyStrategyDefinition;
-  params: ParamValues<ParamSpecs>;
-  markets: string[];
-  resolutionSec: number;
-  /** Other resolutions (seconds) it declared in the config (`candles:`): fed to its windows by the mode (stream, data). */
-  candleSeconds?: readonly number[];
-  /** `main` or a trading-credit sub-account. */
-  account: string;
-}
+export type { JournalPort, RiskPort, StrategyInstance, TradingCoreDeps } from './trading-core-ports.js';
 
-/** What the core needs from the risk module. */
 /** A verdict that passed the intent (with the reservation it holds, if any). */
 type PassedVerdict = Extract<Verdict, { ok: true }> & { reservationId?: string };
-
-export interface RiskPort {
-  check(intent: Intent, options?: CheckOptions): Verdict & { reservationId?: string };
-  /**
-   * The margin open to preview on the venue (dry run) before the check, or undefined to check at
-   * once: only a margin open whose strategy has a minimum call distance needs one.
-   */
-  marginPreviewRequest?(intent: Intent): MarginRequest | undefined;
-  /** Called for every fill (protections, exposure). */
-  /** realizedPnl: what the fill realised (a Decimal: no text is made per fill for a port that ignores it). */
-  onFill?(fill: FillEvent, realizedPnl: Decimal): void;
-  /** Amount of an asset reserved by in-flight intents of the bot on an account. */
-  reserved?(account: string, asset: string): Decimal;
-  /** Release a reservation whose intent ended without an order (instant, margin, failures). */
-  release?(reservationId: string): void;
-}
-
-export interface JournalPort {
-  recordDecision?(verdict: Verdict): void;
-}
-
-export interface TradingCoreDeps {
-  clock: Clock;
-  logger: Logger;
-  instances: StrategyInstance[];
-  engine: ExecutionEngine;
-  portfolio: Portfolio;
-  risk: RiskPort;
-  venueFor(account: string): Venue;
-  market(symbol: string): MarketView | undefined;
-  book(symbol: string): BookView | undefined;
-  kv(strategy: string): KeyValueStore;
-  journal?: JournalPort;
-  /** Where instant orders and their fills are journaled (spot orders are journaled by the engine). */
-  executionJournal?: ExecutionJournal;
-  /** Candles kept per market and resolution for `ctx.candles()`. */
-  candleCapacity?: number;
-  /** Every fill, after the portfolio booked it and before the strategy hears of it. */
-  onFill?(fill: FillEvent): void;
-  /** Where `ctx.plot` points go (a backtest's collector); none: checked and dropped. */
-  plot?: PlotSink;
-  /**
-   * The strategy that owns a margin position (the kernel's owners). A strategy sees only its own
-   * positions in `ctx.marginPositions()` and may close or top up only those. None: every position is
-   * every strategy's (unit tests of one strategy).
-   */
-  ownerOf?(position: MarginPosition): string | undefined;
-}
 
 export class TradingCore {
   readonly runners = new Map<string, StrategyRunner>();
