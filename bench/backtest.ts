@@ -5,6 +5,8 @@
  * memory as Float64Arrays (every other copy played backwards, as ../shared/peers/gen_candles.py does).
  * Loading (read + stitch) and the pipeline run are timed separately; the candles-per-second target
  * applies to the run. It runs in a fresh child process so its peak RSS (getrusage maxrss) is its own.
+ * The same run without orders (`noOrders`: sma-cross's averages, plots and position read, no intent)
+ * is the candle loop's floor; what the full run costs beyond it, per order, is `perOrderUs`.
  * Also the sweep's speed-up on all cores against one. Writes bench/results/backtest.json. Alone:
  *   node bin/run-ts.js bench/backtest.ts
  */
@@ -19,6 +21,7 @@ import { loadStrategyInstances } from '../src/runtime/strategy-loader.js';
 import { expandSweep, parseParamRange, runSweep } from '../src/backtest/sweep.js';
 import { allocColumns, type CandleColumns } from '../src/market/files/columns.js';
 import { readCandleColumns } from '../src/market/files/read.js';
+import { defineStrategy, Sma } from '../src/index.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const REPO = resolve(here, '..');
@@ -109,6 +112,31 @@ function stealMs(): number | undefined {
   }
 }
 
+/**
+ * sma-cross without its orders: the same two averages, the same two plots and the same position
+ * read per candle, and no intent. A run of it is what the candle loop costs before any order.
+ */
+const smaWatch = defineStrategy({
+  name: 'sma-watch',
+  description: 'bench: sma-cross without orders',
+  params: {},
+  plots: { fastSma: { pane: 'price' }, slowSma: { pane: 'price' } },
+  create(ctx) {
+    const fast = new Sma(10);
+    const slow = new Sma(30);
+    return {
+      onCandle(symbol, bar) {
+        const f = fast.update(bar.c);
+        const s = slow.update(bar.c);
+        ctx.plot('fastSma', f, symbol);
+        ctx.plot('slowSma', s, symbol);
+        if (Number.isNaN(f - s)) return;
+        ctx.position(symbol)?.quantity.isZero();
+      },
+    };
+  },
+});
+
 /** One timed pipeline run: wall time, process CPU, main-thread CPU and host steal. */
 async function timedRun(config: ReturnType<typeof parseConfig>, instances: Awaited<ReturnType<typeof loadStrategyInstances>>, cols: CandleColumns) {
   global.gc?.();
@@ -150,6 +178,10 @@ async function pipeline(): Promise<Record<string, unknown>> {
   const { res: again, ...warm } = await timedRun(config, instances, cols);
   const same = JSON.stringify(again.result.summary) === JSON.stringify(res.result.summary);
   if (!same) throw new Error('the warm run gave a different result than the cold run');
+  // The floor: the same candles, warm, with sma-watch in sma-cross's place (no order).
+  const watch = instances.map((i) => ({ ...i, definition: smaWatch, params: {} }));
+  const { res: quiet, ...noOrders } = await timedRun(config, watch, cols);
+  if (quiet.result.summary.orders !== 0) throw new Error(`sma-watch placed ${quiet.result.summary.orders} orders`);
   return {
     candles: res.candles,
     trades: res.result.summary.trades,
@@ -163,10 +195,22 @@ async function pipeline(): Promise<Record<string, unknown>> {
     candlesPerSecWithLoad: Math.round(res.candles / ((cold.runMs + loadMs) / 1000)),
     peakRssMB,
     warm,
+    noOrders: { runMs: noOrders.runMs, candlesPerSec: noOrders.candlesPerSec },
+    // The warm run's time beyond the floor, per order placed (intent to booked fill, events, GC included).
+    perOrderUs: Number((((warm.runMs - noOrders.runMs) * 1000) / res.result.summary.orders).toFixed(1)),
   };
 }
 
-type PipelineRun = { candlesPerSec: number; peakRssMB: number; runMs: number; runMainThreadCpuMs?: number; hostStealPct?: number; warm: { candlesPerSec: number; runMs: number } };
+type PipelineRun = {
+  candlesPerSec: number;
+  peakRssMB: number;
+  runMs: number;
+  runMainThreadCpuMs?: number;
+  hostStealPct?: number;
+  warm: { candlesPerSec: number; runMs: number };
+  noOrders: { candlesPerSec: number; runMs: number };
+  perOrderUs: number;
+};
 
 /** Five fresh child processes (the machine's speed varies from minute to minute); the median cold run is the headline, every run is kept. */
 function pipelines(n = 5): { median: PipelineRun; runs: PipelineRun[] } {
@@ -244,6 +288,8 @@ export async function run(): Promise<Record<string, unknown>> {
     coldMainThreadCpuMsEachProcess: runs.map((r) => r.runMainThreadCpuMs),
     hostStealPctEachProcess: runs.map((r) => r.hostStealPct),
     warmCandlesPerSecMedian: warmSorted[Math.floor(warmSorted.length / 2)],
+    noOrdersCandlesPerSecEachProcess: runs.map((r) => r.noOrders.candlesPerSec),
+    perOrderUsEachProcess: runs.map((r) => r.perOrderUs),
     // issue 18's targets
     targets: { candlesPerSec: 5_000_000, peakRssMB: 150 },
     met: { candlesPerSec: p.candlesPerSec >= 5_000_000, warmCandlesPerSec: warmSorted[Math.floor(warmSorted.length / 2)]! >= 5_000_000, peakRss: Math.max(...runs.map((r) => r.peakRssMB)) < 150 },
