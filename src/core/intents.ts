@@ -86,8 +86,8 @@ export interface MarginCloseIntent extends IntentBase {
   positionId: number;
   /**
    * The worst price to close at. Left out: at the market, priced at the best bid (long) or ask
-   * (short) moved by the strategy's `maxSlippagePct`; the exchange closes at its own price when it is
-   * at least that good, else the position waits for it.
+   * (short) moved by the strategy's `maxSlippagePct` (at most 4 %); the exchange closes at its own
+   * price when it is at least that good, else the position waits for it.
    */
   price?: Decimal;
 }

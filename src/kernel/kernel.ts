@@ -14,7 +14,7 @@
  * - the trading core with the strategy runners.
  * What an intent means is decided here too, so it is the same in every mode: a `marginClose`
  * without a price closes at the market, priced at the best bid (long) or ask (short) moved by the
- * strategy's maxSlippagePct (core/intents.ts); a halt cancels every open order.
+ * strategy's maxSlippagePct, at most 4 % (core/intents.ts); a halt cancels every open order.
  */
 import type { Clock } from '../core/clock.js';
 import { Decimal } from '../core/decimal.js';
@@ -104,6 +104,13 @@ export function strategyLimits(config: Pick<MizanConfig, 'strategies'>): Record<
   return Object.fromEntries(config.strategies.map((s) => [s.name, { ...(s.risk ?? {}), ...(s.capital ? { capital: s.capital } : {}) }]));
 }
 
+/**
+ * The most a marginClose without a price is moved from the best price (percent), whatever the
+ * strategy's maxSlippagePct: the exchange refuses a margin price further than about 5 % from its
+ * market (EXCHANGE-NOTES), and a close that would wait must stay near it.
+ */
+const MAX_CLOSE_SLIPPAGE_PCT = 4;
+
 export class TradingKernel {
   readonly risk: RiskEngine;
   readonly engine: ExecutionEngine;
@@ -187,18 +194,21 @@ export class TradingKernel {
     risk.on('verdict', (v) => this.owners.noteVerdict(v));
 
     // A marginClose without a price closes at the market, as a MARKET order does: the best bid (long)
-    // or ask (short) moved by the strategy's maxSlippagePct, on the tick inside that bound. The
+    // or ask (short) moved by the strategy's maxSlippagePct (at most MAX_CLOSE_SLIPPAGE_PCT: the
+    // exchange refuses margin prices about 5 % from its market), on the tick inside that bound. The
     // exchange closes at its own price when it is at least that good, so a move against the position
     // between the decision and the exchange (a backtest's next open, the local book's lag) does not
-    // leave it open; a move beyond the bound does, as it would refuse a MARKET order.
+    // leave it open; a move beyond the bound does, as it would refuse a MARKET order. Without the
+    // market's tick the best price itself is sent (on the grid, as before).
     const closePrice = (pos: MarginPosition, strategy: string) => {
       const long = pos.side === 'long';
       const best = long ? p.book(pos.market)?.bestBid() : p.book(pos.market)?.bestAsk();
-      if (!best) return undefined;
-      const slip = pctFactor(risk.maxSlippagePct(strategy));
-      const bound = long ? best.mul(oneMinusOf(slip)) : best.mul(onePlusOf(slip));
       const tick = p.market(pos.market)?.priceTick;
-      return tick ? roundPrice(bound, tick, !long) : bound;
+      if (!best || !tick) return best;
+      const slip = pctFactor(Math.min(risk.maxSlippagePct(strategy), MAX_CLOSE_SLIPPAGE_PCT));
+      const bound = long ? best.mul(oneMinusOf(slip)) : best.mul(onePlusOf(slip));
+      const price = roundPrice(bound, tick, !long);
+      return price.gt(0) ? price : best;
     };
     this.riskPort = riskPort(risk, portfolio, { closePrice, ...(p.gate ? { gate: (i: Intent) => p.gate!(i) } : {}) });
     this.core = new TradingCore({

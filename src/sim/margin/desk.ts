@@ -228,9 +228,9 @@ export class MarginDesk {
 
   /**
    * Closes a position. Without a price: at once at the best bid (long) or best ask (short). With a
-   * price (within the allowed distance of the market): at once at the market when it is as good,
-   * otherwise the price is kept as `close_price` and the position closes when a replayed price
-   * reaches it. A pending position is canceled and refunded.
+   * price: at once at the market when the market is as good, otherwise (the price within the
+   * allowed distance of the market) the price is kept as `close_price` and the position closes when
+   * a replayed price reaches it. A pending position is canceled and refunded.
    */
   close(account: string, id: number, price?: Decimal): WirePosition {
     const p = this.activeOwned(account, id);
@@ -249,8 +249,11 @@ export class MarginDesk {
       return this.view(p);
     }
     if (!reference) throw simErrors.invalid({ market: [`market ${p.market} has no price now`] });
-    checkPrice('price', price, { ...ctx, reference });
+    // A price at least as good as the market closes at once, at the market's price: only its form is
+    // checked (a close sent at a bound below the market, whatever the market did since, is not "too
+    // far"). A close that would wait must be near the market, as an open price must.
     const asGood = market !== undefined && (p.side === 'long' ? market.gte(price) : market.lte(price));
+    checkPrice('price', price, { ...ctx, reference }, !asGood);
     if (asGood) {
       settle(p, this.deps.ledger, market, 'user', now, ctx.spec);
     } else {

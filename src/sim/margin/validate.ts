@@ -46,13 +46,16 @@ export function checkRiskCoef(k: Decimal, cfg: MarginMarketConfig): void {
   }
 }
 
-/** open_price (or a close price) must be on the tick grid and within the allowed distance of the market. */
-export function checkPrice(field: string, price: Decimal, ctx: MarketContext): void {
+/**
+ * open_price (or a close price) must be positive, on the tick grid and, unless `near` is false (a
+ * close that executes at once, at the market's own price), within the allowed distance of the market.
+ */
+export function checkPrice(field: string, price: Decimal, ctx: MarketContext, near = true): void {
   if (price.lte(0)) throw invalid(field, `${field} must be positive, got ${price.toFixed()}`);
   if (price.decimalPlaces() > ctx.spec.pricePrecision) {
     throw invalid(field, `${field} ${price.toFixed()} has more than ${ctx.spec.pricePrecision} decimals`);
   }
-  if (deviation(price, ctx.reference).gt(ctx.cfg.maxPriceDeviation)) {
+  if (near && deviation(price, ctx.reference).gt(ctx.cfg.maxPriceDeviation)) {
     const pct = ctx.cfg.maxPriceDeviation.mul(100).toFixed();
     throw invalid(field, `${field} ${price.toFixed()} is more than ${pct}% from the market price ${ctx.reference.toFixed()}`);
   }

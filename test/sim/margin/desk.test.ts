@@ -196,9 +196,18 @@ describe('MarginDesk: closing', () => {
     expect(fields(() => desk.close('a', 1))).toEqual(['id']);
   });
 
-  it('rejects a close price more than 5% away', () => {
+  it('rejects a close price more than 5% away that would wait', () => {
     desk.open('a', long());
     expect(fields(() => desk.close('a', 1, D(60000)))).toEqual(['price']);
+  });
+
+  it('closes at once at the market when the price is as good, however far below it (only its form is checked)', () => {
+    desk.open('a', long());
+    prices.set('BTCUSDT', '50500', '50600');
+    expect(fields(() => desk.close('a', 1, D('45000.123456789')))).toEqual(['price']);
+    expect(fields(() => desk.close('a', 1, D(0)))).toEqual(['price']);
+    // 45000 is 10.9% below the bid: a long asking at least 45000 closes at the bid.
+    expect(desk.close('a', 1, D(45000))).toMatchObject({ state: 'closed', close_reason: 'user', close_filled_price: '50500' });
   });
 
   it('take profit closes at its price, stop loss at the replayed price', () => {
