@@ -197,7 +197,7 @@ async function pipeline(): Promise<Record<string, unknown>> {
     warm,
     noOrders: { runMs: noOrders.runMs, candlesPerSec: noOrders.candlesPerSec },
     // The warm run's time beyond the floor, per order placed (intent to booked fill, events, GC included).
-    perOrderUs: Number((((warm.runMs - noOrders.runMs) * 1000) / res.result.summary.orders).toFixed(1)),
+    perOrderUs: res.result.summary.orders > 0 ? Number((((warm.runMs - noOrders.runMs) * 1000) / res.result.summary.orders).toFixed(1)) : null,
   };
 }
 

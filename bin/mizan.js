@@ -9,9 +9,10 @@ import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import v8 from 'node:v8';
 
-// V8's allocation-site pretenuring, off for mizan's process (its worker threads included), before
-// anything is allocated. Early in a backtest the first orders are all still held when the first
-// young-generation collections run, so V8 judged some of the per-order object literals long-lived
+// V8's allocation-site pretenuring, off for mizan's process (its worker threads included), as the
+// command's first step (a program calling runBacktest itself keeps node's default). Early in a
+// backtest the first orders are all still held when the first young-generation collections run,
+// so V8 judged some of the per-order object literals long-lived
 // and from then on allocated them in the old generation, where each one kept the young objects it
 // points to (its Decimals, its fills) alive until the next full collection. Whether that happened
 // depended on when the first collections fell, which anything run before the backtest moves (in a
