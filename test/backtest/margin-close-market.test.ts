@@ -66,4 +66,15 @@ describe('marginClose without a price', () => {
     // Sent at 100 × (1 − 0.5 %) = 99.5; the market at 99 is worse: the position keeps the close pending.
     expect(later.map((p) => `${p.state} close at ${p.closePrice?.toFixed()}`)).toEqual(['open close at 99.5']);
   });
+
+  it('the margin monitor closes near the call price at the market too, though the market fell further by the next open', async () => {
+    // Long 2x on 1,000 at 100: 20 BTC, loan 1,000, call price ~55.6. At the close of 60 the call is
+    // 7.4 % away, inside closeAtPct 10: the monitor closes; the next open is 59.4, 1 % lower.
+    const fall: Ohlcv = [60, 60, 60, 60, 1000];
+    const lower: Ohlcv = [59.4, 59.4, 59.4, 59.4, 1000];
+    const r = await runScript([flat, flat, flat, fall, lower, lower], 'risk:\n  marginMonitor: { closeAtPct: 10 }', {
+      at: { 0: () => marginOpen({ market: 'BTCUSDT', side: 'long', collateral: 1000, riskCoef: 2 }) },
+    });
+    expect(r.result.trades.map((t) => `${t.side} ${t.exit} @${t.exitPrice}`)).toEqual(['long signal @59.4']);
+  });
 });
