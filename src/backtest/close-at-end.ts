@@ -52,8 +52,8 @@ export async function closeAtEnd(h: Harness, series: Series[], curve: Curve): Pr
     sells.push({ kind: 'order', strategy: p.strategy, symbol: p.symbol, side: 'SELL', type: 'MARKET', size: { kind: 'base', quantity: p.quantity }, tag: CLOSE_AT_END });
   }
   await settle(h, sells);
-  // 3. Margin positions: closed at the last close (the kernel prices a close without a price at the
-  //    market: the best price moved by the slippage bound; the desk closes at its own price).
+  // 3. Margin positions: closed at the last close, at the price the closing side of its book offers
+  //    (given here: after the last candle there is no next open for a close without a price to meet).
   const closes: Intent[] = [];
   for (const w of h.desks.margin.list(BACKTEST_ACCOUNT, { active: true })) {
     const p = parseMarginPosition(w);

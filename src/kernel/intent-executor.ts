@@ -158,8 +158,14 @@ export class IntentExecutor {
     }
   }
 
+  /**
+   * The account's pending and open margin positions into the portfolio, as the bot loop syncs them
+   * (runtime/bot-loop.ts): what `ctx.marginPositions()` lists is the same in every mode, and a closed
+   * or liquidated position leaves it. (This read listed closed ones too: a backtest kept showing a
+   * strategy its closed positions, paper and live only until the bot loop's next sync.)
+   */
   async syncMargin(account: string): Promise<void> {
-    const positions = await this.deps.venueFor(account).positions({});
+    const positions = await this.deps.venueFor(account).positions({ active: true });
     this.deps.portfolio.syncMargin(positions);
   }
 }

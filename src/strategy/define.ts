@@ -53,9 +53,10 @@ export interface StrategyContext<P extends ParamSpecs = ParamSpecs> {
   balance(asset: string): BalanceView;
   position(symbol: string): SpotPositionView | undefined;
   /**
-   * The margin positions this instance opened (of `market`, or all), as last synced from the
-   * exchange. Other strategies' positions, and ones opened by hand, are not listed, and a
-   * `marginClose` or `marginAddCollateral` of them is denied (rule `ownership`). A position opened
+   * The pending and open margin positions this instance opened (of `market`, or all), as last synced
+   * from the exchange: a closed or liquidated position leaves the list, in every mode (its trade is
+   * in the backtest's result). Other strategies' positions, and ones opened by hand, are not listed,
+   * and a `marginClose` or `marginAddCollateral` of them is denied (rule `ownership`). A position opened
    * outside the bot counts as the instance's when it is the only one trading that market.
    */
   marginPositions(market?: string): MarginPosition[];

@@ -32,10 +32,12 @@ async function closeIntoGap(side: 'long' | 'short', nextOpen: number, extra = ''
 
 describe('marginClose without a price', () => {
   it('closes a long at the next open when the market gaps down within the slippage bound', async () => {
-    const { trade, denials } = await closeIntoGap('long', 99);
+    const { trade, denials, later } = await closeIntoGap('long', 99);
     expect(denials).toBe(0);
     expect(`${trade.exit} @${trade.exitPrice}`).toBe('signal @99');
     expect(trade.exitTime).toBe((T0 + 3 * 60) * 1000); // the open of candle 3
+    // Closed, it has left ctx.marginPositions(), as in paper and live (pending and open ones only).
+    expect(later).toEqual([]);
   });
 
   it('closes a short at the next open when the market gaps up within the slippage bound', async () => {
