@@ -11,14 +11,14 @@ import v8 from 'node:v8';
 
 // V8's allocation-site pretenuring, off for mizan's process (its worker threads included), as the
 // command's first step (a program calling runBacktest itself keeps node's default). Early in a
-// backtest the first orders are all still held when the first young-generation collections run,
-// so V8 judged some of the per-order object literals long-lived
-// and from then on allocated them in the old generation, where each one kept the young objects it
-// points to (its Decimals, its fills) alive until the next full collection. Whether that happened
-// depended on when the first collections fell, which anything run before the backtest moves (in a
-// checkout, the build check below was enough): on about half of the 1M-candle runs the collector
-// promoted 70-105 MB instead of ~30 MB and the peak RSS was 233-260 MB instead of ~197 MB. Without
-// pretenuring every run promotes 30-35 MB, at the same speed (bench/results/e2e.json, gc1M).
+// backtest the first orders are all still held when the first young-generation collections run, so
+// V8 judged some of the per-order object literals long-lived and from then on allocated them in the
+// old generation, where each one kept the young objects it points to (its Decimals, its fills) alive
+// until the next full collection. Whether that happened depended on when the first collections
+// fell, which anything run before the backtest moves (in a checkout, the build check below was
+// enough): on about half of the 1M-candle runs the collector promoted 70-105 MB instead of ~30 MB
+// and the peak RSS was 233-260 MB instead of ~197 MB. Without pretenuring every run promotes
+// 30-35 MB, at the same speed (bench/results/e2e.json, gc1M).
 v8.setFlagsFromString('--no-allocation-site-pretenuring');
 
 const root = fileURLToPath(new URL('..', import.meta.url));
