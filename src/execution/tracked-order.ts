@@ -13,7 +13,7 @@
  * (`detailQty`). Both are lower bounds of what the exchange executed, so `filled = max(evidence)` is
  * too: a fill seen by the stream and again by a poll raises `filled` once, whichever comes first.
  */
-import { Decimal, perUnit } from '../core/decimal.js';
+import { Decimal, perUnit, deq, dgt, dgte, dlt, dmin } from '../core/decimal.js';
 import type { Side } from '../core/types/market.js';
 import type { SpotOrder } from '../core/types/order.js';
 import type { Brackets } from '../core/intents.js';
@@ -109,7 +109,7 @@ export function avgPrice(o: TrackedOrder): Decimal {
 export function stateOf(snapshot: SpotOrder): OrderState {
   const executed = snapshot.executedQty;
   if (snapshot.active) return executed.gt(0) ? 'partially_filled' : 'open';
-  if (executed.gte(snapshot.origQty) && snapshot.origQty.gt(0)) return 'filled';
+  if (dgte(executed, snapshot.origQty) && snapshot.origQty.gt(0)) return 'filled';
   const s = String(snapshot.status).toUpperCase();
   if (s === 'REJECTED') return 'rejected';
   if (s === 'EXPIRED') return 'expired';
@@ -154,7 +154,7 @@ const neg = (x: Decimal | undefined) => x !== undefined && ((x.isNeg() && !x.isZ
 export function snapshotProblem(o: TrackedOrder, snap: SpotOrder): string | undefined {
   const executed = snap.executedQty;
   if (neg(executed)) return `executedQty ${executed.toFixed()} is negative`;
-  if (executed.gt(o.quantity)) return `executedQty ${executed.toFixed()} is above the order's quantity ${o.quantity.toFixed()}`;
+  if (dgt(executed, o.quantity)) return `executedQty ${executed.toFixed()} is above the order's quantity ${o.quantity.toFixed()}`;
   if (neg(snap.price)) return `price ${snap.price.toFixed()} is negative`;
   if (neg(snap.executedSum)) return `executedSum ${snap.executedSum!.toFixed()} is negative`;
   if (neg(snap.executedPrice)) return `executedPrice ${snap.executedPrice!.toFixed()} is negative`;
@@ -180,7 +180,7 @@ export function applySnapshot(o: TrackedOrder, snap: SpotOrder, now: number): Sn
   const problem = snapshotProblem(o, snap);
   if (problem) return refuse(o, problem, snapshotPayload(snap));
   const executed = snap.executedQty;
-  if (executed.gt(o.filled)) {
+  if (dgt(executed, o.filled)) {
     const dq = executed.minus(o.filled);
     const sum = snap.executedSum ?? (snap.executedPrice ? snap.executedPrice.mul(executed) : undefined);
     const dQuote = sum ? sum.minus(o.filledQuote) : snap.price.mul(dq);
@@ -245,11 +245,11 @@ export function applyTradeDetail(o: TrackedOrder, t: TradeDetail, now: number): 
     const payload = { quantity: t.quantity.toFixed(), price: t.price.toFixed(), sum: t.sum.toFixed(), fee: t.fee.toFixed(), feeAsset: t.feeAsset, timestamp: t.timestamp };
     return refuse(o, 'a trade detail needs a quantity, price and sum above 0 and a fee not below 0', payload);
   }
-  const total = Decimal.min((o.detailQty ?? new Decimal(0)).plus(t.quantity), o.quantity);
+  const total = dmin((o.detailQty ?? new Decimal(0)).plus(t.quantity), o.quantity);
   o.detailQty = total;
-  if (!total.gt(o.filled)) return { changed: false, previous, fills };
+  if (!dgt(total, o.filled)) return { changed: false, previous, fills };
   const dq = total.minus(o.filled);
-  const whole = dq.eq(t.quantity);
+  const whole = deq(dq, t.quantity);
   const dQuote = whole ? t.sum : t.price.mul(dq);
   const fee = whole ? t.fee : t.fee.mul(dq).div(t.quantity);
   fills.push({
@@ -268,7 +268,7 @@ export function applyTradeDetail(o: TrackedOrder, t: TradeDetail, now: number): 
   o.filledQuote = o.filledQuote.plus(dQuote);
   o.fee = o.fee.plus(fee);
   o.feeAsset = t.feeAsset;
-  o.state = o.filled.gte(o.quantity) ? 'filled' : 'partially_filled';
+  o.state = dgte(o.filled, o.quantity) ? 'filled' : 'partially_filled';
   o.updatedAt = now;
   o.quietPolls = 0;
   return { changed: true, previous, fills };
@@ -279,7 +279,7 @@ function estimateFee(snap: SpotOrder, dq: Decimal, dQuote: Decimal): Decimal {
   if (snap.fills.length === 0) return new Decimal(0);
   let qty = new Decimal(0);
   let fee = new Decimal(0);
-  for (let i = snap.fills.length - 1; i >= 0 && qty.lt(dq); i--) {
+  for (let i = snap.fills.length - 1; i >= 0 && dlt(qty, dq); i--) {
     qty = qty.plus(snap.fills[i]!.quantity);
     fee = fee.plus(snap.fills[i]!.fee);
   }

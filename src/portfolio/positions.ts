@@ -10,7 +10,7 @@
  *   trip closes, the remainder moves to `dust` and its small cost is realised as a loss. The coins
  *   stay in the balances (and in equity); only the strategy's position is flat.
  */
-import { Decimal, productIsExact } from '../core/decimal.js';
+import { Decimal, productIsExact, deq, dlt, dmin } from '../core/decimal.js';
 import type { FillEvent, SpotPositionView } from '../core/views.js';
 
 const ZERO = new Decimal(0);
@@ -190,18 +190,18 @@ export class PositionBook {
       p.avg = newQty.gt(0) ? { cost: p.cost, qty: newQty } : ZERO;
       return ZERO;
     }
-    const held = Decimal.min(p.quantity, f.quantity);
+    const held = dmin(p.quantity, f.quantity);
     const over = f.quantity.minus(held);
     if (over.gt(0)) p.oversold = p.oversold.plus(over);
     const proceedsPerUnit = f.price;
     const feeShare = f.feeAsset === p.quote ? share(f.fee, held, f.quantity) : f.feeAsset === p.base ? share(f.fee.mul(f.price), held, f.quantity) : ZERO;
     // The cost leaving the position: all of it on a full close (exact), pro rata otherwise.
-    const costOut = held.eq(p.quantity) ? p.cost : p.quantity.isZero() ? ZERO : p.cost.mul(held).div(p.quantity);
+    const costOut = deq(held, p.quantity) ? p.cost : p.quantity.isZero() ? ZERO : p.cost.mul(held).div(p.quantity);
     let pnl = proceedsPerUnit.mul(held).minus(costOut).minus(feeShare);
     p.cost = p.cost.minus(costOut);
     p.quantity = p.quantity.minus(held);
     const min = this.minSellable?.(f.symbol);
-    if (min && p.quantity.gt(0) && p.quantity.lt(min) && held.gt(0)) {
+    if (min && p.quantity.gt(0) && dlt(p.quantity, min) && held.gt(0)) {
       pnl = pnl.minus(p.cost);
       p.dust = p.dust.plus(p.quantity);
       p.quantity = ZERO;
@@ -244,6 +244,6 @@ export class PositionBook {
  * significant digits), the quotient is exactly `amount`, so the division is skipped (same value).
  */
 function share(amount: Decimal, part: Decimal, whole: Decimal): Decimal {
-  if (!whole.isZero() && part.eq(whole) && productIsExact(amount, part)) return amount;
+  if (!whole.isZero() && deq(part, whole) && productIsExact(amount, part)) return amount;
   return amount.mul(part).div(whole);
 }

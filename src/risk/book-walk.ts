@@ -2,7 +2,7 @@
  * Walking the local book as a market order would: by base quantity or by quote amount. Pure
  * functions over the levels the book gives (asks low to high for a buy, bids high to low for a sell).
  */
-import { Decimal, productIsExact } from '../core/decimal.js';
+import { Decimal, productIsExact, dgte, dlt, dlte } from '../core/decimal.js';
 import type { BookLevel } from '../core/types/market.js';
 
 const ZERO = new Decimal(0);
@@ -34,7 +34,7 @@ export function walkBase(levels: readonly BookLevel[], quantity: Decimal): Walk 
   // One level deep enough for the whole quantity (a backtest's close book): the loop below would
   // take the quantity from it and stop, so the same values come without the running sums.
   const first = levels[0];
-  if (first && quantity.gt(0) && first.quantity.gte(quantity)) {
+  if (first && quantity.gt(0) && dgte(first.quantity, quantity)) {
     return { filled: quantity, cost: quantity.mul(first.price), exhausted: false, worst: first.price, oneLevel: true };
   }
   let left = quantity;
@@ -42,7 +42,7 @@ export function walkBase(levels: readonly BookLevel[], quantity: Decimal): Walk 
   let worst: Decimal | undefined;
   for (const l of levels) {
     if (left.lte(0)) break;
-    const take = l.quantity.lt(left) ? l.quantity : left;
+    const take = dlt(l.quantity, left) ? l.quantity : left;
     if (take.lte(0)) continue;
     cost = cost.plus(take.mul(l.price));
     left = left.minus(take);
@@ -61,9 +61,9 @@ export function walkQuote(levels: readonly BookLevel[], amount: Decimal): Walk {
     if (left.lte(0)) break;
     if (l.quantity.lte(0) || l.price.lte(0)) continue;
     const levelCost = l.quantity.mul(l.price);
-    const take = levelCost.lte(left) ? l.quantity : left.div(l.price);
+    const take = dlte(levelCost, left) ? l.quantity : left.div(l.price);
     filled = filled.plus(take);
-    left = levelCost.lte(left) ? left.minus(levelCost) : ZERO;
+    left = dlte(levelCost, left) ? left.minus(levelCost) : ZERO;
     worst = l.price;
   }
   const out: Walk = { filled, cost: amount.minus(left), exhausted: left.gt(0) };

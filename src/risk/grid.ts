@@ -5,7 +5,7 @@
  * about a grid (its decimals, its text, 1 + fee factors) are cached per Decimal instance, which the
  * market catalog keeps for the life of the market.
  */
-import { Decimal } from '../core/decimal.js';
+import { Decimal, deq } from '../core/decimal.js';
 
 const decimalsOf = new WeakMap<Decimal, number>();
 const texts = new WeakMap<Decimal, string>();
@@ -18,7 +18,7 @@ export function powerOfTenDecimals(step: Decimal): number {
   let k = decimalsOf.get(step);
   if (k === undefined) {
     const dp = step.decimalPlaces();
-    k = step.eq(new Decimal(10).pow(-dp)) ? dp : -1;
+    k = deq(step, new Decimal(10).pow(-dp)) ? dp : -1;
     decimalsOf.set(step, k);
   }
   return k;

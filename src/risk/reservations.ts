@@ -26,7 +26,7 @@
  * With `liveLocked` (a balance source that is always current, like the simulator's ledger in
  * backtests) an accepted reservation is covered at once.
  */
-import { Decimal } from '../core/decimal.js';
+import { Decimal, dgt, dlte, dmin } from '../core/decimal.js';
 import type { Side } from '../core/types/market.js';
 import type { BalanceEntryView } from './ports.js';
 import { ChurnMap } from '../core/churn-map.js';
@@ -146,7 +146,7 @@ export class Reservations {
   /** Atomic check-and-reserve: books the amount only when it fits in the free balance. */
   tryReserve(req: ReserveRequest, balance: BalanceEntryView | undefined): ReserveResult {
     const free = this.free(req.account, req.asset, balance);
-    if (req.amount.gt(free)) return { ok: false, free };
+    if (dgt(req.amount, free)) return { ok: false, free };
     return { ok: true, id: this.reserve(req), free };
   }
 
@@ -177,8 +177,8 @@ export class Reservations {
    */
   settle(reservationId: string, filledQuantity: Decimal): void {
     const r = this.byId.get(reservationId);
-    if (!r || !r.quantity || r.quantity.isZero() || filledQuantity.lte(r.filled)) return;
-    const filled = Decimal.min(filledQuantity, r.quantity);
+    if (!r || !r.quantity || r.quantity.isZero() || dlte(filledQuantity, r.filled)) return;
+    const filled = dmin(filledQuantity, r.quantity);
     const remaining = r.amount.mul(r.quantity.minus(filled)).div(r.quantity);
     this.add(r, remaining.minus(r.remaining));
     r.remaining = remaining;

@@ -5,7 +5,7 @@
  * time; at one price the replayed quantity counts as resting before any account order (an account
  * joining a level queues behind what was already there).
  */
-import { Decimal, isPositive } from '../core/decimal.js';
+import { Decimal, isPositive, dcmp, deq, dgt, dlt, dmin } from '../core/decimal.js';
 import type { BookSide, LevelInput, SimOrder } from './order-types.js';
 import { remaining } from './order-types.js';
 
@@ -33,12 +33,12 @@ export class BookSideState {
 
   /** True when price `a` has priority over price `b` on this side. */
   better(a: Decimal, b: Decimal): boolean {
-    return this.side === 'bid' ? a.gt(b) : a.lt(b);
+    return this.side === 'bid' ? dgt(a, b) : dlt(a, b);
   }
 
   /** Negative when price `a` comes before `b` on this side (bids high to low, asks low to high). */
   order(a: Decimal, b: Decimal): number {
-    const c = a.cmp(b);
+    const c = dcmp(a, b);
     return this.side === 'bid' ? -c : c;
   }
 
@@ -61,7 +61,7 @@ export class BookSideState {
     const merged: ReplayedLevel[] = [];
     for (const l of out) {
       const last = merged[merged.length - 1];
-      if (last && last.price.eq(l.price)) last.quantity = last.quantity.plus(l.quantity);
+      if (last && deq(last.price, l.price)) last.quantity = last.quantity.plus(l.quantity);
       else merged.push(l);
     }
     this.replayed = merged;
@@ -100,7 +100,7 @@ export class BookSideState {
         this.orders.splice(i, 1);
         return true;
       }
-      if (!cur.price.eq(o.price)) break;
+      if (!deq(cur.price, o.price)) break;
     }
     return false;
   }
@@ -135,7 +135,7 @@ export class BookSideState {
       const price = useLevel ? level!.price : order!.price;
       if (limit && this.better(limit, price)) break; // worse than the limit for the taker
       const avail = useLevel ? level!.quantity : remaining(order!);
-      const q = Decimal.min(avail, left);
+      const q = dmin(avail, left);
       out.push({ price, quantity: q, maker: useLevel ? null : order!, level: useLevel ? level! : null });
       left = left.minus(q);
       if (useLevel) i++;
@@ -158,7 +158,7 @@ export class BookSideState {
       const useLevel = level !== undefined && (order === undefined || this.order(level.price, order.price) <= 0);
       const price = useLevel ? level!.price : order!.price;
       const q = useLevel ? level!.quantity : remaining(order!);
-      if (last && last.price.eq(price)) last.quantity = last.quantity.plus(q);
+      if (last && deq(last.price, price)) last.quantity = last.quantity.plus(q);
       else {
         if (out.length >= max) break;
         out.push((last = { price, quantity: q }));

@@ -5,7 +5,7 @@
  * only through this ledger, so `free = value - locked` is never negative and nothing is created or
  * lost except by explicit fees.
  */
-import { Decimal } from '../core/decimal.js';
+import { Decimal, dgt, dlt } from '../core/decimal.js';
 import { SimError } from './errors.js';
 
 export interface LedgerEntry {
@@ -60,7 +60,7 @@ export class Ledger {
   debitFree(account: string, asset: string, amount: Decimal): void {
     if (amount.isNeg()) throw new RangeError(`debit of a negative amount ${amount.toFixed()} ${asset}`);
     const e = this.entry(account, asset);
-    if (e.value.minus(e.locked).lt(amount)) {
+    if (dlt(e.value.minus(e.locked), amount)) {
       throw new SimError(402, `Insufficient ${asset} balance: ${e.value.minus(e.locked).toFixed()} free, ${amount.toFixed()} needed`);
     }
     e.value = e.value.minus(amount);
@@ -70,7 +70,7 @@ export class Ledger {
   lock(account: string, asset: string, amount: Decimal): void {
     if (amount.isNeg()) throw new RangeError(`lock of a negative amount ${amount.toFixed()} ${asset}`);
     const e = this.entry(account, asset);
-    if (e.value.minus(e.locked).lt(amount)) {
+    if (dlt(e.value.minus(e.locked), amount)) {
       throw new SimError(402, `Insufficient ${asset} balance: ${e.value.minus(e.locked).toFixed()} free, ${amount.toFixed()} needed`);
     }
     e.locked = e.locked.plus(amount);
@@ -79,7 +79,7 @@ export class Ledger {
   /** Release a frozen amount back to free. */
   unlock(account: string, asset: string, amount: Decimal): void {
     const e = this.entry(account, asset);
-    if (amount.isNeg() || amount.gt(e.locked)) {
+    if (amount.isNeg() || dgt(amount, e.locked)) {
       throw new RangeError(`unlock of ${amount.toFixed()} ${asset} exceeds locked ${e.locked.toFixed()}`);
     }
     e.locked = e.locked.minus(amount);
@@ -88,7 +88,7 @@ export class Ledger {
   /** Spend from the frozen amount (a fill of a locked order): value and locked both go down. */
   debitLocked(account: string, asset: string, amount: Decimal): void {
     const e = this.entry(account, asset);
-    if (amount.isNeg() || amount.gt(e.locked) || amount.gt(e.value)) {
+    if (amount.isNeg() || dgt(amount, e.locked) || dgt(amount, e.value)) {
       throw new RangeError(`debit of ${amount.toFixed()} ${asset} exceeds locked ${e.locked.toFixed()}`);
     }
     e.locked = e.locked.minus(amount);

@@ -4,7 +4,7 @@
  * market data (side snapshots that cross resting orders, public trades that print through them).
  * Everything it changes it reports to a sink; the SimulatedExchange turns that into events.
  */
-import { Decimal } from '../core/decimal.js';
+import { Decimal, deq, dgt, dlt, dmin } from '../core/decimal.js';
 import type { Clock } from '../core/clock.js';
 import { SimError } from './errors.js';
 import type { Ledger } from './ledger.js';
@@ -156,7 +156,7 @@ export class SpotEngine {
     };
     if (isStop) {
       o.stopPrice = req.stopPrice!;
-      o.stopCondition = o.stopPrice.lt(lastPrice!) || (o.stopPrice.eq(lastPrice!) && o.side === 'SELL') ? 'LESS_THAN_OR_EQUAL' : 'GREATER_THAN_OR_EQUAL';
+      o.stopCondition = dlt(o.stopPrice, lastPrice!) || (deq(o.stopPrice, lastPrice!) && o.side === 'SELL') ? 'LESS_THAN_OR_EQUAL' : 'GREATER_THAN_OR_EQUAL';
     }
     // Reserve before the order exists: a 402 leaves no trace.
     let plan: Execution[] | undefined;
@@ -199,12 +199,12 @@ export class SpotEngine {
     const need = remaining(o);
     const plan = opposite.plan(need, undefined);
     const filled = plan.reduce((a, e) => a.plus(e.quantity), ZERO);
-    if (filled.lt(need)) return undefined; // larger than the book
+    if (dlt(filled, need)) return undefined; // larger than the book
     const ref = this.reference(o.symbol, o.side);
     if (!ref) return undefined;
     const bound = o.side === 'BUY' ? ref.mul(this.upBound) : ref.mul(this.downBound);
     const worst = plan[plan.length - 1]?.price;
-    if (worst && (o.side === 'BUY' ? worst.gt(bound) : worst.lt(bound))) return undefined; // moves the price too far
+    if (worst && (o.side === 'BUY' ? dgt(worst, bound) : dlt(worst, bound))) return undefined; // moves the price too far
     return plan;
   }
 
@@ -304,13 +304,13 @@ export class SpotEngine {
         let budget = t.quantity;
         for (const o of [...side.orders]) {
           if (budget.lte(0) || !side.better(o.price, t.price)) break;
-          const q = Decimal.min(budget, remaining(o));
+          const q = dmin(budget, remaining(o));
           this.fillOrder(m, o, o.price, q, true, t.timestamp);
           this.print(t.symbol, o.price, q, side.side === 'ask', t.timestamp);
           budget = budget.minus(q);
           if (!o.active) side.removeOrder(o);
         }
-        if (budget.lt(t.quantity)) this.deps.sink.depth(t.symbol, side.side);
+        if (dlt(budget, t.quantity)) this.deps.sink.depth(t.symbol, side.side);
       }
     }
     this.print(t.symbol, t.price, t.quantity, t.isBuyOrder, t.timestamp);
@@ -341,7 +341,7 @@ export class SpotEngine {
       const cost = plan.reduce((a, e) => a.plus(e.price.mul(e.quantity)), ZERO);
       ledger.unlock(o.accountId, o.lockAsset, o.locked);
       o.locked = ZERO;
-      if (ledger.free(o.accountId, o.lockAsset).lt(cost)) return closeOrder(ledger, o, 'CANCELED', this.deps.clock.now());
+      if (dlt(ledger.free(o.accountId, o.lockAsset), cost)) return closeOrder(ledger, o, 'CANCELED', this.deps.clock.now());
       this.reserve(o, cost);
     }
     this.execute(o, plan);

@@ -9,6 +9,7 @@ import { ORDER_TYPES } from '../core/types/index.js';
 import { SimError, type SimFieldErrors } from './errors.js';
 import type { MarketSpec } from './markets.js';
 import type { PlaceOrderRequest } from './order-types.js';
+import { dgt, dlt } from '../core/decimal.js';
 
 export const CLIENT_ID_PATTERN = /^[A-Za-z0-9_]{1,64}$/;
 
@@ -39,8 +40,8 @@ export function validateOrder(req: PlaceOrderRequest, market: MarketSpec | undef
     if (q.lte(0)) add(fields, 'quantity', `quantity must be positive, got ${q.toFixed()}`);
     else {
       if (q.decimalPlaces() > market.stepSize) add(fields, 'quantity', `quantity ${q.toFixed()} has more than ${market.stepSize} decimal places`);
-      if (q.lt(market.minQty)) add(fields, 'quantity', `quantity ${q.toFixed()} is below the minimum ${market.minQty.toFixed()} ${market.baseAsset}`);
-      if (q.gt(market.maxQty)) add(fields, 'quantity', `quantity ${q.toFixed()} is above the maximum ${market.maxQty.toFixed()} ${market.baseAsset}`);
+      if (dlt(q, market.minQty)) add(fields, 'quantity', `quantity ${q.toFixed()} is below the minimum ${market.minQty.toFixed()} ${market.baseAsset}`);
+      if (dgt(q, market.maxQty)) add(fields, 'quantity', `quantity ${q.toFixed()} is above the maximum ${market.maxQty.toFixed()} ${market.baseAsset}`);
     }
     for (const [field, v] of [['price', needsPrice ? req.price : undefined], ['stop_Price', isStop ? req.stopPrice : undefined]] as const) {
       if (!v) continue;
@@ -50,7 +51,7 @@ export function validateOrder(req: PlaceOrderRequest, market: MarketSpec | undef
     const unit = needsPrice ? req.price : isStop ? req.stopPrice : referencePrice;
     if (unit && unit.gt(0) && q.gt(0)) {
       const total = unit.mul(q);
-      if (total.lt(market.minNotional)) {
+      if (dlt(total, market.minNotional)) {
         add(fields, 'quantity', `order total ${total.toFixed()} ${market.quoteAsset} is below the minimum ${market.minNotional.toFixed()} ${market.quoteAsset}`);
       }
     }

@@ -10,7 +10,7 @@
  * - capital per strategy and asset: what the strategy has reserved plus the cost of what it holds,
  *   plus this intent's spend. Reaching a limit exactly passes; one unit over is denied.
  */
-import { Decimal } from '../../core/decimal.js';
+import { Decimal, dgt } from '../../core/decimal.js';
 import type { StrategyLimits } from '../limits.js';
 import type { RiskPorts } from '../ports.js';
 import type { Reservations } from '../reservations.js';
@@ -116,14 +116,14 @@ export class ExposureRule implements RiskRule {
     }
     const add = s.addsValue ?? ZERO;
     const what = s.intent.kind === 'marginOpen' ? 'margin position' : 'buy';
-    if (marketCap && inMarket.plus(add).gt(marketCap)) {
+    if (marketCap && dgt(inMarket.plus(add), marketCap)) {
       return `${scope.label} position value on ${m.symbol} would be ${inMarket.plus(add).toFixed()} ${m.quote} (${inMarket.toFixed()} now + ${add.toFixed()} for this ${what}), above the limit ${marketCap.toFixed()}`;
     }
     if (assetCap && s.quantity) {
       const after = assetQty.plus(s.quantity);
-      if (after.gt(assetCap)) return `${scope.label} would hold ${after.toFixed()} ${m.base} (${assetQty.toFixed()} now + ${s.quantity.toFixed()}), above the limit ${assetCap.toFixed()}`;
+      if (dgt(after, assetCap)) return `${scope.label} would hold ${after.toFixed()} ${m.base} (${assetQty.toFixed()} now + ${s.quantity.toFixed()}), above the limit ${assetCap.toFixed()}`;
     }
-    if (totalCap && inQuote.plus(add).gt(totalCap)) {
+    if (totalCap && dgt(inQuote.plus(add), totalCap)) {
       return `${scope.label} total position value in ${m.quote} would be ${inQuote.plus(add).toFixed()} (${inQuote.toFixed()} now + ${add.toFixed()}), above the limit ${totalCap.toFixed()}`;
     }
     return undefined;
@@ -140,7 +140,7 @@ export class ExposureRule implements RiskRule {
       if (pm && pm.quote === spend.asset) used = used.plus(p.cost);
     }
     const after = used.plus(spend.amount);
-    if (after.gt(cap)) {
+    if (dgt(after, cap)) {
       return `strategy ${s.strategy} would commit ${after.toFixed()} ${spend.asset} (${used.toFixed()} in use + ${spend.amount.toFixed()} for this intent), above its capital ${cap.toFixed()}`;
     }
     return undefined;

@@ -12,7 +12,7 @@
  *   an invalid order is a denial, never a silent round-up.
  * It also fixes what the intent spends (for the balance rule) and the exposure it adds.
  */
-import { Decimal } from '../../core/decimal.js';
+import { Decimal, deq, dgt, dlt } from '../../core/decimal.js';
 import type { InstantOrderIntent, MarginOpenIntent, Size, SpotOrderIntent } from '../../core/intents.js';
 import { averagePrice, walkBase, walkQuote } from '../book-walk.js';
 import { gridText, oneMinusOf, onePlusOf, roundToStep } from '../grid.js';
@@ -106,12 +106,12 @@ export class MarketLimitsRule implements RiskRule {
     }
     if (!(qty.gt(0))) return `quantity must be positive, got ${qty.toFixed()}`;
     const rounded = roundToStep(qty, m.qtyStep, false);
-    if (size.kind !== 'base' || !rounded.eq(qty)) {
+    if (size.kind !== 'base' || !deq(rounded, qty)) {
       adjust(s, NAME, 'size', sizeText(size), rounded.toFixed(), size.kind === 'base' ? `rounded down to the step ${gridText(m.qtyStep)}` : `resolved to a base quantity, rounded down to the step ${gridText(m.qtyStep)}`);
     }
     if (rounded.isZero()) return `quantity ${qty.toFixed()} rounds down to 0 at the step ${m.qtyStep.toFixed()} of ${it.symbol}`;
-    if (rounded.lt(m.minQty)) return `quantity ${rounded.toFixed()} is below the minimum ${m.minQty.toFixed()} of ${it.symbol}`;
-    if (m.maxQty && rounded.gt(m.maxQty)) return `quantity ${rounded.toFixed()} is above the maximum ${m.maxQty.toFixed()} of ${it.symbol}`;
+    if (dlt(rounded, m.minQty)) return `quantity ${rounded.toFixed()} is below the minimum ${m.minQty.toFixed()} of ${it.symbol}`;
+    if (m.maxQty && dgt(rounded, m.maxQty)) return `quantity ${rounded.toFixed()} is above the maximum ${m.maxQty.toFixed()} of ${it.symbol}`;
 
     // Value the order: its limit (or stop) price, or the expected average fill from the book.
     let px = limitPx ?? stopPx;
@@ -123,7 +123,7 @@ export class MarketLimitsRule implements RiskRule {
     }
     const price = px as Decimal;
     const notional = rounded.mul(price);
-    if (notional.lt(m.minNotional)) {
+    if (dlt(notional, m.minNotional)) {
       return `order total ${notional.toFixed()} ${m.quote} (${rounded.toFixed()} × ${price.toFixed()}) is below the minimum ${m.minNotional.toFixed()} of ${it.symbol}`;
     }
 
@@ -142,7 +142,7 @@ export class MarketLimitsRule implements RiskRule {
     if (!value.gt(0)) return `${field} must be positive, got ${value.toFixed()}`;
     const r = roundPrice(value, tick, buy);
     if (r.isZero()) return `${field} ${value.toFixed()} rounds down to 0 at the tick ${tick.toFixed()}`;
-    if (!r.eq(value)) adjust(s, NAME, field, value.toFixed(), r.toFixed(), `rounded ${buy ? 'down' : 'up'} to the tick ${gridText(tick)} (never a worse price)`);
+    if (!deq(r, value)) adjust(s, NAME, field, value.toFixed(), r.toFixed(), `rounded ${buy ? 'down' : 'up'} to the tick ${gridText(tick)} (never a worse price)`);
     return r;
   }
 

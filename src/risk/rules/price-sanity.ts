@@ -11,6 +11,7 @@
 import { DEFAULT_MAX_SLIPPAGE_PCT } from '../limits.js';
 import { HUNDRED, pctFactor } from '../pct.js';
 import type { CheckState, RiskRule } from '../rule.js';
+import { dgt } from '../../core/decimal.js';
 
 const NAME = 'priceSanity';
 
@@ -33,7 +34,7 @@ export class PriceSanityRule implements RiskRule {
       if (!mid) return `no mid in the local book of ${symbol} to check the price ${s.price.toFixed()} against`;
       const diff = s.price.minus(mid).abs();
       // Compare without dividing: |price − mid| > mid × dev%.
-      if (diff.gt(mid.mul(pctFactor(dev)))) {
+      if (dgt(diff, mid.mul(pctFactor(dev)))) {
         const pct = diff.div(mid).mul(HUNDRED);
         return `price ${s.price.toFixed()} is ${pct.toDecimalPlaces(4).toFixed()}% from the mid ${mid.toFixed()} of ${symbol}, more than the ${dev}% allowed`;
       }
@@ -47,7 +48,7 @@ export class PriceSanityRule implements RiskRule {
       if (best && worst) {
         const max = s.limits.maxSlippagePct ?? DEFAULT_MAX_SLIPPAGE_PCT;
         const diff = worst.minus(best).abs();
-        if (diff.gt(best.mul(pctFactor(max)))) {
+        if (dgt(diff, best.mul(pctFactor(max)))) {
           const pct = diff.div(best).mul(HUNDRED);
           return `a market ${it.side} of ${s.quantity?.toFixed()} on ${symbol} would reach ${worst.toFixed()}, ${pct.toDecimalPlaces(4).toFixed()}% from the best price ${best.toFixed()}, more than the ${max}% allowed`;
         }
