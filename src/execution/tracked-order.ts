@@ -13,7 +13,7 @@
  * (`detailQty`). Both are lower bounds of what the exchange executed, so `filled = max(evidence)` is
  * too: a fill seen by the stream and again by a poll raises `filled` once, whichever comes first.
  */
-import { Decimal, perUnit, deq, dgt, dgte, dlt, dmin } from '../core/decimal.js';
+import { Decimal, perUnit, deq, dgt, dgte, dlt, dmax, dmin, ZERO } from '../core/decimal.js';
 import type { Side } from '../core/types/market.js';
 import type { SpotOrder } from '../core/types/order.js';
 import type { Brackets } from '../core/intents.js';
@@ -186,7 +186,7 @@ export function applySnapshot(o: TrackedOrder, snap: SpotOrder, now: number): Sn
     const dQuote = sum ? sum.minus(o.filledQuote) : snap.price.mul(dq);
     // What this growth would book must be a real trade: a price above zero.
     if (!dQuote.gt(0)) return refuse(o, `the new fill of ${dq.toFixed()} would be booked at a price of ${dQuote.div(dq).toFixed()}`, snapshotPayload(snap));
-    const fee = snap.fee !== undefined ? Decimal.max(snap.fee.minus(o.fee), 0) : estimateFee(snap, dq, dQuote);
+    const fee = snap.fee !== undefined ? dmax(snap.fee.minus(o.fee), ZERO) : estimateFee(snap, dq, dQuote);
     const feeAsset = snap.fills.at(-1)?.feeAsset ?? o.feeAsset ?? (o.side === 'BUY' ? baseOf(o.symbol) : quoteOf(o.symbol));
     // The average price of what the snapshot newly filled; when that is exactly its last fill, that fill's price.
     const price = perUnit(dQuote, dq, snap.fills.at(-1));

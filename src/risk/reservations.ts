@@ -202,6 +202,8 @@ export class Reservations {
   }
 
   private add(r: Reservation, delta: Decimal): void {
+    // Nothing moves (the release of a filled order's reservation): the totals stay as they are.
+    if (delta.isZero()) return;
     const k = key(r.account, r.asset);
     if (!r.covered) this.bump(this.totals, k, delta);
     this.bump(this.byStrategy, key(r.strategy, r.asset), delta);

@@ -4,7 +4,7 @@
  * its reservation and receives the quote sum less the fee. Fees are taken in the received asset,
  * at the account's maker or taker rate for the market, exactly (no rounding).
  */
-import { Decimal } from '../core/decimal.js';
+import { Decimal, dlte, dmax, isPositive, ZERO } from '../core/decimal.js';
 import type { Ledger } from './ledger.js';
 import type { MarketSpec } from './markets.js';
 import type { SimFill, SimOrder } from './order-types.js';
@@ -39,14 +39,14 @@ export function settleFill(
     ledger.debitLocked(acct, market.quoteAsset, sum);
     const reserved = reservesPerUnit(order) ? order.price.mul(quantity) : sum;
     const release = reserved.minus(sum);
-    if (release.gt(0)) ledger.unlock(acct, market.quoteAsset, release);
-    order.locked = Decimal.max(order.locked.minus(reserved), 0);
+    if (isPositive(release)) ledger.unlock(acct, market.quoteAsset, release);
+    order.locked = dmax(order.locked.minus(reserved), ZERO);
     fee = quantity.mul(rate);
     feeAsset = market.baseAsset;
     ledger.credit(acct, market.baseAsset, quantity.minus(fee));
   } else {
     ledger.debitLocked(acct, market.baseAsset, quantity);
-    order.locked = Decimal.max(order.locked.minus(quantity), 0);
+    order.locked = dmax(order.locked.minus(quantity), ZERO);
     fee = sum.mul(rate);
     feeAsset = market.quoteAsset;
     ledger.credit(acct, market.quoteAsset, sum.minus(fee));
@@ -72,7 +72,7 @@ export function settleFill(
   order.fee = order.fee.plus(fee);
   order.fills.push(fill);
   order.updatedAt = now;
-  if (remaining(order).lte(0)) closeOrder(ledger, order, 'FILLED', now);
+  if (dlte(remaining(order), ZERO)) closeOrder(ledger, order, 'FILLED', now);
   return fill;
 }
 
