@@ -235,15 +235,30 @@ function writeLargeSweepInput(rows: number): string {
   return file;
 }
 
-/** The same combos on one worker, on all cores, and with the default worker count: wall times and the speed-ups. */
+/** CPU time of this process (every thread: the workers, their GC and compiler threads) over wall time, from `since`. */
+function coresUsed(since: { cpu: NodeJS.CpuUsage; wall: number }): number {
+  const cpu = process.cpuUsage(since.cpu);
+  return Number(((cpu.user + cpu.system) / 1000 / (performance.now() - since.wall)).toFixed(2));
+}
+
+const mark = () => ({ cpu: process.cpuUsage(), wall: performance.now() });
+
+/**
+ * The same combos on one worker, on all cores, and with the default worker count: wall times and the
+ * speed-ups, and how many cores each used (the process's CPU time over the wall time: one worker
+ * thread also keeps V8's GC and compiler threads busy, so on 2 cores the speed-up is bounded by
+ * 2 / what one worker uses).
+ */
 async function sweepSpeedup(configFile: string, combos: Awaited<ReturnType<typeof expandSweep>>) {
   const loadBefore = loadavg()[0]!;
-  const s1 = performance.now();
+  const m1 = mark();
   await runSweep(combos, { configFile, workers: 1 });
-  const oneMs = performance.now() - s1;
-  const sN = performance.now();
+  const oneMs = performance.now() - m1.wall;
+  const oneCores = coresUsed(m1);
+  const mN = mark();
   await runSweep(combos, { configFile, workers: availableParallelism() });
-  const allMs = performance.now() - sN;
+  const allMs = performance.now() - mN.wall;
+  const allCores = coresUsed(mN);
   // The default (no --workers): one worker, more while the work left pays for their start-up.
   let defaultWorkers = 0;
   const sD = performance.now();
@@ -256,6 +271,10 @@ async function sweepSpeedup(configFile: string, combos: Awaited<ReturnType<typeo
     oneWorkerMs: Math.round(oneMs),
     allCoresMs: Math.round(allMs),
     speedup: Number((oneMs / allMs).toFixed(2)),
+    oneWorkerCoresUsed: oneCores,
+    allCoresCoresUsed: allCores,
+    /** What the machine's cores allow when one worker already uses `oneWorkerCoresUsed` of them. */
+    speedupBound: Number((availableParallelism() / oneCores).toFixed(2)),
     defaultMs: Math.round(defaultMs),
     defaultWorkers,
     defaultSpeedup: Number((oneMs / defaultMs).toFixed(2)),

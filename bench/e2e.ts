@@ -21,6 +21,7 @@ import { loadavg, tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { stitch, writeCandleCsv } from './backtest.js';
+import { startBreakdown } from './start-profile.js';
 import { readCandleColumns, readCandleColumnsFromText } from '../src/market/files/read.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -168,6 +169,10 @@ export async function run(pairs = Number(process.env.BENCH_E2E_PAIRS ?? 3)): Pro
     const bundled = join(REPO, 'backtest/data/BTCUSDT-5m-freqtrade-2023.csv.gz');
     const startSmall = firstCandle(bundled, Date.parse('2023-01-03T00:00:00Z') / 1000, Date.parse('2023-02-09T00:00:00Z') / 1000, '300s');
     const start1M = firstCandle(csv, FROM_SEC, FROM_SEC + ROWS * 60, '1');
+    // Where that time goes: one more probe process on the bundled file, under V8's CPU profiler.
+    const startProf = join(dir, 'start-prof');
+    const profiled = timed(process.execPath, ['--cpu-prof', '--cpu-prof-dir', startProf, join(REPO, 'bin/mizan.js'), 'backtest', join(dir, 'probe-300s.yaml')]);
+    const startWhere = { firstCandleMs: Math.round(Number(/FIRST_CANDLE_MS ([\d.]+)/.exec(profiled.stderr)?.[1])), ...startBreakdown(startProf) };
 
     // node's own start in this environment: process start to the first line of a script.
     const floorScript = join(dir, 'floor.mjs');
@@ -186,6 +191,35 @@ export async function run(pairs = Number(process.env.BENCH_E2E_PAIRS ?? 3)): Pro
     });
 
     // The collections of one 1M-candle run (V8's name=value trace: one line per collection).
+    // Memory by kind at the run's largest sampled RSS: the same run through the API mizan's CLI calls
+    // (loadConfig, runBacktest), sampling process.memoryUsage() at each progress tick (every 50,000
+    // candles), with bin/mizan.js's V8 flag; a sample can only come from JavaScript, which the loop
+    // leaves only at those ticks.
+    const memScript = join(dir, 'memory-by-kind.mjs');
+    const api = pathToFileURL(join(REPO, 'dist/src/api/backtest.js')).href;
+    writeFileSync(
+      memScript,
+      `import v8 from 'node:v8';
+v8.setFlagsFromString('--no-allocation-site-pretenuring');
+const { loadConfig, runBacktest } = await import(${JSON.stringify(api)});
+let top = process.memoryUsage();
+const run = await runBacktest(await loadConfig(${JSON.stringify(cfg)}), { onProgress: () => { const m = process.memoryUsage(); if (m.rss > top.rss) top = m; } });
+process.stdout.write(JSON.stringify({ trades: run.result.summary.trades, top, maxRssKB: process.resourceUsage().maxRSS }) + '\\n');
+`,
+    );
+    const memRun = JSON.parse(timed(process.execPath, [memScript]).stdout.trim().split('\n').pop()!) as { trades: number; top: NodeJS.MemoryUsage; maxRssKB: number };
+    const mb = (b: number) => Number((b / 2 ** 20).toFixed(1));
+    const memoryByKind = {
+      what: 'the 1M-candle run through the API the CLI calls (loadConfig, runBacktest; same V8 flag as bin/mizan.js): process.memoryUsage() at the largest RSS sampled at its progress ticks (every 50,000 candles), MiB: the JavaScript heap V8 holds (total) and uses, ArrayBuffers (the six Float64Array candle columns are candleColumnsMB of them), and the rest of the RSS (code, node itself, the C++ heap, freed pages kept)',
+      trades: memRun.trades,
+      peakRssMB: mb(memRun.maxRssKB * 1024),
+      sampledRssMB: mb(memRun.top.rss),
+      heapTotalMB: mb(memRun.top.heapTotal),
+      heapUsedMB: mb(memRun.top.heapUsed),
+      arrayBuffersMB: mb(memRun.top.arrayBuffers),
+      candleColumnsMB: mb(6 * 8 * ROWS),
+      restOfRssMB: mb(memRun.top.rss - memRun.top.heapTotal - memRun.top.arrayBuffers),
+    };
     const gcRun = timed(process.execPath, ['--trace-gc-nvp', ...mizanArgs]);
     const nvp = gcRun.stdout.split('\n').filter((l) => / gc=\w+ /.test(l));
     const field = (l: string, k: string) => Number(new RegExp(` ${k}=([\\d.]+)`).exec(l)?.[1] ?? 0);
@@ -254,6 +288,10 @@ export async function run(pairs = Number(process.env.BENCH_E2E_PAIRS ?? 3)): Pro
         what: 'process start (performance.timeOrigin) to the first candle reaching a probe strategy, median of 3 processes: on the bundled 5m file (10,999 rows, gzip) and on the 1M-row CSV (read included)',
         bundled5m: startSmall,
         csv1M: start1M,
+        where: {
+          what: 'one more probe process on the bundled file under V8\'s CPU profiler (which slows it): its samples up to the first onCandle, by what ran (node\'s own start, before the profiler, is nodeStart below)',
+          ...startWhere,
+        },
       },
       nodeStart: {
         what: "node alone in the same environment: process start to the first line of a script (performance.now()), 3 processes; NODE_EXTRA_CA_CERTS (set here) makes node load the CA file before any code runs",
@@ -272,6 +310,7 @@ export async function run(pairs = Number(process.env.BENCH_E2E_PAIRS ?? 3)): Pro
         textMs: textReads,
       },
       peakRssMB1M: maxRss || null,
+      memoryByKind1M: memoryByKind,
       gc1M: { what: 'garbage collections in one 1M-candle mizan backtest (node --trace-gc-nvp): counts, bytes the scavenges promoted, their pauses', ...gc },
       targets: { speedup: 10, startToFirstCandleMs: 200, readCsv1MMs: 300, peakRssMB: 150 },
       met: {
