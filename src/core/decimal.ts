@@ -214,7 +214,7 @@ export function deq(a: Decimal, b: Decimal): boolean {
 
 /**
  * The smaller of a and b, as `Decimal.min(a, b)` answers (NaN when either is; of two equal values,
- * b when b is negative, so min(0, -0) is -0), without copying either (dcmp). Decimals are
+ * b when b is negative, so min(0, -0) is -0), without the copies Decimal.min makes. Decimals are
  * immutable: the answer is one of the two instances.
  */
 export function dmin(a: Decimal, b: Decimal): Decimal {
@@ -223,7 +223,7 @@ export function dmin(a: Decimal, b: Decimal): Decimal {
   return k === 1 || (k === 0 && a.s === 1) ? b : a;
 }
 
-/** The larger of a and b, as `Decimal.max(a, b)` answers (max(-0, 0) is 0), without copying either (dcmp). */
+/** The larger of a and b, as `Decimal.max(a, b)` answers (max(-0, 0) is 0), one of the two instances: no copy. */
 export function dmax(a: Decimal, b: Decimal): Decimal {
   if (!b.s) return b;
   const k = dcmp(a, b);
