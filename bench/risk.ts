@@ -95,7 +95,16 @@ function intents(): Intent[] {
   return out;
 }
 
+/** Measures and writes bench/results/risk.json (alone or from `npm run bench`). */
 export function run(iterations = 50_000, warmup = 10_000): RiskBenchResult {
+  const r = measure(iterations, warmup);
+  const dir = path.join(path.dirname(self), 'results');
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(path.join(dir, 'risk.json'), JSON.stringify(r, null, 2) + '\n');
+  return r;
+}
+
+function measure(iterations: number, warmup: number): RiskBenchResult {
   const e = engine();
   const list = intents();
   let passed = 0;
@@ -139,8 +148,5 @@ const round = (x: number) => Math.round(x * 100) / 100;
 const self = fileURLToPath(import.meta.url);
 if (process.argv[1] && path.resolve(process.argv[1]) === self) {
   const r = run();
-  const dir = path.join(path.dirname(self), 'results');
-  mkdirSync(dir, { recursive: true });
-  writeFileSync(path.join(dir, 'risk.json'), JSON.stringify(r, null, 2) + '\n');
   process.stdout.write(`risk check: median ${r.medianUs} µs, p99 ${r.p99Us} µs, mean ${r.meanUs} µs over ${r.checks} checks (${r.passed} passed, ${r.denied} denied)\n`);
 }
