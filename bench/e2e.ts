@@ -12,11 +12,12 @@
  * backtest` spends after the last candle of the 1M run (result, metrics, breakdowns, summary, exit:
  * a probe beside sma-cross notes its last candle and the process's exit); and the garbage
  * collections of one 1M-candle run (--trace-gc-nvp: counts, bytes promoted, scavenge pauses).
+ * And the floor under the 10× target: the same whole process without its orders (noOrders1M).
  * The peer runs only when its folder and python3-pandas are present; the JSON says why when not.
  * Writes bench/results/e2e.json. Alone: node bin/run-ts.js bench/e2e.ts [pairs]
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -116,6 +117,52 @@ process.on('exit', () => process.stderr.write('LAST_CANDLE_MS ' + last.toFixed(1
 `,
   );
   return file;
+}
+
+/**
+ * sma-cross without its orders, as a bundled strategy (plain JavaScript beside the compiled ones): the
+ * same two averages, the same two plots and the same position read per candle, and no intent. The
+ * same strategy as bench/backtest.ts's in-process floor (smaWatch).
+ */
+const SMA_WATCH_JS = `import { defineStrategy, Sma } from '../src/index.js';
+export default defineStrategy({
+  name: 'sma-watch',
+  description: 'bench: sma-cross without its orders',
+  params: {},
+  plots: { fastSma: { pane: 'price' }, slowSma: { pane: 'price' } },
+  create(ctx) {
+    const fast = new Sma(10);
+    const slow = new Sma(30);
+    return {
+      onCandle(symbol, bar) {
+        const f = fast.update(bar.c);
+        const s = slow.update(bar.c);
+        ctx.plot('fastSma', f, symbol);
+        ctx.plot('slowSma', s, symbol);
+        if (Number.isNaN(f - s)) return;
+        ctx.position(symbol)?.quantity.isZero();
+      },
+    };
+  },
+});
+`;
+
+/**
+ * A copy of the built package in `dir` (bin/, dist/ and package.json; node_modules linked) with
+ * sma-watch among its bundled strategies, so `mizan backtest` runs it as it runs sma-cross: no
+ * TypeScript loader, no file strategy. The copy has no src/, so bin/mizan.js skips a checkout's
+ * build check there, as in an installed package: the with-orders run it is compared to runs from the
+ * copy too. The checkout is left as it is.
+ */
+function packageCopyWithWatch(dir: string): string {
+  const pkg = join(dir, 'pkg');
+  mkdirSync(pkg);
+  cpSync(join(REPO, 'bin'), join(pkg, 'bin'), { recursive: true });
+  cpSync(join(REPO, 'dist'), join(pkg, 'dist'), { recursive: true });
+  cpSync(join(REPO, 'package.json'), join(pkg, 'package.json'));
+  symlinkSync(join(REPO, 'node_modules'), join(pkg, 'node_modules'), 'dir');
+  writeFileSync(join(pkg, 'dist/strategies/sma-watch.js'), SMA_WATCH_JS);
+  return pkg;
 }
 
 function mizanTrades(out: string): number {
@@ -242,12 +289,21 @@ process.stdout.write(JSON.stringify({ trades: run.result.summary.trades, top, ma
       const conv = spawnSync(PYTHON, [join(peer.dir, 'to_btpy_csv.py'), csv, btCsv], { encoding: 'utf8' });
       if (conv.status !== 0) throw new Error(`to_btpy_csv.py failed: ${conv.stderr}`);
     }
+    // The floor: the same run without its orders, and with them, from a copy of the package.
+    const pkg = packageCopyWithWatch(dir);
+    const watchCfg = join(dir, 'sma-watch.yaml');
+    writeFileSync(watchCfg, config(csv, SMA.replace('strategy: sma-cross', 'strategy: sma-watch').replace(/params: \{[^}]*\}/, 'params: {}')));
+    const copyArgs = (c: string) => [join(pkg, 'bin/mizan.js'), 'backtest', c];
     const loadBefore = loadavg()[0]!;
     const a: ProcRun[] = [];
     const b: ProcRun[] = [];
+    const withCopy: ProcRun[] = [];
+    const without: ProcRun[] = [];
     const peerOut: { trades: number; run_s: number; load_s: number }[] = [];
     for (let i = 0; i < pairs; i++) {
       a.push(timed(process.execPath, mizanArgs));
+      withCopy.push(timed(process.execPath, copyArgs(cfg)));
+      without.push(timed(process.execPath, copyArgs(watchCfg)));
       if (peer.dir && btCsv) {
         const r = timed(PYTHON, [join(peer.dir, 'bt_longonly.py'), btCsv, '0']);
         b.push(r);
@@ -275,15 +331,30 @@ process.stdout.write(JSON.stringify({ trades: run.result.summary.trades, top, ma
         }
       : { skipped: `backtesting.py not run: ${peer.missing}` };
     const ratio = peer.dir ? Number((median(b.map((r) => r.wallMs)) / mizan.medianWallMs).toFixed(2)) : null;
+    for (const r of withCopy) if (mizanTrades(r.stdout) !== mTrades[0]) throw new Error(`the package copy's sma-cross made ${mizanTrades(r.stdout)} trades`);
+    for (const r of without) if (!/orders 0, trades 0/.test(r.stdout)) throw new Error(`sma-watch ordered: ${r.stdout.slice(0, 300)}`);
+    const withMs = median(withCopy.map((r) => r.wallMs));
+    const withoutMs = median(without.map((r) => r.wallMs));
+    const noOrders = {
+      what: `the same whole process without its orders: sma-watch (sma-cross's averages, plots and position read, no intent) in sma-cross's place, and sma-cross itself, both from a copy of the built package (no checkout build check), alternated with the pairs above; speedupWithFreeOrders = the peer's median wall / the no-order median: what mizan would reach if its orders cost nothing`,
+      wallMs: without.map((r) => r.wallMs),
+      medianWallMs: withoutMs,
+      withOrdersWallMs: withCopy.map((r) => r.wallMs),
+      withOrdersMedianWallMs: withMs,
+      ordersShareOfWall: Number(((withMs - withoutMs) / withMs).toFixed(2)),
+      peakRssMB: without.map((r) => r.peakRssMB),
+      speedupWithFreeOrders: peer.dir ? Number((median(b.map((r) => r.wallMs)) / withoutMs).toFixed(2)) : null,
+    };
     const maxRss = Math.max(...a.map((r) => r.peakRssMB ?? 0));
     const result = {
-      what: `whole processes on ${ROWS} one-minute candles (bundled BTC/USDT 5m candles, every other copy reversed, as gen_candles.py), alternating mizan, backtesting.py (${pairs} pairs); speedup = peer median wall / mizan median wall`,
+      what: `whole processes on ${ROWS} one-minute candles (bundled BTC/USDT 5m candles, every other copy reversed, as gen_candles.py), alternating mizan, the package copy with and without orders (noOrders1M), backtesting.py (${pairs} pairs); speedup = peer median wall / mizan median wall`,
       loadAverage1mBefore: Number(loadBefore.toFixed(2)),
       loadAverage1mAfter: Number(loadavg()[0]!.toFixed(2)),
       mizan,
       backtestingPy: peerResult,
       speedup: ratio,
       sameTrades: peer.dir ? mizan.trades === peerResult.trades : mizan.trades === PEER_TRADES,
+      noOrders1M: noOrders,
       startToFirstCandle: {
         what: 'process start (performance.timeOrigin) to the first candle reaching a probe strategy, median of 3 processes: on the bundled 5m file (10,999 rows, gzip) and on the 1M-row CSV (read included)',
         bundled5m: startSmall,
