@@ -49,8 +49,26 @@ export function newStrategy(dir: string, name: string, template = 'sma-cross'): 
   return file;
 }
 
+function mizanPackage(): { version: string; allowScripts?: Record<string, boolean> } {
+  return JSON.parse(readFileSync(join(PACKAGE_ROOT, 'package.json'), 'utf8')) as { version: string; allowScripts?: Record<string, boolean> };
+}
+
 function mizanVersion(): string {
-  return (JSON.parse(readFileSync(join(PACKAGE_ROOT, 'package.json'), 'utf8')) as { version: string }).version;
+  return mizanPackage().version;
+}
+
+/**
+ * The dependency install scripts the project allows. npm 11 lists, after every install, each
+ * dependency install script its `allowScripts` policy does not cover (its documentation says they
+ * are blocked by default), and only the project's own package.json sets that policy. So the project
+ * carries mizan's own list (better-sqlite3's native build, which the journal needs; esbuild's binary
+ * check, for tsx; msgpackr-extract, for the job queue) and, when mizan itself comes from a tarball,
+ * a folder or git (`--mizan`), mizan's `prepare` (the build of a git checkout). npm matches such a
+ * dependency by the spec it was installed from, not by its name; a registry mizan runs no script.
+ */
+function allowScripts(dependency: string): Record<string, boolean> {
+  const registry = /^[\^~<>=]*\d|^(latest|next)$|^\*$/.test(dependency);
+  return { ...(mizanPackage().allowScripts ?? {}), ...(registry ? {} : { [dependency]: true }) };
 }
 
 const SCHEMA = '# yaml-language-server: $schema=../node_modules/mizan/config/schema.json';
@@ -72,6 +90,7 @@ function files(name: string, dependency: string): Record<string, string> {
           },
           dependencies: { mizan: dependency },
           devDependencies: { typescript: '5.9.3', vitest: '4.1.12', '@types/node': '20.19.43' },
+          allowScripts: allowScripts(dependency),
         },
         null,
         2,

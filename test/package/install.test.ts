@@ -81,7 +81,7 @@ function installAndUse(tmp: string): void {
   const init = run(npx, ['mizan', 'init', 'app', '--mizan', `file:${tarball}`], home, env);
   expect(init).toContain('strategies/my-strategy.ts');
   const app = join(home, 'app');
-  const pkg = JSON.parse(readFileSync(join(app, 'package.json'), 'utf8')) as { dependencies: Record<string, string> };
+  const pkg = JSON.parse(readFileSync(join(app, 'package.json'), 'utf8')) as { dependencies: Record<string, string>; allowScripts?: Record<string, boolean> };
   expect(pkg.dependencies.mizan).toBe(`file:${tarball}`);
   expect(readFileSync(join(app, 'strategies/my-strategy.ts'), 'utf8')).toContain("from 'mizan'");
   expect(readFileSync(join(app, 'test/my-strategy.test.ts'), 'utf8')).toContain("from 'mizan/testing'");
@@ -92,6 +92,10 @@ function installAndUse(tmp: string): void {
   // which npm dedupes fastify's copy to, since a dependency's `overrides` do not reach its users.)
   const install = runWithWarnings(npm, ['install'], app, env);
   expect(install).not.toMatch(/EBADENGINE/);
+  // npm 11 lists every dependency install script its allowScripts policy does not cover (and its
+  // documentation says they are blocked by default): the project approves the ones mizan needs.
+  expect(install).not.toMatch(/not yet covered by allowScripts/);
+  expect(pkg.allowScripts?.['better-sqlite3']).toBe(true);
   const test = run(npm, ['test'], app, env);
   expect(test).toMatch(/Tests\s+.*2 passed/);
 
