@@ -4,6 +4,7 @@
  * the package), with their import of mizan's sources rewritten to the package name `mizan`.
  */
 import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { homedir } from 'node:os';
 import { basename, join, relative, resolve } from 'node:path';
 import { PACKAGE_ROOT } from '../package-root.js';
 
@@ -58,22 +59,32 @@ function mizanVersion(): string {
 }
 
 /**
- * The dependency install scripts the project allows. npm 11 lists, after every install, each
- * dependency install script its `allowScripts` policy does not cover (its documentation says they
- * are blocked by default), and only the project's own package.json sets that policy. So the project
- * carries mizan's own list (better-sqlite3's native build, which the journal needs; esbuild's binary
- * check, for tsx; msgpackr-extract, for the job queue) and, when mizan itself comes from a tarball,
- * a folder or git (`--mizan`), mizan's `prepare` (the build of a git checkout). npm matches such a
- * dependency by the spec it was installed from, not by its name; a registry mizan runs no script.
+ * The dependency install scripts the project in `root` allows. npm 11 lists, after every install,
+ * each dependency install script its `allowScripts` policy does not cover (its documentation says
+ * they are blocked by default), and only the project's own package.json sets that policy. So the
+ * project carries mizan's own list (better-sqlite3's native build, which the journal needs;
+ * esbuild's binary check, for tsx; msgpackr-extract, for the job queue) and, when mizan itself does
+ * not come from the registry, mizan's `prepare` under the key npm matches it by (a registry mizan
+ * runs no script): a tarball or folder by its absolute `file:` path (what `npm install-scripts
+ * approve` writes; a relative one does not match), git by its repository without a `#committish`
+ * (a key's committish must prefix the commit's hash, so a branch or tag would never match), any
+ * other spec (a tarball URL) as it is.
  */
-function allowScripts(dependency: string): Record<string, boolean> {
-  const registry = /^[\^~<>=]*\d|^(latest|next)$|^\*$/.test(dependency);
-  return { ...(mizanPackage().allowScripts ?? {}), ...(registry ? {} : { [dependency]: true }) };
+function allowScripts(dependency: string, root: string): Record<string, boolean> {
+  const own = { ...(mizanPackage().allowScripts ?? {}) };
+  if (/^[\^~<>=]*\d|^(latest|next)$|^\*$/.test(dependency)) return own;
+  let key = dependency;
+  if (/^(file:|\.{1,2}\/|\/|~\/)/.test(dependency)) {
+    const path = dependency.replace(/^file:/, '');
+    key = `file:${path.startsWith('~/') ? join(homedir(), path.slice(2)) : resolve(root, path)}`;
+  }
+  else if (/^(git\+|git:|github:|gitlab:|bitbucket:|gist:)|^[\w.-]+\/[\w.-]+(#|$)/.test(dependency)) key = dependency.replace(/#.*$/, '');
+  return { ...own, [key]: true };
 }
 
 const SCHEMA = '# yaml-language-server: $schema=../node_modules/mizan/config/schema.json';
 
-function files(name: string, dependency: string): Record<string, string> {
+function files(name: string, dependency: string, root: string): Record<string, string> {
   return {
     'package.json':
       JSON.stringify(
@@ -90,7 +101,7 @@ function files(name: string, dependency: string): Record<string, string> {
           },
           dependencies: { mizan: dependency },
           devDependencies: { typescript: '5.9.3', vitest: '4.1.12', '@types/node': '20.19.43' },
-          allowScripts: allowScripts(dependency),
+          allowScripts: allowScripts(dependency, root),
         },
         null,
         2,
@@ -221,7 +232,7 @@ export interface InitResult {
 export function initProject(dir: string, opts: { dependency?: string } = {}): InitResult {
   const root = resolve(dir);
   const name = basename(root).toLowerCase().replace(/[^a-z0-9-]/g, '-') || 'mizan-app';
-  const all = files(name, opts.dependency ?? `^${mizanVersion()}`);
+  const all = files(name, opts.dependency ?? `^${mizanVersion()}`, root);
   const clashes = [...Object.keys(all), `data/${DATA_FILE}`].filter((f) => existsSync(join(root, f)));
   if (clashes.length) throw new Error(`${root} already has ${clashes.join(', ')}: not overwriting (choose an empty or new folder)`);
   const written: string[] = [];

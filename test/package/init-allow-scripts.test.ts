@@ -1,8 +1,9 @@
 /**
  * `mizan init` writes the project's npm `allowScripts` policy: mizan's own list of dependency install
- * scripts it needs, and mizan itself when it comes from a tarball, folder or git (npm matches those
- * by the spec they were installed from). The whole install from a tarball, with npm printing no
- * uncovered install script, is test/package/install.test.ts.
+ * scripts it needs, and mizan itself when it comes from a tarball, folder, git or a URL, under the
+ * key npm matches it by (with npm 11.19 a relative file: key does not match; the absolute path that
+ * `npm install-scripts approve` writes does). The whole install from a tarball named by a relative
+ * path, with npm printing no uncovered install script, is test/package/install.test.ts.
  */
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -29,15 +30,20 @@ describe('mizan init: the allowScripts policy', () => {
     expect(pkg.allowScripts).toEqual(own);
   });
 
-  it('allows mizan by the spec it comes from when that is a tarball, a folder or git', () => {
-    for (const [dir, spec] of [
-      ['tarball', 'file:../mizan-0.1.0.tgz'],
-      ['folder', '../mizan'],
-      ['git', 'github:someone/mizan'],
+  it('allows mizan under the key npm matches it by when it comes from a tarball, a folder, git or a URL', () => {
+    for (const [dir, spec, key] of [
+      // npm matches a file or folder by its absolute path (npm install-scripts approve writes that).
+      ['tarball', 'file:../mizan-0.1.0.tgz', `file:${join(tmp, 'mizan-0.1.0.tgz')}`],
+      ['folder', '../mizan', `file:${join(tmp, 'mizan')}`],
+      ['absolute', `file:${join(tmp, 'x', 'mizan-0.1.0.tgz')}`, `file:${join(tmp, 'x', 'mizan-0.1.0.tgz')}`],
+      // A git key's committish must prefix the commit's hash: the repository alone matches.
+      ['git', 'github:someone/mizan#v0.1.0', 'github:someone/mizan'],
+      ['git-url', 'git+https://example.com/someone/mizan.git', 'git+https://example.com/someone/mizan.git'],
+      ['url', 'https://example.com/mizan-0.1.0.tgz', 'https://example.com/mizan-0.1.0.tgz'],
     ] as const) {
       const pkg = init(dir, '--mizan', spec);
       expect(pkg.dependencies.mizan).toBe(spec);
-      expect(pkg.allowScripts).toEqual({ ...own, [spec]: true });
+      expect(pkg.allowScripts).toEqual({ ...own, [key]: true });
     }
   });
 

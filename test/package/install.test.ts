@@ -78,11 +78,13 @@ function installAndUse(tmp: string): void {
   writeFileSync(join(home, 'package.json'), '{ "name": "home", "private": true }\n');
   run(npm, ['install', tarball], home, env);
 
-  const init = run(npx, ['mizan', 'init', 'app', '--mizan', `file:${tarball}`], home, env);
+  // Named relative to the app, as a user writes it (npm's allowScripts matches only the absolute path).
+  const spec = `file:../../${tgz!}`;
+  const init = run(npx, ['mizan', 'init', 'app', '--mizan', spec], home, env);
   expect(init).toContain('strategies/my-strategy.ts');
   const app = join(home, 'app');
   const pkg = JSON.parse(readFileSync(join(app, 'package.json'), 'utf8')) as { dependencies: Record<string, string>; allowScripts?: Record<string, boolean> };
-  expect(pkg.dependencies.mizan).toBe(`file:${tarball}`);
+  expect(pkg.dependencies.mizan).toBe(spec);
   expect(readFileSync(join(app, 'strategies/my-strategy.ts'), 'utf8')).toContain("from 'mizan'");
   expect(readFileSync(join(app, 'test/my-strategy.test.ts'), 'utf8')).toContain("from 'mizan/testing'");
   expect(readFileSync(join(app, 'config/backtest.yaml'), 'utf8')).toMatch(/^# yaml-language-server: \$schema=/);
