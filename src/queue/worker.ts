@@ -20,7 +20,7 @@ import type { TrialAnswer, TrialRequest } from '../backtest/sweep-trial.js';
 import { sharedColumns } from '../backtest/worker-pool.js';
 import type { Logger } from '../core/logger.js';
 import { connect, whenReady, type QueueUrl } from './connection.js';
-import { dataKey, PREFIX, QUEUE_NAME, recordRow, specKey, type SweepSpec, type TrialJob } from './store.js';
+import { dataKey, PREFIX, QUEUE_NAME, recordRow, resultsKey, specKey, type SweepSpec, type TrialJob } from './store.js';
 import { codeMismatch, configFromWire, mizanCode, sha256, strategyCode, unpackColumns, type Columns } from './wire.js';
 
 export interface WorkerOptions {
@@ -174,6 +174,14 @@ export async function startWorker(o: WorkerOptions): Promise<RunningWorker> {
   };
   const runTrial = async (job: Job<TrialJob>): Promise<void> => {
     const { sweep, key, req } = job.data;
+    // A trial with its row already recorded is not run again. A rerun coordinator adds a job for
+    // every trial it found without a row; a worker still running the earlier run's job of that trial
+    // can record it and let the job go just before, so the new job (same id, nothing left to dedupe
+    // against) would compute the same row a second time. A failed row is deleted before its rerun.
+    if ((await redis.hexists(resultsKey(sweep), key)) === 1) {
+      log.info({ sweep, trial: key }, 'trial already has a result: not run again');
+      return;
+    }
     const s = await sweepState(sweep);
     if (s.refusal) {
       const error = `refused by worker ${me}: ${s.refusal}`;

@@ -5,9 +5,11 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { mizan, REPO, startRun, tempDir, type Running, type TempDir } from '../e2e/cli.js';
+import { PREFIX, QUEUE_NAME } from '../../src/queue/store.js';
 import type { RedisServer } from '../support/redis-server.js';
 import { QueueProcesses } from './processes.js';
 
@@ -210,6 +212,33 @@ describe('mizan sweep --queue with mizan worker processes', () => {
     const attempts = logLines(w, 'trial started').map((l) => l.trial);
     expect(attempts).toHaveLength(TRIALS);
     expect(new Set(attempts).size).toBe(TRIALS);
+  }, 90_000);
+
+  it('a job for a trial that already has a result is not run again', async () => {
+    // A resumed coordinator reads the results, then adds a job for each trial without one; a worker
+    // still running the killed coordinator's job can record it and let its job go in between, and
+    // the new job (same id, nothing left to dedupe against) arrives for a trial that has its row.
+    // One CI run of the test above saw a trial started twice that way. Here the late job is added
+    // by hand after the sweep ended.
+    const redis = await redisServer();
+    const w = worker(redis.url);
+    await w.waitFor(/"worker ready"/, 30_000);
+    const s = sweep(redis.url, 'late.csv');
+    const id = (await s.waitFor(/queue: sweep ([0-9a-f]+)/, 60_000))[1]!;
+    expect((await s.exited).code).toBe(0);
+    expect(logLines(w, 'trial started')).toHaveLength(TRIALS);
+    const queue = new Queue(QUEUE_NAME, { connection: { url: redis.url }, prefix: PREFIX });
+    try {
+      await queue.add('trial', { sweep: id, key: '0', req: { params: { sma: { fast: 5, slow: 12 } } } }, { jobId: `${id}-0-late` });
+      const handled = () => logLines(w, 'trial already has a result: not run again').length + logLines(w, 'trial done, but another worker recorded it first: not counted twice').length;
+      await until('the late job is handled', () => handled() > 0, 30_000);
+    } finally {
+      await queue.close();
+    }
+    expect(logLines(w, 'trial started')).toHaveLength(TRIALS);
+    expect(logLines(w, 'trial already has a result: not run again').map((l) => l.trial)).toEqual(['0']);
+    expect(await streamCounts(redis.url, id)).toEqual({ done: TRIALS, results: TRIALS });
+    expect(tmp.read('late.csv')).toBe(localCsv);
   }, 90_000);
 
   it('SIGTERM: the worker finishes the trial in hand, then stops (exit code 0)', async () => {
