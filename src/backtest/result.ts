@@ -51,6 +51,14 @@ export interface BacktestResult {
   plots: PlotSeries[];
   equity: { times: number[]; values: number[] };
   finalBalances: Record<string, { value: string; locked: string }>;
+  /**
+   * The run's books, exact (decimal strings, unrounded): every trade's pnl summed per quote asset
+   * (`pnl`, open trades marked at the last price), the revaluation of the fee dust still carried at
+   * the end (`dustRevaluation`, per quote asset; backtest/trades.ts), and each market's last price
+   * (`lastPrices`, the kernel's, which values `finalBalances`). In a run whose balances are all
+   * traded, pnl + dustRevaluation is exactly the change of the balances' value.
+   */
+  accounting: { pnl: Record<string, string>; dustRevaluation: Record<string, string>; lastPrices: Record<string, string> };
   /** Assets held in the run that it could not value in the reference asset: left out of the equity. */
   unpricedAssets: string[];
   /**
@@ -182,6 +190,11 @@ export function buildResult(x: ResultInput): BacktestResult {
     equity: downsample(x.equity.times, x.equity.values, x.equityPoints),
     finalBalances,
     unpricedAssets: [...x.h.unpriced].sort(),
+    accounting: {
+      pnl: exactRecord(x.h.trades.pnlByQuote),
+      dustRevaluation: exactRecord(x.h.trades.dustRevaluation),
+      lastPrices: Object.fromEntries(x.series.map((s) => [s.symbol, x.h.kernel.prices.last(s.symbol)?.toFixed() ?? null]).filter((e): e is [string, string] => e[1] !== null)),
+    },
     fees: {
       reference: x.h.reference,
       paid: x.h.trades.feesPaid.toSignificantDigits(15).toFixed(),
@@ -200,6 +213,12 @@ function handlerErrors(h: Harness): BacktestResult['errors'] {
     for (const k of runner.errorLog.list()) kinds.push({ strategy: k.strategy, handler: k.handler, error: k.error, count: k.count, firstAt: new Date(k.firstAt).toISOString() });
   }
   return { total, kinds };
+}
+
+function exactRecord(m: ReadonlyMap<string, Decimal>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const k of [...m.keys()].sort()) out[k] = m.get(k)!.toFixed();
+  return out;
 }
 
 function sortedRecord(m: ReadonlyMap<string, Decimal>): Record<string, string> {

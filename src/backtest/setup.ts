@@ -262,7 +262,6 @@ export function buildHarness(o: HarnessOptions): Harness {
       },
       market: (s) => marketViews.get(s),
       book: (s) => books.get(s),
-      mark: (s) => books.get(s)?.mid(),
       balance: (_account, asset) => sim.ledger.get(BACKTEST_ACCOUNT, asset),
       liveLocked: true,
       symbols: o.series.map((s) => s.symbol),
@@ -313,9 +312,11 @@ export function buildHarness(o: HarnessOptions): Harness {
     engine.on('submitted', (o) => spotLog.submitted(o));
     engine.on('final', (o) => spotLog.ended(o));
   }
-  // Brackets (the kernel's, execution/brackets.ts): their take profits are played into the candle path.
+  // Brackets (the kernel's, execution/brackets.ts): their take profits are played into the candle
+  // path; the prints the exchange makes there are the markets' last prices (with the closes the walk
+  // writes into the kernel's candle slots).
   brackets = kernel.brackets;
-  sim.on('trade', (t) => kernel.brackets.onPrice(t.symbol, t.price));
+  sim.on('trade', (t) => kernel.onPrint(t.symbol, t.price, t.timestamp));
   const recorded = new Set<number>();
   const refreshMargin = () => {
     const all = desks.margin.list(BACKTEST_ACCOUNT, {});

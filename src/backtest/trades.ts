@@ -7,9 +7,12 @@
  * Dust: a trade closes when what it still holds is below the market's sellable minimum (the larger
  * of the quantity step and the minimum quantity; e.g. the base-asset fee of a buy leaves 1.998 on a
  * step of 1, the sell of 1 leaves 0.998). That remainder is valued at the closing sell's price in
- * the trade (it is still in the account, worth that) and then left in the account: it belongs to no
- * later trade (the portfolio's position sets it aside as dust too), and its later price changes show
- * in the equity only. A later sell of more than a trade holds (dust included) counts in that trade.
+ * the trade (it is still in the account, worth that) and carried: the strategy's next trade in the
+ * market starts holding it at that value (its cost, not a buy: the trade's quantity and entry price
+ * are its buys'; it does not keep the trade open: the trade is flat when what it bought is sold
+ * down to dust), so a later sell of it counts once. Dust still carried at the end of the run is
+ * revalued at the last price into `dustRevaluation`. So the trades' pnl plus dustRevaluation is
+ * exactly the change of what the strategy's trading did to the account (the accounting invariant).
  *
  * Money: a trade's pnl and fees are in its market's quote asset. Fees paid are summed in the
  * reference asset, each converted at the moment it is paid (the run's last price of the quote in the
@@ -98,6 +101,10 @@ interface Open {
   /** The fees paid in the quote asset: the ones pnl subtracts (a base-asset fee is already out of `held`). */
   quoteFees: Decimal;
   entryTag?: string;
+  /** Dust carried in from the previous trade, valued at its closing price (quote): part of the cost. */
+  carried: Decimal;
+  /** Its quantity (in `held`; not counted when deciding whether the trade is flat). */
+  carriedQty: Decimal;
   /** Price of the buys and of the sells while there was exactly one of each (else undefined). */
   buyPrice?: Decimal;
   sellPrice?: Decimal;
@@ -129,6 +136,15 @@ function exitAverage(o: Open, proceeds: Decimal, exitQty: Decimal, mark: Decimal
 export class TradeBook {
   readonly trades: TradeRecord[] = [];
   private readonly open = new ChurnMap<string, Open>();
+  /** Dust a closed trade left, per strategy and market: quantity and its value when the trade closed (quote). */
+  private readonly dustLeft = new Map<string, { qty: Decimal; value: Decimal }>();
+  /**
+   * The change of value of the dust still carried at the end of the run (closeOpen), per quote
+   * asset: its last price minus the value it had when its trade closed.
+   */
+  readonly dustRevaluation = new Map<string, Decimal>();
+  /** Every trade's pnl summed exactly (unrounded), per quote asset: with dustRevaluation, the accounting invariant's left side. */
+  readonly pnlByQuote = new Map<string, Decimal>();
   /** Fees of every fill and margin position, in the reference asset (converted when paid). */
   feesPaid = ZERO;
   /** Fees per asset they were paid in (a market's quote asset), as paid. */
@@ -176,6 +192,7 @@ export class TradeBook {
 
   /** A trade's quote asset and its pnl in the reference asset, when the quote is another asset. */
   private money(t: TradeRecord, quote: string, pnl: Decimal): void {
+    this.pnlByQuote.set(quote, (this.pnlByQuote.get(quote) ?? ZERO).plus(pnl));
     if (this.reference === undefined || quote === this.reference) return;
     t.quote = quote;
     const r = this.rate(quote);
@@ -191,7 +208,14 @@ export class TradeBook {
     let o = this.open.get(key);
     if (f.side === 'BUY') {
       if (!o) {
-        o = { entryTime: f.timestamp, held: ZERO, boughtQty: ZERO, cost: ZERO, soldQty: ZERO, proceeds: ZERO, fees: ZERO, quoteFees: ZERO, buys: 0, sells: 0 };
+        o = { entryTime: f.timestamp, held: ZERO, boughtQty: ZERO, cost: ZERO, soldQty: ZERO, proceeds: ZERO, fees: ZERO, quoteFees: ZERO, carried: ZERO, carriedQty: ZERO, buys: 0, sells: 0 };
+        const dust = this.dustLeft.get(key);
+        if (dust) {
+          this.dustLeft.delete(key);
+          o.held = dust.qty;
+          o.carriedQty = dust.qty;
+          o.carried = dust.value;
+        }
         if (f.tag) o.entryTag = f.tag;
         this.open.set(key, o);
       }
@@ -210,13 +234,16 @@ export class TradeBook {
     o.held = o.held.minus(f.quantity);
     o.fees = o.fees.plus(feeQuote);
     if (f.feeAsset !== base) o.quoteFees = o.quoteFees.plus(f.fee);
-    if (dlt(o.held, this.dust(f.symbol)) || o.held.lte(0)) {
+    // Flat when what this trade bought is sold down to dust (carried dust does not keep it open).
+    const own = o.carriedQty.isZero() ? o.held : o.held.minus(o.carriedQty);
+    if (dlt(own, this.dust(f.symbol)) || own.lte(0)) {
       // A bracket's exit says which one closed the trade (execution/brackets.ts tags its children).
       const leg = bracketOf(f.tag)?.leg;
       const exit = f.tag === CLOSE_AT_END ? CLOSE_AT_END : leg === 'sl' ? 'stop loss' : leg === 'tp' ? 'take profit' : 'signal';
       if (o.held.gt(0)) {
-        // Dust below the sellable minimum: valued at this sell's price, then left in the account.
+        // Dust below the sellable minimum: valued at this sell's price, then carried to the next trade.
         this.close(f.strategy, f.symbol, o, f.timestamp, exit, f.tag, f.price);
+        this.dustLeft.set(key, { qty: o.held, value: o.held.mul(f.price) });
       } else {
         this.close(f.strategy, f.symbol, o, f.timestamp, exit, f.tag);
       }
@@ -229,8 +256,8 @@ export class TradeBook {
     const proceeds = mark ? o.proceeds.plus(mark.mul(o.held)) : o.proceeds;
     // A fee taken in the base asset is already out of what was sold (held = bought − base fee):
     // subtracting its value again would count it twice. pnl subtracts the quote-asset fees only.
-    const pnl = proceeds.minus(o.cost).minus(o.quoteFees);
-    const committed = o.cost.plus(o.quoteFees);
+    const pnl = proceeds.minus(o.cost).minus(o.carried).minus(o.quoteFees);
+    const committed = o.cost.plus(o.carried).plus(o.quoteFees);
     const t: TradeRecord = {
       strategy,
       symbol,
@@ -259,6 +286,14 @@ export class TradeBook {
       if (m && o.held.gt(0)) this.close(strategy, symbol, o, time, 'open at end', undefined, m);
     }
     this.open.clear();
+    for (const [key, dust] of this.dustLeft) {
+      const symbol = key.split('\u0000')[1]!;
+      const m = mark(symbol);
+      if (!m) continue;
+      const quote = this.split(symbol).quote;
+      this.dustRevaluation.set(quote, (this.dustRevaluation.get(quote) ?? ZERO).plus(dust.qty.mul(m).minus(dust.value)));
+    }
+    this.dustLeft.clear();
   }
 
   /**

@@ -7,6 +7,7 @@ import { Bar } from '../strategy/bar.js';
 import type { BacktestOptions } from './run.js';
 import type { Harness } from './setup.js';
 import type { CloseBook } from './views.js';
+import type { CandleSlot } from '../kernel/market-prices.js';
 import type { Series } from './data.js';
 import type { BacktestSchedules } from './schedules.js';
 import { equityValuer } from './equity-value.js';
@@ -60,6 +61,8 @@ interface Walk {
   /** Per market: the index of its next candle, its book, its live-order set, its bar feed, whether a strategy handles its book. */
   ptr: Int32Array;
   books: CloseBook[];
+  /** The kernel's candle slots of the markets (their last prices: the closes, kernel/market-prices.ts). */
+  slots: CandleSlot[];
   live: Set<string>[];
   feeds: ((bar: Bar) => void | Promise<void>)[];
   bookListeners: boolean[];
@@ -116,6 +119,7 @@ export function walkContext(o: Pick<Walk, 'h' | 'series' | 'fromMs' | 'total' | 
     ...o,
     ptr: new Int32Array(series.length),
     books: series.map((s) => h.books.get(s.symbol)!),
+    slots: series.map((s) => h.kernel.prices.candleSlot(s.symbol)),
     live: series.map((s) => h.liveSet(s.symbol)),
     feeds,
     bookListeners: series.map((s) => h.core.listens(s.symbol, 'book')),
@@ -203,7 +207,7 @@ export async function walk(w: Walk): Promise<EquityCurve> {
 
 /** Walk from where the context says until the end, or until a step has to wait (then: what it waits for; the caller steps again once it settles). */
 function steps(w: Walk): void | Promise<void> {
-  const { h, series, schedules, ptr, live, books, feeds, bookListeners } = w;
+  const { h, series, schedules, ptr, live, books, slots, feeds, bookListeners } = w;
   const { clock, dirty, core } = h;
   const k = series.length;
   for (;;) {
@@ -256,6 +260,9 @@ function steps(w: Walk): void | Promise<void> {
       if (t > clock.now()) clock.set(t);
       h.cursor[j] = i;
       books[j]!.set(s.close[i]!);
+      const slot = slots[j]!;
+      slot.px = s.close[i]!;
+      slot.at = t;
       const r = feeds[j]!(Bar.fromColumns(s, i, s.resSec));
       if (r) {
         return r.then(() => {

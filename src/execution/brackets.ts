@@ -38,6 +38,8 @@ export interface BracketDeps {
   engine: ExecutionEngine;
   store: BracketStore;
   market(symbol: string): Pick<MarketView, 'base' | 'qtyStep' | 'priceTick' | 'minQty' | 'minNotional'> | undefined;
+  /** The market's last traded price, as the kernel keeps it for every mode (kernel/market-prices.ts). */
+  last(symbol: string): Decimal | undefined;
   logger: Logger;
 }
 
@@ -60,11 +62,11 @@ export class BracketManager {
   private readonly again = new Set<string>();
   /** Children whose cancel this module asked for. */
   private readonly cancelling = new Set<string>();
-  private readonly last = new Map<string, Decimal>();
 
   constructor(private readonly deps: BracketDeps) {
     for (const r of deps.store.load()) this.records.set(r.entry, r);
-    deps.engine.on('fill', (f) => this.onFill(f));
+    // Fills come from the kernel once it has booked them (onFill), so an exit placed and filled in
+    // the same call is booked after its entry. Order updates come from the engine.
     deps.engine.on('order', (u) => this.onOrder(u));
   }
 
@@ -95,9 +97,8 @@ export class BracketManager {
     return out;
   }
 
-  /** The last trade price of a market: a take profit watched here may be reached. */
+  /** A trade price of a market (the kernel's, after it noted it): a take profit watched here may be reached. */
   onPrice(symbol: string, price: Decimal): void {
-    this.last.set(symbol, price);
     if (this.records.size === 0) return;
     for (const r of [...this.records.values()]) {
       if (r.symbol !== symbol || r.phase !== 'open' || !this.localTarget(r)) continue;
@@ -110,7 +111,8 @@ export class BracketManager {
 
   // ---------------------------------------------------------------------------------- events
 
-  private onFill(f: FillEvent): void {
+  /** A fill of the engine's orders, after the kernel booked it (kernel.ts calls this). */
+  onFill(f: FillEvent): void {
     const child = bracketOf(f.tag);
     if (child) {
       const r = this.records.get(child.entry);
@@ -149,7 +151,7 @@ export class BracketManager {
       this.link(u.order.tag, id);
       return;
     }
-    const leg = this.legOf(r, id) ?? (child.leg === 'sl' ? 'stop' : u.order.type === 'MARKET' ? 'exit' : 'target');
+    const leg = this.legOf(r, id) ?? (u.order.type === 'MARKET' ? 'exit' : child.leg === 'sl' ? 'stop' : 'target');
     if (r[leg] === id) delete r[leg];
     const requested = this.cancelling.delete(id);
     this.save(r);
@@ -232,11 +234,11 @@ export class BracketManager {
       return;
     }
     if (!this.placeable(r, rem)) return;
-    const last = this.last.get(r.symbol);
-    if (leg === 'stop' && last) {
+    const last = leg === 'stop' ? this.deps.last(r.symbol) : undefined;
+    if (last) {
       const sl = new Decimal(r.stopLoss!);
       if (r.exitSide === 'SELL' ? last.lte(sl) : last.gte(sl)) {
-        this.startExit(r, `stop loss ${r.stopLoss} already crossed (last trade ${last.toFixed()})`);
+        this.startExit(r, `stop loss ${r.stopLoss} already crossed (last price ${last.toFixed()})`);
         return;
       }
     }
@@ -269,7 +271,8 @@ export class BracketManager {
       side: r.exitSide,
       type,
       size: { kind: 'base' as const, quantity },
-      tag: `bracket-${leg === 'stop' ? 'sl' : 'tp'}:${r.entry}`,
+      // A market exit is tagged by what started it: a stop loss already crossed exits as the stop.
+      tag: `bracket-${leg === 'stop' || (leg === 'exit' && r.why?.startsWith('stop')) ? 'sl' : 'tp'}:${r.entry}`,
       // A sell's stop rounds up and its target up (never sell under the price asked); a buy's down.
       ...(leg === 'stop' ? { stopPrice: this.round(new Decimal(r.stopLoss!), tick, r.exitSide === 'SELL' ? 'up' : 'down') } : {}),
       ...(leg === 'target' ? { price: this.round(new Decimal(r.takeProfit!), tick, r.exitSide === 'SELL' ? 'up' : 'down') } : {}),

@@ -44,6 +44,8 @@ import { startMarginWatch, type MarginWatch } from './margin-watch.js';
 import { TradingCore, type RiskPort, type StrategyInstance } from './trading-core.js';
 import { riskPort } from './risk-port.js';
 import { AssetValuation } from './valuation.js';
+import { MarketPrices } from './market-prices.js';
+import type { PublicTrade } from '../core/types/market.js';
 import type { PlotSink } from '../strategy/plots.js';
 
 /** What a mode supplies: everything the kernel reads from or writes to the outside. */
@@ -54,10 +56,8 @@ export interface KernelPorts {
   venueFor(account: string): Venue;
   /** A market's limits and fees; undefined for an unknown market. */
   market(symbol: string): MarketView | undefined;
-  /** A market's book as strategies and risk see it. */
+  /** A market's book as strategies and risk see it (its mid is the mark price; market-prices.ts). */
   book(symbol: string): BookView | undefined;
-  /** The price positions are marked at (book mid, else the last trade). */
-  mark(symbol: string): Decimal | undefined;
   /** The balance risk checks against; default: the portfolio's synced balances. */
   balance?(account: string, asset: string): BalanceEntryView | undefined;
   /** The balance source's `locked` is always current (the simulator's ledger): an accepted order is covered at once. */
@@ -119,6 +119,8 @@ export class TradingKernel {
   readonly portfolio: Portfolio;
   readonly owners: PositionOwners;
   readonly valuation: AssetValuation;
+  /** One price per market (last and mark), kept here for every mode. */
+  readonly prices: MarketPrices;
   readonly core: TradingCore;
   readonly monitor: MarginMonitor;
   readonly marginWatch: MarginWatch;
@@ -146,7 +148,9 @@ export class TradingKernel {
       },
     });
     const venueFor = (account: string): Venue => this.venueFor(account);
-    this.valuation = new AssetValuation({ reference: p.reference, split: p.split, symbols: p.symbols, price: (sym) => p.book(sym)?.mid() });
+    const prices = (this.prices = new MarketPrices((sym) => p.book(sym)));
+    const mark = (sym: string) => prices.mark(sym);
+    this.valuation = new AssetValuation({ reference: p.reference, split: p.split, symbols: p.symbols, price: mark });
     this.portfolio = new Portfolio({
       split: p.split,
       price: (asset, ref) => this.valuation.price(asset, ref),
@@ -162,7 +166,7 @@ export class TradingKernel {
         openOrders: () => this.engine.liveOrders(),
         positions: () => portfolio.positions.all(),
         marginPositions: () => portfolio.marginPositions(),
-        markPrice: (sym) => p.mark(sym),
+        markPrice: mark,
         accountOf,
       },
       clock,
@@ -189,7 +193,13 @@ export class TradingKernel {
       },
     });
     this.engine.listen(venueFor('main'));
-    this.brackets = new BracketManager({ engine: this.engine, store: p.bracketStore ?? memoryBracketStore(), market: (s) => p.market(s), logger: logger.child({ component: 'brackets' }) });
+    this.brackets = new BracketManager({
+      engine: this.engine,
+      store: p.bracketStore ?? memoryBracketStore(),
+      market: (s) => p.market(s),
+      last: (s) => prices.last(s),
+      logger: logger.child({ component: 'brackets' }),
+    });
     this.stops.push(followAcceptance(this.engine, risk.reservations, clock));
     risk.on('verdict', (v) => this.owners.noteVerdict(v));
 
@@ -225,8 +235,12 @@ export class TradingKernel {
       ...(p.executionJournal ? { executionJournal: p.executionJournal } : {}),
       ...(p.plot ? { plot: p.plot } : {}),
       ownerOf: (pos) => this.owners.owner(pos),
+      // A fill is booked (portfolio, risk, the listeners: a backtest's trade book) before anything
+      // reacts to it: a bracket's exit placed and filled within this call is booked after its entry.
       onFill: (f) => {
+        prices.onTrade(f.symbol, f.price, f.timestamp);
         for (const l of this.fillListeners) l(f);
+        this.brackets.onFill(f);
       },
     });
 
@@ -251,7 +265,7 @@ export class TradingKernel {
       monitor: this.monitor,
       owners: this.owners,
       positions: () => portfolio.marginPositions(),
-      mark: (sym) => p.mark(sym),
+      mark,
       closePrice,
       refresh: () => this.core.executor.syncMargin('main'),
       intervalMs: p.marginWatchMs ?? 0,
@@ -266,6 +280,23 @@ export class TradingKernel {
     let v = this.venues.get(account);
     if (!v) this.venues.set(account, (v = this.owners.wrapVenue(this.p.venueFor(account))));
     return v;
+  }
+
+  /**
+   * A trade of a market (live and paper: the public trade stream; backtests: the simulated
+   * exchange's prints while a candle path is played): the market's last price, then the brackets'
+   * take-profit watch, then the strategies' onTrade.
+   */
+  onTrade(trade: PublicTrade): void {
+    this.prices.onTrade(trade.symbol, trade.price, trade.timestamp);
+    this.brackets.onPrice(trade.symbol, trade.price);
+    this.core.onTrade(trade);
+  }
+
+  /** A print that is not delivered to strategies as a trade (a backtest's candle path): the price and the brackets only. */
+  onPrint(symbol: string, price: Decimal, time: number): void {
+    this.prices.onTrade(symbol, price, time);
+    this.brackets.onPrice(symbol, price);
   }
 
   /** Every fill after the portfolio booked it (a backtest's trade list). */

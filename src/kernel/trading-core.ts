@@ -87,8 +87,10 @@ export class TradingCore {
   private onFill(f: FillEvent, account: string): void {
     this.fills++;
     const pnl = this.deps.portfolio.applyFill(f, account);
-    this.deps.onFill?.(f);
     this.deps.risk.onFill?.(f, pnl);
+    // Last: the kernel's listeners, which book it elsewhere (a backtest's trade book) and then let
+    // the brackets react (an exit they place and fill in this call comes after this fill everywhere).
+    this.deps.onFill?.(f);
     void this.runners.get(f.strategy)?.dispatch({ type: 'fill', fill: f });
   }
 

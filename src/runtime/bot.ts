@@ -184,7 +184,6 @@ export async function startBot(config: MizanConfig, opts: BotOptions = {}): Prom
     // The same kernel as a backtest; live and paper supply the exchange's venues, the local books, the
     // journal, and balances synced from the venue (their `locked` is as old as the last sync).
     const execJournal = new JournalExecutionAdapter(journal, venue.kind);
-    const mark = (s: string) => safeMid(market, s) ?? market.lastPrice(s);
     const kernel = new TradingKernel(
       {
         clock,
@@ -192,7 +191,6 @@ export async function startBot(config: MizanConfig, opts: BotOptions = {}): Prom
         venueFor: rawVenueFor,
         market: markets,
         book: books,
-        mark,
         liveLocked: false,
         symbols,
         split: splitSymbol,
@@ -219,7 +217,6 @@ export async function startBot(config: MizanConfig, opts: BotOptions = {}): Prom
     // exchange, where the old brackets' children do not exist.
     const brackets = kernel.brackets;
     if (config.mode === 'paper') brackets.reset();
-    market.on('trade', (t) => brackets.onPrice(t.symbol, t.price));
     // Live mode with a stream key: order updates and fills by the private stream, polling as a safety net.
     const privateStream = startPrivateStream({ config, baseUrl, engine, portfolio, clock, logger });
     if (privateStream) cleanups.push(() => privateStream.stop());
@@ -253,7 +250,8 @@ export async function startBot(config: MizanConfig, opts: BotOptions = {}): Prom
       lastHealthy.set(symbol, health.healthy);
       core.onBookHealth(symbol, healthView(health));
     });
-    market.on('trade', (t) => core.onTrade(t));
+    // The last price, the brackets' take-profit watch, then the strategies (kernel.onTrade).
+    market.on('trade', (t) => kernel.onTrade(t));
     market.on('stats', (s, st) => core.onStats(s, st));
     // Through the kernel: after the strategies handled the candle, the equity goes to the protections.
     market.on('candleClosed', (symbol, res, c) => void kernel.onBar(symbol, barOf(c, res)));
@@ -333,10 +331,6 @@ export async function startBot(config: MizanConfig, opts: BotOptions = {}): Prom
   }
 }
 
-function safeMid(market: MarketDataEngine, symbol: string): Decimal | undefined {
-  if (!market.symbols().includes(symbol)) return undefined;
-  return market.book(symbol).mid();
-}
 
 function barOf(c: { time: number; open: Decimal; high: Decimal; low: Decimal; close: Decimal; volume: Decimal }, res: number) {
   return Bar.fromCandle(c, res);

@@ -14,6 +14,7 @@ import { ClientIdGenerator } from '../../src/execution/client-id.js';
 import { ExecutionEngine } from '../../src/execution/engine.js';
 import { SimVenue } from '../../src/execution/sim-venue.js';
 import { SimulatedExchange } from '../../src/sim/exchange.js';
+import { MarketPrices } from '../../src/kernel/market-prices.js';
 import type { FillEvent, OrderUpdate } from '../../src/strategy/views.js';
 
 const lv = (price: string, quantity = '5') => [{ price: d(price), quantity: d(quantity) }];
@@ -31,8 +32,17 @@ function setup(opts: { sim?: SimulatedExchange; clock?: ManualClock; store?: Bra
   engine.listen(venue);
   const store = opts.store ?? memoryBracketStore();
   const spec = sim.market('BTCUSDT')!;
-  const brackets = new BracketManager({ engine, store, market: (s) => (s === 'BTCUSDT' ? marketView(spec, { makerFee: d('0.002'), takerFee: d('0.002') }) : undefined), logger: silentLogger });
-  sim.on('trade', (t) => brackets.onPrice(t.symbol, t.price));
+  // The kernel's part, as kernel.ts wires it: the last prices, and fills to the brackets once booked.
+  const prices = new MarketPrices(() => undefined);
+  const brackets = new BracketManager({ engine, store, market: (s) => (s === 'BTCUSDT' ? marketView(spec, { makerFee: d('0.002'), takerFee: d('0.002') }) : undefined), last: (s) => prices.last(s), logger: silentLogger });
+  engine.on('fill', (f) => {
+    prices.onTrade(f.symbol, f.price, f.timestamp);
+    brackets.onFill(f);
+  });
+  sim.on('trade', (t) => {
+    prices.onTrade(t.symbol, t.price, t.timestamp);
+    brackets.onPrice(t.symbol, t.price);
+  });
   const updates: OrderUpdate[] = [];
   const fills: FillEvent[] = [];
   engine.on('order', (u) => updates.push(u));
