@@ -26,7 +26,7 @@ import { ClientIdGenerator } from '../execution/client-id.js';
 import { BracketManager, memoryBracketStore, type BracketStore } from '../execution/brackets.js';
 import { ExecutionEngine, type ExecutionJournal } from '../execution/engine.js';
 import type { Venue } from '../execution/venue.js';
-import { Portfolio } from '../portfolio/portfolio.js';
+import { Portfolio, type EquitySnapshot } from '../portfolio/portfolio.js';
 import { RiskEngine } from '../risk/engine.js';
 import type { StrategyLimits } from '../risk/limits.js';
 import { followAcceptance } from '../risk/lock-coverage.js';
@@ -130,6 +130,9 @@ export class TradingKernel {
   private readonly fillListeners: ((f: FillEvent) => void)[] = [];
   private readonly stops: (() => void)[] = [];
   private readonly feedsEquity: boolean;
+  /** Equity samples not fed to the protections because an asset had no price (sampleEquity). */
+  unpricedSamples = 0;
+  private readonly unpricedWarned = new Set<string>();
 
   constructor(
     private readonly p: KernelPorts,
@@ -319,9 +322,29 @@ export class TradingKernel {
   }
 
   private equityAfterCandle(): void {
+    this.sampleEquity();
+  }
+
+  /**
+   * The one equity feed of live and paper (after each candle close, and the bot loop's periodic
+   * sample): the account valued at the kernel's mark prices, into the protections. The one rule: a
+   * sample with an asset that has no price (a book emptied for a resync before any trade was seen)
+   * would look like a loss, so it never reaches them: it is skipped, counted (`unpricedSamples`)
+   * and logged once per asset. Returns the snapshot either way (the bot loop journals priced ones).
+   */
+  sampleEquity(): EquitySnapshot {
     const e = this.portfolio.equity(this.p.clock.now());
-    // An asset not priced yet (its book not read) would look like a loss: no sample then.
-    if (e.unpriced.length === 0) this.recordEquity(e.time, e.equity);
+    if (e.unpriced.length > 0) {
+      this.unpricedSamples++;
+      const fresh = e.unpriced.filter((a) => !this.unpricedWarned.has(a));
+      if (fresh.length > 0) {
+        for (const a of fresh) this.unpricedWarned.add(a);
+        this.p.logger.warn({ unpriced: e.unpriced, skipped: this.unpricedSamples }, `equity sample skipped: no price for ${e.unpriced.join(', ')} (the protections see only fully priced samples)`);
+      }
+      return e;
+    }
+    this.recordEquity(e.time, e.equity);
+    return e;
   }
 
   /**

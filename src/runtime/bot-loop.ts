@@ -10,7 +10,7 @@ import type { MizanConfig } from '../config/schema.js';
 import type { ExecutionEngine } from '../execution/engine.js';
 import type { Venue } from '../execution/venue.js';
 import type { MarketDataEngine } from '../market/engine.js';
-import type { Portfolio } from '../portfolio/portfolio.js';
+import type { EquitySnapshot, Portfolio } from '../portfolio/portfolio.js';
 import type { RiskEngine } from '../risk/engine.js';
 import type { Journal } from '../store/journal.js';
 import { statusLine, summary, type StatusSnapshot } from './status.js';
@@ -30,6 +30,8 @@ export interface BotLoopDeps {
   venueFor(account: string): Venue;
   symbols: string[];
   reference: string;
+  /** The kernel's equity sample (kernel.sampleEquity: into the protections when every asset is priced). */
+  equity(): EquitySnapshot;
   /** Price of one unit of an asset in another (for valuing PnL in the reference asset). */
   priceOf(asset: string, reference: string): Decimal | undefined;
   /** Where the status line goes (default stdout); none when `statusEveryMs` is 0. */
@@ -104,13 +106,15 @@ export class BotLoop {
   }
 
   recordEquity(): void {
-    const e = this.d.portfolio.equity(this.d.clock.now());
+    // The kernel's equity feed: it values the account and feeds the protections, skipping (and
+    // counting) a sample with an unpriced asset; only priced samples are journaled.
+    const e = this.d.equity();
+    if (e.unpriced.length > 0) return;
     // The start is the first equity with every asset priced (a book not read yet would leave one out).
-    if (e.unpriced.length === 0) this.startEquity ??= e.equity;
+    this.startEquity ??= e.equity;
     const balances: Record<string, Decimal> = {};
     for (const [a, b] of Object.entries(e.balances)) balances[a] = new Decimal(b.value);
     this.d.journal.recordEquity(this.d.reference, e.equity, balances, e.time);
-    this.d.risk.onEquity(e.time, e.equity);
   }
 
   snapshot(): StatusSnapshot {

@@ -66,6 +66,8 @@ export interface StartInfo {
 
 export interface Bot {
   config: MizanConfig;
+  /** The trading kernel (its prices, equity feed, risk, execution, portfolio and strategies). */
+  kernel: TradingKernel;
   core: TradingCore;
   engine: ExecutionEngine;
   risk: RiskEngine;
@@ -269,6 +271,7 @@ export async function startBot(config: MizanConfig, opts: BotOptions = {}): Prom
       venueFor,
       symbols,
       reference,
+      equity: () => kernel.sampleEquity(),
       priceOf: (asset, ref) => kernel.valuation.price(asset, ref),
       ...(opts.out ? { out: opts.out } : {}),
       ...(opts.intervals ? { intervals: opts.intervals } : {}),
@@ -292,6 +295,7 @@ export async function startBot(config: MizanConfig, opts: BotOptions = {}): Prom
     let stopped: Promise<string> | undefined;
     const bot: Bot = {
       config,
+      kernel,
       core,
       engine,
       risk,

@@ -1,0 +1,68 @@
+/**
+ * A paper bot with drawdown protection does not halt when a book is emptied for a resync
+ * (startBot: the embedded simulator over real HTTP and the stream, the paper exchange, a journal
+ * file). The account holds 5,000 USDT and 0.1 BTC (about 6,000 USDT at the simulator's price).
+ * With the BTCUSDT book empty and no trade seen, BTC has no price; a sample valuing the account at
+ * 5,000 would be a drawdown of over 40 %. The kernel's one equity feed skips such samples (counted,
+ * logged once); before it, the bot loop fed the protections every sample and the bot left active.
+ */
+import { join, resolve } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { parseConfig } from '../../src/config/index.js';
+import { d } from '../../src/core/decimal.js';
+import { silentLogger } from '../../src/core/logger.js';
+import { startBot } from '../../src/runtime/bot.js';
+import { REPO, tempDir, waitFor } from './restart-helpers.js';
+
+const tmp = tempDir('mizan-e2e-equity-unpriced-');
+afterAll(() => tmp.remove());
+
+describe('paper mode: an emptied book and drawdown protection', () => {
+  it('skips the unpriced equity samples instead of halting', async () => {
+    const config = parseConfig(
+      [
+        'mode: paper',
+        'exchange: { simulator: true }',
+        'strategies:',
+        `  - { name: idle, strategy: ${resolve(import.meta.dirname, 'fixtures/idle.ts')}, markets: [BTCUSDT], resolution: "60s" }`,
+        'paper: { balances: { USDT: 5000, BTC: 0.1 } }',
+        'risk: { protections: { maxDrawdownPct: 10 } }',
+        `journal: { file: ${join(tmp.dir, 'paper.sqlite')} }`,
+        'logging: { level: warn, pretty: false }',
+      ].join('\n'),
+      { baseDir: REPO },
+    );
+    const bot = await startBot(config, { logger: silentLogger, sim: { port: 0, replay: false }, intervals: { statusEveryMs: 0, pollMs: 200, syncMs: 500, equityMs: 100 } });
+    const sim = bot.embedded!.sim;
+    const priced = () => bot.portfolio.equity(Date.now()).unpriced.length === 0;
+    try {
+      // The simulator's BTCUSDT book as it starts: the account's peak.
+      await waitFor('BTC priced by the book', priced, 20_000);
+      const mid = bot.kernel.prices.mark('BTCUSDT')!;
+      const full = () => sim.replaceBook('BTCUSDT', [{ price: mid.minus(5), quantity: d('5') }], [{ price: mid.plus(5), quantity: d('5') }]);
+      // A few priced samples: the peak.
+      await new Promise((r) => setTimeout(r, 500));
+      // The book is emptied (as during a resync), no trade was ever printed: BTC has no price.
+      const empty = () => sim.replaceBook('BTCUSDT', [], []);
+      empty();
+      await waitFor('BTC unpriced', () => {
+        empty();
+        return !priced();
+      }, 20_000);
+      const skippedBefore = bot.kernel.unpricedSamples;
+      await waitFor('several samples skipped', () => bot.kernel.unpricedSamples >= skippedBefore + 5, 20_000);
+      expect(bot.risk.state.record.reason ?? '').toBe('');
+      expect(bot.risk.state.state).toBe('active');
+      // Priced again: the samples reach the protections, still no halt (no real loss).
+      full();
+      await waitFor('BTC priced again', () => {
+        full();
+        return priced();
+      }, 20_000);
+      await new Promise((r) => setTimeout(r, 500));
+      expect(bot.risk.state.state).toBe('active');
+    } finally {
+      await bot.stop();
+    }
+  }, 90_000);
+});
