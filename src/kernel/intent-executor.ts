@@ -1,8 +1,9 @@
 /**
  * Carries out an intent the risk module passed: spot orders and cancels through the execution
  * engine, instant and margin intents straight on the venue (they complete in one call). Any
- * exchange rejection comes back to the strategy as a denial with rule `exchange` and the
- * exchange's reason.
+ * exchange refusal comes back to the strategy as a denial (`onDenied`) with rule `exchange` and the
+ * exchange's reason, counted with the risk denials (status line, backtest tally, API): for a spot
+ * order, after its order update with state `rejected`.
  */
 import type { Clock } from '../core/clock.js';
 import { Decimal } from '../core/decimal.js';
@@ -57,9 +58,17 @@ export class IntentExecutor {
     const account = d.accountOf(intent.strategy);
     try {
       switch (intent.kind) {
-        case 'order':
-          await d.engine.submitOrder(intent, { account, ...(reservationId ? { reservationId } : {}) });
+        case 'order': {
+          // A refusal (a final error at creation: balance, limits, validation) is a denial with rule
+          // `exchange`, as for every other intent; the order's own update (state rejected) came first.
+          const o = await d.engine.submitOrder(intent, { account, ...(reservationId ? { reservationId } : {}) });
+          if (o.state === 'rejected') {
+            const reason = o.reason ?? 'rejected by the exchange';
+            d.logger.warn({ strategy: intent.strategy, intent: intent.kind, clientOrderId: o.clientOrderId, err: reason }, 'exchange refused the intent');
+            d.deny({ intent, rule: 'exchange', reason });
+          }
           return;
+        }
         case 'cancel': {
           if (d.engine.ownerOf(intent.clientOrderId) !== intent.strategy) {
             d.deny({ intent, rule: 'ownership', reason: `order ${intent.clientOrderId} is not an order of ${intent.strategy}` });

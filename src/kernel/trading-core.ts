@@ -39,6 +39,7 @@ export class TradingCore {
   /** Denials by rule and reason (the backtest summary and result.json break them down). */
   readonly denialTally = new DenialTally();
   fills = 0;
+  private readonly denialListeners: ((d: Denial) => void)[] = [];
 
   constructor(private readonly deps: TradingCoreDeps) {
     this.executor = new IntentExecutor({
@@ -94,9 +95,22 @@ export class TradingCore {
     void this.runners.get(f.strategy)?.dispatch({ type: 'fill', fill: f });
   }
 
+  /**
+   * Every denial of every strategy, risk's and the exchange's alike (the API's denial log). Returns
+   * the function that stops listening.
+   */
+  onDenial(listener: (d: Denial) => void): () => void {
+    this.denialListeners.push(listener);
+    return () => {
+      const i = this.denialListeners.indexOf(listener);
+      if (i >= 0) this.denialListeners.splice(i, 1);
+    };
+  }
+
   private deny(d: Denial): void {
     this.denials++;
     this.denialTally.add(d.rule, d.reason);
+    for (const l of this.denialListeners) l(d);
     // Risk denials are logged by the risk engine; exchange refusals by the executor. Here: debug only.
     this.deps.logger.debug({ strategy: d.intent.strategy, rule: d.rule, reason: d.reason, intent: d.intent.kind }, 'intent denied');
     void this.runners.get(d.intent.strategy)?.dispatch({ type: 'denied', denial: d });

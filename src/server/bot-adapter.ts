@@ -104,7 +104,6 @@ export interface BotControlAdapter extends BotControl {
   close(): void;
 }
 
-type DeniedEvent = { intent: { strategy: string; kind: string; symbol?: string; market?: string }; rule: string; reason: string };
 
 /**
  * The last denials of each strategy, for the API. Made from the bot's parts before any strategy
@@ -116,19 +115,13 @@ export class DenialLog {
   private listener: ((d: DenialDto) => void) | undefined;
   private readonly off: () => void;
 
-  /** Risk denials, and orders the exchange rejected (rule `exchange`). */
-  constructor(parts: Pick<Bot, 'risk' | 'engine'>, now: () => number = () => Date.now()) {
-    const { risk, engine } = parts;
-    const onDenied = (d: DeniedEvent) => this.add({ time: now(), strategy: d.intent.strategy, rule: d.rule, reason: d.reason, intent: d.intent.kind, symbol: d.intent.symbol ?? d.intent.market ?? null });
-    const onOrder = (u: { order: OrderView; reason?: string }) => {
-      if (u.order.state === 'rejected') this.add({ time: now(), strategy: u.order.strategy, rule: 'exchange', reason: u.reason ?? 'rejected by the exchange', intent: 'order', symbol: u.order.symbol });
-    };
-    risk.on('denied', onDenied);
-    engine.on('order', onOrder);
-    this.off = () => {
-      risk.off('denied', onDenied);
-      engine.off('order', onOrder);
-    };
+  /** Every denial the strategies get: risk's, and the exchange's refusals (rule `exchange`), from the trading core. */
+  constructor(parts: Pick<Bot, 'core'>, now: () => number = () => Date.now()) {
+    this.off = parts.core.onDenial((d) => {
+      const i = d.intent;
+      const symbol = 'symbol' in i ? i.symbol : 'market' in i ? i.market : null;
+      this.add({ time: now(), strategy: i.strategy, rule: d.rule, reason: d.reason, intent: i.kind, symbol });
+    });
   }
 
   private add(d: DenialDto): void {
