@@ -3,15 +3,20 @@
  *
  * Security, in the order a request meets it (one onRequest hook, for every route, the stream and
  * unknown paths alike):
- * 1. an address with too many failed token checks gets 429 until its window ends;
- * 2. a browser Origin other than the server's own (or one listed in `origins`) gets 403. CORS is off
+ * 1. a browser Origin other than the server's own (or one listed in `origins`) gets 403. CORS is off
  *    unless `origins` lists an origin (exact match): its requests get Access-Control-Allow-Origin, its
  *    preflights are answered (204, no token: a browser sends none on them), so a dashboard served by
  *    another bot can read this one; the stream accepts the same origins;
  * (the dashboard's files, `/` and `/dashboard/*`, need no token: the page asks for it);
- * 3. no token, or a wrong one, gets 401 and counts as a failure (logged with the address, never the
- *    token);
- * 4. a control route with the read-only token gets 403.
+ * 2. no token, or a wrong one, gets 401 and counts as a failure of its client address (logged with
+ *    the address, never the token); after too many, that address's failures get 429 until its window
+ *    ends. A valid token is always served, whatever others sent: nobody locks the operator out. The
+ *    address is the connection's, or with `trustProxy` the last X-Forwarded-For entry (the one the
+ *    proxy in front appended; what a client writes in front of it is not believed);
+ * 3. a control route with the read-only token gets 403.
+ * Connections are limited: `maxWebSocketClients` streams at once (the next one is closed with 1013),
+ * `headersTimeoutMs` to send the headers and `requestTimeoutMs` the whole request (else 408 and the
+ * connection is closed), so slow clients cannot hold sockets open.
  * Bodies are limited to 16 KiB (413) and validated with zod (400 naming the field); query strings too.
  * The stream takes the token in the Authorization header or, from a browser (which cannot set
  * headers on a WebSocket), as the subprotocol `bearer.<token>` next to `mizan.v1`.
@@ -22,6 +27,7 @@ import websocket from '@fastify/websocket';
 import type { WebSocket } from 'ws';
 import { z } from 'zod';
 import type { Logger } from '../core/logger.js';
+import { DEFAULT_SERVER_LIMITS } from '../config/defaults.js';
 import { scrub } from '../runtime/logger.js';
 import { CHARTS_FILE, DASHBOARD_CSP, loadDashboardFiles } from './dashboard-files.js';
 import { FailureLimit, TokenCheck, type Access, type Tokens } from './auth.js';
@@ -46,6 +52,13 @@ export interface ServerOptions {
   statusEveryMs?: number;
   /** Failed token checks per address before 429, and the window they count in. */
   authFailures?: { max: number; windowMs: number };
+  /** The client address is the last X-Forwarded-For entry (one reverse proxy in front); default false. */
+  trustProxy?: boolean;
+  /** Stream clients at once (default DEFAULT_SERVER_LIMITS). */
+  maxWebSocketClients?: number;
+  /** Time to send a request's headers, and the whole request (ms; default DEFAULT_SERVER_LIMITS). */
+  headersTimeoutMs?: number;
+  requestTimeoutMs?: number;
 }
 
 export interface RunningServer {
@@ -158,7 +171,23 @@ export async function startServer(o: ServerOptions): Promise<RunningServer> {
   const origins = new Set(o.origins ?? []);
   const secrets = [...(o.secrets ?? []), o.tokens.read, o.tokens.control];
   const files = loadDashboardFiles();
-  const app: FastifyInstance = Fastify({ logger: false, bodyLimit: BODY_LIMIT, return503OnClosing: true });
+  const headersTimeout = o.headersTimeoutMs ?? DEFAULT_SERVER_LIMITS.headersTimeoutMs;
+  const requestTimeout = o.requestTimeoutMs ?? DEFAULT_SERVER_LIMITS.requestTimeoutMs;
+  if (headersTimeout > requestTimeout) throw new Error(`server.headersTimeoutMs: ${headersTimeout} must not be longer than server.requestTimeoutMs (${requestTimeout})`);
+  const maxStreams = o.maxWebSocketClients ?? DEFAULT_SERVER_LIMITS.maxWebSocketClients;
+  const app: FastifyInstance = Fastify({
+    logger: false,
+    bodyLimit: BODY_LIMIT,
+    return503OnClosing: true,
+    // One proxy hop: req.ip is the X-Forwarded-For entry the proxy appended, not one a client wrote.
+    trustProxy: o.trustProxy === true ? (_address: string, hop: number) => hop < 1 : false,
+    // node checks the two timeouts every connectionsCheckingInterval (30 s by default): often enough
+    // here that a slow client is cut close to its timeout. A stream, once upgraded, is not a request.
+    requestTimeout,
+    http: { headersTimeout, requestTimeout, connectionsCheckingInterval: Math.min(1_000, Math.max(25, Math.floor(headersTimeout / 4))) },
+    // An idle kept-alive connection is closed after 5 s (node's default; fastify's is 72 s).
+    keepAliveTimeout: 5_000,
+  });
   await app.register(websocket, {
     options: {
       maxPayload: 4096,
@@ -171,11 +200,6 @@ export async function startServer(o: ServerOptions): Promise<RunningServer> {
 
   app.addHook('onRequest', async (req, reply) => {
     const address = req.ip;
-    const blocked = limit.blockedFor(address);
-    if (blocked > 0) {
-      reply.header('retry-after', String(Math.ceil(blocked / 1000)));
-      return refuse(reply, 429, 'too many failed token checks from this address; try again later');
-    }
     const origin = req.headers.origin;
     const listed = origin !== undefined && origins.has(origin);
     if (origin !== undefined && !listed) {
@@ -207,6 +231,12 @@ export async function startServer(o: ServerOptions): Promise<RunningServer> {
     const token = bearer(req);
     const access: Access | undefined = token ? tokens.access(token) : undefined;
     if (!access) {
+      // Only failures are limited: the valid tokens above are served whatever this address sent.
+      const blocked = limit.blockedFor(address);
+      if (blocked > 0) {
+        reply.header('retry-after', String(Math.ceil(blocked / 1000)));
+        return refuse(reply, 429, 'too many failed token checks from this address; try again later');
+      }
       const why = token === undefined ? 'no token' : 'wrong token';
       const nowBlocked = limit.fail(address);
       log.warn({ address, method: req.method, url: req.url, reason: why }, `api: ${why}`);
@@ -326,7 +356,15 @@ export async function startServer(o: ServerOptions): Promise<RunningServer> {
     for (const [ws, topics] of clients) if (topics.has('status')) send(ws, { type: 'status', status: (status ??= c.status()) });
   }, o.statusEveryMs ?? 2_000);
   statusTimer.unref();
+  let refusedAtLimit = false;
   app.get(`${api}/stream`, { websocket: true }, (ws, req) => {
+    if (clients.size >= maxStreams) {
+      // Logged once while the limit is reached (a flood of sockets is not a flood of lines).
+      if (!refusedAtLimit) log.warn({ address: req.ip, maxWebSocketClients: maxStreams }, 'api: stream refused: too many stream clients');
+      refusedAtLimit = true;
+      ws.close(1013, `too many stream clients (server.maxWebSocketClients: ${maxStreams}); try again later`);
+      return;
+    }
     let topics: Set<Topic>;
     try {
       const q = parse(streamQuery, req.query, 'query');
@@ -336,7 +374,10 @@ export async function startServer(o: ServerOptions): Promise<RunningServer> {
       return;
     }
     clients.set(ws, topics);
-    ws.on('close', () => clients.delete(ws));
+    ws.on('close', () => {
+      clients.delete(ws);
+      if (clients.size < maxStreams) refusedAtLimit = false;
+    });
     ws.on('message', () => undefined); // nothing is read from clients
     send(ws, { type: 'hello', topics: [...topics], status: c.status() });
   });
