@@ -1,8 +1,8 @@
 /**
  * The bot's HTTP + WebSocket API (fastify 5 and @fastify/websocket), over the bot control port.
  *
- * Security, in the order a request meets it (one onRequest hook, for every route, the stream and
- * unknown paths alike):
+ * Security, in the order a request meets it (one onRequest hook, guard.ts, for every route, the
+ * stream and unknown paths alike):
  * 1. a browser Origin other than the server's own (or one listed in `origins`) gets 403. CORS is off
  *    unless `origins` lists an origin (exact match): its requests get Access-Control-Allow-Origin, its
  *    preflights are answered (204, no token: a browser sends none on them), so a dashboard served by
@@ -30,7 +30,8 @@ import type { Logger } from '../core/logger.js';
 import { DEFAULT_SERVER_LIMITS } from '../config/defaults.js';
 import { scrub } from '../runtime/logger.js';
 import { CHARTS_FILE, DASHBOARD_CSP, loadDashboardFiles } from './dashboard-files.js';
-import { FailureLimit, TokenCheck, type Access, type Tokens } from './auth.js';
+import { FailureLimit, TokenCheck, type Tokens } from './auth.js';
+import { requestGuard } from './guard.js';
 import { NotFoundError, type BotControl, type BotEvent } from './port.js';
 
 export const BODY_LIMIT = 16 * 1024;
@@ -65,15 +66,6 @@ export interface RunningServer {
   url: string;
   port: number;
   close(): Promise<void>;
-}
-
-declare module 'fastify' {
-  interface FastifyContextConfig {
-    /** The route changes the bot: the control token only. */
-    control?: boolean;
-    /** A dashboard file: served without a token. */
-    public?: boolean;
-  }
 }
 
 // ------------------------------------------------------------------------------ request schemas
@@ -136,22 +128,6 @@ function parse<T extends z.ZodType>(schema: T, value: unknown, where: string): z
   throw new BadRequest(msg);
 }
 
-function bearer(req: FastifyRequest): string | undefined {
-  const h = req.headers.authorization;
-  if (typeof h === 'string') {
-    const m = /^Bearer\s+(\S+)\s*$/i.exec(h);
-    return m ? m[1] : '';
-  }
-  const p = req.headers['sec-websocket-protocol'];
-  if (typeof p === 'string') {
-    for (const part of p.split(',')) {
-      const t = part.trim();
-      if (t.startsWith('bearer.')) return t.slice('bearer.'.length);
-    }
-  }
-  return undefined;
-}
-
 /**
  * Whether host:port can be listened on now (the run command asks before the bot starts trading, so a
  * port in use stops the run before any order). Rejects with the system's reason.
@@ -198,57 +174,7 @@ export async function startServer(o: ServerOptions): Promise<RunningServer> {
 
   const refuse = (reply: FastifyReply, status: number, message: string) => reply.code(status).send({ error: { status, message } });
 
-  app.addHook('onRequest', async (req, reply) => {
-    const address = req.ip;
-    const origin = req.headers.origin;
-    const listed = origin !== undefined && origins.has(origin);
-    if (origin !== undefined && !listed) {
-      let host: string | undefined;
-      try {
-        host = new URL(origin).host;
-      } catch {
-        host = undefined;
-      }
-      if (host === undefined || host !== req.headers.host) {
-        log.warn({ address, method: req.method, url: req.url, origin }, 'api: request from a foreign origin refused');
-        return refuse(reply, 403, `origin ${JSON.stringify(origin)} is not allowed (add it to server.origins)`);
-      }
-    }
-    if (listed) {
-      // An origin of server.origins (exact match) may read the answers: CORS for it alone.
-      reply.header('access-control-allow-origin', origin);
-      reply.header('access-control-expose-headers', 'retry-after, www-authenticate');
-      // The preflight a browser sends before a request with a token carries none: answered here.
-      if (req.method === 'OPTIONS' && req.headers['access-control-request-method'] !== undefined) {
-        reply.header('access-control-allow-methods', 'GET, POST');
-        reply.header('access-control-allow-headers', 'authorization, content-type');
-        reply.header('access-control-max-age', '600');
-        return reply.code(204).send();
-      }
-    }
-    // The dashboard's files: the page asks for the token itself.
-    if (req.routeOptions.config.public && (req.method === 'GET' || req.method === 'HEAD')) return;
-    const token = bearer(req);
-    const access: Access | undefined = token ? tokens.access(token) : undefined;
-    if (!access) {
-      // Only failures are limited: the valid tokens above are served whatever this address sent.
-      const blocked = limit.blockedFor(address);
-      if (blocked > 0) {
-        reply.header('retry-after', String(Math.ceil(blocked / 1000)));
-        return refuse(reply, 429, 'too many failed token checks from this address; try again later');
-      }
-      const why = token === undefined ? 'no token' : 'wrong token';
-      const nowBlocked = limit.fail(address);
-      log.warn({ address, method: req.method, url: req.url, reason: why }, `api: ${why}`);
-      if (nowBlocked) log.warn({ address }, 'api: too many failed token checks; this address is refused until its window ends');
-      reply.header('www-authenticate', 'Bearer');
-      return refuse(reply, 401, token === undefined ? 'missing Authorization: Bearer <token>' : 'wrong token');
-    }
-    if (req.routeOptions.config.control && access !== 'control') {
-      log.warn({ address, method: req.method, url: req.url }, 'api: control route with the read-only token refused');
-      return refuse(reply, 403, 'this route needs the control token');
-    }
-  });
+  app.addHook('onRequest', requestGuard({ tokens, limit, origins, log, refuse }));
   app.addHook('onSend', async (_req, reply, payload) => {
     reply.header('cache-control', 'no-store');
     reply.header('vary', 'Origin');
