@@ -115,6 +115,7 @@ export function registerRunCommand(program: Command): void {
             host,
             port,
             origins: config.server?.origins ?? [],
+            ...(config.server ? { trustProxy: config.server.trustProxy, maxWebSocketClients: config.server.maxWebSocketClients, headersTimeoutMs: config.server.headersTimeoutMs, requestTimeoutMs: config.server.requestTimeoutMs } : {}),
             logger,
             secrets: [config.exchange.apiKey, config.exchange.stream.privateKey, bot.embedded?.account.apiKey, ...notificationSecrets(config.notifications)].filter((x): x is string => x !== undefined),
           });

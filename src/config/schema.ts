@@ -7,7 +7,10 @@ import type { Decimal } from 'decimal.js';
 import { cronExpr, filePath, instant, money, pct, positiveInt, resolution, symbol, symbolMap, timeZone } from './fields.js';
 import { riskSchema, strategyRiskLimitsSchema } from './schema-risk.js';
 import { notificationsSchema } from './schema-notify.js';
+import { serverSchema } from './schema-server.js';
 import { DEFAULT_JOURNAL_FILE, DEFAULT_SERVER_PORT } from './defaults.js';
+
+export { serverSchema };
 
 export const MODES = ['live', 'paper', 'backtest'] as const;
 export type Mode = (typeof MODES)[number];
@@ -189,47 +192,6 @@ export const backtestSchema = z.strictObject({
   if (b.from >= b.to) ctx.addIssue({ code: 'custom', path: ['to'], message: `must be after from (${new Date(b.from).toISOString()})` });
 });
 
-
-const serverToken = (description: string) =>
-  z
-    .string({ error: 'is not a string (write it as ${ENV_NAME})' })
-    .regex(/^[A-Za-z0-9._~+-]{16,256}$/, { error: 'is not a usable token: 16 to 256 letters, digits or . _ ~ + -' })
-    .optional()
-    .describe(description);
-
-export const serverSchema = z
-  .strictObject({
-    host: z
-      .string({ error: 'is not a host name or address' })
-      .min(1, { error: 'must not be empty' })
-      .default('127.0.0.1')
-      .describe('Address the API server listens on (127.0.0.1: this machine only; put a TLS reverse proxy in front to reach it from elsewhere)'),
-    port: z
-      .number({ error: 'is not a port number' })
-      .int({ error: 'is not a port number' })
-      .min(0, { error: 'must be a port number from 0 to 65535' })
-      .max(65_535, { error: 'must be a port number from 0 to 65535' })
-      .default(DEFAULT_SERVER_PORT)
-      .describe('TCP port of the API server (0: any free port, printed at start)'),
-    token: serverToken('Read-only bearer token, as an environment reference, e.g. ${MIZAN_SERVER_TOKEN} (default: that variable, else one generated at start and printed once)'),
-    controlToken: serverToken(
-      'Control bearer token (halt, resume, strategies, cancels), as an environment reference, e.g. ${MIZAN_SERVER_CONTROL_TOKEN} (default: that variable, else one generated at start and printed once)',
-    ),
-    origins: z
-      .array(
-        z
-          .string()
-          .regex(/^https?:\/\/[^\s/]+$/, { error: 'is not an origin (scheme://host[:port], e.g. https://bot.example.com)', abort: true })
-          // Matched exactly against the browser's Origin header: written as a browser sends it.
-          .refine((s) => URL.canParse(s) && new URL(s).origin === s, { error: 'is not written as a browser sends it (lower case, no default port: e.g. http://127.0.0.1:8787, https://bot.example.com)' }),
-        { error: 'is not a list of origins' },
-      )
-      .default([])
-      .describe(
-        'Browser origins allowed besides the server\'s own, matched exactly (e.g. the dashboard of another bot, http://127.0.0.1:8787): their requests get CORS headers and their WebSocket streams are accepted. Any other Origin is refused (403); empty (the default): CORS off',
-      ),
-  })
-  .describe('The HTTP + WebSocket API (`mizan run --serve`); a config with this section serves it on every run');
 
 /** `journal.file` when a config does not set it. */
 export { DEFAULT_JOURNAL_FILE, DEFAULT_SERVER_PORT };

@@ -1,7 +1,8 @@
 /**
  * Bearer tokens of the API: a read-only one and a control one, compared in constant time, and a
  * limit on failed attempts per client address (after `maxFailures` failures within `windowMs`, the
- * address gets 429 for the rest of the window, whatever it sends).
+ * address's wrong or missing tokens get 429 for the rest of the window). Only failures count: a
+ * valid token is always served, so nobody can lock the operator out by sending wrong ones.
  */
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 
@@ -71,6 +72,8 @@ export class TokenCheck {
 export interface FailureLimitOptions {
   maxFailures: number;
   windowMs: number;
+  /** Addresses remembered at most (the oldest are forgotten first); default 10,000. */
+  maxAddresses?: number;
   now?: () => number;
 }
 
@@ -99,12 +102,19 @@ export class FailureLimit {
     const t = this.now();
     let e = this.byAddress.get(address);
     if (!e || t - e.start >= this.opts.windowMs) {
+      // A new window goes to the end of the map's order (the oldest are the first to be forgotten).
+      this.byAddress.delete(address);
       e = { count: 0, start: t };
       this.byAddress.set(address, e);
     }
     e.count++;
-    // Old entries go, so the map stays small whatever addresses try.
-    if (this.byAddress.size > 10_000) for (const [k, v] of this.byAddress) if (t - v.start >= this.opts.windowMs) this.byAddress.delete(k);
+    // The map stays small whatever addresses try: past the cap, the oldest windows are forgotten
+    // (the map is in the order windows started, so the ended ones go first).
+    const cap = this.opts.maxAddresses ?? 10_000;
+    for (const k of this.byAddress.keys()) {
+      if (this.byAddress.size <= cap) break;
+      this.byAddress.delete(k);
+    }
     return e.count === this.opts.maxFailures;
   }
 }

@@ -1,17 +1,22 @@
 /**
  * The bot's HTTP + WebSocket API (fastify 5 and @fastify/websocket), over the bot control port.
  *
- * Security, in the order a request meets it (one onRequest hook, for every route, the stream and
- * unknown paths alike):
- * 1. an address with too many failed token checks gets 429 until its window ends;
- * 2. a browser Origin other than the server's own (or one listed in `origins`) gets 403. CORS is off
+ * Security, in the order a request meets it (one onRequest hook, guard.ts, for every route, the
+ * stream and unknown paths alike):
+ * 1. a browser Origin other than the server's own (or one listed in `origins`) gets 403. CORS is off
  *    unless `origins` lists an origin (exact match): its requests get Access-Control-Allow-Origin, its
  *    preflights are answered (204, no token: a browser sends none on them), so a dashboard served by
  *    another bot can read this one; the stream accepts the same origins;
  * (the dashboard's files, `/` and `/dashboard/*`, need no token: the page asks for it);
- * 3. no token, or a wrong one, gets 401 and counts as a failure (logged with the address, never the
- *    token);
- * 4. a control route with the read-only token gets 403.
+ * 2. no token, or a wrong one, gets 401 and counts as a failure of its client address (logged with
+ *    the address, never the token); after too many, that address's failures get 429 until its window
+ *    ends. A valid token is always served, whatever others sent: nobody locks the operator out. The
+ *    address is the connection's, or with `trustProxy` the last X-Forwarded-For entry (the one the
+ *    proxy in front appended; what a client writes in front of it is not believed);
+ * 3. a control route with the read-only token gets 403.
+ * Connections are limited: `maxWebSocketClients` streams at once (the next one is closed with 1013),
+ * `headersTimeoutMs` to send the headers and `requestTimeoutMs` the whole request (else 408 and the
+ * connection is closed), so slow clients cannot hold sockets open.
  * Bodies are limited to 16 KiB (413) and validated with zod (400 naming the field); query strings too.
  * The stream takes the token in the Authorization header or, from a browser (which cannot set
  * headers on a WebSocket), as the subprotocol `bearer.<token>` next to `mizan.v1`.
@@ -22,9 +27,11 @@ import websocket from '@fastify/websocket';
 import type { WebSocket } from 'ws';
 import { z } from 'zod';
 import type { Logger } from '../core/logger.js';
+import { DEFAULT_SERVER_LIMITS } from '../config/defaults.js';
 import { scrub } from '../runtime/logger.js';
 import { CHARTS_FILE, DASHBOARD_CSP, loadDashboardFiles } from './dashboard-files.js';
-import { FailureLimit, TokenCheck, type Access, type Tokens } from './auth.js';
+import { FailureLimit, TokenCheck, type Tokens } from './auth.js';
+import { requestGuard } from './guard.js';
 import { NotFoundError, type BotControl, type BotEvent } from './port.js';
 
 export const BODY_LIMIT = 16 * 1024;
@@ -46,21 +53,19 @@ export interface ServerOptions {
   statusEveryMs?: number;
   /** Failed token checks per address before 429, and the window they count in. */
   authFailures?: { max: number; windowMs: number };
+  /** The client address is the last X-Forwarded-For entry (one reverse proxy in front); default false. */
+  trustProxy?: boolean;
+  /** Stream clients at once (default DEFAULT_SERVER_LIMITS). */
+  maxWebSocketClients?: number;
+  /** Time to send a request's headers, and the whole request (ms; default DEFAULT_SERVER_LIMITS). */
+  headersTimeoutMs?: number;
+  requestTimeoutMs?: number;
 }
 
 export interface RunningServer {
   url: string;
   port: number;
   close(): Promise<void>;
-}
-
-declare module 'fastify' {
-  interface FastifyContextConfig {
-    /** The route changes the bot: the control token only. */
-    control?: boolean;
-    /** A dashboard file: served without a token. */
-    public?: boolean;
-  }
 }
 
 // ------------------------------------------------------------------------------ request schemas
@@ -123,22 +128,6 @@ function parse<T extends z.ZodType>(schema: T, value: unknown, where: string): z
   throw new BadRequest(msg);
 }
 
-function bearer(req: FastifyRequest): string | undefined {
-  const h = req.headers.authorization;
-  if (typeof h === 'string') {
-    const m = /^Bearer\s+(\S+)\s*$/i.exec(h);
-    return m ? m[1] : '';
-  }
-  const p = req.headers['sec-websocket-protocol'];
-  if (typeof p === 'string') {
-    for (const part of p.split(',')) {
-      const t = part.trim();
-      if (t.startsWith('bearer.')) return t.slice('bearer.'.length);
-    }
-  }
-  return undefined;
-}
-
 /**
  * Whether host:port can be listened on now (the run command asks before the bot starts trading, so a
  * port in use stops the run before any order). Rejects with the system's reason.
@@ -158,7 +147,23 @@ export async function startServer(o: ServerOptions): Promise<RunningServer> {
   const origins = new Set(o.origins ?? []);
   const secrets = [...(o.secrets ?? []), o.tokens.read, o.tokens.control];
   const files = loadDashboardFiles();
-  const app: FastifyInstance = Fastify({ logger: false, bodyLimit: BODY_LIMIT, return503OnClosing: true });
+  const headersTimeout = o.headersTimeoutMs ?? DEFAULT_SERVER_LIMITS.headersTimeoutMs;
+  const requestTimeout = o.requestTimeoutMs ?? DEFAULT_SERVER_LIMITS.requestTimeoutMs;
+  if (headersTimeout > requestTimeout) throw new Error(`server.headersTimeoutMs: ${headersTimeout} must not be longer than server.requestTimeoutMs (${requestTimeout})`);
+  const maxStreams = o.maxWebSocketClients ?? DEFAULT_SERVER_LIMITS.maxWebSocketClients;
+  const app: FastifyInstance = Fastify({
+    logger: false,
+    bodyLimit: BODY_LIMIT,
+    return503OnClosing: true,
+    // One proxy hop: req.ip is the X-Forwarded-For entry the proxy appended, not one a client wrote.
+    trustProxy: o.trustProxy === true ? (_address: string, hop: number) => hop < 1 : false,
+    // node checks the two timeouts every connectionsCheckingInterval (30 s by default): often enough
+    // here that a slow client is cut close to its timeout. A stream, once upgraded, is not a request.
+    requestTimeout,
+    http: { headersTimeout, requestTimeout, connectionsCheckingInterval: Math.min(1_000, Math.max(25, Math.floor(headersTimeout / 4))) },
+    // An idle kept-alive connection is closed after 5 s (node's default; fastify's is 72 s).
+    keepAliveTimeout: 5_000,
+  });
   await app.register(websocket, {
     options: {
       maxPayload: 4096,
@@ -169,56 +174,7 @@ export async function startServer(o: ServerOptions): Promise<RunningServer> {
 
   const refuse = (reply: FastifyReply, status: number, message: string) => reply.code(status).send({ error: { status, message } });
 
-  app.addHook('onRequest', async (req, reply) => {
-    const address = req.ip;
-    const blocked = limit.blockedFor(address);
-    if (blocked > 0) {
-      reply.header('retry-after', String(Math.ceil(blocked / 1000)));
-      return refuse(reply, 429, 'too many failed token checks from this address; try again later');
-    }
-    const origin = req.headers.origin;
-    const listed = origin !== undefined && origins.has(origin);
-    if (origin !== undefined && !listed) {
-      let host: string | undefined;
-      try {
-        host = new URL(origin).host;
-      } catch {
-        host = undefined;
-      }
-      if (host === undefined || host !== req.headers.host) {
-        log.warn({ address, method: req.method, url: req.url, origin }, 'api: request from a foreign origin refused');
-        return refuse(reply, 403, `origin ${JSON.stringify(origin)} is not allowed (add it to server.origins)`);
-      }
-    }
-    if (listed) {
-      // An origin of server.origins (exact match) may read the answers: CORS for it alone.
-      reply.header('access-control-allow-origin', origin);
-      reply.header('access-control-expose-headers', 'retry-after, www-authenticate');
-      // The preflight a browser sends before a request with a token carries none: answered here.
-      if (req.method === 'OPTIONS' && req.headers['access-control-request-method'] !== undefined) {
-        reply.header('access-control-allow-methods', 'GET, POST');
-        reply.header('access-control-allow-headers', 'authorization, content-type');
-        reply.header('access-control-max-age', '600');
-        return reply.code(204).send();
-      }
-    }
-    // The dashboard's files: the page asks for the token itself.
-    if (req.routeOptions.config.public && (req.method === 'GET' || req.method === 'HEAD')) return;
-    const token = bearer(req);
-    const access: Access | undefined = token ? tokens.access(token) : undefined;
-    if (!access) {
-      const why = token === undefined ? 'no token' : 'wrong token';
-      const nowBlocked = limit.fail(address);
-      log.warn({ address, method: req.method, url: req.url, reason: why }, `api: ${why}`);
-      if (nowBlocked) log.warn({ address }, 'api: too many failed token checks; this address is refused until its window ends');
-      reply.header('www-authenticate', 'Bearer');
-      return refuse(reply, 401, token === undefined ? 'missing Authorization: Bearer <token>' : 'wrong token');
-    }
-    if (req.routeOptions.config.control && access !== 'control') {
-      log.warn({ address, method: req.method, url: req.url }, 'api: control route with the read-only token refused');
-      return refuse(reply, 403, 'this route needs the control token');
-    }
-  });
+  app.addHook('onRequest', requestGuard({ tokens, limit, origins, log, refuse }));
   app.addHook('onSend', async (_req, reply, payload) => {
     reply.header('cache-control', 'no-store');
     reply.header('vary', 'Origin');
@@ -326,7 +282,15 @@ export async function startServer(o: ServerOptions): Promise<RunningServer> {
     for (const [ws, topics] of clients) if (topics.has('status')) send(ws, { type: 'status', status: (status ??= c.status()) });
   }, o.statusEveryMs ?? 2_000);
   statusTimer.unref();
+  let refusedAtLimit = false;
   app.get(`${api}/stream`, { websocket: true }, (ws, req) => {
+    if (clients.size >= maxStreams) {
+      // Logged once while the limit is reached (a flood of sockets is not a flood of lines).
+      if (!refusedAtLimit) log.warn({ address: req.ip, maxWebSocketClients: maxStreams }, 'api: stream refused: too many stream clients');
+      refusedAtLimit = true;
+      ws.close(1013, `too many stream clients (server.maxWebSocketClients: ${maxStreams}); try again later`);
+      return;
+    }
     let topics: Set<Topic>;
     try {
       const q = parse(streamQuery, req.query, 'query');
@@ -336,7 +300,10 @@ export async function startServer(o: ServerOptions): Promise<RunningServer> {
       return;
     }
     clients.set(ws, topics);
-    ws.on('close', () => clients.delete(ws));
+    ws.on('close', () => {
+      clients.delete(ws);
+      if (clients.size < maxStreams) refusedAtLimit = false;
+    });
     ws.on('message', () => undefined); // nothing is read from clients
     send(ws, { type: 'hello', topics: [...topics], status: c.status() });
   });

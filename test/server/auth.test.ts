@@ -45,4 +45,19 @@ describe('API tokens', () => {
     expect(l.blockedFor('a')).toBe(0);
     expect(l.fail('a')).toBe(false);
   });
+
+  it('remembers at most maxAddresses addresses, forgetting the oldest windows first', () => {
+    let now = 0;
+    const l = new FailureLimit({ maxFailures: 2, windowMs: 60_000, maxAddresses: 3, now: () => now });
+    l.fail('a');
+    l.fail('a');
+    expect(l.blockedFor('a')).toBeGreaterThan(0);
+    now = 1;
+    for (const k of ['b', 'c']) l.fail(k);
+    // a fourth address: the oldest window (a's) is forgotten, the newer ones kept
+    l.fail('d');
+    expect(l.blockedFor('a')).toBe(0);
+    l.fail('b');
+    expect(l.blockedFor('b')).toBeGreaterThan(0);
+  });
 });
