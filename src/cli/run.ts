@@ -11,7 +11,6 @@ import type { Notifier } from '../notify/notifier.js';
 import { DEFAULT_SERVER_PORT } from '../config/defaults.js';
 import type { RunningServer } from '../server/server.js';
 import type { BotControlAdapter, DenialLog } from '../server/bot-adapter.js';
-import { notificationSecrets } from '../config/notify-secrets.js';
 
 function banner(info: StartInfo): string {
   const lines = [`mizan ${info.mode}: ${info.exchange}`];
@@ -57,7 +56,7 @@ export function registerRunCommand(program: Command): void {
         throw new Error(`--live: ${file} says mode: ${config.mode}, so this run would not trade live. Live trading needs mode: live in the file (with exchange.simulator: false and an API key) and --live on the command line; ${instead}`);
       }
       // The bot, the logger and the server are loaded when the command runs, not when `mizan` starts (mizan --help stays quick).
-      const [{ startBot }, { loggerFromConfig }] = await Promise.all([import('../runtime/bot.js'), import('../runtime/logger.js')]);
+      const [{ startBot }, { loggerFromConfig }, { configSecrets }] = await Promise.all([import('../runtime/bot.js'), import('../runtime/logger.js'), import('../runtime/secrets.js')]);
       const serve = o.serve === true || config.server !== undefined;
       if (o.port !== undefined && !serve) throw new Error(`--port: the API is not served; add --serve (or a server: section to ${file})`);
       const api = serve ? await Promise.all([import('../server/auth.js'), import('../server/log-ring.js'), import('../server/bot-adapter.js'), import('../server/server.js')]) : undefined;
@@ -84,13 +83,13 @@ export function registerRunCommand(program: Command): void {
       const bot = await startBot(config, {
         live: o.live === true,
         logger,
+        ...(tokens ? { secrets: [tokens.read, tokens.control] } : {}),
         ...(api || (notify && config.notifications)
           ? {
               attach: (parts: BotParts) => {
                 if (api) early = new api[2].DenialLog(parts);
                 if (notify && config.notifications) {
-                  const secrets = [config.exchange.apiKey, config.exchange.stream.privateKey, tokens?.read, tokens?.control, ...notificationSecrets(config.notifications)].filter((x): x is string => x !== undefined);
-                  notifier = notify.startNotifier(parts, config.notifications, { logger, secrets });
+                  notifier = notify.startNotifier(parts, config.notifications, { logger, secrets: configSecrets(config, [tokens?.read, tokens?.control]) });
                   notifyTap = (line) => notifier?.onLogLine(line);
                 }
               },
@@ -116,7 +115,7 @@ export function registerRunCommand(program: Command): void {
             port,
             origins: config.server?.origins ?? [],
             logger,
-            secrets: [config.exchange.apiKey, config.exchange.stream.privateKey, bot.embedded?.account.apiKey, ...notificationSecrets(config.notifications)].filter((x): x is string => x !== undefined),
+            secrets: configSecrets(config, [bot.embedded?.account.apiKey]),
           });
         } catch (err) {
           control.close();
