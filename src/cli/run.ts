@@ -1,5 +1,5 @@
 /**
- * `mizan run <config> [--duration] [--live] [--keep-orders] [--serve [--port N]]`: load and check the
+ * `mizan run <config> [--duration] [--live] [--keep-orders] [--adopt-journal] [--serve [--port N]]`: load and check the
  * config, start the bot, print a status line every few seconds, stop cleanly on Ctrl-C (or SIGTERM,
  * or after --duration) with a summary. A second Ctrl-C forces the exit. With --serve (or a `server:`
  * section in the config) the HTTP + WebSocket API of src/server/ runs in the same process.
@@ -40,13 +40,14 @@ export function registerRunCommand(program: Command): void {
     })
     .option('--live', 'confirm live trading (the config must also say mode: live)')
     .option('--keep-orders', 'leave open orders on the exchange when stopping')
+    .option('--adopt-journal', "bind a journal written with another account (exchange URL or API key) to this run's account instead of refusing to start")
     .option('--serve', `serve the HTTP + WebSocket API (on 127.0.0.1:${DEFAULT_SERVER_PORT} unless the config's server: says otherwise)`)
     .option('--port <port>', 'port of the API (0: any free port); with --serve or a server: section', (v) => {
       const n = Number(v);
       if (!Number.isInteger(n) || n < 0 || n > 65535) throw new Error(`--port: "${v}" is not a port number (0 to 65535)`);
       return n;
     })
-    .action(async (file: string, o: { duration?: number; live?: boolean; keepOrders?: boolean; serve?: boolean; port?: number }) => {
+    .action(async (file: string, o: { duration?: number; live?: boolean; keepOrders?: boolean; serve?: boolean; port?: number; adoptJournal?: boolean }) => {
       // Every problem of the file, its strategies and their parameters at once, before anything starts.
       const { config } = await loadChecked(file);
       // --live confirms a file that says mode: live; on any other file it would be ignored, and a
@@ -83,6 +84,7 @@ export function registerRunCommand(program: Command): void {
       const bot = await startBot(config, {
         live: o.live === true,
         logger,
+        adoptJournal: o.adoptJournal === true,
         ...(tokens ? { secrets: [tokens.read, tokens.control] } : {}),
         ...(api || (notify && config.notifications)
           ? {
