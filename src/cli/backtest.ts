@@ -89,12 +89,14 @@ export function registerBacktestCommands(program: Command): void {
       // stderr: stdout carries the summary. ctx.log, risk denials and handler errors reach it.
       // Each line carries the simulated time it was written at (`at`), once the run's clock exists.
       let simClock: { now(): number } | undefined;
+      const [{ configSecrets }, { scrub }] = await Promise.all([import('../runtime/secrets.js'), import('../core/scrub.js')]);
+      const secrets = configSecrets(config);
       const logger = m.createLogger({
         mixin: () => (simClock ? { at: new Date(simClock.now()).toISOString() } : {}),
         level: config.logging.level,
         pretty: config.logging.pretty,
         destination: process.stderr,
-        secrets: [config.exchange.apiKey, config.exchange.stream.privateKey].filter((x): x is string => x !== undefined),
+        secrets,
       });
       const bar = new m.cliProgress.SingleBar({ format: 'backtest [{bar}] {percentage}% {value}/{total} candles', clearOnComplete: true, stream: process.stderr }, m.cliProgress.Presets.shades_classic);
       let started = false;
@@ -116,12 +118,13 @@ export function registerBacktestCommands(program: Command): void {
       if (started) bar.stop();
       const [result, breakdowns] = await Promise.all([import('../backtest/result.js'), import('../backtest/breakdowns.js')]);
       // Colours on a terminal (none when stdout is a file or a pipe, or NO_COLOR is set).
-      process.stdout.write(result.formatSummary(run.result, breakdowns.paintFor(process.stdout)) + '\n');
+      // The summary and the result files carry free text (denial reasons, errors): the secrets removed.
+      process.stdout.write(scrub(result.formatSummary(run.result, breakdowns.paintFor(process.stdout)), secrets) + '\n');
       if (o.out) {
         const report = await import('../backtest/report-html.js');
         mkdirSync(o.out, { recursive: true });
-        writeFileSync(join(o.out, 'result.json'), result.resultJson(run.result));
-        writeFileSync(join(o.out, 'report.html'), report.renderHtmlReport(run.result, run.series));
+        writeFileSync(join(o.out, 'result.json'), scrub(result.resultJson(run.result), secrets));
+        writeFileSync(join(o.out, 'report.html'), scrub(report.renderHtmlReport(run.result, run.series), secrets));
         process.stdout.write(`wrote ${join(o.out, 'result.json')} and ${join(o.out, 'report.html')}\n`);
       }
       const errors = run.result.errors;

@@ -6,6 +6,8 @@
  * (the journal.file of that bot's config). With neither, the one that exists of the default
  * journal.file (`.mizan/journal.sqlite`) and the journal of config/default.yaml (what `npm start`
  * writes, `.mizan/paper.sqlite`); when both exist the command refuses to guess.
+ * What is printed has the secrets this process knows (the --config's, the environment's:
+ * runtime/secrets.ts) replaced by `[REDACTED]`, also in a journal written before they were removed.
  */
 import type { Command } from 'commander';
 import { existsSync } from 'node:fs';
@@ -14,6 +16,7 @@ import { DEFAULT_JOURNAL_FILE as CONFIG_DEFAULT_JOURNAL } from '../config/defaul
 import type { Clock } from '../core/clock.js';
 import { SystemClock } from '../core/clock.js';
 import { ZERO } from '../core/decimal.js';
+import { scrub } from '../core/scrub.js';
 import { Journal } from '../store/journal.js';
 import { computePnl } from '../store/pnl.js';
 import type { JournalPnlRow } from '../store/pnl.js';
@@ -154,10 +157,12 @@ export function registerJournalCommand(program: Command, deps: JournalCommandDep
     if (opts.strategy !== undefined) filter.strategy = opts.strategy;
     if (opts.symbol !== undefined) filter.symbol = opts.symbol;
     if (opts.since !== undefined) filter.since = parseSince(opts.since, clock.now());
+    const { secretsOfConfigFile } = await import('../runtime/secrets.js');
+    const secrets = await secretsOfConfigFile(opts.config);
     const j = Journal.open(where.file, { readonly: true, clock });
     try {
       if (where.implicit) note(`${where.implicit}\n`);
-      out(fn(j, filter));
+      out(scrub(fn(j, filter), secrets));
     } finally {
       j.close();
     }

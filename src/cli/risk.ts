@@ -5,10 +5,13 @@
  *   mizan status [--file journal]          trading state, reason, since
  * They write and read the trading state in the bot's journal. A running bot applies a change within
  * its watch interval (watchTradingState), at once on SIGUSR2; a bot started later reads it at start.
+ * The secrets this process knows (the --config's keys and tokens, the secret variables of the
+ * environment: runtime/secrets.ts) are neither written into the journal nor printed.
  */
 import type { Command } from 'commander';
 import { existsSync } from 'node:fs';
 import { SystemClock, type Clock } from '../core/clock.js';
+import { scrub } from '../core/scrub.js';
 import { Journal } from '../store/journal.js';
 import { resolveJournalFile, NPM_START_CONFIG, type JournalLocation } from './journal.js';
 import type { TradingStateName, TradingStateRecord } from '../risk/ports.js';
@@ -27,11 +30,11 @@ export function describeState(r: TradingStateRecord | undefined): string {
 }
 
 /** Write a trading state into a journal file; returns the record written. */
-export function setTradingState(file: string, state: TradingStateName, reason: string, clock: Clock = new SystemClock()): TradingStateRecord {
+export function setTradingState(file: string, state: TradingStateName, reason: string, clock: Clock = new SystemClock(), secrets: readonly string[] = []): TradingStateRecord {
   if (!existsSync(file)) throw new Error(`--file: journal ${JSON.stringify(file)} does not exist (use the bot's journal.file)`);
-  const journal = Journal.open(file, { clock });
+  const journal = Journal.open(file, { clock, secrets });
   try {
-    const rec: TradingStateRecord = { state, reason, since: clock.now() };
+    const rec: TradingStateRecord = { state, reason: scrub(reason, secrets), since: clock.now() };
     journal.setTradingState(rec);
     return rec;
   } finally {
@@ -51,11 +54,17 @@ export function readTradingState(file: string): TradingStateRecord | undefined {
 }
 
 export function registerRiskCommands(program: Command, deps: RiskCommandDeps = {}): void {
-  const out = deps.out ?? ((t: string) => void process.stdout.write(t));
-  const err = deps.err ?? ((t: string) => void process.stderr.write(t));
+  const rawOut = deps.out ?? ((t: string) => void process.stdout.write(t));
+  const rawErr = deps.err ?? ((t: string) => void process.stderr.write(t));
   const clock = deps.clock ?? new SystemClock();
-  const run = async (fn: () => Promise<void>) => {
+  // Set by each command from its --config and the environment before anything is read or printed.
+  let secrets: string[] = [];
+  const out = (t: string) => rawOut(scrub(t, secrets));
+  const err = (t: string) => rawErr(scrub(t, secrets));
+  const run = async (o: JournalLocation, fn: () => Promise<void>) => {
     try {
+      const { secretsOfConfigFile } = await import('../runtime/secrets.js');
+      secrets = await secretsOfConfigFile(o.config);
       await fn();
     } catch (e) {
       err(`${e instanceof Error ? e.message : String(e)}\n`);
@@ -77,8 +86,8 @@ export function registerRiskCommands(program: Command, deps: RiskCommandDeps = {
     .option(...fileOpt)
     .option(...configOpt)
     .action((reason: string[], o: JournalLocation) =>
-      run(async () => {
-        const rec = setTradingState(await journalOf(o), 'halted', reason.join(' ') || 'halted from the command line', clock);
+      run(o, async () => {
+        const rec = setTradingState(await journalOf(o), 'halted', reason.join(' ') || 'halted from the command line', clock, secrets);
         out(`${describeState(rec)}\nA running bot applies it within its state watch interval (at once on SIGUSR2).\n`);
       }),
     );
@@ -89,8 +98,8 @@ export function registerRiskCommands(program: Command, deps: RiskCommandDeps = {
     .option(...fileOpt)
     .option(...configOpt)
     .action((reason: string[], o: JournalLocation) =>
-      run(async () => {
-        const rec = setTradingState(await journalOf(o), 'active', reason.join(' ') || 'resumed from the command line', clock);
+      run(o, async () => {
+        const rec = setTradingState(await journalOf(o), 'active', reason.join(' ') || 'resumed from the command line', clock, secrets);
         out(`${describeState(rec)}\n`);
       }),
     );
@@ -99,5 +108,5 @@ export function registerRiskCommands(program: Command, deps: RiskCommandDeps = {
     .description('show the trading state (active, reducing, halted), its reason and since when')
     .option(...fileOpt)
     .option(...configOpt)
-    .action((o: JournalLocation) => run(async () => out(`${describeState(readTradingState(await journalOf(o)))}\n`)));
+    .action((o: JournalLocation) => run(o, async () => out(`${describeState(readTradingState(await journalOf(o)))}\n`)));
 }

@@ -1,5 +1,5 @@
 /**
- * `mizan run <config> [--duration] [--live] [--keep-orders] [--serve [--port N]]`: load and check the
+ * `mizan run <config> [--duration] [--live] [--keep-orders] [--adopt-journal] [--serve [--port N]]`: load and check the
  * config, start the bot, print a status line every few seconds, stop cleanly on Ctrl-C (or SIGTERM,
  * or after --duration) with a summary. A second Ctrl-C forces the exit. With --serve (or a `server:`
  * section in the config) the HTTP + WebSocket API of src/server/ runs in the same process.
@@ -11,7 +11,6 @@ import type { Notifier } from '../notify/notifier.js';
 import { DEFAULT_SERVER_PORT } from '../config/defaults.js';
 import type { RunningServer } from '../server/server.js';
 import type { BotControlAdapter, DenialLog } from '../server/bot-adapter.js';
-import { notificationSecrets } from '../config/notify-secrets.js';
 
 function banner(info: StartInfo): string {
   const lines = [`mizan ${info.mode}: ${info.exchange}`];
@@ -41,13 +40,14 @@ export function registerRunCommand(program: Command): void {
     })
     .option('--live', 'confirm live trading (the config must also say mode: live)')
     .option('--keep-orders', 'leave open orders on the exchange when stopping')
+    .option('--adopt-journal', "bind a journal written with another account (exchange URL or API key) to this run's account instead of refusing to start")
     .option('--serve', `serve the HTTP + WebSocket API (on 127.0.0.1:${DEFAULT_SERVER_PORT} unless the config's server: says otherwise)`)
     .option('--port <port>', 'port of the API (0: any free port); with --serve or a server: section', (v) => {
       const n = Number(v);
       if (!Number.isInteger(n) || n < 0 || n > 65535) throw new Error(`--port: "${v}" is not a port number (0 to 65535)`);
       return n;
     })
-    .action(async (file: string, o: { duration?: number; live?: boolean; keepOrders?: boolean; serve?: boolean; port?: number }) => {
+    .action(async (file: string, o: { duration?: number; live?: boolean; keepOrders?: boolean; serve?: boolean; port?: number; adoptJournal?: boolean }) => {
       // Every problem of the file, its strategies and their parameters at once, before anything starts.
       const { config } = await loadChecked(file);
       // --live confirms a file that says mode: live; on any other file it would be ignored, and a
@@ -57,7 +57,7 @@ export function registerRunCommand(program: Command): void {
         throw new Error(`--live: ${file} says mode: ${config.mode}, so this run would not trade live. Live trading needs mode: live in the file (with exchange.simulator: false and an API key) and --live on the command line; ${instead}`);
       }
       // The bot, the logger and the server are loaded when the command runs, not when `mizan` starts (mizan --help stays quick).
-      const [{ startBot }, { loggerFromConfig }] = await Promise.all([import('../runtime/bot.js'), import('../runtime/logger.js')]);
+      const [{ startBot }, { loggerFromConfig }, { configSecrets }] = await Promise.all([import('../runtime/bot.js'), import('../runtime/logger.js'), import('../runtime/secrets.js')]);
       const serve = o.serve === true || config.server !== undefined;
       if (o.port !== undefined && !serve) throw new Error(`--port: the API is not served; add --serve (or a server: section to ${file})`);
       const api = serve ? await Promise.all([import('../server/auth.js'), import('../server/log-ring.js'), import('../server/bot-adapter.js'), import('../server/server.js')]) : undefined;
@@ -84,13 +84,14 @@ export function registerRunCommand(program: Command): void {
       const bot = await startBot(config, {
         live: o.live === true,
         logger,
+        adoptJournal: o.adoptJournal === true,
+        ...(tokens ? { secrets: [tokens.read, tokens.control] } : {}),
         ...(api || (notify && config.notifications)
           ? {
               attach: (parts: BotParts) => {
                 if (api) early = new api[2].DenialLog(parts);
                 if (notify && config.notifications) {
-                  const secrets = [config.exchange.apiKey, config.exchange.stream.privateKey, tokens?.read, tokens?.control, ...notificationSecrets(config.notifications)].filter((x): x is string => x !== undefined);
-                  notifier = notify.startNotifier(parts, config.notifications, { logger, secrets });
+                  notifier = notify.startNotifier(parts, config.notifications, { logger, secrets: configSecrets(config, [tokens?.read, tokens?.control]) });
                   notifyTap = (line) => notifier?.onLogLine(line);
                 }
               },
@@ -117,7 +118,7 @@ export function registerRunCommand(program: Command): void {
             origins: config.server?.origins ?? [],
             ...(config.server ? { trustProxy: config.server.trustProxy, maxWebSocketClients: config.server.maxWebSocketClients, headersTimeoutMs: config.server.headersTimeoutMs, requestTimeoutMs: config.server.requestTimeoutMs } : {}),
             logger,
-            secrets: [config.exchange.apiKey, config.exchange.stream.privateKey, bot.embedded?.account.apiKey, ...notificationSecrets(config.notifications)].filter((x): x is string => x !== undefined),
+            secrets: configSecrets(config, [bot.embedded?.account.apiKey]),
           });
         } catch (err) {
           control.close();

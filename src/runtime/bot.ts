@@ -21,6 +21,8 @@ import type { RiskEngine } from '../risk/engine.js';
 import { journalRiskSink } from '../risk/sinks.js';
 import { runSim, type RunningSim } from '../sim/cli-command.js';
 import { Journal } from '../store/journal.js';
+import { bindJournal, exchangeIdentity, keyFingerprint } from '../store/binding.js';
+import { configSecrets } from './secrets.js';
 import { splitSymbol } from '../store/pnl.js';
 import { JournalExecutionAdapter, journalKv } from './journal-adapters.js';
 import { loggerFromConfig } from './logger.js';
@@ -54,6 +56,10 @@ export interface BotOptions {
   /** Status line target and intervals (tests turn the status line off with statusEveryMs: 0). */
   out?: NodeJS.WritableStream;
   intervals?: Partial<{ pollMs: number; syncMs: number; equityMs: number; statusEveryMs: number }>;
+  /** Secrets of this process beyond the config's (generated API tokens): never written to the journal. */
+  secrets?: readonly string[];
+  /** `--adopt-journal`: a journal bound to another account is bound to this one (logged) instead of refused. */
+  adoptJournal?: boolean;
 }
 
 export interface StartInfo {
@@ -145,8 +151,11 @@ export async function startBot(config: MizanConfig, opts: BotOptions = {}): Prom
     const market = new MarketDataEngine({ stream, depth: { getDepth: (s) => rest.getDepth(s), getAllDepths: () => rest.getAllDepth() }, clock, logger, options: { candleResolutions: resolutions, book: { crossedGraceMs: config.exchange.stream.crossedGraceMs } } });
 
     // ------------------------------------------------------------------ journal, portfolio
-    const journal = Journal.open(config.journal.file, { clock, logger, checkpoint: 'background' });
+    const journal = Journal.open(config.journal.file, { clock, logger, checkpoint: 'background', secrets: configSecrets(config, [...(opts.secrets ?? []), embedded?.account.apiKey]) });
     cleanups.push(() => journal.close());
+    // Another account's journal is refused before recovery or any order acts on it (store/binding.ts).
+    const identity = config.mode === 'paper' ? { exchange: 'paper' } : { exchange: exchangeIdentity(baseUrl), ...(apiKey ? { keyFingerprint: keyFingerprint(apiKey) } : {}) };
+    bindJournal(journal, identity, { adopt: opts.adoptJournal === true, logger, now: clock.now() });
     const reference = symbols.some((s) => s.endsWith('USDT')) ? 'USDT' : 'TMN';
 
     // ------------------------------------------------------------------------------ venue

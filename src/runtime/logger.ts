@@ -13,7 +13,8 @@ import { createRequire } from 'node:module';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { LogFn, Logger } from '../core/logger.js';
-import { notificationSecrets } from '../config/notify-secrets.js';
+import { scrub } from '../core/scrub.js';
+import { configSecrets } from './secrets.js';
 
 export type LogLevel = 'trace' | 'debug' | 'info' | 'warn' | 'error' | 'fatal' | 'silent';
 
@@ -50,15 +51,7 @@ const REDACT_PATHS = [
   'req.headers["x-api-key"]',
 ];
 
-/** Replace every occurrence of a secret in a string. Secrets shorter than 6 characters are ignored. */
-export function scrub(text: string, secrets: readonly string[]): string {
-  let out = text;
-  for (const s of secrets) {
-    if (s.length < 6) continue;
-    if (out.includes(s)) out = out.split(s).join('[REDACTED]');
-  }
-  return out;
-}
+export { scrub } from '../core/scrub.js';
 
 /** Scrubs each serialised line once, then hands it to every target (the terminal, the log file). */
 class ScrubbingStream {
@@ -186,11 +179,11 @@ export function loggerFromConfig(
   config: {
     logging: { level: LogLevel; pretty: boolean | 'auto'; file?: string | undefined };
     exchange: { apiKey?: string | undefined; stream: { privateKey?: string | undefined } };
-    notifications?: Parameters<typeof notificationSecrets>[0];
+    notifications?: Parameters<typeof configSecrets>[0]['notifications'];
   },
   extra: { secrets?: readonly string[]; tap?: (line: string) => void } = {},
 ): Logger {
-  const secrets = [config.exchange.apiKey, config.exchange.stream.privateKey, ...notificationSecrets(config.notifications), ...(extra.secrets ?? [])].filter((s): s is string => s !== undefined);
+  const secrets = configSecrets(config, extra.secrets);
   return createLogger({
     level: config.logging.level,
     pretty: config.logging.pretty,

@@ -10,3 +10,5 @@ export type { JournalCommandDeps } from '../cli/journal.js';
 export { renderTable, formatTs } from './table.js';
 export type { Column } from './table.js';
 export type * from './types.js';
+export { bindJournal, readBinding, keyFingerprint, exchangeIdentity, describeIdentity, JournalBindingError } from './binding.js';
+export type { AccountIdentity, JournalBinding } from './binding.js';

@@ -16,6 +16,7 @@ import type { MarginPosition } from '../core/types/margin.js';
 import type { Decimal } from '../core/decimal.js';
 import { MIGRATIONS, currentVersion, migrate } from './migrations.js';
 import type { Migration } from './migrations.js';
+import { scrub } from '../core/scrub.js';
 import { Checkpointer } from './checkpointer.js';
 import { JournalQueries } from './queries.js';
 import type { FillRecord, OrderRecord, OrderUpdate, TradingStateRecord } from './types.js';
@@ -33,6 +34,12 @@ export interface JournalDeps {
   checkpoint?: 'auto' | 'background';
   /** Background checkpoint interval, ms (default 1,000). */
   checkpointIntervalMs?: number;
+  /**
+   * Values never written to the file (the API key, the stream key, the API tokens: see
+   * runtime/secrets.ts): every free text written (reasons, details, intents, state) has them
+   * replaced by `[REDACTED]`.
+   */
+  secrets?: readonly string[];
 }
 
 const json = (v: unknown): string => JSON.stringify(v ?? null);
@@ -73,6 +80,8 @@ function prepare(db: Database.Database) {
 export class Journal extends JournalQueries {
   private readonly clock: Clock;
   private readonly st: ReturnType<typeof prepare>;
+  /** Free text as it is written: the secrets removed. */
+  private readonly text: <T extends string | null>(t: T) => T;
   /** Set for journals opened with checkpoint: 'background'. */
   readonly checkpointer: Checkpointer | undefined;
 
@@ -84,6 +93,8 @@ export class Journal extends JournalQueries {
     super(db);
     this.clock = deps.clock ?? new SystemClock();
     this.st = prepare(db);
+    const secrets = deps.secrets ?? [];
+    this.text = <T extends string | null>(t: T): T => (t === null || secrets.length === 0 ? t : (scrub(t, secrets) as T));
     if (deps.checkpoint === 'background' && file !== ':memory:' && !deps.readonly) {
       db.pragma('wal_autocheckpoint = 0');
       this.checkpointer = new Checkpointer(file, { logger: deps.logger ?? silentLogger, ...(deps.checkpointIntervalMs !== undefined ? { intervalMs: deps.checkpointIntervalMs } : {}) });
@@ -143,12 +154,12 @@ export class Journal extends JournalQueries {
 
   recordIntent(intent: Intent, ts = this.clock.now()): number {
     // String(): a malformed intent (denied by the shape rule) is journaled too, kind and all.
-    return Number(this.st.intent.run(ts, String(intent.strategy), String(intent.kind), json(intent)).lastInsertRowid);
+    return Number(this.st.intent.run(ts, String(intent.strategy), String(intent.kind), this.text(json(intent))).lastInsertRowid);
   }
 
   recordVerdict(intentId: number, verdict: Verdict, ts = this.clock.now()): void {
-    if (verdict.ok) this.st.verdict.run(intentId, ts, 1, null, null, json(verdict.adjustments));
-    else this.st.verdict.run(intentId, ts, 0, verdict.rule, verdict.reason, '[]');
+    if (verdict.ok) this.st.verdict.run(intentId, ts, 1, null, null, this.text(json(verdict.adjustments)));
+    else this.st.verdict.run(intentId, ts, 0, this.text(verdict.rule), this.text(verdict.reason), '[]');
   }
 
   /** The intent and the risk module's verdict on it, in one transaction. Returns the intent id. */
@@ -180,11 +191,11 @@ export class Journal extends JournalQueries {
         final: o.final ? 1 : 0,
         ts: o.ts,
         intentId: o.intentId ?? null,
-        tag: o.tag ?? null,
-        detail: o.detail === undefined ? null : json(o.detail),
+        tag: this.text(o.tag ?? null),
+        detail: o.detail === undefined ? null : this.text(json(o.detail)),
       });
       const event = o.eventDetail ?? o.detail;
-      this.st.event.run(o.clientId, o.ts, o.status, event === undefined ? null : json(event));
+      this.st.event.run(o.clientId, o.ts, o.status, event === undefined ? null : this.text(json(event)));
     });
   }
 
@@ -194,7 +205,7 @@ export class Journal extends JournalQueries {
    */
   updateOrder(clientId: string, u: OrderUpdate): boolean {
     return this.transaction(() => {
-      const detail = u.detail === undefined ? null : json(u.detail);
+      const detail = u.detail === undefined ? null : this.text(json(u.detail));
       const changed = this.st.orderUpdate.run({ clientId, status: u.status, final: u.final ? 1 : 0, executedQty: money(u.executedQty), ts: u.ts, detail }).changes;
       if (changed === 0) return false;
       this.st.event.run(clientId, u.ts, u.status, detail);
@@ -204,7 +215,7 @@ export class Journal extends JournalQueries {
 
   /** An event that does not change the order's state (a retry, a lookup after a timeout). */
   recordOrderEvent(clientId: string, state: string, detail?: unknown, ts = this.clock.now()): void {
-    this.st.event.run(clientId, ts, state, detail === undefined ? null : json(detail));
+    this.st.event.run(clientId, ts, this.text(state), detail === undefined ? null : this.text(json(detail)));
   }
 
   // -------------------------------------------------------------------------------------- fills
@@ -222,7 +233,7 @@ export class Journal extends JournalQueries {
       f.fee.toFixed(),
       f.feeAsset,
       f.ts,
-      f.tag ?? null,
+      this.text(f.tag ?? null),
     );
     return r.changes > 0;
   }
@@ -235,7 +246,7 @@ export class Journal extends JournalQueries {
   // --------------------------------------------------------------- positions, equity, state, kv
 
   upsertPosition(p: MarginPosition, strategy?: string, ts = this.clock.now()): void {
-    this.st.position.run(p.id, strategy ?? null, p.market, p.state, ts, json(p));
+    this.st.position.run(p.id, strategy ?? null, p.market, p.state, ts, this.text(json(p)));
   }
 
   recordEquity(asset: string, equity: Decimal, balances: Readonly<Record<string, Decimal>>, ts = this.clock.now()): void {
@@ -245,13 +256,13 @@ export class Journal extends JournalQueries {
   }
 
   setTradingState(s: TradingStateRecord): void {
-    this.st.state.run(s.state, s.reason ?? null, s.since);
+    this.st.state.run(s.state, this.text(s.reason ?? null), s.since);
   }
 
   /** Store a strategy's value (anything JSON can hold; Decimals become strings). */
   kvSet(strategy: string, key: string, value: unknown, ts = this.clock.now()): void {
     if (value === undefined) throw new TypeError(`kv ${strategy}/${key}: undefined cannot be stored (use kvDelete)`);
-    this.st.kvSet.run(strategy, key, json(value), ts);
+    this.st.kvSet.run(strategy, key, this.text(json(value)), ts);
   }
 
   kvDelete(strategy: string, key: string): boolean {
