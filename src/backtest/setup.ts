@@ -21,6 +21,7 @@ import { defaultMarketSpecs, type MarketSpec } from '../sim/markets.js';
 import type { TradingCore, StrategyInstance } from '../kernel/trading-core.js';
 import type { PositionOwners } from '../risk/margin-owners.js';
 import { TradingKernel } from '../kernel/kernel.js';
+import { referenceAsset } from '../kernel/reference.js';
 import { parseMarginPosition } from '../exchange/parse/margin.js';
 import type { Series } from './data.js';
 import { CandleFill, PlacementClock } from './fill-model.js';
@@ -176,7 +177,8 @@ export function buildHarness(o: HarnessOptions): Harness {
     return m;
   };
   const split = memo((s) => ({ base: spec(s).baseAsset, quote: spec(s).quoteAsset }));
-  const reference = split(first.symbol).quote;
+  // The kernel's one rule (kernel/reference.ts), over the markets the strategies trade.
+  const reference = referenceAsset(o.config.reference, [...new Set(o.instances.flatMap((i) => i.markets))], split);
   const books = new Map(o.series.map((s) => [s.symbol, new CloseBook(s.symbol)]));
   const cursor = new Int32Array(o.series.length).fill(-1);
   const seriesOf = new Map(o.series.map((s, j) => [s.symbol, j]));

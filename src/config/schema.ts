@@ -203,6 +203,11 @@ export const configSchema = z.strictObject({
   exchange: exchangeSchema.prefault({}),
   simulator: simulatorSchema.prefault({}),
   strategies: z.array(strategySchema, { error: 'is not a list of strategies' }).min(1, { error: 'must list at least one strategy' }),
+  reference: z
+    .string()
+    .regex(/^[A-Z0-9]{2,12}$/, { error: 'is not an asset code (upper-case letters and digits, e.g. USDT)' })
+    .optional()
+    .describe('The asset equity, drawdown and PnL are counted in, in every mode; default: USDT when a traded market is quoted in USDT, else the quote asset of the first traded market'),
   risk: riskSchema.prefault({}),
   paper: paperSchema.prefault({}),
   backtest: backtestSchema.optional(),

@@ -14,7 +14,6 @@ import type { EquitySnapshot, Portfolio } from '../portfolio/portfolio.js';
 import type { RiskEngine } from '../risk/engine.js';
 import type { Journal } from '../store/journal.js';
 import { statusLine, summary, type StatusSnapshot } from './status.js';
-import { splitSymbol } from '../store/pnl.js';
 import type { TradingCore } from '../kernel/trading-core.js';
 
 export interface BotLoopDeps {
@@ -30,6 +29,8 @@ export interface BotLoopDeps {
   venueFor(account: string): Venue;
   symbols: string[];
   reference: string;
+  /** A market's base and quote asset (the kernel's instruments). */
+  split(symbol: string): { base: string; quote: string };
   /** The kernel's equity sample (kernel.sampleEquity: into the protections when every asset is priced). */
   equity(): EquitySnapshot;
   /** Price of one unit of an asset in another (for valuing PnL in the reference asset). */
@@ -125,7 +126,7 @@ export class BotLoop {
     let unrealized = new Decimal(0);
     for (const r of rows) {
       // Each row is in its market's quote asset: value it in the reference asset.
-      const q = splitSymbol(r.symbol).quote;
+      const q = this.d.split(r.symbol).quote;
       const px = q === this.d.reference ? new Decimal(1) : this.d.priceOf(q, this.d.reference);
       if (!px) continue;
       realized = realized.plus(r.realized.mul(px));
@@ -160,6 +161,6 @@ export class BotLoop {
     }
     const order = (name: string) => this.d.config.strategies.findIndex((s) => s.name === name);
     rows.sort((a, b) => order(a.strategy) - order(b.strategy) || a.symbol.localeCompare(b.symbol));
-    return summary(this.snapshot(), rows);
+    return summary(this.snapshot(), rows, this.d.split);
   }
 }

@@ -23,7 +23,6 @@ import { runSim, type RunningSim } from '../sim/cli-command.js';
 import { Journal } from '../store/journal.js';
 import { bindJournal, exchangeIdentity, keyFingerprint } from '../store/binding.js';
 import { configSecrets } from './secrets.js';
-import { splitSymbol } from '../store/pnl.js';
 import { JournalExecutionAdapter, journalKv } from './journal-adapters.js';
 import { loggerFromConfig } from './logger.js';
 import { logFills } from './fill-log.js';
@@ -35,6 +34,7 @@ import { startSchedules } from './schedules.js';
 import { loadStrategyInstances } from './strategy-loader.js';
 import type { TradingCore } from '../kernel/trading-core.js';
 import { TradingKernel } from '../kernel/kernel.js';
+import { referenceAsset } from '../kernel/reference.js';
 import { bookView, healthView, marketView } from './views.js';
 import type { BookView } from '../core/views.js';
 import { BotLoop } from './bot-loop.js';
@@ -156,7 +156,13 @@ export async function startBot(config: MizanConfig, opts: BotOptions = {}): Prom
     // Another account's journal is refused before recovery or any order acts on it (store/binding.ts).
     const identity = config.mode === 'paper' ? { exchange: 'paper' } : { exchange: exchangeIdentity(baseUrl), ...(apiKey ? { keyFingerprint: keyFingerprint(apiKey) } : {}) };
     bindJournal(journal, identity, { adopt: opts.adoptJournal === true, logger, now: clock.now() });
-    const reference = symbols.some((s) => s.endsWith('USDT')) ? 'USDT' : 'TMN';
+    // Instruments from the market catalog only (never a symbol's suffix), and the kernel's one
+    // reference rule (kernel/reference.ts) over them.
+    const split = (s: string) => {
+      const m = catalog.get(s);
+      return { base: m.baseAsset, quote: m.quoteAsset };
+    };
+    const reference = referenceAsset(config.reference, symbols, split);
 
     // ------------------------------------------------------------------------------ venue
     let paper: PaperVenue | undefined;
@@ -204,7 +210,7 @@ export async function startBot(config: MizanConfig, opts: BotOptions = {}): Prom
         book: books,
         liveLocked: false,
         symbols,
-        split: splitSymbol,
+        split,
         reference,
         minSellable: (s) => (catalog.has(s) ? Decimal.max(catalog.get(s).minQty, catalog.get(s).qtyStep) : undefined),
         kv: (s) => journalKv(journal, s),
@@ -280,6 +286,7 @@ export async function startBot(config: MizanConfig, opts: BotOptions = {}): Prom
       venueFor,
       symbols,
       reference,
+      split,
       equity: () => kernel.sampleEquity(),
       priceOf: (asset, ref) => kernel.valuation.price(asset, ref),
       ...(opts.out ? { out: opts.out } : {}),

@@ -3,7 +3,9 @@
  */
 import { Decimal } from '../core/decimal.js';
 import type { PnlRow } from '../portfolio/portfolio.js';
-import { splitSymbol } from '../store/pnl.js';
+
+/** A market's base and quote asset (the kernel's instruments: the market catalog). */
+export type Split = (symbol: string) => { base: string; quote: string };
 
 export interface StatusSnapshot {
   elapsedMs: number;
@@ -58,7 +60,7 @@ export function statusLine(s: StatusSnapshot, color: boolean): string {
   );
 }
 
-export function summary(s: StatusSnapshot, rows: PnlRow[]): string {
+export function summary(s: StatusSnapshot, rows: PnlRow[], split: Split): string {
   const lines = [
     '',
     `mizan stopped after ${fmtElapsed(s.elapsedMs)} (${s.mode})`,
@@ -66,7 +68,7 @@ export function summary(s: StatusSnapshot, rows: PnlRow[]): string {
     `  fills    ${s.fills}    denied intents ${s.denials}    open orders left ${s.openOrders}${s.errors ? `    strategy handler errors ${s.errors}` : ''}`,
   ];
   if (rows.length) {
-    for (const l of pnlTable(rows)) lines.push(`  ${l}`);
+    for (const l of pnlTable(rows, split)) lines.push(`  ${l}`);
   }
   return lines.join('\n') + '\n';
 }
@@ -80,9 +82,9 @@ const ASSET_DP: Readonly<Record<string, number>> = { TMN: 0, IRT: 0 };
  * The per-strategy table of the summary: one row per strategy and market (a strategy that never traded
  * has a row of zeros), columns aligned, each amount with its currency (the market's quote asset).
  */
-export function pnlTable(rows: readonly PnlRow[]): string[] {
+export function pnlTable(rows: readonly PnlRow[], split: Split): string[] {
   const cells = rows.map((r) => {
-    const { base, quote } = splitSymbol(r.symbol);
+    const { base, quote } = split(r.symbol);
     const dp = ASSET_DP[quote] ?? 4;
     return [r.strategy, r.symbol, `${r.quantity.toFixed()} ${base}`, `${fmtSigned(r.realized, dp)} ${quote}`, `${fmtSigned(r.unrealized, dp)} ${quote}`, `${fmtMoney(r.fees, dp)} ${quote}`];
   });

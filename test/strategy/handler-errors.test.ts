@@ -59,7 +59,7 @@ describe('HandlerErrors', () => {
     };
     expect(statusLine(base, false)).not.toContain('errors');
     expect(statusLine({ ...base, errors: 7 }, false)).toContain('denied 2  errors 7  books');
-    expect(summary({ ...base, errors: 7 }, [])).toContain('strategy handler errors 7');
+    expect(summary({ ...base, errors: 7 }, [], () => ({ base: 'BTC', quote: 'USDT' }))).toContain('strategy handler errors 7');
   });
 
   it('a message whose numbers change is one kind; past 50 kinds the rest are counted together', () => {
