@@ -67,6 +67,11 @@ export function createSimDesks(sim: SimulatedExchange, opts: SimDeskOptions = {}
   const instant = new InstantDesk({
     ...base, specs, symbols,
     feeRate: (symbol, spec, account) => accountTakerFee(account, symbol) ?? spec.takerFee,
+    names: (symbol) => {
+      const m = sim.market(symbol);
+      return m && { faName: m.faName, enName: `${m.baseAsset} - ${m.quoteAsset}` };
+    },
+    change24h: (symbol) => sim.marketSnapshot(symbol).change24h,
     ...(opts.otcSpread ? { spread: opts.otcSpread } : {}),
     ...(opts.otcTtlMs ? { ttlMs: opts.otcTtlMs } : {}),
   });
