@@ -140,7 +140,8 @@ export class WallexRestClient {
   getAllDepth(): Promise<Record<string, DepthSnapshot>> {
     return this.guard(market.getAllDepth(this.http));
   }
-  getTrades(symbol: string): Promise<PublicTrade[]> {
+  /** Latest trades of `symbol`, or of every market when it is left out. */
+  getTrades(symbol?: string): Promise<PublicTrade[]> {
     return this.guard(market.getTrades(this.http, symbol));
   }
   getCandles(q: market.CandleQuery): Promise<Candle[]> {
