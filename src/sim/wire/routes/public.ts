@@ -128,6 +128,8 @@ export function publicRoutes(sim: SimulatedExchange): Route[] {
               is_tmn_based: m.quoteAsset === 'TMN',
               is_usdt_based: m.quoteAsset === 'USDT',
               is_zero_fee: m.makerFee.isZero() && m.takerFee.isZero(),
+              // Read by community clients (navid-fn/radar) next to is_spot: the market's trading is on.
+              is_market_type_enable: true,
               leverage_step: null,
               max_leverage: null,
               created_at: m.createdAt,
