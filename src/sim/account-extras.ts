@@ -28,7 +28,17 @@ export interface CardRecord {
   owners: string[];
   status: string;
   isDefault: boolean;
+  /** The issuing bank (`bank_details`); default: from the card number's first six digits. */
+  bankCode?: string;
+  bankName?: string;
 }
+
+/** Issuer numbers (first six digits) of a few Iranian banks, for a card's `bank_details`. */
+const CARD_ISSUERS: Record<string, { code: string; label: string }> = {
+  '603799': { code: 'BMI', label: 'بانک ملی' },
+  '621986': { code: 'SABCIR', label: 'بانک سامان' },
+  '610433': { code: 'BKMTIR', label: 'بانک ملت' },
+};
 
 export interface CoinNetwork {
   name: string;
@@ -102,9 +112,13 @@ export class AccountExtras {
   }
 
   cards(account: string): Record<string, unknown>[] {
-    return this.ensure(account).cards.map((c) => ({
-      id: c.id, card_number: c.cardNumber, owners: c.owners, status: c.status, is_default: c.isDefault ? 1 : 0,
-    }));
+    return this.ensure(account).cards.map((c) => {
+      const issuer = c.bankCode ? { code: c.bankCode, label: c.bankName ?? c.bankCode } : CARD_ISSUERS[c.cardNumber.slice(0, 6)];
+      return {
+        id: c.id, card_number: c.cardNumber, owners: c.owners, status: c.status, is_default: c.isDefault ? 1 : 0,
+        bank_details: issuer ? { ...issuer, is_available: c.status === 'ACCEPTED' } : null,
+      };
+    });
   }
 
   addCard(account: string, card: Omit<CardRecord, 'id'>): number {

@@ -9,7 +9,7 @@ import { silentLogger, type Logger } from '../core/logger.js';
 import { createDefaultSimulator, createTestAccount, TEST_BALANCES, type TestAccount } from './default.js';
 import type { SimulatedExchange } from './exchange.js';
 import type { FaultConfig } from './faults.js';
-import type { WireServer } from './wire/server.js';
+import type { PublicRateLimit, WireServer } from './wire/server.js';
 import type { Route } from './wire/route.js';
 import type { StreamServeOptions } from './wire/stream.js';
 
@@ -36,6 +36,8 @@ export interface RunSimOptions {
   faults?: FaultConfig;
   /** The stream's routes and limits (`ws: false` serves socket.io only). */
   stream?: StreamServeOptions;
+  /** Limit on public market-data calls per caller IP (default: none). */
+  publicRateLimit?: PublicRateLimit;
 }
 
 export interface RunningSim {
@@ -103,6 +105,7 @@ export async function runSim(opts: RunSimOptions = {}): Promise<RunningSim> {
     ...(opts.host ? { host: opts.host } : {}),
     ...(opts.faults ? { faults: opts.faults } : {}),
     ...(opts.stream ? { stream: opts.stream } : {}),
+    ...(opts.publicRateLimit ? { publicRateLimit: opts.publicRateLimit } : {}),
   });
   const streamKey = server.streamKeys.issue(account.accountId, opts.streamKey);
   return {
@@ -146,6 +149,17 @@ function intOption(name: string, min: number, max: number) {
   };
 }
 
+/** `--public-rate-limit <calls>/<seconds>`, e.g. `10/1`. */
+function publicRateOption(raw: string): PublicRateLimit {
+  const m = /^(\d+)\/(\d+(?:\.\d+)?)$/.exec(raw.trim());
+  const limit = m ? Number(m[1]) : NaN;
+  const seconds = m ? Number(m[2]) : NaN;
+  if (!m || !Number.isInteger(limit) || limit < 1 || !(seconds > 0)) {
+    throw new Error(`--public-rate-limit must be <calls>/<seconds> with calls >= 1 and seconds > 0 (e.g. 10/1), got ${JSON.stringify(raw)}`);
+  }
+  return { limit, windowMs: seconds * 1000 };
+}
+
 function speedOption(raw: string): number {
   const n = Number(raw);
   if (!Number.isFinite(n) || n < 0) throw new Error(`--speed must be a number >= 0 (0: as fast as possible), got ${JSON.stringify(raw)}`);
@@ -170,10 +184,13 @@ export function registerSimCommand(program: Command, deps: SimCommandDeps = {}):
     .option('--seed <n>', 'seed of every id and random choice', intOption('seed', 0, 2 ** 31 - 1), 1)
     .option('--no-replay', 'serve the seeded starting books without replaying data')
     .option('--no-ws', 'serve the stream on socket.io only (no plain WebSocket at /ws)')
-    .action(async (o: { port: number; data?: string; speed: number; seed: number; replay: boolean; ws: boolean }) => {
+    .option('--max-channels <n>', 'channels one stream connection may subscribe (the exchange\'s guidance: about 50)', intOption('max-channels', 1, 10_000), 50)
+    .option('--public-rate-limit <calls/seconds>', 'limit public market-data calls per caller IP, e.g. 10/1 (default: no limit); over it: 429 with Retry-After', publicRateOption)
+    .action(async (o: { port: number; data?: string; speed: number; seed: number; replay: boolean; ws: boolean; maxChannels: number; publicRateLimit?: PublicRateLimit }) => {
       const running = await runSim({
         port: o.port,
-        ...(o.ws ? {} : { stream: { ws: false } }),
+        stream: { ...(o.ws ? {} : { ws: false }), maxChannelsPerConnection: o.maxChannels },
+        ...(o.publicRateLimit ? { publicRateLimit: o.publicRateLimit } : {}),
         speed: o.speed,
         seed: o.seed,
         replay: o.replay,

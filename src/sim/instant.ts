@@ -34,6 +34,10 @@ export interface InstantDeskDeps {
   symbols?: () => string[];
   /** Order total bounds (quote) per market; default 5-10,000 USDT and 100,000-1,000,000,000 TMN. */
   notionalBounds?: (symbol: string, spec: MarketSpec) => { min: Decimal; max: Decimal };
+  /** Persian and English names of a market, for `GET /v1/otc/markets`; default "BASE - QUOTE". */
+  names?: (symbol: string) => { faName: string; enName: string } | undefined;
+  /** 24 h change in percent, for `GET /v1/otc/markets`; default 0. */
+  change24h?: (symbol: string) => number;
   /** Seed of the deterministic client ids. */
   idSeed?: string;
   logger?: Logger;
@@ -85,6 +89,21 @@ export interface WireInstantOrder {
   status: 'FILLED';
   active: boolean;
   fills: WireInstantFill[];
+}
+
+export interface WireOtcMarket {
+  symbol: string;
+  baseAsset: string;
+  quoteAsset: string;
+  faName: string;
+  enName: string;
+  minQty: number;
+  minNotional: number;
+  maxNotional: number;
+  stats: { '24h_ch': number; lastPrice: number | null };
+  buyStatus: 'ENABLE' | 'DISABLE';
+  sellStatus: 'ENABLE' | 'DISABLE';
+  exchangeStatus: 'ENABLE' | 'DISABLE';
 }
 
 interface LiveQuote {
@@ -163,21 +182,29 @@ export class InstantDesk {
     return order;
   }
 
-  /** `GET /v1/otc/markets`: `{symbols: {SYMBOL: {...}}}` in the shape of the exchange's sample. */
-  otcMarkets(): { symbols: Record<string, unknown> } {
-    const symbols: Record<string, unknown> = {};
+  /**
+   * `GET /v1/otc/markets` in the shape of the current documentation page (otc-markets): `result`
+   * keyed by symbol, each `{symbol, baseAsset, quoteAsset, faName, enName, minQty, minNotional,
+   * maxNotional, stats{24h_ch, lastPrice}, buyStatus, sellStatus, exchangeStatus}`. (The older
+   * page wrapped the map in `result.symbols`; the REST client reads both.)
+   */
+  otcMarkets(): Record<string, WireOtcMarket> {
+    const out: Record<string, WireOtcMarket> = {};
     for (const symbol of this.deps.symbols?.() ?? []) {
       const spec = this.deps.specs(symbol);
       if (!spec) continue;
       const b = this.bounds(symbol, spec);
       const last = this.deps.prices.lastPrice(symbol) ?? this.deps.prices.mid(symbol);
-      symbols[symbol] = {
-        symbol, baseAsset: spec.base, quoteAsset: spec.quote, stepSize: spec.quantityPrecision, tickSize: spec.pricePrecision,
+      const names = this.deps.names?.(symbol);
+      out[symbol] = {
+        symbol, baseAsset: spec.base, quoteAsset: spec.quote,
+        faName: names?.faName ?? `${spec.base} - ${spec.quote}`, enName: names?.enName ?? `${spec.base} - ${spec.quote}`,
         minQty: new Decimal(10).pow(-spec.quantityPrecision).toNumber(), minNotional: b.min.toNumber(), maxNotional: b.max.toNumber(),
-        stats: { '24h_ch': 0, lastPrice: last ? last.toNumber() : null }, buyStatus: 'ENABLE', sellStatus: 'ENABLE',
+        stats: { '24h_ch': this.deps.change24h?.(symbol) ?? 0, lastPrice: last ? last.toNumber() : null },
+        buyStatus: 'ENABLE', sellStatus: 'ENABLE', exchangeStatus: 'ENABLE',
       };
     }
-    return { symbols };
+    return out;
   }
 
   /** An instant order of the account by client id (404 otherwise). */

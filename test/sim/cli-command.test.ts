@@ -5,6 +5,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { parseBalances, parseDepth } from '../../src/exchange/parse/index.js';
 import { runSim, type RunningSim } from '../../src/sim/cli-command.js';
+import { RateLimitError } from '../../src/core/errors.js';
+import { WallexRestClient } from '../../src/exchange/rest/client.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const repo = resolve(here, '../..');
@@ -56,6 +58,68 @@ describe('mizan sim', () => {
     expect(refused).toMatch(/404/);
     child.kill('SIGINT');
     expect(await exited).toBe(0);
+  });
+
+  it('--public-rate-limit makes a polling client meet 429s; --max-channels caps channels per /ws connection', async () => {
+    const child = spawn(
+      process.execPath,
+      [resolve(repo, 'bin/run-ts.js'), resolve(here, 'fixtures/sim-cli.ts'), 'sim', '--port', '0', '--no-replay', '--public-rate-limit', '5/60', '--max-channels', '2'],
+      { cwd: repo, stdio: ['ignore', 'pipe', 'pipe'] },
+    );
+    let out = '';
+    child.stdout.on('data', (b: Buffer) => (out += b.toString()));
+    const exited = new Promise<number | null>((r) => child.on('exit', (code) => r(code)));
+    for (let i = 0; i < 300 && !out.includes('Ctrl-C'); i++) await new Promise((r) => setTimeout(r, 100));
+    const url = /REST\s+(http:\/\/127\.0\.0\.1:\d+)/.exec(out)![1]!;
+    const key = /API key\s+(\S+)/.exec(out)![1]!;
+    // A client polling depth: five calls pass, the sixth is refused with the typed error.
+    const client = new WallexRestClient({ baseUrl: url, retries: 0 });
+    for (let i = 0; i < 5; i++) await client.getDepth('USDTTMN');
+    const refused = await client.getDepth('USDTTMN').catch((e: unknown) => e);
+    expect(refused).toBeInstanceOf(RateLimitError);
+    expect((refused as RateLimitError).retryAfterMs).toBeGreaterThan(0);
+    const raw = await fetch(`${url}/v1/trades?symbol=USDTTMN`);
+    expect([raw.status, raw.headers.get('x-ratelimit-remaining')]).toEqual([429, '0']);
+    // Private calls are not public calls: they still pass.
+    expect((await fetch(`${url}/v1/account/balances`, { headers: { 'x-api-key': key } })).status).toBe(200);
+    client.close();
+
+    // /ws with at most 2 channels: a third is not served until one is left.
+    const ws = new WebSocket(url.replace('http:', 'ws:') + '/ws');
+    const seen: string[] = [];
+    ws.on('message', (b: Buffer) => seen.push((JSON.parse(b.toString()) as [string])[0]));
+    await new Promise((r) => ws.once('open', r));
+    const waitSeen = async (n: number) => {
+      for (let i = 0; i < 100 && seen.length < n; i++) await new Promise((r) => setTimeout(r, 50));
+      expect(seen.length).toBeGreaterThanOrEqual(n);
+    };
+    const sub = (c: string, kind = 'subscribe') => ws.send(JSON.stringify([kind, { channel: c }]));
+    sub('USDTTMN@buyDepth');
+    sub('USDTTMN@sellDepth');
+    sub('BTCUSDT@buyDepth'); // refused: the connection has its 2 channels
+    sub('USDTTMN@buyDepth'); // already held: its snapshot again, after anything the refused one would have sent
+    await waitSeen(3);
+    expect(seen.slice(0, 3)).toEqual(['USDTTMN@buyDepth', 'USDTTMN@sellDepth', 'USDTTMN@buyDepth']);
+    sub('USDTTMN@sellDepth', 'unsubscribe');
+    sub('BTCUSDT@buyDepth');
+    await waitSeen(4);
+    expect(seen[3]).toBe('BTCUSDT@buyDepth');
+    ws.close();
+    child.kill('SIGINT');
+    expect(await exited).toBe(0);
+  });
+
+  it('refuses a --public-rate-limit that is not <calls>/<seconds>, naming it and the value', async () => {
+    const child = spawn(process.execPath, [resolve(repo, 'bin/run-ts.js'), resolve(here, 'fixtures/sim-cli.ts'), 'sim', '--port', '0', '--no-replay', '--public-rate-limit', 'lots'], {
+      cwd: repo,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let err = '';
+    child.stderr.on('data', (b: Buffer) => (err += b.toString()));
+    const code = await new Promise<number | null>((r) => child.on('exit', (c) => r(c)));
+    expect(code).not.toBe(0);
+    expect(err).toContain('--public-rate-limit must be <calls>/<seconds>');
+    expect(err).toContain('"lots"');
   });
 
   it('prints the plain WebSocket address when it serves /ws', async () => {

@@ -6,3 +6,5 @@ export * from './account.js';
 export * from './order.js';
 export * from './margin.js';
 export * from './prop.js';
+export * from './otc.js';
+export * from './wallet-history.js';

@@ -3,6 +3,7 @@ import type { Decimal } from '../../core/decimal.js';
 import { ForbiddenOperationError, ParameterError } from '../../core/errors.js';
 import type { Balances, BankCard, FeeRates, FiatWithdrawal, Iban, Paged, Profile, WalletAddress } from '../../core/types/index.js';
 import { parseBalances, parseBankCards, parseFeeRates, parseFiatWithdrawal, parseIbans, parseProfile, parseWalletAddress } from '../parse/account.js';
+import { parseCryptoDeposits, parseCryptoWithdrawals, type CryptoDeposit, type CryptoWithdrawal } from '../parse/wallet-history.js';
 import type { HttpCore } from './http.js';
 import { guardWrite } from './write.js';
 import * as v from './validate.js';
@@ -43,6 +44,33 @@ export async function getWalletAddress(http: HttpCore, coin: string, network: st
   const res = await get(http, `/v1/account/wallets/${encodeURIComponent(c)}`, { network: n });
   const provider = res.envelope?.extras.provider;
   return parseWalletAddress(res.payload, typeof provider === 'string' ? provider : undefined);
+}
+
+export interface HistoryPage {
+  /** From 1. */
+  page?: number;
+  perPage?: number;
+}
+
+const pageQuery = (q: HistoryPage): Record<string, string> => {
+  const query: Record<string, string> = {};
+  const page = v.positiveIntOpt(q.page, 'page');
+  const perPage = v.positiveIntOpt(q.perPage, 'perPage');
+  if (page !== undefined) query.page = String(page);
+  if (perPage !== undefined) query.per_page = String(perPage);
+  return query;
+};
+
+/** GET /v1/account/crypto-deposit?page=&per_page= (read only). */
+export async function getCryptoDeposits(http: HttpCore, q: HistoryPage = {}): Promise<Paged<CryptoDeposit>> {
+  const res = await get(http, '/v1/account/crypto-deposit', pageQuery(q));
+  return parseCryptoDeposits(res.payload, res.envelope?.resultInfo);
+}
+
+/** GET /v1/account/crypto-withdrawal?page=&per_page= (read only: mizan never creates crypto withdrawals). */
+export async function getCryptoWithdrawals(http: HttpCore, q: HistoryPage = {}): Promise<Paged<CryptoWithdrawal>> {
+  const res = await get(http, '/v1/account/crypto-withdrawal', pageQuery(q));
+  return parseCryptoWithdrawals(res.payload, res.envelope?.resultInfo);
 }
 
 export interface WithdrawalRequest {

@@ -1,6 +1,7 @@
 /**
  * WallexRestClient: one typed method per REST endpoint the framework uses — the 27 of the spec's
- * section 4 plus open orders, account trades and the instant-order price quote.
+ * section 4 plus open orders, account trades, the instant-order price quote and markets, and the
+ * crypto deposit and withdrawal history.
  *
  * - Parameters are checked before sending (ParameterError names the parameter).
  * - Responses are parsed into the domain types (Decimal amounts), failures mapped to the typed
@@ -56,6 +57,8 @@ import * as prop from './prop.js';
 import type { RetryPolicy } from './retry.js';
 import * as spot from './spot.js';
 import { headerId } from './validate.js';
+import type { OtcMarket } from '../parse/otc.js';
+import type { CryptoDeposit, CryptoWithdrawal } from '../parse/wallet-history.js';
 
 export interface WallexRestClientOptions {
   /** e.g. `https://api.wallex.ir`, or the simulator's `http://127.0.0.1:<port>`. */
@@ -137,7 +140,8 @@ export class WallexRestClient {
   getAllDepth(): Promise<Record<string, DepthSnapshot>> {
     return this.guard(market.getAllDepth(this.http));
   }
-  getTrades(symbol: string): Promise<PublicTrade[]> {
+  /** Latest trades of `symbol`, or of every market when it is left out. */
+  getTrades(symbol?: string): Promise<PublicTrade[]> {
     return this.guard(market.getTrades(this.http, symbol));
   }
   getCandles(q: market.CandleQuery): Promise<Candle[]> {
@@ -166,6 +170,14 @@ export class WallexRestClient {
   getWalletAddress(coin: string, network: string): Promise<WalletAddress> {
     return this.guard(account.getWalletAddress(this.http, coin, network));
   }
+  /** Crypto deposits of the account, newest first (read only). */
+  getCryptoDeposits(q?: account.HistoryPage): Promise<Paged<CryptoDeposit>> {
+    return this.guard(account.getCryptoDeposits(this.http, q));
+  }
+  /** Crypto withdrawals of the account (read only; mizan does not create them). */
+  getCryptoWithdrawals(q?: account.HistoryPage): Promise<Paged<CryptoWithdrawal>> {
+    return this.guard(account.getCryptoWithdrawals(this.http, q));
+  }
   requestWithdrawal(req: account.WithdrawalRequest): Promise<FiatWithdrawal> {
     return this.guard(account.requestWithdrawal(this.http, this.options.allowWithdrawals === true, req));
   }
@@ -190,6 +202,10 @@ export class WallexRestClient {
   // ------------------------------------------------------------------ instant orders (4.4+)
   createInstantOrder(o: NewInstantOrder): Promise<InstantOrder> {
     return this.guard(instant.createInstantOrder(this.http, o));
+  }
+  /** The instant-order markets (public). */
+  getOtcMarkets(): Promise<OtcMarket[]> {
+    return this.guard(instant.getOtcMarkets(this.http));
   }
   getInstantQuote(symbol: string, side: Side): Promise<InstantQuote> {
     return this.guard(instant.getInstantQuote(this.http, this.clock, symbol, side));

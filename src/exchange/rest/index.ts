@@ -6,5 +6,5 @@ export { OrderRateLimiter, DEFAULT_ORDER_RATE_LIMIT, type OrderRateLimit } from 
 export { DEFAULT_RETRY_POLICY, backoffDelay, parseRetryAfter, type RetryPolicy } from './retry.js';
 export { orderBody, type OpenOrdersQuery, type AccountTradesQuery } from './spot.js';
 export type { CandleQuery } from './market.js';
-export type { WithdrawalRequest } from './account.js';
+export type { WithdrawalRequest, HistoryPage } from './account.js';
 export type { LoanQuery } from './margin.js';

@@ -7,6 +7,7 @@ import type { Clock } from '../../core/clock.js';
 import { toPlain } from '../../core/decimal.js';
 import type { InstantOrder, InstantQuote, NewInstantOrder, Side } from '../../core/types/index.js';
 import { parseInstantOrder, parseInstantQuote } from '../parse/order.js';
+import { parseOtcMarkets, type OtcMarket } from '../parse/otc.js';
 import type { HttpCore } from './http.js';
 import { guardWrite } from './write.js';
 import * as v from './validate.js';
@@ -41,4 +42,13 @@ export async function getInstantQuote(http: HttpCore, clock: Clock, symbol: stri
   const sd = v.side(side);
   const res = await http.request({ method: 'GET', path: '/v1/account/otc/price', query: { symbol: s, side: sd }, auth: true, retry: true, envelope: 'required' });
   return parseInstantQuote(res.payload, { symbol: s, side: sd }, clock.now());
+}
+
+/**
+ * GET /v1/otc/markets (public): the instant-order markets, with their bounds and whether buying and
+ * selling are open. Both documented shapes are read (`result` keyed by symbol, or `result.symbols`).
+ */
+export async function getOtcMarkets(http: HttpCore): Promise<OtcMarket[]> {
+  const res = await http.request({ method: 'GET', path: '/v1/otc/markets', auth: false, retry: true, envelope: 'required' });
+  return parseOtcMarkets(res.payload);
 }

@@ -37,8 +37,13 @@ export async function getAllDepth(http: HttpCore): Promise<Record<string, DepthS
   return parseAllDepth((await get(http, '/v2/depth/all')).payload);
 }
 
-/** GET /v1/trades?symbol= (rate limited when polled; the `@trade` stream is the alternative). */
-export async function getTrades(http: HttpCore, symbol: string): Promise<PublicTrade[]> {
+/**
+ * GET /v1/trades?symbol= (rate limited when polled; the `@trade` stream is the alternative). The
+ * symbol is optional in the documentation: without it, the latest trades of every market (each
+ * trade carries its symbol).
+ */
+export async function getTrades(http: HttpCore, symbol?: string): Promise<PublicTrade[]> {
+  if (symbol === undefined) return parseTrades((await get(http, '/v1/trades')).payload);
   const s = v.symbol(symbol);
   return parseTrades((await get(http, '/v1/trades', { symbol: s })).payload, s);
 }

@@ -5,6 +5,10 @@
  *   on the `ws` library. Frames are JSON arrays: `["subscribe", {"channel": …}]` out,
  *   `[channel, payload]` in. The server's ping frames are answered by `ws` itself (pong frames);
  *   each one is reported as a heartbeat (the exchange extends the connection's life per answer).
+ *   The documentation says the server sends a PING every 20 s and counts the client's PONGs without
+ *   showing their form, so an application-level ping is answered too (see `appPong`): a text frame
+ *   `{"ping": x}` gets `{"pong": x}`, a bare `ping` / `PING` gets `pong` / `PONG`. It is a heartbeat,
+ *   not a malformed frame.
  * - `socketio`, protocol 4: `socket.io-client` 4.x (Engine.IO 4).
  * - `socketio`, protocol 3: `socket.io-client@2.5.0`, installed as the npm alias
  *   `socket.io-client-v2` (Engine.IO 3, what the exchange's older documentation asks for). It is
@@ -121,6 +125,22 @@ const TEXT = new TextDecoder();
 const DEAD_AFTER_PINGS = 2.5;
 const DEAD_MIN_MS = 1000;
 
+/**
+ * The answer to an application-level ping on `/ws`, or undefined when the frame is not one:
+ * `{"ping": x}` (the only key) gives `{"pong": x}`; the bare text `ping` / `PING` gives `pong` /
+ * `PONG`. `parsed` is the frame's JSON (undefined: the text is not JSON).
+ */
+export function appPong(text: string, parsed: unknown): string | undefined {
+  const t = text.trim();
+  if (t === 'ping' || t === 'PING') return t === 'ping' ? 'pong' : 'PONG';
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) return undefined;
+  const keys = Object.keys(parsed);
+  if (keys.length !== 1) return undefined;
+  if (keys[0] === 'ping') return JSON.stringify({ pong: (parsed as { ping: unknown }).ping });
+  if (keys[0] === 'PING') return JSON.stringify({ PONG: (parsed as { PING: unknown }).PING });
+  return undefined;
+}
+
 function openWs(options: SocketOptions, handlers: SocketHandlers): StreamSocket {
   let disposed = false;
   let opened = false;
@@ -152,7 +172,7 @@ function openWs(options: SocketOptions, handlers: SocketHandlers): StreamSocket 
     lastSeen = Date.now();
     if (!disposed) handlers.connect();
   });
-  ws.on('ping', () => {
+  const onPing = () => {
     const t = Date.now();
     lastSeen = t;
     if (lastPing > 0) pingGap = Math.max(pingGap, t - lastPing);
@@ -161,18 +181,31 @@ function openWs(options: SocketOptions, handlers: SocketHandlers): StreamSocket 
       watch = setInterval(checkAlive, Math.max(50, Math.min(1000, pingGap / 2)));
       watch.unref();
     }
-    // `ws` has already queued the pong (autoPong).
     if (!disposed) handlers.heartbeat();
-  });
+  };
+  // `ws` has already queued the pong frame (autoPong).
+  ws.on('ping', onPing);
   ws.on('message', (raw: WebSocket.RawData) => {
     lastSeen = Date.now();
     if (disposed) return;
     const text = typeof raw === 'string' ? raw : TEXT.decode(Array.isArray(raw) ? Buffer.concat(raw) : (raw as Buffer));
+    const bare = appPong(text, undefined);
+    if (bare !== undefined) {
+      if (ws.readyState === WebSocket.OPEN) ws.send(bare);
+      onPing();
+      return;
+    }
     let frame: unknown;
     try {
       frame = JSON.parse(text);
     } catch {
       handlers.malformed(`frame is not JSON: ${text.length > 80 ? text.slice(0, 80) + '…' : text}`);
+      return;
+    }
+    const answer = appPong(text, frame);
+    if (answer !== undefined) {
+      if (ws.readyState === WebSocket.OPEN) ws.send(answer);
+      onPing();
       return;
     }
     if (!Array.isArray(frame) || frame.length < 2) {

@@ -1,7 +1,8 @@
 /**
- * One call that builds the margin, instant, trading-credit, withdrawal and account-extras desks on a
- * SimulatedExchange and returns their routes: `routes` for the wire server's `routes` option and
- * `adminRoutes` (`POST /__sim/prop/open`) for its admin router. Every last-price change of the
+ * One call that builds the margin, instant, trading-credit, withdrawal, account-extras and crypto
+ * history desks on a SimulatedExchange and returns their routes: `routes` for the wire server's
+ * `routes` option and `adminRoutes` (`POST /__sim/prop/open`, `/__sim/crypto-deposits`,
+ * `/__sim/crypto-withdrawals`) for its admin router. Every last-price change of the
  * simulator reaches `margin.onPrice` (interest, triggers) and `prop.check` (expiry, liquidity limit)
  * at the simulator clock's time.
  */
@@ -9,6 +10,8 @@ import type { Decimal } from '../../core/decimal.js';
 import type { Logger } from '../../core/logger.js';
 import type { SimulatedExchange } from '../exchange.js';
 import { AccountExtras } from '../account-extras.js';
+import { CryptoHistory } from '../crypto-history.js';
+import { ASSET_FA_NAMES } from '../markets.js';
 import { InstantDesk } from '../instant.js';
 import { PropDesk, type PropPackageConfig } from '../prop.js';
 import { WithdrawalDesk } from '../withdrawal.js';
@@ -18,6 +21,7 @@ import { marginRoutes } from '../wire/routes/margin.js';
 import { profileRoutes } from '../wire/routes/profile.js';
 import { propAdminRoutes, propRoutes } from '../wire/routes/prop.js';
 import { withdrawalRoutes } from '../wire/routes/withdrawal.js';
+import { walletHistoryAdminRoutes, walletHistoryRoutes } from '../wire/routes/wallet-history.js';
 import type { MarginMarkets } from './config.js';
 import { MarginDesk } from './desk.js';
 import type { MarketSpecs } from './ports.js';
@@ -37,6 +41,8 @@ export interface SimDesks {
   prop: PropDesk;
   withdrawals: WithdrawalDesk;
   extras: AccountExtras;
+  /** Crypto deposits and withdrawals (read-only history; recorded through the admin routes). */
+  cryptoHistory: CryptoHistory;
   routes: Route[];
   adminRoutes: Route[];
   /** `sub-account-client-id` -> the sub-account's ledger id (for the wire server's spot and account routes). */
@@ -67,11 +73,17 @@ export function createSimDesks(sim: SimulatedExchange, opts: SimDeskOptions = {}
   const instant = new InstantDesk({
     ...base, specs, symbols,
     feeRate: (symbol, spec, account) => accountTakerFee(account, symbol) ?? spec.takerFee,
+    names: (symbol) => {
+      const m = sim.market(symbol);
+      return m && { faName: m.faName, enName: `${m.baseAsset} - ${m.quoteAsset}` };
+    },
+    change24h: (symbol) => sim.marketSnapshot(symbol).change24h,
     ...(opts.otcSpread ? { spread: opts.otcSpread } : {}),
     ...(opts.otcTtlMs ? { ttlMs: opts.otcTtlMs } : {}),
   });
   const prop = new PropDesk({ ...base, ...(opts.propPackages ? { packages: opts.propPackages } : {}) });
   const extras = new AccountExtras({ clock: sim.clock });
+  const cryptoHistory = new CryptoHistory({ ledger: sim.ledger, clock: sim.clock, names: (a) => ASSET_FA_NAMES[a] });
   const withdrawals = new WithdrawalDesk({ ledger: sim.ledger, extras, clock: sim.clock, ...(opts.withdrawalFee ? { fee: opts.withdrawalFee } : {}) });
   // A sub-account's ledger id becomes an account of the simulator on first use (no API keys of its
   // own: it is reached only through its owner's key and the sub-account-client-id header).
@@ -87,15 +99,16 @@ export function createSimDesks(sim: SimulatedExchange, opts: SimDeskOptions = {}
   };
   sim.on('price', onPrice);
   return {
-    margin, instant, prop, withdrawals, extras, resolveSubAccount,
+    margin, instant, prop, withdrawals, extras, cryptoHistory, resolveSubAccount,
     routes: [
       ...marginRoutes(margin, { resolveSubAccount }),
       ...instantRoutes(instant, { resolveSubAccount }),
       ...propRoutes(prop),
       ...withdrawalRoutes(withdrawals),
       ...profileRoutes(extras),
+      ...walletHistoryRoutes(cryptoHistory, resolveSubAccount),
     ],
-    adminRoutes: propAdminRoutes(prop),
+    adminRoutes: [...propAdminRoutes(prop), ...walletHistoryAdminRoutes(cryptoHistory, (id) => sim.accounts.get(id) !== undefined)],
     detach: () => void sim.off('price', onPrice),
   };
 }

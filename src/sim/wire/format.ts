@@ -176,8 +176,26 @@ export function wireMarket(m: MarketSpec, s: MarketSnapshot): Record<string, unk
   };
 }
 
-export function wireBalance(asset: string, e: LedgerEntry, precision: number): Record<string, unknown> {
-  return { asset, faName: ASSET_FA_NAMES[asset] ?? asset, fiat: FIAT_ASSETS.has(asset), value: fixed(e.value, precision), locked: fixed(e.locked, precision) };
+/** Tokens backed by gold (the exchange flags them `is_digital_gold`). */
+const DIGITAL_GOLD = new Set(['PAXG', 'XAUT']);
+
+/**
+ * A balance entry as the current documentation shows it: `asset, asset_png_icon, asset_svg_icon,
+ * faName, fiat, value, locked, is_dust, is_digital_gold`. The simulator has no icons (null).
+ * `dustBelow`: the smallest order quantity of the asset; a non-zero amount under it is dust.
+ */
+export function wireBalance(asset: string, e: LedgerEntry, precision: number, dustBelow?: Decimal): Record<string, unknown> {
+  return {
+    asset,
+    asset_png_icon: null,
+    asset_svg_icon: null,
+    faName: ASSET_FA_NAMES[asset] ?? asset,
+    fiat: FIAT_ASSETS.has(asset),
+    value: fixed(e.value, precision),
+    locked: fixed(e.locked, precision),
+    is_dust: dustBelow !== undefined && e.value.gt(0) && e.value.lt(dustBelow),
+    is_digital_gold: DIGITAL_GOLD.has(asset),
+  };
 }
 
 /** At least `precision` places, more when the amount holds more (never rounded). */

@@ -4,7 +4,7 @@
  * SimulatedExchange. Routes come from this folder (public, account, spot, admin) and from any
  * module that passes its own `Route[]`; spec endpoints nobody serves answer 501. Every response
  * carries `x-ratelimit-limit` / `x-ratelimit-remaining`; order calls over the limit get 429 with
- * `Retry-After`. Faults (latency, failures, lost responses, stream faults) come from a FaultInjector.
+ * `Retry-After`, and so do public calls over `publicRateLimit` when it is set. Faults (latency, failures, lost responses, stream faults) come from a FaultInjector.
  */
 import { createServer, type IncomingMessage, type Server as HttpServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -17,6 +17,7 @@ import { fail, type Route, type WireRequest, type WireResponse } from './route.j
 import { Router, compilePattern } from './router.js';
 import { baseRequest, readBody } from './request.js';
 import { SPEC_ENDPOINTS } from './spec-endpoints.js';
+import { SlidingWindowLimiter } from '../rate-limiter.js';
 import { attachStream, type StreamServeOptions, type StreamServerStats } from './stream.js';
 import type { WebSocketServer } from 'ws';
 import { publicRoutes } from './routes/public.js';
@@ -42,6 +43,24 @@ export interface WireServerOptions {
   streamKeys?: StreamKeys;
   /** The stream's routes and limits: `/ws` on or off, ping interval, connection lifetime, channels per connection. */
   stream?: StreamServeOptions;
+  /**
+   * Limit on the public market-data calls (markets, depth, trades, candles, …) per caller IP: at
+   * most `limit` calls per `windowMs`, then 429 with Retry-After. The exchange documents that polling
+   * depth or trades "may hit Rate-Limit" without numbers; off by default (as in paper mode), on in
+   * the tests that check polling and with `mizan sim --public-rate-limit`.
+   */
+  publicRateLimit?: PublicRateLimit;
+}
+
+export interface PublicRateLimit {
+  limit: number;
+  windowMs: number;
+}
+
+function checkPublicRateLimit(r: PublicRateLimit): PublicRateLimit {
+  if (!Number.isInteger(r.limit) || r.limit < 1) throw new RangeError(`publicRateLimit.limit must be an integer >= 1, got ${String(r.limit)}`);
+  if (!Number.isFinite(r.windowMs) || r.windowMs <= 0) throw new RangeError(`publicRateLimit.windowMs must be a number of ms > 0, got ${String(r.windowMs)}`);
+  return r;
 }
 
 export interface WireServer {
@@ -75,6 +94,8 @@ export async function createWireServer(opts: WireServerOptions): Promise<WireSer
   const admin = new Router([...adminRoutes(sim, faults), ...streamKeyRoutes(sim, streamKeys), ...(opts.adminRoutes ?? [])]);
   const spec = SPEC_ENDPOINTS.map((e) => ({ ...e, ...compilePattern(e.path) }));
   const held = new Set<ServerResponse>();
+  const publicLimit = opts.publicRateLimit && checkPublicRateLimit(opts.publicRateLimit);
+  const publicLimiter = publicLimit && new SlidingWindowLimiter(sim.clock, publicLimit.limit, publicLimit.windowMs);
 
   function send(res: ServerResponse, r: WireResponse, rate: { limit: number; remaining: number }): void {
     if (res.writableEnded || res.destroyed) return;
@@ -121,6 +142,15 @@ export async function createWireServer(opts: WireServerOptions): Promise<WireSer
       }
       const wreq: WireRequest = { ...base, params: m.params, body: await readBody(req) };
       const route = m.route;
+      if (publicLimiter && !route.auth && !isAdmin) {
+        const taken = publicLimiter.take(rateKey);
+        if (!taken.allowed) {
+          const r = fail(429, `too many requests: at most ${taken.limit} public calls in ${publicLimiter.windowMs / 1000} seconds`);
+          return send(res, { ...r, headers: { 'retry-after': String(Math.max(1, Math.ceil(taken.retryAfterMs / 1000))) } }, taken);
+        }
+        const answer = await route.handler(wreq);
+        return send(res, answer, taken);
+      }
       if (route.auth) {
         wreq.accountId = sim.authenticate(base.headers['x-api-key'], base.ip, route.auth);
         rateKey = wreq.accountId;

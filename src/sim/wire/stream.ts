@@ -60,8 +60,17 @@ export interface StreamServeOptions {
   pingIntervalMs?: number;
   /** Connection lifetime rule; `false`: connections are never cut. Default: the exchange's. */
   lifetime?: Partial<StreamLifetime> | false;
-  /** Channels one connection may subscribe. Default 50. */
+  /**
+   * Channels one connection may subscribe. Default 50. The documentation's limit reads "in each
+   * channel at most fifty messages can be sent", which says nothing per connection; this 50 channels
+   * per connection is the reading the exchange's guidance ("keep to about 50") supports.
+   */
   maxChannelsPerConnection?: number;
+  /**
+   * `/ws` pings as application frames `{"ping": n}` (answered `{"pong": n}`, each answer extending
+   * the connection's life) instead of protocol ping frames. Default false.
+   */
+  appPing?: boolean;
 }
 
 export interface StreamServerStats {
@@ -284,6 +293,7 @@ export function attachStream(
     } catch {
       return; // the exchange documents no error frame: a bad frame is ignored
     }
+    if (frame !== null && typeof frame === 'object' && !Array.isArray(frame) && 'pong' in frame) return void extend(client.lifetime);
     if (!Array.isArray(frame) || typeof frame[0] !== 'string') return;
     const channel = cleanChannel((frame[1] as { channel?: unknown } | null)?.channel);
     if (!channel) return;
@@ -328,8 +338,10 @@ export function attachStream(
       });
       socket.on('error', (err) => logger.debug({ err: err.message }, 'simulator stream: /ws connection error'));
     });
+    let pingSeq = 0;
     pinger = setInterval(() => {
-      for (const c of wsClients) if (c.socket.readyState === WebSocket.OPEN) c.socket.ping();
+      const frame = options.appPing ? JSON.stringify({ ping: ++pingSeq }) : undefined;
+      for (const c of wsClients) if (c.socket.readyState === WebSocket.OPEN) frame ? c.socket.send(frame) : c.socket.ping();
     }, pingIntervalMs);
     pinger.unref();
   }

@@ -99,11 +99,11 @@ describe('InstantDesk orders', () => {
     expect(refusal(() => desk.place('a', { symbol: 'BTCUSDT', side: 'SELL', quantity: D('0.3') }))).toEqual({ status: 422, fields: ['quantity'] });
   });
 
-  it('lists OTC markets in the sample shape', () => {
+  it('lists OTC markets in the shape of the current documentation (result keyed by symbol)', () => {
     const d = new InstantDesk({ ledger, prices, specs, clock, symbols: () => ['BTCUSDT', 'USDTTMN'] });
     prices.set('USDTTMN', '60000', '60100', '60050');
-    const { symbols } = d.otcMarkets();
-    expect(symbols.BTCUSDT).toMatchObject({ baseAsset: 'BTC', quoteAsset: 'USDT', minQty: 0.000001, minNotional: 5, maxNotional: 10000, buyStatus: 'ENABLE', stats: { lastPrice: 50000 } });
+    const symbols = d.otcMarkets();
+    expect(symbols.BTCUSDT).toMatchObject({ baseAsset: 'BTC', quoteAsset: 'USDT', minQty: 0.000001, minNotional: 5, maxNotional: 10000, buyStatus: 'ENABLE', exchangeStatus: 'ENABLE', stats: { lastPrice: 50000 } });
     expect(symbols.USDTTMN).toMatchObject({ minQty: 0.01, minNotional: 100000, stats: { lastPrice: 60050 } });
   });
 

@@ -3,7 +3,38 @@ import { RESOLUTIONS, resolutionSeconds, type Resolution } from '../../../core/t
 import type { SimulatedExchange } from '../../exchange.js';
 import { amount, num, restLevel, restTrade, wireCandles, wireMarket } from '../format.js';
 import { ok, type Route } from '../route.js';
-import { invalid, requireMarketParam, requireParam } from './common.js';
+import { invalid, param, requireMarketParam } from './common.js';
+import type { WireRequest } from '../route.js';
+
+/** Trades listed by `/v1/trades` without a symbol (every market, newest first). */
+const ALL_TRADES = 100;
+
+/**
+ * `/v1/udf/history` parameters. The documentation marks all four optional without stating defaults;
+ * its example values stand in: symbol BTCUSDT, resolution 15, and the example's span (one hour,
+ * 3600 s) ending now. `from` alone means from then until now; `to` alone, the hour before it.
+ */
+export const CANDLE_DEFAULTS = { symbol: 'BTCUSDT', resolution: '15', spanSeconds: 3600 } as const;
+
+function candleQuery(sim: SimulatedExchange, req: WireRequest): { symbol: string; resolution: Resolution; from: number; to: number } {
+  const symbol = param(req, 'symbol') === undefined ? CANDLE_DEFAULTS.symbol : requireMarketParam(sim, req).symbol;
+  const resolution = param(req, 'resolution') ?? CANDLE_DEFAULTS.resolution;
+  if (!(RESOLUTIONS as readonly string[]).includes(resolution)) throw invalid('resolution', `resolution must be one of ${RESOLUTIONS.join(', ')}, got ${JSON.stringify(resolution)}`);
+  const seconds = (name: 'from' | 'to'): number | undefined => {
+    const raw = param(req, name);
+    if (raw === undefined) return undefined;
+    const n = Number(raw);
+    if (!/^\d+$/.test(raw) || !Number.isSafeInteger(n)) throw invalid(name, `${name} must be a Unix time in seconds, got ${JSON.stringify(raw)}`);
+    return n;
+  };
+  const nowSec = Math.floor(sim.clock.now() / 1000);
+  const fromIn = seconds('from');
+  const toIn = seconds('to');
+  const to = toIn ?? (fromIn !== undefined ? Math.max(nowSec, fromIn) : nowSec);
+  const from = fromIn ?? Math.max(0, to - CANDLE_DEFAULTS.spanSeconds);
+  if (to < from) throw invalid('to', `to must not be before from (${from}), got ${to}`);
+  return { symbol, resolution: resolution as Resolution, from, to };
+}
 
 const EN_NAMES: Record<string, string> = { BTC: 'BITCOIN', ETH: 'ETHEREUM', USDT: 'TETHER', TMN: 'TOMAN' };
 
@@ -51,21 +82,20 @@ export function publicRoutes(sim: SimulatedExchange): Route[] {
     {
       method: 'GET',
       path: '/v1/trades',
-      handler: (req) => ok({ latestTrades: sim.recentTrades(requireMarketParam(sim, req).symbol).map(restTrade) }),
+      // `symbol` is optional in the documentation: without it, the latest trades of every market.
+      handler: (req) => {
+        if (param(req, 'symbol') !== undefined) return ok({ latestTrades: sim.recentTrades(requireMarketParam(sim, req).symbol).map(restTrade) });
+        const all = sim.markets().flatMap((m) => sim.recentTrades(m.symbol));
+        all.sort((a, b) => b.timestamp - a.timestamp);
+        return ok({ latestTrades: all.slice(0, ALL_TRADES).map(restTrade) });
+      },
     },
     {
       method: 'GET',
       path: '/v1/udf/history',
       handler: (req) => {
-        const m = requireMarketParam(sim, req);
-        const resolution = requireParam(req, 'resolution');
-        if (!(RESOLUTIONS as readonly string[]).includes(resolution)) throw invalid('resolution', `resolution must be one of ${RESOLUTIONS.join(', ')}, got ${JSON.stringify(resolution)}`);
-        const from = Number(requireParam(req, 'from'));
-        const to = Number(requireParam(req, 'to'));
-        if (!Number.isInteger(from) || from < 0) throw invalid('from', 'from must be a Unix time in seconds');
-        if (!Number.isInteger(to) || to < from) throw invalid('to', 'to must be a Unix time in seconds, not before from');
-        const candles = sim.candles(m.symbol, resolutionSeconds(resolution as Resolution), from, to);
-        return { status: 200, body: wireCandles(candles) };
+        const q = candleQuery(sim, req);
+        return { status: 200, body: wireCandles(sim.candles(q.symbol, resolutionSeconds(q.resolution), q.from, q.to)) };
       },
     },
     {
@@ -98,6 +128,8 @@ export function publicRoutes(sim: SimulatedExchange): Route[] {
               is_tmn_based: m.quoteAsset === 'TMN',
               is_usdt_based: m.quoteAsset === 'USDT',
               is_zero_fee: m.makerFee.isZero() && m.takerFee.isZero(),
+              // Read by community clients (navid-fn/radar) next to is_spot: the market's trading is on.
+              is_market_type_enable: true,
               leverage_step: null,
               max_leverage: null,
               created_at: m.createdAt,

@@ -1,6 +1,7 @@
 /**
  * Spot order routes: create (HTTP 201), look up, cancel (by path, or the documented
- * `DELETE /v1/account/orders?clientOrderId=`), and the order list. Request fields arrive as strings
+ * `DELETE /v1/account/orders?clientOrderId=`, also spelt `clientOrderID`), and the order list.
+ * Request fields arrive as strings
  * (numbers are accepted too) and are parsed exactly; a bad one is a 422 naming the field.
  */
 import { toDecimal, type Decimal } from '../../../core/decimal.js';
@@ -75,7 +76,9 @@ export function spotRoutes(sim: SimulatedExchange, resolve?: SubAccountResolver)
       path: '/v1/account/orders',
       auth: 'trade',
       orderCall: true,
-      handler: (req) => cancel(req, param(req, 'clientOrderId') ?? requireParam(req, 'client_id')),
+      // The documentation writes `clientOrderId`; the exchange's own JS client (wallex-js, as issue
+      // #35 reports) sends `clientOrderID`: both are accepted, as is `client_id`.
+      handler: (req) => cancel(req, param(req, 'clientOrderId') ?? param(req, 'clientOrderID') ?? param(req, 'client_id') ?? requireParam(req, 'clientOrderId')),
     },
     {
       method: 'GET',
