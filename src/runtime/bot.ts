@@ -28,7 +28,7 @@ import { loggerFromConfig } from './logger.js';
 import { logFills } from './fill-log.js';
 import { journalBracketStore } from './bracket-store.js';
 import { checkApiKey } from './key-check.js';
-import { createPaperVenue, type PaperVenue } from './paper.js';
+import { createPaperVenue, paperFees, type PaperVenue } from './paper.js';
 import { recoverOrders, type RecoveryReport } from './recovery.js';
 import { startSchedules } from './schedules.js';
 import { loadStrategyInstances } from './strategy-loader.js';
@@ -185,7 +185,24 @@ export async function startBot(config: MizanConfig, opts: BotOptions = {}): Prom
       }
       return v;
     };
-    const markets = (s: string) => (catalog.has(s) ? marketView(catalog.get(s), { makerFee: new Decimal('0.002'), takerFee: new Decimal('0.002') }) : undefined);
+    // Fees: the exchange's rates (the catalog: the account's, or 0 on a zero-fee market), in paper
+    // `paper.fees` where set; a traded market without a known fee stops the start: never a guess.
+    const feesOf = (s: string) => (config.mode === 'paper' ? paperFees(catalog.get(s), config.paper.fees) : knownFees(catalog.get(s)));
+    const noFee = symbols.filter((s) => !feesOf(s));
+    if (noFee.length) {
+      throw new ConfigError(
+        noFee.map((s) => ({
+          path: config.mode === 'paper' ? 'paper.fees' : 'exchange.apiKey',
+          message: `the fee rate of ${s} is not known: the exchange's fee list has no rate for it${config.mode === 'paper' ? ' (set paper.fees: { maker, taker })' : ' (the account\'s fee call failed or does not list it)'}`,
+          value: s,
+        })),
+      );
+    }
+    const markets = (s: string) => {
+      if (!catalog.has(s)) return undefined;
+      const f = feesOf(s);
+      return f ? marketView(catalog.get(s), f) : undefined;
+    };
     // One view per market: it reads the live book, so it is built once, not per event.
     const views = new Map<string, BookView>();
     const books = (s: string): BookView | undefined => {
@@ -351,6 +368,11 @@ export async function startBot(config: MizanConfig, opts: BotOptions = {}): Prom
   }
 }
 
+
+/** A market's fee rates when the exchange gave them (live). */
+function knownFees(m: { makerFee?: Decimal; takerFee?: Decimal }): { makerFee: Decimal; takerFee: Decimal } | undefined {
+  return m.makerFee && m.takerFee ? { makerFee: m.makerFee, takerFee: m.takerFee } : undefined;
+}
 
 function barOf(c: { time: number; open: Decimal; high: Decimal; low: Decimal; close: Decimal; volume: Decimal }, res: number) {
   return Bar.fromCandle(c, res);

@@ -32,8 +32,6 @@ export interface PaperVenue {
   detach(): void;
 }
 
-const DEFAULT_FEE = new Decimal('0.002');
-
 /**
  * Closed orders the paper exchange keeps (the newest): the bot looks up only live and just-closed
  * orders there, its journal keeps every order and the execution engine the last 1,000 final ones.
@@ -42,7 +40,18 @@ const DEFAULT_FEE = new Decimal('0.002');
  */
 export const PAPER_RETAINED_ORDERS = 10_000;
 
-function specOf(m: Market, fees: PaperVenueOptions['fees']): MarketSpec {
+/**
+ * A market's fee rates in paper: `paper.fees` where it sets them, else the exchange's (the market
+ * catalog: the account's rate, or 0 on a zero-fee market); undefined when neither says: never a
+ * guessed fee (the bot refuses to start on a traded market without one).
+ */
+export function paperFees(m: Pick<Market, 'makerFee' | 'takerFee'>, fees: PaperVenueOptions['fees']): { makerFee: Decimal; takerFee: Decimal } | undefined {
+  const makerFee = fees?.maker !== undefined ? new Decimal(fees.maker) : m.makerFee;
+  const takerFee = fees?.taker !== undefined ? new Decimal(fees.taker) : m.takerFee;
+  return makerFee && takerFee ? { makerFee, takerFee } : undefined;
+}
+
+function specOf(m: Market, rates: { makerFee: Decimal; takerFee: Decimal }): MarketSpec {
   return {
     symbol: m.symbol,
     baseAsset: m.baseAsset,
@@ -57,8 +66,8 @@ function specOf(m: Market, fees: PaperVenueOptions['fees']): MarketSpec {
     minQty: m.minQty,
     maxQty: m.maxQty ?? new Decimal('1e12'),
     minNotional: m.minNotional,
-    makerFee: fees?.maker !== undefined ? new Decimal(fees.maker) : (m.makerFee ?? DEFAULT_FEE),
-    takerFee: fees?.taker !== undefined ? new Decimal(fees.taker) : (m.takerFee ?? DEFAULT_FEE),
+    makerFee: rates.makerFee,
+    takerFee: rates.takerFee,
     createdAt: '2020-01-01T00:00:00.000000Z',
   };
 }
@@ -67,7 +76,11 @@ export function createPaperVenue(opts: PaperVenueOptions): PaperVenue {
   const sim = new SimulatedExchange({
     clock: opts.clock,
     seed: opts.seed ?? 1,
-    markets: opts.markets.map((m) => specOf(m, opts.fees)),
+    // Markets whose fee is known (the bot checked its traded ones before it came here).
+    markets: opts.markets.flatMap((m) => {
+      const rates = paperFees(m, opts.fees);
+      return rates ? [specOf(m, rates)] : [];
+    }),
     logger: opts.logger.child({ component: 'paper' }),
     retainClosedOrders: opts.retainClosedOrders ?? PAPER_RETAINED_ORDERS,
   });
