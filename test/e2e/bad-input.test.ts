@@ -135,3 +135,16 @@ describe('a journal.file that cannot be created', { timeout: 120_000 }, () => {
     expect(existsSync(journal)).toBe(true);
   });
 });
+
+describe('margin-trend parameters (issue 33 item 9)', { timeout: 120_000 }, () => {
+  it('takeProfitPct of 100 or more is refused: every short would get a take profit of 0 or less', async () => {
+    const file = tmp.file(
+      'mt-tp.yaml',
+      `mode: paper\nstrategies:\n  - name: mt\n    strategy: margin-trend\n    markets: [BTCUSDT]\n    params: { takeProfitPct: 150 }\njournal: { file: ${join(tmp.dir, 'mt.sqlite')} }\n`,
+    );
+    const r = await mizan(['check', file]);
+    expect(r.code, r.all).toBe(1);
+    expect(r.stdout).toMatch(/strategies\[0\]\.params\.takeProfitPct: 150 is above the maximum 99 \(line 6\)/);
+    expect((await mizan(['strategies'])).stdout).toMatch(/takeProfitPct.*\[0\.1\.\.99\]/);
+  });
+});
