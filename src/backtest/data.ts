@@ -9,6 +9,7 @@ import { readBundledMeta } from '../market/files/bundled.js';
 import type { CandleColumns } from '../market/files/columns.js';
 import { findGaps, type CandleGap } from '../market/files/gaps.js';
 import { readCandleColumns } from '../market/files/read.js';
+import { candleLength } from '../market/files/regular.js';
 
 export interface Series {
   symbol: string;
@@ -107,17 +108,10 @@ export function openGaps(gaps: readonly CandleGap[], resSec: number, closed: rea
 
 const iso = (sec: number) => new Date(sec * 1000).toISOString();
 
-/** The smallest positive step between consecutive candle starts (the file's resolution), or the meta file's. */
+/** The file's candle length (its meta file's, else the smallest step), every step checked to be a whole number of candles (market/files/regular.ts). */
 export function inferResolution(file: string, time: ArrayLike<number>): number {
   const meta = existsSync(file) ? readBundledMeta(file) : undefined;
-  if (meta?.resolutionSec) return meta.resolutionSec;
-  let best = Infinity;
-  for (let i = 1; i < time.length && i < 5000; i++) {
-    const dt = time[i]! - time[i - 1]!;
-    if (dt > 0 && dt < best) best = dt;
-  }
-  if (!Number.isFinite(best)) throw new Error(`${file}: cannot infer the candle resolution from fewer than 2 candles`);
-  return best;
+  return candleLength(file, time, meta?.resolutionSec);
 }
 
 /** Aggregate columns into candles of `resSec` aligned to multiples of resSec (UTC). */

@@ -29,6 +29,12 @@ export async function loadChecked(file: string, o: { data?: boolean } = {}): Pro
     const { checkBacktestData } = await import('../backtest/data-resolution.js');
     issues.push(...checkBacktestData(r.config));
   }
+  // The journal's place, before anything connects (mizan run) or as one more problem (mizan check).
+  if (r.config && r.config.mode !== 'backtest') {
+    const { journalLocationMessage, journalLocationProblem } = await import('../store/location.js');
+    const problem = journalLocationProblem(r.config.journal.file, { probe: true });
+    if (problem) issues.push({ path: 'journal.file', message: journalLocationMessage(r.config.journal.file, problem), value: r.config.journal.file });
+  }
   if (!r.config || issues.length) throw new ConfigError(withLines(dedupeIssues(issues), r.lineOf), file);
   return { config: r.config, instances: await loadStrategyInstances(r.config) };
 }

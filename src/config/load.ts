@@ -17,6 +17,7 @@ import { ConfigError } from './issues.js';
 import { configSchema, DEFAULT_JOURNAL_FILE } from './schema.js';
 import type { MizanConfig, ParsedConfig } from './schema.js';
 import { convertIssue, DEFAULT_MESSAGE } from './zod-issues.js';
+import { yamlData } from './yaml-read.js';
 
 export interface ConfigOptions {
   /** Variables for `${NAME}` references. Default: process.env. */
@@ -93,14 +94,16 @@ export function inspectConfig(text: string, opts: ConfigOptions = {}): ConfigIns
       lineOf: () => undefined,
     };
   }
-  const original: unknown = doc.toJS({ maxAliasCount: 100 });
+  const read = yamlData(doc, lc);
+  if (!('value' in read)) return { issues: read.issues, data: undefined, baseDir, strategyBaseDir, lineOf: () => undefined };
+  const original = read.value;
   if (original === null || typeof original !== 'object' || Array.isArray(original)) {
     return { issues: [{ path: '', message: 'the file must be a YAML mapping with mode, exchange, strategies, ...' }], data: undefined, baseDir, strategyBaseDir, lineOf: () => undefined };
   }
   const sub = substituteEnv(original, opts.env ?? process.env);
   const parsed = configSchema.safeParse(sub.value, { error: () => DEFAULT_MESSAGE });
-  const envPaths = new Set(sub.issues.map((i) => i.path));
-  const issues: ConfigIssue[] = [...sub.issues];
+  const envPaths = new Set([...sub.issues.map((i) => i.path), ...read.reported]);
+  const issues: ConfigIssue[] = [...read.issues, ...sub.issues];
   if (!parsed.success) {
     const ctx = { schema: configSchema, data: sub.value, written: sub.written };
     for (const zi of parsed.error.issues) for (const i of convertIssue(zi, ctx)) if (!envPaths.has(i.path)) issues.push(i);

@@ -29,7 +29,7 @@ import type { CheckState, RiskRule } from './rule.js';
 import { BalanceRule } from './rules/balance.js';
 import { ExposureRule } from './rules/exposure.js';
 import { MarginRule } from './rules/margin.js';
-import { MarketLimitsRule, roundPrice } from './rules/market-limits.js';
+import { marginBracketOnTick, MarketLimitsRule, roundPrice } from './rules/market-limits.js';
 import { OrderRateRule } from './rules/order-rate.js';
 import { PriceSanityRule } from './rules/price-sanity.js';
 import { TradingStateRule } from './rules/trading-state.js';
@@ -137,14 +137,18 @@ export class RiskEngine extends EventEmitter<RiskEngineEvents> {
     if (!open || !open.gt(0)) return undefined;
     const openPrice = roundPrice(open, m.priceTick, intent.side === 'long');
     if (openPrice.isZero()) return undefined;
+    // The brackets the check will send (on the tick); one it denies gets no preview.
+    const sl = intent.stopLoss && marginBracketOnTick('stopLoss', intent.stopLoss, intent.side, openPrice, m.priceTick);
+    const tp = intent.takeProfit && marginBracketOnTick('takeProfit', intent.takeProfit, intent.side, openPrice, m.priceTick);
+    if (typeof sl === 'string' || typeof tp === 'string') return undefined;
     return {
       market: intent.market,
       side: intent.side,
       collateral: intent.collateral,
       riskCoef: intent.riskCoef,
       openPrice,
-      ...(intent.stopLoss ? { stopLoss: intent.stopLoss } : {}),
-      ...(intent.takeProfit ? { takeProfit: intent.takeProfit } : {}),
+      ...(sl ? { stopLoss: sl } : {}),
+      ...(tp ? { takeProfit: tp } : {}),
     };
   }
 

@@ -20,6 +20,7 @@ import type { Portfolio } from '../portfolio/portfolio.js';
 import type { RiskEngine } from '../risk/engine.js';
 import { journalRiskSink } from '../risk/sinks.js';
 import { runSim, type RunningSim } from '../sim/cli-command.js';
+import { journalLocationMessage, journalLocationProblem } from '../store/location.js';
 import { Journal } from '../store/journal.js';
 import { bindJournal, exchangeIdentity, keyFingerprint } from '../store/binding.js';
 import { configSecrets } from './secrets.js';
@@ -102,6 +103,9 @@ export async function startBot(config: MizanConfig, opts: BotOptions = {}): Prom
   if (config.mode === 'live' && !opts.live) {
     throw new ConfigError([{ path: 'mode', message: '"live" trades real money: confirm with --live on the command line' }]);
   }
+  // The journal's directory, before connecting to anything (store/location.ts: no recursive mkdir that can hang).
+  const journalProblem = journalLocationProblem(config.journal.file, { probe: false });
+  if (journalProblem) throw new ConfigError([{ path: 'journal.file', message: journalLocationMessage(config.journal.file, journalProblem), value: config.journal.file }]);
   const instances = await loadStrategyInstances(config);
   const clock = opts.clock ?? new SystemClock();
   const apiKeySecret = config.exchange.apiKey;

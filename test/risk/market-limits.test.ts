@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { d } from '../../src/core/decimal.js';
-import type { SpotOrderIntent } from '../../src/core/intents.js';
+import type { MarginOpenIntent, SpotOrderIntent } from '../../src/core/intents.js';
 import { World, limit, market } from './fixtures.js';
 
 function world() {
@@ -146,5 +146,37 @@ describe('market limits: sizing', () => {
     const v = w.engine().check(market('BUY', '0.001'));
     expect(v).toMatchObject({ ok: false, rule: 'marketLimits' });
     expect(!v.ok && v.reason).toContain('no ask in the local book');
+  });
+});
+
+describe('market limits: a margin position\'s stop loss and take profit on the tick (issue 33 item 9)', () => {
+  const open = (side: 'long' | 'short', stopLoss?: string, takeProfit?: string): MarginOpenIntent => ({
+    kind: 'marginOpen', strategy: 's1', market: 'BTCUSDT', side, collateral: d('100'), riskCoef: d('2'), openPrice: d('60000'),
+    ...(stopLoss ? { stopLoss: d(stopLoss) } : {}), ...(takeProfit ? { takeProfit: d(takeProfit) } : {}),
+  });
+
+  it('rounds them toward the open price (the protection never gets looser), and says so', () => {
+    const e = world().engine();
+    const l = e.check(open('long', '58833.152', '62400.128'));
+    expect(l.ok, !l.ok ? l.reason : '').toBe(true);
+    expect((l.intent as MarginOpenIntent).stopLoss?.toFixed()).toBe('58833.16'); // a long's stop: up
+    expect((l.intent as MarginOpenIntent).takeProfit?.toFixed()).toBe('62400.12'); // a long's take profit: down
+    expect(l.ok && l.adjustments).toEqual(expect.arrayContaining([expect.objectContaining({ rule: 'marketLimits', field: 'stopLoss', from: '58833.152', to: '58833.16' })]));
+    const s = e.check(open('short', '61200.128', '57600.121'));
+    expect((s.intent as MarginOpenIntent).stopLoss?.toFixed()).toBe('61200.12'); // a short's stop: down
+    expect((s.intent as MarginOpenIntent).takeProfit?.toFixed()).toBe('57600.13'); // a short's take profit: up
+  });
+
+  it('leaves prices on the tick as they are', () => {
+    const v = world().engine().check(open('long', '58800.5', '62400'));
+    expect(v.ok && v.adjustments.filter((a) => a.field === 'stopLoss' || a.field === 'takeProfit')).toEqual([]);
+  });
+
+  it('denies a price the rounding would bring to the open price, or one on the wrong side, naming value, tick and open price', () => {
+    const e = world().engine();
+    const a = e.check(open('long', '59999.999'));
+    expect(!a.ok && a.reason).toBe('stopLoss 59999.999 rounds to 60000 at the tick 0.01, which is not below the open price 60000 of a long');
+    const b = e.check(open('short', undefined, '60000.5'));
+    expect(!b.ok && b.reason).toBe('takeProfit 60000.5 must be below the open price 60000 of a short');
   });
 });

@@ -7,7 +7,8 @@
  * Extra columns (`OpenInterest`, `Adj Close`, ...) are ignored. Quotes around fields are stripped;
  * quoted fields containing commas are not supported (no candle file has them).
  * Rows with one field more than the header whose second field is a clock time (`09:01:00`) are read
- * as separate date and time fields (backtrader's 1-minute file has that shape).
+ * as separate date and time fields (backtrader's 1-minute file has that shape). Any other row with
+ * more or fewer fields than the header is refused, naming the line: its columns cannot be trusted.
  */
 import { CandleFileError, quote } from './errors.js';
 import type { CandleSink } from './sink.js';
@@ -97,8 +98,8 @@ export function parseCsv(file: string, text: string, sink: CandleSink): number {
       time = `${unquote(f[layout.time]!)} ${f[layout.time + 1]}`;
       f = [...f.slice(0, layout.time + 1), ...f.slice(layout.time + 2)];
     } else {
-      if (f.length < layout.width) {
-        throw new CandleFileError({ file, line: lineNo }, `expected ${layout.width} fields, got ${f.length}: ${quote(line)}`);
+      if (f.length !== layout.width) {
+        throw new CandleFileError({ file, line: lineNo }, `expected ${layout.width} fields (as the header has), got ${f.length}: ${quote(line)}`);
       }
       time = unquote(f[layout.time]!);
       if (layout.clock >= 0) time = `${time} ${unquote(f[layout.clock]!)}`;

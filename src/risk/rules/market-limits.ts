@@ -2,7 +2,8 @@
  * Rule 2, market limits and sizing (spot and instant orders, margin opens).
  * - Prices are rounded to the tick: a buy's down, a sell's up, so rounding never gives a worse price
  *   than the one asked for (stop prices the same way). A margin open's price defaults to the mid and
- *   is rounded the same way (long as a buy, short as a sell).
+ *   is rounded the same way (long as a buy, short as a sell); its stop loss and take profit are rounded
+ *   toward the open price (marginBracketOnTick: the protection never gets looser).
  * - The size is resolved into a base quantity: `base` as given; `quote` as a notional (quantity ×
  *   price) at the limit price, or by walking the local book for a market order; `fraction` of the free
  *   balance of the spent asset (quote for a buy, with the taker fee and, for a market buy, the
@@ -26,6 +27,23 @@ const NAME = 'marketLimits';
 
 export function roundPrice(price: Decimal, tick: Decimal, buy: boolean): Decimal {
   return roundToStep(price, tick, !buy);
+}
+
+/**
+ * A margin position's stop loss or take profit on the tick: rounded toward the open price, so the
+ * protection never gets looser (a long's stop rounds up, its take profit down; a short's stop down,
+ * its take profit up): the exchange closes the position no later than the price asked for. A price
+ * on the wrong side of the open price, or one that the rounding would bring to it, is a denial
+ * naming the value, the tick and the open price.
+ */
+export function marginBracketOnTick(field: 'stopLoss' | 'takeProfit', value: Decimal, side: 'long' | 'short', openPrice: Decimal, tick: Decimal): Decimal | string {
+  if (!value.gt(0)) return `${field} must be positive, got ${value.toFixed()}`;
+  const below = (field === 'stopLoss') === (side === 'long');
+  const where = `${below ? 'below' : 'above'} the open price ${openPrice.toFixed()} of a ${side}`;
+  if (below ? !value.lt(openPrice) : !value.gt(openPrice)) return `${field} ${value.toFixed()} must be ${where}`;
+  const r = roundToStep(value, tick, below);
+  if (below ? !r.lt(openPrice) : !r.gt(openPrice)) return `${field} ${value.toFixed()} rounds to ${r.toFixed()} at the tick ${tick.toFixed()}, which is not ${where}`;
+  return r;
 }
 
 function sizeText(size: Size): string {
@@ -164,7 +182,16 @@ export class MarketLimitsRule implements RiskRule {
     }
     const r = this.roundField(s, 'openPrice', open, m.priceTick, buy, 'margin');
     if (typeof r === 'string') return r;
-    s.intent = { ...it, openPrice: r };
+    const brackets: { stopLoss?: Decimal; takeProfit?: Decimal } = {};
+    for (const field of ['stopLoss', 'takeProfit'] as const) {
+      const v = it[field];
+      if (v === undefined) continue;
+      const b = marginBracketOnTick(field, v, it.side, r, m.priceTick);
+      if (typeof b === 'string') return b;
+      if (!deq(b, v)) adjust(s, NAME, field, v.toFixed(), b.toFixed(), `rounded ${b.gt(v) ? 'up' : 'down'} to the tick ${gridText(m.priceTick)}, toward the open price (the exit comes no later)`);
+      brackets[field] = b;
+    }
+    s.intent = { ...it, openPrice: r, ...brackets };
     s.price = r;
     const exposure = it.collateral.mul(it.riskCoef);
     s.addsValue = exposure;

@@ -50,7 +50,13 @@ export function chargeInterest(p: SimPosition, nowMs: number): boolean {
   return true;
 }
 
+/**
+ * Closes an open position at `price`: every way a position closes (the user's close, stop loss, take
+ * profit, liquidation, expiry) comes here, so each is charged the interest due at `nowMs` the same way
+ * (a close exactly at a 4-hour boundary pays that period, whichever path closed it).
+ */
 export function settle(p: SimPosition, ledger: Ledger, price: Decimal, reason: CloseReason, nowMs: number, spec: MarketSpec): void {
+  chargeInterest(p, nowMs);
   const fee = p.baseQty.abs().mul(price).mul(spec.takerFee);
   const e = equity(p.baseQty, p.quoteNet, p.interest, price);
   const payout = Decimal.max(ZERO, e.minus(fee));

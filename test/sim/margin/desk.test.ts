@@ -114,6 +114,24 @@ describe('MarginDesk: interest, call, liquidation, collateral', () => {
     expect(desk.get('a', 1).interest.value).toBe('6');
   });
 
+  it('a close exactly at a 4-hour boundary is charged that period, as a stop loss at that instant is (issue 33 item 9)', () => {
+    desk.open('a', long({ stopLoss: D(49000) })); // 1: closed by the stop loss
+    desk.open('a', long()); // 2: closed by the strategy (PATCH …/close)
+    clock.set(T0 + 4 * HOUR);
+    desk.close('a', 2);
+    desk.onPrice('BTCUSDT', D(48000), T0 + 4 * HOUR);
+    expect(desk.get('a', 1)).toMatchObject({ state: 'closed', close_reason: 'stop_loss', interest: { value: '2' } });
+    expect(desk.get('a', 2)).toMatchObject({ state: 'closed', close_reason: 'user', interest: { value: '2' } }); // 4000 * 0.05%
+    expect(desk.costs('a', 2).interest.toFixed()).toBe('2');
+  });
+
+  it('a close with a price at least as good as the market, at a boundary, is charged too', () => {
+    desk.open('a', long());
+    clock.set(T0 + 8 * HOUR);
+    desk.close('a', 1, D(49000)); // the bid (50000) is better: closes at once
+    expect(desk.get('a', 1)).toMatchObject({ state: 'closed', interest: { value: '4' } });
+  });
+
   it('charges a short 2.5 USDT per period (0.1 BTC at 50000 * 0.05%)', () => {
     desk.open('a', { ...long(), side: 'short' });
     desk.onPrice('BTCUSDT', D(50000), T0 + 8 * HOUR);
