@@ -1,6 +1,7 @@
 /**
  * Module layering rules (`npm run lint:deps`, run by .ci/run before the tests). Read one way:
- * core <- strategy/risk/execution/portfolio/market <- kernel <- runtime/backtest <- CLI.
+ * core <- strategy/risk/execution/portfolio/market <- kernel <- runtime/backtest <- CLI; the venue
+ * adapters (src/venues/: exchange, sim) are plugged in by the modes.
  */
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
@@ -17,14 +18,35 @@ module.exports = {
       comment: 'The kernel builds the trading parts for every mode: it imports no mode (runtime, backtest), no adapter and no CLI.',
       severity: 'error',
       from: { path: '^src/kernel/' },
-      to: { path: ['^src/runtime/', '^src/backtest/', '^src/exchange/', '^src/sim/', '^src/store/', 'cli-command\\.ts$', '^src/cli/'] },
+      to: { path: ['^src/runtime/', '^src/backtest/', '^src/exchange/', '^src/sim/', '^src/store/', '^src/venues/', 'cli-command\\.ts$', '^src/cli/'] },
     },
     {
       name: 'lower-layers-not-on-modes',
-      comment: 'core, strategy, risk, execution, portfolio and market do not import the kernel or a mode.',
+      comment: 'core, strategy, risk, execution, portfolio and market do not import the kernel, a mode or a venue adapter.',
       severity: 'error',
       from: { path: '^src/(core|strategy|risk|execution|portfolio|market)/' },
-      to: { path: ['^src/kernel/', '^src/runtime/', '^src/backtest/'] },
+      to: { path: ['^src/kernel/', '^src/runtime/', '^src/backtest/', '^src/venues/'] },
+    },
+    {
+      name: 'execution-knows-no-adapter',
+      comment: 'The execution engine talks to venues through its port (execution/venue.ts); the adapters of the exchange and the simulator live in src/venues/.',
+      severity: 'error',
+      from: { path: '^src/execution/' },
+      to: { path: ['^src/exchange/', '^src/sim/'] },
+    },
+    {
+      name: 'runtime-not-on-cli',
+      comment: 'The live/paper mode adapter is used by the CLI, never the other way round.',
+      severity: 'error',
+      from: { path: '^src/runtime/' },
+      to: { path: '^src/cli/' },
+    },
+    {
+      name: 'no-circular',
+      comment: 'No import cycle, type-only imports included.',
+      severity: 'error',
+      from: {},
+      to: { circular: true },
     },
     {
       name: 'shared-types-from-core',

@@ -35,7 +35,7 @@ import { silentLogger } from '../src/core/logger.js';
 import { WallexRestClient } from '../src/exchange/rest/client.js';
 import { ClientIdGenerator } from '../src/execution/client-id.js';
 import { ExecutionEngine } from '../src/execution/engine.js';
-import { RestVenue } from '../src/execution/rest-venue.js';
+import { RestVenue } from '../src/venues/rest-venue.js';
 import { JournalExecutionAdapter } from '../src/runtime/journal-adapters.js';
 import { createTestAccount, DEFAULT_PRICES, startingBook } from '../src/sim/default.js';
 import { SimulatedExchange } from '../src/sim/exchange.js';

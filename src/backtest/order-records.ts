@@ -6,28 +6,9 @@
 import { Decimal } from '../core/decimal.js';
 import { parseMarginPosition } from '../exchange/parse/margin.js';
 import { BACKTEST_ACCOUNT, type Harness } from './setup.js';
+import type { OrderRecord } from './order-record.js';
 
-export interface OrderRecord {
-  /** `spot` (through the execution engine), `instant` (OTC desk) or `margin` (a position's opening or closing). */
-  kind: 'spot' | 'instant' | 'margin';
-  clientOrderId: string;
-  strategy: string;
-  symbol: string;
-  side: string;
-  type: string;
-  price: string | null;
-  stopPrice: string | null;
-  quantity: string;
-  filled: string;
-  avgPrice: string | null;
-  fee: string;
-  feeAsset: string | null;
-  state: string;
-  reason: string | null;
-  tag: string | null;
-  createdAt: number;
-  updatedAt: number;
-}
+export type { OrderRecord } from './order-record.js';
 
 const iso = (s: string | null | undefined): number => (s ? Date.parse(s) : 0);
 

@@ -11,7 +11,7 @@ import type { InstantOrder } from '../core/types/order.js';
 import { silentLogger, type Logger } from '../core/logger.js';
 import type { MarketDecl, MizanConfig } from '../config/schema.js';
 import type { ExecutionEngine } from '../execution/engine.js';
-import { SimVenue } from '../execution/sim-venue.js';
+import { SimVenue } from '../venues/sim-venue.js';
 import type { BracketManager } from '../execution/brackets.js';
 import type { Portfolio } from '../portfolio/portfolio.js';
 import type { RiskEngine } from '../risk/engine.js';

@@ -5,7 +5,7 @@
  * order instead of the tracked order and its Decimals. Orders still live at the end are recorded then.
  */
 import { avgPrice, type TrackedOrder } from '../execution/tracked-order.js';
-import type { OrderRecord } from './order-records.js';
+import type { OrderRecord } from './order-record.js';
 import { ChurnMap } from '../core/churn-map.js';
 
 export interface SpotOrderLogDeps {

@@ -15,7 +15,7 @@ import type {
   NewSpotOrder,
   SpotOrder,
 } from '../core/types/index.js';
-import type { SimVenue } from '../execution/sim-venue.js';
+import type { SimVenue } from '../venues/sim-venue.js';
 import type { Venue } from '../execution/venue.js';
 import type { CandleFill, PlacementClock } from './fill-model.js';
 

@@ -4,7 +4,7 @@
  * has to be waited for; `walk` awaits each pause and steps on from the context.
  */
 import { Bar } from '../strategy/bar.js';
-import type { BacktestOptions } from './run.js';
+import type { BacktestOptions } from './options.js';
 import type { Harness } from './setup.js';
 import type { CloseBook } from './views.js';
 import type { CandleSlot } from '../kernel/market-prices.js';

@@ -12,7 +12,7 @@ import type { MizanConfig } from '../config/schema.js';
 import { WallexRestClient } from '../exchange/rest/client.js';
 import { StreamClient } from '../exchange/stream/client.js';
 import type { ExecutionEngine } from '../execution/engine.js';
-import { RestVenue } from '../execution/rest-venue.js';
+import { RestVenue } from '../venues/rest-venue.js';
 import type { Venue } from '../execution/venue.js';
 import { MarketDataEngine } from '../market/engine.js';
 import { MarketCatalog } from '../market/market-catalog.js';

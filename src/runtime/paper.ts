@@ -6,7 +6,7 @@
 import type { Clock } from '../core/clock.js';
 import { Decimal, type DecimalInput } from '../core/decimal.js';
 import type { Logger } from '../core/logger.js';
-import { SimVenue } from '../execution/sim-venue.js';
+import { SimVenue } from '../venues/sim-venue.js';
 import type { Market } from '../market/market-catalog.js';
 import type { MarketDataEngine } from '../market/engine.js';
 import { SimulatedExchange } from '../sim/exchange.js';

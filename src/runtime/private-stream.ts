@@ -12,7 +12,7 @@ import type { Balance, Balances } from '../core/types/account.js';
 import type { MizanConfig } from '../config/schema.js';
 import { PrivateStreamClient } from '../exchange/stream/private-client.js';
 import type { ExecutionEngine } from '../execution/engine.js';
-import { PrivateStreamTracker } from '../execution/private-stream.js';
+import { PrivateStreamTracker } from '../venues/private-stream.js';
 import type { Portfolio } from '../portfolio/portfolio.js';
 
 export interface PrivateStreamWiring {

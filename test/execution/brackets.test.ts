@@ -12,7 +12,7 @@ import { marketView } from '../../src/backtest/views.js';
 import { BracketManager, memoryBracketStore, type BracketStore } from '../../src/execution/brackets.js';
 import { ClientIdGenerator } from '../../src/execution/client-id.js';
 import { ExecutionEngine } from '../../src/execution/engine.js';
-import { SimVenue } from '../../src/execution/sim-venue.js';
+import { SimVenue } from '../../src/venues/sim-venue.js';
 import { SimulatedExchange } from '../../src/sim/exchange.js';
 import { MarketPrices } from '../../src/kernel/market-prices.js';
 import type { FillEvent, OrderUpdate } from '../../src/strategy/views.js';

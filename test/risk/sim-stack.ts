@@ -8,7 +8,7 @@ import { d, Decimal, incrementFromDecimals } from '../../src/core/decimal.js';
 import { silentLogger } from '../../src/core/logger.js';
 import { ClientIdGenerator } from '../../src/execution/client-id.js';
 import { ExecutionEngine } from '../../src/execution/engine.js';
-import { SimVenue } from '../../src/execution/sim-venue.js';
+import { SimVenue } from '../../src/venues/sim-venue.js';
 import { Portfolio } from '../../src/portfolio/portfolio.js';
 import { RiskEngine } from '../../src/risk/engine.js';
 import type { RiskLimits } from '../../src/risk/limits.js';

@@ -11,8 +11,8 @@ import { createSimDesks, type SimDesks } from '../../../src/sim/margin/wiring.js
 import { createWireServer, type WireServer } from '../../../src/sim/wire/server.js';
 import { SPEC_ENDPOINTS } from '../../../src/sim/wire/spec-endpoints.js';
 import { WallexRestClient } from '../../../src/exchange/rest/client.js';
-import { RestVenue } from '../../../src/execution/rest-venue.js';
-import { SimVenue } from '../../../src/execution/sim-venue.js';
+import { RestVenue } from '../../../src/venues/rest-venue.js';
+import { SimVenue } from '../../../src/venues/sim-venue.js';
 import { T0 } from './helpers.js';
 
 let sim: SimulatedExchange;

@@ -17,8 +17,8 @@ import { PrivateStreamClient } from '../../../src/exchange/stream/private-client
 import type { StreamTransport } from '../../../src/exchange/stream/transport.js';
 import { ClientIdGenerator } from '../../../src/execution/client-id.js';
 import { ExecutionEngine } from '../../../src/execution/engine.js';
-import { PrivateStreamTracker } from '../../../src/execution/private-stream.js';
-import { RestVenue } from '../../../src/execution/rest-venue.js';
+import { PrivateStreamTracker } from '../../../src/venues/private-stream.js';
+import { RestVenue } from '../../../src/venues/rest-venue.js';
 import { JournalExecutionAdapter } from '../../../src/runtime/journal-adapters.js';
 import { Journal } from '../../../src/store/journal.js';
 import type { FillEvent } from '../../../src/strategy/views.js';

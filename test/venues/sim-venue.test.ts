@@ -17,7 +17,7 @@ import { silentLogger } from '../../src/core/logger.js';
 import type { SpotOrder } from '../../src/core/types/order.js';
 import { ClientIdGenerator } from '../../src/execution/client-id.js';
 import { ExecutionEngine } from '../../src/execution/engine.js';
-import { mapSimError, SimVenue } from '../../src/execution/sim-venue.js';
+import { mapSimError, SimVenue } from '../../src/venues/sim-venue.js';
 import { SimError } from '../../src/sim/errors.js';
 import { SimulatedExchange } from '../../src/sim/exchange.js';
 import { createSimDesks } from '../../src/sim/margin/wiring.js';

@@ -21,8 +21,8 @@ import type { Logger } from '../core/logger.js';
 import type { SpotOrder } from '../core/types/order.js';
 import type { PrivateStreamEvents } from '../exchange/stream/private-client.js';
 import type { PrivateOrderUpdate, PrivateTrade } from '../exchange/stream/private-parse.js';
-import type { ExecutionEngine, Timers } from './engine.js';
-import { applySnapshot, applyTradeDetail, isFinal, type TrackedOrder } from './tracked-order.js';
+import type { ExecutionEngine, Timers } from '../execution/engine.js';
+import { applySnapshot, applyTradeDetail, isFinal, type TrackedOrder } from '../execution/tracked-order.js';
 
 /** What the tracker needs of the private stream (PrivateStreamClient satisfies it). */
 export type PrivateStreamSource = Pick<EventEmitter<PrivateStreamEvents>, 'on' | 'off'> & { readonly isUp: boolean };

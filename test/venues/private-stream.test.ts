@@ -14,7 +14,7 @@ import type { PrivateStreamEvents } from '../../src/exchange/stream/private-clie
 import type { PrivateOrderUpdate, PrivateTrade } from '../../src/exchange/stream/private-parse.js';
 import { ClientIdGenerator } from '../../src/execution/client-id.js';
 import { ExecutionEngine, type Timers } from '../../src/execution/engine.js';
-import { PrivateStreamTracker, type OrphanUpdate } from '../../src/execution/private-stream.js';
+import { PrivateStreamTracker, type OrphanUpdate } from '../../src/venues/private-stream.js';
 import type { Venue } from '../../src/execution/venue.js';
 import type { FillEvent } from '../../src/strategy/views.js';
 

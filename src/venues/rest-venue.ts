@@ -16,7 +16,7 @@ import type {
   SpotOrder,
 } from '../core/types/index.js';
 import type { WallexRestClient } from '../exchange/rest/client.js';
-import type { Venue } from './venue.js';
+import type { Venue } from '../execution/venue.js';
 
 export class RestVenue implements Venue {
   readonly kind = 'live';

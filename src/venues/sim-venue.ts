@@ -30,7 +30,7 @@ import type { SimulatedExchange } from '../sim/exchange.js';
 import type { InstantDesk } from '../sim/instant.js';
 import type { MarginDesk } from '../sim/margin/desk.js';
 import type { SimFill, SimOrder } from '../sim/order-types.js';
-import type { Venue } from './venue.js';
+import type { Venue } from '../execution/venue.js';
 import { ChurnMap } from '../core/churn-map.js';
 
 export interface SimVenueOptions {
