@@ -14,6 +14,7 @@ import { equityValuer } from './equity-value.js';
 import { BACKTEST_ACCOUNT, type Harness } from './setup.js';
 import { parseMarginPosition } from '../exchange/parse/margin.js';
 import { CLOSE_AT_END } from './trades.js';
+import { MAIN_ACCOUNT } from '../core/account.js';
 
 
 interface Curve {
@@ -68,7 +69,7 @@ export async function closeAtEnd(h: Harness, series: Series[], curve: Curve): Pr
   if (closes.length > 0) {
     await settle(h, closes);
 
-    await h.core.executor.syncMargin('main');
+    await h.core.executor.syncMargin(MAIN_ACCOUNT);
     h.refreshMargin();
   }
   h.fill.atEnd = false;

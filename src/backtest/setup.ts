@@ -31,6 +31,7 @@ import { BacktestVenue } from './venue.js';
 import { SpotOrderLog } from './spot-order-log.js';
 import { CloseBook, marketView } from './views.js';
 import { ChurnSet } from '../core/churn-map.js';
+import { MAIN_ACCOUNT } from '../core/account.js';
 
 export const BACKTEST_ACCOUNT = 'backtest';
 /** Points kept per plot series in the result (the report draws at most 5,000 candles per page). */
@@ -259,7 +260,7 @@ export function buildHarness(o: HarnessOptions): Harness {
       clock,
       logger,
       venueFor: (account) => {
-        if (account !== 'main') throw new Error(`backtests trade the main account only, not ${account}`);
+        if (account !== MAIN_ACCOUNT) throw new Error(`backtests trade the main account only, not ${account}`);
         return venue;
       },
       market: (s) => marketViews.get(s),
@@ -306,7 +307,7 @@ export function buildHarness(o: HarnessOptions): Harness {
     for (const [a, b] of Object.entries(sim.balances(BACKTEST_ACCOUNT))) out[a] = { asset: a, fiat: a === 'TMN', value: b.value, locked: b.locked };
     return out;
   };
-  portfolio.syncBalances('main', ledgerBalances(), clock.now());
+  portfolio.syncBalances(MAIN_ACCOUNT, ledgerBalances(), clock.now());
 
   engine.on('order', () => (dirty.events = true));
   const spotLog = records ? new SpotOrderLog({ reason: (id) => orderReasons.get(id), lastFill: (id, forget) => trades.lastFill(id, forget) }) : undefined;

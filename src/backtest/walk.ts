@@ -11,6 +11,7 @@ import type { CandleSlot } from '../kernel/market-prices.js';
 import type { Series } from './data.js';
 import type { BacktestSchedules } from './schedules.js';
 import { equityValuer } from './equity-value.js';
+import { MAIN_ACCOUNT } from '../core/account.js';
 
 export interface EquityCurve {
   times: Float64Array;
@@ -314,7 +315,7 @@ async function playPath(w: Walk, j: number, i: number, margin: boolean): Promise
   const h = w.h;
   h.fill.play(w.series[j]!.symbol, i);
   if (margin) {
-    await h.core.executor.syncMargin('main');
+    await h.core.executor.syncMargin(MAIN_ACCOUNT);
     h.refreshMargin();
     h.dirty.balances = true;
   }

@@ -11,10 +11,11 @@ import type { Notifier } from '../notify/notifier.js';
 import { DEFAULT_SERVER_PORT } from '../config/defaults.js';
 import type { RunningServer } from '../server/server.js';
 import type { BotControlAdapter, DenialLog } from '../server/bot-adapter.js';
+import { MAIN_ACCOUNT } from '../core/account.js';
 
 function banner(info: StartInfo): string {
   const lines = [`mizan ${info.mode}: ${info.exchange}`];
-  for (const s of info.strategies) lines.push(`  strategy ${s.name} (${s.strategy}) on ${s.markets.join(', ')}${s.account !== 'main' ? ` [${s.account}]` : ''}`);
+  for (const s of info.strategies) lines.push(`  strategy ${s.name} (${s.strategy}) on ${s.markets.join(', ')}${s.account !== MAIN_ACCOUNT ? ` [${s.account}]` : ''}`);
   const bal = Object.entries(info.balances)
     .filter(([, b]) => b.value !== '0')
     .map(([a, b]) => `${b.value} ${a}${b.locked !== '0' ? ` (${b.locked} locked)` : ''}`);

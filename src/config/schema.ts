@@ -9,6 +9,7 @@ import { riskSchema, strategyRiskLimitsSchema } from './schema-risk.js';
 import { notificationsSchema } from './schema-notify.js';
 import { serverSchema } from './schema-server.js';
 import { DEFAULT_JOURNAL_FILE, DEFAULT_SERVER_PORT } from './defaults.js';
+import { MAIN_ACCOUNT } from '../core/account.js';
 
 export { serverSchema };
 
@@ -122,7 +123,7 @@ export const strategySchema = z.strictObject({
   account: z
     .string({ error: 'is not a string' })
     .regex(ACCOUNT_RE, { error: 'is not an account (allowed: "main" or "prop:<clientId>")' })
-    .default('main')
+    .default(MAIN_ACCOUNT)
     .describe('main, or prop:<clientId> for a trading-credit sub-account'),
 });
 

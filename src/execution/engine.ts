@@ -23,6 +23,7 @@ import { DEFAULT_EXECUTION_OPTIONS, type ExecutionDeps, type ExecutionEvents, ty
 import { FinalOrders } from './final-orders.js';
 import { applySnapshot, isFinal, toView, type SnapshotResult, type TrackedOrder } from './tracked-order.js';
 import type { Venue } from './venue.js';
+import { MAIN_ACCOUNT } from '../core/account.js';
 
 export { DEFAULT_EXECUTION_OPTIONS } from './engine-ports.js';
 export type { ExecutionDeps, ExecutionEvents, ExecutionJournal, ExecutionOptions, ReservationPort, SubmitMeta } from './engine-ports.js';
@@ -90,7 +91,7 @@ export class ExecutionEngine extends EventEmitter<ExecutionEvents> {
     const o: TrackedOrder = {
       clientOrderId: this.deps.ids.next(intent.strategy),
       strategy: intent.strategy,
-      account: meta.account ?? 'main',
+      account: meta.account ?? MAIN_ACCOUNT,
       symbol: intent.symbol,
       side: intent.side,
       type: intent.type,

@@ -47,6 +47,7 @@ import { AssetValuation } from './valuation.js';
 import { MarketPrices } from './market-prices.js';
 import type { PublicTrade } from '../core/types/market.js';
 import type { PlotSink } from '../strategy/plots.js';
+import { MAIN_ACCOUNT } from '../core/account.js';
 
 /** What a mode supplies: everything the kernel reads from or writes to the outside. */
 export interface KernelPorts {
@@ -140,7 +141,7 @@ export class TradingKernel {
   ) {
     const { clock, logger } = p;
     const instances = s.instances;
-    const accountOf = (strategy: string) => instances.find((i) => i.name === strategy)?.account ?? 'main';
+    const accountOf = (strategy: string) => instances.find((i) => i.name === strategy)?.account ?? MAIN_ACCOUNT;
     // Margin positions carry no strategy: the owner is the strategy whose passed marginOpen intent
     // opened it; else the only strategy trading that market; else the only strategy there is.
     this.owners = new PositionOwners({
@@ -195,7 +196,7 @@ export class TradingKernel {
         ...(p.keepRetiredOwners ? { keepRetiredOwners: true } : {}),
       },
     });
-    this.engine.listen(venueFor('main'));
+    this.engine.listen(venueFor(MAIN_ACCOUNT));
     this.brackets = new BracketManager({
       engine: this.engine,
       store: p.bracketStore ?? memoryBracketStore(),
@@ -270,7 +271,7 @@ export class TradingKernel {
       positions: () => portfolio.marginPositions(),
       mark,
       closePrice,
-      refresh: () => this.core.executor.syncMargin('main'),
+      refresh: () => this.core.executor.syncMargin(MAIN_ACCOUNT),
       intervalMs: p.marginWatchMs ?? 0,
       pruneOwners: !p.keepOwners,
       logger,

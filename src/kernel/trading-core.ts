@@ -19,6 +19,7 @@ import { HigherTimeframe } from './higher-timeframe.js';
 import { IntentExecutor } from './intent-executor.js';
 import { plotter } from '../strategy/plots.js';
 import type { StrategyInstance, TradingCoreDeps } from './trading-core-ports.js';
+import { MAIN_ACCOUNT } from '../core/account.js';
 
 export type { JournalPort, RiskPort, StrategyInstance, TradingCoreDeps } from './trading-core-ports.js';
 
@@ -48,7 +49,7 @@ export class TradingCore {
       portfolio: deps.portfolio,
       clock: deps.clock,
       logger: deps.logger,
-      accountOf: (s) => this.instance(s)?.account ?? 'main',
+      accountOf: (s) => this.instance(s)?.account ?? MAIN_ACCOUNT,
       deny: (d) => this.deny(d),
       release: (id) => deps.risk.release?.(id),
       best: (symbol, side) => (side === 'bid' ? deps.book(symbol)?.bestBid() : deps.book(symbol)?.bestAsk()),
@@ -77,7 +78,7 @@ export class TradingCore {
     deps.engine.on('order', (u) => void this.runners.get(u.order.strategy)?.dispatch({ type: 'order', update: u }));
     deps.engine.on('fill', (f) => {
       const inst = this.instance(f.strategy);
-      this.onFill(f, inst?.account ?? 'main');
+      this.onFill(f, inst?.account ?? MAIN_ACCOUNT);
     });
   }
 
@@ -151,7 +152,7 @@ export class TradingCore {
   private async previewThenDecide(intent: Intent, req: MarginRequest): Promise<PassedVerdict | undefined> {
     let options: CheckOptions;
     try {
-      const p = await this.deps.venueFor(this.instance(intent.strategy)?.account ?? 'main').previewPosition(req);
+      const p = await this.deps.venueFor(this.instance(intent.strategy)?.account ?? MAIN_ACCOUNT).previewPosition(req);
       options = { marginPreview: { callPrice: p.callPrice, liquidityPrice: p.liquidityPrice, openPrice: req.openPrice } };
     } catch (err) {
       options = { marginPreviewError: err instanceof Error ? err.message : String(err) };

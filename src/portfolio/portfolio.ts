@@ -8,6 +8,7 @@ import type { Balances } from '../core/types/account.js';
 import type { MarginPosition } from '../core/types/margin.js';
 import type { FillEvent } from '../core/views.js';
 import { fillNotional, PositionBook, type PositionRecord } from './positions.js';
+import { MAIN_ACCOUNT } from '../core/account.js';
 
 const ZERO = new Decimal(0);
 
@@ -70,11 +71,11 @@ export class Portfolio {
     this.lastSyncAt = time;
   }
 
-  balance(asset: string, account = 'main'): BalanceEntry {
+  balance(asset: string, account = MAIN_ACCOUNT): BalanceEntry {
     return this.balancesByAccount.get(account)?.get(asset) ?? { value: ZERO, locked: ZERO };
   }
 
-  assets(account = 'main'): string[] {
+  assets(account = MAIN_ACCOUNT): string[] {
     return [...(this.balancesByAccount.get(account)?.keys() ?? [])];
   }
 
@@ -82,7 +83,7 @@ export class Portfolio {
    * Book a fill: the position and PnL of its strategy, and the account's balances until the next
    * sync (the bought asset up, net of a fee taken in it; the spent asset down).
    */
-  applyFill(fill: FillEvent, account = 'main'): Decimal {
+  applyFill(fill: FillEvent, account = MAIN_ACCOUNT): Decimal {
     const { base, quote } = this.deps.split(fill.symbol);
     let m = this.balancesByAccount.get(account);
     if (!m) this.balancesByAccount.set(account, (m = new Map<string, BalanceEntry>()));
@@ -107,7 +108,7 @@ export class Portfolio {
   }
 
   /** Equity of an account in the reference asset; open margin positions count with their collateral and profit. */
-  equity(time: number, account = 'main'): EquitySnapshot {
+  equity(time: number, account = MAIN_ACCOUNT): EquitySnapshot {
     let equity = ZERO;
     const unpriced: string[] = [];
     const balances: EquitySnapshot['balances'] = {};

@@ -35,6 +35,7 @@ import { PriceSanityRule } from './rules/price-sanity.js';
 import { TradingStateRule } from './rules/trading-state.js';
 import { TradingState } from './trading-state.js';
 import type { CheckOptions, RiskVerdict } from './types.js';
+import { MAIN_ACCOUNT } from '../core/account.js';
 
 export const DEFAULT_ORDER_RATE = { limit: 20, windowMs: 10_000, reserveForCancels: 4 } as const;
 
@@ -159,7 +160,7 @@ export class RiskEngine extends EventEmitter<RiskEngineEvents> {
       original: intent,
       intent,
       strategy,
-      account: this.deps.ports.accountOf?.(strategy) ?? 'main',
+      account: this.deps.ports.accountOf?.(strategy) ?? MAIN_ACCOUNT,
       limits: this.limitsOf(strategy),
       global: this.global,
       own: this.own.get(strategy) ?? {},

@@ -15,6 +15,7 @@ import type { RiskEngine } from '../risk/engine.js';
 import type { Journal } from '../store/journal.js';
 import { statusLine, summary, type StatusSnapshot } from './status.js';
 import type { TradingCore } from '../kernel/trading-core.js';
+import { MAIN_ACCOUNT } from '../core/account.js';
 
 export interface BotLoopDeps {
   config: MizanConfig;
@@ -51,7 +52,7 @@ export class BotLoop {
   }
 
   private accounts(): string[] {
-    return [...new Set(['main', ...this.d.config.strategies.map((s) => s.account ?? 'main')])];
+    return [...new Set([MAIN_ACCOUNT, ...this.d.config.strategies.map((s) => s.account ?? MAIN_ACCOUNT)])];
   }
 
   /** Read balances and margin positions of every account from the venue. */
@@ -66,7 +67,7 @@ export class BotLoop {
       } catch (err) {
         this.d.logger.warn({ account, err: (err as Error).message }, 'balance sync failed');
       }
-      if (account === 'main') {
+      if (account === MAIN_ACCOUNT) {
         try {
           this.d.portfolio.syncMargin(await venue.positions({ active: true }));
         } catch (err) {

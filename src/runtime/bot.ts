@@ -42,6 +42,7 @@ import { BotLoop } from './bot-loop.js';
 import { Bar } from '../strategy/bar.js';
 import { startRiskWatches } from './risk-watches.js';
 import { startPrivateStream, type PrivateStreamWiring } from './private-stream.js';
+import { MAIN_ACCOUNT, subAccountId } from '../core/account.js';
 
 export interface BotOptions {
   /** The `--live` confirmation; live mode needs it and `mode: live` in the file. */
@@ -181,10 +182,10 @@ export async function startBot(config: MizanConfig, opts: BotOptions = {}): Prom
       venue = new RestVenue(rest);
     }
     const rawVenueFor = (account: string): Venue => {
-      if (account === 'main' || config.mode === 'paper') return venue;
+      if (account === MAIN_ACCOUNT || config.mode === 'paper') return venue;
       let v = subVenues.get(account);
       if (!v) {
-        v = new RestVenue(rest.withSubAccount(account.replace(/^prop:/, '')));
+        v = new RestVenue(rest.withSubAccount(subAccountId(account)!));
         subVenues.set(account, v);
       }
       return v;
@@ -340,7 +341,7 @@ export async function startBot(config: MizanConfig, opts: BotOptions = {}): Prom
       market,
       stream,
       journal,
-      venue: kernel.venueFor('main'),
+      venue: kernel.venueFor(MAIN_ACCOUNT),
       loop,
       recovery,
       ...(embedded ? { embedded } : {}),

@@ -7,6 +7,7 @@
  */
 import { AuthenticationError, PermissionDeniedError } from '../core/errors.js';
 import type { Balances } from '../core/types/index.js';
+import { MAIN_ACCOUNT, subAccountId } from '../core/account.js';
 
 export class ApiKeyRefusedError extends Error {
   constructor(
@@ -30,8 +31,9 @@ export interface KeyCheckClient {
  * sub-account id) once; throws ApiKeyRefusedError on the first 401/403.
  */
 export async function checkApiKey(client: KeyCheckClient, accounts: readonly string[]): Promise<void> {
-  for (const name of new Set(['main', ...accounts])) {
-    const reader = name === 'main' ? client : client.withSubAccount(name.replace(/^prop:/, ''));
+  for (const name of new Set([MAIN_ACCOUNT, ...accounts])) {
+    const sub = subAccountId(name);
+    const reader = sub === undefined ? client : client.withSubAccount(sub);
     try {
       await reader.getBalances();
     } catch (err) {

@@ -14,6 +14,7 @@ import { PrivateStreamClient } from '../exchange/stream/private-client.js';
 import type { ExecutionEngine } from '../execution/engine.js';
 import { PrivateStreamTracker } from '../venues/private-stream.js';
 import type { Portfolio } from '../portfolio/portfolio.js';
+import { MAIN_ACCOUNT } from '../core/account.js';
 
 export interface PrivateStreamWiring {
   client: PrivateStreamClient;
@@ -63,7 +64,7 @@ export function startPrivateStream(d: PrivateStreamDeps): PrivateStreamWiring | 
 }
 
 /** The changed assets replace their values; the others keep those of the last sync. */
-export function mergeBalances(portfolio: Portfolio, changed: Balance[], time: number, account = 'main'): void {
+export function mergeBalances(portfolio: Portfolio, changed: Balance[], time: number, account = MAIN_ACCOUNT): void {
   const merged: Balances = {};
   for (const asset of portfolio.assets(account)) {
     const b = portfolio.balance(asset, account);

@@ -18,6 +18,7 @@ import type { Venue } from '../execution/venue.js';
 import type { Journal } from '../store/journal.js';
 import type { FillEvent } from '../core/views.js';
 import { trackedFromRow } from './journal-adapters.js';
+import { MAIN_ACCOUNT } from '../core/account.js';
 
 export interface RecoveryReport {
   /** Orders the journal held as not final. */
@@ -70,7 +71,7 @@ export function replayJournalFills(journal: Journal, portfolio: PositionSink): n
   const accountOf = (clientId: string): string => {
     let a = accounts.get(clientId);
     if (a === undefined) {
-      a = journal.order(clientId)?.account ?? 'main';
+      a = journal.order(clientId)?.account ?? MAIN_ACCOUNT;
       accounts.set(clientId, a);
     }
     return a;
@@ -98,7 +99,7 @@ export function replayJournalFills(journal: Journal, portfolio: PositionSink): n
 export async function recoverOrders(d: RecoveryDeps): Promise<RecoveryReport> {
   const rows = d.journal.openOrders();
   const report: RecoveryReport = { fromJournal: rows.length, resolved: 0, missing: [], unknown: [], orphans: [], fillsReplayed: 0, fillsFound: 0, closedFromEarlierPaperRun: [] };
-  if (d.freshVenue ?? d.venueFor('main').kind === 'paper') {
+  if (d.freshVenue ?? d.venueFor(MAIN_ACCOUNT).kind === 'paper') {
     // Nothing to look up: the exchange those orders rested on ended with its process.
     const tracked = rows.map(trackedFromRow);
     d.engine.adopt(tracked);
@@ -119,7 +120,7 @@ export async function recoverOrders(d: RecoveryDeps): Promise<RecoveryReport> {
   // The engine emits a fill only when the journal did not hold it: apply exactly those.
   const onFill = (f: FillEvent) => {
     report.fillsFound++;
-    portfolio?.applyFill(f, d.engine.orders.get(f.clientOrderId)?.account ?? 'main');
+    portfolio?.applyFill(f, d.engine.orders.get(f.clientOrderId)?.account ?? MAIN_ACCOUNT);
   };
   d.engine.on('fill', onFill);
   try {
@@ -154,7 +155,7 @@ async function reconcile(d: RecoveryDeps, rows: ReturnType<Journal['openOrders']
     }
   }
   try {
-    const open = await d.venueFor('main').openOrders();
+    const open = await d.venueFor(MAIN_ACCOUNT).openOrders();
     for (const snap of open) {
       const prefix = d.prefixes.find((p) => snap.clientOrderId.startsWith(`${p}_`));
       if (!prefix || d.engine.orders.has(snap.clientOrderId)) continue;
@@ -162,7 +163,7 @@ async function reconcile(d: RecoveryDeps, rows: ReturnType<Journal['openOrders']
       const o: TrackedOrder = {
         clientOrderId: snap.clientOrderId,
         strategy,
-        account: 'main',
+        account: MAIN_ACCOUNT,
         symbol: snap.symbol,
         side: snap.side,
         type: snap.type,

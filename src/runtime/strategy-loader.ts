@@ -13,6 +13,7 @@ import { STRATEGY_FILE_RE } from '../config/load.js';
 import type { AnyStrategyDefinition } from '../strategy/define.js';
 import { resolveParams } from '../strategy/params.js';
 import type { StrategyInstance } from '../kernel/trading-core.js';
+import { MAIN_ACCOUNT } from '../core/account.js';
 
 /**
  * The bundled strategies folder: `strategies/` at the repository root when mizan runs from its
@@ -129,7 +130,7 @@ export async function loadStrategyInstances(config: MizanConfig, cache?: Strateg
       markets: [...s.markets],
       resolutionSec: s.resolutionSeconds,
       ...(s.candleSeconds?.length ? { candleSeconds: [...s.candleSeconds] } : {}),
-      account: s.account ?? 'main',
+      account: s.account ?? MAIN_ACCOUNT,
     });
   }
   if (issues.length) throw new ConfigError(issues, config.source.file ?? 'config');

@@ -27,6 +27,7 @@ import {
   type StrategyDto,
   type TradingStateDto,
 } from './port.js';
+import { MAIN_ACCOUNT } from '../core/account.js';
 
 const DENIALS_KEPT = 50;
 
@@ -151,7 +152,7 @@ export class DenialLog {
 export function botControl(bot: Bot, logs: LogRing, now: () => number = () => Date.now(), early?: DenialLog): BotControlAdapter {
   const { config, core, engine, risk, portfolio, market, journal, loop } = bot;
   const symbols = [...new Set(config.strategies.flatMap((s) => s.markets))];
-  const accounts = [...new Set(['main', ...config.strategies.map((s) => s.account ?? 'main')])];
+  const accounts = [...new Set([MAIN_ACCOUNT, ...config.strategies.map((s) => s.account ?? MAIN_ACCOUNT)])];
   const startedAt = now() - loop.snapshot().elapsedMs;
   const listeners = new Set<(e: BotEvent) => void>();
   // Called from the bot's own events (the engine's, the risk engine's, the logger's): a listener that
@@ -244,7 +245,7 @@ export function botControl(bot: Bot, logs: LogRing, now: () => number = () => Da
       state: runner.isStopped ? 'stopped' : 'running',
       markets: s.markets,
       resolution: s.resolutionSeconds,
-      account: s.account ?? 'main',
+      account: s.account ?? MAIN_ACCOUNT,
       params: plain(s.params ?? {}),
       handlerErrors: runner.errors,
       pnl,

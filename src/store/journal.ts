@@ -20,6 +20,7 @@ import { scrub } from '../core/scrub.js';
 import { Checkpointer } from './checkpointer.js';
 import { JournalQueries } from './queries.js';
 import type { FillRecord, OrderRecord, OrderUpdate, TradingStateRecord } from './types.js';
+import { MAIN_ACCOUNT } from '../core/account.js';
 
 export interface JournalDeps {
   clock?: Clock;
@@ -183,7 +184,7 @@ export class Journal extends JournalQueries {
         side: o.side,
         type: o.type,
         venue: o.venue,
-        account: o.account ?? 'main',
+        account: o.account ?? MAIN_ACCOUNT,
         price: money(o.price),
         quantity: o.quantity.toFixed(),
         executedQty: (o.executedQty ?? o.quantity.minus(o.quantity)).toFixed(),
