@@ -113,24 +113,5 @@ export interface StreamPort {
 /** Timer functions, injected so tests (and backtests) can drive them. */
 export type { Timers };
 
-type Unrefable = { unref?: () => void };
-
-/** Node's timers; handles are unref'd so market-data housekeeping never keeps a process alive. */
-export const realTimers: Timers = {
-  setTimeout(fn, ms) {
-    const h = setTimeout(fn, ms) as unknown as Unrefable;
-    h.unref?.();
-    return h;
-  },
-  clearTimeout(handle) {
-    clearTimeout(handle as ReturnType<typeof setTimeout>);
-  },
-  setInterval(fn, ms) {
-    const h = setInterval(fn, ms) as unknown as Unrefable;
-    h.unref?.();
-    return h;
-  },
-  clearInterval(handle) {
-    clearInterval(handle as ReturnType<typeof setInterval>);
-  },
-};
+/** Node's timers, unref'd (core/timers.ts). */
+export { realTimers } from '../core/timers.js';

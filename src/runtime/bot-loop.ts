@@ -4,6 +4,7 @@
  * status line a person watches.
  */
 import type { Clock } from '../core/clock.js';
+import { realTimers, type Timers } from '../core/timers.js';
 import { Decimal } from '../core/decimal.js';
 import type { Logger } from '../core/logger.js';
 import type { MizanConfig } from '../config/schema.js';
@@ -39,16 +40,20 @@ export interface BotLoopDeps {
   /** Where the status line goes (default stdout); none when `statusEveryMs` is 0. */
   out?: NodeJS.WritableStream;
   intervals?: Partial<{ pollMs: number; syncMs: number; equityMs: number; statusEveryMs: number }>;
+  /** The timers its periodic tasks run on (default: Node's, unref'd). */
+  timers?: Timers;
 }
 
 export class BotLoop {
-  private readonly timers: NodeJS.Timeout[] = [];
+  private readonly handles: unknown[] = [];
+  private readonly timers: Timers;
   private readonly startedAt: number;
   private startEquity: Decimal | undefined;
   private polling = false;
 
   constructor(private readonly d: BotLoopDeps) {
     this.startedAt = d.clock.now();
+    this.timers = d.timers ?? realTimers;
   }
 
   private accounts(): string[] {
@@ -81,9 +86,7 @@ export class BotLoop {
     const iv = { pollMs: 1_000, syncMs: 10_000, equityMs: 60_000, statusEveryMs: 5_000, ...this.d.intervals };
     const every = (ms: number, fn: () => unknown) => {
       if (ms <= 0) return;
-      const t = setInterval(() => void Promise.resolve(fn()).catch((err: unknown) => this.d.logger.error({ err }, 'periodic task failed')), ms);
-      t.unref();
-      this.timers.push(t);
+      this.handles.push(this.timers.setInterval(() => void Promise.resolve(fn()).catch((err: unknown) => this.d.logger.error({ err }, 'periodic task failed')), ms));
     };
     every(iv.pollMs, async () => {
       if (this.polling) return;
@@ -103,7 +106,7 @@ export class BotLoop {
   }
 
   stop(): void {
-    for (const t of this.timers.splice(0)) clearInterval(t);
+    for (const t of this.handles.splice(0)) this.timers.clearInterval(t);
     this.recordEquity();
   }
 
