@@ -178,8 +178,9 @@ export function buildHarness(o: HarnessOptions): Harness {
     return m;
   };
   const split = memo((s) => ({ base: spec(s).baseAsset, quote: spec(s).quoteAsset }));
-  // The kernel's one rule (kernel/reference.ts), over the markets the strategies trade.
-  const reference = referenceAsset(o.config.reference, [...new Set(o.instances.flatMap((i) => i.markets))], split);
+  // The kernel's one rule (kernel/reference.ts), over the markets of the run (the kernel's symbols:
+  // in a backtest the data series, which include markets loaded to value assets).
+  const reference = referenceAsset(o.config.reference, o.series.map((s) => s.symbol), split);
   const books = new Map(o.series.map((s) => [s.symbol, new CloseBook(s.symbol)]));
   const cursor = new Int32Array(o.series.length).fill(-1);
   const seriesOf = new Map(o.series.map((s, j) => [s.symbol, j]));

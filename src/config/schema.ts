@@ -208,7 +208,7 @@ export const configSchema = z.strictObject({
     .string()
     .regex(/^[A-Z0-9]{2,12}$/, { error: 'is not an asset code (upper-case letters and digits, e.g. USDT)' })
     .optional()
-    .describe('The asset equity, drawdown and PnL are counted in, in every mode; default: USDT when a traded market is quoted in USDT, else the quote asset of the first traded market'),
+    .describe('The asset equity, drawdown and PnL are counted in, in every mode; default: USDT when a market of the run (traded, or a backtest data series) is quoted in USDT, else the quote asset of the first'),
   risk: riskSchema.prefault({}),
   paper: paperSchema.prefault({}),
   backtest: backtestSchema.optional(),

@@ -1,8 +1,9 @@
 /**
  * The reference asset equity, drawdown and PnL are counted in: one rule for every mode, so a
- * drawdown percentage means the same in a backtest and live. `reference:` in the config when set
- * (it must be an asset of a traded market); else USDT when a traded market is quoted in USDT; else
- * the quote asset of the first traded market. Markets are split by the kernel's instruments (the
+ * drawdown percentage means the same in a backtest and live. Over the markets of the run (the
+ * kernel's symbols: live and paper the traded markets, a backtest its data series, which may add
+ * markets loaded to value assets): `reference:` in the config when set (it must be an asset of one
+ * of them); else USDT when one is quoted in USDT; else the quote asset of the first. Markets are split by the kernel's instruments (the
  * market catalog or the backtest's market specs), never by a symbol's suffix.
  */
 export function referenceAsset(configured: string | undefined, symbols: readonly string[], split: (symbol: string) => { base: string; quote: string }): string {

@@ -12,7 +12,7 @@ import { createPaperVenue, PAPER_RETAINED_ORDERS } from '../../src/runtime/paper
 
 const BTCUSDT: Market = {
   symbol: 'BTCUSDT', baseAsset: 'BTC', quoteAsset: 'USDT', quantityPrecision: 6, pricePrecision: 2, baseAssetPrecision: 8, quoteAssetPrecision: 8,
-  qtyStep: d('0.000001'), priceTick: d('0.01'), minQty: d('0.000001'), minNotional: d('1'), feeSource: 'default',
+  qtyStep: d('0.000001'), priceTick: d('0.01'), minQty: d('0.000001'), minNotional: d('1'), makerFee: d('0.002'), takerFee: d('0.002'), feeSource: 'default',
   isSpot: true, isOtc: false, isMargin: false, isZeroFee: false, activeKnown: true,
 };
 
