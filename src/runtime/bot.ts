@@ -39,6 +39,7 @@ import { BotLoop } from './bot-loop.js';
 import { Bar } from '../strategy/bar.js';
 import { startRiskWatches } from './risk-watches.js';
 import { startPrivateStream, type PrivateStreamWiring } from './private-stream.js';
+import { StartupRetry, startupKeyClient, startupVenues } from './startup-retry.js';
 
 export interface BotOptions {
   /** The `--live` confirmation; live mode needs it and `mode: live` in the file. */
@@ -125,9 +126,11 @@ export async function startBot(config: MizanConfig, opts: BotOptions = {}): Prom
   });
   const cleanups: (() => Promise<void> | void)[] = [];
   if (embedded) cleanups.push(() => embedded.stop());
+  // The start's reads ride out a rate-limited or slow exchange (exchange.startupRetryMs).
+  const startup = new StartupRetry({ budgetMs: config.exchange.startupRetryMs, logger: logger.child({ component: 'start' }) });
   try {
     // --------------------------------------------------------------------------- markets
-    const catalog = new MarketCatalog({ source: rest, logger });
+    const catalog = new MarketCatalog({ source: startup.wrap(rest, ['getMarkets', 'getActiveMarkets', 'getFees']), logger });
     await catalog.start();
     cleanups.push(() => catalog.stop());
     const symbols = [...new Set(instances.flatMap((i) => i.markets))];
@@ -136,7 +139,7 @@ export async function startBot(config: MizanConfig, opts: BotOptions = {}): Prom
       throw new ConfigError(unknown.map(({ i, s }) => ({ path: `strategies[${i}].markets`, message: `"${s}" is not a market of the exchange`, value: s })));
     }
     // Live: refuse to start with an API key the exchange refuses (401/403), before anything is written.
-    if (config.mode === 'live') await checkApiKey(rest, instances.map((i) => i.account));
+    if (config.mode === 'live') await checkApiKey(startupKeyClient(startup, rest), instances.map((i) => i.account));
     const stream = new StreamClient({ url: config.exchange.stream?.url ?? baseUrl, transport: config.exchange.stream?.transport ?? 'auto', protocol: config.exchange.stream?.protocol ?? 4, logger: logger.child({ component: 'stream' }) });
     // The strategies' resolutions and the others they declared (`candles:`), built from the trade stream.
     const resolutions = [...new Set(instances.flatMap((i) => [i.resolutionSec, ...(i.candleSeconds ?? [])]))];
@@ -226,7 +229,7 @@ export async function startBot(config: MizanConfig, opts: BotOptions = {}): Prom
     const recovery = await recoverOrders({
       journal,
       engine,
-      venueFor,
+      venueFor: startupVenues(startup, venueFor, ['getOrder', 'openOrders']),
       logger,
       prefixes: config.strategies.map((s) => s.clientIdPrefix),
       strategyOfPrefix: (p) => config.strategies.find((s) => s.clientIdPrefix === p)?.name,
@@ -268,7 +271,8 @@ export async function startBot(config: MizanConfig, opts: BotOptions = {}): Prom
       portfolio,
       market,
       journal,
-      venueFor,
+      // The first balance sync is a start-up read; the later ones call the venue directly.
+      venueFor: startupVenues(startup, venueFor, ['balances', 'positions']),
       symbols,
       reference,
       priceOf: (asset, ref) => kernel.valuation.price(asset, ref),
@@ -290,6 +294,7 @@ export async function startBot(config: MizanConfig, opts: BotOptions = {}): Prom
     const stopSchedules = startSchedules(config, core, logger);
     cleanups.push(stopSchedules);
     loop.start();
+    startup.finish();
 
     let stopped: Promise<string> | undefined;
     const bot: Bot = {
