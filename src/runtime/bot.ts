@@ -141,9 +141,9 @@ export async function startBot(config: MizanConfig, opts: BotOptions = {}): Prom
     // Live: refuse to start with an API key the exchange refuses (401/403), before anything is written.
     if (config.mode === 'live') await checkApiKey(startupKeyClient(startup, rest), instances.map((i) => i.account));
     const stream = new StreamClient({ url: config.exchange.stream?.url ?? baseUrl, transport: config.exchange.stream?.transport ?? 'auto', protocol: config.exchange.stream?.protocol ?? 4, logger: logger.child({ component: 'stream' }) });
-    // The strategies' resolutions and the others they declared (`candles:`), built from the trade stream.
-    const resolutions = [...new Set(instances.flatMap((i) => [i.resolutionSec, ...(i.candleSeconds ?? [])]))];
-    const market = new MarketDataEngine({ stream, depth: { getDepth: (s) => rest.getDepth(s), getAllDepths: () => rest.getAllDepth() }, clock, logger, options: { candleResolutions: resolutions, book: { crossedGraceMs: config.exchange.stream.crossedGraceMs } } });
+    // Per market, the resolutions of the strategies trading it and the others they declared (`candles:`), built from the trade stream.
+    const marketCandles = candlesPerMarket(instances);
+    const market = new MarketDataEngine({ stream, depth: { getDepth: (s) => rest.getDepth(s), getAllDepths: () => rest.getAllDepth() }, clock, logger, options: { candleResolutions: [], marketCandles, book: { crossedGraceMs: config.exchange.stream.crossedGraceMs } } });
 
     // ------------------------------------------------------------------ journal, portfolio
     const journal = Journal.open(config.journal.file, { clock, logger, checkpoint: 'background' });
@@ -336,6 +336,13 @@ export async function startBot(config: MizanConfig, opts: BotOptions = {}): Prom
     for (const c of cleanups.reverse()) await Promise.resolve(c()).catch(() => undefined);
     throw err;
   }
+}
+
+/** Each market's candle resolutions: those of the strategies trading it (their own and their declared `candles:`). */
+export function candlesPerMarket(instances: readonly { markets: readonly string[]; resolutionSec: number; candleSeconds?: readonly number[] }[]): Record<string, number[]> {
+  const out: Record<string, Set<number>> = {};
+  for (const i of instances) for (const m of i.markets) for (const r of [i.resolutionSec, ...(i.candleSeconds ?? [])]) (out[m] ??= new Set()).add(r);
+  return Object.fromEntries(Object.entries(out).map(([m, rs]) => [m, [...rs].sort((a, b) => a - b)]));
 }
 
 function safeMid(market: MarketDataEngine, symbol: string): Decimal | undefined {
