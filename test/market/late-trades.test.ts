@@ -27,7 +27,7 @@ function logLines() {
   return { lines, logger: createLogger({ pretty: false, destination: stream, level: 'info' }) };
 }
 
-const trade = (symbol: string, ms: number, price = '100'): PublicTrade => ({ symbol, price: d(price), quantity: d('1'), timestamp: ms, side: 'buy' }) as PublicTrade;
+const trade = (symbol: string, ms: number, price = '100'): PublicTrade => ({ symbol, price: d(price), quantity: d('1'), timestamp: ms, isBuyOrder: true });
 
 describe('late trades', () => {
   it('are counted per market, left out of the candles, and logged once a minute per market', async () => {
