@@ -3,7 +3,7 @@
  * nobody handled (a strategy's stray timer, a library's callback) is logged with the exit code
  * before the process exits: through the run's pino logger when a command registered one (it removes
  * the config's secrets from every line), else as one line on stderr with the secrets of the
- * environment removed. A command that registered a logger also logs its exit code when it ends.
+ * environment removed. A command that registered a logger also logs a non-zero exit code.
  */
 import type { Logger } from '../core/logger.js';
 
@@ -58,16 +58,15 @@ export function installProcessGuards(): void {
   installed = true;
   process.on('uncaughtException', (err) => crash('uncaughtException', err));
   process.on('unhandledRejection', (reason) => crash('unhandledRejection', reason));
+  // A clean exit (0) has said why (a run prints its summary); any other code is logged.
   process.on('exit', (code) => {
-    if (!logger || exitLogged) return;
+    if (!logger || exitLogged || code === 0) return;
     exitLogged = true;
-    const line = { exitCode: code };
-    if (code === 0) logger.info(line, `mizan: exiting with code ${code}`);
-    else logger.error(line, `mizan: exiting with code ${code}`);
+    logger.error({ exitCode: code }, `mizan: exiting with code ${code}`);
   });
 }
 
-/** The logger crashes and the exit are reported through (the run command's, with its secrets). */
+/** The logger crashes and non-zero exits are reported through (the run command's, with its secrets). */
 export function setProcessLogger(l: Logger | undefined): void {
   logger = l;
 }
