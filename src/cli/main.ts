@@ -2,6 +2,10 @@
  * The `mizan` command. Each area registers its own subcommands; this file only assembles them.
  */
 import { Command } from 'commander';
+import { installProcessGuards } from './process-guard.js';
+
+// An uncaught exception or unhandled rejection is logged with the exit code, never a silent end.
+installProcessGuards();
 
 // `mizan strategies | head`: a closed pipe ends the output, not the process with a stack trace.
 process.stdout.on('error', (err: NodeJS.ErrnoException) => {

@@ -12,6 +12,8 @@ import { DEFAULT_SERVER_PORT } from '../config/defaults.js';
 import type { RunningServer } from '../server/server.js';
 import type { BotControlAdapter, DenialLog } from '../server/bot-adapter.js';
 import { MAIN_ACCOUNT } from '../core/account.js';
+import { notificationSecrets } from '../config/notify-secrets.js';
+import { setProcessLogger } from './process-guard.js';
 
 function banner(info: StartInfo): string {
   const lines = [`mizan ${info.mode}: ${info.exchange}`];
@@ -76,6 +78,8 @@ export function registerRunCommand(program: Command): void {
       let notifyTap: ((line: string) => void) | undefined;
       const tap = logs || config.notifications ? (line: string) => (logs?.push(line), notifyTap?.(line)) : undefined;
       const logger = loggerFromConfig(config, { ...(tokens ? { secrets: [tokens.read, tokens.control] } : {}), ...(tap ? { tap } : {}) });
+      // A crash or an exit of the bot's process is logged through it (secrets removed).
+      setProcessLogger(logger);
       // Notifications (src/notify/): attached before any strategy starts; background delivery, the trading path only queues.
       const notify = config.notifications ? await import('../notify/notifier.js') : undefined;
       let notifier: Notifier | undefined;

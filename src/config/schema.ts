@@ -75,6 +75,15 @@ export const exchangeSchema = z.strictObject({
     })
     .prefault({}),
   timeoutMs: positiveInt('REST request timeout in milliseconds', 600_000).default(10_000),
+  startupRetryMs: z
+    .number({ error: 'is not a whole number of milliseconds' })
+    .int({ error: 'is not a whole number of milliseconds' })
+    .min(0, { error: 'must be a whole number from 0 to 3600000' })
+    .max(3_600_000, { error: 'must be a whole number from 0 to 3600000' })
+    .default(60_000)
+    .describe(
+      'How long the start may retry the exchange\'s reads (markets, fees, balances, open orders, recovery lookups) that failed with a 429, a 5xx, a timeout or no connection, with backoff and the exchange\'s Retry-After, before the bot gives up (ms). A refused key (401, 403) or a refused request fails at once. 0: no start-up retries',
+    ),
   orderRateLimit: z
     .strictObject({
       limit: positiveInt('Order requests per window', 10_000).default(20),

@@ -12,10 +12,10 @@
  *   volume 0 and open = high = low = close = the previous close, flagged `empty: true`. No candle is
  *   made before the first trade (there is no price yet).
  * - Late trades (timestamp in a period already closed): never rewrite a closed candle. They are not
- *   applied to any candle, counted in `lateTrades`, and logged. (They stay on the trade tape.)
+ *   applied to any candle and are counted in `lateTrades` (the engine logs them once a minute per
+ *   market: late-trades.ts). They stay on the trade tape.
  */
 import { Decimal } from '../core/decimal.js';
-import { type Logger, silentLogger } from '../core/logger.js';
 import type { Candle, PublicTrade } from '../core/types/market.js';
 
 /** A candle built here: `time` is the period start in Unix seconds, like /v1/udf/history. */
@@ -51,7 +51,7 @@ export class CandleAggregator {
   constructor(
     readonly symbol: string,
     readonly resolution: number,
-    private readonly opts: { closeDelayMs?: number; logger?: Logger } = {},
+    private readonly opts: { closeDelayMs?: number } = {},
   ) {
     if (!Number.isInteger(resolution) || resolution < 1) {
       throw new RangeError(`resolution must be a positive whole number of seconds, got ${resolution}`);
@@ -72,10 +72,6 @@ export class CandleAggregator {
     if (this.openStart === undefined) this.openStart = start;
     if (ts < this.openStart) {
       this.lateTrades++;
-      (this.opts.logger ?? silentLogger).info(
-        { symbol: this.symbol, resolution: this.resolution, timestamp: ts, openPeriodStart: this.openStart },
-        'late trade ignored for candles (its period is already closed)',
-      );
       return [];
     }
     const closed: LiveCandle[] = [];

@@ -18,12 +18,15 @@ import { UntrackedSymbolError } from './errors.js';
 import type { OrderBook } from './order-book.js';
 import type { BookSide, DepthSource, RawLevel, StreamEvents, StreamPort, Timers } from './ports.js';
 import { realTimers } from './ports.js';
+import { LateTrades } from './late-trades.js';
 import { MarketStatsStore } from './stats-store.js';
 import { TradeRing, TradeTape } from './trade-tape.js';
 
 export interface MarketDataEngineOptions {
-  /** Live candle resolutions in seconds. Default [60]. */
+  /** Live candle resolutions in seconds, of every market not in `marketCandles`. Default [60]. */
   candleResolutions: number[];
+  /** Per market, the resolutions built for it (the ones its strategies use), instead of `candleResolutions`. */
+  marketCandles?: Readonly<Record<string, readonly number[]>>;
   /** Closed candles kept per market and resolution. */
   candleWindow: number;
   /** Trades kept per market. */
@@ -98,12 +101,14 @@ export class MarketDataEngine extends EventEmitter<MarketDataEngineEvents> {
   private readonly handlers: { [E in Exclude<keyof StreamEvents, 'depthRaw'>]: StreamEvents[E] };
   private interval: unknown;
   private wired = false;
+  private readonly late: LateTrades;
 
   constructor(private readonly deps: MarketDataEngineDeps) {
     super();
     this.opts = { ...DEFAULT_ENGINE_OPTIONS, ...deps.options };
     this.log = deps.logger ?? silentLogger;
     this.timers = deps.timers ?? realTimers;
+    this.late = new LateTrades(this.log);
     this.tape = new TradeTape(this.opts.tapeCapacity);
     this.tracker = new BookTracker({
       depth: deps.depth,
@@ -133,8 +138,8 @@ export class MarketDataEngine extends EventEmitter<MarketDataEngineEvents> {
     for (const s of fresh) {
       this.tracker.track(s);
       const series = new Map<number, CandleSeries>();
-      for (const res of this.opts.candleResolutions) {
-        series.set(res, { agg: new CandleAggregator(s, res, { closeDelayMs: this.opts.closeDelayMs, logger: this.log }), closed: [] });
+      for (const res of this.candleResolutions(s)) {
+        series.set(res, { agg: new CandleAggregator(s, res, { closeDelayMs: this.opts.closeDelayMs }), closed: [] });
       }
       this.candleSeries.set(s, series);
       this.subscribe(`${s}@buyDepth`);
@@ -166,6 +171,12 @@ export class MarketDataEngine extends EventEmitter<MarketDataEngineEvents> {
     for (const [symbol, series] of this.candleSeries) {
       for (const [res, s] of series) this.closeCandles(symbol, res, s, s.agg.tick(now));
     }
+    this.late.flush(now);
+  }
+
+  /** The live candle resolutions built for a market (seconds). */
+  candleResolutions(symbol: string): readonly number[] {
+    return this.opts.marketCandles?.[symbol] ?? this.opts.candleResolutions;
   }
 
   symbols(): string[] {
@@ -195,9 +206,14 @@ export class MarketDataEngine extends EventEmitter<MarketDataEngineEvents> {
     return this.series(symbol, resolution).agg.current();
   }
 
-  /** Trades dropped from candles because their period was already closed. */
+  /** Trades dropped from candles of one resolution because their period was already closed. */
   lateTrades(symbol: string, resolution: number): number {
     return this.series(symbol, resolution).agg.lateTrades;
+  }
+
+  /** Trades left out of at least one candle resolution, of one market or of all, since the start. */
+  lateTradeCount(symbol?: string): number {
+    return this.late.count(symbol);
   }
 
   trades(symbol: string, n?: number): PublicTrade[] {
@@ -221,7 +237,7 @@ export class MarketDataEngine extends EventEmitter<MarketDataEngineEvents> {
     const s = this.candleSeries.get(symbol)?.get(resolution);
     if (!s) {
       if (!this.candleSeries.has(symbol)) throw new UntrackedSymbolError(symbol);
-      throw new RangeError(`no live candles at resolution ${resolution}s (configured: ${this.opts.candleResolutions.join(', ')})`);
+      throw new RangeError(`no live candles of ${symbol} at resolution ${resolution}s (built: ${this.candleResolutions(symbol).join(', ')})`);
     }
     return s;
   }
@@ -266,7 +282,13 @@ export class MarketDataEngine extends EventEmitter<MarketDataEngineEvents> {
       }
       this.tape.push(trade);
       const closed: [number, CandleSeries, LiveCandle[]][] = [];
-      for (const [res, s] of series) closed.push([res, s, s.agg.addTrade(trade)]);
+      let lateFor: number[] | undefined;
+      for (const [res, s] of series) {
+        const late = s.agg.lateTrades;
+        closed.push([res, s, s.agg.addTrade(trade)]);
+        if (s.agg.lateTrades !== late) (lateFor ??= []).push(res);
+      }
+      if (lateFor) this.late.record(trade.symbol, trade.timestamp, lateFor, this.deps.clock.now());
       for (const [, s, candles] of closed) this.store(s, candles);
       for (const [res, , candles] of closed) for (const c of candles) this.publish('candleClosed', trade.symbol, res, c);
       this.publish('trade', trade);

@@ -151,6 +151,7 @@ export class BotLoop {
       errors: [...this.d.core.runners.values()].reduce((n, r) => n + r.errors, 0),
       books: { healthy: this.d.symbols.length - unhealthy.length, total: this.d.symbols.length, unhealthy },
       tradingState: this.d.risk.state.state,
+      lateTrades: this.d.market.lateTradeCount(),
     };
   }
 

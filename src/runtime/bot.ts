@@ -43,6 +43,7 @@ import { Bar } from '../strategy/bar.js';
 import { startRiskWatches } from './risk-watches.js';
 import { startPrivateStream, type PrivateStreamWiring } from './private-stream.js';
 import { MAIN_ACCOUNT, subAccountId } from '../core/account.js';
+import { StartupRetry, startupKeyClient, startupVenues } from './startup-retry.js';
 
 export interface BotOptions {
   /** The `--live` confirmation; live mode needs it and `mode: live` in the file. */
@@ -138,9 +139,11 @@ export async function startBot(config: MizanConfig, opts: BotOptions = {}): Prom
   });
   const cleanups: (() => Promise<void> | void)[] = [];
   if (embedded) cleanups.push(() => embedded.stop());
+  // The start's reads ride out a rate-limited or slow exchange (exchange.startupRetryMs).
+  const startup = new StartupRetry({ budgetMs: config.exchange.startupRetryMs, logger: logger.child({ component: 'start' }) });
   try {
     // --------------------------------------------------------------------------- markets
-    const catalog = new MarketCatalog({ source: rest, logger });
+    const catalog = new MarketCatalog({ source: startup.wrap(rest, ['getMarkets', 'getActiveMarkets', 'getFees']), logger });
     await catalog.start();
     cleanups.push(() => catalog.stop());
     const symbols = [...new Set(instances.flatMap((i) => i.markets))];
@@ -149,11 +152,11 @@ export async function startBot(config: MizanConfig, opts: BotOptions = {}): Prom
       throw new ConfigError(unknown.map(({ i, s }) => ({ path: `strategies[${i}].markets`, message: `"${s}" is not a market of the exchange`, value: s })));
     }
     // Live: refuse to start with an API key the exchange refuses (401/403), before anything is written.
-    if (config.mode === 'live') await checkApiKey(rest, instances.map((i) => i.account));
+    if (config.mode === 'live') await checkApiKey(startupKeyClient(startup, rest), instances.map((i) => i.account));
     const stream = new StreamClient({ url: config.exchange.stream?.url ?? baseUrl, transport: config.exchange.stream?.transport ?? 'auto', protocol: config.exchange.stream?.protocol ?? 4, logger: logger.child({ component: 'stream' }) });
-    // The strategies' resolutions and the others they declared (`candles:`), built from the trade stream.
-    const resolutions = [...new Set(instances.flatMap((i) => [i.resolutionSec, ...(i.candleSeconds ?? [])]))];
-    const market = new MarketDataEngine({ stream, depth: { getDepth: (s) => rest.getDepth(s), getAllDepths: () => rest.getAllDepth() }, clock, logger, options: { candleResolutions: resolutions, book: { crossedGraceMs: config.exchange.stream.crossedGraceMs } } });
+    // Per market, the resolutions of the strategies trading it and the others they declared (`candles:`), built from the trade stream.
+    const marketCandles = candlesPerMarket(instances);
+    const market = new MarketDataEngine({ stream, depth: { getDepth: (s) => rest.getDepth(s), getAllDepths: () => rest.getAllDepth() }, clock, logger, options: { candleResolutions: [], marketCandles, book: { crossedGraceMs: config.exchange.stream.crossedGraceMs } } });
 
     // ------------------------------------------------------------------ journal, portfolio
     const journal = Journal.open(config.journal.file, { clock, logger, checkpoint: 'background', secrets: configSecrets(config, [...(opts.secrets ?? []), embedded?.account.apiKey]) });
@@ -262,7 +265,7 @@ export async function startBot(config: MizanConfig, opts: BotOptions = {}): Prom
     const recovery = await recoverOrders({
       journal,
       engine,
-      venueFor,
+      venueFor: startupVenues(startup, venueFor, ['getOrder', 'openOrders']),
       logger,
       prefixes: config.strategies.map((s) => s.clientIdPrefix),
       strategyOfPrefix: (p) => config.strategies.find((s) => s.clientIdPrefix === p)?.name,
@@ -305,7 +308,8 @@ export async function startBot(config: MizanConfig, opts: BotOptions = {}): Prom
       portfolio,
       market,
       journal,
-      venueFor,
+      // The first balance sync is a start-up read; the later ones call the venue directly.
+      venueFor: startupVenues(startup, venueFor, ['balances', 'positions']),
       symbols,
       reference,
       split,
@@ -329,6 +333,7 @@ export async function startBot(config: MizanConfig, opts: BotOptions = {}): Prom
     const stopSchedules = startSchedules(config, core, logger);
     cleanups.push(stopSchedules);
     loop.start();
+    startup.finish();
 
     let stopped: Promise<string> | undefined;
     const bot: Bot = {
@@ -373,10 +378,16 @@ export async function startBot(config: MizanConfig, opts: BotOptions = {}): Prom
   }
 }
 
-
 /** A market's fee rates when the exchange gave them (live). */
 function knownFees(m: { makerFee?: Decimal; takerFee?: Decimal }): { makerFee: Decimal; takerFee: Decimal } | undefined {
   return m.makerFee && m.takerFee ? { makerFee: m.makerFee, takerFee: m.takerFee } : undefined;
+}
+
+/** Each market's candle resolutions: those of the strategies trading it (their own and their declared `candles:`). */
+export function candlesPerMarket(instances: readonly { markets: readonly string[]; resolutionSec: number; candleSeconds?: readonly number[] }[]): Record<string, number[]> {
+  const out: Record<string, Set<number>> = {};
+  for (const i of instances) for (const m of i.markets) for (const r of [i.resolutionSec, ...(i.candleSeconds ?? [])]) (out[m] ??= new Set()).add(r);
+  return Object.fromEntries(Object.entries(out).map(([m, rs]) => [m, [...rs].sort((a, b) => a - b)]));
 }
 
 function barOf(c: { time: number; open: Decimal; high: Decimal; low: Decimal; close: Decimal; volume: Decimal }, res: number) {

@@ -2,8 +2,9 @@
  * Before a live bot trades: the exchange must accept its API key. One balance read per account the
  * strategies trade on; a 401 or 403 stops the start with the reason (which account, which call,
  * what the exchange said; never the key). Without this a refused key ran on with "balances none"
- * and every intent was denied. Other failures (timeouts, 5xx) do not stop the start: the balance
- * sync retries them as it always does.
+ * and every intent was denied. Other failures (429, timeouts, 5xx) are retried by the caller's
+ * start-up retry (runtime/startup-retry.ts); if they outlast its budget they do not stop the start:
+ * the balance sync retries them as it always does.
  */
 import { AuthenticationError, PermissionDeniedError } from '../core/errors.js';
 import type { Balances } from '../core/types/index.js';

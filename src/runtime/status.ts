@@ -22,6 +22,8 @@ export interface StatusSnapshot {
   errors?: number;
   books: { healthy: number; total: number; unhealthy: string[] };
   tradingState: string;
+  /** Trades left out of the live candles since the start: their period had closed when they arrived. */
+  lateTrades?: number;
 }
 
 function fmtMoney(d: Decimal, dp = 2): string {
@@ -53,10 +55,11 @@ export function statusLine(s: StatusSnapshot, color: boolean): string {
   const pnlText = `${fmtSigned(pnl)} (trades ${fmtSigned(trades)}, prices ${fmtSigned(pnl.minus(trades))})`;
   const books = s.books.healthy === s.books.total ? c(32, `${s.books.healthy}/${s.books.total} healthy`) : c(33, `${s.books.healthy}/${s.books.total} healthy (${s.books.unhealthy.join(', ')} stale)`);
   const state = s.tradingState === 'active' ? '' : `  state ${c(31, s.tradingState.toUpperCase())}`;
+  const late = s.lateTrades ? `  late trades ${s.lateTrades}` : '';
   return (
     `${c(36, `[${s.mode} ${fmtElapsed(s.elapsedMs)}]`)} equity ${fmtMoney(s.equity)} ${s.reference}` +
     `  pnl ${pnl.gte(0) ? c(32, pnlText) : c(31, pnlText)}` +
-    `  orders ${s.openOrders} open  fills ${s.fills}  denied ${s.denials}${s.errors ? `  ${c(31, `errors ${s.errors}`)}` : ''}  books ${books}${state}`
+    `  orders ${s.openOrders} open  fills ${s.fills}  denied ${s.denials}${s.errors ? `  ${c(31, `errors ${s.errors}`)}` : ''}  books ${books}${late}${state}`
   );
 }
 

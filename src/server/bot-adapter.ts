@@ -216,7 +216,6 @@ export function botControl(bot: Bot, logs: LogRing, now: () => number = () => Da
   const onCandle = (symbol: string, resolution: number, c: LiveCandle) => emit({ type: 'candle', symbol, resolution, candle: candleDto(c) });
   market.on('candleClosed', onCandle);
   offs.push(() => market.off('candleClosed', onCandle));
-  const resolutions = new Set(config.strategies.flatMap((s) => [s.resolutionSeconds, ...(s.candleSeconds ?? [])]));
 
   // ------------------------------------------------------------------------------ reads
   const runnerOf = (name: string) => {
@@ -330,7 +329,9 @@ export function botControl(bot: Bot, logs: LogRing, now: () => number = () => Da
     logs: (q) => logs.tail(q.limit, q.minLevel),
     candles(q) {
       if (!symbols.includes(q.symbol)) throw new NotFoundError(`market ${JSON.stringify(q.symbol)} is not a market of this bot (markets: ${symbols.join(', ')})`);
-      if (!resolutions.has(q.resolution)) throw new NotFoundError(`the bot builds no candles at resolution ${q.resolution}s (resolutions: ${[...resolutions].sort((a, b) => a - b).join(', ')})`);
+      // Each market's candles are built at the resolutions of the strategies trading it.
+      const resolutions = market.candleResolutions(q.symbol);
+      if (!resolutions.includes(q.resolution)) throw new NotFoundError(`the bot builds no candles of ${q.symbol} at resolution ${q.resolution}s (resolutions: ${resolutions.join(', ')})`);
       const current = market.currentCandle(q.symbol, q.resolution);
       return { symbol: q.symbol, resolution: q.resolution, candles: market.candles(q.symbol, q.resolution).slice(-q.limit).map(candleDto), current: current ? candleDto(current) : null };
     },

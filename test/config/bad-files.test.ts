@@ -35,6 +35,7 @@ const cases: [string, string, RegExp, number | undefined][] = [
   ['bad-backtest-missing.yaml', 'backtest', /is required in backtest mode/, undefined],
   ['bad-missing-env.yaml', 'exchange.apiKey', /environment variable WALLEX_API_KEY is not set/, 3],
   ['bad-resolution.yaml', 'strategies[0].resolution', /"7" is not a resolution \(one of .*60s/, 3],
+  ['bad-startup-retry.yaml', 'exchange.startupRetryMs', /-5 must be a whole number from 0 to 3600000/, 3],
   ['bad-stream-transport.yaml', 'exchange.stream.transport', /"sse" is not a stream transport \(allowed: auto, ws, socketio\)/, 4],
   ['bad-mode.yaml', 'mode', /"papr" is not a mode \(allowed: "live", "paper", "backtest"\)/, 1],
   ['bad-server-backtest.yaml', 'server', /is for a running bot \(mizan run\); a backtest serves no API/, 6],

@@ -19,6 +19,7 @@ describe('good configuration files', () => {
       allowLiteralApiKey: false,
       stream: { transport: 'auto', protocol: 4, allowLiteralPrivateKey: false, crossedGraceMs: 1000 },
       timeoutMs: 10_000,
+      startupRetryMs: 60_000,
       orderRateLimit: { limit: 20, windowMs: 10_000 },
     });
     expect(c.simulator).toEqual({ seed: 1, speed: 1, data: '/srv/bot/backtest/data', loop: true });

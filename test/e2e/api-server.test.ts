@@ -170,7 +170,7 @@ describe('mizan run --serve: the API of a paper bot', () => {
     const times = candles.body.candles.map((x: Json) => x.time as number);
     expect([...times].sort((a, b) => a - b)).toEqual(times);
     expect(times.every((t: number) => t % SMA_RES === 0)).toBe(true);
-    expect((await get('/api/v1/candles?symbol=BTCUSDT&resolution=7')).body.error.message).toContain(`resolution 7s (resolutions: ${SMA_RES}, 60)`);
+    expect((await get('/api/v1/candles?symbol=BTCUSDT&resolution=7')).body.error.message).toContain(`no candles of BTCUSDT at resolution 7s (resolutions: ${SMA_RES})`); // only its strategies' resolutions
     expect((await get('/api/v1/candles?symbol=XRPUSDT&resolution=60')).status).toBe(404);
     expect((await get('/api/v1/candles?resolution=60')).body.error.message).toContain('query.symbol');
     expect(st.body.strategies.find((s: Json) => s.name === 'btc-sma').resolution).toBe(SMA_RES);

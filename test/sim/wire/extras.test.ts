@@ -54,4 +54,21 @@ describe('wire server: candles, order history and the admin account route', () =
     const balances = parseBalances((await h.call('GET', '/v1/account/balances', { key: apiKey })).result);
     expect(balances.USDT!.value.toFixed()).toBe('250');
   });
+
+  it('lists every order of an account, open and closed, through /__sim/orders', async () => {
+    const h = await startSim();
+    stop = () => h.server.close();
+    await h.call('POST', '/v1/account/orders', { body: { symbol: 'USDTTMN', side: 'BUY', type: 'LIMIT', price: '80000', quantity: '2', client_id: 'o1' } });
+    await h.call('POST', '/v1/account/orders', { body: { symbol: 'USDTTMN', side: 'BUY', type: 'LIMIT', price: '80000', quantity: '3', client_id: 'o2' } });
+    await h.call('DELETE', '/v1/account/orders/o1');
+    const r = await h.call('GET', `/__sim/orders?accountId=${h.account.accountId}`, { key: null });
+    expect(r.status).toBe(200);
+    expect(r.result).toEqual([
+      expect.objectContaining({ clientOrderId: 'o1', symbol: 'USDTTMN', side: 'BUY', active: false, origQty: '2', executedQty: '0' }),
+      expect.objectContaining({ clientOrderId: 'o2', active: true, origQty: '3', executedQty: '0', executedSum: '0', fee: '0' }),
+    ]);
+    const missing = await h.call('GET', '/__sim/orders', { key: null });
+    expect(missing.status).toBe(422);
+    expect(JSON.stringify(missing.json)).toContain('accountId: required');
+  });
 });

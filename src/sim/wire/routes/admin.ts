@@ -1,6 +1,6 @@
 /**
  * The simulator's admin routes under `/__sim/` (not part of the exchange): read and switch faults,
- * and create a funded account with an API key for drills.
+ * list an account's orders, and create a funded account with an API key for drills.
  */
 import type { SimulatedExchange } from '../../exchange.js';
 import type { FaultConfig, FaultInjector } from '../../faults.js';
@@ -32,6 +32,30 @@ export function adminRoutes(sim: SimulatedExchange, faults: FaultInjector): Rout
         }
         if (body.dropConnections) faults.dropConnections();
         return ok(faults.state());
+      },
+    },
+    {
+      // Every order of an account, open and closed, one entry per order (a twin shows twice): drills
+      // run the simulator in another process and compare their journal with it order by order.
+      method: 'GET',
+      path: '/__sim/orders',
+      handler: (req) => {
+        const accountId = req.query.accountId;
+        if (!accountId) throw new SimError(422, 'accountId: required (the account whose orders to list, e.g. "test")');
+        return ok(
+          sim.orders(accountId).map((o) => ({
+            clientOrderId: o.clientOrderId,
+            symbol: o.symbol,
+            side: o.side,
+            type: o.type,
+            status: o.status,
+            active: o.active,
+            origQty: o.origQty.toFixed(),
+            executedQty: o.executedQty.toFixed(),
+            executedSum: o.executedSum.toFixed(),
+            fee: o.fee.toFixed(),
+          })),
+        );
       },
     },
     {
