@@ -81,7 +81,8 @@ export default defineStrategy({
       },
       onOrder(update) {
         const o = update.order;
-        if (o.tag?.startsWith('grid-buy-') && update.previous === 'pending') settle(o.symbol, o.state !== 'rejected', update.reason);
+        // A rung the exchange refused settles in onDenied (rule exchange), as a risk denial does.
+        if (o.tag?.startsWith('grid-buy-') && update.previous === 'pending' && o.state !== 'rejected') settle(o.symbol, true);
         if (o.state !== 'filled' || !o.avgPrice) return;
         if (o.side === 'BUY') {
           // A fee taken in the base asset leaves less than the filled quantity: sell what is held.
