@@ -53,10 +53,11 @@ export interface BacktestResult {
   finalBalances: Record<string, { value: string; locked: string }>;
   /**
    * The run's books, exact (decimal strings, unrounded): every trade's pnl summed per quote asset
-   * (`pnl`, open trades marked at the last price), the revaluation of the fee dust still carried at
-   * the end (`dustRevaluation`, per quote asset; backtest/trades.ts), and each market's last price
-   * (`lastPrices`, the kernel's, which values `finalBalances`). In a run whose balances are all
-   * traded, pnl + dustRevaluation is exactly the change of the balances' value.
+   * (`pnl`, open trades marked at the last price, fee dust revalued with the trade that left it), the
+   * part of it that is the end-of-run revaluation of that dust (`dustRevaluation`, per quote asset;
+   * backtest/trades.ts), and each market's last price (`lastPrices`, the kernel's, which values
+   * `finalBalances`). In a run whose balances are all traded, pnl is exactly the change of the
+   * balances' value.
    */
   accounting: { pnl: Record<string, string>; dustRevaluation: Record<string, string>; lastPrices: Record<string, string> };
   /** Assets held in the run that it could not value in the reference asset: left out of the equity. */

@@ -10,9 +10,10 @@
  * the trade (it is still in the account, worth that) and carried: the strategy's next trade in the
  * market starts holding it at that value (its cost, not a buy: the trade's quantity and entry price
  * are its buys'; it does not keep the trade open: the trade is flat when what it bought is sold
- * down to dust), so a later sell of it counts once. Dust still carried at the end of the run is
- * revalued at the last price into `dustRevaluation`. So the trades' pnl plus dustRevaluation is
- * exactly the change of what the strategy's trading did to the account (the accounting invariant).
+ * down to dust), so a later sell of it counts once. Dust no later trade took stays with the trade
+ * that left it and is revalued there at the last price at the end of the run (as an open trade is;
+ * the amount is also in `dustRevaluation`). So the trades' pnl is exactly the change of what the
+ * strategies' trading did to the account (the accounting invariant).
  *
  * Money: a trade's pnl and fees are in its market's quote asset. Fees paid are summed in the
  * reference asset, each converted at the moment it is paid (the run's last price of the quote in the
@@ -143,8 +144,10 @@ export class TradeBook {
    * asset: its last price minus the value it had when its trade closed.
    */
   readonly dustRevaluation = new Map<string, Decimal>();
-  /** Every trade's pnl summed exactly (unrounded), per quote asset: with dustRevaluation, the accounting invariant's left side. */
+  /** Every trade's pnl summed exactly (unrounded), per quote asset: the accounting invariant's left side. */
   readonly pnlByQuote = new Map<string, Decimal>();
+  /** The last trade closed per strategy and market, with its exact pnl and committed amount (the end-of-run dust goes to it). */
+  private readonly lastClosed = new Map<string, { t: TradeRecord; pnl: Decimal; committed: Decimal }>();
   /** Fees of every fill and margin position, in the reference asset (converted when paid). */
   feesPaid = ZERO;
   /** Fees per asset they were paid in (a market's quote asset), as paid. */
@@ -276,6 +279,7 @@ export class TradeBook {
     if (exitTag) t.exitTag = exitTag;
     this.money(t, this.split(symbol).quote, pnl);
     this.trades.push(t);
+    this.lastClosed.set(`${strategy}\u0000${symbol}`, { t, pnl, committed });
   }
 
   /** Close what is still held at the last price (reported as `open at end`, counted in the metrics). */
@@ -286,12 +290,24 @@ export class TradeBook {
       if (m && o.held.gt(0)) this.close(strategy, symbol, o, time, 'open at end', undefined, m);
     }
     this.open.clear();
+    // Dust a closed trade left and no later trade took: it stays with that trade, revalued at the
+    // last price (as an open trade is), so the trades' pnl adds up to the equity change.
     for (const [key, dust] of this.dustLeft) {
       const symbol = key.split('\u0000')[1]!;
       const m = mark(symbol);
-      if (!m) continue;
+      const last = this.lastClosed.get(key);
+      if (!m || !last) continue;
       const quote = this.split(symbol).quote;
-      this.dustRevaluation.set(quote, (this.dustRevaluation.get(quote) ?? ZERO).plus(dust.qty.mul(m).minus(dust.value)));
+      const reval = dust.qty.mul(m).minus(dust.value);
+      this.dustRevaluation.set(quote, (this.dustRevaluation.get(quote) ?? ZERO).plus(reval));
+      this.pnlByQuote.set(quote, (this.pnlByQuote.get(quote) ?? ZERO).plus(reval));
+      const pnl = last.pnl.plus(reval);
+      last.t.pnl = pnl.toSignificantDigits(15).toFixed();
+      last.t.pnlPct = last.committed.gt(0) ? Number(pnl.div(last.committed).mul(100).toSignificantDigits(12).toFixed()) : 0;
+      if (last.t.pnlReference !== undefined) {
+        const r = this.rate(quote);
+        if (r) last.t.pnlReference = pnl.mul(r).toSignificantDigits(15).toFixed();
+      }
     }
     this.dustLeft.clear();
   }
