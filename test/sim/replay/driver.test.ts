@@ -146,3 +146,20 @@ describe('startReplay', () => {
     expect(primed).toEqual([3000, 2000]);
   });
 });
+
+describe('replay Decimal cache (issue #33)', () => {
+  it('holds at most 8,192 level strings however many distinct ones the capture has', async () => {
+    const { ReplayDecimalCache, REPLAY_DECIMAL_CACHE } = await import('../../../src/sim/replay/driver.js');
+    expect(REPLAY_DECIMAL_CACHE).toBe(8_192);
+    const cache = new ReplayDecimalCache();
+    const hot = cache.get('64000.5', 'price');
+    let max = 0;
+    for (let i = 0; i < 150_000; i++) {
+      cache.get(`${i}.25`, 'quantity');
+      if (i % 1_000 === 0) expect(cache.get('64000.5', 'price')).toBe(hot);
+      max = Math.max(max, cache.size);
+    }
+    expect(max).toBeLessThanOrEqual(8_192);
+    expect(() => cache.get('x', 'price')).toThrow(/price/);
+  });
+});
