@@ -78,6 +78,9 @@ export interface ReplayHandle {
  */
 export const REPLAY_DECIMAL_CACHE = 8_192;
 
+/** Candles of the replayed trades kept per market by `handle.candles` (7 days of 1-minute candles; issue #33). */
+export const REPLAY_CANDLES_KEPT = 10_080;
+
 export class ReplayDecimalCache {
   private readonly map: GenerationCache<string, Decimal>;
   constructor(max = REPLAY_DECIMAL_CACHE) {
@@ -123,7 +126,8 @@ export function startReplay(opts: ReplayOptions): ReplayHandle {
   const log = (opts.logger ?? silentLogger).child({ module: 'replay' });
   const res = opts.candleResolutionSec ?? 60;
   const symbols = [...new Set(sources.flatMap((s) => s.symbols))];
-  const builders = new Map(symbols.map((s) => [s, new CandleBuilder(res)] as const));
+  // The candles the replay printed, the newest REPLAY_CANDLES_KEPT per market: a looping replay runs for weeks.
+  const builders = new Map(symbols.map((s) => [s, new CandleBuilder(res, REPLAY_CANDLES_KEPT)] as const));
   const p: ReplayProgress = { events: 0, books: 0, trades: 0, loops: 0, sourceTimeMs: undefined, pushedTimeMs: undefined, running: true };
   let stopped = false;
   let wake: (() => void) | undefined;
