@@ -9,7 +9,16 @@ import type { Candle } from '../core/types/index.js';
 interface Series {
   baseSeconds: number;
   candles: Candle[];
+  /** The most candles kept: the larger of the store's cap and the series given with `set`. */
+  limit: number;
 }
+
+/**
+ * Candles a market keeps beyond the series it was given (7 days of 1-minute candles): trades add
+ * one a minute, so a simulator that runs for weeks (a paper bot's) would otherwise grow by ~0.5 MB
+ * a market a day (issue #33). The oldest go first.
+ */
+export const SIM_CANDLES_KEPT = 10_080;
 
 function lowerBound(list: Candle[], time: number): number {
   let lo = 0;
@@ -25,6 +34,10 @@ function lowerBound(list: Candle[], time: number): number {
 export class CandleStore {
   private readonly series = new Map<string, Series>();
 
+  constructor(readonly maxCandles = SIM_CANDLES_KEPT) {
+    if (!Number.isInteger(maxCandles) || maxCandles < 1) throw new RangeError(`maxCandles must be a positive integer, got ${maxCandles}`);
+  }
+
   /** Replace a market's base series. `baseSeconds` defaults to the smallest spacing seen (60 when unknown). */
   set(symbol: string, candles: Candle[], baseSeconds?: number): void {
     const sorted = candles.map((c) => ({ ...c })).sort((a, b) => a.time - b.time);
@@ -34,13 +47,13 @@ export class CandleStore {
       for (let i = 1; i < sorted.length; i++) base = Math.min(base, sorted[i]!.time - sorted[i - 1]!.time);
       if (!Number.isFinite(base) || base <= 0) base = 60;
     }
-    this.series.set(symbol, { baseSeconds: base, candles: sorted });
+    this.series.set(symbol, { baseSeconds: base, candles: sorted, limit: Math.max(this.maxCandles, sorted.length) });
   }
 
   /** Add a trade to the base candle that holds its time. */
   record(symbol: string, price: Decimal, quantity: Decimal, timestampMs: number): void {
     let s = this.series.get(symbol);
-    if (!s) this.series.set(symbol, (s = { baseSeconds: 60, candles: [] }));
+    if (!s) this.series.set(symbol, (s = { baseSeconds: 60, candles: [], limit: this.maxCandles }));
     const time = Math.floor(timestampMs / 1000 / s.baseSeconds) * s.baseSeconds;
     const i = lowerBound(s.candles, time);
     const c = s.candles[i];
@@ -51,6 +64,7 @@ export class CandleStore {
       c.volume = c.volume.plus(quantity);
     } else {
       s.candles.splice(i, 0, { time, open: price, high: price, low: price, close: price, volume: quantity });
+      if (s.candles.length > s.limit) s.candles.splice(0, s.candles.length - s.limit);
     }
   }
 

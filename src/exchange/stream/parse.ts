@@ -14,7 +14,7 @@
 import { type Decimal, cleanFloat, toDecimal, DecimalParseError } from '../../core/decimal.js';
 import { ResponseParseError } from '../../core/errors.js';
 import type { BookLevel, MarketStats, PriceTick, PublicTrade, Side } from '../../core/types/market.js';
-import { DecimalCache } from './decimal-cache.js';
+import { DECIMAL_CACHE_ENTRIES, DecimalCache } from './decimal-cache.js';
 
 export class StreamPayloadError extends ResponseParseError {
   constructor(
@@ -48,7 +48,7 @@ export interface ParseCaches {
   sums: DecimalCache;
 }
 
-export function createParseCaches(maxEntries = 50_000): ParseCaches {
+export function createParseCaches(maxEntries = DECIMAL_CACHE_ENTRIES): ParseCaches {
   return { values: new DecimalCache(maxEntries), sums: new DecimalCache(maxEntries, parseSum) };
 }
 

@@ -6,8 +6,13 @@ export class CandleBuilder {
   private readonly bars: Candle[] = [];
   private hiN = -Infinity;
   private loN = Infinity;
-  constructor(readonly resolutionSec: number) {
+  /** `maxBars`: the newest bars kept (the oldest are dropped), unbounded by default (one pass of a file). */
+  constructor(
+    readonly resolutionSec: number,
+    readonly maxBars = Infinity,
+  ) {
     if (!(resolutionSec > 0)) throw new RangeError(`resolutionSec must be positive, got ${resolutionSec}`);
+    if (!(maxBars >= 1)) throw new RangeError(`maxBars must be at least 1, got ${maxBars}`);
   }
 
   /** Add a print; times must not go back past the current bar. */
@@ -18,6 +23,7 @@ export class CandleBuilder {
     if (!last || start > last.time) {
       const d = new Decimal(price);
       this.bars.push({ time: start, open: d, high: d, low: d, close: d, volume: new Decimal(quantity) });
+      if (this.bars.length > this.maxBars) this.bars.splice(0, this.bars.length - this.maxBars);
       this.hiN = p;
       this.loN = p;
       return;

@@ -14,6 +14,7 @@
 import { SystemClock, type Clock } from '../../core/clock.js';
 import { toDecimal, type Decimal } from '../../core/decimal.js';
 import { silentLogger, type Logger } from '../../core/logger.js';
+import { GenerationCache } from '../../core/generation-cache.js';
 import type { Candle } from '../../core/types/market.js';
 import { CandleBuilder } from './candle-builder.js';
 import { mergeSources } from './merge.js';
@@ -72,23 +73,33 @@ export interface ReplayHandle {
 
 /**
  * Parsed Decimals by their string: book levels repeat the same prices and sizes from one event to
- * the next, and Decimals are immutable, so sharing them is safe. Bounded: cleared when full.
+ * the next, and Decimals are immutable, so sharing them is safe. Bounded to REPLAY_DECIMAL_CACHE
+ * entries in two generations (see GenerationCache; it was 100,000 cleared when full, ~20 MB held).
  */
-class DecimalCache {
-  private readonly map = new Map<string, Decimal>();
-  constructor(private readonly max = 100_000) {}
+export const REPLAY_DECIMAL_CACHE = 8_192;
+
+/** Candles of the replayed trades kept per market by `handle.candles` (7 days of 1-minute candles; issue #33). */
+export const REPLAY_CANDLES_KEPT = 10_080;
+
+export class ReplayDecimalCache {
+  private readonly map: GenerationCache<string, Decimal>;
+  constructor(max = REPLAY_DECIMAL_CACHE) {
+    this.map = new GenerationCache(max);
+  }
+  get size(): number {
+    return this.map.size;
+  }
   get(s: string, field: string): Decimal {
     let v = this.map.get(s);
     if (v === undefined) {
       v = toDecimal(s, field);
-      if (this.map.size >= this.max) this.map.clear();
       this.map.set(s, v);
     }
     return v;
   }
 }
 
-function toLevels(raw: readonly RawLevel[], max: number, cache: DecimalCache): ReplayLevel[] {
+function toLevels(raw: readonly RawLevel[], max: number, cache: ReplayDecimalCache): ReplayLevel[] {
   const n = Math.min(max, raw.length);
   const out: ReplayLevel[] = new Array(n);
   for (let i = 0; i < n; i++) {
@@ -115,13 +126,14 @@ export function startReplay(opts: ReplayOptions): ReplayHandle {
   const log = (opts.logger ?? silentLogger).child({ module: 'replay' });
   const res = opts.candleResolutionSec ?? 60;
   const symbols = [...new Set(sources.flatMap((s) => s.symbols))];
-  const builders = new Map(symbols.map((s) => [s, new CandleBuilder(res)] as const));
+  // The candles the replay printed, the newest REPLAY_CANDLES_KEPT per market: a looping replay runs for weeks.
+  const builders = new Map(symbols.map((s) => [s, new CandleBuilder(res, REPLAY_CANDLES_KEPT)] as const));
   const p: ReplayProgress = { events: 0, books: 0, trades: 0, loops: 0, sourceTimeMs: undefined, pushedTimeMs: undefined, running: true };
   let stopped = false;
   let wake: (() => void) | undefined;
   const stopSignal = new Promise<void>((r) => (wake = r));
 
-  const cache = new DecimalCache();
+  const cache = new ReplayDecimalCache();
   const push = (ev: ReplayEvent, at: number): void => {
     if (ev.kind === 'book') {
       sim.replaceBookSide(ev.symbol, 'bid', toLevels(ev.bids, levels, cache), at);

@@ -6,6 +6,7 @@ import {
   parsePriceTicks,
   parseTimestamp,
   parseTrade,
+  createParseCaches,
 } from '../../../src/exchange/stream/parse.js';
 import { DecimalCache } from '../../../src/exchange/stream/decimal-cache.js';
 import { ResponseParseError } from '../../../src/core/errors.js';
@@ -87,6 +88,21 @@ describe('DecimalCache', () => {
     cache.get('1', 'p');
     cache.get('2', 'p');
     expect(cache.size).toBeLessThanOrEqual(4);
+  });
+
+  // Issue #33: the stream client's caches held up to 4 × 50,000 parsed values (cleared when full),
+  // ~8 MB a minute of a paper bot's heap growth until they were cleared.
+  it('by default holds at most 8,192 strings, and a level price in use stays the same instance', () => {
+    const caches = createParseCaches();
+    const hot = caches.values.get('31695.0000000000000000', 'price');
+    let max = 0;
+    for (let i = 0; i < 100_000; i++) {
+      caches.values.get(`${i}.12345678`, 'quantity');
+      caches.sums.get(i + 0.5, 'sum');
+      if (i % 1_000 === 0) expect(caches.values.get('31695.0000000000000000', 'price')).toBe(hot);
+      max = Math.max(max, caches.values.size, caches.sums.size);
+    }
+    expect(max).toBeLessThanOrEqual(8_192);
   });
 });
 

@@ -146,3 +146,37 @@ describe('startReplay', () => {
     expect(primed).toEqual([3000, 2000]);
   });
 });
+
+describe('replay Decimal cache (issue #33)', () => {
+  it('holds at most 8,192 level strings however many distinct ones the capture has', async () => {
+    const { ReplayDecimalCache, REPLAY_DECIMAL_CACHE } = await import('../../../src/sim/replay/driver.js');
+    expect(REPLAY_DECIMAL_CACHE).toBe(8_192);
+    const cache = new ReplayDecimalCache();
+    const hot = cache.get('64000.5', 'price');
+    let max = 0;
+    for (let i = 0; i < 150_000; i++) {
+      cache.get(`${i}.25`, 'quantity');
+      if (i % 1_000 === 0) expect(cache.get('64000.5', 'price')).toBe(hot);
+      max = Math.max(max, cache.size);
+    }
+    expect(max).toBeLessThanOrEqual(8_192);
+    expect(() => cache.get('x', 'price')).toThrow(/price/);
+  });
+});
+
+describe('replay candles kept (issue #33)', () => {
+  it('a replay of more minutes than REPLAY_CANDLES_KEPT keeps only the newest 10,080 one-minute candles', async () => {
+    const { REPLAY_CANDLES_KEPT } = await import('../../../src/sim/replay/driver.js');
+    expect(REPLAY_CANDLES_KEPT).toBe(10_080);
+    const n = 12_000;
+    const events = Array.from({ length: n }, (_, i) => trade('AUSDT', i * 60_000, String(100 + (i % 7))));
+    const sim = fakeTarget();
+    const h = startReplay({ sim, sources: [listSource('AUSDT', events)], speed: 0, clock: new ManualClock(0) });
+    await h.done;
+    const kept = h.candles('AUSDT');
+    expect(kept.length).toBe(10_080);
+    expect(kept[0]!.time).toBe((n - 10_080) * 60);
+    expect(kept.at(-1)!.time).toBe((n - 1) * 60);
+    expect(kept.at(-1)!.close.toFixed()).toBe(String(100 + ((n - 1) % 7)));
+  });
+});
