@@ -31,6 +31,8 @@ export interface BotLoopDeps {
   venueFor(account: string): Venue;
   symbols: string[];
   reference: string;
+  /** The kernel's mark price of a market (book mid, else the last price): what the status line values positions at. */
+  mark(symbol: string): Decimal | undefined;
   /** A market's base and quote asset (the kernel's instruments). */
   split(symbol: string): { base: string; quote: string };
   /** The kernel's equity sample (kernel.sampleEquity: into the protections when every asset is priced). */
@@ -125,7 +127,7 @@ export class BotLoop {
   snapshot(): StatusSnapshot {
     const now = this.d.clock.now();
     const eq = this.d.portfolio.equity(now).equity;
-    const rows = this.d.portfolio.pnl((s) => (this.d.market.symbols().includes(s) ? this.d.market.book(s).mid() : undefined));
+    const rows = this.d.portfolio.pnl((s) => this.d.mark(s));
     let realized = new Decimal(0);
     let unrealized = new Decimal(0);
     for (const r of rows) {
@@ -156,7 +158,7 @@ export class BotLoop {
   }
 
   summary(): string {
-    const rows = this.d.portfolio.pnl((s) => (this.d.market.symbols().includes(s) ? this.d.market.book(s).mid() : undefined));
+    const rows = this.d.portfolio.pnl((s) => this.d.mark(s));
     // Every strategy and market of the config, also those that never traded.
     const zero = new Decimal(0);
     for (const s of this.d.config.strategies) {

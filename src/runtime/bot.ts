@@ -313,6 +313,7 @@ export async function startBot(config: MizanConfig, opts: BotOptions = {}): Prom
       symbols,
       reference,
       split,
+      mark: (s) => kernel.prices.mark(s),
       equity: () => kernel.sampleEquity(),
       priceOf: (asset, ref) => kernel.valuation.price(asset, ref),
       ...(opts.out ? { out: opts.out } : {}),
