@@ -12,12 +12,13 @@
  * `node bin/run-ts.js bench/drills.ts [kills] [seed]`; in `npm run bench` via bench/index.ts.
  * Not a test: the moments are random (the seed is recorded), and the drill takes minutes.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Decimal } from '../src/core/decimal.js';
+import { mulberry32 } from '../src/sim/replay/prng.js';
+import { startMizan, type MizanChild } from '../test/e2e/run-mizan.js';
 import { Journal } from '../src/store/journal.js';
 import { splitSymbol } from '../src/store/pnl.js';
 
@@ -35,27 +36,8 @@ const FAULTS: { name: string; body: Record<string, unknown> }[] = [
   { name: 'dropped sockets', body: { dropConnections: true } },
 ];
 
-interface Child {
-  proc: ChildProcess;
-  out(): string;
-  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
-  alive(): boolean;
-}
-
-function start(args: string[], env: Record<string, string> = {}): Child {
-  const proc = spawn(process.execPath, ['bin/mizan.js', ...args], { cwd: REPO, env: { ...process.env, NO_COLOR: '1', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-  let text = '';
-  let done = false;
-  proc.stdout!.on('data', (b: Buffer) => (text += b.toString()));
-  proc.stderr!.on('data', (b: Buffer) => (text += b.toString()));
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((r) =>
-    proc.on('exit', (code, signal) => {
-      done = true;
-      r({ code, signal });
-    }),
-  );
-  return { proc, out: () => text, exited, alive: () => !done };
-}
+/** A `mizan` child process (test/e2e/run-mizan.ts: stdout and stderr collected, its exit awaited). */
+type Child = MizanChild;
 
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
@@ -66,18 +48,6 @@ async function until(what: string, cond: () => boolean, timeoutMs: number, child
     if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}${child ? `: ${child.out().slice(-2000)}` : ''}`);
     await sleep(100);
   }
-}
-
-/** mulberry32: the random moments, reproducible from the recorded seed. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 interface SimOrderDto {
@@ -99,11 +69,12 @@ function simState(o: SimOrderDto): string {
 
 export async function run(kills = Number(process.env.BENCH_DRILL_KILLS ?? 6), seed = Number(process.env.BENCH_DRILL_SEED ?? Date.now() % 1_000_000)): Promise<Record<string, unknown>> {
   if (!Number.isInteger(kills) || kills < 1) throw new RangeError(`kills must be a whole number ≥ 1, got ${kills}`);
-  const random = prng(seed);
+  // mulberry32: the random moments, reproducible from the recorded seed.
+  const random = mulberry32(seed);
   const between = (lo: number, hi: number) => Math.round(lo + random() * (hi - lo));
   const dir = mkdtempSync(join(tmpdir(), 'mizan-drills-'));
   const loadAtStart = loadavg()[0]!;
-  const sim = start(['sim', '--port', '0', '--seed', String(seed % 1000)]);
+  const sim = startMizan(['sim', '--port', '0', '--seed', String(seed % 1000)]);
   const children: Child[] = [];
   try {
     await until('mizan sim to print its addresses', () => /API key +\S+/.test(sim.out()), 120_000, sim);
@@ -147,7 +118,7 @@ export async function run(kills = Number(process.env.BENCH_DRILL_KILLS ?? 6), se
     // Each restart begins with the fault of the previous kill still on (its first 1-4 s), then lifted.
     const startBot = async (): Promise<{ bot: Child; startMs: number; faultOnAtStartMs: number }> => {
       const t0 = Date.now();
-      const bot = start(['run', config, '--live'], { [KEY_ENV]: key });
+      const bot = startMizan(['run', config, '--live'], { [KEY_ENV]: key });
       children.push(bot);
       const faultOnAtStartMs = between(1_000, 4_000);
       await sleep(faultOnAtStartMs);
