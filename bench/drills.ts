@@ -20,7 +20,7 @@ import { Decimal } from '../src/core/decimal.js';
 import { mulberry32 } from '../src/sim/replay/prng.js';
 import { startMizan, type MizanChild } from '../test/e2e/run-mizan.js';
 import { Journal } from '../src/store/journal.js';
-import { splitSymbol } from '../src/store/pnl.js';
+import { journalSplit } from '../src/store/pnl.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const REPO = resolve(here, '..');
@@ -152,10 +152,12 @@ export async function run(kills = Number(process.env.BENCH_DRILL_KILLS ?? 6), se
     // ------------------------------------------------------------ journal against the simulator
     const simOrders = ((await api('GET', `/__sim/orders?accountId=${encodeURIComponent(account)}`)) as SimOrderDto[]).filter((o) => o.clientOrderId.startsWith(`${PREFIX}_`));
     const journal = Journal.open(journalFile, { readonly: true });
-    let rows, fills;
+    let rows, fills, splitSymbol;
     try {
       rows = journal.orders({}).filter((r) => r.clientId.startsWith(`${PREFIX}_`));
       fills = journal.fills({});
+      // The instruments the bot recorded from its market catalog.
+      splitSymbol = journalSplit(journal);
     } finally {
       journal.close();
     }

@@ -18,7 +18,8 @@ import { SystemClock } from '../core/clock.js';
 import { ZERO } from '../core/decimal.js';
 import { scrub } from '../core/scrub.js';
 import { Journal } from '../store/journal.js';
-import { computePnl } from '../store/pnl.js';
+import { computePnl, journalSplit } from '../store/pnl.js';
+import { parseInstrumentArg } from '../store/instruments.js';
 import type { JournalPnlRow } from '../store/pnl.js';
 import { formatTs, renderTable } from '../store/table.js';
 import type { FillRow, OrderRow, QueryFilter } from '../store/types.js';
@@ -193,11 +194,13 @@ export function registerJournalCommand(program: Command, deps: JournalCommandDep
     }),
   );
 
-  common(journal.command('pnl').description('realised PnL per strategy and market (average cost, fees included)')).action((opts: Opts) =>
-    withJournal(opts, (j, f) => {
-      const rows = computePnl(j, f);
-      return rows.length ? renderTable(rows, pnlColumns) + pnlTotals(rows) : 'no fills\n';
-    }),
-  );
+  common(journal.command('pnl').description('realised PnL per strategy and market (average cost, fees included)'))
+    .option('--market <SYMBOL=BASE/QUOTE>', "a market's base and quote, for journals that do not record them (repeatable)", (v: string, acc: string[]) => [...acc, v], [] as string[])
+    .action((opts: Opts & { market: string[] }) =>
+      withJournal(opts, (j, f) => {
+        const rows = computePnl(j, { ...f, split: journalSplit(j, new Map(opts.market.map(parseInstrumentArg))) });
+        return rows.length ? renderTable(rows, pnlColumns) + pnlTotals(rows) : 'no fills\n';
+      }),
+    );
   return journal;
 }

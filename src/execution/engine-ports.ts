@@ -8,6 +8,7 @@
  * every name here, so `./engine.js` imports keep working).
  */
 import type { Clock } from '../core/clock.js';
+import type { Instrument } from '../core/instrument.js';
 import type { Logger } from '../core/logger.js';
 import type { FillEvent, OrderState, OrderUpdate } from '../core/views.js';
 import type { ClientIdGenerator } from './client-id.js';
@@ -73,6 +74,11 @@ export const DEFAULT_EXECUTION_OPTIONS: ExecutionOptions = {
 
 export interface ExecutionDeps {
   venueFor(account: string): Venue;
+  /**
+   * A market's base and quote (the kernel's instruments): an order's fee asset is its received
+   * asset when the exchange's answer names none. Unknown (or no port): only named fee assets book.
+   */
+  instrument?(symbol: string): Instrument | undefined;
   clock: Clock;
   logger: Logger;
   ids: ClientIdGenerator;

@@ -24,6 +24,7 @@ import { FinalOrders } from './final-orders.js';
 import { applySnapshot, isFinal, toView, type SnapshotResult, type TrackedOrder } from './tracked-order.js';
 import type { Venue } from './venue.js';
 import { MAIN_ACCOUNT } from '../core/account.js';
+import { receivedAsset } from '../core/instrument.js';
 
 export { DEFAULT_EXECUTION_OPTIONS } from './engine-ports.js';
 export type { ExecutionDeps, ExecutionEvents, ExecutionJournal, ExecutionOptions, ReservationPort, SubmitMeta } from './engine-ports.js';
@@ -109,6 +110,7 @@ export class ExecutionEngine extends EventEmitter<ExecutionEvents> {
     if (intent.tag) o.tag = intent.tag;
     if (intent.brackets) o.brackets = intent.brackets;
     if (meta.reservationId) o.reservationId = meta.reservationId;
+    this.setFeeAsset(o);
     this.orders.set(o.clientOrderId, o);
     this.live.set(o.clientOrderId, o);
     this.submittedCount++;
@@ -301,10 +303,18 @@ export class ExecutionEngine extends EventEmitter<ExecutionEvents> {
     if (o && !isFinal(o.state)) this.finish(o, o.state === 'pending' || o.state === 'unknown' ? 'rejected' : 'cancelled', reason);
   }
 
+  /** The order's received asset from its market's instrument, unless already known. */
+  private setFeeAsset(o: TrackedOrder): void {
+    if (o.feeAsset !== undefined) return;
+    const instrument = this.deps.instrument?.(o.symbol);
+    if (instrument) o.feeAsset = receivedAsset(instrument, o.side);
+  }
+
   /** Take over orders known from the journal (recovery). */
   adopt(orders: TrackedOrder[]): void {
     for (const o of orders) {
       if (this.orders.has(o.clientOrderId)) continue;
+      this.setFeeAsset(o);
       this.orders.set(o.clientOrderId, o);
       if (!isFinal(o.state)) this.live.set(o.clientOrderId, o);
     }

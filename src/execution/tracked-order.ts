@@ -35,6 +35,10 @@ export interface TrackedOrder {
   /** Quote amount executed so far. */
   filledQuote: Decimal;
   fee: Decimal;
+  /**
+   * The asset fees are taken in: the received asset of the order's market (set when the order is
+   * made or adopted, from the kernel's instrument), or what the exchange's answer names.
+   */
   feeAsset?: string;
   state: OrderState;
   reason?: string;
@@ -186,8 +190,10 @@ export function applySnapshot(o: TrackedOrder, snap: SpotOrder, now: number): Sn
     const dQuote = sum ? sum.minus(o.filledQuote) : snap.price.mul(dq);
     // What this growth would book must be a real trade: a price above zero.
     if (!dQuote.gt(0)) return refuse(o, `the new fill of ${dq.toFixed()} would be booked at a price of ${dQuote.div(dq).toFixed()}`, snapshotPayload(snap));
-    const fee = snap.fee !== undefined ? dmax(snap.fee.minus(o.fee), ZERO) : estimateFee(snap, dq, dQuote);
-    const feeAsset = snap.fills.at(-1)?.feeAsset ?? o.feeAsset ?? (o.side === 'BUY' ? baseOf(o.symbol) : quoteOf(o.symbol));
+    const fee = snap.fee !== undefined ? dmax(snap.fee.minus(o.fee), ZERO) : estimateFee(snap, dq);
+    // The asset the answer names, else the order's received asset (set from its market's instrument).
+    const feeAsset = snap.fills.at(-1)?.feeAsset ?? o.feeAsset;
+    if (feeAsset === undefined) return refuse(o, `the new fill of ${dq.toFixed()} names no fee asset and ${o.symbol}'s instrument is not known`, snapshotPayload(snap));
     // The average price of what the snapshot newly filled; when that is exactly its last fill, that fill's price.
     const price = perUnit(dQuote, dq, snap.fills.at(-1));
     const first = o.filled.isZero() && o.filledQuote.isZero();
@@ -274,7 +280,7 @@ export function applyTradeDetail(o: TrackedOrder, t: TradeDetail, now: number): 
   return { changed: true, previous, fills };
 }
 
-function estimateFee(snap: SpotOrder, dq: Decimal, dQuote: Decimal): Decimal {
+function estimateFee(snap: SpotOrder, dq: Decimal): Decimal {
   // Fee total absent: sum the new fills' fees when the snapshot lists them; otherwise zero.
   if (snap.fills.length === 0) return new Decimal(0);
   let qty = new Decimal(0);
@@ -283,14 +289,5 @@ function estimateFee(snap: SpotOrder, dq: Decimal, dQuote: Decimal): Decimal {
     qty = qty.plus(snap.fills[i]!.quantity);
     fee = fee.plus(snap.fills[i]!.fee);
   }
-  void dQuote;
   return fee;
-}
-
-const QUOTES = ['USDT', 'TMN', 'BTC', 'ETH'];
-export function quoteOf(symbol: string): string {
-  return QUOTES.find((q) => symbol.endsWith(q) && symbol.length > q.length) ?? symbol.slice(-4);
-}
-export function baseOf(symbol: string): string {
-  return symbol.slice(0, symbol.length - quoteOf(symbol).length);
 }

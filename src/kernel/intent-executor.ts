@@ -12,7 +12,7 @@ import type { Logger } from '../core/logger.js';
 import type { InstantOrder } from '../core/types/order.js';
 import type { MarginPosition } from '../core/types/margin.js';
 import type { ExecutionEngine, ExecutionJournal } from '../execution/engine.js';
-import { baseOf, quoteOf } from '../execution/tracked-order.js';
+import { receivedAsset, type Instrument } from '../core/instrument.js';
 import type { Venue } from '../execution/venue.js';
 import type { Portfolio } from '../portfolio/portfolio.js';
 import type { Denial, FillEvent } from '../core/views.js';
@@ -27,6 +27,8 @@ export interface IntentExecutorDeps {
   deny(d: Denial): void;
   fill(f: FillEvent, account: string): void;
   release(reservationId: string): void;
+  /** A market's base and quote (the kernel's instruments): an instant order's fee asset when the answer names none. */
+  instrument(symbol: string): Instrument | undefined;
   /** Best price of a side of a market's book: the price of a margin close that gives none (core/intents.ts). */
   best?(symbol: string, side: 'bid' | 'ask'): Decimal | undefined;
   /** Journal of orders and fills (instant orders are journaled here; spot orders by the engine). */
@@ -83,8 +85,10 @@ export class IntentExecutor {
           return;
         case 'instant': {
           if (intent.size.kind !== 'base') throw new Error('instant order size must be resolved to a base quantity before execution');
+          const instrument = d.instrument(intent.symbol);
+          if (!instrument) throw new Error(`market ${intent.symbol} is not in the market catalog: its instant order's fills could not be booked`);
           const order = await d.venueFor(account).instantOrder({ symbol: intent.symbol, side: intent.side, quantity: intent.size.quantity });
-          const fills = instantFills(order, intent.strategy, d.clock.now(), intent.tag);
+          const fills = instantFills(order, intent.strategy, d.clock.now(), receivedAsset(instrument, order.side), intent.tag);
           this.journalInstant(order, intent.strategy, account, fills, intent.tag);
           for (const f of fills) d.fill(f, account);
           return;
@@ -179,13 +183,16 @@ export class IntentExecutor {
   }
 }
 
-/** The fills of an instant order, or one synthesized from its executed totals when it lists none. */
-export function instantFills(o: InstantOrder, strategy: string, now: number, tag?: string): FillEvent[] {
+/**
+ * The fills of an instant order, or one synthesized from its executed totals when it lists none.
+ * `received` (the order's received asset) is the fee asset of a fill whose answer names none.
+ */
+export function instantFills(o: InstantOrder, strategy: string, now: number, received: string, tag?: string): FillEvent[] {
   const base = { clientOrderId: o.clientOrderId, strategy, symbol: o.symbol, side: o.side, ...(tag ? { tag } : {}) };
   if (o.fills.length > 0) {
-    return o.fills.map((f) => ({ ...base, price: f.price, quantity: f.quantity, fee: f.fee, feeAsset: f.feeAsset, timestamp: f.timestamp }));
+    return o.fills.map((f) => ({ ...base, price: f.price, quantity: f.quantity, fee: f.fee, feeAsset: f.feeAsset ?? received, timestamp: f.timestamp }));
   }
   if (o.executedQty.isZero()) return [];
   const price = o.executedPrice ?? o.price;
-  return [{ ...base, price, quantity: o.executedQty, fee: o.fee ?? new Decimal(0), feeAsset: o.side === 'BUY' ? baseOf(o.symbol) : quoteOf(o.symbol), timestamp: now }];
+  return [{ ...base, price, quantity: o.executedQty, fee: o.fee ?? new Decimal(0), feeAsset: received, timestamp: now }];
 }

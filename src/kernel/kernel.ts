@@ -16,6 +16,7 @@
  * without a price closes at the market, priced at the best bid (long) or ask (short) moved by the
  * strategy's maxSlippagePct, at most 4 % (core/intents.ts); a halt cancels every open order.
  */
+import type { Instrument } from '../core/instrument.js';
 import type { Clock } from '../core/clock.js';
 import { Decimal } from '../core/decimal.js';
 import type { Intent, Verdict } from '../core/intents.js';
@@ -152,6 +153,14 @@ export class TradingKernel {
       },
     });
     const venueFor = (account: string): Venue => this.venueFor(account);
+    // The instrument of a market as the mode's one source says (catalog or specs); undefined when unknown.
+    const instrument = (symbol: string): Instrument | undefined => {
+      try {
+        return p.split(symbol);
+      } catch {
+        return undefined;
+      }
+    };
     const prices = (this.prices = new MarketPrices((sym) => p.book(sym)));
     const mark = (sym: string) => prices.mark(sym);
     this.valuation = new AssetValuation({ reference: p.reference, split: p.split, symbols: p.symbols, price: mark });
@@ -186,6 +195,7 @@ export class TradingKernel {
     this.feedsEquity = protections.maxDrawdownPct !== undefined || protections.dailyLossLimitPct !== undefined;
     this.engine = new ExecutionEngine({
       venueFor,
+      instrument,
       clock,
       logger: logger.child({ component: 'exec' }),
       ids: new ClientIdGenerator(clock, ...(p.idPrefix ? [p.idPrefix] : [])),
@@ -234,6 +244,7 @@ export class TradingKernel {
       risk: this.riskPort,
       venueFor,
       market: (sym) => p.market(sym),
+      instrument,
       book: (sym) => p.book(sym),
       kv: (name) => p.kv(name),
       ...(p.executionJournal ? { executionJournal: p.executionJournal } : {}),
@@ -261,7 +272,7 @@ export class TradingKernel {
     this.monitor = new MarginMonitor({
       config: s.config.risk.marginMonitor ?? {},
       formulas: exchangeMarginFormulas((m) => p.market(m)?.quantityPrecision),
-      quoteOf: (m) => p.market(m)?.quote ?? 'USDT',
+      quoteOf: (m) => instrument(m)?.quote,
       logger: logger.child({ component: 'margin' }),
     });
     this.marginWatch = startMarginWatch({

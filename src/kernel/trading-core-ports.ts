@@ -5,6 +5,7 @@
  * portfolio, engine). Types only, kept apart from the core's pipeline so a mode (or a test) can read
  * what it must supply without reading how the core runs.
  */
+import type { Instrument } from '../core/instrument.js';
 import type { Clock } from '../core/clock.js';
 import type { Decimal } from '../core/decimal.js';
 import type { Intent, Verdict } from '../core/intents.js';
@@ -64,6 +65,8 @@ export interface TradingCoreDeps {
   risk: RiskPort;
   venueFor(account: string): Venue;
   market(symbol: string): MarketView | undefined;
+  /** A market's base and quote, as the kernel decided them (never split from the symbol). */
+  instrument(symbol: string): Instrument | undefined;
   book(symbol: string): BookView | undefined;
   kv(strategy: string): KeyValueStore;
   journal?: JournalPort;

@@ -9,7 +9,7 @@ import type { MarginRequest } from '../core/types/margin.js';
 import type { CheckOptions } from '../risk/types.js';
 import { DenialTally } from './denial-tally.js';
 import type { MarketStats, PriceTick, PublicTrade } from '../core/types/market.js';
-import { baseOf, quoteOf, toView } from '../execution/tracked-order.js';
+import { toView } from '../execution/tracked-order.js';
 import type { Bar } from '../strategy/bar.js';
 import { CandleWindow } from '../strategy/candle-window.js';
 import type { StrategyContext } from '../strategy/define.js';
@@ -55,6 +55,7 @@ export class TradingCore {
       best: (symbol, side) => (side === 'bid' ? deps.book(symbol)?.bestBid() : deps.book(symbol)?.bestAsk()),
       ...(deps.executionJournal ? { journal: deps.executionJournal } : {}),
       fill: (f, account) => this.onFill(f, account),
+      instrument: (symbol) => deps.instrument(symbol),
       ...(deps.ownerOf ? { ownerOf: deps.ownerOf } : {}),
     });
     for (const inst of deps.instances) {
@@ -384,4 +385,3 @@ function undeclared(inst: StrategyInstance, symbol: string, seconds: number): Er
   );
 }
 
-export { baseOf, quoteOf };

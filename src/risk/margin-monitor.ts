@@ -49,8 +49,8 @@ export interface MarginAction extends MarginAlert {
 export interface MarginMonitorDeps {
   config: MarginMonitorConfig;
   formulas?: MarginFormulas;
-  /** The collateral asset of a market when the position does not name it (the quote asset). */
-  quoteOf(market: string): string;
+  /** The collateral asset of a market when the position does not name it (the quote asset; undefined when not known). */
+  quoteOf(market: string): string | undefined;
   logger?: Logger;
 }
 
@@ -135,6 +135,7 @@ export class MarginMonitor extends EventEmitter<{ action: [MarginAction] }> {
   private topUp(p: MarginPosition, px: Decimal, where: string, base: Omit<MarginAlert, 'action'>): MarginAction {
     const c = this.deps.config;
     const asset = p.collateral.currency ?? this.deps.quoteOf(p.market);
+    if (asset === undefined) return { ...base, action: 'warn', reason: `${where}: top-up due at ${c.topUpAtPct}% but the position names no collateral asset and ${p.market} is not in the market catalog` };
     const left = this.budgetLeft(asset);
     if (!this.deps.formulas) return { ...base, action: 'warn', reason: `${where}: top-up due at ${c.topUpAtPct}% but no collateral formula is configured` };
     const target = c.topUpTargetPct ?? c.warnAtPct ?? (c.topUpAtPct as number) * 2;

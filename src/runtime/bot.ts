@@ -22,6 +22,7 @@ import { journalRiskSink } from '../risk/sinks.js';
 import { runSim, type RunningSim } from '../sim/cli-command.js';
 import { journalLocationMessage, journalLocationProblem } from '../store/location.js';
 import { Journal } from '../store/journal.js';
+import { recordInstruments } from '../store/instruments.js';
 import { bindJournal, exchangeIdentity, keyFingerprint } from '../store/binding.js';
 import { configSecrets } from './secrets.js';
 import { JournalExecutionAdapter, journalKv } from './journal-adapters.js';
@@ -171,6 +172,8 @@ export async function startBot(config: MizanConfig, opts: BotOptions = {}): Prom
       return { base: m.baseAsset, quote: m.quoteAsset };
     };
     const reference = referenceAsset(config.reference, symbols, split);
+    // The journal keeps them too, for offline readers (`mizan journal pnl`).
+    recordInstruments(journal, symbols.map((s) => [s, split(s)] as const));
 
     // ------------------------------------------------------------------------------ venue
     let paper: PaperVenue | undefined;

@@ -7,16 +7,25 @@ import { Decimal } from '../core/decimal.js';
 import { PositionBook } from '../portfolio/positions.js';
 import type { QueryFilter } from './types.js';
 import type { JournalQueries } from './queries.js';
+import type { Instrument } from '../core/instrument.js';
+import { journalInstruments } from './instruments.js';
 
 const ZERO = new Decimal(0);
 
-/** Quote assets tried, longest match first, when a symbol is split into base and quote. */
-export const QUOTE_ASSETS: readonly string[] = ['USDT', 'USDC', 'TMN', 'IRT', 'BTC', 'ETH'];
-
-export function splitSymbol(symbol: string, quotes: readonly string[] = QUOTE_ASSETS): { base: string; quote: string } {
-  const q = [...quotes].sort((a, b) => b.length - a.length).find((x) => symbol.endsWith(x) && symbol.length > x.length);
-  if (!q) throw new RangeError(`symbol ${symbol}: cannot tell its quote asset (known quotes: ${quotes.join(', ')})`);
-  return { base: symbol.slice(0, -q.length), quote: q };
+/**
+ * Split symbols with the journal's recorded instruments (store/instruments.ts), then `extra` (the
+ * command line's `--market`); a symbol neither knows is an error naming it, never a suffix guess.
+ */
+export function journalSplit(journal: JournalQueries, extra: ReadonlyMap<string, Instrument> = new Map()): (symbol: string) => Instrument {
+  const known = journalInstruments(journal);
+  return (symbol) => {
+    const i = extra.get(symbol) ?? known.get(symbol);
+    if (i) return i;
+    throw new RangeError(
+      `the journal does not record the base and quote of ${symbol} (journals written before mizan kept its markets' instruments): ` +
+        `name them with --market ${symbol}=BASE/QUOTE`,
+    );
+  };
 }
 
 export interface JournalPnlRow {
@@ -50,7 +59,8 @@ const MAX_DP = 8;
 export interface JournalPnlOptions extends QueryFilter {
   /** Mark prices by symbol, for unrealised PnL. */
   marks?: Readonly<Record<string, Decimal>>;
-  split?: (symbol: string) => { base: string; quote: string };
+  /** How to split a symbol; default: the journal's recorded instruments (journalSplit). */
+  split?: (symbol: string) => Instrument;
 }
 
 export function computePnl(journal: JournalQueries, opts: JournalPnlOptions = {}): JournalPnlRow[] {
@@ -58,13 +68,14 @@ export function computePnl(journal: JournalQueries, opts: JournalPnlOptions = {}
   if (opts.strategy !== undefined) filter.strategy = opts.strategy;
   if (opts.symbol !== undefined) filter.symbol = opts.symbol;
   if (opts.until !== undefined) filter.until = opts.until;
-  const book = new PositionBook(opts.split ?? ((s) => splitSymbol(s)));
+  const split = opts.split ?? journalSplit(journal);
+  const book = new PositionBook(split);
   const counted = new Map<string, { fills: number; realized: Decimal; fees: Decimal }>();
   const dps = new Map<string, { quote: number; price: number }>();
   for (const f of journal.fills(filter)) {
     const dp = dps.get(f.symbol) ?? { quote: 0, price: 0 };
     // The quote asset's amounts the exchange wrote: the fill's value and its fee (a base fee valued at the price).
-    const feeValue = f.symbol.endsWith(f.feeAsset) ? f.fee : f.fee.mul(f.price);
+    const feeValue = f.feeAsset === split(f.symbol).quote ? f.fee : f.fee.mul(f.price);
     const quoteDp = Math.max(f.price.mul(f.quantity).decimalPlaces(), feeValue.decimalPlaces());
     dps.set(f.symbol, { quote: Math.min(MAX_DP, Math.max(dp.quote, quoteDp)), price: Math.min(MAX_DP, Math.max(dp.price, f.price.decimalPlaces())) });
     const pnl = book.apply({ clientOrderId: f.clientId, strategy: f.strategy, symbol: f.symbol, side: f.side, price: f.price, quantity: f.quantity, fee: f.fee, feeAsset: f.feeAsset, timestamp: f.ts });

@@ -11,6 +11,7 @@ import { d } from '../../src/core/decimal.js';
 import { silentLogger } from '../../src/core/logger.js';
 import { startBot, type Bot } from '../../src/runtime/bot.js';
 import { REPO, tempDir, waitFor } from './restart-helpers.js';
+import { mizan } from './cli.js';
 
 const tmp = tempDir('mizan-e2e-brk-paper-');
 afterAll(() => tmp.remove());
@@ -68,6 +69,10 @@ describe('paper mode: brackets', () => {
     } finally {
       await t.stop();
     }
+    // The journal the bot wrote splits BTCUSDT as its market catalog did (no suffix guess, no --market).
+    const pnl = await mizan(['journal', 'pnl', '--file', join(tmp.dir, 'tp.sqlite')]);
+    expect(pnl.code, pnl.all).toBe(0);
+    expect(pnl.stdout).toMatch(/^brk\s+BTCUSDT\s+2\s+0\s+-\s+\S+ USDT\s+\S+ USDT$/m);
   }, 60_000);
 
   it('the stop reached fills on the paper exchange, and the take profit is not acted on afterwards', async () => {

@@ -75,7 +75,12 @@ describe('logging and journal output', { timeout: 120_000 }, () => {
       j.recordFill({ clientId: id, strategy: 's', symbol: 'BTCUSDT', side, price: d(price), quantity: d(qty), fee: d(price).mul(qty).mul('0.002'), feeAsset: 'USDT', ts });
     });
     j.close();
-    const r = await mizan(['journal', 'pnl', '--file', file]);
+    // A journal that does not record its markets' instruments: named, and --market supplies them.
+    const unknown = await mizan(['journal', 'pnl', '--file', file]);
+    expect(unknown.code).toBe(1);
+    expect(unknown.stderr).toContain('does not record the base and quote of BTCUSDT');
+    expect(unknown.stderr).toContain('--market BTCUSDT=BASE/QUOTE');
+    const r = await mizan(['journal', 'pnl', '--file', file, '--market', 'BTCUSDT=BTC/USDT']);
     expect(r.code, r.all).toBe(0);
     // the exact realised PnL (average cost, fees included) has dozens of digits
     const row = r.stdout.split('\n').find((l) => l.startsWith('s '))!;

@@ -15,6 +15,7 @@ import { ClientIdGenerator, isValidClientId } from '../../src/execution/client-i
 import { ExecutionEngine } from '../../src/execution/engine.js';
 import type { Venue } from '../../src/execution/venue.js';
 import type { FillEvent } from '../../src/strategy/views.js';
+import { testInstrument } from '../support/instruments.js';
 
 /** An exchange in a Map, with scripted failures. */
 class FakeVenue implements Venue {
@@ -102,6 +103,7 @@ function setup(options: Partial<import('../../src/execution/engine.js').Executio
   const released: string[] = [];
   const engine = new ExecutionEngine({
     venueFor: () => venue,
+    instrument: testInstrument,
     clock,
     logger: silentLogger,
     ids: new ClientIdGenerator(clock, 'abc'),

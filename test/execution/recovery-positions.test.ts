@@ -17,7 +17,8 @@ import { Portfolio } from '../../src/portfolio/portfolio.js';
 import { JournalExecutionAdapter } from '../../src/runtime/journal-adapters.js';
 import { recoverOrders } from '../../src/runtime/recovery.js';
 import { Journal } from '../../src/store/journal.js';
-import { splitSymbol } from '../../src/store/pnl.js';
+import { testInstrument, testSplit } from '../support/instruments.js';
+
 
 function snap(id: string, executed: string, sum: string, active: boolean): SpotOrder {
   return {
@@ -39,8 +40,8 @@ function setup() {
     },
     openOrders: async () => [...orders.values()].filter((o) => o.active),
   } as unknown as Venue;
-  const engine = new ExecutionEngine({ venueFor: () => venue, clock, logger: silentLogger, ids: new ClientIdGenerator(clock, 't'), journal: new JournalExecutionAdapter(journal, 'live') });
-  const portfolio = new Portfolio({ split: splitSymbol, price: () => undefined, reference: 'USDT' });
+  const engine = new ExecutionEngine({ venueFor: () => venue, instrument: testInstrument, clock, logger: silentLogger, ids: new ClientIdGenerator(clock, 't'), journal: new JournalExecutionAdapter(journal, 'live') });
+  const portfolio = new Portfolio({ split: testSplit, price: () => undefined, reference: 'USDT' });
   const base = { strategy: 'ping', symbol: 'BTCUSDT', side: 'BUY' as const, type: 'LIMIT', venue: 'live', account: 'main', price: d('60000'), quantity: d('0.002') };
   // Order A filled before the crash (journaled with its fill); order B was being created when the
   // process died: pending in the journal, filled on the exchange.
@@ -63,8 +64,8 @@ describe('recovery restores positions', () => {
     expect(pos.avgPrice.toFixed()).toBe('60500');
     // The discovered fill is journaled, so a second recovery replays two fills and finds none.
     expect(s.journal.fills({})).toHaveLength(2);
-    const again = new Portfolio({ split: splitSymbol, price: () => undefined, reference: 'USDT' });
-    const engine2 = new ExecutionEngine({ venueFor: () => s.venue, clock: new ManualClock(0), logger: silentLogger, ids: new ClientIdGenerator(new ManualClock(0), 'u'), journal: new JournalExecutionAdapter(s.journal, 'live') });
+    const again = new Portfolio({ split: testSplit, price: () => undefined, reference: 'USDT' });
+    const engine2 = new ExecutionEngine({ venueFor: () => s.venue, instrument: testInstrument, clock: new ManualClock(0), logger: silentLogger, ids: new ClientIdGenerator(new ManualClock(0), 'u'), journal: new JournalExecutionAdapter(s.journal, 'live') });
     const r2 = await recoverOrders({ journal: s.journal, engine: engine2, venueFor: () => s.venue, logger: silentLogger, prefixes: ['ping'], portfolio: again });
     expect([r2.fromJournal, r2.fillsReplayed, r2.fillsFound]).toEqual([0, 2, 0]);
     expect(again.positions.view('ping', 'BTCUSDT')!.quantity.toFixed()).toBe('0.004');

@@ -6,7 +6,7 @@ import { parseBalances } from '../../src/exchange/parse/index.js';
 import { applySnapshot, applyTradeDetail, type TrackedOrder } from '../../src/execution/tracked-order.js';
 
 function order(): TrackedOrder {
-  return { clientOrderId: 'c1', strategy: 's', account: 'main', symbol: 'BTCUSDT', side: 'BUY', type: 'LIMIT', price: d('60000'), quantity: d('0.001'), filled: d('0'), filledQuote: d('0'), fee: d('0'), state: 'open', createdAt: 0, updatedAt: 0, quietPolls: 0 };
+  return { clientOrderId: 'c1', strategy: 's', account: 'main', symbol: 'BTCUSDT', side: 'BUY', type: 'LIMIT', price: d('60000'), quantity: d('0.001'), filled: d('0'), filledQuote: d('0'), fee: d('0'), feeAsset: 'BTC', state: 'open', createdAt: 0, updatedAt: 0, quietPolls: 0 };
 }
 
 function snap(over: Partial<SpotOrder>): SpotOrder {

@@ -16,6 +16,7 @@ import { ExecutionEngine } from '../../src/execution/engine.js';
 import type { Venue } from '../../src/execution/venue.js';
 import { RiskEngine } from '../../src/risk/engine.js';
 import { btcBook, BTCUSDT } from './fixtures.js';
+import { testInstrument } from '../support/instruments.js';
 
 function prng(seed: number): () => number {
   let a = seed >>> 0;
@@ -109,7 +110,7 @@ describe('race: many strategies, one balance', () => {
       openOrders: venue.unused, balances: venue.unused, instantOrder: venue.unused, previewPosition: venue.unused, openPosition: venue.unused,
       addCollateral: venue.unused, closePosition: venue.unused, positions: venue.unused,
     };
-    const exec = new ExecutionEngine({ venueFor: () => v, clock, logger: silentLogger, ids: new ClientIdGenerator(clock, 't'), reservations: risk, sleep: async () => {} });
+    const exec = new ExecutionEngine({ venueFor: () => v, instrument: testInstrument, clock, logger: silentLogger, ids: new ClientIdGenerator(clock, 't'), reservations: risk, sleep: async () => {} });
 
     let passed = 0;
     let denied = 0;

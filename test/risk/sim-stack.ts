@@ -111,7 +111,7 @@ export function simStack(opts: { balances: Record<string, string>; names?: strin
       markPrice: (s) => sim.lastPrice(s),
     },
   });
-  engine = new ExecutionEngine({ venueFor: () => venue, clock, logger: silentLogger, ids: new ClientIdGenerator(clock), reservations: risk });
+  engine = new ExecutionEngine({ venueFor: () => venue, instrument: (s) => (markets.has(s) ? split(s) : undefined), clock, logger: silentLogger, ids: new ClientIdGenerator(clock), reservations: risk });
   engine.listen(venue);
   if (opts.coverage ?? true) followAcceptance(engine, risk.reservations, clock);
   const log: StackLog = { alerts: [], denials: [] };
@@ -127,6 +127,7 @@ export function simStack(opts: { balances: Record<string, string>; names?: strin
     journal: { recordDecision: (v) => owners.noteVerdict(v) },
     venueFor: () => venue,
     market: (s) => markets.get(s),
+    instrument: (s) => (markets.has(s) ? split(s) : undefined),
     book: () => undefined,
     kv: (n) => ({ get: <T>(k: string) => kv.get(`${n}/${k}`) as T | undefined, set: (k, v) => void kv.set(`${n}/${k}`, v), delete: (k) => void kv.delete(`${n}/${k}`) }),
   });

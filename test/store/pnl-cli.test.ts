@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { Command } from 'commander';
 import { ManualClock } from '../../src/core/clock.js';
 import { d } from '../../src/core/decimal.js';
-import { Journal, computePnl, parseSince, registerJournalCommand, splitSymbol } from '../../src/store/index.js';
+import { Journal, computePnl, journalSplit, parseSince, recordInstruments, registerJournalCommand } from '../../src/store/index.js';
 import type { FillRecord } from '../../src/store/index.js';
 
 let dir: string;
@@ -29,6 +29,11 @@ beforeAll(async () => {
     j.recordOrder({ clientId: 'sma_3', strategy: 'sma', symbol: 'BTCUSDT', side: 'SELL', type: 'MARKET', venue: 'sim', quantity: d('1.999'), status: 'filled', final: true, ts: T0 + 2 * DAY });
     j.recordOrder({ clientId: 'rsi_1', strategy: 'rsi', symbol: 'ETHTMN', side: 'SELL', type: 'LIMIT', venue: 'sim', price: d('1200000'), quantity: d('1'), status: 'open', final: false, ts: T0 + 3 * DAY });
   });
+  // As `mizan run` records them from the market catalog.
+  recordInstruments(j, [
+    ['BTCUSDT', { base: 'BTC', quote: 'USDT' }],
+    ['ETHTMN', { base: 'ETH', quote: 'TMN' }],
+  ]);
   j.recordFills([
     f({ clientId: 'sma_1', side: 'BUY', price: d('100'), quantity: d('1'), fee: d('0.001'), feeAsset: 'BTC', ts: T0 }),
     f({ clientId: 'sma_2', side: 'BUY', price: d('200'), quantity: d('1'), fee: d('0.2'), feeAsset: 'USDT', ts: T0 + 1 * DAY }),
@@ -65,10 +70,15 @@ describe('PnL from the journal', () => {
     j.close();
   });
 
-  it('splits symbols into base and quote', () => {
-    expect(splitSymbol('BTCUSDT')).toEqual({ base: 'BTC', quote: 'USDT' });
-    expect(splitSymbol('USDTTMN')).toEqual({ base: 'USDT', quote: 'TMN' });
-    expect(() => splitSymbol('FOOBAR')).toThrow(/cannot tell its quote asset/);
+  it("splits symbols with the journal's recorded instruments, never by a suffix", () => {
+    const j = Journal.open(join(dir, 'split.sqlite'));
+    // SHIBIRT: SHI/BIRT on one suffix list, SHIB/IRT on another; the catalog's word is the only one.
+    recordInstruments(j, [['SHIBIRT', { base: 'SHIB', quote: 'IRT' }]]);
+    const split = journalSplit(j);
+    expect(split('SHIBIRT')).toEqual({ base: 'SHIB', quote: 'IRT' });
+    expect(() => split('BTCUSDT')).toThrow(/does not record the base and quote of BTCUSDT[\s\S]*--market BTCUSDT=BASE\/QUOTE/);
+    expect(journalSplit(j, new Map([['BTCUSDT', { base: 'BTC', quote: 'USDT' }]]))('BTCUSDT')).toEqual({ base: 'BTC', quote: 'USDT' });
+    j.close();
   });
 });
 

@@ -17,6 +17,7 @@ import { ExecutionEngine, type Timers } from '../../src/execution/engine.js';
 import { PrivateStreamTracker, type OrphanUpdate } from '../../src/venues/private-stream.js';
 import type { Venue } from '../../src/execution/venue.js';
 import type { FillEvent } from '../../src/strategy/views.js';
+import { testInstrument } from '../support/instruments.js';
 
 /** Answers getOrder with whatever the test set; counts reads. */
 class ScriptedVenue {
@@ -52,7 +53,7 @@ function setup() {
   const venue = new ScriptedVenue();
   const pending: (() => void)[] = [];
   const timers: Timers = { setTimeout: (fn) => pending.push(fn), clearTimeout: () => undefined };
-  const engine = new ExecutionEngine({ venueFor: () => venue as unknown as Venue, clock, logger: silentLogger, ids: new ClientIdGenerator(clock, 't'), sleep: async () => {}, options: { fastPollMs: 100, slowPollMs: 100, coveredPollMs: 10_000 } });
+  const engine = new ExecutionEngine({ venueFor: () => venue as unknown as Venue, instrument: testInstrument, clock, logger: silentLogger, ids: new ClientIdGenerator(clock, 't'), sleep: async () => {}, options: { fastPollMs: 100, slowPollMs: 100, coveredPollMs: 10_000 } });
   const stream = Object.assign(new EventEmitter<PrivateStreamEvents>(), { isUp: true });
   const tracker = new PrivateStreamTracker({ engine, stream, clock, logger: silentLogger, timers, graceMs: 500 });
   tracker.start();

@@ -14,8 +14,11 @@ export interface Fill {
   quantity: Decimal;
   sum: Decimal;
   fee: Decimal;
-  /** Asset the fee was taken in (the received asset). */
-  feeAsset: string;
+  /**
+   * Asset the fee was taken in (the received asset). Absent when the exchange's answer names none
+   * (its instant-order documentation shows `feeAsset: {}`): the order's market says which it is.
+   */
+  feeAsset?: string;
   feeCoefficient?: Decimal;
   makerFeeCoefficient?: Decimal;
   takerFeeCoefficient?: Decimal;

@@ -17,24 +17,21 @@ export function parseOrderType(value: unknown, field: string): OrderType | 'OTC'
   return found;
 }
 
-const QUOTES = ['USDT', 'TMN'];
-
 /**
  * The asset a fee was taken in. A string as sent; an object (the instant-order documentation shows
- * `feeAsset: {}`) is read through its `asset`/`key`/`symbol`/`name` field, or else derived from the
- * market: the fee is taken in the received asset (base for the buyer, quote for the seller).
+ * `feeAsset: {}`) is read through its `asset`/`key`/`symbol`/`name` field. Absent, null or an object
+ * naming none: undefined, never guessed from the symbol (the order's market, which the execution
+ * engine knows from the market catalog, says which asset it received).
  */
-function feeAsset(value: unknown, symbol: string, isBuyer: boolean, field: string): string {
+function feeAsset(value: unknown, field: string): string | undefined {
   if (typeof value === 'string' && value !== '') return value;
+  if (value === undefined || value === null) return undefined;
   if (isObject(value)) {
     for (const k of ['asset', 'key', 'symbol', 'name', 'currency']) {
       const v = value[k];
       if (typeof v === 'string' && v !== '') return v;
     }
-  }
-  const quote = QUOTES.find((q) => symbol.endsWith(q) && symbol.length > q.length);
-  if (quote && (value === undefined || value === null || isObject(value))) {
-    return isBuyer ? symbol.slice(0, -quote.length) : quote;
+    return undefined;
   }
   throw parseFail(field, 'an asset code', value);
 }
@@ -51,7 +48,7 @@ export function parseFill(json: unknown, field: string, fallbackSymbol?: string)
     quantity,
     sum: o.sum == null ? price.mul(quantity) : dec(o.sum, `${field}.sum`),
     fee: dec(o.fee, `${field}.fee`),
-    feeAsset: feeAsset(o.feeAsset, symbol, isBuyer, `${field}.feeAsset`),
+    feeAsset: feeAsset(o.feeAsset, `${field}.feeAsset`),
     feeCoefficient: decOpt(o.feeCoefficient, `${field}.feeCoefficient`),
     makerFeeCoefficient: decOpt(o.makerFeeCoefficient, `${field}.makerFeeCoefficient`),
     takerFeeCoefficient: decOpt(o.takerFeeCoefficient, `${field}.takerFeeCoefficient`),
