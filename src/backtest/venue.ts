@@ -17,6 +17,7 @@ import type {
 } from '../core/types/index.js';
 import type { SimVenue } from '../venues/sim-venue.js';
 import type { Venue } from '../execution/venue.js';
+import type { TradeDetail } from '../execution/tracked-order.js';
 import type { CandleFill, PlacementClock } from './fill-model.js';
 
 export interface BacktestVenueDeps {
@@ -103,5 +104,8 @@ export class BacktestVenue implements Venue {
   }
   onOrderUpdate(listener: (order: SpotOrder) => void): () => void {
     return this.deps.inner.onOrderUpdate(listener);
+  }
+  onFill(listener: (clientOrderId: string, fill: TradeDetail) => void): () => void {
+    return this.deps.inner.onFill(listener);
   }
 }

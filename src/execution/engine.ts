@@ -21,7 +21,7 @@ import type { OrderState } from '../core/views.js';
 import { ChurnMap } from '../core/churn-map.js';
 import { DEFAULT_EXECUTION_OPTIONS, type ExecutionDeps, type ExecutionEvents, type ExecutionOptions, type SubmitMeta } from './engine-ports.js';
 import { FinalOrders } from './final-orders.js';
-import { applySnapshot, isFinal, toView, type SnapshotResult, type TrackedOrder } from './tracked-order.js';
+import { applySnapshot, applyTradeDetail, isFinal, toView, type SnapshotResult, type TrackedOrder, type TradeDetail } from './tracked-order.js';
 import type { Venue } from './venue.js';
 import { MAIN_ACCOUNT } from '../core/account.js';
 import { receivedAsset } from '../core/instrument.js';
@@ -65,8 +65,18 @@ export class ExecutionEngine extends EventEmitter<ExecutionEvents> {
 
   /** Follow pushed updates of a venue (in-process simulator). */
   listen(venue: Venue): void {
-    if (!venue.onOrderUpdate) return;
-    this.unsubscribes.push(venue.onOrderUpdate((snap) => this.onSnapshot(snap)));
+    // Fills first: a venue that hands its fills books them as computed; the order's update after it
+    // then finds its executed quantity booked already and changes only the state.
+    if (venue.onFill) this.unsubscribes.push(venue.onFill((id, detail) => this.onVenueFill(id, detail)));
+    if (venue.onOrderUpdate) this.unsubscribes.push(venue.onOrderUpdate((snap) => this.onSnapshot(snap)));
+  }
+
+  /** A fill the venue computed (in-process simulator), booked as it is. Orders not tracked here are ignored. */
+  private onVenueFill(clientOrderId: string, detail: TradeDetail): void {
+    const o = this.orders.get(clientOrderId);
+    if (!o) return;
+    if (o.state === 'unknown') o.state = 'pending';
+    this.applyChange(o, applyTradeDetail(o, detail, this.deps.clock.now()));
   }
 
   close(): void {

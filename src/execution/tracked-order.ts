@@ -263,7 +263,8 @@ export function applyTradeDetail(o: TrackedOrder, t: TradeDetail, now: number): 
     strategy: o.strategy,
     symbol: o.symbol,
     side: o.side,
-    price: dQuote.div(dq),
+    // The detail's own price when it is all new and its sum is exactly price × quantity.
+    price: perUnit(dQuote, dq, whole ? t : undefined),
     quantity: dq,
     fee,
     feeAsset: t.feeAsset,

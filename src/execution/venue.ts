@@ -5,6 +5,7 @@
  * src/core/errors.ts, so the executor reacts the same way to a rejection from either.
  */
 import type { Decimal } from '../core/decimal.js';
+import type { TradeDetail } from './tracked-order.js';
 import type {
   Balances,
   InstantOrder,
@@ -37,4 +38,10 @@ export interface Venue {
    * so the tracker need not poll. Live venues leave it out and are polled.
    */
   onOrderUpdate?(listener: (order: SpotOrder) => void): () => void;
+  /**
+   * Venues that compute each fill themselves (the in-process simulator) hand it here as it happens,
+   * before the order's update: the engine books that fill as it is, instead of diffing it back out of
+   * the next snapshot. Live venues leave it out (the private stream's trade details do the same).
+   */
+  onFill?(listener: (clientOrderId: string, fill: TradeDetail) => void): () => void;
 }

@@ -31,6 +31,7 @@ import type { InstantDesk } from '../sim/instant.js';
 import type { MarginDesk } from '../sim/margin/desk.js';
 import type { SimFill, SimOrder } from '../sim/order-types.js';
 import type { Venue } from '../execution/venue.js';
+import type { TradeDetail } from '../execution/tracked-order.js';
 import { ChurnMap } from '../core/churn-map.js';
 
 export interface SimVenueOptions {
@@ -316,6 +317,19 @@ export class SimVenue implements Venue {
       this.eventIn = o;
     }
     return this.eventOut;
+  }
+
+  /**
+   * Hands every fill of this account's orders as the simulator computed it (emitted before the
+   * order's update that shows it): the engine books it as it is, not diffed out of a snapshot.
+   */
+  onFill(listener: (clientOrderId: string, fill: TradeDetail) => void): () => void {
+    const fn = (f: SimFill) => {
+      if (f.accountId !== this.account) return;
+      listener(f.clientOrderId, { quantity: f.quantity, price: f.price, sum: f.sum, fee: f.fee, feeAsset: f.feeAsset, timestamp: f.timestamp });
+    };
+    this.sim.on('fill', fn);
+    return () => void this.sim.off('fill', fn);
   }
 
   /** Pushes every change of this account's orders (the sim emits after its state is written). */
