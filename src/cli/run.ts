@@ -15,6 +15,7 @@ import type { BotControlAdapter, DenialLog } from '../server/bot-adapter.js';
 import { MAIN_ACCOUNT } from '../core/account.js';
 import { notificationSecrets } from '../config/notify-secrets.js';
 import { setProcessLogger } from './process-guard.js';
+import { StartAbortedError } from '../runtime/startup-retry.js';
 
 function banner(info: StartInfo): string {
   const lines = [`mizan ${info.mode}: ${info.exchange}`];
@@ -88,7 +89,23 @@ export function registerRunCommand(program: Command): void {
       // The API's list of denials starts with the bot's parts, before any strategy starts (an intent
       // denied in onStart or on the first candle is listed too).
       let early: DenialLog | undefined;
+      // Ctrl-C or SIGTERM during the start: before any strategy starts the start ends and closes what
+      // it built; after, the bot it returns is stopped as usual (strategies may have placed orders).
+      const starting = new AbortController();
+      let stopRunning: ((why: string) => Promise<void>) | undefined;
+      const onSignal = (why: string) => {
+        if (stopRunning) return void stopRunning(why);
+        if (starting.signal.aborted) {
+          process.stderr.write('\nmizan: second signal, exiting now\n');
+          process.exit(130);
+        }
+        process.stdout.write(`\nmizan: stopping (${why}) once the start-up step under way ends…\n`);
+        starting.abort(why);
+      };
+      process.on('SIGINT', () => onSignal('Ctrl-C'));
+      process.on('SIGTERM', () => onSignal('SIGTERM'));
       const bot = await startBot(config, {
+        signal: starting.signal,
         live: o.live === true,
         logger,
         adoptJournal: o.adoptJournal === true,
@@ -110,6 +127,10 @@ export function registerRunCommand(program: Command): void {
         },
       }).catch(async (err: unknown) => {
         await notifier?.close(0);
+        if (err instanceof StartAbortedError) {
+          process.stdout.write(`mizan: ${err.message}\n`);
+          process.exit(0);
+        }
         throw err;
       });
       let server: RunningServer | undefined;
@@ -156,8 +177,8 @@ export function registerRunCommand(program: Command): void {
         process.stdout.write(text);
         process.exit(0);
       };
-      process.on('SIGINT', () => void stop('Ctrl-C'));
-      process.on('SIGTERM', () => void stop('SIGTERM'));
+      stopRunning = stop;
+      if (starting.signal.aborted) void stop(String(starting.signal.reason));
       // The kill switch as a signal: halt (only cancels pass; open orders are cancelled).
       process.on('SIGUSR2', () => bot.risk.halt('kill switch (SIGUSR2)'));
       if (o.duration) setTimeout(() => void stop(`--duration ${o.duration}s`), o.duration * 1000);

@@ -30,7 +30,8 @@ import { loggerFromConfig } from './logger.js';
 import { logFills } from './fill-log.js';
 import { journalBracketStore } from './bracket-store.js';
 import { checkApiKey } from './key-check.js';
-import { createPaperVenue, paperFees, type PaperVenue } from './paper.js';
+import { createPaperVenue, type PaperVenue } from './paper.js';
+import { marketFees } from './market-fees.js';
 import { recoverOrders, type RecoveryReport } from './recovery.js';
 import { startSchedules } from './schedules.js';
 import { loadStrategyInstances } from './strategy-loader.js';
@@ -64,6 +65,11 @@ export interface BotOptions {
   secrets?: readonly string[];
   /** `--adopt-journal`: a journal bound to another account is bound to this one (logged) instead of refused. */
   adoptJournal?: boolean;
+  /**
+   * Aborted when a stop is asked for during the start (Ctrl-C): before any strategy starts, the start
+   * ends with StartAbortedError and closes what it built; after, the caller stops the returned bot.
+   */
+  signal?: AbortSignal;
 }
 
 export interface StartInfo {
@@ -141,7 +147,7 @@ export async function startBot(config: MizanConfig, opts: BotOptions = {}): Prom
   const cleanups: (() => Promise<void> | void)[] = [];
   if (embedded) cleanups.push(() => embedded.stop());
   // The start's reads ride out a rate-limited or slow exchange (exchange.startupRetryMs).
-  const startup = new StartupRetry({ budgetMs: config.exchange.startupRetryMs, logger: logger.child({ component: 'start' }) });
+  const startup = new StartupRetry({ budgetMs: config.exchange.startupRetryMs, logger: logger.child({ component: 'start' }), ...(opts.signal ? { signal: opts.signal } : {}) });
   try {
     // --------------------------------------------------------------------------- markets
     const catalog = new MarketCatalog({ source: startup.wrap(rest, ['getMarkets', 'getActiveMarkets', 'getFees']), logger });
@@ -196,19 +202,8 @@ export async function startBot(config: MizanConfig, opts: BotOptions = {}): Prom
       }
       return v;
     };
-    // Fees: the exchange's rates (the catalog: the account's, or 0 on a zero-fee market), in paper
-    // `paper.fees` where set; a traded market without a known fee stops the start: never a guess.
-    const feesOf = (s: string) => (config.mode === 'paper' ? paperFees(catalog.get(s), config.paper.fees) : knownFees(catalog.get(s)));
-    const noFee = symbols.filter((s) => !feesOf(s));
-    if (noFee.length) {
-      throw new ConfigError(
-        noFee.map((s) => ({
-          path: config.mode === 'paper' ? 'paper.fees' : 'exchange.apiKey',
-          message: `the fee rate of ${s} is not known: the exchange's fee list has no rate for it${config.mode === 'paper' ? ' (set paper.fees: { maker, taker })' : ' (the account\'s fee call failed or does not list it)'}`,
-          value: s,
-        })),
-      );
-    }
+    // Fees: the exchange's (or paper.fees); a traded market without one stops the start (runtime/market-fees.ts).
+    const feesOf = marketFees(config, catalog, symbols);
     const markets = (s: string) => {
       if (!catalog.has(s)) return undefined;
       const f = feesOf(s);
@@ -323,6 +318,7 @@ export async function startBot(config: MizanConfig, opts: BotOptions = {}): Prom
       ...(opts.intervals ? { intervals: opts.intervals } : {}),
     });
     await loop.syncAccount();
+    startup.checkAborted();
     opts.attach?.({ config, core, engine, risk, market, stream, journal, loop });
     await opts.beforeStart?.({
       mode: config.mode,
@@ -331,6 +327,8 @@ export async function startBot(config: MizanConfig, opts: BotOptions = {}): Prom
       balances: portfolio.equity(clock.now()).balances,
       recovery,
     });
+    // A stop asked for from here on is the running bot's stop(): strategies may place orders in onStart.
+    startup.checkAborted();
     await core.start();
     await market.start(symbols);
     await stream.connect();
@@ -380,11 +378,6 @@ export async function startBot(config: MizanConfig, opts: BotOptions = {}): Prom
     for (const c of cleanups.reverse()) await Promise.resolve(c()).catch(() => undefined);
     throw err;
   }
-}
-
-/** A market's fee rates when the exchange gave them (live). */
-function knownFees(m: { makerFee?: Decimal; takerFee?: Decimal }): { makerFee: Decimal; takerFee: Decimal } | undefined {
-  return m.makerFee && m.takerFee ? { makerFee: m.makerFee, takerFee: m.takerFee } : undefined;
 }
 
 /** Each market's candle resolutions: those of the strategies trading it (their own and their declared `candles:`). */

@@ -31,6 +31,17 @@ export class StartupBudgetError extends RetryableError {
   }
 }
 
+/**
+ * A stop was asked for (Ctrl-C, SIGTERM) while the bot was starting, before any strategy started:
+ * what was built is closed again and nothing is left running.
+ */
+export class StartAbortedError extends Error {
+  constructor(readonly why: string) {
+    super(`stopped during start-up (${why}): no strategy was started`);
+    this.name = 'StartAbortedError';
+  }
+}
+
 export interface StartupRetryOptions {
   /** Total time the start may spend retrying, from the construction of this object (ms). 0: no retry. */
   budgetMs: number;
@@ -41,6 +52,8 @@ export interface StartupRetryOptions {
   maxDelayMs?: number;
   sleep?: (ms: number) => Promise<void>;
   random?: () => number;
+  /** Aborted when a stop is asked for during the start: a retry wait ends at once (StartAbortedError). */
+  signal?: AbortSignal;
 }
 
 const defaultSleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
@@ -82,9 +95,26 @@ export class StartupRetry {
     return this.running;
   }
 
+  /** Throws StartAbortedError when a stop was asked for (the start checks between its steps). */
+  checkAborted(): void {
+    const signal = this.o.signal;
+    if (signal?.aborted) throw new StartAbortedError(typeof signal.reason === 'string' ? signal.reason : 'stop requested');
+  }
+
+  /** A retry wait that a stop ends at once. */
+  private async wait(ms: number): Promise<void> {
+    const signal = this.o.signal;
+    if (!signal) return this.sleep(ms);
+    let onAbort: (() => void) | undefined;
+    await Promise.race([this.sleep(ms), new Promise<void>((r) => signal.addEventListener('abort', (onAbort = () => r()), { once: true }))]);
+    if (onAbort) signal.removeEventListener('abort', onAbort);
+    this.checkAborted();
+  }
+
   /** Run a start-up read, retrying what a retry can help until the budget is spent. */
   async call<T>(fn: () => Promise<T>): Promise<T> {
     for (let attempt = 1; ; attempt++) {
+      if (this.running) this.checkAborted();
       try {
         return await fn();
       } catch (err) {
@@ -100,7 +130,7 @@ export class StartupRetry {
           { method: e.context.method, path: e.context.path, attempt: attempt + 1, delayMs: wait, error: e.message },
           `${kindOf(e)}: retrying ${call} in ${(wait / 1000).toFixed(1)} s (attempt ${attempt + 1})`,
         );
-        await this.sleep(wait);
+        await this.wait(wait);
       }
     }
   }

@@ -5,7 +5,7 @@
  * first calls (before: exit 1 after ~3 s); a refused key (401) still fails at once; an unhandled
  * rejection is logged with its exit code, the API key removed, before the process ends.
  */
-import { writeFileSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Journal } from '../../src/store/journal.js';
@@ -53,7 +53,7 @@ const runLive = (file: string, apiKey = key) => startMizan(['run', file, '--live
 async function tradesThenStops(bot: MizanChild, journal: string): Promise<void> {
   await waitFor('the LIVE banner', () => bot.out().includes('LIVE: orders go to the exchange'), 90_000, bot);
   await waitFor('a fill', () => bot.lines().some((l) => l.msg === 'limit order filled'), 60_000, bot);
-  // Running (its Ctrl-C handler set once the start is over): the status line is printed.
+  // Running: the status line is printed.
   await waitFor('a status line', () => /\[live \d+m\d+s\]/.test(bot.out()), 30_000, bot);
   bot.proc.kill('SIGINT');
   const end = await bot.exited;
@@ -125,4 +125,49 @@ describe('mizan run --live starting against a faulty exchange', () => {
     expect(JSON.stringify(crash)).toContain('stray failure (key [REDACTED])');
     expect(bot.out()).not.toContain(key);
   }, 120_000);
+});
+
+describe('mizan run --live stopped while it starts', () => {
+  it('Ctrl-C while the start waits out an unavailable exchange ends it at once, cleanly (exit 0)', async () => {
+    const { file, journal } = config('abort-wait');
+    await faults({ failNext: { status: 503, count: 10_000 } });
+    const bot = runLive(file);
+    try {
+      await waitFor('a start-up retry wait', () => /exchange unavailable at start: retrying GET \/\S+ in/.test(bot.out()), 60_000, bot);
+      const asked = Date.now();
+      bot.proc.kill('SIGINT');
+      const end = await Promise.race([bot.exited, new Promise<'running'>((r) => setTimeout(() => r('running'), 20_000))]);
+      // Before: the default SIGINT action killed the process (no exit code, nothing closed).
+      expect(end, bot.out()).toMatchObject({ code: 0 });
+      expect(Date.now() - asked).toBeLessThan(10_000);
+      expect(bot.out()).toContain('mizan: stopping (Ctrl-C) once the start-up step under way ends');
+      expect(bot.out()).toContain('mizan: stopped during start-up (Ctrl-C): no strategy was started');
+      expect(bot.out()).not.toContain('LIVE: orders go to the exchange');
+      expect(existsSync(journal)).toBe(false);
+    } finally {
+      if (bot.alive()) bot.proc.kill('SIGKILL');
+      await faults({ reset: true });
+    }
+  }, 120_000);
+
+  it('Ctrl-C right after the LIVE banner (strategies starting) stops the bot as a running one: orders cancelled, summary printed', async () => {
+    const { file } = config('abort-late');
+    // Slow answers widen the window between the banner and the end of the start (depth snapshots, stream).
+    await faults({ latencyMs: 400 });
+    const bot = runLive(file);
+    try {
+      await waitFor('the LIVE banner', () => bot.out().includes('LIVE: orders go to the exchange'), 90_000, bot);
+      bot.proc.kill('SIGINT');
+      const end = await Promise.race([bot.exited, new Promise<'running'>((r) => setTimeout(() => r('running'), 60_000))]);
+      expect(end, bot.out()).toMatchObject({ code: 0 });
+      expect(bot.out()).toMatch(/mizan: stopping \(Ctrl-C\)/);
+      // The running bot's stop: its orders cancelled (none left open) and the summary printed.
+      expect(bot.out()).toMatch(/mizan stopped after \S+ \(live\)/);
+      expect(bot.out()).toMatch(/open orders left 0/);
+      expect(bot.out()).not.toContain('second signal');
+    } finally {
+      if (bot.alive()) bot.proc.kill('SIGKILL');
+      await faults({ reset: true });
+    }
+  }, 150_000);
 });
