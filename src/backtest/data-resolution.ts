@@ -12,7 +12,7 @@ import { resolutionToSeconds } from '../config/fields.js';
 import type { MizanConfig } from '../config/schema.js';
 import { RESOLUTIONS, resolutionSeconds } from '../core/types/market.js';
 import { readBundledMeta } from '../market/files/bundled.js';
-import { readCandleColumns } from '../market/files/read.js';
+import { readCandleColumnsCached } from '../market/files/column-cache.js';
 import { inferResolution } from './data.js';
 
 /** The candle length of one market's backtest data and where it comes from (for messages). */
@@ -93,7 +93,7 @@ export function checkBacktestData(config: MizanConfig): ConfigIssue[] {
       const file = isAbsolute(e.file) ? e.file : resolve(config.source.baseDir, e.file);
       try {
         const meta = existsSync(file) ? readBundledMeta(file) : undefined;
-        const resSec = inferResolution(file, meta?.resolutionSec ? [] : readCandleColumns(file).time);
+        const resSec = inferResolution(file, meta?.resolutionSec ? [] : readCandleColumnsCached(file).time);
         data.push({ symbol: e.symbol, resSec, source: e.fileAsWritten ?? e.file, fetched: false });
       } catch (err) {
         issues.push({ path: `backtest.data[${k}].file`, message: err instanceof Error ? err.message : String(err), value: e.fileAsWritten ?? e.file });

@@ -8,7 +8,7 @@ import { existsSync } from 'node:fs';
 import { readBundledMeta } from '../market/files/bundled.js';
 import type { CandleColumns } from '../market/files/columns.js';
 import { findGaps, type CandleGap } from '../market/files/gaps.js';
-import { readCandleColumns } from '../market/files/read.js';
+import { readCandleColumnsCached } from '../market/files/column-cache.js';
 import { candleLength } from '../market/files/regular.js';
 
 export interface Series {
@@ -207,7 +207,8 @@ export function prepareSeries(req: Omit<LoadSeriesRequest, 'file'>, cols: Candle
 }
 
 export function loadSeries(req: LoadSeriesRequest): { series: Series; report: SeriesReport; cols: CandleColumns; fileRes: number } {
-  const cols = readCandleColumns(req.file);
+  // Through the project's column cache: the file's text is parsed once, not on every run.
+  const cols = readCandleColumnsCached(req.file);
   const fileRes = inferResolution(req.file, cols.time);
   return { ...prepareSeries({ ...req, resSec: req.resSec || fileRes }, cols, fileRes, req.file), cols, fileRes };
 }
