@@ -14,7 +14,7 @@ import type { Bar } from '../strategy/bar.js';
 import { CandleWindow } from '../strategy/candle-window.js';
 import type { StrategyContext } from '../strategy/define.js';
 import { StrategyRunner, type StrategyEvent } from '../strategy/runner.js';
-import type { BookHealthView, BookView, Denial, FillEvent, MarginAlert } from '../core/views.js';
+import type { BookHealthView, BookView, Denial, FillEvent, MarginAlert, TradingStateChange } from '../core/views.js';
 import { HigherTimeframe } from './higher-timeframe.js';
 import { IntentExecutor } from './intent-executor.js';
 import { plotter } from '../strategy/plots.js';
@@ -351,6 +351,11 @@ export class TradingCore {
 
   onMarginAlert(strategy: string, alert: MarginAlert): void {
     void this.runners.get(strategy)?.dispatch({ type: 'marginAlert', alert });
+  }
+
+  /** The trading state changed: to every strategy (issue 34 item 3). */
+  onTradingState(change: TradingStateChange): void {
+    for (const r of this.runnerList) void r.dispatch({ type: 'tradingState', change });
   }
 
   /** Whether a strategy has queued events not handled yet (a denial or order update raised during a handler). */

@@ -28,7 +28,7 @@ import { CandleWindow } from '../strategy/candle-window.js';
 import { HigherTimeframe } from '../kernel/higher-timeframe.js';
 import { resolveParams } from '../strategy/params.js';
 import { plotter } from '../strategy/plots.js';
-import type { BookView, FillEvent, JsonValue, OrderView, SpotPositionView } from '../strategy/views.js';
+import type { BookView, FillEvent, JsonValue, OrderView, SpotPositionView, TradingStateName } from '../strategy/views.js';
 
 export interface Harness {
   ctx: StrategyContext;
@@ -49,6 +49,11 @@ export interface Harness {
    * candle windows, and, at the instance's resolution, to `onCandle`; its drafts.
    */
   feed(symbol: string, bar: Bar): Promise<Draft[]>;
+  /**
+   * The bot's trading state changes to `state` (it starts `active`): `onTradingState` gets the change
+   * (from the previous state) as the kernel delivers it; its drafts.
+   */
+  setTradingState(state: TradingStateName, reason?: string): Promise<Draft[]>;
   /** Feeds the bars in order (of `symbol`, default the first market) and returns every draft, in order. */
   run(bars: Iterable<Bar>, symbol?: string): Promise<Draft[]>;
   /** What ctx.balance(asset) answers (free = value − locked); unset assets are 0. */
@@ -163,6 +168,7 @@ export function harness(def: AnyStrategyDefinition, opts: HarnessOptions): Harne
       return onBook(symbol, book);
     };
   }
+  let tradingState: TradingStateName = 'active';
   const feed = async (symbol: string, bar: Bar): Promise<Draft[]> => {
     if (!opts.markets.includes(symbol)) throw new Error(`feed: ${symbol} is not one of the markets (${opts.markets.join(', ')})`);
     if (bar.closeTimeMs > clock.now()) clock.set(bar.closeTimeMs);
@@ -193,6 +199,12 @@ export function harness(def: AnyStrategyDefinition, opts: HarnessOptions): Harne
       else books.delete(symbol);
     },
     feed,
+    async setTradingState(state, reason) {
+      const previous = tradingState;
+      tradingState = state;
+      const change = { state, previous, ...(reason !== undefined ? { reason } : {}), since: clock.now() };
+      return drafts(await created.onTradingState?.(change, ctx));
+    },
     async run(bars, symbol = opts.markets[0]!) {
       const out: Draft[] = [];
       for (const b of bars) out.push(...(await feed(symbol, b)));
