@@ -3,7 +3,9 @@
  * quantity goes one grid step above its fill price; when that sell fills, a buy goes one step
  * below. Each rung earns the spacing minus fees. At start it looks at its open orders and its
  * position: a ladder that survived a restart is kept, not placed a second time, and coins bought
- * while the bot was down get their sell.
+ * while the bot was down get their sell. A halt cancels the ladder: after the resume it rebuilds the
+ * same way (a new ladder where none stands, sells for the coins held), and a ladder cancelled
+ * whole while trading (by hand, from the dashboard) is placed again on the next book.
  */
 import { cancelAll, Decimal, defineStrategy, limit, qty, quote, type Draft } from '../src/index.js';
 
@@ -27,6 +29,28 @@ export default defineStrategy({
     /** When a ladder was last denied whole: the next try waits RETRY_MS. */
     const deniedAt = new Map<string, number>();
     const isGrid = (tag: string | undefined) => tag !== undefined && tag.startsWith('grid-');
+    /** False while the bot is halted or reducing: nothing is placed (it would be denied). */
+    let trading = true;
+    /**
+     * Take the ladder from the account: a market whose grid orders are open (or, at start, whose
+     * coins are held: its buys may have filled while the bot was down) counts as placed; coins that no
+     * open grid sell covers get their sell one step above their average price. At start (a restart)
+     * and after a resume (the halt cancelled every order: the buys are laid again on the next book).
+     */
+    const rebuild = (atStart: boolean): Draft[] => {
+      const out: Draft[] = [];
+      for (const symbol of ctx.markets) {
+        const mine = ctx.openOrders(symbol).filter((o) => isGrid(o.tag));
+        if (mine.length > 0) placed.add(symbol);
+        const pos = ctx.position(symbol);
+        if (!pos || !pos.quantity.gt(0)) continue;
+        if (atStart) placed.add(symbol);
+        const covered = mine.filter((o) => o.side === 'SELL').reduce((a, o) => a.plus(o.quantity.minus(o.filled)), new Decimal(0));
+        const uncovered = pos.quantity.minus(covered);
+        if (uncovered.gt(0) && pos.avgPrice.gt(0)) out.push(limit('SELL', symbol, qty(uncovered), pos.avgPrice.mul(1 + step), { tag: 'grid-sell' }));
+      }
+      return out;
+    };
     const settle = (symbol: string, accepted: boolean, reason?: string) => {
       const p = pending.get(symbol);
       if (!p) return;
@@ -48,21 +72,19 @@ export default defineStrategy({
         // After a restart the ladder may already stand: the recovered orders are the strategy's own.
         // Coins its buys bought that no open sell covers (a buy that filled while the bot was down)
         // get their sell now, one step above their average price.
-        const out: Draft[] = [];
-        for (const symbol of ctx.markets) {
-          const mine = ctx.openOrders(symbol).filter((o) => isGrid(o.tag));
-          if (mine.length > 0) placed.add(symbol);
-          const pos = ctx.position(symbol);
-          if (!pos || !pos.quantity.gt(0)) continue;
-          placed.add(symbol);
-          const covered = mine.filter((o) => o.side === 'SELL').reduce((a, o) => a.plus(o.quantity.minus(o.filled)), new Decimal(0));
-          const uncovered = pos.quantity.minus(covered);
-          if (uncovered.gt(0) && pos.avgPrice.gt(0)) out.push(limit('SELL', symbol, qty(uncovered), pos.avgPrice.mul(1 + step), { tag: 'grid-sell' }));
-        }
-        return out;
+        return rebuild(true);
+      },
+      onTradingState(change) {
+        trading = change.state === 'active';
+        if (!trading) return;
+        // Resumed: the halt cancelled the ladder (or some of it). Forget it and take it from the account.
+        placed.clear();
+        pending.clear();
+        deniedAt.clear();
+        return rebuild(false);
       },
       onBook(symbol, book) {
-        if (placed.has(symbol) || !book.health().healthy) return;
+        if (!trading || placed.has(symbol) || !book.health().healthy) return;
         if (ctx.now() - (deniedAt.get(symbol) ?? -Infinity) < RETRY_MS) return;
         const mid = book.mid();
         if (!mid) return;
@@ -81,6 +103,12 @@ export default defineStrategy({
       },
       onOrder(update) {
         const o = update.order;
+        // The last grid order of a market cancelled while trading (by hand, or a resume that came
+        // before the halt's cancels): the ladder is gone, the next book places it again.
+        if (o.state === 'cancelled' && isGrid(o.tag) && trading && !pending.has(o.symbol)) {
+          if (!ctx.openOrders(o.symbol).some((x) => isGrid(x.tag) && x.clientOrderId !== o.clientOrderId)) placed.delete(o.symbol);
+          return;
+        }
         // A rung the exchange refused settles in onDenied (rule exchange), as a risk denial does.
         if (o.tag?.startsWith('grid-buy-') && update.previous === 'pending' && o.state !== 'rejected') settle(o.symbol, true);
         if (o.state !== 'filled' || !o.avgPrice) return;

@@ -2,7 +2,8 @@
  * margin-trend: follows the trend of a fast/slow EMA pair with margin positions: long while the
  * fast EMA is above the slow one, short while below. Each position carries a stop loss and a take
  * profit set as percentages from the entry; a trend flip closes the open position first. At start it
- * takes the side of a position left open (a restart) as the current trend.
+ * takes the side of a position left open (a restart) as the current trend; after a resume too, and
+ * with no position open (an entry denied while halted) it enters the current trend on the next candle.
  */
 import { defineStrategy, Ema, marginClose, marginOpen, type Draft } from '../src/index.js';
 
@@ -29,14 +30,22 @@ export default defineStrategy({
     const emas = new Map<string, { fast: Ema; slow: Ema; trend: number }>(
       ctx.markets.map((s) => [s, { fast: new Ema(p.fast), slow: new Ema(p.slow), trend: 0 }]),
     );
+    /** The trend each market's open position follows (0: none open, the next candle enters). */
+    const fromPositions = () => {
+      for (const [symbol, e] of emas) {
+        const open = ctx.marginPositions(symbol).find((pos) => pos.state === 'open' || pos.state === 'pending');
+        e.trend = open ? (open.side === 'long' ? 1 : -1) : 0;
+      }
+    };
     return {
       onStart() {
         // After a restart: an open position already follows the trend it was opened for, so the
         // first decision does not take it for a flip (close and reopen).
-        for (const [symbol, e] of emas) {
-          const open = ctx.marginPositions(symbol).find((pos) => pos.state === 'open' || pos.state === 'pending');
-          if (open) e.trend = open.side === 'long' ? 1 : -1;
-        }
+        fromPositions();
+      },
+      onTradingState(change) {
+        // Resumed: a flip seen while halted was denied; the positions say which trend is held.
+        if (change.state === 'active') fromPositions();
       },
       onCandle(symbol, bar) {
         const e = emas.get(symbol);

@@ -4,6 +4,8 @@
  * skews both quotes (holding base lowers them, so the ask fills first). Quotes are replaced only
  * when the mid moves more than a tolerance or the inventory skew changes, and pulled when the book turns unhealthy.
  * The ask sells at most the free base balance (never coins locked in a resting order).
+ * While the bot is halted it quotes nothing (a halt cancels every order); after the resume it quotes
+ * again on the next book, whatever the mid did meanwhile.
  */
 import { cancelAll, defineStrategy, Decimal, limit, qty, quote, RollingStdDev, type Draft } from '../src/index.js';
 
@@ -29,8 +31,16 @@ export default defineStrategy({
     const lastSample = new Map<string, number>();
     const quotedMid = new Map<string, number>();
     const quotedSkew = new Map<string, number>();
+    let halted = false;
     return {
+      onTradingState(change) {
+        halted = change.state === 'halted';
+        // The halt cancelled the quotes: what was quoted is no reason not to quote again.
+        quotedMid.clear();
+        quotedSkew.clear();
+      },
       onBook(symbol, book) {
+        if (halted) return;
         const now = ctx.now();
         if (now - (lastSample.get(symbol) ?? -Infinity) < p.refreshMs) return;
         lastSample.set(symbol, now);

@@ -1,6 +1,8 @@
 /**
  * rsi-reversion: mean reversion on Wilder's RSI. Buy when RSI falls below the oversold level, sell
- * the position when it rises above the overbought level.
+ * the position when it rises above the overbought level. It decides from the RSI and the position on
+ * every candle, so after a halt and resume it needs nothing rebuilt: a signal denied while halted is
+ * taken on the first candle after the resume where it still holds.
  */
 import { defineStrategy, fraction, market, qty, Rsi } from '../src/index.js';
 

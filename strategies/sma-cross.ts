@@ -1,9 +1,10 @@
 /**
  * sma-cross: buy when the fast simple moving average of closes crosses above the slow one, sell the
  * position when it crosses back below. Decides on closed candles only. Both averages are plotted
- * over the candles of the backtest report.
+ * over the candles of the backtest report. A cross whose order was denied because the bot was halted
+ * is acted on at the resume, if the averages still stand that way.
  */
-import { defineStrategy, fraction, market, qty, Sma } from '../src/index.js';
+import { defineStrategy, fraction, market, qty, Sma, type Draft } from '../src/index.js';
 
 export default defineStrategy({
   name: 'sma-cross',
@@ -21,7 +22,26 @@ export default defineStrategy({
     if (fastN >= slowN) throw new Error(`fast (${fastN}) must be smaller than slow (${slowN})`);
     const state = new Map<string, { fast: Sma; slow: Sma; prevDiff: number }>();
     for (const s of ctx.markets) state.set(s, { fast: new Sma(fastN), slow: new Sma(slowN), prevDiff: Number.NaN });
+    /** Per market: the side of the last cross denied by the trading state (halted or reducing). */
+    const missed = new Map<string, 'BUY' | 'SELL'>();
     return {
+      onDenied(d) {
+        if (d.rule === 'tradingState' && d.intent.kind === 'order' && (d.intent.tag === 'golden-cross' || d.intent.tag === 'death-cross')) {
+          missed.set(d.intent.symbol, d.intent.side);
+        }
+      },
+      onTradingState(change) {
+        if (change.state !== 'active') return;
+        const out: Draft[] = [];
+        for (const [symbol, side] of missed) {
+          const diff = state.get(symbol)?.prevDiff ?? Number.NaN;
+          const held = ctx.position(symbol)?.quantity;
+          if (side === 'BUY' && diff > 0 && (!held || held.isZero())) out.push(market('BUY', symbol, fraction(ctx.params.fraction), { tag: 'golden-cross' }));
+          if (side === 'SELL' && diff < 0 && held && held.gt(0)) out.push(market('SELL', symbol, qty(held), { tag: 'death-cross' }));
+        }
+        missed.clear();
+        return out;
+      },
       onCandle(symbol, bar) {
         const st = state.get(symbol);
         if (!st) return;
@@ -34,6 +54,7 @@ export default defineStrategy({
         const prev = st.prevDiff;
         st.prevDiff = diff;
         if (Number.isNaN(diff) || Number.isNaN(prev)) return;
+        if ((prev <= 0 && diff > 0) || (prev >= 0 && diff < 0)) missed.delete(symbol);
         const held = ctx.position(symbol)?.quantity;
         if (prev <= 0 && diff > 0 && (!held || held.isZero())) {
           return market('BUY', symbol, fraction(ctx.params.fraction), { tag: 'golden-cross' });

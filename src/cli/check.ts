@@ -1,7 +1,8 @@
 /**
  * `mizan check <config>`: validate a config and its strategies' parameters without connecting
  * anywhere; list the strategies and markets; exit non-zero with every problem listed.
- * `mizan strategies`: the bundled strategies and their parameters (defaults and bounds).
+ * `mizan strategies`: the bundled strategies and their parameters (defaults and bounds), then, inside
+ * a project, its own (cli/project-strategies.ts).
  *
  * Every stage runs whatever the others found: the file (YAML, schema, cross-field checks, markets),
  * then each strategy entry that names a module (imported) and its parameters (checked against the
@@ -9,6 +10,7 @@
  * `backtest.data` entry against the strategies' resolutions and declared `candles:`), so one run
  * lists every problem, in the order of the file's lines.
  */
+import { relative } from 'node:path';
 import type { Command } from 'commander';
 import { ConfigError } from '../config/issues.js';
 import type { MizanConfig } from '../config/schema.js';
@@ -84,13 +86,28 @@ export function registerCheckCommands(program: Command, out: CheckOutput = proce
     });
   program
     .command('strategies')
-    .description('list the bundled strategies and their parameters')
+    .description("list the bundled strategies and their parameters, and inside a project its own (strategies/, and files its config/*.yaml name)")
     .action(async () => {
       const { importStrategy, listBundledStrategies } = await import('../runtime/strategy-loader.js');
+      const { loadProjectStrategies } = await import('./project-strategies.js');
       for (const name of listBundledStrategies()) {
         const def = await importStrategy(name);
         out.write(`${def.name}\n  ${def.description}\n`);
         for (const line of describeParams(def.params)) out.write(`    ${line}\n`);
+      }
+      const cwd = process.cwd();
+      const own = await loadProjectStrategies(cwd, (file) => importStrategy(file, file));
+      if (own.length === 0) return;
+      out.write(`\nthis project's strategies (${cwd}):\n`);
+      for (const s of own) {
+        const where = relative(cwd, s.file) || s.file;
+        if (!s.definition) {
+          out.write(`${where}: not loaded: ${s.error}\n`);
+          process.exitCode = 1;
+          continue;
+        }
+        out.write(`${s.definition.name}  (${where}${s.from === 'strategies/' ? '' : `, named in ${s.from}`})\n  ${s.definition.description}\n`);
+        for (const line of describeParams(s.definition.params)) out.write(`    ${line}\n`);
       }
     });
 }

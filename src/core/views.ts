@@ -130,6 +130,22 @@ export interface MarginAlert {
   distanceToLiquidationPct: number;
 }
 
+/**
+ * The bot's trading state: `active` (every rule as usual), `reducing` (only intents that lower
+ * exposure pass), `halted` (nothing but cancels; a halt cancels every open order).
+ */
+export type TradingStateName = 'active' | 'reducing' | 'halted';
+
+/** A change of the trading state, as `onTradingState` receives it. */
+export interface TradingStateChange {
+  state: TradingStateName;
+  previous: TradingStateName;
+  /** Why (`mizan halt --reason`, the API's body, a protection's breach, `resumed by the operator`). */
+  reason?: string;
+  /** When the new state began, epoch ms. */
+  since: number;
+}
+
 export type JsonValue = string | number | boolean | null | JsonValue[] | { [k: string]: JsonValue };
 
 /** Small persistent key-value state per strategy instance; survives restarts (journal). */

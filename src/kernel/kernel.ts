@@ -40,7 +40,7 @@ import { oneMinusOf, onePlusOf } from '../risk/grid.js';
 import { pctFactor } from '../risk/pct.js';
 import { roundPrice } from '../risk/rules/market-limits.js';
 import type { Bar } from '../strategy/bar.js';
-import type { BookView, FillEvent, KeyValueStore, MarketView } from '../core/views.js';
+import type { BookView, FillEvent, KeyValueStore, MarketView, TradingStateName } from '../core/views.js';
 import { startMarginWatch, type MarginWatch } from './margin-watch.js';
 import { TradingCore, type RiskPort, type StrategyInstance } from './trading-core.js';
 import { riskPort } from './risk-port.js';
@@ -266,6 +266,11 @@ export class TradingKernel {
     };
     risk.on('cancelAllOrders', onHalt);
     this.stops.push(() => void risk.off('cancelAllOrders', onHalt));
+    // Every change of the trading state reaches the strategies (a grid rebuilds after a resume).
+    const onState = (rec: { state: TradingStateName; reason?: string; since: number }, prev: { state: TradingStateName }) =>
+      this.core.onTradingState({ state: rec.state, previous: prev.state, ...(rec.reason !== undefined ? { reason: rec.reason } : {}), since: rec.since });
+    risk.on('state', onState);
+    this.stops.push(() => void risk.off('state', onState));
 
     // The margin monitor. Its call margin is the exchange's, read off each position's own call price
     // (the exchange publishes no per-market call margin), never a simulator default.

@@ -14,7 +14,7 @@ import type { Bar } from '../strategy/bar.js';
 import { CandleWindow } from '../strategy/candle-window.js';
 import type { StrategyContext } from '../strategy/define.js';
 import { StrategyRunner, type StrategyEvent } from '../strategy/runner.js';
-import type { BookHealthView, BookView, Denial, FillEvent, MarginAlert } from '../core/views.js';
+import type { BookHealthView, BookView, Denial, FillEvent, MarginAlert, TradingStateChange } from '../core/views.js';
 import { HigherTimeframe } from './higher-timeframe.js';
 import { IntentExecutor } from './intent-executor.js';
 import { plotter } from '../strategy/plots.js';
@@ -34,6 +34,8 @@ export class TradingCore {
   /** Per market and base resolution: the higher timeframes built from its candles. */
   private readonly higher = new Map<string, HigherTimeframe[]>();
   private readonly built = new Set<string>();
+  /** Closed candles fed per market and resolution since the start (the status line's warm-up). */
+  private readonly seen = new Map<string, { n: number }>();
   private readonly bySymbol = new Map<string, StrategyRunner[]>();
   readonly executor: IntentExecutor;
   denials = 0;
@@ -281,7 +283,10 @@ export class TradingCore {
     const window = this.windowFor(symbol, seconds);
     const higher = this.higherOf(symbol, seconds);
     const runners = (this.bySymbol.get(symbol) ?? []).filter((r) => this.instance(r.name)!.resolutionSec === seconds);
+    const seen = { n: 0 };
+    this.seen.set(k, seen);
     feed = (bar) => {
+      seen.n++;
       window.pushBar(bar);
       for (let i = 0; i < higher.length; i++) higher[i]!.push(bar);
       let pending: Promise<void>[] | undefined;
@@ -293,6 +298,16 @@ export class TradingCore {
     };
     this.feeds.set(k, feed);
     return feed;
+  }
+
+  /** How many closed candles of a market and resolution reached the strategies since the start. */
+  candlesSeen(symbol: string, seconds: number): number {
+    return this.seen.get(`${symbol}:${seconds}`)?.n ?? 0;
+  }
+
+  /** The strategy instances, as configured. */
+  get instances(): readonly StrategyInstance[] {
+    return this.deps.instances;
   }
 
   private higherOf(symbol: string, base: number): HigherTimeframe[] {
@@ -352,6 +367,11 @@ export class TradingCore {
 
   onMarginAlert(strategy: string, alert: MarginAlert): void {
     void this.runners.get(strategy)?.dispatch({ type: 'marginAlert', alert });
+  }
+
+  /** The trading state changed: to every strategy (issue 34 item 3). */
+  onTradingState(change: TradingStateChange): void {
+    for (const r of this.runnerList) void r.dispatch({ type: 'tradingState', change });
   }
 
   /** Whether a strategy has queued events not handled yet (a denial or order update raised during a handler). */

@@ -77,7 +77,8 @@ export interface RiskPorts {
 }
 
 /** The trading state as the journal stores it (same shape as src/store TradingStateRecord). */
-export type TradingStateName = 'active' | 'reducing' | 'halted';
+import type { TradingStateName } from '../core/views.js';
+export type { TradingStateName };
 
 export interface TradingStateRecord {
   state: TradingStateName;

@@ -15,6 +15,7 @@ import type { EquitySnapshot, Portfolio } from '../portfolio/portfolio.js';
 import type { RiskEngine } from '../risk/engine.js';
 import type { Journal } from '../store/journal.js';
 import { statusLine, summary, type StatusSnapshot } from './status.js';
+import { strategyProgress } from './progress.js';
 import type { TradingCore } from '../kernel/trading-core.js';
 import { MAIN_ACCOUNT } from '../core/account.js';
 
@@ -154,6 +155,7 @@ export class BotLoop {
       books: { healthy: this.d.symbols.length - unhealthy.length, total: this.d.symbols.length, unhealthy },
       tradingState: this.d.risk.state.state,
       lateTrades: this.d.market.lateTradeCount(),
+      strategies: strategyProgress(this.d.core),
     };
   }
 

@@ -3,6 +3,7 @@
  */
 import { Decimal } from '../core/decimal.js';
 import type { PnlRow } from '../portfolio/portfolio.js';
+import { progressText, type StrategyProgress } from './progress.js';
 
 /** A market's base and quote asset (the kernel's instruments: the market catalog). */
 export type Split = (symbol: string) => { base: string; quote: string };
@@ -24,6 +25,8 @@ export interface StatusSnapshot {
   tradingState: string;
   /** Trades left out of the live candles since the start: their period had closed when they arrived. */
   lateTrades?: number;
+  /** Each strategy's warm-up and whether it signalled yet (the line names those not trading yet, and why). */
+  strategies?: StrategyProgress[];
 }
 
 function fmtMoney(d: Decimal, dp = 2): string {
@@ -56,10 +59,11 @@ export function statusLine(s: StatusSnapshot, color: boolean): string {
   const books = s.books.healthy === s.books.total ? c(32, `${s.books.healthy}/${s.books.total} healthy`) : c(33, `${s.books.healthy}/${s.books.total} healthy (${s.books.unhealthy.join(', ')} stale)`);
   const state = s.tradingState === 'active' ? '' : `  state ${c(31, s.tradingState.toUpperCase())}`;
   const late = s.lateTrades ? `  late trades ${s.lateTrades}` : '';
+  const waiting = s.strategies ? progressText(s.strategies) : '';
   return (
     `${c(36, `[${s.mode} ${fmtElapsed(s.elapsedMs)}]`)} equity ${fmtMoney(s.equity)} ${s.reference}` +
     `  pnl ${pnl.gte(0) ? c(32, pnlText) : c(31, pnlText)}` +
-    `  orders ${s.openOrders} open  fills ${s.fills}  denied ${s.denials}${s.errors ? `  ${c(31, `errors ${s.errors}`)}` : ''}  books ${books}${late}${state}`
+    `  orders ${s.openOrders} open  fills ${s.fills}  denied ${s.denials}${s.errors ? `  ${c(31, `errors ${s.errors}`)}` : ''}  books ${books}${late}${state}${waiting ? `  ${c(33, waiting)}` : ''}`
   );
 }
 

@@ -24,6 +24,7 @@ import type {
   OrderUpdate,
   OrderView,
   SpotPositionView,
+  TradingStateChange,
 } from './views.js';
 
 export type HandlerResult = Draft | readonly Draft[] | void | undefined;
@@ -82,6 +83,13 @@ export interface StrategyHandlers {
   /** A book this strategy trades became unhealthy or healthy again. */
   onBookHealth?(symbol: string, health: BookHealthView): MaybePromise<HandlerResult>;
   onMarginAlert?(alert: MarginAlert): MaybePromise<HandlerResult>;
+  /**
+   * The bot's trading state changed (`mizan halt` / `resume`, the API, a signal, a protection), in
+   * every mode. A halt cancels every open order, and nothing but cancels passes until a resume: a
+   * strategy that keeps orders or signals in memory rebuilds them when `state` is `active` again.
+   * `ctx` is the instance's context (the one `create` received).
+   */
+  onTradingState?(change: TradingStateChange, ctx: StrategyContext): MaybePromise<HandlerResult>;
   /** The instance's cron schedule fired. */
   onSchedule?(time: number): MaybePromise<HandlerResult>;
   onStop?(): MaybePromise<HandlerResult>;

@@ -11,7 +11,7 @@ import type { Bar } from './bar.js';
 import type { Draft } from './builders.js';
 import type { HandlerResult, StrategyContext, StrategyHandlers } from './define.js';
 import { HandlerErrors } from './handler-errors.js';
-import type { BookHealthView, BookView, Denial, FillEvent, MarginAlert, OrderUpdate } from './views.js';
+import type { BookHealthView, BookView, Denial, FillEvent, MarginAlert, OrderUpdate, TradingStateChange } from './views.js';
 
 export type StrategyEvent =
   | { type: 'start' }
@@ -25,6 +25,7 @@ export type StrategyEvent =
   | { type: 'denied'; denial: Denial }
   | { type: 'bookHealth'; symbol: string; health: BookHealthView }
   | { type: 'marginAlert'; alert: MarginAlert }
+  | { type: 'tradingState'; change: TradingStateChange }
   | { type: 'schedule'; time: number }
   | { type: 'stop' };
 
@@ -41,6 +42,7 @@ const HANDLER: { readonly [T in StrategyEvent['type']]: keyof StrategyHandlers }
   denied: 'onDenied',
   bookHealth: 'onBookHealth',
   marginAlert: 'onMarginAlert',
+  tradingState: 'onTradingState',
   schedule: 'onSchedule',
   stop: 'onStop',
 };
@@ -226,6 +228,8 @@ export class StrategyRunner {
           return h.onBookHealth?.(event.symbol, event.health);
         case 'marginAlert':
           return h.onMarginAlert?.(event.alert);
+        case 'tradingState':
+          return h.onTradingState?.(event.change, this.deps.ctx);
         case 'schedule':
           return h.onSchedule?.(event.time);
         case 'stop':

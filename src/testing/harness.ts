@@ -1,12 +1,19 @@
 /**
  * `mizan/testing`: unit-test a strategy without an exchange. `harness(strategy, { markets, params })`
  * builds a scripted context (its clock, positions, margin positions and key-value state are plain
- * fields the test sets) and calls the strategy's `create`; the test then calls the handlers with
- * scripted candles (`candle`), books (`simpleBook`) and fills (`fillEvent`), and reads what they
- * returned as a list of drafts (`drafts`) to assert on.
+ * fields the test sets) and calls the strategy's `create`; the test then feeds it closed candles
+ * (`bar` for a full OHLCV bar, `candle` for a close-only one) with `h.run(bars)` / `h.feed(symbol, bar)`,
+ * or calls the handlers itself, with books (`simpleBook`, `h.setBook`) and fills (`fillEvent`), and
+ * reads what they returned as a list of drafts (`drafts`) to assert on.
+ *
+ * `ctx.candles(symbol, resolution)` answers from the candles the test fed, as the kernel does: the
+ * instance's own resolution holds every bar fed (also through `h.handlers.onCandle`), a multiple of it
+ * is built from them by the kernel's own builder (kernel/higher-timeframe.ts), a declared one
+ * (`candles: [seconds]`) holds the bars of that length fed to it. `ctx.book(symbol)` answers the
+ * book the test set (or the last one given to `onBook`).
  *
  *   const h = harness(myStrategy, { markets: ['BTCUSDT'], params: { fast: 2, slow: 3 } });
- *   const out = drafts(await h.handlers.onCandle?.('BTCUSDT', candle(60, 101)));
+ *   const out = await h.run([bar(0, 100, 101, 99, 100), bar(60, 100, 103, 100, 102)]);
  *   expect(out[0]).toMatchObject({ kind: 'order', side: 'BUY' });
  */
 import { ManualClock } from '../core/clock.js';
@@ -18,9 +25,10 @@ import type { MarginPosition } from '../core/types/margin.js';
 import type { AnyStrategyDefinition, HandlerResult, StrategyContext, StrategyHandlers } from '../strategy/define.js';
 import type { Draft } from '../strategy/builders.js';
 import { CandleWindow } from '../strategy/candle-window.js';
+import { HigherTimeframe } from '../kernel/higher-timeframe.js';
 import { resolveParams } from '../strategy/params.js';
 import { plotter } from '../strategy/plots.js';
-import type { BookView, FillEvent, JsonValue, OrderView, SpotPositionView } from '../strategy/views.js';
+import type { BookView, FillEvent, JsonValue, OrderView, SpotPositionView, TradingStateName } from '../strategy/views.js';
 
 export interface Harness {
   ctx: StrategyContext;
@@ -34,11 +42,38 @@ export interface Harness {
   /** Every `ctx.plot` point, in order, at the clock's time (an undeclared name throws, as in every mode). */
   plots: { name: string; symbol: string; value: number; time: number }[];
   setPosition(symbol: string, quantity: string, avgPrice?: string): void;
+  /** What ctx.book(symbol) answers from now on (undefined: no book); `onBook` sets it too. */
+  setBook(symbol: string, book: BookView | undefined): void;
+  /**
+   * One closed candle of `symbol`: the clock moves to its close (never back), it goes into the
+   * candle windows, and, at the instance's resolution, to `onCandle`; its drafts.
+   */
+  feed(symbol: string, bar: Bar): Promise<Draft[]>;
+  /**
+   * The bot's trading state changes to `state` (it starts `active`): `onTradingState` gets the change
+   * (from the previous state) as the kernel delivers it; its drafts.
+   */
+  setTradingState(state: TradingStateName, reason?: string): Promise<Draft[]>;
+  /** Feeds the bars in order (of `symbol`, default the first market) and returns every draft, in order. */
+  run(bars: Iterable<Bar>, symbol?: string): Promise<Draft[]>;
   /** What ctx.balance(asset) answers (free = value − locked); unset assets are 0. */
   setBalance(asset: string, value: string, locked?: string): void;
 }
 
-export function harness(def: AnyStrategyDefinition, opts: { markets: string[]; params?: Record<string, unknown>; now?: number }): Harness {
+export interface HarnessOptions {
+  markets: string[];
+  params?: Record<string, unknown>;
+  /** The clock's start, epoch ms. */
+  now?: number;
+  /** The instance's resolution in seconds (its `resolution:`), default 60. */
+  resolutionSec?: number;
+  /** Other resolutions the config declares (`candles:`), in seconds: fed with bars of that length. */
+  candles?: number[];
+  /** Candles kept per window (default 500, as the bot). */
+  candleCapacity?: number;
+}
+
+export function harness(def: AnyStrategyDefinition, opts: HarnessOptions): Harness {
   const r = resolveParams(def.params, opts.params ?? {});
   if (!r.ok) throw new Error(r.issues.map((i) => `${i.path}: ${i.message}`).join('; '));
   const clock = new ManualClock(opts.now ?? 1_700_000_000_000);
@@ -48,11 +83,52 @@ export function harness(def: AnyStrategyDefinition, opts: { markets: string[]; p
   const balances = new Map<string, { value: Decimal; locked: Decimal }>();
   const orders: OrderView[] = [];
   const plots: Harness['plots'] = [];
+  const books = new Map<string, BookView>();
+  const res = opts.resolutionSec ?? 60;
+  if (!Number.isInteger(res) || res < 1) throw new Error(`resolutionSec: ${res} is not a whole number of seconds`);
+  const declared = opts.candles ?? [];
+  for (const s of declared) if (!Number.isInteger(s) || s < 1) throw new Error(`candles: ${s} is not a whole number of seconds`);
+  const windows = new Map<string, CandleWindow>();
+  const windowOf = (symbol: string, seconds: number) => {
+    const k = `${symbol}:${seconds}`;
+    let w = windows.get(k);
+    if (!w) windows.set(k, (w = new CandleWindow(opts.candleCapacity ?? 500)));
+    return w;
+  };
+  /** Per market: the higher timeframes built from its candles at the instance's resolution. */
+  const higher = new Map<string, HigherTimeframe[]>();
+  const candles = (symbol: string, seconds = res): CandleWindow => {
+    if (seconds === res || declared.includes(seconds)) return windowOf(symbol, seconds);
+    const k = `${symbol}:${seconds}`;
+    if (!windows.has(k)) {
+      if (!(seconds > res && seconds % res === 0)) {
+        throw new Error(
+          `strategy ${def.name}: ctx.candles(${JSON.stringify(symbol)}, ${seconds}) reads ${seconds}s candles, which are neither its resolution (${res}s) nor a multiple of it, ` +
+            `and the harness does not declare them: pass candles: [${seconds}] (a config's strategies[].candles)`,
+        );
+      }
+      // Built as the kernel builds it: from the candles already fed, then from each new one.
+      const h = new HigherTimeframe(res, seconds, windowOf(symbol, seconds));
+      h.seed(windowOf(symbol, res));
+      const list = higher.get(symbol) ?? [];
+      list.push(h);
+      higher.set(symbol, list);
+    }
+    return windowOf(symbol, seconds);
+  };
+  /** A closed candle into the windows (as the trading core's bar feed does). */
+  const intoWindows = (symbol: string, bar: Bar) => {
+    if (bar.seconds !== res && !declared.includes(bar.seconds)) {
+      throw new Error(`a ${bar.seconds}s bar of ${symbol} fed to a ${res}s strategy: give bars of ${res}s, or declare ${bar.seconds} in the harness's candles: [...]`);
+    }
+    windowOf(symbol, bar.seconds).pushBar(bar);
+    if (bar.seconds === res) for (const h of higher.get(symbol) ?? []) h.push(bar);
+  };
   const ctx: StrategyContext = {
     name: 'test',
     params: r.values,
     markets: opts.markets,
-    resolutionSec: 60,
+    resolutionSec: res,
     clock,
     log: silentLogger,
     state: { get: (k) => kv.get(k) as never, set: (k, v) => void kv.set(k, v), delete: (k) => void kv.delete(k) },
@@ -63,8 +139,8 @@ export function harness(def: AnyStrategyDefinition, opts: { markets: string[]; p
       const z = d(0);
       return { symbol, base: symbol.slice(0, -quote.length), quote, qtyStep: d('1e-8'), priceTick: d('1e-8'), quantityPrecision: 8, pricePrecision: 8, minQty: z, minNotional: z, makerFee: d('0.002'), takerFee: d('0.002') };
     },
-    book: () => undefined,
-    candles: () => new CandleWindow(10),
+    book: (symbol) => books.get(symbol),
+    candles,
     balance: (asset) => {
       const b = balances.get(asset);
       return b ? { asset, value: b.value, locked: b.locked, free: b.value.minus(b.locked) } : { asset, value: d(0), locked: d(0), free: d(0) };
@@ -74,7 +150,35 @@ export function harness(def: AnyStrategyDefinition, opts: { markets: string[]; p
     openOrders: (symbol) => orders.filter((o) => !symbol || o.symbol === symbol),
     plot: plotter({ strategy: 'test', plots: def.plots, markets: opts.markets, sink: (_s, symbol, name, value) => void plots.push({ name, symbol, value, time: clock.now() }) }),
   };
-  const handlers = def.create(ctx);
+  const created = def.create(ctx);
+  // onCandle and onBook as the kernel delivers them: the candle is in ctx.candles() and the book is
+  // ctx.book()'s answer when the handler runs.
+  const handlers: StrategyHandlers = { ...created };
+  const onCandle = created.onCandle?.bind(created);
+  const onBook = created.onBook?.bind(created);
+  if (onCandle) {
+    handlers.onCandle = (symbol, bar) => {
+      intoWindows(symbol, bar);
+      return onCandle(symbol, bar);
+    };
+  }
+  if (onBook) {
+    handlers.onBook = (symbol, book) => {
+      books.set(symbol, book);
+      return onBook(symbol, book);
+    };
+  }
+  let tradingState: TradingStateName = 'active';
+  const feed = async (symbol: string, bar: Bar): Promise<Draft[]> => {
+    if (!opts.markets.includes(symbol)) throw new Error(`feed: ${symbol} is not one of the markets (${opts.markets.join(', ')})`);
+    if (bar.closeTimeMs > clock.now()) clock.set(bar.closeTimeMs);
+    // A declared resolution only fills its window; the strategy's own goes to onCandle (as in every mode).
+    if (bar.seconds !== res || !onCandle) {
+      intoWindows(symbol, bar);
+      return [];
+    }
+    return drafts(await handlers.onCandle!(symbol, bar));
+  };
   return {
     ctx,
     handlers,
@@ -90,6 +194,22 @@ export function harness(def: AnyStrategyDefinition, opts: { markets: string[]; p
     setPosition(symbol, quantity, avgPrice = '0') {
       positions.set(symbol, { symbol, quantity: d(quantity), avgPrice: d(avgPrice), realizedPnl: d(0) });
     },
+    setBook(symbol, book) {
+      if (book) books.set(symbol, book);
+      else books.delete(symbol);
+    },
+    feed,
+    async setTradingState(state, reason) {
+      const previous = tradingState;
+      tradingState = state;
+      const change = { state, previous, ...(reason !== undefined ? { reason } : {}), since: clock.now() };
+      return drafts(await created.onTradingState?.(change, ctx));
+    },
+    async run(bars, symbol = opts.markets[0]!) {
+      const out: Draft[] = [];
+      for (const b of bars) out.push(...(await feed(symbol, b)));
+      return out;
+    },
   };
 }
 
@@ -103,6 +223,19 @@ export function drafts(r: HandlerResult): Draft[] {
 export function candle(time: number, close: number | string): Bar {
   const c = Number(close);
   return new Bar(time, c, c, c, c, 1, 60);
+}
+
+/**
+ * A full OHLCV bar starting at `time` (seconds) and `seconds` long (default 60), volume 1 unless given.
+ * Its high must be the highest and its low the lowest of its prices.
+ */
+export function bar(time: number, open: number | string, high: number | string, low: number | string, close: number | string, volume: number | string = 1, seconds = 60): Bar {
+  const [o, h, l, c, v] = [open, high, low, close, volume].map(Number) as [number, number, number, number, number];
+  const named: [string, number][] = [['open', o], ['high', h], ['low', l], ['close', c], ['volume', v]];
+  for (const [k, x] of named) if (!Number.isFinite(x) || x < 0) throw new RangeError(`bar at ${time}: ${k} ${String(x)} is not a number of 0 or more`);
+  if (h < Math.max(o, c, l) || l > Math.min(o, c)) throw new RangeError(`bar at ${time}: high ${h} and low ${l} do not bound open ${o} and close ${c}`);
+  if (!Number.isInteger(seconds) || seconds < 1) throw new RangeError(`bar at ${time}: seconds ${seconds} is not a whole number of seconds`);
+  return new Bar(time, o, h, l, c, v, seconds);
 }
 
 /** A book with the given mid and a one-unit spread around it. */

@@ -24,7 +24,7 @@ const PUBLIC: Record<string, string[]> = {
     'market', 'qty', 'quote', 'resolveParams', 'roundToDecimals', 'roundToIncrement', 'stopLimit', 'stopMarket', 'toDecimal',
     'toDecimalOrUndefined', 'toPlain', 'typicalPrice',
   ],
-  'mizan/testing': ['ManualClock', 'candle', 'drafts', 'fillEvent', 'harness', 'silentLogger', 'simpleBook'],
+  'mizan/testing': ['ManualClock', 'bar', 'candle', 'drafts', 'fillEvent', 'harness', 'silentLogger', 'simpleBook'],
   'mizan/backtest': [
     'BacktestDataError', 'CandleFileError', 'ConfigError', 'METRIC_DEFINITIONS', 'RESULT_FORMAT', 'computeMetrics',
     'detectCandleFormat', 'expandSweep', 'findGaps', 'formatIssues', 'formatMetricValue', 'formatMetrics', 'formatSummary',
