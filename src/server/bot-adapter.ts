@@ -248,6 +248,8 @@ export function botControl(bot: Bot, logs: LogRing, now: () => number = () => Da
           const h = market.health(sym);
           return { symbol: sym, healthy: h.healthy, reasons: [...h.reasons], lastUpdateAt: h.lastUpdateAt ?? null };
         }),
+        lastDenial: core.lastDenial ? { strategy: core.lastDenial.intent.strategy, rule: core.lastDenial.rule, reason: core.lastDenial.reason } : null,
+        denied: core.denialTally.breakdown(),
         referencePrecision: prec.asset(s.reference),
         markets: prec.list(),
       };

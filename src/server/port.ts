@@ -35,6 +35,9 @@ export interface StatusDto {
   denials: number;
   errors: number;
   books: BookHealthDto[];
+  /** The last denial (null: none yet) and every denial by rule and reason, with their numbers (a range where they differed). */
+  lastDenial: { strategy: string; rule: string; reason: string } | null;
+  denied: { total: number; byRule: { rule: string; count: number; reasons: { reason: string; count: number; example: string }[]; otherReasons: number }[] };
   /** Decimals of the reference asset (the money amounts above are rounded to them). */
   referencePrecision: number;
   /** Each market's precision, for showing its prices and amounts. */
