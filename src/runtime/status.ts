@@ -6,7 +6,7 @@ import type { PnlRow } from '../portfolio/portfolio.js';
 import { formatDenials, type DenialBreakdown } from '../kernel/denial-tally.js';
 
 /** The longest last-denial text the status line shows (the summary and the API have it whole). */
-const LAST_DENIAL_CHARS = 160;
+const LAST_DENIAL_CHARS = 320;
 
 /** A market's base and quote asset (the kernel's instruments: the market catalog). */
 export type Split = (symbol: string) => { base: string; quote: string };
