@@ -46,6 +46,7 @@ export {
   stopMarket,
   cancel,
   cancelAll,
+  exit,
   instant,
   marginOpen,
   marginAddCollateral,

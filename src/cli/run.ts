@@ -155,7 +155,7 @@ export function registerRunCommand(program: Command): void {
           throw new Error(`server: cannot listen on ${host}:${port} (${(err as Error).message}); the bot was stopped`);
         }
         // Printed here once, never logged: the logger removes the tokens from every line.
-        const lines = [`  API on ${server.url}/api/v1/ (Authorization: Bearer <token>)`];
+        const lines = [`  dashboard: ${server.url}/ (open it in a browser; it asks for a token below)`, `  API on ${server.url}/api/v1/ (Authorization: Bearer <token>)`];
         if (tokens.generated.includes('read')) lines.push(`  read-only token (generated, shown once; set ${api[0].TOKEN_ENV.read} to choose one): ${tokens.read}`);
         if (tokens.generated.includes('control')) lines.push(`  control token (generated, shown once; set ${api[0].TOKEN_ENV.control} to choose one): ${tokens.control}`);
         process.stdout.write(lines.join('\n') + '\n');

@@ -92,6 +92,18 @@ export interface MarginCloseIntent extends IntentBase {
   price?: Decimal;
 }
 
+/**
+ * Close the strategy's spot position in a market, as freqtrade's exit does: the kernel cancels the
+ * resting legs of each bracket of the strategy there (their stop locks the coins a plain sell needs),
+ * then sells what each bracket holds at market; the rest of the strategy's position there (bought
+ * without a bracket) is sold at market as an order the risk rules check. Nothing to close: denied
+ * (rule `exit`).
+ */
+export interface ExitIntent extends IntentBase {
+  kind: 'exit';
+  symbol: string;
+}
+
 export type Intent =
   | SpotOrderIntent
   | CancelIntent
@@ -99,7 +111,8 @@ export type Intent =
   | InstantOrderIntent
   | MarginOpenIntent
   | MarginAddCollateralIntent
-  | MarginCloseIntent;
+  | MarginCloseIntent
+  | ExitIntent;
 
 export type IntentKind = Intent['kind'];
 

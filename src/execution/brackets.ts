@@ -44,14 +44,17 @@ export interface BracketDeps {
 }
 
 type Leg = 'stop' | 'target' | 'exit';
-const TAG = /^bracket-(sl|tp):(.+)$/;
+/** sl: the stop (or a market exit of a stop already crossed); tp: the take profit; x: an exit the strategy asked for. */
+const TAG = /^bracket-(sl|tp|x):(.+)$/;
 const ZERO = new Decimal(0);
+/** How the `why` of an exit the strategy asked for starts (exit()). */
+export const STRATEGY_EXIT = 'exit asked by';
 
 /** The bracket an order's tag makes it a child of. */
-export function bracketOf(tag: string | undefined): { leg: 'sl' | 'tp'; entry: string } | undefined {
+export function bracketOf(tag: string | undefined): { leg: 'sl' | 'tp' | 'x'; entry: string } | undefined {
   if (!tag || !tag.startsWith('bracket-')) return undefined;
   const m = TAG.exec(tag);
-  return m ? { leg: m[1] as 'sl' | 'tp', entry: m[2]! } : undefined;
+  return m ? { leg: m[1] as 'sl' | 'tp' | 'x', entry: m[2]! } : undefined;
 }
 
 export class BracketManager {
@@ -107,6 +110,39 @@ export class BracketManager {
       if (!reached || this.remaining(r).lte(0)) continue;
       this.startExit(r, `take profit ${r.takeProfit} reached (last trade ${price.toFixed()})`);
     }
+  }
+
+  /**
+   * A strategy exits its position (an `exit` intent): each bracket of `strategy` in `symbol` cancels
+   * its resting legs (the stop that locks the coins), then exits at market; an entry still resting is
+   * cancelled. Returns what those brackets will sell (or buy back), rounded to the market's step.
+   */
+  exit(strategy: string, symbol: string): Decimal {
+    let total = ZERO;
+    for (const r of [...this.records.values()]) {
+      if (r.strategy !== strategy || r.symbol !== symbol) continue;
+      const entry = this.deps.engine.orders.get(r.entry);
+      if (entry && !isFinal(entry.state)) this.deps.engine.cancel(entry.clientOrderId).catch((err: unknown) => this.deps.logger.error({ entry: r.entry, err }, 'bracket: cancelling the entry for an exit failed'));
+      total = total.plus(this.remaining(r));
+      if (r.phase === 'open') this.startExit(r, `${STRATEGY_EXIT} ${strategy}`);
+    }
+    return total;
+  }
+
+  /** What the resting legs of the strategy's brackets in a market hold (base), and which legs they are. */
+  resting(strategy: string, symbol: string): { quantity: Decimal; legs: string[] } {
+    let quantity = ZERO;
+    const legs = new Set<string>();
+    for (const r of this.records.values()) {
+      if (r.strategy !== strategy || r.symbol !== symbol) continue;
+      for (const leg of ['stop', 'target'] as const) {
+        const o = r[leg] ? this.deps.engine.orders.get(r[leg]) : undefined;
+        if (!o || isFinal(o.state)) continue;
+        quantity = quantity.plus(o.quantity.minus(o.filled));
+        legs.add(leg === 'stop' ? 'stop loss' : 'take profit');
+      }
+    }
+    return { quantity, legs: [...legs] };
   }
 
   // ---------------------------------------------------------------------------------- events
@@ -271,8 +307,9 @@ export class BracketManager {
       side: r.exitSide,
       type,
       size: { kind: 'base' as const, quantity },
-      // A market exit is tagged by what started it: a stop loss already crossed exits as the stop.
-      tag: `bracket-${leg === 'stop' || (leg === 'exit' && r.why?.startsWith('stop')) ? 'sl' : 'tp'}:${r.entry}`,
+      // A market exit is tagged by what started it: a stop loss already crossed exits as the stop, an
+      // exit the strategy asked for (exit()) as `x`.
+      tag: `bracket-${leg === 'stop' || (leg === 'exit' && r.why?.startsWith('stop')) ? 'sl' : leg === 'exit' && r.why?.startsWith(STRATEGY_EXIT) ? 'x' : 'tp'}:${r.entry}`,
       // A sell's stop rounds up and its target up (never sell under the price asked); a buy's down.
       ...(leg === 'stop' ? { stopPrice: this.round(new Decimal(r.stopLoss!), tick, r.exitSide === 'SELL' ? 'up' : 'down') } : {}),
       ...(leg === 'target' ? { price: this.round(new Decimal(r.takeProfit!), tick, r.exitSide === 'SELL' ? 'up' : 'down') } : {}),

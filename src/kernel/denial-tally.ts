@@ -1,12 +1,13 @@
 /**
- * Denied intents by rule and reason, for the backtest summary and `result.json` (a count alone says
- * nothing about what to fix). Reasons that differ only in their numbers ("needs 105.2 USDT … only 3.1
- * is free") are one reason: the numbers are shown as `#` when they differ, and the first text is kept
+ * Denied intents by rule and reason, for the backtest summary and report, `result.json`, the API and
+ * a bot's summary (a count alone says nothing about what to fix). Reasons that differ only in their
+ * numbers ("needs 105.2 USDT … only 3.1 is free") are one reason: a number that differs between them
+ * is shown as the range it took (`0.01–0.5`), never as a bare placeholder, and the first text is kept
  * as an example.
  */
 
 export interface DenialReason {
-  /** The reason's text; numbers that differ between its occurrences are `#`. */
+  /** The reason's text; a number that differs between its occurrences is its range, `min–max`. */
   reason: string;
   count: number;
   /** The first exact text. */
@@ -33,9 +34,10 @@ const NUMBER = /(?<![A-Za-z0-9_.])-?\d+(?:\.\d+)?(?:e[+-]?\d+)?(?![A-Za-z0-9_])/
 interface Group {
   count: number;
   example: string;
-  /** The numbers of the first text, and which of them have differed since. */
+  /** The numbers of the first text, and the smallest and largest each took since (as written). */
   numbers: string[];
-  varies: boolean[];
+  min: string[];
+  max: string[];
 }
 
 export class DenialTally {
@@ -53,11 +55,16 @@ export class DenialTally {
     const shape = reason.replace(NUMBER, '#');
     const g = r.groups.get(shape);
     if (!g) {
-      if (r.groups.size < this.maxGroups) r.groups.set(shape, { count: 1, example: reason, numbers, varies: numbers.map(() => false) });
+      if (r.groups.size < this.maxGroups) r.groups.set(shape, { count: 1, example: reason, numbers, min: [...numbers], max: [...numbers] });
       return;
     }
     g.count++;
-    for (let i = 0; i < g.numbers.length; i++) if (numbers[i] !== g.numbers[i]) g.varies[i] = true;
+    for (let i = 0; i < g.numbers.length; i++) {
+      const n = numbers[i];
+      if (n === undefined || n === g.numbers[i]) continue;
+      if (Number(n) < Number(g.min[i])) g.min[i] = n;
+      if (Number(n) > Number(g.max[i])) g.max[i] = n;
+    }
   }
 
   /** The breakdown, with at most `top` reasons per rule. Ties keep the order first seen. */
@@ -67,7 +74,10 @@ export class DenialTally {
       const reasons = [...r.groups.values()]
         .map((g) => {
           let i = 0;
-          const reason = g.example.replace(NUMBER, (n) => (g.varies[i++] ? '#' : n));
+          const reason = g.example.replace(NUMBER, (n) => {
+            const k = i++;
+            return g.min[k] === g.max[k] ? g.min[k]! : `${g.min[k]}–${g.max[k]}`;
+          });
           return { reason, count: g.count, example: g.example };
         })
         .sort((a, b) => b.count - a.count);

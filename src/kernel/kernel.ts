@@ -48,6 +48,7 @@ import { AssetValuation } from './valuation.js';
 import { MarketPrices } from './market-prices.js';
 import type { PublicTrade } from '../core/types/market.js';
 import type { PlotSink } from '../strategy/plots.js';
+import { explainLocked } from './exit-intent.js';
 import { MAIN_ACCOUNT } from '../core/account.js';
 
 /** What a mode supplies: everything the kernel reads from or writes to the outside. */
@@ -234,7 +235,7 @@ export class TradingKernel {
       const price = roundPrice(bound, tick, !long);
       return price.gt(0) ? price : best;
     };
-    this.riskPort = riskPort(risk, portfolio, { closePrice, ...(p.gate ? { gate: (i: Intent) => p.gate!(i) } : {}) });
+    this.riskPort = riskPort(risk, portfolio, { closePrice, explain: (v) => explainLocked(v, this.brackets, p.market), ...(p.gate ? { gate: (i: Intent) => p.gate!(i) } : {}) });
     this.core = new TradingCore({
       clock,
       logger,
@@ -250,6 +251,8 @@ export class TradingKernel {
       ...(p.executionJournal ? { executionJournal: p.executionJournal } : {}),
       ...(p.plot ? { plot: p.plot } : {}),
       ownerOf: (pos) => this.owners.owner(pos),
+      exitBrackets: (strategy, symbol) => this.brackets.exit(strategy, symbol),
+      halted: () => (risk.state.record.state === 'halted' ? (risk.state.record.reason ?? 'halted') : undefined),
       // A fill is booked (portfolio, risk, the listeners: a backtest's trade book) before anything
       // reacts to it: a bracket's exit placed and filled within this call is booked after its entry.
       onFill: (f) => {

@@ -19,6 +19,8 @@ export interface RiskPortOptions {
   gate?(intent: Intent): Verdict | undefined;
   /** The price that closes a margin position of `strategy` at the market (kernel.ts), or undefined without a book. */
   closePrice?(position: MarginPosition, strategy: string): Decimal | undefined;
+  /** A denial made clearer by what the kernel knows (a sell refused for coins a bracket's resting leg locks). */
+  explain?(verdict: Verdict): Verdict;
 }
 
 export function riskPort(risk: RiskEngine, portfolio: Portfolio, o: RiskPortOptions = {}): RiskPort {
@@ -26,12 +28,14 @@ export function riskPort(risk: RiskEngine, portfolio: Portfolio, o: RiskPortOpti
     check: (intent, options) => {
       const early = o.gate?.(intent);
       if (early) return early;
+      let v: Verdict | undefined;
       if (intent.kind === 'marginClose' && !intent.price) {
         const pos = portfolio.marginPositions().find((x) => x.id === intent.positionId);
         const price = pos ? o.closePrice?.(pos, intent.strategy) : undefined;
-        if (price) return risk.check({ ...intent, price }, options);
+        if (price) v = risk.check({ ...intent, price }, options);
       }
-      return risk.check(intent, options);
+      v ??= risk.check(intent, options);
+      return !v.ok && o.explain ? o.explain(v) : v;
     },
     // Undefined at once for anything but a margin open with a minimum call distance; the mode's gate
     // (a backtest's warm-up) is asked only then: a gated intent is denied without a preview.

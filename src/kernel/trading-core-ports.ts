@@ -84,4 +84,8 @@ export interface TradingCoreDeps {
    * every strategy's (unit tests of one strategy).
    */
   ownerOf?(position: MarginPosition): string | undefined;
+  /** An `exit` intent: start the exit of the strategy's brackets in the market (the kernel's bracket manager); what they will sell. */
+  exitBrackets?(strategy: string, symbol: string): Decimal;
+  /** The trading state's reason when halted (an exit is denied then), else undefined. */
+  halted?(): string | undefined;
 }

@@ -4,7 +4,7 @@
  * the strategy that asked. Modes differ only in the ports handed in (venue, books, clock).
  */
 import { Decimal } from '../core/decimal.js';
-import type { Intent, Verdict } from '../core/intents.js';
+import type { ExitIntent, Intent, Verdict } from '../core/intents.js';
 import type { MarginRequest } from '../core/types/margin.js';
 import type { CheckOptions } from '../risk/types.js';
 import { DenialTally } from './denial-tally.js';
@@ -17,6 +17,7 @@ import { StrategyRunner, type StrategyEvent } from '../strategy/runner.js';
 import type { BookHealthView, BookView, Denial, FillEvent, MarginAlert, TradingStateChange } from '../core/views.js';
 import { HigherTimeframe } from './higher-timeframe.js';
 import { IntentExecutor } from './intent-executor.js';
+import { planExit } from './exit-intent.js';
 import { plotter } from '../strategy/plots.js';
 import type { StrategyInstance, TradingCoreDeps } from './trading-core-ports.js';
 import { MAIN_ACCOUNT } from '../core/account.js';
@@ -39,6 +40,8 @@ export class TradingCore {
   private readonly bySymbol = new Map<string, StrategyRunner[]>();
   readonly executor: IntentExecutor;
   denials = 0;
+  /** The last denial (the status line shows it, with its numbers). */
+  lastDenial: Denial | undefined;
   /** Denials by rule and reason (the backtest summary and result.json break them down). */
   readonly denialTally = new DenialTally();
   fills = 0;
@@ -113,6 +116,7 @@ export class TradingCore {
 
   private deny(d: Denial): void {
     this.denials++;
+    this.lastDenial = d;
     this.denialTally.add(d.rule, d.reason);
     for (const l of this.denialListeners) l(d);
     // Risk denials are logged by the risk engine; exchange refusals by the executor. Here: debug only.
@@ -147,9 +151,25 @@ export class TradingCore {
    * promise: the preview is taken on the strategy's venue first, and a preview that fails denies.
    */
   private decide(intent: Intent): PassedVerdict | undefined | Promise<PassedVerdict | undefined> {
+    if (intent.kind === 'exit') return this.exit(intent);
     const req = this.deps.risk.marginPreviewRequest?.(intent);
     if (req) return this.previewThenDecide(intent, req);
     return this.verdict(intent, this.deps.risk.check(intent));
+  }
+
+  /** An exit (kernel/exit-intent.ts): the brackets exit by themselves; the rest of the position is a market sell risk checks. */
+  private exit(intent: ExitIntent): PassedVerdict | undefined {
+    const d = this.deps;
+    const plan = planExit(intent, {
+      exitBrackets: (s, sym) => d.exitBrackets?.(s, sym) ?? new Decimal(0),
+      position: (s, sym) => d.portfolio.positions.get(s, sym)?.quantity ?? new Decimal(0),
+      market: (sym) => d.market(sym),
+      halted: () => d.halted?.(),
+      marketsOf: (s) => this.instance(s)?.markets,
+    });
+    if ('denied' in plan) return this.verdict(intent, { ok: false, intent, rule: 'exit', reason: plan.denied });
+    d.logger.debug({ strategy: intent.strategy, symbol: intent.symbol, rest: plan.order?.size.kind === 'base' ? plan.order.size.quantity.toFixed() : '0' }, 'exit: the brackets cancel their legs and exit at market; the rest is sold at market');
+    return plan.order ? this.verdict(plan.order, d.risk.check(plan.order)) : undefined;
   }
 
   private async previewThenDecide(intent: Intent, req: MarginRequest): Promise<PassedVerdict | undefined> {

@@ -151,6 +151,8 @@ export class BotLoop {
       openOrders: this.d.engine.liveOrders().length,
       fills: this.d.core.fills,
       denials: this.d.core.denials,
+      ...(this.d.core.lastDenial ? { lastDenial: `${this.d.core.lastDenial.intent.strategy} ${this.d.core.lastDenial.rule}: ${this.d.core.lastDenial.reason}` } : {}),
+      denied: this.d.core.denialTally.breakdown(),
       errors: [...this.d.core.runners.values()].reduce((n, r) => n + r.errors, 0),
       books: { healthy: this.d.symbols.length - unhealthy.length, total: this.d.symbols.length, unhealthy },
       tradingState: this.d.risk.state.state,

@@ -16,6 +16,7 @@ import { RestVenue } from '../venues/rest-venue.js';
 import type { Venue } from '../execution/venue.js';
 import { MarketDataEngine } from '../market/engine.js';
 import { MarketCatalog } from '../market/market-catalog.js';
+import { PlotRing } from './plot-ring.js';
 import type { Portfolio } from '../portfolio/portfolio.js';
 import type { RiskEngine } from '../risk/engine.js';
 import { journalRiskSink } from '../risk/sinks.js';
@@ -95,6 +96,10 @@ export interface Bot {
   venue: Venue;
   loop: BotLoop;
   recovery: RecoveryReport;
+  /** The market catalog (precisions, for the API). */
+  catalog: MarketCatalog;
+  /** The strategies' `ctx.plot` points (the API's and the dashboard's). */
+  plots: PlotRing;
   /** The embedded simulator serving market data (and the venue of `live` runs pointed at it). */
   embedded?: RunningSim;
   paper?: PaperVenue;
@@ -224,6 +229,8 @@ export async function startBot(config: MizanConfig, opts: BotOptions = {}): Prom
     // The same kernel as a backtest; live and paper supply the exchange's venues, the local books, the
     // journal, and balances synced from the venue (their `locked` is as old as the last sync).
     const execJournal = new JournalExecutionAdapter(journal, venue.kind);
+    const plots = new PlotRing(() => clock.now());
+    for (const i of instances) plots.declare(i.name, i.definition.plots, i.markets);
     const kernel = new TradingKernel(
       {
         clock,
@@ -245,6 +252,7 @@ export async function startBot(config: MizanConfig, opts: BotOptions = {}): Prom
         // Brackets are kept in the journal; final orders too, so memory stays flat over weeks.
         bracketStore: journalBracketStore(journal),
         retainFinal: 1_000,
+        plot: (strategy, symbol, name, value) => plots.add(strategy, symbol, name, value),
       },
       { config, instances },
     );
@@ -351,6 +359,8 @@ export async function startBot(config: MizanConfig, opts: BotOptions = {}): Prom
       venue: kernel.venueFor(MAIN_ACCOUNT),
       loop,
       recovery,
+      catalog,
+      plots,
       ...(embedded ? { embedded } : {}),
       ...(paper ? { paper } : {}),
       ...(privateStream ? { privateStream } : {}),

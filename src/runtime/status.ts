@@ -4,6 +4,10 @@
 import { Decimal } from '../core/decimal.js';
 import type { PnlRow } from '../portfolio/portfolio.js';
 import { progressText, type StrategyProgress } from './progress.js';
+import { formatDenials, type DenialBreakdown } from '../kernel/denial-tally.js';
+
+/** The longest last-denial text the status line shows (the summary and the API have it whole). */
+const LAST_DENIAL_CHARS = 320;
 
 /** A market's base and quote asset (the kernel's instruments: the market catalog). */
 export type Split = (symbol: string) => { base: string; quote: string };
@@ -19,6 +23,10 @@ export interface StatusSnapshot {
   openOrders: number;
   fills: number;
   denials: number;
+  /** The last denial as `strategy rule: reason` (with its numbers). */
+  lastDenial?: string;
+  /** Denials by rule and reason (numbers, or their range), for the summary. */
+  denied?: DenialBreakdown;
   /** Errors the strategies' handlers threw since the start (each kind logged once, repeats rate-limited). */
   errors?: number;
   books: { healthy: number; total: number; unhealthy: string[] };
@@ -63,7 +71,7 @@ export function statusLine(s: StatusSnapshot, color: boolean): string {
   return (
     `${c(36, `[${s.mode} ${fmtElapsed(s.elapsedMs)}]`)} equity ${fmtMoney(s.equity)} ${s.reference}` +
     `  pnl ${pnl.gte(0) ? c(32, pnlText) : c(31, pnlText)}` +
-    `  orders ${s.openOrders} open  fills ${s.fills}  denied ${s.denials}${s.errors ? `  ${c(31, `errors ${s.errors}`)}` : ''}  books ${books}${late}${state}${waiting ? `  ${c(33, waiting)}` : ''}`
+    `  orders ${s.openOrders} open  fills ${s.fills}  denied ${s.denials}${s.denials && s.lastDenial ? ` (last: ${s.lastDenial.length > LAST_DENIAL_CHARS ? `${s.lastDenial.slice(0, LAST_DENIAL_CHARS - 1)}…` : s.lastDenial})` : ''}${s.errors ? `  ${c(31, `errors ${s.errors}`)}` : ''}  books ${books}${late}${state}${waiting ? `  ${c(33, waiting)}` : ''}`
   );
 }
 
@@ -74,6 +82,7 @@ export function summary(s: StatusSnapshot, rows: PnlRow[], split: Split): string
     `  equity   ${fmtMoney(s.startEquity)} -> ${fmtMoney(s.equity)} ${s.reference} (${fmtSigned(s.equity.minus(s.startEquity))})`,
     `  fills    ${s.fills}    denied intents ${s.denials}    open orders left ${s.openOrders}${s.errors ? `    strategy handler errors ${s.errors}` : ''}`,
   ];
+  if (s.denied && s.denied.total > 0) lines.push('  denied intents by rule and reason:', ...formatDenials(s.denied, '    '));
   if (rows.length) {
     for (const l of pnlTable(rows, split)) lines.push(`  ${l}`);
   }

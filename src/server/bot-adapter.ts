@@ -28,8 +28,10 @@ import {
   type TradingStateDto,
 } from './port.js';
 import { MAIN_ACCOUNT } from '../core/account.js';
+import { DenialLog } from './denial-log.js';
+import { booksView, plotsView, Precisions } from './bot-views.js';
 
-const DENIALS_KEPT = 50;
+export { DenialLog };
 
 const str = (d: Decimal | undefined): string | null => (d === undefined ? null : d.toFixed());
 
@@ -106,49 +108,6 @@ export interface BotControlAdapter extends BotControl {
 }
 
 
-/**
- * The last denials of each strategy, for the API. Made from the bot's parts before any strategy
- * starts (`startBot`'s `attach`), so the denials of the first moments (an intent of `onStart`, the
- * first candle) are listed too; the adapter made after `startBot` returns takes it over.
- */
-export class DenialLog {
-  private readonly byStrategy = new Map<string, DenialDto[]>();
-  private listener: ((d: DenialDto) => void) | undefined;
-  private readonly off: () => void;
-
-  /** Every denial the strategies get: risk's, and the exchange's refusals (rule `exchange`), from the trading core. */
-  constructor(parts: Pick<Bot, 'core'>, now: () => number = () => Date.now()) {
-    this.off = parts.core.onDenial((d) => {
-      const i = d.intent;
-      const symbol = 'symbol' in i ? i.symbol : 'market' in i ? i.market : null;
-      this.add({ time: now(), strategy: i.strategy, rule: d.rule, reason: d.reason, intent: i.kind, symbol });
-    });
-  }
-
-  private add(d: DenialDto): void {
-    const list = this.byStrategy.get(d.strategy) ?? [];
-    list.push(d);
-    if (list.length > DENIALS_KEPT) list.shift();
-    this.byStrategy.set(d.strategy, list);
-    this.listener?.(d);
-  }
-
-  /** The strategy's last denials, oldest first. */
-  recent(strategy: string): DenialDto[] {
-    return [...(this.byStrategy.get(strategy) ?? [])];
-  }
-
-  /** Told of each new denial (one listener: the adapter's stream). */
-  onDenial(listener: ((d: DenialDto) => void) | undefined): void {
-    this.listener = listener;
-  }
-
-  close(): void {
-    this.listener = undefined;
-    this.off();
-  }
-}
-
 export function botControl(bot: Bot, logs: LogRing, now: () => number = () => Date.now(), early?: DenialLog): BotControlAdapter {
   const { config, core, engine, risk, portfolio, market, journal, loop } = bot;
   const symbols = [...new Set(config.strategies.flatMap((s) => s.markets))];
@@ -169,6 +128,9 @@ export function botControl(bot: Bot, logs: LogRing, now: () => number = () => Da
   const denials = early ?? new DenialLog(bot, now);
   denials.onDenial((d) => emit({ type: 'denial', denial: d }));
   const mid = (s: string) => (market.symbols().includes(s) ? market.book(s).mid() : undefined);
+  // Every amount is rounded as the exchange writes it: a market's prices and quantities to its
+  // precision, money in the reference asset to that asset's (not the 40 digits of the arithmetic).
+  const prec = new Precisions(bot.catalog, symbols);
 
   // ------------------------------------------------------------------------------ events
   const offs: (() => void)[] = [];
@@ -229,15 +191,20 @@ export function botControl(bot: Bot, logs: LogRing, now: () => number = () => Da
     const pnl = portfolio
       .pnl(mid)
       .filter((r) => r.strategy === name)
-      .map((r) => ({
-        symbol: r.symbol,
-        position: r.quantity.toFixed(),
-        avgPrice: r.avgPrice.toFixed(),
-        realized: r.realized.toFixed(),
-        unrealized: r.unrealized.toFixed(),
-        fees: r.fees.toFixed(),
-        trades: r.trades,
-      }));
+      .map((r) => {
+        const price = mid(r.symbol);
+        return {
+          symbol: r.symbol,
+          position: prec.base(r.symbol, r.quantity),
+          avgPrice: prec.price(r.symbol, r.avgPrice),
+          realized: prec.quote(r.symbol, r.realized),
+          unrealized: prec.quote(r.symbol, r.unrealized),
+          fees: prec.quote(r.symbol, r.fees),
+          trades: r.trades,
+          price: price ? prec.price(r.symbol, price) : null,
+          value: price ? prec.quote(r.symbol, r.quantity.mul(price)) : null,
+        };
+      });
     return {
       name,
       strategy: s.strategy,
@@ -261,17 +228,18 @@ export function botControl(bot: Bot, logs: LogRing, now: () => number = () => Da
   return {
     status() {
       const s = loop.snapshot();
+      const money = (d: Decimal) => prec.amount(s.reference, d);
       return {
         mode: s.mode,
         startedAt,
         uptimeMs: now() - startedAt,
         tradingState: stateDto(risk.state.record),
         reference: s.reference,
-        equity: s.equity.toFixed(),
-        startEquity: s.startEquity.toFixed(),
-        pnl: s.equity.minus(s.startEquity).toFixed(),
-        realized: s.realized.toFixed(),
-        unrealized: s.unrealized.toFixed(),
+        equity: money(s.equity),
+        startEquity: money(s.startEquity),
+        pnl: money(s.equity.minus(s.startEquity)),
+        realized: money(s.realized),
+        unrealized: money(s.unrealized),
         openOrders: s.openOrders,
         fills: s.fills,
         denials: s.denials,
@@ -280,6 +248,10 @@ export function botControl(bot: Bot, logs: LogRing, now: () => number = () => Da
           const h = market.health(sym);
           return { symbol: sym, healthy: h.healthy, reasons: [...h.reasons], lastUpdateAt: h.lastUpdateAt ?? null };
         }),
+        lastDenial: core.lastDenial ? { strategy: core.lastDenial.intent.strategy, rule: core.lastDenial.rule, reason: core.lastDenial.reason } : null,
+        denied: core.denialTally.breakdown(),
+        referencePrecision: prec.asset(s.reference),
+        markets: prec.list(),
       };
     },
     strategies: () => config.strategies.map((s) => strategy(s.name)),
@@ -324,7 +296,7 @@ export function botControl(bot: Bot, logs: LogRing, now: () => number = () => Da
     },
     equity(q) {
       const rows = journal.equity(q.since !== undefined ? { since: q.since } : {});
-      return rows.slice(-q.limit).map((r) => ({ ts: r.ts, asset: r.asset, equity: r.equity.toFixed() }));
+      return rows.slice(-q.limit).map((r) => ({ ts: r.ts, asset: r.asset, equity: prec.amount(r.asset, r.equity) }));
     },
     logs: (q) => logs.tail(q.limit, q.minLevel),
     candles(q) {
@@ -334,6 +306,11 @@ export function botControl(bot: Bot, logs: LogRing, now: () => number = () => Da
       if (!resolutions.includes(q.resolution)) throw new NotFoundError(`the bot builds no candles of ${q.symbol} at resolution ${q.resolution}s (resolutions: ${resolutions.join(', ')})`);
       const current = market.currentCandle(q.symbol, q.resolution);
       return { symbol: q.symbol, resolution: q.resolution, candles: market.candles(q.symbol, q.resolution).slice(-q.limit).map(candleDto), current: current ? candleDto(current) : null };
+    },
+    books: () => booksView(market, symbols, prec),
+    plots(name) {
+      runnerOf(name);
+      return plotsView(name, bot.plots);
     },
 
     halt(reason) {

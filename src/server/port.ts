@@ -35,6 +35,58 @@ export interface StatusDto {
   denials: number;
   errors: number;
   books: BookHealthDto[];
+  /** The last denial (null: none yet) and every denial by rule and reason, with their numbers (a range where they differed). */
+  lastDenial: { strategy: string; rule: string; reason: string } | null;
+  denied: { total: number; byRule: { rule: string; count: number; reasons: { reason: string; count: number; example: string }[]; otherReasons: number }[] };
+  /** Decimals of the reference asset (the money amounts above are rounded to them). */
+  referencePrecision: number;
+  /** Each market's precision, for showing its prices and amounts. */
+  markets: MarketDto[];
+}
+
+export interface MarketDto {
+  symbol: string;
+  base: string;
+  quote: string;
+  /** Decimals of a price (and of an amount in the quote asset). */
+  pricePrecision: number;
+  /** Decimals of a quantity (in the base asset). */
+  quantityPrecision: number;
+  /** Decimals of an amount of the base asset and of the quote asset (balances, values, PnL). */
+  basePrecision: number;
+  quotePrecision: number;
+}
+
+export interface LevelDto {
+  price: string;
+  quantity: string;
+}
+
+export interface BookDto {
+  symbol: string;
+  healthy: boolean;
+  bestBid: LevelDto | null;
+  bestAsk: LevelDto | null;
+  mid: string | null;
+  spread: string | null;
+  spreadBps: string | null;
+  /** Quantity (base) and notional (quote) resting within ±`percent`% of the mid, per side. */
+  depth: { percent: number; bid: { quantity: string; notional: string; levels: number }; ask: { quantity: string; notional: string; levels: number } } | null;
+  /** The best levels of each side (at most 10), best first. */
+  bids: LevelDto[];
+  asks: LevelDto[];
+  lastUpdateAt: number | null;
+}
+
+export interface PlotDto {
+  name: string;
+  symbol: string;
+  /** `price`: over the market's candles; any other name: a pane of its own. */
+  pane: string;
+  color: string | null;
+  levels: number[];
+  /** At the time of the `ctx.plot` call (ms, a candle's close); value null: a gap. Oldest first. */
+  points: { time: number; value: number | null }[];
 }
 
 export interface OrderDto {
@@ -86,6 +138,10 @@ export interface PnlDto {
   unrealized: string;
   fees: string;
   trades: number;
+  /** The market's price now (its mid), null without a book. */
+  price: string | null;
+  /** position × price, in the quote asset; null without a price. */
+  value: string | null;
 }
 
 export interface StrategyDto {
@@ -199,6 +255,10 @@ export interface BotControl {
   logs(q: { limit: number; minLevel: number }): LogLineDto[];
   /** The live candles the bot builds (its strategies' resolutions); NotFoundError for a market or resolution it does not build. */
   candles(q: { symbol: string; resolution: number; limit: number }): CandlesDto;
+  /** Each market's book: best bid / ask, spread and depth. */
+  books(): BookDto[];
+  /** The strategy's declared plots with the points it drew since the bot started. */
+  plots(name: string): PlotDto[];
 
   halt(reason: string): TradingStateDto;
   resume(reason: string): TradingStateDto;

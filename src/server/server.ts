@@ -220,6 +220,8 @@ export async function startServer(o: ServerOptions): Promise<RunningServer> {
   app.get(`${api}/margin/positions`, async () => ({ positions: c.marginPositions() }));
   app.get(`${api}/equity`, async (req) => ({ points: c.equity(parse(equityQuery, req.query, 'query')) }));
   app.get(`${api}/candles`, async (req) => c.candles(parse(candlesQuery, req.query, 'query')));
+  app.get(`${api}/books`, async () => ({ books: c.books() }));
+  app.get(`${api}/strategies/:name/plots`, async (req) => ({ plots: c.plots(parse(nameParams, req.params, 'params').name) }));
   app.get(`${api}/logs`, async (req) => {
     const q = parse(logsQuery, req.query, 'query');
     return { lines: c.logs({ limit: q.limit, minLevel: LEVELS[q.level] }) };

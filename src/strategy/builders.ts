@@ -6,6 +6,7 @@ import { toDecimal, type DecimalInput } from '../core/decimal.js';
 import type {
   Brackets,
   CancelAllIntent,
+  ExitIntent,
   CancelIntent,
   InstantOrderIntent,
   Intent,
@@ -86,6 +87,12 @@ export const stopMarket = (side: Side, symbol: string, size: Size, stopPrice: De
 
 export const cancel = (clientOrderId: string, tag?: string): Draft<CancelIntent> => ({ kind: 'cancel', clientOrderId, ...(tag ? { tag } : {}) });
 export const cancelAll = (symbol: string, tag?: string): Draft<CancelAllIntent> => ({ kind: 'cancelAll', symbol, ...(tag ? { tag } : {}) });
+/**
+ * Close the strategy's position in `symbol` (core/intents.ts ExitIntent): its brackets cancel their
+ * resting legs and exit at market, the rest is sold at market. A plain sell of coins a bracket's stop
+ * locks is denied by the balance rule.
+ */
+export const exit = (symbol: string, tag?: string): Draft<ExitIntent> => ({ kind: 'exit', symbol, ...(tag ? { tag } : {}) });
 
 export const instant = (side: Side, symbol: string, size: Size, tag?: string): Draft<InstantOrderIntent> => ({
   kind: 'instant',

@@ -3,7 +3,7 @@
  * `ctx.plot(name, value)`: a backtest keeps them in its result and its HTML report draws them over
  * the candles (`pane: 'price'`) or in a pane of their own (any other pane name; series with the same
  * pane name share it). Live and paper runs check the call (a name that was not declared throws) and
- * keep nothing.
+ * keep the last points for the API and the dashboard (runtime/plot-ring.ts).
  */
 
 export interface PlotSpec {

@@ -152,19 +152,21 @@ describe('mizan backtest: denied intents by rule and reason', () => {
     expect(r.code).toBe(0);
     expect(r.stdout).toContain('denied intents 40');
     expect(r.stdout).toContain('denied intents by rule and reason:\n  marketLimits: 40\n');
-    expect(r.stdout).toMatch(/ {8}27 × quantity # is above the maximum 100 of BTCUSDT\n/);
-    expect(r.stdout).toMatch(/ {8}13 × order total # USDT \(0\.000009 × #\) is below the minimum 10 of BTCUSDT\n/);
+    // The numbers that differ between the denials as their range, never a bare `#` (issue 34 item 4).
+    expect(r.stdout).toMatch(/ {8}27 × quantity 9345\.850467–9901\.267326 is above the maximum 100 of BTCUSDT\n/);
+    expect(r.stdout).toMatch(/ {8}13 × order total 0\.000909–0\.000963 USDT \(0\.000009 × 101–107\) is below the minimum 10 of BTCUSDT\n/);
+    expect(r.stdout).not.toContain(' # ');
     const res = readResult(s.out) as unknown as { denied: { total: number; byRule: { rule: string; count: number; reasons: { reason: string; count: number; example: string }[]; otherReasons: number }[] } };
     expect(res.denied.total).toBe(40);
     expect(res.denied.byRule).toHaveLength(1);
     const rule = res.denied.byRule[0]!;
     expect(rule).toMatchObject({ rule: 'marketLimits', count: 40, otherReasons: 0 });
     expect(rule.reasons.map((x) => [x.reason, x.count])).toEqual([
-      ['quantity # is above the maximum 100 of BTCUSDT', 27],
-      ['order total # USDT (0.000009 × #) is below the minimum 10 of BTCUSDT', 13],
+      ['quantity 9345.850467–9901.267326 is above the maximum 100 of BTCUSDT', 27],
+      ['order total 0.000909–0.000963 USDT (0.000009 × 101–107) is below the minimum 10 of BTCUSDT', 13],
     ]);
     expect(rule.reasons[0]!.example).toMatch(/^quantity \d+\.\d+ is above the maximum 100 of BTCUSDT$/);
     const html = readFileSync(join(s.out, 'report.html'), 'utf8');
-    expect(html).toContain('<b>Denied intents: 40</b><br>marketLimits: 40<br>&nbsp;&nbsp;27 × quantity # is above the maximum 100 of BTCUSDT');
+    expect(html).toContain('<b>Denied intents: 40</b><br>marketLimits: 40<br>&nbsp;&nbsp;27 × quantity 9345.850467–9901.267326 is above the maximum 100 of BTCUSDT');
   }, 60_000);
 });

@@ -70,7 +70,8 @@ function journal<T>(bot: RunningBot, fn: (j: Journal) => T): T {
 const apiOpenOrders = async (bot: RunningBot, token: string) => ((await api(bot, '/api/v1/strategies', token)).strategies as Json[]).flatMap((s) => s.openOrders as Json[]);
 const pageOpenOrderIds = (p: Page) => p.locator('[data-testid=open-orders] tbody tr[data-id]').evaluateAll((rows) => rows.map((r) => (r as unknown as { dataset: { id: string } }).dataset.id).sort());
 const haltDenials = async () => ((await api(a, '/api/v1/strategies', A.read)).strategies as Json[]).flatMap((x) => x.recentDenials as Json[]).filter((d) => d.rule === 'tradingState');
-const shown = (v: string) => Number(v).toLocaleString('en-US', { minimumFractionDigits: 0, maximumFractionDigits: 2 });
+/** An amount as the page shows it: at the reference asset's decimals (the status's referencePrecision). */
+const shown = (v: string, dp: number) => Number(v).toLocaleString('en-US', { minimumFractionDigits: 0, maximumFractionDigits: dp });
 
 /** How many colours each selector's canvases hold (a drawn chart has more than its background). */
 async function drawnColours(p: Page, selectors: string[]): Promise<number[]> {
@@ -145,9 +146,10 @@ describe('the dashboard (mizan run --serve, in chromium)', () => {
     });
     try {
       const equity = page.getByTestId('equity');
+      const dp = (await api(a, '/api/v1/status', A.read)).referencePrecision as number;
       await expect.poll(async () => pushed.has((await equity.getAttribute('data-value')) ?? ''), { timeout: 20_000 }).toBe(true);
       const v = (await equity.getAttribute('data-value'))!;
-      expect(await equity.textContent()).toBe(shown(v));
+      expect(await equity.textContent()).toBe(shown(v, dp));
     } finally {
       ws.close();
     }

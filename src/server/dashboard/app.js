@@ -5,7 +5,8 @@
 // a URL.
 import { ApiError, Bot } from './bot.js';
 import { candleChart, equityCharts } from './charts.js';
-import { ago, badge, clear, confirmAction, duration, h, money, signClass, stateBadge, table, time, toast } from './ui.js';
+import { badge, clear, confirmAction, duration, h, live, signClass, stateBadge, table, time, toast } from './ui.js';
+import { booksPage, fmt, positionsPage } from './market-pages.js';
 
 const KEY = 'mizan.dashboard.bots';
 const SELECTED = 'mizan.dashboard.selected';
@@ -119,22 +120,6 @@ function render() {
   page = fn(el, bot, route.slice(1));
 }
 
-/** Re-draw `draw` into `box` now and whenever the bot announces one of `topics`. */
-function live(bot, box, topics, draw) {
-  const run = () => {
-    clear(box);
-    if (bot.state !== 'live' && !bot.status) {
-      box.append(h('p', { class: 'muted' }, bot.error ? `Not connected: ${bot.error}` : 'Connecting…'));
-      return;
-    }
-    draw(box);
-  };
-  run();
-  return bot.on((topic) => {
-    if (topics.includes(topic) || topic === 'load' || topic === 'connection') run();
-  });
-}
-
 async function control(bot, what, fn) {
   try {
     const r = await fn();
@@ -195,15 +180,17 @@ function overviewPage(el, bot) {
     }),
     live(bot, stats, ['status', 'tradingState'], (box) => {
       const s = bot.status;
+      const f = fmt(bot);
+      charts.format((v) => f.ref(v));
       eqHead.textContent = `Equity (${s.reference})`;
       box.append(
         stat('Mode', s.mode, { testid: 'mode' }),
         stat('Up', duration(s.uptimeMs)),
-        stat(`Equity (${s.reference})`, money(s.equity), { testid: 'equity', dataset: { value: s.equity }, title: s.equity }),
-        stat('Start equity', money(s.startEquity), { testid: 'start-equity', dataset: { value: s.startEquity } }),
-        stat('PnL', money(s.pnl), { class: signClass(s.pnl), testid: 'pnl' }),
-        stat('Realised', money(s.realized), { class: signClass(s.realized) }),
-        stat('Unrealised', money(s.unrealized), { class: signClass(s.unrealized) }),
+        stat(`Equity (${s.reference})`, fmt(bot).ref(s.equity), { testid: 'equity', dataset: { value: s.equity }, title: s.equity }),
+        stat('Start equity', fmt(bot).ref(s.startEquity), { testid: 'start-equity', dataset: { value: s.startEquity } }),
+        stat('PnL', fmt(bot).ref(s.pnl), { class: signClass(s.pnl), testid: 'pnl' }),
+        stat('Realised', fmt(bot).ref(s.realized), { class: signClass(s.realized) }),
+        stat('Unrealised', fmt(bot).ref(s.unrealized), { class: signClass(s.unrealized) }),
         stat('Open orders', String(s.openOrders), { testid: 'open-orders-count' }),
         stat('Fills', String(s.fills)),
         stat('Denials', String(s.denials)),
@@ -213,6 +200,7 @@ function overviewPage(el, bot) {
       charts.set(bot.equity);
     }),
     live(bot, pnl, ['strategies', 'strategy'], (box) => {
+      const f = fmt(bot);
       const rows = [...bot.strategies.values()].flatMap((s) => (s.pnl.length ? s.pnl.map((p) => ({ s, p })) : [{ s, p: null }]));
       box.append(
         table(
@@ -220,11 +208,11 @@ function overviewPage(el, bot) {
             ['strategy', (r) => h('a', { href: `#/strategy/${encodeURIComponent(r.s.name)}` }, r.s.name)],
             ['state', (r) => badge(r.s.state, r.s.state === 'running' ? 'ok' : 'warn')],
             ['market', (r) => r.p?.symbol ?? r.s.markets.join(', ')],
-            ['position', (r) => r.p?.position ?? '—'],
-            ['avg price', (r) => (r.p ? money(r.p.avgPrice, 8) : '—')],
-            ['realised', (r) => (r.p ? h('span', { class: signClass(r.p.realized) }, money(r.p.realized, 4)) : '—')],
-            ['unrealised', (r) => (r.p ? h('span', { class: signClass(r.p.unrealized) }, money(r.p.unrealized, 4)) : '—')],
-            ['fees', (r) => (r.p ? money(r.p.fees, 6) : '—')],
+            ['position', (r) => (r.p ? f.base(r.p.symbol, r.p.position) : '—')],
+            ['avg price', (r) => (r.p ? f.price(r.p.symbol, r.p.avgPrice) : '—')],
+            ['realised', (r) => (r.p ? h('span', { class: signClass(r.p.realized) }, f.quote(r.p.symbol, r.p.realized)) : '—')],
+            ['unrealised', (r) => (r.p ? h('span', { class: signClass(r.p.unrealized) }, f.quote(r.p.symbol, r.p.unrealized)) : '—')],
+            ['fees', (r) => (r.p ? f.quote(r.p.symbol, r.p.fees) : '—')],
             ['trades', (r) => (r.p ? String(r.p.trades) : '0')],
           ],
           rows,
@@ -366,74 +354,6 @@ function denialsPage(el, bot) {
   return live(bot, box, ['denial'], (b) => b.append(denialsTable(bot.denials, 'denials')));
 }
 
-function booksPage(el, bot) {
-  const box = h('section', {});
-  el.append(h('h1', {}, `${bot.name}: book health`), box);
-  return live(bot, box, ['status'], (b) =>
-    b.append(
-      table(
-        [
-          ['market', (x) => x.symbol],
-          ['health', (x) => badge(x.healthy ? 'healthy' : 'unhealthy', x.healthy ? 'ok' : 'bad')],
-          ['why', (x) => x.reasons.join('; ')],
-          ['last update', (x) => (x.lastUpdateAt ? `${ago(x.lastUpdateAt)} (${time(x.lastUpdateAt)})` : 'never')],
-        ],
-        bot.status.books,
-        { testid: 'books', rowAttrs: (x) => ({ dataset: { symbol: x.symbol } }) },
-      ),
-    ),
-  );
-}
-
-function positionsPage(el, bot) {
-  const spot = h('section', {});
-  const bal = h('section', {});
-  const margin = h('section', {});
-  el.append(h('h1', {}, `${bot.name}: positions`), h('h2', {}, 'Positions by strategy'), spot, h('h2', {}, 'Balances'), bal, h('h2', {}, 'Margin positions'), margin);
-  const off = live(bot, spot, ['strategies'], (box) => {
-    const rows = [...bot.strategies.values()].flatMap((s) => s.pnl.filter((p) => Number(p.position) !== 0).map((p) => ({ s: s.name, ...p })));
-    box.append(
-      table(
-        [
-          ['strategy', (r) => r.s],
-          ['market', (r) => r.symbol],
-          ['position', (r) => r.position],
-          ['avg price', (r) => money(r.avgPrice, 8)],
-          ['unrealised', (r) => h('span', { class: signClass(r.unrealized) }, money(r.unrealized, 4))],
-          ['realised', (r) => h('span', { class: signClass(r.realized) }, money(r.realized, 4))],
-        ],
-        rows,
-        { testid: 'positions', empty: 'no open position' },
-      ),
-    );
-  });
-  // Balances and margin positions change with fills: read again after each burst of them.
-  let pending = null;
-  const read = () => {
-    Promise.all([bot.get('/api/v1/balances'), bot.get('/api/v1/margin/positions')])
-      .then(([b, m]) => {
-        clear(bal);
-        for (const [account, list] of Object.entries(b.accounts)) {
-          bal.append(h('h3', {}, `account ${account}`), table([['asset', (x) => x.asset], ['value', (x) => x.value], ['locked', (x) => x.locked]], list, { testid: `balances-${account}` }));
-        }
-        clear(margin);
-        margin.append(table([['id', (p) => p.id], ['market', (p) => p.market], ['side', (p) => p.side], ['state', (p) => p.state], ['strategy', (p) => p.strategy ?? '']], m.positions, { testid: 'margin', empty: 'no margin position' }));
-      })
-      .catch((err) => toast(err.message, 'error'));
-  };
-  read();
-  const off2 = bot.on((topic) => {
-    if (topic !== 'fill' && topic !== 'load') return;
-    clearTimeout(pending);
-    pending = setTimeout(read, 500);
-  });
-  return () => {
-    off();
-    off2();
-    clearTimeout(pending);
-  };
-}
-
 const LEVEL = { 10: 'trace', 20: 'debug', 30: 'info', 40: 'warn', 50: 'error', 60: 'fatal' };
 
 function logsPage(el, bot) {
@@ -492,6 +412,16 @@ function strategyPage(el, bot, [name]) {
       box.dataset.markers = String(n);
     }
   };
+  // The strategy's declared plots over its candles: read with the candles, then after each candle
+  // of its markets closes (the strategy draws on it).
+  let plotsPending = null;
+  const loadPlots = () =>
+    bot
+      .get(`/api/v1/strategies/${encodeURIComponent(name)}/plots`)
+      .then((r) => {
+        for (const [m, { chart }] of byMarket) chart.plots(r.plots.filter((p) => p.symbol === m));
+      })
+      .catch((err) => toast(`${name} plots: ${err.message}`, 'error'));
   const load = () => {
     for (const [m, { chart, box }] of byMarket) {
       bot
@@ -500,6 +430,7 @@ function strategyPage(el, bot, [name]) {
           chart.set(r.current ? [...r.candles, r.current] : r.candles);
           box.dataset.candles = String(r.candles.length + (r.current ? 1 : 0));
           mark();
+          return loadPlots();
         })
         .catch((err) => toast(`${m} candles: ${err.message}`, 'error'));
     }
@@ -562,9 +493,10 @@ function strategyPage(el, bot, [name]) {
           [
             ['market', (p) => p.symbol],
             ['position', (p) => p.position],
-            ['avg price', (p) => money(p.avgPrice, 8)],
-            ['realised', (p) => h('span', { class: signClass(p.realized) }, money(p.realized, 4))],
-            ['unrealised', (p) => h('span', { class: signClass(p.unrealized) }, money(p.unrealized, 4))],
+            ['avg price', (p) => fmt(bot).price(p.symbol, p.avgPrice)],
+            ['price', (p) => (p.price === null ? '—' : fmt(bot).price(p.symbol, p.price))],
+            ['realised', (p) => h('span', { class: signClass(p.realized) }, fmt(bot).quote(p.symbol, p.realized))],
+            ['unrealised', (p) => h('span', { class: signClass(p.unrealized) }, fmt(bot).quote(p.symbol, p.unrealized))],
             ['fees', (p) => p.fees],
             ['trades', (p) => String(p.trades)],
           ],
@@ -587,11 +519,14 @@ function strategyPage(el, bot, [name]) {
         const { chart, box } = byMarket.get(data.symbol);
         chart.add(data.candle);
         box.dataset.candles = String(Number(box.dataset.candles ?? 0) + 1);
+        clearTimeout(plotsPending);
+        plotsPending = setTimeout(loadPlots, 300);
       }
     }),
   ];
   return () => {
     offs.forEach((f) => f());
+    clearTimeout(plotsPending);
     for (const { chart } of byMarket.values()) chart.remove();
   };
 }
@@ -618,9 +553,9 @@ function botCard(bot) {
             { class: 'stats' },
             stat('Mode', s.mode, { testid: 'mode' }),
             stat('Trading', stateBadge(s.tradingState.state), { testid: 'trading-state', dataset: { state: s.tradingState.state } }),
-            stat(`Equity (${s.reference})`, money(s.equity), { testid: 'equity', dataset: { value: s.equity } }),
-            stat('Start equity', money(s.startEquity), { testid: 'start-equity', dataset: { value: s.startEquity } }),
-            stat('PnL', money(s.pnl), { class: signClass(s.pnl) }),
+            stat(`Equity (${s.reference})`, fmt(bot).ref(s.equity), { testid: 'equity', dataset: { value: s.equity } }),
+            stat('Start equity', fmt(bot).ref(s.startEquity), { testid: 'start-equity', dataset: { value: s.startEquity } }),
+            stat('PnL', fmt(bot).ref(s.pnl), { class: signClass(s.pnl) }),
             stat('Open orders', String(s.openOrders), { testid: 'open-orders-count' }),
             stat('Fills', String(s.fills)),
             stat('Books', `${s.books.filter((b) => b.healthy).length}/${s.books.length} healthy`),

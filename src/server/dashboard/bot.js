@@ -3,6 +3,8 @@
 // WebSocket). On each (re)connection the state is read once over HTTP, then kept current from the
 // stream's pushes alone (no polling). Every change is announced to the listeners with its topic.
 
+import { EquitySeries } from './series.js';
+
 export class ApiError extends Error {
   constructor(status, message) {
     super(message);
@@ -27,7 +29,7 @@ export class Bot {
     this.fills = [];
     this.denials = [];
     this.logs = [];
-    this.equity = []; // { t: seconds, v: number }, ascending
+    this.equity = new EquitySeries(); // one value per period (series.js), capped
     this.listeners = new Set();
     this.ws = null;
     this.retryMs = 1000;
@@ -186,9 +188,9 @@ export class Bot {
     for (const s of strategies.strategies) for (const o of s.openOrders) this.openOrders.set(o.clientOrderId, o);
     this.denials = strategies.strategies.flatMap((s) => s.recentDenials).sort((a, b) => b.time - a.time);
     this.fills = fills.items;
-    this.equity = [];
-    for (const p of equity.points) this.addEquity(p.ts, Number(p.equity));
-    this.addEquity(status.startedAt + status.uptimeMs, Number(status.equity));
+    this.equity = new EquitySeries();
+    for (const p of equity.points) this.equity.add(p.ts, Number(p.equity));
+    this.equity.add(status.startedAt + status.uptimeMs, Number(status.equity));
     this.logs = logs.lines;
     this.emit('load', null);
   }
@@ -197,20 +199,11 @@ export class Bot {
     this.strategies = new Map(list.map((s) => [s.name, s]));
   }
 
-  addEquity(ms, v) {
-    if (!Number.isFinite(v)) return;
-    const t = Math.floor(ms / 1000);
-    const last = this.equity[this.equity.length - 1];
-    if (last && t < last.t) return;
-    if (last && t === last.t) last.v = v;
-    else this.equity.push({ t, v });
-  }
-
   apply(msg) {
     switch (msg.type) {
       case 'status':
         this.status = msg.status;
-        this.addEquity(msg.status.startedAt + msg.status.uptimeMs, Number(msg.status.equity));
+        this.equity.add(msg.status.startedAt + msg.status.uptimeMs, Number(msg.status.equity));
         this.emit('status', msg.status);
         break;
       case 'tradingState':

@@ -2,6 +2,7 @@
 // /dashboard/vendor/lightweight-charts.js: the global LightweightCharts).
 
 const LC = globalThis.LightweightCharts;
+const PALETTE = ['#d2a8ff', '#ffa657', '#79c0ff', '#7ee787', '#ff7b72', '#e3b341'];
 
 function chartIn(el, height) {
   const chart = LC.createChart(el, {
@@ -15,43 +16,42 @@ function chartIn(el, height) {
   return chart;
 }
 
-/** Equity (line) and its drawdown from the running peak (area, %), kept current by `set`. */
-export function equityCharts(eqEl, ddEl) {
+/**
+ * Equity (line) and its drawdown from the running peak (area, %), redrawn by `set` from an
+ * EquitySeries (series.js: evenly spaced periods, capped). The series objects are left on the
+ * elements (`chartSeries`) so a test reads what is drawn.
+ */
+export function equityCharts(eqEl, ddEl, format) {
   const eq = chartIn(eqEl, 260);
   const dd = chartIn(ddEl, 160);
-  const line = eq.addSeries(LC.LineSeries, { color: '#58a6ff', lineWidth: 2 });
+  const line = eq.addSeries(LC.LineSeries, { color: '#58a6ff', lineWidth: 2, ...(format ? { priceFormat: { type: 'custom', minMove: 1e-8, formatter: format } } : {}) });
   const area = dd.addSeries(LC.AreaSeries, { lineColor: '#f85149', topColor: 'rgba(248,81,73,0.05)', bottomColor: 'rgba(248,81,73,0.4)', priceFormat: { type: 'custom', minMove: 0.001, formatter: (v) => `${v.toFixed(3)} %` } });
-  let shown = 0;
-  let peak = -Infinity;
+  eqEl.chartSeries = line;
+  ddEl.chartSeries = area;
   let fitted = false;
   return {
-    /** points: { t: seconds, v }, ascending; only the new ones are added. */
-    set(points) {
-      if (points.length < shown) shown = 0;
-      if (shown === 0) {
-        peak = -Infinity;
-        const dds = points.map((p) => {
-          peak = Math.max(peak, p.v);
-          return { time: p.t, value: peak > 0 ? (p.v / peak - 1) * 100 : 0 };
-        });
-        line.setData(points.map((p) => ({ time: p.t, value: p.v })));
-        area.setData(dds);
-        shown = points.length;
-      } else {
-        // The last point may have been replaced (same second), then the new ones.
-        for (let i = Math.max(0, shown - 1); i < points.length; i++) {
-          const p = points[i];
-          peak = Math.max(peak, p.v);
-          line.update({ time: p.t, value: p.v });
-          area.update({ time: p.t, value: peak > 0 ? (p.v / peak - 1) * 100 : 0 });
-        }
-        shown = points.length;
-      }
+    /** @param {import('./series.js').EquitySeries} series */
+    set(series) {
+      const points = series.points();
+      let peak = -Infinity;
+      const dds = points.map((p) => {
+        if (p.value === undefined) return { time: p.time };
+        peak = Math.max(peak, p.value);
+        return { time: p.time, value: peak > 0 ? (p.value / peak - 1) * 100 : 0 };
+      });
+      line.setData(points);
+      area.setData(dds);
+      eqEl.dataset.step = String(series.step);
+      eqEl.dataset.points = String(points.length);
       if (!fitted && points.length > 1) {
         eq.timeScale().fitContent();
         dd.timeScale().fitContent();
         fitted = true;
       }
+    },
+    /** Money of the price scale, rounded as the bot's reference asset. */
+    format(fn) {
+      line.applyOptions({ priceFormat: { type: 'custom', minMove: 1e-8, formatter: fn } });
     },
     remove() {
       eq.remove();
@@ -68,6 +68,7 @@ export function candleChart(el, resolution) {
   const bar = (c) => ({ time: c.time, open: Number(c.open), high: Number(c.high), low: Number(c.low), close: Number(c.close) });
   const snap = (ms) => Math.floor(ms / 1000 / resolution) * resolution;
   let last = 0;
+  const lines = new Map();
   return {
     set(candles) {
       series.setData(candles.map(bar));
@@ -95,6 +96,34 @@ export function candleChart(el, resolution) {
       ].sort((a, b) => a.time - b.time);
       markers.setMarkers(m);
       return m.length;
+    },
+    /**
+     * The strategy's declared plots (GET /strategies/:name/plots of this market): `price` ones over
+     * the candles, each other pane name a pane of its own under them. A point drawn at a candle's
+     * close belongs to that candle (the one that started a resolution earlier).
+     */
+    plots(list) {
+      const panes = [...new Set(list.filter((p) => p.pane !== 'price').map((p) => p.pane))];
+      for (const p of list) {
+        let s = lines.get(p.name);
+        if (!s) {
+          const pane = p.pane === 'price' ? 0 : 1 + panes.indexOf(p.pane);
+          s = chart.addSeries(LC.LineSeries, { color: p.color ?? PALETTE[lines.size % PALETTE.length], lineWidth: 2, title: p.name, priceLineVisible: false, lastValueVisible: false }, pane);
+          for (const level of p.levels) s.createPriceLine({ price: level, color: '#8b949e', lineStyle: 2, lineWidth: 1, axisLabelVisible: true });
+          lines.set(p.name, s);
+        }
+        const data = [];
+        for (const pt of p.points) {
+          const time = snap(pt.time) - resolution;
+          const last = data[data.length - 1];
+          const item = pt.value === null ? { time } : { time, value: pt.value };
+          if (last && last.time === time) data[data.length - 1] = item;
+          else if (!last || last.time < time) data.push(item);
+        }
+        s.setData(data);
+      }
+      el.plotSeries = lines;
+      el.dataset.plots = String([...lines.values()].filter((s) => s.data().some((d) => d.value !== undefined)).length);
     },
     remove() {
       chart.remove();

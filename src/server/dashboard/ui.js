@@ -128,3 +128,19 @@ export function toast(text, kind = 'info') {
   box.append(el);
   if (kind !== 'error') setTimeout(() => el.remove(), 6000);
 }
+
+/** Re-draw `draw` into `box` now and whenever the bot announces one of `topics`. */
+export function live(bot, box, topics, draw) {
+  const run = () => {
+    clear(box);
+    if (bot.state !== 'live' && !bot.status) {
+      box.append(h('p', { class: 'muted' }, bot.error ? `Not connected: ${bot.error}` : 'Connecting…'));
+      return;
+    }
+    draw(box);
+  };
+  run();
+  return bot.on((topic) => {
+    if (topics.includes(topic) || topic === 'load' || topic === 'connection') run();
+  });
+}
