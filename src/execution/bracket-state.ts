@@ -6,6 +6,8 @@
  * src/runtime/bracket-store.ts): a store needs these types, not the manager's logic.
  */
 import type { Side } from '../core/types/market.js';
+import { Decimal } from '../core/decimal.js';
+import { isFinal, type TrackedOrder } from './tracked-order.js';
 
 /** The persisted state of one bracket (amounts and prices as decimal strings). */
 export interface BracketRecord {
@@ -51,4 +53,32 @@ export function memoryBracketStore(): BracketStore & { records: Map<string, Brac
     save: (r) => void records.set(r.entry, { ...r }),
     remove: (e) => void records.delete(e),
   };
+}
+
+/** sl: the stop (or a market exit of a stop already crossed); tp: the take profit; x: an exit the strategy asked for. */
+const TAG = /^bracket-(sl|tp|x):(.+)$/;
+/** How the `why` of an exit the strategy asked for starts (exit()). */
+export const STRATEGY_EXIT = 'exit asked by';
+
+/** The bracket an order's tag makes it a child of. */
+export function bracketOf(tag: string | undefined): { leg: 'sl' | 'tp' | 'x'; entry: string } | undefined {
+  if (!tag || !tag.startsWith('bracket-')) return undefined;
+  const m = TAG.exec(tag);
+  return m ? { leg: m[1] as 'sl' | 'tp' | 'x', entry: m[2]! } : undefined;
+}
+
+/** What the resting legs (stop, target) of a strategy's brackets in a market hold (base), and which legs they are. */
+export function restingLegs(records: Iterable<BracketRecord>, orders: ReadonlyMap<string, TrackedOrder>, strategy: string, symbol: string): { quantity: Decimal; legs: string[] } {
+  let quantity = new Decimal(0);
+  const legs = new Set<string>();
+  for (const r of records) {
+    if (r.strategy !== strategy || r.symbol !== symbol) continue;
+    for (const leg of ['stop', 'target'] as const) {
+      const o = r[leg] ? orders.get(r[leg]) : undefined;
+      if (!o || isFinal(o.state)) continue;
+      quantity = quantity.plus(o.quantity.minus(o.filled));
+      legs.add(leg === 'stop' ? 'stop loss' : 'take profit');
+    }
+  }
+  return { quantity, legs: [...legs] };
 }

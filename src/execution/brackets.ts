@@ -31,7 +31,8 @@ import type { BracketRecord, BracketStore } from './bracket-state.js';
 import type { ExecutionEngine } from './engine.js';
 import { isFinal, type TrackedOrder } from './tracked-order.js';
 
-export { memoryBracketStore } from './bracket-state.js';
+export { bracketOf, memoryBracketStore, STRATEGY_EXIT } from './bracket-state.js';
+import { bracketOf, restingLegs, STRATEGY_EXIT } from './bracket-state.js';
 export type { BracketRecord, BracketStore } from './bracket-state.js';
 
 export interface BracketDeps {
@@ -44,18 +45,7 @@ export interface BracketDeps {
 }
 
 type Leg = 'stop' | 'target' | 'exit';
-/** sl: the stop (or a market exit of a stop already crossed); tp: the take profit; x: an exit the strategy asked for. */
-const TAG = /^bracket-(sl|tp|x):(.+)$/;
 const ZERO = new Decimal(0);
-/** How the `why` of an exit the strategy asked for starts (exit()). */
-export const STRATEGY_EXIT = 'exit asked by';
-
-/** The bracket an order's tag makes it a child of. */
-export function bracketOf(tag: string | undefined): { leg: 'sl' | 'tp' | 'x'; entry: string } | undefined {
-  if (!tag || !tag.startsWith('bracket-')) return undefined;
-  const m = TAG.exec(tag);
-  return m ? { leg: m[1] as 'sl' | 'tp' | 'x', entry: m[2]! } : undefined;
-}
 
 export class BracketManager {
   private readonly records = new Map<string, BracketRecord>();
@@ -131,18 +121,7 @@ export class BracketManager {
 
   /** What the resting legs of the strategy's brackets in a market hold (base), and which legs they are. */
   resting(strategy: string, symbol: string): { quantity: Decimal; legs: string[] } {
-    let quantity = ZERO;
-    const legs = new Set<string>();
-    for (const r of this.records.values()) {
-      if (r.strategy !== strategy || r.symbol !== symbol) continue;
-      for (const leg of ['stop', 'target'] as const) {
-        const o = r[leg] ? this.deps.engine.orders.get(r[leg]) : undefined;
-        if (!o || isFinal(o.state)) continue;
-        quantity = quantity.plus(o.quantity.minus(o.filled));
-        legs.add(leg === 'stop' ? 'stop loss' : 'take profit');
-      }
-    }
-    return { quantity, legs: [...legs] };
+    return restingLegs(this.records.values(), this.deps.engine.orders, strategy, symbol);
   }
 
   // ---------------------------------------------------------------------------------- events

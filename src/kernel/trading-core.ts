@@ -9,16 +9,15 @@ import type { MarginRequest } from '../core/types/margin.js';
 import type { CheckOptions } from '../risk/types.js';
 import { DenialTally } from './denial-tally.js';
 import type { MarketStats, PriceTick, PublicTrade } from '../core/types/market.js';
-import { toView } from '../execution/tracked-order.js';
 import type { Bar } from '../strategy/bar.js';
 import { CandleWindow } from '../strategy/candle-window.js';
 import type { StrategyContext } from '../strategy/define.js';
 import { StrategyRunner, type StrategyEvent } from '../strategy/runner.js';
 import type { BookHealthView, BookView, Denial, FillEvent, MarginAlert, TradingStateChange } from '../core/views.js';
 import { HigherTimeframe } from './higher-timeframe.js';
+import { strategyContext, undeclared } from './strategy-context.js';
 import { IntentExecutor } from './intent-executor.js';
 import { planExit } from './exit-intent.js';
-import { plotter } from '../strategy/plots.js';
 import type { StrategyInstance, TradingCoreDeps } from './trading-core-ports.js';
 import { MAIN_ACCOUNT } from '../core/account.js';
 
@@ -224,53 +223,22 @@ export class TradingCore {
   }
 
   private context(inst: StrategyInstance): StrategyContext {
-    const d = this.deps;
-    const log = d.logger.child({ strategy: inst.name });
     /** Windows of other resolutions this instance was given (checked once: a strategy may ask per candle). */
     const other = new Map<string, CandleWindow>();
-    return {
-      name: inst.name,
-      params: inst.params,
-      markets: inst.markets,
-      resolutionSec: inst.resolutionSec,
-      clock: d.clock,
-      log,
-      state: d.kv(inst.name),
-      now: () => d.clock.now(),
-      market: (symbol) => {
-        const m = d.market(symbol);
-        if (!m) throw new Error(`unknown market ${symbol}`);
-        return m;
-      },
-      book: (symbol) => d.book(symbol),
-      candles: (symbol, res) => {
-        const r = res ?? inst.resolutionSec;
-        if (r === inst.resolutionSec) return this.windowFor(symbol, r);
-        const k = `${symbol}:${r}`;
-        let w = other.get(k);
-        if (w) return w;
-        if (!this.fed(symbol, r)) {
-          // A multiple of the strategy's resolution is built from its own candles (none is streamed for it).
-          if (r > inst.resolutionSec && r % inst.resolutionSec === 0) this.ensureHigher(symbol, inst.resolutionSec, r);
-          else throw undeclared(inst, symbol, r);
-        }
-        other.set(k, (w = this.windowFor(symbol, r)));
-        return w;
-      },
-      balance: (asset) => {
-        const b = d.portfolio.balance(asset, inst.account);
-        const reserved = d.risk.reserved?.(inst.account, asset) ?? new Decimal(0);
-        return { asset, value: b.value, locked: b.locked, free: b.value.minus(b.locked).minus(reserved) };
-      },
-      position: (symbol) => d.portfolio.positions.view(inst.name, symbol),
-      marginPositions: (market) => {
-        const all = d.portfolio.marginPositions(market);
-        const ownerOf = d.ownerOf;
-        return ownerOf ? all.filter((p) => ownerOf(p) === inst.name) : all;
-      },
-      openOrders: (symbol) => d.engine.liveOrders({ strategy: inst.name, ...(symbol ? { symbol } : {}) }).map(toView),
-      plot: plotter({ strategy: inst.name, plots: inst.definition.plots, markets: inst.markets, ...(d.plot ? { sink: d.plot } : {}) }),
-    };
+    return strategyContext(inst, this.deps, (symbol, res) => {
+      const r = res ?? inst.resolutionSec;
+      if (r === inst.resolutionSec) return this.windowFor(symbol, r);
+      const k = `${symbol}:${r}`;
+      let w = other.get(k);
+      if (w) return w;
+      if (!this.fed(symbol, r)) {
+        // A multiple of the strategy's resolution is built from its own candles (none is streamed for it).
+        if (r > inst.resolutionSec && r % inst.resolutionSec === 0) this.ensureHigher(symbol, inst.resolutionSec, r);
+        else throw undeclared(inst, symbol, r);
+      }
+      other.set(k, (w = this.windowFor(symbol, r)));
+      return w;
+    });
   }
 
   // ------------------------------------------------------------------------------ market events
@@ -410,18 +378,3 @@ export class TradingCore {
     return pending ? Promise.all(pending).then(() => undefined) : undefined;
   }
 }
-
-/**
- * ctx.candles() of a resolution nothing feeds: neither the strategy's own, nor a multiple of it, nor
- * declared. Refused (as freqtrade's informative timeframes must be declared) rather than an empty
- * window forever.
- */
-function undeclared(inst: StrategyInstance, symbol: string, seconds: number): Error {
-  const own = inst.resolutionSec;
-  return new Error(
-    `strategy ${inst.name}: ctx.candles(${JSON.stringify(symbol)}, ${seconds}) reads ${seconds}s candles, which are neither its resolution (${own}s) nor a multiple of it, ` +
-      `and the config does not declare them: add ${JSON.stringify(`${seconds}s`)} to this strategy's \`candles:\` list (strategies[].candles)` +
-      (inst.markets.includes(symbol) ? '' : `; ${symbol} is not one of its markets (${inst.markets.join(', ')}), whose candles only are fed`),
-  );
-}
-

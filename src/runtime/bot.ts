@@ -35,7 +35,7 @@ import { createPaperVenue, type PaperVenue } from './paper.js';
 import { marketFees } from './market-fees.js';
 import { recoverOrders, type RecoveryReport } from './recovery.js';
 import { startSchedules } from './schedules.js';
-import { loadStrategyInstances } from './strategy-loader.js';
+import { candlesPerMarket, loadStrategyInstances } from './strategy-loader.js';
 import type { TradingCore } from '../kernel/trading-core.js';
 import { TradingKernel } from '../kernel/kernel.js';
 import { referenceAsset } from '../kernel/reference.js';
@@ -302,7 +302,7 @@ export async function startBot(config: MizanConfig, opts: BotOptions = {}): Prom
     market.on('trade', (t) => kernel.onTrade(t));
     market.on('stats', (s, st) => core.onStats(s, st));
     // Through the kernel: after the strategies handled the candle, the equity goes to the protections.
-    market.on('candleClosed', (symbol, res, c) => void kernel.onBar(symbol, barOf(c, res)));
+    market.on('candleClosed', (symbol, res, c) => void kernel.onBar(symbol, Bar.fromCandle(c, res)));
 
     const loop = new BotLoop({
       config,
@@ -389,15 +389,3 @@ export async function startBot(config: MizanConfig, opts: BotOptions = {}): Prom
     throw err;
   }
 }
-
-/** Each market's candle resolutions: those of the strategies trading it (their own and their declared `candles:`). */
-export function candlesPerMarket(instances: readonly { markets: readonly string[]; resolutionSec: number; candleSeconds?: readonly number[] }[]): Record<string, number[]> {
-  const out: Record<string, Set<number>> = {};
-  for (const i of instances) for (const m of i.markets) for (const r of [i.resolutionSec, ...(i.candleSeconds ?? [])]) (out[m] ??= new Set()).add(r);
-  return Object.fromEntries(Object.entries(out).map(([m, rs]) => [m, [...rs].sort((a, b) => a - b)]));
-}
-
-function barOf(c: { time: number; open: Decimal; high: Decimal; low: Decimal; close: Decimal; volume: Decimal }, res: number) {
-  return Bar.fromCandle(c, res);
-}
-

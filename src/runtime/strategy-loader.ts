@@ -165,3 +165,10 @@ export async function checkStrategyEntries(data: unknown, baseDir: string): Prom
   }
   return issues;
 }
+
+/** Each market's candle resolutions: those of the strategies trading it (their own and their declared `candles:`). */
+export function candlesPerMarket(instances: readonly { markets: readonly string[]; resolutionSec: number; candleSeconds?: readonly number[] }[]): Record<string, number[]> {
+  const out: Record<string, Set<number>> = {};
+  for (const i of instances) for (const m of i.markets) for (const r of [i.resolutionSec, ...(i.candleSeconds ?? [])]) (out[m] ??= new Set()).add(r);
+  return Object.fromEntries(Object.entries(out).map(([m, rs]) => [m, [...rs].sort((a, b) => a - b)]));
+}
