@@ -95,16 +95,23 @@ export class WallexRestClient {
   private readonly redact: Redact;
   readonly subAccountId: string | undefined;
 
-  /** `shared` is internal: the HTTP core of the client this one is a sub-account view of. */
+  /**
+   * `shared` is internal: the HTTP core of the client this one is a sub-account view of;
+   * `subAccountKey` the trading-credit account's own key that view sends instead of `apiKey`.
+   */
   constructor(
     private readonly options: WallexRestClientOptions,
     shared?: HttpCore,
+    subAccountKey?: string,
   ) {
     this.clock = options.clock ?? new SystemClock();
     this.subAccountId = options.subAccountId === undefined ? undefined : headerId(options.subAccountId, 'subAccountId');
     this.rootHttp = shared ?? new HttpCore({ ...options, clock: this.clock });
-    this.redact = makeRedactor(options.apiKey);
-    this.http = this.subAccountId === undefined ? this.rootHttp : this.rootHttp.withHeaders({ 'sub-account-client-id': this.subAccountId });
+    const redactMain = makeRedactor(options.apiKey);
+    const redactSub = makeRedactor(subAccountKey);
+    this.redact = (t) => redactSub(redactMain(t));
+    const sub: Record<string, string> = this.subAccountId === undefined ? {} : { 'sub-account-client-id': this.subAccountId };
+    this.http = subAccountKey !== undefined ? this.rootHttp.withApiKey(subAccountKey, sub) : this.subAccountId === undefined ? this.rootHttp : this.rootHttp.withHeaders(sub);
   }
 
   /** Last line of defence: no error leaves the client with the API key in it. */
@@ -120,11 +127,15 @@ export class WallexRestClient {
   }
 
   /**
-   * A client that sends `sub-account-client-id: id` on every call (trading-credit accounts trade
-   * through it). It shares this client's key, limiter and rate-limit state.
+   * A client that sends `sub-account-client-id: id` on every call, with `apiKey`: the trading-credit
+   * account's own key (the exchange refuses the main key for a trading-credit account's orders).
+   * Without `apiKey` the main key is sent: enough for the calls that manage the account from the
+   * main one (closing it, connecting the wallet). It shares this client's connections, limiter and
+   * rate-limit state.
    */
-  withSubAccount(id: string): WallexRestClient {
-    return new WallexRestClient({ ...this.options, subAccountId: id }, this.rootHttp);
+  withSubAccount(id: string, apiKey?: string): WallexRestClient {
+    if (apiKey !== undefined && apiKey.length === 0) throw new ParameterError('apiKey', '(empty)', 'the trading-credit account\'s API key, or leave it out to send the main key');
+    return new WallexRestClient({ ...this.options, subAccountId: id }, this.rootHttp, apiKey);
   }
 
   // ---------------------------------------------------------------- public market data (4.1)

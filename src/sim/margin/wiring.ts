@@ -85,13 +85,18 @@ export function createSimDesks(sim: SimulatedExchange, opts: SimDeskOptions = {}
   const extras = new AccountExtras({ clock: sim.clock });
   const cryptoHistory = new CryptoHistory({ ledger: sim.ledger, clock: sim.clock, names: (a) => ASSET_FA_NAMES[a] });
   const withdrawals = new WithdrawalDesk({ ledger: sim.ledger, extras, clock: sim.clock, ...(opts.withdrawalFee ? { fee: opts.withdrawalFee } : {}) });
-  // A sub-account's ledger id becomes an account of the simulator on first use (no API keys of its
-  // own: it is reached only through its owner's key and the sub-account-client-id header).
+  // A sub-account's ledger id becomes an account of the simulator on first use (reached through the
+  // key issued for it, which authenticates as its owner, and the sub-account-client-id header).
   const resolveSubAccount = (a: string, c: string): string => {
     const id = prop.resolveSubAccount(a, c);
     if (!sim.accounts.get(id)) sim.createAccount({ id });
     return id;
   };
+  // Every trading-credit account gets its own API key (the exchange's rule); the owner's keys do not
+  // trade for it (wire/key-scope.ts).
+  let keySeq = 0;
+  const issuePropKey = (owner: string, clientId: string, key?: string): string =>
+    sim.createApiKey(owner, { name: `prop:${clientId}:${++keySeq}`, permissions: ['read', 'trade'], subAccount: clientId, ...(key ? { key } : {}) }).key;
   const onPrice = (p: { symbol: string; price: Decimal }) => {
     const now = sim.clock.now();
     margin.onPrice(p.symbol, p.price, now);
@@ -108,7 +113,7 @@ export function createSimDesks(sim: SimulatedExchange, opts: SimDeskOptions = {}
       ...profileRoutes(extras),
       ...walletHistoryRoutes(cryptoHistory, resolveSubAccount),
     ],
-    adminRoutes: [...propAdminRoutes(prop), ...walletHistoryAdminRoutes(cryptoHistory, (id) => sim.accounts.get(id) !== undefined)],
+    adminRoutes: [...propAdminRoutes(prop, issuePropKey), ...walletHistoryAdminRoutes(cryptoHistory, (id) => sim.accounts.get(id) !== undefined)],
     detach: () => void sim.off('price', onPrice),
   };
 }
