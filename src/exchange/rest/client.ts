@@ -40,6 +40,7 @@ import type {
   Profile,
   PropHistoryEntry,
   PropPackage,
+  PropPackageDetail,
   PublicTrade,
   Side,
   SpotOrder,
@@ -54,11 +55,13 @@ import type { OrderRateLimit } from './limiter.js';
 import * as margin from './margin.js';
 import * as market from './market.js';
 import * as prop from './prop.js';
+import * as propLife from './prop-lifecycle.js';
 import type { RetryPolicy } from './retry.js';
 import * as spot from './spot.js';
 import { headerId } from './validate.js';
 import type { OtcMarket } from '../parse/otc.js';
 import type { CryptoDeposit, CryptoWithdrawal } from '../parse/wallet-history.js';
+import type { ActivePropAccount, PropAvailabilityCheck, SubAccount, SubAccountTransfer, WalletConnection } from '../parse/prop-lifecycle.js';
 
 export interface WallexRestClientOptions {
   /** e.g. `https://api.wallex.ir`, or the simulator's `http://127.0.0.1:<port>`. */
@@ -256,5 +259,42 @@ export class WallexRestClient {
       return Promise.reject(new ParameterError('subAccountId', undefined, 'the trading-credit account to close (or a client made with withSubAccount)'));
     }
     return this.guard(prop.closePropAccount(this.http, id));
+  }
+
+  // ----------------------------- trading-credit lifecycle and sub-accounts (mizan account ...)
+  getPropPackages(): Promise<PropPackageDetail[]> {
+    return this.guard(propLife.getPropPackages(this.http));
+  }
+  checkPropAvailability(packageId: number): Promise<PropAvailabilityCheck[]> {
+    return this.guard(propLife.checkPropAvailability(this.http, packageId));
+  }
+  /** Buys a package: takes its assurance and opens a trading-credit account (its `clientId`). */
+  buyPropPackage(packageId: number): Promise<SubAccount> {
+    return this.guard(propLife.buyPropPackage(this.http, packageId));
+  }
+  connectPropWallet(subAccountId: string, r: propLife.WalletConnectionRequest): Promise<WalletConnection> {
+    return this.guard(propLife.connectPropWallet(this.http, subAccountId, r));
+  }
+  disconnectPropWallet(subAccountId: string): Promise<void> {
+    return this.guard(propLife.disconnectPropWallet(this.http, subAccountId));
+  }
+  enablePropRenew(subAccountId: string): Promise<void> {
+    return this.guard(propLife.enablePropRenew(this.http, subAccountId));
+  }
+  getActivePropAccount(subAccountId: string): Promise<ActivePropAccount> {
+    return this.guard(propLife.getActivePropAccount(this.http, subAccountId));
+  }
+  getPropAccountHistory(subAccountId: string): Promise<PropHistoryEntry> {
+    return this.guard(propLife.getPropAccountHistory(this.http, subAccountId));
+  }
+  getSubAccounts(): Promise<SubAccount[]> {
+    return this.guard(propLife.getSubAccounts(this.http));
+  }
+  getSubAccountTransfers(q?: { page?: number; perPage?: number }): Promise<Paged<SubAccountTransfer>> {
+    return this.guard(propLife.getSubAccountTransfers(this.http, q));
+  }
+  /** Moves money from the main account to a trading-credit account (only its package's currency). */
+  transferToSubAccount(r: propLife.SubAccountTransferRequest): Promise<SubAccount> {
+    return this.guard(propLife.transferToSubAccount(this.http, r));
   }
 }

@@ -20,6 +20,8 @@ import { instantRoutes } from '../wire/routes/instant.js';
 import { marginRoutes } from '../wire/routes/margin.js';
 import { profileRoutes } from '../wire/routes/profile.js';
 import { propAdminRoutes, propRoutes } from '../wire/routes/prop.js';
+import { propLifecycleAdminRoutes, propLifecycleRoutes } from '../wire/routes/prop-lifecycle.js';
+import { PropLifecycle } from '../prop-lifecycle.js';
 import { withdrawalRoutes } from '../wire/routes/withdrawal.js';
 import { walletHistoryAdminRoutes, walletHistoryRoutes } from '../wire/routes/wallet-history.js';
 import type { MarginMarkets } from './config.js';
@@ -103,17 +105,19 @@ export function createSimDesks(sim: SimulatedExchange, opts: SimDeskOptions = {}
     prop.check(now);
   };
   sim.on('price', onPrice);
+  const propLifecycle = new PropLifecycle({ desk: prop, ledger: sim.ledger, clock: sim.clock, issueKey: (owner, clientId) => issuePropKey(owner, clientId) });
   return {
     margin, instant, prop, withdrawals, extras, cryptoHistory, resolveSubAccount,
     routes: [
       ...marginRoutes(margin, { resolveSubAccount }),
       ...instantRoutes(instant, { resolveSubAccount }),
       ...propRoutes(prop),
+      ...propLifecycleRoutes(propLifecycle),
       ...withdrawalRoutes(withdrawals),
       ...profileRoutes(extras),
       ...walletHistoryRoutes(cryptoHistory, resolveSubAccount),
     ],
-    adminRoutes: [...propAdminRoutes(prop, issuePropKey), ...walletHistoryAdminRoutes(cryptoHistory, (id) => sim.accounts.get(id) !== undefined)],
+    adminRoutes: [...propAdminRoutes(prop, issuePropKey), ...propLifecycleAdminRoutes(propLifecycle), ...walletHistoryAdminRoutes(cryptoHistory, (id) => sim.accounts.get(id) !== undefined)],
     detach: () => void sim.off('price', onPrice),
   };
 }
