@@ -88,7 +88,7 @@ describe('mizan account', () => {
 
   it('without WALLEX_API_KEY: says so, exits 1', async () => {
     const r = await new Promise<{ code: number | null; out: string }>((resolve) => {
-      const env = { ...process.env, NO_COLOR: '1' };
+      const env: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: '1' };
       delete env.WALLEX_API_KEY;
       const p = spawn(process.execPath, ['bin/mizan.js', 'account', 'list', '--url', s.server.url], { cwd: REPO, env, stdio: ['ignore', 'pipe', 'pipe'] });
       let out = '';
