@@ -13,6 +13,7 @@ import { registerBacktestCommands } from './backtest.js';
 import { registerAnalyzeCommands } from './analyze.js';
 import { registerWorkerCommand } from './worker.js';
 import { registerOptimizeCommands } from './optimize.js';
+import { registerAccountCommands } from './account.js';
 
 export function registerCommands(program: Command): void {
   registerRunCommand(program);
@@ -25,4 +26,5 @@ export function registerCommands(program: Command): void {
   registerOptimizeCommands(program);
   registerRiskCommands(program);
   registerMarketCommands(program);
+  registerAccountCommands(program);
 }

@@ -46,6 +46,7 @@ const COMMANDS: Record<string, () => Promise<Register>> = {
   book: () => import('./market.js').then((m) => m.registerMarketCommands),
   candles: () => import('./market.js').then((m) => m.registerMarketCommands),
   markets: () => import('./market.js').then((m) => m.registerMarketCommands),
+  account: () => import('./account.js').then((m) => m.registerAccountCommands),
   init: () => import('./init.js').then((m) => m.registerInitCommands),
   'new-strategy': () => import('./init.js').then((m) => m.registerInitCommands),
 };

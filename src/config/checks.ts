@@ -8,6 +8,7 @@ import { isEnvReference } from './env.js';
 import { SYMBOL_RE } from './fields.js';
 import { clientIdPrefix } from '../execution/client-id.js';
 import { checkNotifications } from './checks-notify.js';
+import { checkAccounts } from './accounts.js';
 
 /** Markets of the embedded simulator. */
 /** The form of a stream key (what the stream client accepts, see validateStreamKey). */
@@ -19,6 +20,8 @@ export interface CheckOptions {
   /** Market symbols that exist. Unset: the simulator's markets (and backtest.markets) in paper and backtest; no check in live. */
   knownMarkets?: readonly string[];
   allowLiteralApiKey?: boolean;
+  /** Variables the trading-credit accounts' keys are read from (default: process.env). */
+  env?: Readonly<Record<string, string | undefined>>;
 }
 
 type Obj = Record<string, unknown>;
@@ -70,6 +73,7 @@ export function crossCheck(raw: unknown, original: unknown, opts: CheckOptions):
   }
   if (mode === 'backtest' && root.server !== undefined) add(['server'], 'is for a running bot (mizan run); a backtest serves no API: remove it');
   checkNotifications(root, original, add);
+  checkAccounts(root, opts.env ?? process.env, add);
   if (mode === 'backtest' && backtest === undefined) add(['backtest'], 'is required in backtest mode (data, from, to)');
 
   // Strategy names and the client-id prefixes derived from them are unique.

@@ -10,6 +10,7 @@ import { LineCounter, parseDocument } from 'yaml';
 import type { Document } from 'yaml';
 import { clientIdPrefix } from '../execution/client-id.js';
 import { crossCheck } from './checks.js';
+import { resolveAccountKeys } from './accounts.js';
 import { substituteEnv } from './env.js';
 import { resolutionToSeconds } from './fields.js';
 import type { ConfigIssue, PathSegment } from './issues.js';
@@ -112,7 +113,8 @@ export function inspectConfig(text: string, opts: ConfigOptions = {}): ConfigIns
 
   const unique = withLines(dedupeIssues(issues), lineAt);
   if (unique.length > 0 || !parsed.success) return { issues: unique, data: sub.value, baseDir, strategyBaseDir, lineOf: lineAt };
-  return { config: finalize(parsed.data, baseDir, strategyBaseDir), issues: [], data: sub.value, baseDir, strategyBaseDir, lineOf: lineAt };
+  const config = { ...finalize(parsed.data, baseDir, strategyBaseDir), accounts: resolveAccountKeys(parsed.data.accounts, opts.env ?? process.env) };
+  return { config, issues: [], data: sub.value, baseDir, strategyBaseDir, lineOf: lineAt };
 }
 
 /** The same problem reported twice (by the schema and a cross-field check) is listed once. */

@@ -10,6 +10,7 @@ import { notificationsSchema } from './schema-notify.js';
 import { serverSchema } from './schema-server.js';
 import { DEFAULT_JOURNAL_FILE, DEFAULT_SERVER_PORT } from './defaults.js';
 import { MAIN_ACCOUNT } from '../core/account.js';
+import { accountsSchema, type AccountKeySource } from './accounts.js';
 
 export { serverSchema };
 
@@ -213,6 +214,7 @@ export const configSchema = z.strictObject({
   exchange: exchangeSchema.prefault({}),
   simulator: simulatorSchema.prefault({}),
   strategies: z.array(strategySchema, { error: 'is not a list of strategies' }).min(1, { error: 'must list at least one strategy' }),
+  accounts: accountsSchema,
   reference: z
     .string()
     .regex(/^[A-Z0-9]{2,12}$/, { error: 'is not an asset code (upper-case letters and digits, e.g. USDT)' })
@@ -258,8 +260,10 @@ export type BacktestDataEntry = BacktestConfig['data'][number] & {
 /** The account's maker and taker rates per market (what `backtest.fees: account` resolves to). */
 export type AccountFeeRates = Record<string, { maker: Decimal; taker: Decimal }>;
 
-export interface MizanConfig extends Omit<ParsedConfig, 'exchange' | 'strategies' | 'backtest'> {
+export interface MizanConfig extends Omit<ParsedConfig, 'exchange' | 'strategies' | 'backtest' | 'accounts'> {
   exchange: ExchangeConfig;
+  /** Trading-credit accounts and their own API keys (read from the environment). */
+  accounts: Record<string, AccountKeySource>;
   strategies: StrategyConfig[];
   backtest?: Omit<BacktestConfig, 'data'> & {
     data: BacktestDataEntry[];

@@ -164,7 +164,9 @@ export async function startBot(config: MizanConfig, opts: BotOptions = {}): Prom
       throw new ConfigError(unknown.map(({ i, s }) => ({ path: `strategies[${i}].markets`, message: `"${s}" is not a market of the exchange`, value: s })));
     }
     // Live: refuse to start with an API key the exchange refuses (401/403), before anything is written.
-    if (config.mode === 'live') await checkApiKey(startupKeyClient(startup, rest), instances.map((i) => i.account));
+    // A trading-credit account trades with its own key (config `accounts:`), never the main one.
+    const accountKey = (account: string) => config.accounts[account]?.apiKey;
+    if (config.mode === 'live') await checkApiKey(startupKeyClient(startup, rest), instances.map((i) => i.account), accountKey);
     const stream = new StreamClient({ url: config.exchange.stream?.url ?? baseUrl, transport: config.exchange.stream?.transport ?? 'auto', protocol: config.exchange.stream?.protocol ?? 4, logger: logger.child({ component: 'stream' }) });
     // Per market, the resolutions of the strategies trading it and the others they declared (`candles:`), built from the trade stream.
     const marketCandles = candlesPerMarket(instances);
@@ -202,7 +204,7 @@ export async function startBot(config: MizanConfig, opts: BotOptions = {}): Prom
       if (account === MAIN_ACCOUNT || config.mode === 'paper') return venue;
       let v = subVenues.get(account);
       if (!v) {
-        v = new RestVenue(rest.withSubAccount(subAccountId(account)!));
+        v = new RestVenue(rest.withSubAccount(subAccountId(account)!, accountKey(account)));
         subVenues.set(account, v);
       }
       return v;

@@ -24,17 +24,18 @@ export class ApiKeyRefusedError extends Error {
 /** What the check needs of the REST client. */
 export interface KeyCheckClient {
   getBalances(): Promise<Balances>;
-  withSubAccount(id: string): { getBalances(): Promise<Balances> };
+  withSubAccount(id: string, apiKey?: string): { getBalances(): Promise<Balances> };
 }
 
 /**
  * Read the balances of `main` and of each other account the strategies trade on (`prop:<id>` or a
- * sub-account id) once; throws ApiKeyRefusedError on the first 401/403.
+ * sub-account id) once, a trading-credit account with its own key (`keyOf`); throws
+ * ApiKeyRefusedError on the first 401/403.
  */
-export async function checkApiKey(client: KeyCheckClient, accounts: readonly string[]): Promise<void> {
+export async function checkApiKey(client: KeyCheckClient, accounts: readonly string[], keyOf: (account: string) => string | undefined = () => undefined): Promise<void> {
   for (const name of new Set([MAIN_ACCOUNT, ...accounts])) {
     const sub = subAccountId(name);
-    const reader = sub === undefined ? client : client.withSubAccount(sub);
+    const reader = sub === undefined ? client : client.withSubAccount(sub, keyOf(name));
     try {
       await reader.getBalances();
     } catch (err) {

@@ -1,5 +1,6 @@
 /**
- * The one owner of "which strings are secret": the exchange API key, the private stream key, the
+ * The one owner of "which strings are secret": the exchange API keys (the main account's and each
+ * trading-credit account's, config `accounts:`), the private stream key, the
  * API server's tokens and the notification targets' tokens, URLs and header values, as this process
  * knows them from its config and its environment. The logger, the journal, the notifier, the API
  * server, result files and what `mizan status` / `mizan journal` print all remove exactly these
@@ -16,6 +17,8 @@ type Env = Readonly<Record<string, string | undefined>>;
 
 export interface SecretFields {
   exchange: { apiKey?: string | undefined; stream?: { privateKey?: string | undefined } | undefined };
+  /** Trading-credit accounts' own API keys (config `accounts:`, read from the environment). */
+  accounts?: Readonly<Record<string, { apiKey?: string | undefined }>> | undefined;
   notifications?: Parameters<typeof notificationSecrets>[0];
   server?: { token?: string | undefined; controlToken?: string | undefined } | undefined;
 }
@@ -33,6 +36,7 @@ export function configSecrets(config: SecretFields, extra: readonly (string | un
   return usable([
     config.exchange.apiKey,
     config.exchange.stream?.privateKey,
+    ...Object.values(config.accounts ?? {}).map((a) => a.apiKey),
     config.server?.token,
     config.server?.controlToken,
     ...notificationSecrets(config.notifications),
@@ -69,6 +73,7 @@ export async function secretsOfConfigFile(file: string | undefined, env: Env = p
   const str = (x: unknown) => (typeof x === 'string' ? x : undefined);
   return usable([
     str(exchange.apiKey),
+    ...Object.values(obj(v.accounts)).map((a) => str(obj(a).apiKeyEnv)).map((name) => (name === undefined ? undefined : env[name])),
     str(obj(exchange.stream).privateKey),
     str(server.token),
     str(server.controlToken),

@@ -160,11 +160,11 @@ export class StartupRetry {
 }
 
 /** The balance reads of the API-key check, each retried at start (sub-account views too). */
-export function startupKeyClient<C extends { getBalances(): Promise<B>; withSubAccount(id: string): { getBalances(): Promise<B> } }, B>(s: StartupRetry, client: C) {
+export function startupKeyClient<C extends { getBalances(): Promise<B>; withSubAccount(id: string, apiKey?: string): { getBalances(): Promise<B> } }, B>(s: StartupRetry, client: C) {
   return {
     getBalances: () => s.call(() => client.getBalances()),
-    withSubAccount: (id: string) => {
-      const sub = client.withSubAccount(id);
+    withSubAccount: (id: string, apiKey?: string) => {
+      const sub = client.withSubAccount(id, apiKey);
       return { getBalances: () => s.call(() => sub.getBalances()) };
     },
   };

@@ -23,6 +23,11 @@ export interface ApiKeyRecord {
   createdAt: number;
   expiresAt: number;
   revoked: boolean;
+  /**
+   * The trading-credit account (its `sub-account-client-id`) this key belongs to: such a key acts
+   * only for that sub-account, and the owner's other keys do not trade for it.
+   */
+  subAccount?: string;
 }
 
 export interface NewApiKey {
@@ -34,6 +39,8 @@ export interface NewApiKey {
   validityDays?: 90 | 60 | 30 | 15;
   /** Use this key value instead of a generated one (tests, fixed CLI keys). */
   key?: string;
+  /** Issue the key for this trading-credit account of the owner (its client id). */
+  subAccount?: string;
 }
 
 export interface FeeOverride {
@@ -107,12 +114,14 @@ export class AccountStore {
     const permissions = [...new Set<Permission>(['read', ...(req.permissions ?? [])])];
     const ips = req.ips ?? [];
     if (permissions.includes('withdraw') && ips.length === 0) fields.ips = ['permitted IPs are required with the withdraw permission'];
-    if (this.activeKeys(accountId).length >= MAX_ACTIVE_KEYS) fields.name = [...(fields.name ?? []), `at most ${MAX_ACTIVE_KEYS} active API keys are allowed`];
+    // The limit counts the keys of one account: the main account's, or one trading-credit account's.
+    if (this.activeKeys(accountId).filter((k) => k.subAccount === req.subAccount).length >= MAX_ACTIVE_KEYS) fields.name = [...(fields.name ?? []), `at most ${MAX_ACTIVE_KEYS} active API keys are allowed`];
     if (Object.keys(fields).length > 0) throw new SimError(422, `API key not created: ${Object.values(fields).flat().join('; ')}`, fields);
     const key = req.key ?? `sim_${this.prng.hex(24)}`;
     if (this.keys.has(key)) throw new SimError(409, 'an API key with this value already exists');
     const now = this.clock.now();
     const rec: ApiKeyRecord = { key, accountId, name, permissions, ips: [...ips], createdAt: now, expiresAt: now + validity * DAY_MS, revoked: false };
+    if (req.subAccount !== undefined) rec.subAccount = req.subAccount;
     this.keys.set(key, rec);
     return rec;
   }
@@ -120,6 +129,11 @@ export class AccountStore {
   revokeKey(key: string): void {
     const rec = this.keys.get(key);
     if (rec) rec.revoked = true;
+  }
+
+  /** The trading-credit account a key was issued for (undefined: a key of the main account, or unknown). */
+  subAccountOfKey(apiKey: string | undefined): string | undefined {
+    return apiKey === undefined ? undefined : this.keys.get(apiKey)?.subAccount;
   }
 
   /** The account id behind the key, or a 401/403 SimError. */

@@ -62,6 +62,9 @@ export interface PropDeskDeps {
   logger?: Logger;
 }
 
+/** A trading-credit account as the lifecycle routes see it. */
+export type SubAccountView = SubAccount;
+
 interface SubAccount {
   clientId: string;
   ledgerId: string;
@@ -148,6 +151,31 @@ export class PropDesk {
     const sub = this.owned(accountId, clientId);
     if (sub.status !== 'active') throw simErrors.invalid({ 'sub-account-client-id': [`trading-credit account ${clientId} is closed`] });
     return sub.ledgerId;
+  }
+
+  /** Every package, in configuration order (`GET /v1/prop/packages`). */
+  packageList(): PropPackageConfig[] {
+    return [...this.packages.values()];
+  }
+
+  /** The trading-credit accounts of `account`, oldest first (the lifecycle routes read them). */
+  subAccountsOf(account: string): Readonly<SubAccountView>[] {
+    return [...this.subs.values()].filter((x) => x.account === account).map((x) => ({ ...x }));
+  }
+
+  /** One trading-credit account of `account` (404 unknown or another's), active or closed. */
+  subAccountOf(account: string, clientId: string): Readonly<SubAccountView> {
+    return { ...this.owned(account, clientId) };
+  }
+
+  /** The history entry of one trading-credit account (`GET .../history/{subAccountClientId}`). */
+  historyEntry(account: string, clientId: string): Record<string, unknown> {
+    return this.entry(this.owned(account, clientId));
+  }
+
+  /** Sub-account value in the package currency (422 when an asset has no price). */
+  valueOf(account: string, clientId: string): Decimal {
+    return this.value(this.owned(account, clientId));
   }
 
   /** `GET /v1/prop/user/packages/history`: newest first. */

@@ -23,10 +23,11 @@ describe('spot trading on a trading-credit sub-account', () => {
       body: JSON.stringify({ account: s.account.accountId, package_id: 2 }),
     });
     expect(res.status).toBe(201);
-    const subId = ((await res.json()) as { result: { client_id: string } }).result.client_id;
+    const opened = ((await res.json()) as { result: { client_id: string; api_key: string } }).result;
+    const subId = opened.client_id;
 
     const main = new WallexRestClient({ baseUrl: s.server.url, apiKey: s.account.apiKey });
-    const sub = main.withSubAccount(subId);
+    const sub = main.withSubAccount(subId, opened.api_key);
     const mainBefore = await main.getBalances();
     const subBefore = await sub.getBalances();
     // Package 2: 1,000 USDT assurance + 9,000 USDT loan.
@@ -49,6 +50,7 @@ describe('spot trading on a trading-credit sub-account', () => {
 
   it('refuses a sub-account id that is not the key owner\'s', async () => {
     const main = new WallexRestClient({ baseUrl: s.server.url, apiKey: s.account.apiKey });
-    await expect(main.withSubAccount('nope_123').getBalances()).rejects.toThrow(/not found|404|sub-account/i);
+    // The main key never acts for a trading-credit account (403), known or not.
+    await expect(main.withSubAccount('nope_123').getBalances()).rejects.toThrow(/HTTP 403/);
   });
 });

@@ -4,9 +4,15 @@ import { arr, compact, dec, decOpt, decOrNull, int, intOpt, obj, str, strOpt, st
 
 export function parsePropPackage(json: unknown): PropPackage {
   const o = obj(json, 'result');
-  const d = obj(o.detail, 'result.detail');
-  const f = 'result.detail';
-  const detail = compact<PropPackageDetail>({
+  const detail = parsePropPackageDetail(o.detail, 'result.detail');
+  const unavailable = o.unavailableMarkets == null ? [] : arr(o.unavailableMarkets, 'result.unavailableMarkets');
+  return { detail, unavailableMarkets: unavailable.map((m, i) => str(m, `result.unavailableMarkets[${i}]`)) };
+}
+
+/** One package's fields (the detail of GET /v1/prop/packages/{id}, an item of GET /v1/prop/packages). */
+export function parsePropPackageDetail(json: unknown, f: string): PropPackageDetail {
+  const d = obj(json, f);
+  return compact<PropPackageDetail>({
     id: int(d.id, `${f}.id`),
     title: str(d.title, `${f}.title`),
     currency: str(d.currency, `${f}.currency`),
@@ -27,8 +33,6 @@ export function parsePropPackage(json: unknown): PropPackage {
     finalFeeAfterDiscount: decOpt(d.final_fee_after_discount, `${f}.final_fee_after_discount`),
     usageCountStep: intOpt(d.usage_count_step, `${f}.usage_count_step`),
   });
-  const unavailable = o.unavailableMarkets == null ? [] : arr(o.unavailableMarkets, 'result.unavailableMarkets');
-  return { detail, unavailableMarkets: unavailable.map((m, i) => str(m, `result.unavailableMarkets[${i}]`)) };
 }
 
 export function parsePropHistoryEntry(json: unknown, f: string): PropHistoryEntry {

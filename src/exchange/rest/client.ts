@@ -40,6 +40,7 @@ import type {
   Profile,
   PropHistoryEntry,
   PropPackage,
+  PropPackageDetail,
   PublicTrade,
   Side,
   SpotOrder,
@@ -54,11 +55,13 @@ import type { OrderRateLimit } from './limiter.js';
 import * as margin from './margin.js';
 import * as market from './market.js';
 import * as prop from './prop.js';
+import * as propLife from './prop-lifecycle.js';
 import type { RetryPolicy } from './retry.js';
 import * as spot from './spot.js';
 import { headerId } from './validate.js';
 import type { OtcMarket } from '../parse/otc.js';
 import type { CryptoDeposit, CryptoWithdrawal } from '../parse/wallet-history.js';
+import type { ActivePropAccount, PropAvailabilityCheck, SubAccount, SubAccountTransfer, WalletConnection } from '../parse/prop-lifecycle.js';
 
 export interface WallexRestClientOptions {
   /** e.g. `https://api.wallex.ir`, or the simulator's `http://127.0.0.1:<port>`. */
@@ -95,16 +98,23 @@ export class WallexRestClient {
   private readonly redact: Redact;
   readonly subAccountId: string | undefined;
 
-  /** `shared` is internal: the HTTP core of the client this one is a sub-account view of. */
+  /**
+   * `shared` is internal: the HTTP core of the client this one is a sub-account view of;
+   * `subAccountKey` the trading-credit account's own key that view sends instead of `apiKey`.
+   */
   constructor(
     private readonly options: WallexRestClientOptions,
     shared?: HttpCore,
+    subAccountKey?: string,
   ) {
     this.clock = options.clock ?? new SystemClock();
     this.subAccountId = options.subAccountId === undefined ? undefined : headerId(options.subAccountId, 'subAccountId');
     this.rootHttp = shared ?? new HttpCore({ ...options, clock: this.clock });
-    this.redact = makeRedactor(options.apiKey);
-    this.http = this.subAccountId === undefined ? this.rootHttp : this.rootHttp.withHeaders({ 'sub-account-client-id': this.subAccountId });
+    const redactMain = makeRedactor(options.apiKey);
+    const redactSub = makeRedactor(subAccountKey);
+    this.redact = (t) => redactSub(redactMain(t));
+    const sub: Record<string, string> = this.subAccountId === undefined ? {} : { 'sub-account-client-id': this.subAccountId };
+    this.http = subAccountKey !== undefined ? this.rootHttp.withApiKey(subAccountKey, sub) : this.subAccountId === undefined ? this.rootHttp : this.rootHttp.withHeaders(sub);
   }
 
   /** Last line of defence: no error leaves the client with the API key in it. */
@@ -120,11 +130,15 @@ export class WallexRestClient {
   }
 
   /**
-   * A client that sends `sub-account-client-id: id` on every call (trading-credit accounts trade
-   * through it). It shares this client's key, limiter and rate-limit state.
+   * A client that sends `sub-account-client-id: id` on every call, with `apiKey`: the trading-credit
+   * account's own key (the exchange refuses the main key for a trading-credit account's orders).
+   * Without `apiKey` the main key is sent: enough for the calls that manage the account from the
+   * main one (closing it, connecting the wallet). It shares this client's connections, limiter and
+   * rate-limit state.
    */
-  withSubAccount(id: string): WallexRestClient {
-    return new WallexRestClient({ ...this.options, subAccountId: id }, this.rootHttp);
+  withSubAccount(id: string, apiKey?: string): WallexRestClient {
+    if (apiKey !== undefined && apiKey.length === 0) throw new ParameterError('apiKey', '(empty)', 'the trading-credit account\'s API key, or leave it out to send the main key');
+    return new WallexRestClient({ ...this.options, subAccountId: id }, this.rootHttp, apiKey);
   }
 
   // ---------------------------------------------------------------- public market data (4.1)
@@ -245,5 +259,42 @@ export class WallexRestClient {
       return Promise.reject(new ParameterError('subAccountId', undefined, 'the trading-credit account to close (or a client made with withSubAccount)'));
     }
     return this.guard(prop.closePropAccount(this.http, id));
+  }
+
+  // ----------------------------- trading-credit lifecycle and sub-accounts (mizan account ...)
+  getPropPackages(): Promise<PropPackageDetail[]> {
+    return this.guard(propLife.getPropPackages(this.http));
+  }
+  checkPropAvailability(packageId: number): Promise<PropAvailabilityCheck[]> {
+    return this.guard(propLife.checkPropAvailability(this.http, packageId));
+  }
+  /** Buys a package: takes its assurance and opens a trading-credit account (its `clientId`). */
+  buyPropPackage(packageId: number): Promise<SubAccount> {
+    return this.guard(propLife.buyPropPackage(this.http, packageId));
+  }
+  connectPropWallet(subAccountId: string, r: propLife.WalletConnectionRequest): Promise<WalletConnection> {
+    return this.guard(propLife.connectPropWallet(this.http, subAccountId, r));
+  }
+  disconnectPropWallet(subAccountId: string): Promise<void> {
+    return this.guard(propLife.disconnectPropWallet(this.http, subAccountId));
+  }
+  enablePropRenew(subAccountId: string): Promise<void> {
+    return this.guard(propLife.enablePropRenew(this.http, subAccountId));
+  }
+  getActivePropAccount(subAccountId: string): Promise<ActivePropAccount> {
+    return this.guard(propLife.getActivePropAccount(this.http, subAccountId));
+  }
+  getPropAccountHistory(subAccountId: string): Promise<PropHistoryEntry> {
+    return this.guard(propLife.getPropAccountHistory(this.http, subAccountId));
+  }
+  getSubAccounts(): Promise<SubAccount[]> {
+    return this.guard(propLife.getSubAccounts(this.http));
+  }
+  getSubAccountTransfers(q?: { page?: number; perPage?: number }): Promise<Paged<SubAccountTransfer>> {
+    return this.guard(propLife.getSubAccountTransfers(this.http, q));
+  }
+  /** Moves money from the main account to a trading-credit account (only its package's currency). */
+  transferToSubAccount(r: propLife.SubAccountTransferRequest): Promise<SubAccount> {
+    return this.guard(propLife.transferToSubAccount(this.http, r));
   }
 }

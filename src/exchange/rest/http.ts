@@ -140,6 +140,14 @@ export class HttpCore {
     return Boolean(this.options.apiKey);
   }
 
+  /**
+   * A view that sends `apiKey` instead of this core's key (a trading-credit account's own key) and
+   * shares the connections, the limiter and the rate-limit gate.
+   */
+  withApiKey(apiKey: string, headers: Record<string, string> = {}): HttpCore {
+    return new HttpCore({ ...this.options, apiKey }, { ...this.extraHeaders, ...headers }, this.shared);
+  }
+
   /** A view that adds headers to every call and shares the limiter and the rate-limit gate. */
   withHeaders(headers: Record<string, string>): HttpCore {
     return new HttpCore(this.options, { ...this.extraHeaders, ...headers }, this.shared);

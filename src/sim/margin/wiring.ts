@@ -20,6 +20,8 @@ import { instantRoutes } from '../wire/routes/instant.js';
 import { marginRoutes } from '../wire/routes/margin.js';
 import { profileRoutes } from '../wire/routes/profile.js';
 import { propAdminRoutes, propRoutes } from '../wire/routes/prop.js';
+import { propLifecycleAdminRoutes, propLifecycleRoutes } from '../wire/routes/prop-lifecycle.js';
+import { PropLifecycle } from '../prop-lifecycle.js';
 import { withdrawalRoutes } from '../wire/routes/withdrawal.js';
 import { walletHistoryAdminRoutes, walletHistoryRoutes } from '../wire/routes/wallet-history.js';
 import type { MarginMarkets } from './config.js';
@@ -85,30 +87,37 @@ export function createSimDesks(sim: SimulatedExchange, opts: SimDeskOptions = {}
   const extras = new AccountExtras({ clock: sim.clock });
   const cryptoHistory = new CryptoHistory({ ledger: sim.ledger, clock: sim.clock, names: (a) => ASSET_FA_NAMES[a] });
   const withdrawals = new WithdrawalDesk({ ledger: sim.ledger, extras, clock: sim.clock, ...(opts.withdrawalFee ? { fee: opts.withdrawalFee } : {}) });
-  // A sub-account's ledger id becomes an account of the simulator on first use (no API keys of its
-  // own: it is reached only through its owner's key and the sub-account-client-id header).
+  // A sub-account's ledger id becomes an account of the simulator on first use (reached through the
+  // key issued for it, which authenticates as its owner, and the sub-account-client-id header).
   const resolveSubAccount = (a: string, c: string): string => {
     const id = prop.resolveSubAccount(a, c);
     if (!sim.accounts.get(id)) sim.createAccount({ id });
     return id;
   };
+  // Every trading-credit account gets its own API key (the exchange's rule); the owner's keys do not
+  // trade for it (wire/key-scope.ts).
+  let keySeq = 0;
+  const issuePropKey = (owner: string, clientId: string, key?: string): string =>
+    sim.createApiKey(owner, { name: `prop:${clientId}:${++keySeq}`, permissions: ['read', 'trade'], subAccount: clientId, ...(key ? { key } : {}) }).key;
   const onPrice = (p: { symbol: string; price: Decimal }) => {
     const now = sim.clock.now();
     margin.onPrice(p.symbol, p.price, now);
     prop.check(now);
   };
   sim.on('price', onPrice);
+  const propLifecycle = new PropLifecycle({ desk: prop, ledger: sim.ledger, clock: sim.clock, issueKey: (owner, clientId) => issuePropKey(owner, clientId) });
   return {
     margin, instant, prop, withdrawals, extras, cryptoHistory, resolveSubAccount,
     routes: [
       ...marginRoutes(margin, { resolveSubAccount }),
       ...instantRoutes(instant, { resolveSubAccount }),
       ...propRoutes(prop),
+      ...propLifecycleRoutes(propLifecycle),
       ...withdrawalRoutes(withdrawals),
       ...profileRoutes(extras),
       ...walletHistoryRoutes(cryptoHistory, resolveSubAccount),
     ],
-    adminRoutes: [...propAdminRoutes(prop), ...walletHistoryAdminRoutes(cryptoHistory, (id) => sim.accounts.get(id) !== undefined)],
+    adminRoutes: [...propAdminRoutes(prop, issuePropKey), ...propLifecycleAdminRoutes(propLifecycle), ...walletHistoryAdminRoutes(cryptoHistory, (id) => sim.accounts.get(id) !== undefined)],
     detach: () => void sim.off('price', onPrice),
   };
 }

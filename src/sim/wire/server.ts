@@ -25,6 +25,7 @@ import { accountRoutes } from './routes/account.js';
 import { spotRoutes } from './routes/spot.js';
 import { adminRoutes } from './routes/admin.js';
 import { StreamKeys, streamKeyRoutes } from './private-stream.js';
+import { checkKeyScope } from './key-scope.js';
 
 export interface WireServerOptions {
   sim: SimulatedExchange;
@@ -152,9 +153,11 @@ export async function createWireServer(opts: WireServerOptions): Promise<WireSer
         return send(res, answer, taken);
       }
       if (route.auth) {
-        wreq.accountId = sim.authenticate(base.headers['x-api-key'], base.ip, route.auth);
+        const key = base.headers['x-api-key'];
+        wreq.accountId = sim.authenticate(key, base.ip, route.auth);
         rateKey = wreq.accountId;
-        const sub = base.headers['sub-account-client-id'];
+        const sub = base.headers['sub-account-client-id'] || undefined;
+        checkKeyScope(sim.accounts.subAccountOfKey(key), sub, url.pathname);
         if (sub) wreq.subAccountId = sub;
       }
       if (route.orderCall && wreq.accountId) {

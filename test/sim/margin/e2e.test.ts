@@ -109,7 +109,9 @@ describe('REST client against the simulator: trading credit', () => {
     expect((await client.getPropPackage(2)).detail.loan.toFixed()).toBe('9000');
     const opened = desks.prop.openSubAccount('e2e', 2);
     const subId = opened.client_id as string;
-    const sub = client.withSubAccount(subId);
+    // The sub-account trades with its own key (the exchange refuses the main key for its orders).
+    const subKey = sim.createApiKey('e2e', { name: 'prop', permissions: ['read', 'trade'], subAccount: subId }).key;
+    const sub = client.withSubAccount(subId, subKey);
     const o = await sub.createInstantOrder({ symbol: 'BTCUSDT', side: 'BUY', quantity: D('0.01') });
     expect(o.status).toBe('FILLED');
     const ledgerId = desks.prop.resolveSubAccount('e2e', subId);

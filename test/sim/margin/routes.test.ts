@@ -57,7 +57,7 @@ beforeEach(() => {
   routes = [
     ...marginRoutes(new MarginDesk({ ...base, specs, symbols: () => ['BTCUSDT', 'ETHUSDT'] }), { resolveSubAccount }),
     ...instantRoutes(new InstantDesk({ ...base, specs }), { resolveSubAccount }),
-    ...propRoutes(prop), ...propAdminRoutes(prop),
+    ...propRoutes(prop), ...propAdminRoutes(prop, (_owner, clientId) => `key_${clientId}`),
     ...withdrawalRoutes(new WithdrawalDesk({ ledger, extras, clock }), {
       keyInfo: (k) => (k === 'w' ? { permissions: ['read', 'withdraw'], ips: ['127.0.0.1'] } : { permissions: ['read'], ips: [] }),
     }),

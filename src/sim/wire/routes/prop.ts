@@ -33,13 +33,43 @@ export function propRoutes(desk: PropDesk): Route[] {
   ];
 }
 
-/** `POST /__sim/prop/open` `{account, package_id}` -> the new history entry (its `client_id` is the header value to trade with). */
-export function propAdminRoutes(desk: PropDesk): Route[] {
+/** Issues the API key of a trading-credit account (owner, client id, optional fixed value) -> the key. */
+export type PropKeyIssuer = (owner: string, clientId: string, key?: string) => string;
+
+/**
+ * Admin routes (no API key): `POST /__sim/prop/open` `{account, package_id, api_key?}` opens a
+ * trading-credit account -> its history entry (`client_id`: the header value to trade with) and
+ * `api_key`, the key issued for it; `POST /__sim/prop/api-keys` `{account, client_id, api_key?}`
+ * issues another key for an open account (what the exchange's web panel does for a bought package).
+ */
+export function propAdminRoutes(desk: PropDesk, issueKey: PropKeyIssuer): Route[] {
+  const fixedKey = (req: Parameters<Route['handler']>[0]): string | undefined => {
+    const k = req.body.api_key;
+    if (k === undefined) return undefined;
+    if (typeof k !== 'string' || k.length < 16) throw simErrors.invalid({ api_key: ['api_key must be a string of at least 16 characters'] });
+    return k;
+  };
   return [
     {
       method: 'POST',
       path: '/__sim/prop/open',
-      handler: (req) => ok(desk.openSubAccount(req.accountId ?? requireText(req, 'account'), intParam(req, 'package_id')), 201),
+      handler: (req) => {
+        const account = req.accountId ?? requireText(req, 'account');
+        const key = fixedKey(req);
+        const entry = desk.openSubAccount(account, intParam(req, 'package_id'));
+        const clientId = String(entry.client_id);
+        return ok({ ...entry, api_key: issueKey(account, clientId, key) }, 201);
+      },
+    },
+    {
+      method: 'POST',
+      path: '/__sim/prop/api-keys',
+      handler: (req) => {
+        const account = requireText(req, 'account');
+        const clientId = requireText(req, 'client_id');
+        desk.resolveSubAccount(account, clientId);
+        return ok({ client_id: clientId, api_key: issueKey(account, clientId, fixedKey(req)) }, 201);
+      },
     },
   ];
 }
