@@ -201,11 +201,8 @@ export function registerBacktestCommands(program: Command): void {
         const ranked = m.rankRows(rows, metric, metric === 'maxDrawdownPct');
         const keys: MetricKey[] = [metric, 'totalReturnPct', 'maxDrawdownPct', 'trades', 'winRatePct'].filter((k, i, a) => a.indexOf(k) === i) as MetricKey[];
         const units = new Map<MetricKey, MetricUnit>(m.METRIC_DEFINITIONS.map((d) => [d.key, d.unit]));
-        process.stdout.write(`rank  ${keys.join('  ')}  params\n`);
-        ranked.slice(0, 20).forEach((r, i) => {
-          const vals = keys.map((k) => sweepCell(r.metrics[k], units.get(k)));
-          process.stdout.write(`${String(i + 1).padStart(4)}  ${vals.join('  ')}  ${JSON.stringify(r.params)}${r.error ? `  error: ${r.error}` : ''}\n`);
-        });
+        const cells = ranked.slice(0, 20).map((r, i) => [String(i + 1), ...keys.map((k) => sweepCell(r.metrics[k], units.get(k))), `${JSON.stringify(r.params)}${r.error ? `  error: ${r.error}` : ''}`]);
+        process.stdout.write(sweepTable(['rank', ...keys, 'params'], cells));
         writeFileSync(o.out, m.sweepCsv(ranked, m.METRIC_DEFINITIONS.map((d) => d.key)));
         process.stdout.write(
           queue
@@ -216,6 +213,17 @@ export function registerBacktestCommands(program: Command): void {
         if (started) bar.stop();
       }
     });
+}
+
+/**
+ * The ranked table: every column as wide as its widest cell or header, numbers right-aligned under
+ * their header, the last column (the parameters) left as it is.
+ */
+export function sweepTable(header: string[], rows: string[][]): string {
+  const last = header.length - 1;
+  const widths = header.map((h, c) => (c === last ? 0 : Math.max(h.length, ...rows.map((r) => (r[c] ?? '').length))));
+  const line = (cells: string[]) => cells.map((v, c) => (c === last ? v : v.padStart(widths[c]!))).join('  ');
+  return [line(header), ...rows.map(line)].join('\n') + '\n';
 }
 
 /** A metric in the ranked table: counts and durations (ms) as whole numbers, the rest with 2 decimals. */

@@ -7,10 +7,18 @@ export function registerInitCommands(program: Command): void {
     .command('init')
     .description('create a project for your own strategies: package.json, tsconfig, configs, a strategy, its test')
     .argument('[dir]', 'folder to create it in', '.')
-    .option('--mizan <spec>', 'the mizan dependency written to package.json (a version range, a path or a tarball)')
+    .option('--mizan <spec>', 'the mizan dependency written to package.json (a version range, a path, a tarball or a git URL; default: how the running mizan was installed)')
     .action((dir: string, o: { mizan?: string }) => {
-      const r = initProject(dir, o.mizan ? { dependency: o.mizan } : {});
-      process.stdout.write(`created ${r.dir}:\n${r.written.map((f) => `  ${f}`).join('\n')}\nnext: cd ${dir} && npm install && npm test && npx mizan backtest config/backtest.yaml\n`);
+      const r = initProject(dir, o.mizan !== undefined ? { dependency: o.mizan } : {});
+      const lines = [`created ${r.dir}:`, ...r.written.map((f) => `  ${f}`)];
+      if (r.merged) {
+        lines.push(`  package.json (existing): added ${r.merged.added.length ? r.merged.added.join(', ') : 'nothing'}`);
+        if (r.merged.kept.length) lines.push(`  package.json (existing): kept your ${r.merged.kept.join(', ')}`);
+      }
+      lines.push(`mizan dependency: "mizan": "${r.dependency}"`);
+      const cd = dir === '.' ? '' : `cd ${dir} && `;
+      lines.push(`next: ${cd}npm install && npm test && npx mizan backtest config/backtest.yaml`);
+      process.stdout.write(lines.join('\n') + '\n');
     });
   program
     .command('new-strategy')

@@ -147,6 +147,10 @@ function pnlTotals(rows: readonly JournalPnlRow[]): string {
   return [...byQuote].map(([q, v]) => `total realized ${q}: ${v.sum.toDecimalPlaces(v.dp).toFixed()}`).join('\n') + (byQuote.size ? '\n' : '');
 }
 
+/** The options naming the journal, the same in `journal`, `halt`, `resume` and `status`. */
+export const JOURNAL_FILE_OPTION = ['-f, --file <journal>', `the bot's journal (SQLite; default: ${DEFAULT_JOURNAL_FILE} or ${NPM_START_CONFIG}'s journal, whichever exists)`] as const;
+export const JOURNAL_CONFIG_OPTION = ['-c, --config <file>', "the bot's config: its journal.file"] as const;
+
 export function registerJournalCommand(program: Command, deps: JournalCommandDeps = {}): Command {
   const out = deps.out ?? ((t: string) => void process.stdout.write(t));
   const note = deps.note ?? ((t: string) => void process.stderr.write(t));
@@ -172,8 +176,8 @@ export function registerJournalCommand(program: Command, deps: JournalCommandDep
   const journal = program.command('journal').description('read the journal: orders, fills, realised PnL');
   const common = (c: Command) =>
     c
-      .option('--file <path>', `journal file (default: ${DEFAULT_JOURNAL_FILE} or ${NPM_START_CONFIG}'s journal, whichever exists)`)
-      .option('-c, --config <file>', "the bot's config: its journal.file")
+      .option(...JOURNAL_FILE_OPTION)
+      .option(...JOURNAL_CONFIG_OPTION)
       .option('--strategy <name>', 'only this strategy instance')
       .option('--symbol <symbol>', 'only this market')
       .option('--since <time>', 'from this time: YYYY-MM-DD, ISO time, or 30m / 24h / 7d / 2w back');

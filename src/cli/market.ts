@@ -27,7 +27,7 @@ export function registerMarketCommands(program: Command, deps: MarketCommandDeps
 
   program
     .command('book')
-    .description('Live top-of-book view of one market (REST snapshot + stream, with book health)')
+    .description('live top-of-book view of one market (REST snapshot + stream, with book health)')
     .argument('<symbol>', 'market, e.g. BTCTMN', symbolArgument)
     .option('--url <url>', 'exchange or simulator address', urlOption, DEFAULT_EXCHANGE_URL)
     .option('--depth <n>', 'levels shown per side', intOption('depth', 1, 50), 10)
@@ -43,11 +43,11 @@ export function registerMarketCommands(program: Command, deps: MarketCommandDeps
 
   program
     .command('candles')
-    .description('Download candle history to CSV (time,open,high,low,close,volume), cached on disk')
+    .description('download candle history to CSV (time,open,high,low,close,volume), cached on disk')
     .argument('<symbol>', 'market, e.g. BTCTMN', symbolArgument)
     .requiredOption('--resolution <r>', 'candle length: minutes (1, 15, 60, 180, 240, ...) or D, 1D, 2D, 3D', resolutionOption)
-    .requiredOption('--from <time>', 'first period: Unix seconds or ISO 8601 (UTC unless zoned)', timeOption('from'))
-    .requiredOption('--to <time>', 'last period (inclusive): Unix seconds or ISO 8601', timeOption('to'))
+    .requiredOption('--from <time>', 'start, inclusive: Unix seconds or ISO 8601 (UTC unless zoned)', timeOption('from'))
+    .requiredOption('--to <time>', 'end, exclusive (the candles before it): Unix seconds or ISO 8601', timeOption('to'))
     .option('--out <file>', 'CSV file to write (default: standard output)')
     .option('--url <url>', 'exchange or simulator address', urlOption, DEFAULT_EXCHANGE_URL)
     .option('--cache <dir>', 'candle cache directory (default backtest/data/cache)')
@@ -61,7 +61,7 @@ export function registerMarketCommands(program: Command, deps: MarketCommandDeps
 
   program
     .command('markets')
-    .description('Markets with their limits (step, tick, min/max quantity, min notional) and fees (WALLEX_API_KEY)')
+    .description('markets with their limits (step, tick, min/max quantity, min notional) and fees (WALLEX_API_KEY)')
     .option('--url <url>', 'exchange or simulator address', urlOption, DEFAULT_EXCHANGE_URL)
     .option('--filter <text>', 'only symbols containing this text')
     .action(async (o: { url: string; filter?: string }) => {

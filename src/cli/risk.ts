@@ -13,7 +13,7 @@ import { existsSync } from 'node:fs';
 import { SystemClock, type Clock } from '../core/clock.js';
 import { scrub } from '../core/scrub.js';
 import { Journal } from '../store/journal.js';
-import { resolveJournalFile, NPM_START_CONFIG, type JournalLocation } from './journal.js';
+import { resolveJournalFile, JOURNAL_CONFIG_OPTION, JOURNAL_FILE_OPTION, type JournalLocation } from './journal.js';
 import type { TradingStateName, TradingStateRecord } from '../risk/ports.js';
 
 export { DEFAULT_JOURNAL_FILE as DEFAULT_JOURNAL } from './journal.js';
@@ -71,8 +71,8 @@ export function registerRiskCommands(program: Command, deps: RiskCommandDeps = {
       process.exitCode = 1;
     }
   };
-  const fileOpt = ['-f, --file <journal>', `the bot's journal (SQLite; default: .mizan/journal.sqlite or ${NPM_START_CONFIG}'s journal, whichever exists)`] as const;
-  const configOpt = ['-c, --config <file>', "the bot's config: its journal.file"] as const;
+  const fileOpt = JOURNAL_FILE_OPTION;
+  const configOpt = JOURNAL_CONFIG_OPTION;
   // The journal to act on; the line saying which when it was not named.
   const journalOf = async (o: JournalLocation): Promise<string> => {
     const r = await resolveJournalFile(o);

@@ -7,6 +7,8 @@ import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFi
 import { homedir } from 'node:os';
 import { basename, join, relative, resolve } from 'node:path';
 import { PACKAGE_ROOT } from '../package-root.js';
+import { mergePackageJson } from './merge-package.js';
+import { installedMizanSpec } from './mizan-spec.js';
 
 /** The bundled examples' TypeScript sources (shipped in the package as strategies/*.ts). */
 const TEMPLATES_DIR = join(PACKAGE_ROOT, 'strategies');
@@ -203,7 +205,7 @@ reports/
 `,
     'README.md': `# ${name}
 
-Trading strategies for the Wallex exchange, built on [mizan](https://www.npmjs.com/package/mizan).
+Trading strategies for the Wallex exchange, built on mizan (\`"mizan": "${dependency}"\` in package.json).
 
     npm install
     npm test                                   # unit tests of the strategies (mizan/testing)
@@ -223,22 +225,47 @@ Trading strategies for the Wallex exchange, built on [mizan](https://www.npmjs.c
 export interface InitResult {
   dir: string;
   written: string[];
+  /** The mizan dependency spec in the project's package.json. */
+  dependency: string;
+  /** When package.json existed: the fields added to it, and those kept with the user's value. */
+  merged?: { added: string[]; kept: string[] };
 }
 
 /**
- * Creates a project in `dir` (made if missing; refused if it holds any of the files). `dependency`
- * is the package.json version range or spec for mizan (default: this version, `^x.y.z`).
+ * Creates a project in `dir` (made if missing). An existing package.json gets what it lacks (see
+ * merge-package.ts); any other file already there is refused. `dependency` is the package.json spec
+ * for mizan; by default the spec of the mizan running (see mizan-spec.ts), or the existing
+ * package.json's own mizan dependency when it has one.
  */
 export function initProject(dir: string, opts: { dependency?: string } = {}): InitResult {
   const root = resolve(dir);
+  const pkgFile = join(root, 'package.json');
+  let existing: Record<string, unknown> | undefined;
+  if (existsSync(pkgFile)) {
+    try {
+      existing = JSON.parse(readFileSync(pkgFile, 'utf8')) as Record<string, unknown>;
+    } catch (e) {
+      throw new Error(`${pkgFile}: not valid JSON (${(e as Error).message}): not merging into it`);
+    }
+    if (typeof existing !== 'object' || existing === null || Array.isArray(existing)) throw new Error(`${pkgFile}: not a JSON object: not merging into it`);
+  }
+  const theirs = (existing?.dependencies as Record<string, unknown> | undefined)?.mizan;
+  const dependency = opts.dependency ?? (typeof theirs === 'string' ? theirs : installedMizanSpec(PACKAGE_ROOT, mizanVersion(), root));
   const name = basename(root).toLowerCase().replace(/[^a-z0-9-]/g, '-') || 'mizan-app';
-  const all = files(name, opts.dependency ?? `^${mizanVersion()}`, root);
-  const clashes = [...Object.keys(all), `data/${DATA_FILE}`].filter((f) => existsSync(join(root, f)));
+  const all = files(name, dependency, root);
+  const clashes = [...Object.keys(all), `data/${DATA_FILE}`].filter((f) => f !== 'package.json' && existsSync(join(root, f)));
   if (clashes.length) throw new Error(`${root} already has ${clashes.join(', ')}: not overwriting (choose an empty or new folder)`);
   const written: string[] = [];
+  let merged: InitResult['merged'];
   for (const [rel, text] of Object.entries(all)) {
     const f = join(root, rel);
     mkdirSync(resolve(f, '..'), { recursive: true });
+    if (rel === 'package.json' && existing) {
+      const m = mergePackageJson(existing, JSON.parse(text) as Record<string, unknown>);
+      writeFileSync(f, JSON.stringify(m.merged, null, 2) + '\n');
+      merged = { added: m.added, kept: m.kept };
+      continue;
+    }
     writeFileSync(f, text);
     written.push(rel);
   }
@@ -249,5 +276,5 @@ export function initProject(dir: string, opts: { dependency?: string } = {}): In
     copyFileSync(src, join(root, 'data', f));
     written.push(relative(root, join(root, 'data', f)));
   }
-  return { dir: root, written };
+  return { dir: root, written, dependency, ...(merged ? { merged } : {}) };
 }

@@ -177,7 +177,7 @@ export function registerSimCommand(program: Command, deps: SimCommandDeps = {}):
   const write = deps.write ?? ((s: string) => void process.stdout.write(s));
   return program
     .command('sim')
-    .description('Run the simulated exchange (REST + socket.io on 127.0.0.1) with replayed market data and a funded test account')
+    .description('run the simulated exchange (REST, and the stream on the plain WebSocket /ws and socket.io, on 127.0.0.1) with replayed market data and a funded test account')
     .option('--port <port>', 'port to listen on (0 picks a free one)', intOption('port', 0, 65535), 0)
     .option('--data <dir>', 'folder of replay data (default: the bundled backtest/data)')
     .option('--speed <factor>', 'replay speed: 1 real time, N times faster, 0 as fast as possible', speedOption, 1)

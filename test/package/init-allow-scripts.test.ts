@@ -25,9 +25,16 @@ const own = (JSON.parse(readFileSync(join(REPO, 'package.json'), 'utf8')) as { a
 describe('mizan init: the allowScripts policy', () => {
   it("carries mizan's own list; a registry mizan needs no entry", () => {
     expect(own['better-sqlite3']).toBe(true);
-    const pkg = init('registry');
-    expect(pkg.dependencies.mizan).toMatch(/^\^\d/);
+    const pkg = init('registry', '--mizan', '^0.1.0');
+    expect(pkg.dependencies.mizan).toBe('^0.1.0');
     expect(pkg.allowScripts).toEqual(own);
+  });
+
+  it('run from a checkout, without --mizan: depends on that folder, allowed by its absolute path', () => {
+    const pkg = init('checkout');
+    expect(pkg.dependencies.mizan).toMatch(/^file:\.\.\//);
+    expect(join(tmp, 'checkout', pkg.dependencies.mizan!.slice('file:'.length))).toBe(REPO);
+    expect(pkg.allowScripts).toEqual({ ...own, [`file:${REPO}`]: true });
   });
 
   it('allows mizan under the key npm matches it by when it comes from a tarball, a folder, git or a URL', () => {

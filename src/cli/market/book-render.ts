@@ -4,6 +4,7 @@
  * quantities are printed exactly as the book holds them (Decimal `toFixed()`, no float rounding).
  */
 import type { BookHealth } from '../../market/book-health.js';
+import type { Decimal } from '../../core/decimal.js';
 import type { OrderBook } from '../../market/order-book.js';
 
 export interface BookRenderInput {
@@ -26,7 +27,17 @@ function spreadText(book: OrderBook): string {
   const spread = book.spread();
   const bps = book.spreadBps();
   if (spread === undefined) return '-';
-  return bps === undefined ? spread.toFixed() : `${spread.toFixed()} (${bps.toDecimalPlaces(2).toFixed()} bps)`;
+  return bps === undefined ? spread.toFixed() : `${spread.toFixed()} (${bpsText(bps)} bps)`;
+}
+
+/**
+ * Basis points with enough precision to be read: two decimals from 1 bps up, two significant digits
+ * below (a 0.01 spread on a 100,000 price is 0.001 bps, not 0); 0 only for a zero spread.
+ */
+export function bpsText(bps: Decimal): string {
+  if (bps.isZero()) return '0';
+  if (bps.abs().gte(1)) return bps.toDecimalPlaces(2).toFixed();
+  return bps.toSignificantDigits(2).toFixed();
 }
 
 /** The table: header, one row per level (bids left, asks right), footer with health and side ages. */

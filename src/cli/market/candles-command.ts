@@ -55,9 +55,12 @@ class ProgressSource implements CandleHistorySource {
 }
 
 export async function runCandles(o: CandlesCommandOptions, d: ResolvedDeps): Promise<void> {
-  if (o.from > o.to) throw new ParameterError('--from', o.from, `a time not after --to (${o.to})`);
+  // --to is exclusive, as in `mizan backtest` and backtest.to: the candles whose period starts
+  // at or after --from and before --to.
+  if (o.from >= o.to) throw new ParameterError('--from', o.from, `a time before --to (${o.to}; --to is exclusive)`);
+  const last = o.to - 1;
   const periodSec = resolutionSeconds(o.resolution);
-  const total = Math.max(1, Math.floor((o.to - o.from) / periodSec) + 1);
+  const total = Math.max(1, Math.floor((last - o.from) / periodSec) + 1);
   const bar =
     d.stderr.isTTY === true
       ? new cliProgress.SingleBar(
@@ -80,7 +83,7 @@ export async function runCandles(o: CandlesCommandOptions, d: ResolvedDeps): Pro
   });
   let result;
   try {
-    result = await history.fetch(o.symbol, o.resolution, o.from, o.to);
+    result = await history.fetch(o.symbol, o.resolution, o.from, last);
   } finally {
     bar?.update(total);
     bar?.stop();
@@ -90,7 +93,7 @@ export async function runCandles(o: CandlesCommandOptions, d: ResolvedDeps): Pro
   else d.stdout.write(csv);
   const missing = result.gaps.reduce((n, g) => n + g.count, 0);
   const summary = [
-    `${o.symbol} ${o.resolution}: ${result.candles.length} candles ${iso(o.from)} .. ${iso(o.to)}` +
+    `${o.symbol} ${o.resolution}: ${result.candles.length} candles from ${iso(o.from)} to ${iso(o.to)} (exclusive)` +
       `${o.out ? ` written to ${o.out}` : ''} (${result.requests} request${result.requests === 1 ? '' : 's'}${result.requests === 0 ? ', from the cache' : ''})`,
     result.gaps.length === 0 ? 'no gaps' : `${result.gaps.length} gap${result.gaps.length === 1 ? '' : 's'}, ${missing} missing period${missing === 1 ? '' : 's'} (no trades, or data missing):`,
     ...gapText(result.gaps),

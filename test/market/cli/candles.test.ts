@@ -38,7 +38,7 @@ describe('mizan candles', () => {
   it('writes exact CSV over several pages with a progress bar, reports gaps, then reads the cache', async () => {
     const out = path.join(dir, 'btc.csv');
     const err = capture(true);
-    const args = ['candles', 'btctmn', '--resolution', '1', '--from', '2024-05-01T00:00:00Z', '--to', String(T0 + 1999 * 60), '--out', out, '--url', url, '--cache', path.join(dir, 'cache')];
+    const args = ['candles', 'btctmn', '--resolution', '1', '--from', '2024-05-01T00:00:00Z', '--to', String(T0 + 2000 * 60), '--out', out, '--url', url, '--cache', path.join(dir, 'cache')];
     await program({ stdout: capture(), stderr: err }).parseAsync(args, { from: 'user' });
     const rows = readFileSync(out, 'utf8').trimEnd().split('\n');
     expect(rows[0]).toBe('time,open,high,low,close,volume');
@@ -48,7 +48,7 @@ describe('mizan candles', () => {
     expect(rows.at(-1)).toBe(`${c.time},${c.open.toFixed()},${c.high.toFixed()},${c.low.toFixed()},${c.close.toFixed()},${c.volume.toFixed()}`);
     // The bar (cli-progress) reached 100 % of 2000 periods; 2 pages of 1000.
     expect(err.text).toContain('100% | 2000/2000 periods');
-    expect(err.text).toMatch(/1996 candles 2024-05-01T00:00:00Z \.\. 2024-05-02T09:19:00Z written to .*btc\.csv \(2 requests\)/);
+    expect(err.text).toMatch(/1996 candles from 2024-05-01T00:00:00Z to 2024-05-02T09:20:00Z \(exclusive\) written to .*btc\.csv \(2 requests\)/);
     expect(err.text).toContain('2 gaps, 4 missing periods');
     expect(err.text).toContain('gap 2024-05-01T00:05:00Z .. 2024-05-01T00:07:00Z (3 candles)');
     expect(err.text).toContain('gap 2024-05-02T01:00:00Z .. 2024-05-02T01:00:00Z (1 candle)');
@@ -64,7 +64,7 @@ describe('mizan candles', () => {
   it('resamples to a larger resolution and accepts Unix seconds', async () => {
     const stdout = capture();
     await program({ stdout, stderr: capture() }).parseAsync(
-      ['candles', 'BTCTMN', '--resolution', '60', '--from', String(T0), '--to', String(T0 + 3600 - 1), '--url', url, '--cache', path.join(dir, 'c2')],
+      ['candles', 'BTCTMN', '--resolution', '60', '--from', String(T0), '--to', String(T0 + 3600), '--url', url, '--cache', path.join(dir, 'c2')],
       { from: 'user' },
     );
     const rows = stdout.text.trimEnd().split('\n');
@@ -80,6 +80,6 @@ describe('mizan candles', () => {
       program({ stdout: capture(), stderr: capture() }).parseAsync(['candles', 'BTCTMN', '--url', url, '--cache', path.join(dir, 'c3'), ...extra], { from: 'user' });
     await expect(run(['--resolution', '7', '--from', '0', '--to', '60'])).rejects.toThrow(/invalid --resolution: "?7"?/);
     await expect(run(['--resolution', '1', '--from', 'yesterday', '--to', '60'])).rejects.toThrow(/invalid --from: "?yesterday"?/);
-    await expect(run(['--resolution', '1', '--from', '2024-05-02', '--to', '2024-05-01'])).rejects.toThrow(/invalid --from: 1714608000 \(a time not after --to \(1714521600\)\)/);
+    await expect(run(['--resolution', '1', '--from', '2024-05-02', '--to', '2024-05-01'])).rejects.toThrow(/invalid --from: 1714608000 \(a time before --to \(1714521600; --to is exclusive\)\)/);
   });
 });
