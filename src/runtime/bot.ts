@@ -143,7 +143,7 @@ export async function startBot(config: MizanConfig, opts: BotOptions = {}): Prom
   const startup = new StartupRetry({ budgetMs: config.exchange.startupRetryMs, logger: logger.child({ component: 'start' }) });
   try {
     // --------------------------------------------------------------------------- markets
-    const catalog = new MarketCatalog({ source: startup.wrap(rest, ['getMarkets', 'getActiveMarkets', 'getFees']), logger });
+    const catalog = new MarketCatalog({ source: startup.wrap(rest, ['getMarkets', 'getActiveMarkets', 'getFees', 'getMarginMarkets']), logger });
     await catalog.start();
     cleanups.push(() => catalog.stop());
     const symbols = [...new Set(instances.flatMap((i) => i.markets))];
