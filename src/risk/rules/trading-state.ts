@@ -17,6 +17,7 @@ function reduces(intent: Intent): boolean {
     case 'cancelAll':
     case 'marginClose':
     case 'marginAddCollateral':
+    case 'marginBrackets':
       return true;
     case 'order':
     case 'instant':

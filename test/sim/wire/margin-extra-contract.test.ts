@@ -104,6 +104,22 @@ describe('margin extras: the documented calls, client against the simulator', ()
     expect(pnl!.realizedProfit.isNegative()).toBe(true);
   });
 
+  it("sltp trails: a long's stop moves above the open price once the market is there, never above the market", async () => {
+    const { h, p } = await withPosition();
+    h.sim.replaceBookSide('BTCUSDT', 'ask', [{ price: D(55010), quantity: D(5) }]);
+    h.sim.replaceBookSide('BTCUSDT', 'bid', [{ price: D(55000), quantity: D(5) }]);
+    h.sim.recordTrade({ symbol: 'BTCUSDT', price: D(55000), quantity: D('0.1'), isBuyOrder: true, timestamp: h.clock.now() });
+    const trailed = await h.client.setMarginBrackets(p.id, { stopLoss: '52000' });
+    expect(trailed.stopLoss?.toFixed()).toBe('52000');
+    const above = await h.call('PATCH', `/margin-trade/v1/positions/${p.id}/sltp`, { body: { stop_loss: '56000' } });
+    expect(above.status).toBe(422);
+    expect(JSON.stringify(above.result)).toContain('stop_loss 56000 must be below the market price 55000');
+    h.sim.recordTrade({ symbol: 'BTCUSDT', price: D(51900), quantity: D('0.1'), isBuyOrder: false, timestamp: h.clock.now() });
+    const closed = await h.client.getMarginPosition(p.id);
+    expect(closed).toMatchObject({ state: 'closed', closeReason: 'stop_loss' });
+    expect(closed.profit.value.gt(0)).toBe(true);
+  });
+
   it('private calls need a key; close needs its documented price', async () => {
     const { h, p } = await withPosition();
     for (const path of ['/margin-trade/v1/orders', '/margin-trade/v1/user/levels', '/margin-trade/v1/user/pnl', `/margin-trade/v1/positions/${p.id}`]) {
