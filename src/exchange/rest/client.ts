@@ -63,6 +63,7 @@ import * as market from './market.js';
 import * as prop from './prop.js';
 import type { RetryPolicy } from './retry.js';
 import * as spot from './spot.js';
+import * as orderHistory from './order-history.js';
 import { headerId } from './validate.js';
 import type { OtcMarket } from '../parse/otc.js';
 import type { CryptoDeposit, CryptoWithdrawal } from '../parse/wallet-history.js';
@@ -204,6 +205,10 @@ export class WallexRestClient {
   }
   getAccountTrades(q?: spot.AccountTradesQuery): Promise<Paged<AccountTrade>> {
     return this.guard(spot.getAccountTrades(this.http, q));
+  }
+  /** Every order of the account, open and finished, newest first (`GET /v1/account/orders`). */
+  getOrderHistory(q?: orderHistory.OrderHistoryQuery): Promise<Paged<SpotOrder>> {
+    return this.guard(orderHistory.getOrderHistory(this.http, q));
   }
 
   // ------------------------------------------------------------------ instant orders (4.4+)
