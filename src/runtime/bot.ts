@@ -271,7 +271,7 @@ export async function startBot(config: MizanConfig, opts: BotOptions = {}): Prom
       strategyOfPrefix: (p) => config.strategies.find((s) => s.clientIdPrefix === p)?.name,
       // Live: positions are rebuilt from the journal's fills. Paper starts a fresh paper exchange, so
       // restored positions would not match its balances.
-      ...(config.mode === 'live' ? { portfolio } : {}),
+      ...(config.mode === 'live' ? { portfolio, orderHistory: (q: { page: number; perPage: number }) => startup.call(() => rest.getOrderHistory(q)) } : {}),
     });
     brackets.resume();
 

@@ -35,7 +35,7 @@ describe('spot order history', () => {
     await h.client.cancelOrder('hist0');
 
     const raw = await h.call('GET', '/v1/account/orders?per_page=2');
-    expect(shapeDiff(loadSample(LIST_SAMPLE).result, raw.result)).toEqual([]);
+    expect(shapeDiff((loadSample(LIST_SAMPLE) as { result: unknown }).result, raw.result)).toEqual([]);
     expect((raw.json as { result_info: unknown }).result_info).toEqual({ page: 1, per_page: 2, count: 2, total_count: 4 });
 
     const all = await h.client.getOrderHistory();
