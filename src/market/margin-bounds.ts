@@ -4,9 +4,16 @@
  * A market the list does not name keeps no bounds (the exchange's own check is then the only one).
  */
 import type { MarginMarket } from '../core/types/margin-extra.js';
-import type { Market } from './market-catalog.js';
+import type { RiskCoefBounds } from '../core/views.js';
 
-export function withMarginBounds(markets: Market[], margin: readonly MarginMarket[] | undefined): Market[] {
+/** What this needs of a catalog market (market-catalog.ts's Market). */
+export interface MarginBoundsTarget {
+  symbol: string;
+  riskCoef?: RiskCoefBounds;
+  marginMaxAgeSec?: number;
+}
+
+export function withMarginBounds<T extends MarginBoundsTarget>(markets: T[], margin: readonly MarginMarket[] | undefined): T[] {
   if (!margin) return markets;
   const by = new Map(margin.map((m) => [m.symbol.toUpperCase(), m]));
   for (const m of markets) {
