@@ -4,6 +4,7 @@
  * CLI (`node bin/mizan.js backtest <config> --out <dir>`). The price rises from 100 to 112, the
  * stop follows 3 % under every new close (above the open price once in profit), and the fall that
  * follows closes the position at the exchange by its stop loss (108.64 crossed at 108), in profit.
+ * A first open with riskCoef 12 is denied by risk, naming the margin market's bounds.
  */
 import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -28,7 +29,7 @@ describe('mizan backtest: a trailing stop through marginBrackets', () => {
         `    strategy: ${join(FIX, 'margin-trailing-stop.ts')}`,
         '    markets: [BTCUSDT]',
         '    resolution: "300s"',
-        '    params: { trailPct: 3 }',
+        '    params: { trailPct: 3, badRiskCoef: 12 }',
         'backtest:',
         `  data: [{ symbol: BTCUSDT, file: ${csv} }]`,
         '  from: 2023-01-03T00:00:00Z',
@@ -46,6 +47,8 @@ describe('mizan backtest: a trailing stop through marginBrackets', () => {
     // Stops sent: 100.88 (at 104), 104.76 (108), 108.64 (112); at 110 the stop stays. The candle at 108 crosses it.
     expect(result.trades[0]).toMatchObject({ side: 'long', entryPrice: '100', exit: 'stop loss', exitPrice: '108' });
     expect(Number(result.trades[0]!.pnl)).toBeGreaterThan(0);
-    expect(result.denied, JSON.stringify(result.denied)).toMatchObject({ total: 0 });
+    // The only denial: the open with riskCoef 12, out of the margin market's bounds (no sltp refused).
+    expect(result.denied, JSON.stringify(result.denied)).toMatchObject({ total: 1, byRule: [{ rule: 'marketLimits' }] });
+    expect(JSON.stringify(result.denied)).toContain("riskCoef 12 is outside the exchange's bounds for BTCUSDT: 2 to 10 in steps of 0.5");
   }, 60_000);
 });
