@@ -191,12 +191,13 @@ export class MarketCatalog extends EventEmitter<MarketCatalogEvents> {
 
   private async doRefresh(): Promise<void> {
     try {
-      const [infos, active, fees, margin] = await Promise.all([
+      const [infos, active, fees] = await Promise.all([
         this.source.getMarkets(),
         this.optional('active markets', () => this.source.getActiveMarkets?.()),
         this.optional('fee rates', () => this.source.getFees?.()),
-        this.optional('margin markets', () => this.source.getMarginMarkets?.()),
       ]);
+      // After the markets: optional, and the start's three reads keep the exchange to themselves.
+      const margin = await this.optional('margin markets', () => this.source.getMarginMarkets?.());
       if (active) this.lastActive = active;
       if (fees) this.lastFees = fees;
       if (margin) this.lastMargin = margin;
