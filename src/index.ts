@@ -51,6 +51,7 @@ export {
   marginOpen,
   marginAddCollateral,
   marginClose,
+  marginBrackets,
 } from './strategy/builders.js';
 export type { Draft, OrderOptions, MarginOpenInput } from './strategy/builders.js';
 export type * from './core/intents.js';

@@ -23,6 +23,8 @@ import type { PositionOwners } from '../risk/margin-owners.js';
 import { TradingKernel } from '../kernel/kernel.js';
 import { referenceAsset } from '../kernel/reference.js';
 import { parseMarginPosition } from '../exchange/parse/margin.js';
+import { parseMarginMarkets } from '../exchange/parse/margin-extra.js';
+import { withMarginBounds } from '../market/margin-bounds.js';
 import type { Series } from './data.js';
 import { CandleFill, PlacementClock } from './fill-model.js';
 import { TradeBook } from './trades.js';
@@ -196,6 +198,8 @@ export function buildHarness(o: HarnessOptions): Harness {
   const stepOf = memo((s) => incrementFromDecimals(spec(s).stepSize));
   const minSellableOf = memo((s) => Decimal.max(spec(s).minQty, stepOf(s)));
   const marketViews = new Map(specs.map((m) => [m.symbol, marketView(m, sim.feeRates(BACKTEST_ACCOUNT, m.symbol))]));
+  // The margin desk's risk-coefficient bounds, as live and paper load them into the catalog (issue #35 item 3).
+  withMarginBounds([...marketViews.values()], parseMarginMarkets(desks.margin.publicMarkets()));
   const positionMarket = new Map<number, string>();
   const warmupDenied = (intent: Intent) => ({ ok: false as const, intent, rule: 'warmup', reason: `warming up: the backtest starts at ${new Date(o.fromMs).toISOString()}` });
   let kernel!: TradingKernel;

@@ -99,6 +99,12 @@ export class BacktestVenue implements Venue {
     this.deps.touched(true);
     return this.arrive(market, () => this.deps.inner.closePosition(positionId, price));
   }
+  /** Arrives at the next candle's open, as a close does; moves no balance. */
+  setBrackets(positionId: number, b: { stopLoss?: Decimal; takeProfit?: Decimal }): Promise<MarginPosition> {
+    const market = this.deps.positionMarket(positionId);
+    this.prepare(market);
+    return this.arrive(market, () => this.deps.inner.setBrackets(positionId, b));
+  }
   positions(filter?: MarginPositionFilter): Promise<MarginPosition[]> {
     return this.deps.inner.positions(filter);
   }

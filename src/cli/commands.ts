@@ -4,6 +4,7 @@
  */
 import type { Command } from 'commander';
 import { registerJournalCommand } from './journal.js';
+import { registerOrdersCommand } from './orders.js';
 import { registerSimCommand } from '../sim/cli-command.js';
 import { registerRunCommand } from './run.js';
 import { registerCheckCommands } from './check.js';
@@ -19,6 +20,7 @@ export function registerCommands(program: Command): void {
   registerRunCommand(program);
   registerCheckCommands(program);
   registerJournalCommand(program);
+  registerOrdersCommand(program);
   registerSimCommand(program);
   registerBacktestCommands(program);
   registerAnalyzeCommands(program);

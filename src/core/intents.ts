@@ -104,6 +104,19 @@ export interface ExitIntent extends IntentBase {
   symbol: string;
 }
 
+/**
+ * Moves an open margin position's stop loss and take profit (the exchange's `PATCH
+ * positions/{id}/sltp`): both are replaced, one left out is removed. A trailing stop sends one on
+ * every new high (long) or low (short). The exchange (and the simulator) refuses a stop loss on the
+ * wrong side of the current price.
+ */
+export interface MarginBracketsIntent extends IntentBase {
+  kind: 'marginBrackets';
+  positionId: number;
+  stopLoss?: Decimal;
+  takeProfit?: Decimal;
+}
+
 export type Intent =
   | SpotOrderIntent
   | CancelIntent
@@ -112,7 +125,8 @@ export type Intent =
   | MarginOpenIntent
   | MarginAddCollateralIntent
   | MarginCloseIntent
-  | ExitIntent;
+  | ExitIntent
+  | MarginBracketsIntent;
 
 export type IntentKind = Intent['kind'];
 

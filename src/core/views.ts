@@ -26,6 +26,14 @@ export interface MarketView {
   minNotional: Decimal;
   makerFee: Decimal;
   takerFee: Decimal;
+  /** Margin markets: the exchange's risk-coefficient bounds (`/margin-trade/v1/public/markets`). */
+  riskCoef?: RiskCoefBounds;
+}
+
+export interface RiskCoefBounds {
+  min: Decimal;
+  max: Decimal;
+  step?: Decimal;
 }
 
 export interface BookHealthView {

@@ -32,6 +32,8 @@ export interface Venue {
   openPosition(req: MarginRequest): Promise<MarginPosition>;
   addCollateral(positionId: number, amount: Decimal): Promise<MarginPosition>;
   closePosition(positionId: number, price: Decimal): Promise<MarginPosition>;
+  /** Replaces a position's stop loss and take profit (`sltp`); one left out is removed. */
+  setBrackets(positionId: number, brackets: { stopLoss?: Decimal; takeProfit?: Decimal }): Promise<MarginPosition>;
   positions(filter?: MarginPositionFilter): Promise<MarginPosition[]>;
   /**
    * Venues that know at once when an order changes (the in-process simulator) push updates here,

@@ -112,6 +112,14 @@ export class IntentExecutor {
           await d.venueFor(account).addCollateral(intent.positionId, intent.amount);
           await this.syncMargin(account);
           return;
+        case 'marginBrackets':
+          if (!this.owns(intent)) return;
+          await d.venueFor(account).setBrackets(intent.positionId, {
+            ...(intent.stopLoss ? { stopLoss: intent.stopLoss } : {}),
+            ...(intent.takeProfit ? { takeProfit: intent.takeProfit } : {}),
+          });
+          await this.syncMargin(account);
+          return;
         case 'marginClose': {
           // No price given (the kernel's risk port prices it at the market before the check, within the
           // slippage bound): without a book there, a long closes by selling (best bid), a short by

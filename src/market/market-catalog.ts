@@ -16,6 +16,9 @@ import { type Decimal, ZERO, incrementFromDecimals } from '../core/decimal.js';
 import { type Logger, silentLogger } from '../core/logger.js';
 import type { FeeRates } from '../core/types/account.js';
 import type { ActiveMarket, MarketInfo, MarketStats } from '../core/types/market.js';
+import type { MarginMarket } from '../core/types/margin-extra.js';
+import type { RiskCoefBounds } from '../core/views.js';
+import { withMarginBounds } from './margin-bounds.js';
 import { CatalogNotLoadedError, UnknownMarketError } from './errors.js';
 import type { MarketInfoSource, Timers } from './ports.js';
 import { realTimers } from './ports.js';
@@ -52,6 +55,10 @@ export interface Market {
   leverageStep?: Decimal;
   /** Statistics as /v1/markets reported them at the last refresh. */
   stats?: MarketStats;
+  /** Margin markets: risk-coefficient bounds of `/margin-trade/v1/public/markets` (see margin-bounds.ts). */
+  riskCoef?: RiskCoefBounds;
+  /** Margin markets: longest life of a position, seconds. */
+  marginMaxAgeSec?: number;
 }
 
 export interface MarketCatalogOptions {
@@ -124,6 +131,7 @@ export class MarketCatalog extends EventEmitter<MarketCatalogEvents> {
   private loaded = false;
   private lastActive: ActiveMarket[] | undefined;
   private lastFees: FeeRates | undefined;
+  private lastMargin: MarginMarket[] | undefined;
   private timer: unknown;
   private readonly opts: MarketCatalogOptions;
   private readonly log: Logger;
@@ -188,10 +196,13 @@ export class MarketCatalog extends EventEmitter<MarketCatalogEvents> {
         this.optional('active markets', () => this.source.getActiveMarkets?.()),
         this.optional('fee rates', () => this.source.getFees?.()),
       ]);
+      // After the markets: optional, and the start's three reads keep the exchange to themselves.
+      const margin = await this.optional('margin markets', () => this.source.getMarginMarkets?.());
       if (active) this.lastActive = active;
       if (fees) this.lastFees = fees;
+      if (margin) this.lastMargin = margin;
       const list = Array.isArray(infos) ? infos : Object.values(infos);
-      const merged = mergeMarkets(list, this.lastActive, this.lastFees, this.opts.defaultFees);
+      const merged = withMarginBounds(mergeMarkets(list, this.lastActive, this.lastFees, this.opts.defaultFees), this.lastMargin);
       this.markets = new Map(merged.map((m) => [m.symbol, m]));
       this.loaded = true;
       this.log.info({ markets: merged.length }, 'market catalog refreshed');

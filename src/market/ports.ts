@@ -16,6 +16,7 @@ import type {
   Resolution,
 } from '../core/types/market.js';
 import type { FeeRates } from '../core/types/account.js';
+import type { MarginMarket } from '../core/types/margin-extra.js';
 
 /** Which side of a book: bids (`@buyDepth`) or asks (`@sellDepth`). */
 export type BookSide = 'bid' | 'ask';
@@ -59,6 +60,8 @@ export interface MarketInfoSource {
   getMarkets(): Promise<MarketInfo[] | Record<string, MarketInfo>>;
   getActiveMarkets?(): Promise<ActiveMarket[]>;
   getFees?(): Promise<FeeRates>;
+  /** `/margin-trade/v1/public/markets`: risk-coefficient bounds of the margin markets. */
+  getMarginMarkets?(): Promise<MarginMarket[]>;
 }
 
 /** Events the stream client emits (the subset the market-data engine listens to). */

@@ -11,7 +11,7 @@ import type { IntentKind } from '../core/intents.js';
 import { ORDER_TYPES } from '../core/types/order.js';
 import type { CheckState, RiskRule } from './rule.js';
 
-export const INTENT_KINDS: readonly IntentKind[] = ['order', 'cancel', 'cancelAll', 'instant', 'marginOpen', 'marginAddCollateral', 'marginClose'];
+export const INTENT_KINDS: readonly IntentKind[] = ['order', 'cancel', 'cancelAll', 'instant', 'marginOpen', 'marginAddCollateral', 'marginClose', 'marginBrackets'];
 const SIDES = ['BUY', 'SELL'] as const;
 const POSITION_SIDES = ['long', 'short'] as const;
 const SIZE_KINDS = ['base', 'quote', 'fraction'] as const;
@@ -114,6 +114,8 @@ export function intentShapeProblem(intent: unknown): string | undefined {
       return positionId(intent) ?? positive(intent, 'amount');
     case 'marginClose':
       return positionId(intent) ?? positive(intent, 'price', true);
+    case 'marginBrackets':
+      return positionId(intent) ?? positive(intent, 'stopLoss', true) ?? positive(intent, 'takeProfit', true);
   }
 }
 

@@ -155,7 +155,7 @@ export async function startBot(config: MizanConfig, opts: BotOptions = {}): Prom
   const startup = new StartupRetry({ budgetMs: config.exchange.startupRetryMs, logger: logger.child({ component: 'start' }), ...(opts.signal ? { signal: opts.signal } : {}) });
   try {
     // --------------------------------------------------------------------------- markets
-    const catalog = new MarketCatalog({ source: startup.wrap(rest, ['getMarkets', 'getActiveMarkets', 'getFees']), logger });
+    const catalog = new MarketCatalog({ source: startup.wrap(rest, ['getMarkets', 'getActiveMarkets', 'getFees', 'getMarginMarkets']), logger });
     await catalog.start();
     cleanups.push(() => catalog.stop());
     const symbols = [...new Set(instances.flatMap((i) => i.markets))];
@@ -279,7 +279,7 @@ export async function startBot(config: MizanConfig, opts: BotOptions = {}): Prom
       strategyOfPrefix: (p) => config.strategies.find((s) => s.clientIdPrefix === p)?.name,
       // Live: positions are rebuilt from the journal's fills. Paper starts a fresh paper exchange, so
       // restored positions would not match its balances.
-      ...(config.mode === 'live' ? { portfolio } : {}),
+      ...(config.mode === 'live' ? { portfolio, orderHistory: (q: { page: number; perPage: number }) => startup.call(() => rest.getOrderHistory(q)) } : {}),
     });
     brackets.resume();
 

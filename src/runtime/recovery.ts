@@ -17,6 +17,7 @@ import type { TrackedOrder } from '../execution/tracked-order.js';
 import type { Venue } from '../execution/venue.js';
 import type { Journal } from '../store/journal.js';
 import type { FillEvent } from '../core/views.js';
+import { crossCheckHistory, type HistoryCheck, type OrderHistorySource } from './history-check.js';
 import { trackedFromRow } from './journal-adapters.js';
 import { MAIN_ACCOUNT } from '../core/account.js';
 
@@ -41,6 +42,8 @@ export interface RecoveryReport {
    * again) and reported once, not as missing.
    */
   closedFromEarlierPaperRun: string[];
+  /** The journal against the exchange's order history (history-check.ts), when it was read. */
+  history?: HistoryCheck;
 }
 
 /** Where recovered fills go (the Portfolio fits). */
@@ -60,6 +63,8 @@ export interface RecoveryDeps {
   portfolio?: PositionSink;
   /** The venue starts empty each run (default: when the main venue is a paper one). */
   freshVenue?: boolean;
+  /** The main account's order history: the journal is cross-checked against it after reconciling. */
+  orderHistory?: OrderHistorySource;
 }
 
 /** Why the journal's open orders of an earlier paper run are closed at start. */
@@ -127,6 +132,13 @@ export async function recoverOrders(d: RecoveryDeps): Promise<RecoveryReport> {
     await reconcile(d, rows, report);
   } finally {
     d.engine.off('fill', onFill);
+  }
+  if (d.orderHistory) {
+    try {
+      report.history = await crossCheckHistory({ journal: d.journal, history: d.orderHistory, prefixes: d.prefixes, logger: d.logger, adopted: report.orphans });
+    } catch (err) {
+      d.logger.warn({ err }, 'recovery could not read the order history of the exchange');
+    }
   }
   if (report.fromJournal || report.orphans.length) {
     d.logger.warn(

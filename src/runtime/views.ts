@@ -52,5 +52,6 @@ export function marketView(m: Market, defaults: { makerFee: Decimal; takerFee: D
     minNotional: m.minNotional,
     makerFee: m.makerFee ?? defaults.makerFee ?? ZERO,
     takerFee: m.takerFee ?? defaults.takerFee ?? ZERO,
+    ...(m.riskCoef ? { riskCoef: m.riskCoef } : {}),
   };
 }

@@ -12,6 +12,7 @@ import type {
   Intent,
   MarginAddCollateralIntent,
   MarginCloseIntent,
+  MarginBracketsIntent,
   MarginOpenIntent,
   Size,
   SpotOrderIntent,
@@ -132,6 +133,15 @@ export const marginAddCollateral = (positionId: number, amount: DecimalInput, ta
   kind: 'marginAddCollateral',
   positionId,
   amount: toDecimal(amount, 'amount'),
+  ...(tag ? { tag } : {}),
+});
+
+/** Moves a margin position's stop loss and take profit; one left out is removed (`sltp`). */
+export const marginBrackets = (positionId: number, b: { stopLoss?: DecimalInput; takeProfit?: DecimalInput }, tag?: string): Draft<MarginBracketsIntent> => ({
+  kind: 'marginBrackets',
+  positionId,
+  ...(b.stopLoss !== undefined ? { stopLoss: toDecimal(b.stopLoss, 'stopLoss') } : {}),
+  ...(b.takeProfit !== undefined ? { takeProfit: toDecimal(b.takeProfit, 'takeProfit') } : {}),
   ...(tag ? { tag } : {}),
 });
 

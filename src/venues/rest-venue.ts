@@ -59,6 +59,9 @@ export class RestVenue implements Venue {
   closePosition(positionId: number, price: Decimal): Promise<MarginPosition> {
     return this.client.closeMarginPosition(positionId, price);
   }
+  setBrackets(positionId: number, b: { stopLoss?: Decimal; takeProfit?: Decimal }): Promise<MarginPosition> {
+    return this.client.setMarginBrackets(positionId, b);
+  }
   positions(filter?: MarginPositionFilter): Promise<MarginPosition[]> {
     return this.client.getMarginPositions(filter);
   }

@@ -299,6 +299,10 @@ export class SimVenue implements Venue {
     return this.call('closePosition', () => parseMarginPosition(this.desk().close(this.account, positionId, price)));
   }
 
+  setBrackets(positionId: number, b: { stopLoss?: Decimal; takeProfit?: Decimal }): Promise<MarginPosition> {
+    return this.call('setBrackets', () => parseMarginPosition(this.desk().setBrackets(this.account, positionId, b.stopLoss, b.takeProfit)));
+  }
+
   positions(filter: MarginPositionFilter = {}): Promise<MarginPosition[]> {
     return this.call('positions', () =>
       this.desk()

@@ -20,7 +20,7 @@ const PUBLIC: Record<string, string[]> = {
     'Atr', 'Bar', 'BollingerBands', 'CandleWindow', 'Decimal', 'DecimalParseError', 'Ema', 'Macd', 'ONE', 'RingBuffer', 'Rma',
     'RollingExtreme', 'RollingStdDev', 'RollingVwap', 'Rsi', 'SessionVwap', 'Sma', 'Stochastic', 'TrueRange', 'Wma', 'ZERO',
     'cancel', 'cancelAll', 'cleanFloat', 'd', 'decimalPlaces', 'defineStrategy', 'describeParams', 'dmax', 'dmin', 'dsum',
-    'fitsDecimals', 'fraction', 'incrementFromDecimals', 'instant', 'limit', 'marginAddCollateral', 'marginClose', 'marginOpen',
+    'fitsDecimals', 'fraction', 'incrementFromDecimals', 'instant', 'limit', 'marginAddCollateral', 'marginBrackets', 'marginClose', 'marginOpen',
     'market', 'qty', 'quote', 'resolveParams', 'roundToDecimals', 'roundToIncrement', 'stopLimit', 'stopMarket', 'toDecimal',
     'toDecimalOrUndefined', 'toPlain', 'typicalPrice',
   ],

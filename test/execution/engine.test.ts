@@ -94,6 +94,9 @@ class FakeVenue implements Venue {
   closePosition = async () => {
     throw new Error('unused');
   };
+  setBrackets = async () => {
+    throw new Error('unused');
+  };
   positions = async () => [];
 }
 

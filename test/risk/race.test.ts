@@ -108,7 +108,7 @@ describe('race: many strategies, one balance', () => {
       getOrder: (id) => venue.getOrder(id),
       cancelOrder: (id) => venue.cancelOrder(id),
       openOrders: venue.unused, balances: venue.unused, instantOrder: venue.unused, previewPosition: venue.unused, openPosition: venue.unused,
-      addCollateral: venue.unused, closePosition: venue.unused, positions: venue.unused,
+      addCollateral: venue.unused, closePosition: venue.unused, setBrackets: venue.unused, positions: venue.unused,
     };
     const exec = new ExecutionEngine({ venueFor: () => v, instrument: testInstrument, clock, logger: silentLogger, ids: new ClientIdGenerator(clock, 't'), reservations: risk, sleep: async () => {} });
 

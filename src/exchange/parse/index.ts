@@ -8,3 +8,4 @@ export * from './margin.js';
 export * from './prop.js';
 export * from './otc.js';
 export * from './wallet-history.js';
+export * from './margin-extra.js';

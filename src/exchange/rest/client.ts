@@ -30,6 +30,12 @@ import type {
   InstantQuote,
   LoanBounds,
   MarginDryRun,
+  MarginLevel,
+  MarginMarket,
+  MarginOrder,
+  MarginPnl,
+  MarginProfit,
+  MarginRatio,
   MarginPosition,
   MarginPositionFilter,
   MarginRequest,
@@ -53,11 +59,13 @@ import { HttpCore } from './http.js';
 import * as instant from './instant.js';
 import type { OrderRateLimit } from './limiter.js';
 import * as margin from './margin.js';
+import * as marginExtra from './margin-extra.js';
 import * as market from './market.js';
 import * as prop from './prop.js';
 import * as propLife from './prop-lifecycle.js';
 import type { RetryPolicy } from './retry.js';
 import * as spot from './spot.js';
+import * as orderHistory from './order-history.js';
 import { headerId } from './validate.js';
 import type { OtcMarket } from '../parse/otc.js';
 import type { CryptoDeposit, CryptoWithdrawal } from '../parse/wallet-history.js';
@@ -212,6 +220,10 @@ export class WallexRestClient {
   getAccountTrades(q?: spot.AccountTradesQuery): Promise<Paged<AccountTrade>> {
     return this.guard(spot.getAccountTrades(this.http, q));
   }
+  /** Every order of the account, open and finished, newest first (`GET /v1/account/orders`). */
+  getOrderHistory(q?: orderHistory.OrderHistoryQuery): Promise<Paged<SpotOrder>> {
+    return this.guard(orderHistory.getOrderHistory(this.http, q));
+  }
 
   // ------------------------------------------------------------------ instant orders (4.4+)
   createInstantOrder(o: NewInstantOrder): Promise<InstantOrder> {
@@ -241,8 +253,37 @@ export class WallexRestClient {
   addMarginCollateral(id: number, change: Decimal | string | number): Promise<MarginPosition> {
     return this.guard(margin.addMarginCollateral(this.http, id, change));
   }
-  closeMarginPosition(id: number, price?: Decimal | string | number): Promise<MarginPosition> {
+  /** `price` is required, as the documentation marks it: the worst price to close at. */
+  closeMarginPosition(id: number, price: Decimal | string | number): Promise<MarginPosition> {
     return this.guard(margin.closeMarginPosition(this.http, id, price));
+  }
+  getMarginMarkets(): Promise<MarginMarket[]> {
+    return this.guard(marginExtra.getMarginMarkets(this.http));
+  }
+  getMarginRatio(market: string): Promise<MarginRatio> {
+    return this.guard(marginExtra.getMarginRatio(this.http, market));
+  }
+  getMarginPosition(id: number): Promise<MarginPosition> {
+    return this.guard(marginExtra.getMarginPosition(this.http, id));
+  }
+  /** Moves a position's stop loss and take profit (`sltp`); one left out is removed. */
+  setMarginBrackets(id: number, b: marginExtra.MarginBrackets): Promise<MarginPosition> {
+    return this.guard(marginExtra.setMarginBrackets(this.http, id, b));
+  }
+  getMarginProfit(id: number): Promise<MarginProfit> {
+    return this.guard(marginExtra.getMarginProfit(this.http, id));
+  }
+  getMarginOrders(q?: marginExtra.MarginOrdersQuery): Promise<Paged<MarginOrder>> {
+    return this.guard(marginExtra.getMarginOrders(this.http, q));
+  }
+  getMarginLevels(): Promise<MarginLevel[]> {
+    return this.guard(marginExtra.getMarginLevels(this.http));
+  }
+  getMarginLevel(market: string): Promise<MarginLevel> {
+    return this.guard(marginExtra.getMarginLevel(this.http, market));
+  }
+  getMarginPnl(): Promise<MarginPnl[]> {
+    return this.guard(marginExtra.getMarginPnl(this.http));
   }
 
   // ------------------------------------------------------------------ trading credit (4.6)

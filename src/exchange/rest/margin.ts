@@ -88,11 +88,10 @@ export async function addMarginCollateral(http: HttpCore, id: number, change: Am
   });
 }
 
-/** PATCH /margin-trade/v1/positions/{id}/close, with `{price}` when a close price is given. */
-export async function closeMarginPosition(http: HttpCore, id: number, price?: Amount): Promise<MarginPosition> {
+/** PATCH /margin-trade/v1/positions/{id}/close with `{price}` (required, as documented). */
+export async function closeMarginPosition(http: HttpCore, id: number, price: Amount): Promise<MarginPosition> {
   const pid = v.positiveInt(id, 'id');
-  const p = v.positiveOpt(price, 'price');
-  const body = p ? { price: toPlain(p) } : {};
+  const body = { price: toPlain(v.positive(price, 'price')) };
   return guardWrite('closeMarginPosition', undefined, async () => {
     const res = await http.request({ method: 'PATCH', path: `/margin-trade/v1/positions/${pid}/close`, body, auth: true, retry: false, envelope: 'optional' });
     return parseMarginPosition(res.payload, 'result');

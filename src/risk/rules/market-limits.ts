@@ -172,6 +172,11 @@ export class MarketLimitsRule implements RiskRule {
     if (book) s.book = book;
     if (!it.collateral.gt(0)) return `collateral must be positive, got ${it.collateral.toFixed()}`;
     if (!it.riskCoef.gte(1)) return `riskCoef must be 1 or more, got ${it.riskCoef.toFixed()}`;
+    const rc = m.riskCoef;
+    if (rc && (it.riskCoef.lt(rc.min) || it.riskCoef.gt(rc.max) || (rc.step && !it.riskCoef.minus(rc.min).mod(rc.step).isZero()))) {
+      const steps = rc.step ? ` in steps of ${rc.step.toFixed()}` : '';
+      return `riskCoef ${it.riskCoef.toFixed()} is outside the exchange's bounds for ${it.market}: ${rc.min.toFixed()} to ${rc.max.toFixed()}${steps}`;
+    }
     const buy = it.side === 'long';
     let open = it.openPrice;
     if (!open) {

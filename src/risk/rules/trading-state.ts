@@ -18,6 +18,7 @@ function reduces(intent: Intent): boolean {
     case 'marginClose':
     case 'marginAddCollateral':
     case 'exit':
+    case 'marginBrackets':
       return true;
     case 'order':
     case 'instant':

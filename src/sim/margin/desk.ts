@@ -263,10 +263,15 @@ export class MarginDesk {
     return this.view(p);
   }
 
-  /** Replaces the stop loss and take profit (spec's `sltp` call); a missing one is removed. */
+  /**
+   * Replaces the stop loss and take profit (spec's `sltp` call); a missing one is removed. An open
+   * position's brackets are checked against the market price (a trailing stop moves a long's stop
+   * above its open price once the market is there); a pending one's against its open price.
+   */
   setBrackets(account: string, id: number, stopLoss?: Decimal, takeProfit?: Decimal): WirePosition {
     const p = this.activeOwned(account, id);
-    checkBrackets({ side: p.side, openPrice: p.openFilledPrice ?? p.openPrice, stopLoss, takeProfit });
+    const mark = p.state === 'open' ? this.mark(p.market) : undefined;
+    checkBrackets({ side: p.side, openPrice: mark ?? p.openFilledPrice ?? p.openPrice, stopLoss, takeProfit }, mark ? 'market price' : 'open price');
     p.stopLoss = stopLoss;
     p.takeProfit = takeProfit;
     p.updatedAtMs = this.deps.clock.now();

@@ -83,18 +83,18 @@ export function checkCollateral(c: Decimal, k: Decimal, ctx: MarketContext): voi
 }
 
 /** Stop loss on the losing side of the open price, take profit on the winning side. */
-export function checkBrackets(input: Pick<MarginInput, 'side' | 'openPrice' | 'stopLoss' | 'takeProfit'>): void {
+export function checkBrackets(input: Pick<MarginInput, 'side' | 'openPrice' | 'stopLoss' | 'takeProfit'>, label = 'open price'): void {
   const { side, openPrice, stopLoss, takeProfit } = input;
   if (stopLoss !== undefined) {
     const okSide = side === 'long' ? stopLoss.lt(openPrice) : stopLoss.gt(openPrice);
     if (stopLoss.lte(0) || !okSide) {
-      throw invalid('stop_loss', `stop_loss ${stopLoss.toFixed()} must be ${side === 'long' ? 'below' : 'above'} the open price ${openPrice.toFixed()}`);
+      throw invalid('stop_loss', `stop_loss ${stopLoss.toFixed()} must be ${side === 'long' ? 'below' : 'above'} the ${label} ${openPrice.toFixed()}`);
     }
   }
   if (takeProfit !== undefined) {
     const okSide = side === 'long' ? takeProfit.gt(openPrice) : takeProfit.lt(openPrice);
     if (takeProfit.lte(0) || !okSide) {
-      throw invalid('take_profit', `take_profit ${takeProfit.toFixed()} must be ${side === 'long' ? 'above' : 'below'} the open price ${openPrice.toFixed()}`);
+      throw invalid('take_profit', `take_profit ${takeProfit.toFixed()} must be ${side === 'long' ? 'above' : 'below'} the ${label} ${openPrice.toFixed()}`);
     }
   }
 }

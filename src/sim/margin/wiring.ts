@@ -18,6 +18,7 @@ import { WithdrawalDesk } from '../withdrawal.js';
 import type { Route } from '../wire/route.js';
 import { instantRoutes } from '../wire/routes/instant.js';
 import { marginRoutes } from '../wire/routes/margin.js';
+import { marginExtraRoutes } from '../wire/routes/margin-extra.js';
 import { profileRoutes } from '../wire/routes/profile.js';
 import { propAdminRoutes, propRoutes } from '../wire/routes/prop.js';
 import { propLifecycleAdminRoutes, propLifecycleRoutes } from '../wire/routes/prop-lifecycle.js';
@@ -110,6 +111,7 @@ export function createSimDesks(sim: SimulatedExchange, opts: SimDeskOptions = {}
     margin, instant, prop, withdrawals, extras, cryptoHistory, resolveSubAccount,
     routes: [
       ...marginRoutes(margin, { resolveSubAccount }),
+      ...marginExtraRoutes(margin, resolveSubAccount),
       ...instantRoutes(instant, { resolveSubAccount }),
       ...propRoutes(prop),
       ...propLifecycleRoutes(propLifecycle),

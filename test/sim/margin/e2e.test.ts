@@ -72,7 +72,7 @@ describe('REST client against the simulator: margin', () => {
     const topped = await client.addMarginCollateral(p.id, '500');
     expect(topped.collateral.value.toFixed()).toBe('1500');
     expect(topped.liquidityPrice.lt(p.liquidityPrice)).toBe(true);
-    const closed = await client.closeMarginPosition(p.id);
+    const closed = await client.closeMarginPosition(p.id, '49000');
     expect(closed).toMatchObject({ state: 'closed', closeReason: 'user' });
     expect(closed.closeFilledPrice?.toFixed()).toBe('50000');
   });
