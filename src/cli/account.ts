@@ -16,7 +16,7 @@ import { DEFAULT_EXCHANGE_URL, intOption, urlOption } from './market/options.js'
 import type { AccountCommandOptions } from './account-command.js';
 
 export function registerAccountCommands(program: Command): Command {
-  const account = program.command('account').description('Trading-credit (prop) accounts and sub-accounts: packages, buying, transfers, closing (WALLEX_API_KEY)');
+  const account = program.command('account').description('trading-credit (prop) accounts and sub-accounts: packages, buying, transfers, closing (WALLEX_API_KEY)');
   const run = async (what: string, args: unknown[], o: AccountCommandOptions) => {
     const { runAccountCommand } = await import('./account-command.js');
     process.exitCode = await runAccountCommand(what, args, o);

@@ -19,7 +19,7 @@ const PUBLIC: Record<string, string[]> = {
   mizan: [
     'Atr', 'Bar', 'BollingerBands', 'CandleWindow', 'Decimal', 'DecimalParseError', 'Ema', 'Macd', 'ONE', 'RingBuffer', 'Rma',
     'RollingExtreme', 'RollingStdDev', 'RollingVwap', 'Rsi', 'SessionVwap', 'Sma', 'Stochastic', 'TrueRange', 'Wma', 'ZERO',
-    'cancel', 'cancelAll', 'cleanFloat', 'd', 'decimalPlaces', 'defineStrategy', 'describeParams', 'dmax', 'dmin', 'dsum',
+    'cancel', 'cancelAll', 'cleanFloat', 'd', 'decimalPlaces', 'defineStrategy', 'describeParams', 'dmax', 'dmin', 'dsum', 'exit',
     'fitsDecimals', 'fraction', 'incrementFromDecimals', 'instant', 'limit', 'marginAddCollateral', 'marginBrackets', 'marginClose', 'marginOpen',
     'market', 'qty', 'quote', 'resolveParams', 'roundToDecimals', 'roundToIncrement', 'stopLimit', 'stopMarket', 'toDecimal',
     'toDecimalOrUndefined', 'toPlain', 'typicalPrice',

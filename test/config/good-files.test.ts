@@ -68,7 +68,7 @@ describe('good configuration files', () => {
   });
 
   it('a live file: the key comes from the environment, unknown markets are left to the exchange check', async () => {
-    const c = await loadConfig(fx('good-live.yaml'), { env: { WALLEX_API_KEY: 'k-123' }, baseDir: base });
+    const c = await loadConfig(fx('good-live.yaml'), { env: { WALLEX_API_KEY: 'k-123', WALLEX_PROP_ABC123_KEY: 'p-456' }, baseDir: base });
     expect(c.exchange).toMatchObject({ simulator: false, apiKey: 'k-123', stream: { protocol: 3, url: 'https://api.wallex.ir' }, timeoutMs: 5000 });
     expect(c.strategies[0]).toMatchObject({ markets: ['BTCTMN', 'SHIBTMN'], account: 'prop:abc123' });
     expect(c.risk.limits.orderRate).toEqual({ limit: 18, windowMs: 10_000, reserveForCancels: 6 });
