@@ -145,7 +145,7 @@ export async function run(minutes = Number(process.env.SOAK_MINUTES ?? 60)): Pro
   }
   const warmupMin = Math.min(10, minutes / 3);
   const after = samples.filter((s) => s.t >= warmupMin * 60);
-  const hours = (s: SoakSample) => s.t / 3600;
+  const hours = (s: { t: number }) => s.t / 3600;
   const rssSlope = slope(after.map(hours), after.map((s) => s.rssMB));
   const journalSlope = slope(after.map(hours), after.map((s) => s.journalMB));
   const peak = Math.max(hwm, ...samples.map((s) => s.rssMB));
