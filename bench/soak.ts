@@ -29,6 +29,8 @@ export interface SoakSample {
   t: number;
   rssMB: number;
   journalMB: number;
+  /** The machine's 1-minute load average (/proc/loadavg) when the sample was taken. */
+  load1: number;
 }
 
 /** Least-squares slope of y against x. */
@@ -62,6 +64,23 @@ function fileMB(file: string): number {
   return bytes / 1024 / 1024;
 }
 
+export interface MemSample {
+  t: number;
+  rssMB: number;
+  heapTotalMB: number;
+  heapUsedMB: number;
+  externalMB: number;
+  arrayBuffersMB: number;
+}
+
+function readMemory(file: string): MemSample[] {
+  if (!existsSync(file)) return [];
+  return readFileSync(file, 'utf8')
+    .split('\n')
+    .filter((l) => l.length > 0)
+    .map((l) => JSON.parse(l) as MemSample);
+}
+
 const round = (x: number, dp = 1) => (Number.isFinite(x) ? Number(x.toFixed(dp)) : null);
 
 export async function run(minutes = Number(process.env.SOAK_MINUTES ?? 60)): Promise<Record<string, unknown>> {
@@ -75,7 +94,13 @@ export async function run(minutes = Number(process.env.SOAK_MINUTES ?? 60)): Pro
   const cfgFile = join(dir, 'default.yaml');
   writeFileSync(cfgFile, config);
 
-  const child = spawn(process.execPath, [join(REPO, 'bin/mizan.js'), 'run', cfgFile], { cwd: REPO, stdio: ['ignore', 'pipe', 'pipe'] });
+  // bench/soak-mem.mjs, preloaded, writes the bot's own process.memoryUsage() every 30 s to memFile.
+  const memFile = join(dir, 'memory.jsonl');
+  const child = spawn(process.execPath, ['--import', pathToFileURL(join(here, 'soak-mem.mjs')).href, join(REPO, 'bin/mizan.js'), 'run', cfgFile], {
+    cwd: REPO,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, MIZAN_SOAK_MEM: memFile },
+  });
   const pid = child.pid;
   if (pid === undefined) throw new Error('could not start node bin/mizan.js run');
   let out = '';
@@ -107,7 +132,7 @@ export async function run(minutes = Number(process.env.SOAK_MINUTES ?? 60)): Pro
       if (exited) throw new Error(`the bot exited during the soak (${JSON.stringify(exited)}): ${err.slice(-2_000)}`);
       const rss = procStatusMB(pid, 'VmRSS');
       if (rss === undefined) continue;
-      samples.push({ t: Math.round((Date.now() - t0) / 1000), rssMB: round(rss) ?? 0, journalMB: round(fileMB(journal), 3) ?? 0 });
+      samples.push({ t: Math.round((Date.now() - t0) / 1000), rssMB: round(rss) ?? 0, journalMB: round(fileMB(journal), 3) ?? 0, load1: Number(readFileSync('/proc/loadavg', 'utf8').split(' ')[0]) });
       const m = samples.length;
       if (m % 10 === 0) process.stdout.write(`soak ${samples[m - 1]!.t}s: rss ${rss.toFixed(1)} MB, journal ${samples[m - 1]!.journalMB} MB\n`);
     }
@@ -120,10 +145,16 @@ export async function run(minutes = Number(process.env.SOAK_MINUTES ?? 60)): Pro
   }
   const warmupMin = Math.min(10, minutes / 3);
   const after = samples.filter((s) => s.t >= warmupMin * 60);
-  const hours = (s: SoakSample) => s.t / 3600;
+  const hours = (s: { t: number }) => s.t / 3600;
   const rssSlope = slope(after.map(hours), after.map((s) => s.rssMB));
   const journalSlope = slope(after.map(hours), after.map((s) => s.journalMB));
   const peak = Math.max(hwm, ...samples.map((s) => s.rssMB));
+  const memory = readMemory(memFile);
+  const memAfter = memory.filter((m) => m.t >= warmupMin * 60);
+  const memSlope = (k: keyof MemSample) => round(slope(memAfter.map(hours), memAfter.map((m) => m[k])));
+  // RSS minus the V8 heap's committed size: native memory (SQLite's page cache, zlib, Buffers,
+  // sockets) and the allocator's free-but-kept pages.
+  const nonHeap = memAfter.map((m) => m.rssMB - m.heapTotalMB);
   const result = {
     date: new Date().toISOString(),
     node: process.version,
@@ -135,6 +166,7 @@ export async function run(minutes = Number(process.env.SOAK_MINUTES ?? 60)): Pro
     peakRssFrom: hwm >= Math.max(...samples.map((s) => s.rssMB)) ? 'VmHWM' : 'samples',
     rssAfterWarmupMB: { min: round(Math.min(...after.map((s) => s.rssMB))), max: round(Math.max(...after.map((s) => s.rssMB))), last: after.at(-1)?.rssMB ?? null },
     rssSlopeMBPerHour: round(rssSlope),
+    load1: { mean: round(samples.reduce((a, s) => a + s.load1, 0) / samples.length), max: round(Math.max(...samples.map((s) => s.load1))) },
     journal: {
       finalMB: samples.at(-1)?.journalMB ?? null,
       slopeMBPerHour: round(journalSlope, 2),
@@ -142,8 +174,18 @@ export async function run(minutes = Number(process.env.SOAK_MINUTES ?? 60)): Pro
     },
     targets: { peakRssMB: TARGET_PEAK_MB, slopeMBPerHour: TARGET_SLOPE_MB_H },
     met: { peak: peak < TARGET_PEAK_MB, slope: rssSlope < TARGET_SLOPE_MB_H },
+    // From the bot itself (bench/soak-mem.mjs), same window: which part of RSS grows.
+    inProcessSlopesMBPerHour: {
+      rss: memSlope('rssMB'),
+      heapTotal: memSlope('heapTotalMB'),
+      heapUsed: memSlope('heapUsedMB'),
+      external: memSlope('externalMB'),
+      arrayBuffers: memSlope('arrayBuffersMB'),
+      rssMinusHeapTotal: round(slope(memAfter.map(hours), nonHeap)),
+    },
     botExit: exited ?? null,
     samples,
+    memory,
   };
   mkdirSync(join(here, 'results'), { recursive: true });
   writeFileSync(join(here, 'results', 'soak.json'), JSON.stringify(result, null, 2) + '\n');

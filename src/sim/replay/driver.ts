@@ -130,8 +130,15 @@ export function startReplay(opts: ReplayOptions): ReplayHandle {
   const builders = new Map(symbols.map((s) => [s, new CandleBuilder(res, REPLAY_CANDLES_KEPT)] as const));
   const p: ReplayProgress = { events: 0, books: 0, trades: 0, loops: 0, sourceTimeMs: undefined, pushedTimeMs: undefined, running: true };
   let stopped = false;
+  // stop() ends the sleep under way through `wake`. Not a race against one replay-long stop promise:
+  // that promise never settles while the replay runs, so each race left a reaction on it (~300 bytes
+  // a sleep, ~7 MB an hour at speed 1; issue #33, test/sim/replay/driver-memory.test.ts).
   let wake: (() => void) | undefined;
-  const stopSignal = new Promise<void>((r) => (wake = r));
+  const pause = (ms: number): Promise<void> =>
+    new Promise<void>((resolve, reject) => {
+      wake = resolve;
+      sleep(ms).then(resolve, reject);
+    }).finally(() => (wake = undefined));
 
   const cache = new ReplayDecimalCache();
   const push = (ev: ReplayEvent, at: number): void => {
@@ -200,7 +207,7 @@ export function startReplay(opts: ReplayOptions): ReplayHandle {
       if (!fast) {
         const wait = wallStart + (v - vStart) / speed - clock.now();
         if (wait >= 1) {
-          await Promise.race([sleep(wait), stopSignal]);
+          await pause(wait);
           if (stopped) break;
         }
       }

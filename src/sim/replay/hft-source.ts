@@ -47,16 +47,21 @@ export interface HftSource extends ReplaySource {
   readonly stats: HftStats;
 }
 
-function* lines(file: string): Generator<[number, string]> {
+/** A capture file's bytes, gunzipped when they are gzip. */
+function readCapture(file: string): Buffer {
   const buf = readFileSync(file);
-  const text = (buf[0] === 0x1f && buf[1] === 0x8b ? gunzipSync(buf) : buf).toString('utf8');
+  return buf[0] === 0x1f && buf[1] === 0x8b ? gunzipSync(buf) : buf;
+}
+
+/** The non-empty lines of a capture with their 1-based line numbers (a newline byte never occurs inside a UTF-8 character). */
+function* lines(bytes: Buffer): Generator<[number, string]> {
   let pos = 0;
   let n = 0;
-  while (pos < text.length) {
-    let end = text.indexOf('\n', pos);
-    if (end < 0) end = text.length;
+  while (pos < bytes.length) {
+    let end = bytes.indexOf(0x0a, pos);
+    if (end < 0) end = bytes.length;
     n++;
-    const line = text.slice(pos, end).trim();
+    const line = bytes.toString('utf8', pos, end).trim();
     pos = end + 1;
     if (line.length > 0) yield [n, line];
   }
@@ -69,6 +74,19 @@ export function hftSource(files: readonly string[], opts: HftSourceOptions = {})
   const resolutionSec = opts.resolutionSec ?? 60;
   const stats: HftStats = { diffsApplied: 0, diffsStale: 0, gaps: 0, trades: 0, clamped: 0, crossed: 0 };
   let cached: CandleBuilder | undefined;
+  /**
+   * Each file's bytes, read and decompressed once: a looping replay (`npm start`'s paper bot) runs
+   * the capture again every ~12 minutes, and reading it anew each time made a 11-15 MB buffer and
+   * a string as large per file and pass; the allocator kept some of those pages each time and the
+   * bot's memory outside the JS heap grew by ~5 MB a file (issue #33, bench/soak.ts). Kept for the
+   * source's life: 26.6 MB for the two bundled files.
+   */
+  const bytes = new Map<string, Buffer>();
+  const fileBytes = (file: string): Buffer => {
+    let b = bytes.get(file);
+    if (b === undefined) bytes.set(file, (b = readCapture(file)));
+    return b;
+  };
 
   /** Window of the reorder buffer, ms. */
   const windowMs = 1000;
@@ -117,7 +135,7 @@ export function hftSource(files: readonly string[], opts: HftSourceOptions = {})
     });
 
     for (const file of files) {
-      for (const [n, raw] of lines(file)) {
+      for (const [n, raw] of lines(fileBytes(file))) {
         const m = parseHftLine(file, n, raw);
         if (m.type === 'snapshot') {
           bids.clear();
