@@ -29,13 +29,18 @@ export const OBJECTIVES: Record<string, { metric: MetricKey; direction: Directio
   drawdown: { metric: 'maxDrawdownPct', direction: 'minimize' },
 };
 
+/** Older spellings (`mizan sweep --metric` took these), accepted by both commands as the names they stand for. */
+export const METRIC_ALIASES: Record<string, string> = { winrate: 'win-rate', pf: 'profit-factor' };
+
 const MINIMISED = new Set<MetricKey>(['maxDrawdownPct', 'maxDrawdownDurationMs', 'longestDrawdownMs', 'feesPaid']);
 
-export function parseObjective(text: string): Objective {
+/** `optimize --objective` and `sweep --metric`: one vocabulary (OBJECTIVES, their aliases, any metric key). */
+export function parseObjective(given: string, flag = '--objective'): Objective {
+  const text = METRIC_ALIASES[given] ?? given;
   const o = OBJECTIVES[text];
   if (o) return { name: text, ...o };
   const d = METRIC_DEFINITIONS.find((m) => m.key === text);
-  if (!d) throw new Error(`--objective ${JSON.stringify(text)}: unknown (use ${Object.keys(OBJECTIVES).join(', ')} or a metric key such as ${METRIC_DEFINITIONS.slice(0, 3).map((m) => m.key).join(', ')})`);
+  if (!d) throw new Error(`${flag} ${JSON.stringify(given)}: unknown (use ${Object.keys(OBJECTIVES).join(', ')} or a metric key such as ${METRIC_DEFINITIONS.slice(0, 3).map((m) => m.key).join(', ')})`);
   return { name: text, metric: d.key, direction: MINIMISED.has(d.key) ? 'minimize' : 'maximize' };
 }
 
@@ -44,6 +49,8 @@ export interface Constraints {
   minTrades?: number;
   /** A max drawdown (percent of the peak) of at most this. */
   maxDrawdownPct?: number;
+  /** `--constraint` expressions over the parameters (constraint.ts): the sampler proposes only points where all hold. */
+  params?: string[];
 }
 
 export type TrialState = 'running' | 'complete' | 'infeasible' | 'failed';
