@@ -23,6 +23,8 @@ export interface TrialRequest {
 
 export interface TrialAnswer {
   metrics: Partial<Record<MetricKey, number | null>>;
+  /** Why each n/a metric is n/a (`14 daily returns; needs at least 30`). */
+  na?: Partial<Record<MetricKey, string>>;
   error?: string;
   /** How long the trial took (ms). */
   ms: number;
@@ -48,14 +50,16 @@ export function trialRunner(config: MizanConfig, columns: NonNullable<DataOption
       )
       .then((run): TrialAnswer => {
         const metrics: Partial<Record<MetricKey, number | null>> = {};
+        const na: Partial<Record<MetricKey, string>> = {};
         for (const [k, v] of Object.entries(run.result.metrics)) {
           if (v && typeof v === 'object' && 'value' in v) metrics[k as MetricKey] = (v as Metric).value;
+          if (v && typeof v === 'object' && 'reason' in v && typeof v.reason === 'string') na[k as MetricKey] = v.reason;
         }
         // Handler errors are the run's error (ranked table, CSV), as mizan backtest fails on them.
         const e = run.result.errors;
         const error = e.total > 0 && !config.backtest?.allowErrors ? `${e.total} strategy handler error(s), first: ${e.kinds.map((k) => `${k.strategy}.${k.handler}: ${k.error} ×${k.count}`).join('; ')}` : undefined;
         const equity = req.equity ? { times: [...run.result.equity.times], values: [...run.result.equity.values] } : undefined;
-        return { metrics, ...(error ? { error } : {}), ...(equity ? { equity } : {}), ms: performance.now() - t0 };
+        return { metrics, na, ...(error ? { error } : {}), ...(equity ? { equity } : {}), ms: performance.now() - t0 };
       })
       .catch((err: unknown) => ({ metrics: {}, error: err instanceof Error ? err.message : String(err), ms: performance.now() - t0 }));
   };

@@ -26,6 +26,8 @@ export interface RunRequest {
 
 export interface RunReply {
   metrics: Partial<Record<MetricKey, number | null>>;
+  /** Why each n/a metric is n/a (sweep-trial.ts). */
+  na?: Partial<Record<MetricKey, string>>;
   /** The run failed (a thrown error, or strategy handler errors without allowErrors). */
   error?: string;
   /** The run's duration on its worker (ms). */

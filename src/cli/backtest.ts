@@ -24,7 +24,8 @@ async function load() {
     import('../backtest/sweep.js'),
     import('../backtest/breakdowns.js'),
   ]);
-  return { cliProgress: progress.default, loadConfig: configLoad.loadConfig, createLogger: log.createLogger, WallexRestClient: rest.WallexRestClient, ...fees, ...metrics, ...report, ...result, ...run, ...sweep, paintFor: breakdowns.paintFor };
+  const [objectives, constraint] = await Promise.all([import('../optimize/objectives.js'), import('../optimize/constraint.js')]);
+  return { cliProgress: progress.default, loadConfig: configLoad.loadConfig, createLogger: log.createLogger, WallexRestClient: rest.WallexRestClient, ...fees, ...metrics, ...report, ...result, ...run, ...sweep, paintFor: breakdowns.paintFor, parseObjective: objectives.parseObjective, constrainCombos: constraint.constrainCombos };
 }
 
 /**
@@ -67,7 +68,7 @@ async function backtestConfig(m: Pick<Loaded, 'loadConfig'>, file: string): Prom
   return config;
 }
 
-const METRIC_ALIASES: Record<string, MetricKey> = { sharpe: 'sharpe', sortino: 'sortino', calmar: 'calmar', return: 'totalReturnPct', cagr: 'cagrPct', drawdown: 'maxDrawdownPct', winrate: 'winRatePct', pf: 'profitFactor', sqn: 'sqn', expectancy: 'expectancy' };
+const METRIC_NAMES = 'sharpe, sortino, calmar, return, cagr, profit-factor, expectancy, sqn, win-rate, drawdown';
 
 export function registerBacktestCommands(program: Command): void {
   program
@@ -145,11 +146,12 @@ export function registerBacktestCommands(program: Command): void {
     .description('run a backtest for every combination of parameter values on worker threads, ranked by a metric')
     .argument('<config>', 'YAML config with a backtest section')
     .option('--param <range>', 'name=from..to:step or name=a,b,c (instance.name with several strategies); repeatable', (v: string, acc: string[]) => [...acc, v], [] as string[])
-    .option('--metric <name>', `rank by: ${Object.keys(METRIC_ALIASES).join(', ')} or a metric key`, 'sharpe')
+    .option('--metric <name>', `rank by: ${METRIC_NAMES} (as optimize --objective; winrate and pf too) or a metric key`, 'sharpe')
+    .option('--constraint <expr>', 'run only the combinations where it holds, e.g. "fast < slow" (parameters, numbers, + - * /, comparisons); repeatable', (v: string, acc: string[]) => [...acc, v], [] as string[])
     .option('--workers <n>', 'exactly this many worker threads (default: one, more up to the cores while the remaining work pays for their start-up)')
     .option('--queue <url>', 'run the trials on `mizan worker` processes through this Redis server (redis://[user:password@]host:port[/db], rediss://… for TLS) instead of threads of this process')
     .option('--out <file>', 'CSV of every run', 'sweep.csv')
-    .action(async (file: string, o: { param: string[]; metric: string; workers?: string; queue?: string; out: string }) => {
+    .action(async (file: string, o: { param: string[]; metric: string; constraint: string[]; workers?: string; queue?: string; out: string }) => {
       const m = await load();
       const workers = o.workers === undefined ? undefined : m.parseWorkers(o.workers);
       if (workers !== undefined && o.queue !== undefined) throw new Error('--workers and --queue: choose one (with --queue, each `mizan worker` has its own --concurrency)');
@@ -159,9 +161,12 @@ export function registerBacktestCommands(program: Command): void {
       // fees: account: read once here; the workers get the rates with the candles.
       const config = await m.resolveAccountFees(loaded, () => restClientOf(m, loaded));
       if (o.param.length === 0) throw new Error('sweep needs at least one --param');
-      const metric = METRIC_ALIASES[o.metric] ?? (m.METRIC_DEFINITIONS.find((d) => d.key === o.metric)?.key as MetricKey | undefined);
-      if (!metric) throw new Error(`--metric ${o.metric}: unknown (use ${Object.keys(METRIC_ALIASES).join(', ')})`);
-      const combos = await m.expandSweep(config, o.param.map(m.parseParamRange));
+      const objective = m.parseObjective(o.metric, '--metric');
+      const metric = objective.metric;
+      const all = await m.expandSweep(config, o.param.map(m.parseParamRange));
+      const combos = m.constrainCombos(all, o.constraint);
+      if (o.constraint.length) process.stderr.write(`constraints: ${combos.length} of ${all.length} combination(s) satisfy ${o.constraint.map((c) => JSON.stringify(c)).join(' and ')}\n`);
+      if (combos.length === 0) throw new Error(`--constraint: no combination satisfies ${o.constraint.map((c) => JSON.stringify(c)).join(' and ')}`);
       const bar = new m.cliProgress.SingleBar({ format: 'sweep [{bar}] {value}/{total} runs', stream: process.stderr }, m.cliProgress.Presets.shades_classic);
       let started = false;
       let threads = 0;
@@ -198,7 +203,7 @@ export function registerBacktestCommands(program: Command): void {
         });
         if (started) bar.stop();
         started = false;
-        const ranked = m.rankRows(rows, metric, metric === 'maxDrawdownPct');
+        const ranked = m.rankRows(rows, metric, objective.direction === 'minimize');
         const keys: MetricKey[] = [metric, 'totalReturnPct', 'maxDrawdownPct', 'trades', 'winRatePct'].filter((k, i, a) => a.indexOf(k) === i) as MetricKey[];
         const units = new Map<MetricKey, MetricUnit>(m.METRIC_DEFINITIONS.map((d) => [d.key, d.unit]));
         const cells = ranked.slice(0, 20).map((r, i) => [String(i + 1), ...keys.map((k) => sweepCell(r.metrics[k], units.get(k))), `${JSON.stringify(r.params)}${r.error ? `  error: ${r.error}` : ''}`]);

@@ -27,7 +27,8 @@ async function load() {
     import('../optimize/walk-forward.js'),
     import('../optimize/report-html.js'),
   ]);
-  return { cliProgress: progress.default, loadConfig: configLoad.loadConfig, WallexRestClient: rest.WallexRestClient, ...fees, ...sweep, ...objectives, ...optimize, ...store, ...study, ...importance, ...wf, ...report };
+  const constraint = await import('../optimize/constraint.js');
+  return { cliProgress: progress.default, loadConfig: configLoad.loadConfig, WallexRestClient: rest.WallexRestClient, ...fees, ...sweep, ...objectives, ...optimize, ...store, ...study, ...importance, ...wf, ...report, parseConstraint: constraint.parseConstraint };
 }
 
 const fmt = (v: number | null | undefined) => (v == null ? 'n/a' : Math.abs(v) >= 1e6 || (v !== 0 && Math.abs(v) < 1e-3) ? v.toPrecision(4) : String(+v.toFixed(4)));
@@ -46,7 +47,7 @@ function studyText(m: Awaited<ReturnType<typeof load>>, study: StudyRecord, tria
   lines.push(`study ${study.name}: ${study.objective} (${study.direction}), sampler ${study.sampler}, seed ${study.seed}, config ${study.configFile}`);
   lines.push(`trials: ${trials.length} (complete ${count('complete')}, infeasible ${count('infeasible')}, failed ${count('failed')}, running ${count('running')})`);
   const c = study.constraints;
-  if (c.minTrades !== undefined || c.maxDrawdownPct !== undefined) lines.push(`constraints: ${[c.minTrades !== undefined ? `trades >= ${c.minTrades}` : '', c.maxDrawdownPct !== undefined ? `max drawdown <= ${c.maxDrawdownPct}%` : ''].filter(Boolean).join(', ')}`);
+  if (c.minTrades !== undefined || c.maxDrawdownPct !== undefined || c.params?.length) lines.push(`constraints: ${[c.minTrades !== undefined ? `trades >= ${c.minTrades}` : '', c.maxDrawdownPct !== undefined ? `max drawdown <= ${c.maxDrawdownPct}%` : '', ...(c.params ?? [])].filter(Boolean).join(', ')}`);
   const best = m.bestTrial(trials, study.direction);
   if (best) lines.push(`best: trial #${best.number} ${study.objective} ${fmt(best.value)}  ${fmtParams(best.params)}  (return ${fmt(best.metrics.totalReturnPct)}%, max drawdown ${fmt(best.metrics.maxDrawdownPct)}%, trades ${fmt(best.metrics.trades)})`);
   else lines.push('best: none (no complete trial yet)');
@@ -99,9 +100,10 @@ export function registerOptimizeCommands(program: Command): void {
     .option('--param <spec>', 'name=LOW..HIGH[:STEP|:log] or name=a,b,c (instance.name with several strategies); repeatable', (v: string, acc: string[]) => [...acc, v], [] as string[])
     .option('--trials <n>', 'finished trials the study should hold (a resumed study runs the rest)', '100')
     .option('--sampler <name>', 'tpe, random or grid (default: the stored study\'s, tpe for a new one)')
-    .option('--objective <name>', 'sharpe, sortino, calmar, return, cagr, profit-factor, expectancy, sqn, win-rate, drawdown, or a metric key', 'sharpe')
+    .option('--objective <name>', 'sharpe, sortino, calmar, return, cagr, profit-factor, expectancy, sqn, win-rate, drawdown (as sweep --metric; winrate and pf too), or a metric key', 'sharpe')
     .option('--min-trades <n>', 'a trial with fewer closed trades is infeasible')
     .option('--max-drawdown <pct>', 'a trial with a deeper max drawdown (percent) is infeasible')
+    .option('--constraint <expr>', 'the sampler proposes only points where it holds, e.g. "fast < slow" (parameters, numbers, + - * /, comparisons); repeatable', (v: string, acc: string[]) => [...acc, v], [] as string[])
     .option('--seed <n>', 'seed of the sampler (default: the stored study\'s, random for a new one)')
     .option('--study <name>', 'study name (default: the config file\'s name)')
     .option('--storage <file>', 'SQLite file of the studies', '.mizan/studies.sqlite')
@@ -109,7 +111,7 @@ export function registerOptimizeCommands(program: Command): void {
     .option('--queue <url>', 'run the trials on `mizan worker` processes through this Redis server (redis://[user:password@]host:port[/db], rediss://… for TLS); the study stays here')
     .option('--walk-forward <spec>', 'train=90d,test=30d[,step=30d][,anchored]: optimise per training window, test on the next')
     .option('--report <file>', 'write the HTML optimisation report here')
-    .action(async (file: string, o: { param: string[]; trials: string; sampler?: string; objective: string; minTrades?: string; maxDrawdown?: string; seed?: string; study?: string; storage: string; workers?: string; queue?: string; walkForward?: string; report?: string }) => {
+    .action(async (file: string, o: { param: string[]; trials: string; sampler?: string; objective: string; minTrades?: string; maxDrawdown?: string; constraint: string[]; seed?: string; study?: string; storage: string; workers?: string; queue?: string; walkForward?: string; report?: string }) => {
       const m = await load();
       const trials = parseWhole('--trials', o.trials, 1);
       if (o.sampler !== undefined && !['tpe', 'random', 'grid'].includes(o.sampler)) throw new Error(`--sampler ${JSON.stringify(o.sampler)}: expected tpe, random or grid`);
@@ -127,6 +129,11 @@ export function registerOptimizeCommands(program: Command): void {
       if (!loaded.backtest) throw new Error(`${file}: no backtest section (data, from, to)`);
       const config = await m.resolveAccountFees(loaded, () => new m.WallexRestClient({ baseUrl: loaded.exchange.baseUrl, timeoutMs: loaded.exchange.timeoutMs, ...(loaded.exchange.apiKey ? { apiKey: loaded.exchange.apiKey } : {}) }));
       const space = await m.resolveSpace(config, o.param);
+      if (o.constraint.length) {
+        // Parsed now: a bad constraint stops before anything runs; stored with the study as written.
+        for (const c of o.constraint) m.parseConstraint(c, space.map((d) => d.name));
+        Object.assign(constraints, { params: o.constraint });
+      }
       if (sampler === 'grid') m.checkGrid(space);
       const studyName = o.study ?? basename(file, extname(file));
       const store = new m.StudyStore(resolve(o.storage));

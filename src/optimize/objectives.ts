@@ -3,6 +3,7 @@
  * Each objective is one of the backtest metrics (src/backtest/metrics, README "Metrics").
  */
 import { METRIC_DEFINITIONS, type MetricKey } from '../backtest/metrics/index.js';
+import { DEFAULT_THRESHOLDS } from '../backtest/metrics/types.js';
 import type { RunReply } from '../backtest/worker-pool.js';
 
 export type Direction = 'maximize' | 'minimize';
@@ -28,13 +29,18 @@ export const OBJECTIVES: Record<string, { metric: MetricKey; direction: Directio
   drawdown: { metric: 'maxDrawdownPct', direction: 'minimize' },
 };
 
+/** Older spellings (`mizan sweep --metric` took these), accepted by both commands as the names they stand for. */
+export const METRIC_ALIASES: Record<string, string> = { winrate: 'win-rate', pf: 'profit-factor' };
+
 const MINIMISED = new Set<MetricKey>(['maxDrawdownPct', 'maxDrawdownDurationMs', 'longestDrawdownMs', 'feesPaid']);
 
-export function parseObjective(text: string): Objective {
+/** `optimize --objective` and `sweep --metric`: one vocabulary (OBJECTIVES, their aliases, any metric key). */
+export function parseObjective(given: string, flag = '--objective'): Objective {
+  const text = METRIC_ALIASES[given] ?? given;
   const o = OBJECTIVES[text];
   if (o) return { name: text, ...o };
   const d = METRIC_DEFINITIONS.find((m) => m.key === text);
-  if (!d) throw new Error(`--objective ${JSON.stringify(text)}: unknown (use ${Object.keys(OBJECTIVES).join(', ')} or a metric key such as ${METRIC_DEFINITIONS.slice(0, 3).map((m) => m.key).join(', ')})`);
+  if (!d) throw new Error(`${flag} ${JSON.stringify(given)}: unknown (use ${Object.keys(OBJECTIVES).join(', ')} or a metric key such as ${METRIC_DEFINITIONS.slice(0, 3).map((m) => m.key).join(', ')})`);
   return { name: text, metric: d.key, direction: MINIMISED.has(d.key) ? 'minimize' : 'maximize' };
 }
 
@@ -43,6 +49,8 @@ export interface Constraints {
   minTrades?: number;
   /** A max drawdown (percent of the peak) of at most this. */
   maxDrawdownPct?: number;
+  /** `--constraint` expressions over the parameters (constraint.ts): the sampler proposes only points where all hold. */
+  params?: string[];
 }
 
 export type TrialState = 'running' | 'complete' | 'infeasible' | 'failed';
@@ -65,7 +73,10 @@ export function evaluate(reply: RunReply, objective: Objective, c: Constraints):
   if (c.maxDrawdownPct !== undefined && (m.maxDrawdownPct ?? 0) > c.maxDrawdownPct) {
     return { state: 'infeasible', value, reason: `max drawdown ${(m.maxDrawdownPct ?? 0).toFixed(2)}%, over --max-drawdown ${c.maxDrawdownPct}` };
   }
-  if (value === null) return { state: 'infeasible', value: null, reason: `${objective.metric} is n/a for this run` };
+  if (value === null) {
+    const why = reply.na?.[objective.metric] ?? METRIC_DEFINITIONS.find((d) => d.key === objective.metric)?.na;
+    return { state: 'infeasible', value: null, reason: `${objective.name} is n/a${why ? `: ${why}` : ' for this run'}` };
+  }
   return { state: 'complete', value };
 }
 
@@ -80,4 +91,24 @@ export function parseConstraintNumber(flag: string, text: string, whole: boolean
     throw new Error(`${flag} ${JSON.stringify(text)}: expected ${whole ? 'a whole number' : 'a number'} >= 0`);
   }
   return n;
+}
+
+const DAY_MS = 86_400_000;
+
+/**
+ * Null when the objective can be computed on a run over [from, to); else why not. Sharpe and Sortino
+ * need DEFAULT_THRESHOLDS.minDailyReturns daily returns (one per UTC day the run touches), CAGR and
+ * Calmar a span of minDaysForCagr days: a shorter training range gives every trial n/a.
+ */
+export function objectiveSpanProblem(objective: Objective, from: number, to: number): string | null {
+  const days = Math.ceil((to - 1) / DAY_MS) - Math.floor(from / DAY_MS);
+  if (objective.metric === 'sharpe' || objective.metric === 'sortino') {
+    const min = DEFAULT_THRESHOLDS.minDailyReturns;
+    if (days < min) return `${objective.name} needs at least ${min} daily returns and this range has ${days}: it would be n/a in every trial`;
+  }
+  if (objective.metric === 'cagrPct' || objective.metric === 'calmar') {
+    const min = DEFAULT_THRESHOLDS.minDaysForCagr;
+    if ((to - from) / DAY_MS < min) return `${objective.name} needs a span of at least ${min} days and this range has ${+((to - from) / DAY_MS).toFixed(2)}: it would be n/a in every trial`;
+  }
+  return null;
 }

@@ -21,7 +21,9 @@ const esc = (s: string) => s.replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&l
 const num = (v: number | null | undefined) => (v == null ? 'n/a' : String(+v.toPrecision(6)));
 const W = 640;
 const H = 300;
-const PAD = { l: 60, r: 16, t: 16, b: 40 };
+const PAD = { l: 84, r: 16, t: 16, b: 40 };
+/** Room right of a heatmap for its colour legend. */
+const LEGEND_W = 110;
 
 interface Axis {
   min: number;
@@ -45,26 +47,49 @@ function axisOf(values: number[], log = false): Axis {
 const sx = (a: Axis, v: number) => PAD.l + (((a.log ? Math.log10(v) : v) - a.min) / (a.max - a.min)) * (W - PAD.l - PAD.r);
 const sy = (a: Axis, v: number) => H - PAD.b - ((v - a.min) / (a.max - a.min)) * (H - PAD.t - PAD.b);
 
+/** Nice tick values (1, 2 or 5 × 10^k apart) inside [min, max], about `count` of them. */
+export function niceTicks(min: number, max: number, count = 5): number[] {
+  if (!(max > min)) return [min];
+  const raw = (max - min) / count;
+  const mag = 10 ** Math.floor(Math.log10(raw));
+  const step = [1, 2, 5, 10].map((f) => f * mag).find((st) => st >= raw)!;
+  const digits = Math.max(0, -Math.floor(Math.log10(step)));
+  const out: number[] = [];
+  for (let v = Math.ceil(min / step - 1e-9) * step; v <= max + step * 1e-9; v += step) out.push(+(Math.round(v / step) * step).toFixed(digits));
+  return out;
+}
+
+/** Ticks of a log axis (values in log10 space): powers of ten, else 1/2/5 × 10^k, inside it. */
+function logTicks(a: Axis): number[] {
+  const lo = 10 ** a.min;
+  const hi = 10 ** a.max;
+  const out: number[] = [];
+  for (let k = Math.floor(a.min); k <= Math.ceil(a.max); k++) for (const f of [1, 2, 5]) out.push(+(f * 10 ** k).toPrecision(1));
+  const inside = out.filter((v) => v >= lo && v <= hi);
+  const powers = inside.filter((v) => /^1(0*|e[+-]?\d+)$|^0\.0*1$/.test(String(v)));
+  return powers.length >= 2 ? powers : inside.length ? inside : niceTicks(lo, hi);
+}
+
 function ticks(a: Axis, horizontal: boolean): string {
   const out: string[] = [];
-  for (let k = 0; k <= 4; k++) {
-    const raw = a.min + ((a.max - a.min) * k) / 4;
-    const label = a.log ? num(10 ** raw) : num(raw);
+  const values = a.log ? logTicks(a) : niceTicks(a.min, a.max);
+  for (const v of values) {
+    const label = num(v);
     if (horizontal) {
-      const x = PAD.l + ((W - PAD.l - PAD.r) * k) / 4;
-      out.push(`<line x1="${x}" y1="${H - PAD.b}" x2="${x}" y2="${H - PAD.b + 4}" stroke="#999"/><text x="${x}" y="${H - PAD.b + 16}" text-anchor="middle">${esc(label)}</text>`);
+      const x = sx(a, v).toFixed(1);
+      out.push(`<line x1="${x}" y1="${H - PAD.b}" x2="${x}" y2="${H - PAD.b + 4}" stroke="#999"/><text class="tick x-tick" x="${x}" y="${H - PAD.b + 16}" text-anchor="middle">${esc(label)}</text>`);
     } else {
-      const y = H - PAD.b - ((H - PAD.t - PAD.b) * k) / 4;
-      out.push(`<line x1="${PAD.l - 4}" y1="${y}" x2="${W - PAD.r}" y2="${y}" stroke="#eee"/><text x="${PAD.l - 6}" y="${y + 4}" text-anchor="end">${esc(label)}</text>`);
+      const y = sy(a, a.log ? Math.log10(v) : v).toFixed(1);
+      out.push(`<line x1="${PAD.l - 4}" y1="${y}" x2="${W - PAD.r}" y2="${y}" stroke="#eee"/><text class="tick y-tick" x="${PAD.l - 6}" y="${Number(y) + 4}" text-anchor="end">${esc(label)}</text>`);
     }
   }
   return out.join('');
 }
 
-function frame(id: string, title: string, body: string, xLabel: string, yLabel: string): string {
-  return `<figure><figcaption>${esc(title)}</figcaption><svg data-chart="${esc(id)}" viewBox="0 0 ${W} ${H}" width="${W}" height="${H}" xmlns="http://www.w3.org/2000/svg">
+function frame(id: string, title: string, body: string, xLabel: string, yLabel: string, extraW = 0): string {
+  return `<figure><figcaption>${esc(title)}</figcaption><svg data-chart="${esc(id)}" viewBox="0 0 ${W + extraW} ${H}" width="${W + extraW}" height="${H}" xmlns="http://www.w3.org/2000/svg">
 <rect x="${PAD.l}" y="${PAD.t}" width="${W - PAD.l - PAD.r}" height="${H - PAD.t - PAD.b}" fill="#fafafa" stroke="#ccc"/>${body}
-<text x="${(W + PAD.l) / 2}" y="${H - 6}" text-anchor="middle" class="axis">${esc(xLabel)}</text><text x="14" y="${H / 2}" transform="rotate(-90 14 ${H / 2})" text-anchor="middle" class="axis">${esc(yLabel)}</text></svg></figure>`;
+<text x="${(W + PAD.l) / 2}" y="${H - 6}" text-anchor="middle" class="axis x-label">${esc(xLabel)}</text><text x="12" y="${H / 2}" transform="rotate(-90 12 ${H / 2})" text-anchor="middle" class="axis y-label">${esc(yLabel)}</text></svg></figure>`;
 }
 
 const complete = (t: TrialRecord) => t.state === 'complete' && t.value !== null;
@@ -155,11 +180,20 @@ function heatmap(s: StudyRecord, trials: readonly TrialRecord[], imp: Importance
     return `<rect class="cell" x="${(PAD.l + i * cw).toFixed(1)}" y="${(H - PAD.b - (j + 1) * ch).toFixed(1)}" width="${cw.toFixed(1)}" height="${ch.toFixed(1)}" fill="${color(hi === lo ? 1 : (c.best - lo) / (hi - lo))}"><title>${esc(dx.name)} ${num(edge(dx, i))}..${num(edge(dx, i + 1))}, ${esc(dy.name)} ${num(edge(dy, j))}..${num(edge(dy, j + 1))}: best ${esc(num(value))} of ${c.count} trial(s)</title></rect>`;
   });
   const labels: string[] = [];
-  for (let k = 0; k <= n; k += 2) {
-    labels.push(`<text x="${PAD.l + k * cw}" y="${H - PAD.b + 16}" text-anchor="middle">${esc(num(edge(dx, k)))}</text>`);
-    labels.push(`<text x="${PAD.l - 6}" y="${H - PAD.b - k * ch + 4}" text-anchor="end">${esc(num(edge(dy, k)))}</text>`);
-  }
-  return frame('heatmap', `Best ${s.objective} per cell of ${dx.name} × ${dy.name} (the two most important numeric parameters; darker is better)`, rects.join('') + labels.join(''), dx.name, dy.name);
+  // Nice values placed where they fall on each axis (log axes: at their log position).
+  const at = (d: Extract<ParamDist, { kind: 'int' | 'float' }>, v: number) => (d.log ? (Math.log(v) - Math.log(d.low)) / (Math.log(d.high) - Math.log(d.low)) : (v - d.low) / (d.high - d.low));
+  const axisTicks = (d: Extract<ParamDist, { kind: 'int' | 'float' }>) => (d.log ? logTicks({ min: Math.log10(d.low), max: Math.log10(d.high), log: true }) : niceTicks(d.low, d.high));
+  for (const v of axisTicks(dx)) labels.push(`<text class="tick x-tick" x="${(PAD.l + at(dx, v) * n * cw).toFixed(1)}" y="${H - PAD.b + 16}" text-anchor="middle">${esc(num(v))}</text>`);
+  for (const v of axisTicks(dy)) labels.push(`<text class="tick y-tick" x="${PAD.l - 6}" y="${(H - PAD.b - at(dy, v) * n * ch + 4).toFixed(1)}" text-anchor="end">${esc(num(v))}</text>`);
+  // The colour legend: the scale from the worst to the best cell, with their values.
+  const lx = W + 16;
+  const lh = H - PAD.t - PAD.b;
+  const shown = (sc: number) => (s.direction === 'maximize' ? sc : -sc);
+  const steps = 20;
+  const legend = [`<g class="legend"><text x="${lx}" y="${PAD.t - 4}" font-size="11">${esc(s.objective)}</text>`];
+  for (let k = 0; k < steps; k++) legend.push(`<rect class="legend-step" x="${lx}" y="${(PAD.t + (lh * k) / steps).toFixed(1)}" width="16" height="${(lh / steps + 0.5).toFixed(1)}" fill="${color(1 - k / (steps - 1))}"/>`);
+  legend.push(`<text class="legend-max" x="${lx + 22}" y="${PAD.t + 10}">${esc(num(shown(hi)))} (best)</text>`, `<text class="legend-min" x="${lx + 22}" y="${PAD.t + lh}">${esc(num(shown(lo)))}</text></g>`);
+  return frame('heatmap', `Best ${s.objective} per cell of ${dx.name} × ${dy.name} (the two most important numeric parameters; darker is better)`, rects.join('') + labels.join('') + legend.join(''), dx.name, dy.name, LEGEND_W);
 }
 
 function importanceChart(imp: Importance[]): string {

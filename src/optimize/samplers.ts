@@ -22,15 +22,21 @@ export interface SamplerTrial {
 
 export interface Sampler {
   readonly name: 'tpe' | 'random' | 'grid';
-  /** Parameters for trial `number`; undefined when the sampler has nothing left (a finished grid). */
-  ask(number: number, history: readonly SamplerTrial[]): Params | undefined;
+  /**
+   * Parameters for trial `number`; undefined when the sampler has nothing left (a finished grid).
+   * `attempt` > 0 draws again from another seeded stream (a point a constraint refused, or one run before).
+   */
+  ask(number: number, history: readonly SamplerTrial[], attempt?: number): Params | undefined;
 }
 
 export type SamplerName = Sampler['name'];
 
-export function createSampler(name: SamplerName, space: SearchSpace, seed: number, tpe: Partial<TpeOptions> = {}): Sampler {
+const rngOf = (seed: number, number: number, attempt: number | undefined) => (attempt ? new Rng(seed, number, attempt) : new Rng(seed, number));
+
+/** `accept`: the grid skips the points it refuses (the other samplers are asked again, study.ts). */
+export function createSampler(name: SamplerName, space: SearchSpace, seed: number, tpe: Partial<TpeOptions> = {}, accept?: (p: Params) => boolean): Sampler {
   if (name === 'random') return new RandomSampler(space, seed);
-  if (name === 'grid') return new GridSampler(space, seed);
+  if (name === 'grid') return new GridSampler(space, seed, accept);
   return new TpeSampler(space, seed, tpe);
 }
 
@@ -61,8 +67,8 @@ function clampStep(x: number, low: number, high: number, step: number): number {
 export class RandomSampler implements Sampler {
   readonly name = 'random';
   constructor(private readonly space: SearchSpace, private readonly seed: number) {}
-  ask(number: number): Params {
-    const rng = new Rng(this.seed, number);
+  ask(number: number, _history?: readonly SamplerTrial[], attempt?: number): Params {
+    const rng = rngOf(this.seed, number, attempt);
     return Object.fromEntries(this.space.map((d) => [d.name, sampleUniform(d, rng)]));
   }
 }
@@ -72,7 +78,7 @@ export class GridSampler implements Sampler {
   private readonly order: number[];
   private readonly axes: ParamValue[][];
   readonly size: number;
-  constructor(private readonly space: SearchSpace, seed: number) {
+  constructor(private readonly space: SearchSpace, seed: number, private readonly accept?: (p: Params) => boolean) {
     this.axes = space.map(gridValues);
     this.size = this.axes.reduce((n, a) => n * a.length, 1);
     if (this.size > 1_000_000) throw new Error(`the grid has ${this.size} points (over 1 000 000): use larger steps, or the tpe or random sampler`);
@@ -93,7 +99,7 @@ export class GridSampler implements Sampler {
     const taken = new Set(history.map((t) => paramsKey(t.params)));
     for (const i of this.order) {
       const p = this.point(i);
-      if (!taken.has(paramsKey(p))) return p;
+      if (!taken.has(paramsKey(p)) && (!this.accept || this.accept(p))) return p;
     }
     return undefined;
   }
@@ -150,8 +156,8 @@ export class TpeSampler implements Sampler {
     this.opts = { ...DEFAULT_TPE, ...opts };
   }
 
-  ask(number: number, history: readonly SamplerTrial[]): Params {
-    const rng = new Rng(this.seed, number);
+  ask(number: number, history: readonly SamplerTrial[], attempt?: number): Params {
+    const rng = rngOf(this.seed, number, attempt);
     const done = history.filter((t) => t.state === 'complete' || t.state === 'infeasible');
     if (done.length < this.opts.nStartupTrials) return Object.fromEntries(this.space.map((d) => [d.name, sampleUniform(d, rng)]));
     const { below, above } = splitTrials(done);

@@ -7,7 +7,8 @@
  */
 import type { TrialExecutor, TrialRequest, TrialResult } from './executor.js';
 import { evaluate, scoreOf, type Constraints, type Objective } from './objectives.js';
-import { createSampler, type SamplerName, type SamplerTrial } from './samplers.js';
+import { constraintsPredicate } from './constraint.js';
+import { createSampler, paramsKey, type SamplerName, type SamplerTrial } from './samplers.js';
 import { spaceKey, type Params, type SearchSpace } from './space.js';
 import type { StudyRecord, StudyStore, TrialRecord } from './store.js';
 
@@ -62,6 +63,10 @@ export function bestTrial(trials: readonly TrialRecord[], direction: Objective['
   return best;
 }
 
+/** Draws per trial before the constraints are declared unsatisfiable; a repeated point is drawn again this many times before it is answered from the study. */
+const MAX_DRAWS = 1000;
+const MAX_DUPLICATE_DRAWS = 50;
+
 export const FINISHED = new Set(['complete', 'infeasible', 'failed']);
 
 export interface RunStudyOptions {
@@ -95,7 +100,8 @@ export interface StudyOutcome {
 export async function runStudy(o: RunStudyOptions): Promise<StudyOutcome> {
   const now = o.now ?? Date.now;
   const { store, study } = o;
-  const sampler = createSampler(study.sampler as SamplerName, o.space, study.seed);
+  const accept = constraintsPredicate(study.constraints.params ?? [], o.space.map((d) => d.name));
+  const sampler = createSampler(study.sampler as SamplerName, o.space, study.seed, {}, accept);
   const history = store.trials(study.id);
   const toSampler = (t: TrialRecord): SamplerTrial => ({ number: t.number, params: t.params, state: t.state, score: t.state === 'complete' ? scoreOf(t.value, study.direction) : null });
   let finished = history.filter((t) => FINISHED.has(t.state)).length;
@@ -110,6 +116,31 @@ export async function runStudy(o: RunStudyOptions): Promise<StudyOutcome> {
     o.onTrial?.(t, best, finished, o.trials);
   };
   const runOne = (t: TrialRecord) => o.executor.run(o.toRequest(t.params)).then((r) => tell(t.number, r));
+  // A parameter set already in the study is never run again: the trial is answered with that trial's result.
+  const copy = (t: TrialRecord, from: TrialRecord) => {
+    const reason = `same parameters as trial #${from.number}: answered from the study, not run again${from.reason ? ` (${from.reason})` : ''}`;
+    store.finishTrial(study.id, t.number, { state: from.state as Exclude<TrialRecord['state'], 'running'>, value: from.value, metrics: from.metrics, reason }, now());
+    Object.assign(t, { state: from.state, value: from.value, metrics: from.metrics, reason, finishedAt: now() });
+    finished++;
+    o.onTrial?.(t, best, finished, o.trials);
+  };
+  /** A new point satisfying the constraints; else (every draw was run before) the earlier trial to answer from. */
+  const askNew = (number: number): { params: Params; same?: TrialRecord } | undefined => {
+    const seen = new Map(history.map((h) => [paramsKey(h.params), h]));
+    let dup: TrialRecord | undefined;
+    let dupParams: Params | undefined;
+    for (let attempt = 0; attempt < MAX_DRAWS; attempt++) {
+      const params = sampler.ask(number, history.map(toSampler), attempt);
+      if (!params) return undefined;
+      if (accept && !accept(params)) continue;
+      const same = seen.get(paramsKey(params));
+      if (!same) return { params };
+      if (!dup) [dup, dupParams] = [same, params];
+      if (attempt >= MAX_DUPLICATE_DRAWS) break;
+    }
+    if (dup) return { params: dupParams!, same: dup };
+    throw new Error(`the sampler drew ${MAX_DRAWS} points and none satisfied --constraint ${(study.constraints.params ?? []).map((c) => JSON.stringify(c)).join(' --constraint ')}: widen the ranges or the constraints`);
+  };
 
   // Trials a killed process left running: run again first, same number and params, counted once.
   const stale = history.filter((t) => t.state === 'running');
@@ -128,20 +159,24 @@ export async function runStudy(o: RunStudyOptions): Promise<StudyOutcome> {
     }
     const size = Math.min(o.executor.concurrency, o.trials - finished);
     const batch: TrialRecord[] = [];
+    const copies: [TrialRecord, TrialRecord][] = [];
     for (let k = 0; k < size; k++) {
       const number = store.nextNumber(study.id);
       // The batch's earlier asks are in the history as running (the grid skips them; TPE learns only from finished ones).
-      const params = sampler.ask(number, history.map(toSampler));
-      if (!params) {
+      const asked = askNew(number);
+      if (!asked) {
         exhausted = true;
         break;
       }
-      const t: TrialRecord = { number, params, state: 'running', value: null, metrics: {}, reason: null, startedAt: now(), finishedAt: null };
-      store.addTrial(study.id, number, params, t.startedAt);
+      const t: TrialRecord = { number, params: asked.params, state: 'running', value: null, metrics: {}, reason: null, startedAt: now(), finishedAt: null };
+      store.addTrial(study.id, number, asked.params, t.startedAt);
       history.push(t);
-      batch.push(t);
+      if (asked.same) copies.push([t, asked.same]);
+      else batch.push(t);
     }
     await Promise.all(batch.map(runOne));
+    // Copied after the batch: the earlier trial may have been running in it.
+    for (const [t, from] of copies) copy(t, from);
     if (exhausted) break;
   }
   return { trials: history, best, interrupted, exhausted, rerun: stale.map((t) => t.number) };
