@@ -201,6 +201,44 @@ ${rows}
 </tbody></table>`;
 }
 
+/**
+ * Buy and hold, as backtesting.py draws it: the starting equity split equally over the run's markets
+ * quoted in the reference asset, bought at the first candle's open and held (no fees), valued at each
+ * equity sample's last close. Undefined when no market is quoted in the reference asset.
+ */
+export function buyAndHold(r: BacktestResult, series: readonly Series[]): { values: number[]; symbols: string[] } | undefined {
+  const held = series.filter((s) => r.run.markets[s.symbol]?.quote === r.run.reference && s.length > s.firstIndex);
+  if (held.length === 0 || r.equity.times.length === 0) return undefined;
+  const start = r.equity.values[0]! / held.length;
+  const ptr = held.map((s) => s.firstIndex);
+  const last = held.map((s) => s.open[s.firstIndex]!);
+  const base = [...last];
+  const values = r.equity.times.map((t) => {
+    let v = 0;
+    held.forEach((s, j) => {
+      let i = ptr[j]!;
+      for (; i < s.length && (s.time[i]! + s.resSec) * 1000 <= t; i++) last[j] = s.close[i]!;
+      ptr[j] = i;
+      v += (start * last[j]!) / base[j]!;
+    });
+    return v;
+  });
+  return { values, symbols: held.map((s) => s.symbol) };
+}
+
+/** Each closed trade's pnl in the reference asset, summed per chart bar at its exit (green a gain, red a loss). */
+export function tradePnlBars(r: BacktestResult, step: number, first: number): { time: number; value: number; color: string }[] {
+  const byBar = new Map<number, number>();
+  for (const t of r.trades) {
+    if (t.exit === 'open at end') continue;
+    const pnl = Number(t.quote === undefined ? t.pnl : t.pnlReference);
+    if (!Number.isFinite(pnl)) continue;
+    const bar = Math.max(first, Math.floor((t.exitTime - 1) / 1000 / step) * step);
+    byBar.set(bar, (byBar.get(bar) ?? 0) + pnl);
+  }
+  return [...byBar].sort((a, b) => a[0] - b[0]).map(([time, value]) => ({ time, value, color: value >= 0 ? 'rgba(38,166,154,0.8)' : 'rgba(239,83,80,0.8)' }));
+}
+
 export function renderHtmlReport(r: BacktestResult, series: readonly Series[], maxCandles = 5000): string {
   // The page's candle budget is shared between the markets; every pane is on one grid of `step`.
   const step = chartStep(series, Math.max(500, Math.floor(maxCandles / Math.max(1, series.length))));
@@ -220,7 +258,16 @@ export function renderHtmlReport(r: BacktestResult, series: readonly Series[], m
   ).join('\n');
   const b = r.breakdowns;
   const title = `mizan backtest: ${r.run.strategies.map((x) => x.name).join(', ')} ${r.run.from.slice(0, 10)} .. ${r.run.to.slice(0, 10)}`;
-  const chartData = { step, reference: r.run.reference, markets: markets.map(({ first: _f, ...m }) => m), equity, drawdown };
+  const grid0 = Number.isFinite(first) ? first : 0;
+  const bh = buyAndHold(r, series);
+  const hold = bh ? { label: `buy and hold ${bh.symbols.join(', ')}`, data: onGrid(r.equity.times, bh.values, step, grid0) } : undefined;
+  // Empty bars at the run's first and last bar: the pane spans the run as every other does.
+  const tradePnl = tradePnlBars(r, step, grid0);
+  const ends = equity.length > 0 ? [equity[0]!.time, equity[equity.length - 1]!.time] : [];
+  const empty = (time: number) => ({ time, value: 0, color: 'rgba(0,0,0,0)' });
+  if (ends.length && (tradePnl.length === 0 || tradePnl[0]!.time > ends[0]!)) tradePnl.unshift(empty(ends[0]!));
+  if (ends.length && tradePnl[tradePnl.length - 1]!.time < ends[1]!) tradePnl.push(empty(ends[1]!));
+  const chartData = { step, reference: r.run.reference, markets: markets.map(({ first: _f, ...m }) => m), equity, hold, tradePnl, drawdown };
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>${esc(title)}</title>
 <style>${REPORT_CSS}</style></head><body>
@@ -230,7 +277,7 @@ ${r.data.problems.length ? `<p><b>Data:</b> ${r.data.problems.map(esc).join('<br
 ${r.data.notes.length ? `<p><b>Data notes:</b> ${r.data.notes.map(esc).join('<br>')}</p>` : ''}
 ${r.errors.total > 0 ? `<p><b>Strategy handler errors: ${r.errors.total}</b><br>${r.errors.kinds.map((k) => esc(`${k.count} × ${k.strategy}.${k.handler}: ${k.error} (first at ${k.firstAt})`)).join('<br>')}</p>` : ''}
 ${r.denied.total > 0 ? `<p><b>Denied intents: ${r.denied.total}</b><br>${r.denied.byRule.map((x) => esc(`${x.rule}: ${x.count}`) + x.reasons.map((y) => `<br>&nbsp;&nbsp;${esc(`${y.count} × ${y.reason}`)}`).join('') + (x.otherReasons > 0 ? `<br>&nbsp;&nbsp;${x.otherReasons} × (other reasons)` : '')).join('<br>')}</p>` : ''}
-<h2>${esc(markets.map((m) => m.symbol).join(', '))}: candles, volume, plots, equity and drawdown</h2>
+<h2>${esc(markets.map((m) => m.symbol).join(', '))}: candles, volume, plots, equity (with buy and hold), trade P/L and drawdown</h2>
 <div id="chart-wrap"><div id="chart"></div></div>
 <h2>Breakdowns</h2>
 <div class="breakdowns">

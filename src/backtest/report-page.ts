@@ -24,7 +24,7 @@ table{border-collapse:collapse;font-size:12px}td,th{border:1px solid #ddd;paddin
 export const REPORT_SCRIPT = String.raw`
 const LC = LightweightCharts;
 const PALETTE = ['#1e88e5', '#fb8c00', '#8e24aa', '#00897b', '#6d4c41', '#d81b60', '#3949ab', '#7cb342'];
-const HEIGHT = { price: 340, volume: 80, indicator: 130, equity: 160, drawdown: 110 };
+const HEIGHT = { price: 340, volume: 80, indicator: 130, equity: 160, tradePnl: 110, drawdown: 110 };
 const wrap = document.getElementById('chart-wrap');
 const el = document.getElementById('chart');
 const pad2 = (n) => String(n).padStart(2, '0');
@@ -66,7 +66,11 @@ DATA.markets.forEach((m) => {
 });
 const eq = panes.length;
 line(eq, { label: 'equity ' + DATA.reference, color: '#1565c0', data: DATA.equity }, 2);
-panes.push({ kind: 'equity', label: 'equity (' + DATA.reference + ')', height: HEIGHT.equity });
+if (DATA.hold) line(eq, { label: DATA.hold.label, color: '#9e9e9e', data: DATA.hold.data }, 1);
+panes.push({ kind: 'equity', label: 'equity (' + DATA.reference + ')' + (DATA.hold ? ' and ' + DATA.hold.label : ''), height: HEIGHT.equity });
+const tp = panes.length;
+chart.addSeries(LC.HistogramSeries, { title: 'trade P/L', priceLineVisible: false, lastValueVisible: false }, tp).setData(DATA.tradePnl);
+panes.push({ kind: 'tradePnl', label: 'trade P/L (' + DATA.reference + ', per bar at exit)', height: HEIGHT.tradePnl });
 const dd = panes.length;
 chart.addSeries(LC.AreaSeries, { lineColor: '#c62828', topColor: 'rgba(198,40,40,0.1)', bottomColor: 'rgba(198,40,40,0.4)', title: 'drawdown %', priceLineVisible: false }, dd).setData(DATA.drawdown);
 panes.push({ kind: 'drawdown', label: 'drawdown (%)', height: HEIGHT.drawdown });

@@ -19,6 +19,18 @@ import { runCli, tempDir } from '../cli/run-cli.js';
 import { artifactDir, launchChromium, openReport, panes } from '../browser.js';
 
 const CONFIG = join(REPO, 'config/backtest.yaml');
+
+/** The data's price at equity sample `i` (0: the first, −1: the last) over the run's first open. */
+async function closeRatio(i: number): Promise<number> {
+  const { readCandleColumns } = await import('../../../src/market/files/read.js');
+  const c = readCandleColumns(join(REPO, 'backtest/data/BTCUSDT-5m-freqtrade-2023.csv.gz'));
+  const from = Date.parse('2023-01-03T00:00:00Z') / 1000;
+  const first = c.time.indexOf(from);
+  if (i === 0) return 1;
+  const lastClose = Date.parse('2023-01-20T00:00:00Z') / 1000;
+  const last = c.time.indexOf(lastClose - 300);
+  return c.close[last]! / c.open[first]!;
+}
 const ARGS = ['backtest', CONFIG, '--to', '2023-01-20'];
 
 describe('backtest report: breakdowns, plots, trades table, aligned panes', { timeout: 240_000 }, () => {
@@ -117,9 +129,20 @@ journal: { file: ":memory:" }
         ['price', 3], // candles + fastSma + slowSma
         ['volume', 1],
         ['indicator', 3], // rsi + oversold + overbought
-        ['equity', 1],
+        ['equity', 2], // equity + buy and hold
+        ['tradePnl', 1],
         ['drawdown', 1],
       ]);
+      // Buy and hold (issue 34 item 9): the start equity in BTCUSDT at the first open, valued at each
+      // close; the trade P/L bars sum to the closed trades' pnl.
+      const data = (await page.evaluate(() => (0, eval)('DATA'))) as { hold: { label: string; data: { time: number; value?: number }[] }; tradePnl: { time: number; value?: number }[] };
+      expect(data.hold.label).toBe('buy and hold BTCUSDT');
+      const start = result.equity.values[0]!;
+      expect(data.hold.data[0]!.value).toBeCloseTo(start * (await closeRatio(0)), 6);
+      expect(data.hold.data.at(-1)!.value).toBeCloseTo(start * (await closeRatio(-1)), 6);
+      const closed = result.trades.filter((t) => t.exit !== 'open at end').reduce((a, t) => a + Number(t.pnl), 0);
+      expect(data.tradePnl.reduce((a, b) => a + (b.value ?? 0), 0)).toBeCloseTo(closed, 6);
+      expect(data.tradePnl.some((b) => (b.value ?? 0) > 0) && data.tradePnl.some((b) => (b.value ?? 0) < 0)).toBe(true);
       for (const p of ps) expect(p.colours, p.label).toBeGreaterThan(2);
       expect(ps[0]!.height).toBeGreaterThan(ps[1]!.height);
       // One time axis: every series starts at the first candle and ends at the last.
