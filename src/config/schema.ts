@@ -73,6 +73,15 @@ export const exchangeSchema = z.strictObject({
         .describe(
           'The two sides of a book arrive as separate snapshots: a side that crosses the other side\'s older snapshot is a transient. The book is reported crossed (unhealthy, orders denied) only when the other side\'s next update leaves it crossed or it stays crossed this long (ms). 0: every cross at once',
         ),
+      maxChannelsPerConnection: z
+        .number({ error: 'is not a whole number' })
+        .int({ error: 'is not a whole number' })
+        .min(1, { error: 'must be a whole number from 1 to 1000' })
+        .max(1_000, { error: 'must be a whole number from 1 to 1000' })
+        .default(50)
+        .describe(
+          'Channels (depth sides, trades, stats, the private channel) on one stream connection; more open another connection. The exchange documents "at most 50 messages per channel", read here as 50 channels per connection; lower it if the exchange drops subscriptions',
+        ),
     })
     .prefault({}),
   timeoutMs: positiveInt('REST request timeout in milliseconds', 600_000).default(10_000),

@@ -167,7 +167,7 @@ export async function startBot(config: MizanConfig, opts: BotOptions = {}): Prom
     // A trading-credit account trades with its own key (config `accounts:`), never the main one.
     const accountKey = (account: string) => config.accounts[account]?.apiKey;
     if (config.mode === 'live') await checkApiKey(startupKeyClient(startup, rest), instances.map((i) => i.account), accountKey);
-    const stream = new StreamClient({ url: config.exchange.stream?.url ?? baseUrl, transport: config.exchange.stream?.transport ?? 'auto', protocol: config.exchange.stream?.protocol ?? 4, logger: logger.child({ component: 'stream' }) });
+    const stream = new StreamClient({ url: config.exchange.stream?.url ?? baseUrl, transport: config.exchange.stream?.transport ?? 'auto', protocol: config.exchange.stream?.protocol ?? 4, maxChannelsPerConnection: config.exchange.stream.maxChannelsPerConnection, logger: logger.child({ component: 'stream' }) });
     // Per market, the resolutions of the strategies trading it and the others they declared (`candles:`), built from the trade stream.
     const marketCandles = candlesPerMarket(instances);
     const market = new MarketDataEngine({ stream, depth: { getDepth: (s) => rest.getDepth(s), getAllDepths: () => rest.getAllDepth() }, clock, logger, options: { candleResolutions: [], marketCandles, book: { crossedGraceMs: config.exchange.stream.crossedGraceMs } } });

@@ -17,7 +17,7 @@ describe('good configuration files', () => {
       simulator: true,
       baseUrl: 'https://api.wallex.ir',
       allowLiteralApiKey: false,
-      stream: { transport: 'auto', protocol: 4, allowLiteralPrivateKey: false, crossedGraceMs: 1000 },
+      stream: { transport: 'auto', protocol: 4, allowLiteralPrivateKey: false, crossedGraceMs: 1000, maxChannelsPerConnection: 50 },
       timeoutMs: 10_000,
       startupRetryMs: 60_000,
       orderRateLimit: { limit: 20, windowMs: 10_000 },
