@@ -77,9 +77,9 @@ describe('backtest outputs', () => {
         if (!r.url().startsWith('file:') && !r.url().startsWith('data:')) requests.push(r.url());
       });
       await openReport(page, join(out, 'report.html'));
-      // One chart: candles, volume, the rsi strategy's pane, equity, drawdown; each drew (more than one colour).
+      // One chart: candles, volume, the rsi strategy's pane, equity (with buy and hold), trade P/L, drawdown; each drew (more than one colour).
       const one = await panes(page);
-      expect(one.map((p) => p.kind)).toEqual(['price', 'volume', 'indicator', 'equity', 'drawdown']);
+      expect(one.map((p) => p.kind)).toEqual(['price', 'volume', 'indicator', 'equity', 'tradePnl', 'drawdown']);
       for (const p of one) expect(p.colours, p.label).toBeGreaterThan(2);
       await page.screenshot({ path: join(out, 'report.png'), fullPage: false });
       expect(existsSync(join(out, 'report.png'))).toBe(true);
