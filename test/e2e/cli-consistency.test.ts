@@ -31,6 +31,27 @@ function entries(help: string, section: 'Commands' | 'Options'): [string, string
   return out;
 }
 
+/** A one-minute CSV of `rows` and a sma-cross backtest config over its first `minutes`, in `dir`. */
+function writeBacktest(dir: string, rows: string[], fast: number, slow: number, minutes: number): string {
+  writeFileSync(join(dir, 'c.csv'), ['time,open,high,low,close,volume', ...rows].join('\n') + '\n');
+  const config = join(dir, 'bt.yaml');
+  writeFileSync(
+    config,
+    `mode: backtest
+strategies:
+  - { name: s, strategy: sma-cross, markets: [BTCUSDT], resolution: "60s", params: { fast: ${fast}, slow: ${slow}, fraction: 0.5 } }
+backtest:
+  data: [ { symbol: BTCUSDT, file: c.csv } ]
+  from: ${T0}
+  to: ${T0 + minutes * 60}
+  balances: { USDT: 10000 }
+journal: { file: ":memory:" }
+logging: { level: warn }
+`,
+  );
+  return config;
+}
+
 describe('mizan CLI consistency (issue 34 item 10)', () => {
   it('every command of mizan --help is described in the same style: lower-case first word, no final full stop', async () => {
     const r = await mizan(['--help']);
@@ -85,22 +106,7 @@ describe('mizan CLI consistency (issue 34 item 10)', () => {
       const p = 100 + 10 * Math.sin(i / 9) + (i % 5);
       return `${T0 + i * 60},${p},${p + 2},${p - 2},${p + 1},5`;
     });
-    writeFileSync(join(dir, 'c.csv'), ['time,open,high,low,close,volume', ...rows].join('\n') + '\n');
-    const config = join(dir, 'bt.yaml');
-    writeFileSync(
-      config,
-      `mode: backtest
-strategies:
-  - { name: s, strategy: sma-cross, markets: [BTCUSDT], resolution: "60s", params: { fast: 3, slow: 8, fraction: 0.5 } }
-backtest:
-  data: [ { symbol: BTCUSDT, file: c.csv } ]
-  from: ${T0}
-  to: ${T0 + 300 * 60}
-  balances: { USDT: 10000 }
-journal: { file: ":memory:" }
-logging: { level: warn }
-`,
-    );
+    const config = writeBacktest(dir, rows, 3, 8, 300);
     const r = await mizan(['sweep', config, '--param', 'fast=2,3,12', '--param', 'slow=5,40', '--workers', '1', '--out', join(dir, 's.csv')], { cwd: dir, timeoutMs: 120_000 });
     expect(r.code, r.stderr).toBe(0);
     const lines = r.stdout.split('\n');
@@ -124,22 +130,7 @@ logging: { level: warn }
       const p = i < 30 ? 100 : 120;
       return `${T0 + i * 60},${p},${p},${p},${p},5`;
     });
-    writeFileSync(join(dir, 'c.csv'), ['time,open,high,low,close,volume', ...rows].join('\n') + '\n');
-    const config = join(dir, 'bt.yaml');
-    writeFileSync(
-      config,
-      `mode: backtest
-strategies:
-  - { name: s, strategy: sma-cross, markets: [BTCUSDT], resolution: "60s", params: { fast: 2, slow: 3, fraction: 0.5 } }
-backtest:
-  data: [ { symbol: BTCUSDT, file: c.csv } ]
-  from: ${T0}
-  to: ${T0 + 40 * 60}
-  balances: { USDT: 10000 }
-journal: { file: ":memory:" }
-logging: { level: warn }
-`,
-    );
+    const config = writeBacktest(dir, rows, 2, 3, 40);
     const run = async (to: number, out: string) => {
       const r = await mizan(['backtest', config, '--to', String(to), '--out', join(dir, out)], { cwd: dir, timeoutMs: 90_000 });
       expect(r.code, r.stderr).toBe(0);
