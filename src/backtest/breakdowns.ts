@@ -8,7 +8,7 @@
  */
 import { Decimal } from '../core/decimal.js';
 import { formatDuration } from './metrics/index.js';
-import type { TradeRecord } from './trades.js';
+import type { TradeRecord } from '../portfolio/trade-book.js';
 
 export interface BreakdownRow {
   /** The strategy instance, the market or the exit reason. */

@@ -13,7 +13,7 @@ import type { Series } from './data.js';
 import { equityValuer } from './equity-value.js';
 import { BACKTEST_ACCOUNT, type Harness } from './setup.js';
 import { parseMarginPosition } from '../exchange/parse/margin.js';
-import { CLOSE_AT_END } from './trades.js';
+import { CLOSE_AT_END } from '../portfolio/trade-book.js';
 import { MAIN_ACCOUNT } from '../core/account.js';
 
 

@@ -12,7 +12,7 @@ import { formatMetrics } from './metrics/index.js';
 import type { DataReport, Series } from './data.js';
 import { BACKTEST_ACCOUNT, type Harness } from './setup.js';
 import { otherOrders, spotOrders, withOthers, type OrderRecord } from './order-records.js';
-import type { TradeRecord } from './trades.js';
+import type { TradeRecord } from '../portfolio/trade-book.js';
 import { formatDenials, type DenialBreakdown } from '../kernel/denial-tally.js';
 import { computeBreakdowns, formatBreakdown, PLAIN, type Breakdowns, type Paint } from './breakdowns.js';
 import type { PlotSeries } from './plots.js';
@@ -55,7 +55,7 @@ export interface BacktestResult {
    * The run's books, exact (decimal strings, unrounded): every trade's pnl summed per quote asset
    * (`pnl`, open trades marked at the last price, fee dust revalued with the trade that left it), the
    * part of it that is the end-of-run revaluation of that dust (`dustRevaluation`, per quote asset;
-   * backtest/trades.ts), and each market's last price (`lastPrices`, the kernel's, which values
+   * portfolio/trade-book.ts), and each market's last price (`lastPrices`, the kernel's, which values
    * `finalBalances`). In a run whose balances are all traded, pnl is exactly the change of the
    * balances' value.
    */

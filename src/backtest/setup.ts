@@ -27,7 +27,7 @@ import { parseMarginMarkets } from '../exchange/parse/margin-extra.js';
 import { withMarginBounds } from '../market/margin-bounds.js';
 import type { Series } from './data.js';
 import { CandleFill, PlacementClock } from './fill-model.js';
-import { TradeBook } from './trades.js';
+import type { TradeBook } from '../portfolio/trade-book.js';
 import { PlotBook } from './plots.js';
 import { BacktestVenue } from './venue.js';
 import { SpotOrderLog } from './spot-order-log.js';
@@ -205,7 +205,6 @@ export function buildHarness(o: HarnessOptions): Harness {
   let kernel!: TradingKernel;
   const rate = (asset: string): Decimal | undefined => kernel.valuation.rate(asset);
   const records = o.orderRecords ?? true;
-  const trades = new TradeBook(split, minSellableOf, { reference, rate, fillTimes: records });
   const instants: Harness['instants'] = [];
   const instantById = new Map<string, Harness['instants'][number]>();
   const orderReasons = new Map<string, string>();
@@ -276,6 +275,7 @@ export function buildHarness(o: HarnessOptions): Harness {
       split,
       reference,
       minSellable: minSellableOf,
+      trades: { retain: true, fillTimes: records },
       idPrefix: 'bt',
       retainFinal: BACKTEST_RETAINED_ORDERS,
       keepRetiredOwners: true,
@@ -296,8 +296,9 @@ export function buildHarness(o: HarnessOptions): Harness {
     { config: o.config, instances: o.instances },
   );
   const { portfolio, engine, risk, core, owners } = kernel;
+  // The ledger's round trips: the kernel books every fill there once (portfolio.applyFill).
+  const trades = portfolio.trades;
   kernel.onFill((f) => {
-    trades.onFill(f);
     dirty.balances = true;
     if (instantById.size > 0) {
       const rec = instantById.get(f.clientOrderId);

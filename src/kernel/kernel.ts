@@ -27,7 +27,7 @@ import { ClientIdGenerator } from '../execution/client-id.js';
 import { BracketManager, memoryBracketStore, type BracketStore } from '../execution/brackets.js';
 import { ExecutionEngine, type ExecutionJournal } from '../execution/engine.js';
 import type { Venue } from '../execution/venue.js';
-import { Portfolio, type EquitySnapshot } from '../portfolio/portfolio.js';
+import { Portfolio, type EquitySnapshot, type PortfolioDeps } from '../portfolio/portfolio.js';
 import { RiskEngine } from '../risk/engine.js';
 import type { StrategyLimits } from '../risk/limits.js';
 import { followAcceptance } from '../risk/lock-coverage.js';
@@ -71,6 +71,8 @@ export interface KernelPorts {
   reference: string;
   /** Smallest sellable quantity of a market (dust below it). */
   minSellable?(symbol: string): Decimal | undefined;
+  /** How the ledger keeps its round trips (a backtest: every record, and each order's last fill time); default: neither. */
+  trades?: PortfolioDeps['trades'];
   /** Strategy state store. */
   kv(strategy: string): KeyValueStore;
   /** Where verdicts, the trading state and the protections' counters go (the journal). */
@@ -170,6 +172,7 @@ export class TradingKernel {
       price: (asset, ref) => this.valuation.price(asset, ref),
       reference: p.reference,
       ...(p.minSellable ? { minSellable: p.minSellable } : {}),
+      ...(p.trades ? { trades: p.trades } : {}),
     });
     const portfolio = this.portfolio;
     this.risk = new RiskEngine({

@@ -2,8 +2,8 @@
  * The risk engine as the trading core's RiskPort, the same in every mode: a mode's gate first (a
  * backtest's warm-up), a `marginClose` without a price priced to close at the market (the best bid,
  * long, or ask, short, moved by the strategy's slippage bound: its documented default,
- * core/intents.ts), and closed round trips fed into the protections (a sell that brings a
- * strategy's position in a market back to zero closes a trade). A margin open whose strategy has a
+ * core/intents.ts), and the ledger's closed round trips fed into the protections (the trade book's
+ * close, with the same pnl a backtest's trades report). A margin open whose strategy has a
  * `minCallDistancePct` asks for the exchange's dry-run preview first (marginPreviewRequest); the
  * trading core takes it on the venue and passes it to the check.
  */
@@ -24,6 +24,9 @@ export interface RiskPortOptions {
 }
 
 export function riskPort(risk: RiskEngine, portfolio: Portfolio, o: RiskPortOptions = {}): RiskPort {
+  portfolio.trades.onClose((t) => {
+    risk.onTradeClosed({ strategy: t.strategy, symbol: t.symbol, pnl: t.pnl, ts: t.closedAt, ...(t.tag ? { reason: t.tag } : {}) });
+  });
   return {
     check: (intent, options) => {
       const early = o.gate?.(intent);
@@ -45,13 +48,5 @@ export function riskPort(risk: RiskEngine, portfolio: Portfolio, o: RiskPortOpti
     },
     reserved: (account, asset) => risk.reservations.reserved(account, asset),
     release: (id) => risk.release(id),
-    onFill: (f) => {
-      if (f.side !== 'SELL') return;
-      const pos = portfolio.positions.get(f.strategy, f.symbol);
-      const last = pos?.lastClosed;
-      if (pos && pos.quantity.isZero() && last && last.closedAt === f.timestamp) {
-        risk.onTradeClosed({ strategy: f.strategy, symbol: f.symbol, pnl: last.pnl, ts: f.timestamp, ...(f.tag ? { reason: f.tag } : {}) });
-      }
-    },
   };
 }

@@ -41,11 +41,6 @@ export interface RiskPort {
    * once: only a margin open whose strategy has a minimum call distance needs one.
    */
   marginPreviewRequest?(intent: Intent): MarginRequest | undefined;
-  /**
-   * Called for every fill (protections, exposure). realizedPnl: what the fill realised (a Decimal:
-   * no text is made per fill for a port that ignores it).
-   */
-  onFill?(fill: FillEvent, realizedPnl: Decimal): void;
   /** Amount of an asset reserved by in-flight intents of the bot on an account. */
   reserved?(account: string, asset: string): Decimal;
   /** Release a reservation whose intent ended without an order (instant, margin, failures). */

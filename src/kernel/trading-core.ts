@@ -93,8 +93,9 @@ export class TradingCore {
 
   private onFill(f: FillEvent, account: string): void {
     this.fills++;
-    const pnl = this.deps.portfolio.applyFill(f, account);
-    this.deps.risk.onFill?.(f, pnl);
+    // Booked once, into the ledger (balances, position, round trip; a closed round trip reaches the
+    // protections from there).
+    this.deps.portfolio.applyFill(f, account);
     // Last: the kernel's listeners, which book it elsewhere (a backtest's trade book) and then let
     // the brackets react (an exit they place and fill in this call comes after this fill everywhere).
     this.deps.onFill?.(f);

@@ -1,6 +1,8 @@
 /**
- * The bot's view of its money: balances per account (synced from the exchange, adjusted by fills
- * between syncs), spot positions and PnL per strategy and market, margin positions, and equity.
+ * The bot's ledger, the same in every mode: balances per account (synced from the exchange, adjusted
+ * by fills between syncs), spot positions and PnL per strategy and market, the round trips (trade
+ * book), margin positions, and equity. A fill is booked once, by `applyFill`, into all of them;
+ * risk's protections and a backtest's result read the round trips from here.
  * Equity is valued in one reference asset (e.g. USDT or TMN) through a price port.
  */
 import { Decimal } from '../core/decimal.js';
@@ -8,6 +10,7 @@ import type { Balances } from '../core/types/account.js';
 import type { MarginPosition } from '../core/types/margin.js';
 import type { FillEvent } from '../core/views.js';
 import { fillNotional, PositionBook, type PositionRecord } from './positions.js';
+import { TradeBook, type TradeBookOptions } from './trade-book.js';
 import { MAIN_ACCOUNT } from '../core/account.js';
 
 const ZERO = new Decimal(0);
@@ -21,6 +24,8 @@ export interface PortfolioDeps {
   reference: string;
   /** Smallest sellable quantity of a market (min quantity): smaller remainders are dust. */
   minSellable?: (symbol: string) => Decimal | undefined;
+  /** How the round trips are kept (a backtest keeps every record and each order's last fill time; a live bot neither). */
+  trades?: Pick<TradeBookOptions, 'retain' | 'fillTimes'>;
 }
 
 export interface BalanceEntry {
@@ -55,12 +60,20 @@ function adjust(m: Map<string, BalanceEntry>, asset: string, delta: Decimal): vo
 
 export class Portfolio {
   readonly positions: PositionBook;
+  /** The round trips, booked from the same fills (`applyFill`). */
+  readonly trades: TradeBook;
   private readonly balancesByAccount = new Map<string, Map<string, BalanceEntry>>();
   private margin: MarginPosition[] = [];
   lastSyncAt = 0;
 
   constructor(private readonly deps: PortfolioDeps) {
     this.positions = new PositionBook(deps.split, deps.minSellable);
+    this.trades = new TradeBook(deps.split, (symbol) => deps.minSellable?.(symbol) ?? ZERO, {
+      reference: deps.reference,
+      rate: (asset) => deps.price(asset, deps.reference),
+      retain: deps.trades?.retain ?? false,
+      fillTimes: deps.trades?.fillTimes ?? false,
+    });
   }
 
   /** Replace an account's balances with the exchange's numbers. */
@@ -80,8 +93,9 @@ export class Portfolio {
   }
 
   /**
-   * Book a fill: the position and PnL of its strategy, and the account's balances until the next
-   * sync (the bought asset up, net of a fee taken in it; the spent asset down).
+   * Book a fill, once for the whole ledger: the position and PnL of its strategy, its round trip,
+   * and the account's balances until the next sync (the bought asset up, net of a fee taken in it;
+   * the spent asset down). Returns the PnL the fill realised on the position.
    */
   applyFill(fill: FillEvent, account = MAIN_ACCOUNT): Decimal {
     const { base, quote } = this.deps.split(fill.symbol);
@@ -96,7 +110,10 @@ export class Portfolio {
       adjust(m, quote, sum);
     }
     adjust(m, fill.feeAsset, fill.fee.neg());
-    return this.positions.apply(fill);
+    const realized = this.positions.apply(fill);
+    // After the position: a round trip's close reaches the protections with the position booked.
+    this.trades.onFill(fill);
+    return realized;
   }
 
   syncMargin(positions: MarginPosition[]): void {

@@ -40,13 +40,6 @@ export function fillFeeValue(f: FillEvent): Decimal {
   return (m.feeValue ??= f.fee.mul(f.price));
 }
 
-/** A closed round trip of a position: its realized pnl, and when it opened and closed (ms). */
-export interface ClosedTrade {
-  pnl: Decimal;
-  openedAt: number;
-  closedAt: number;
-}
-
 export interface PositionRecord {
   strategy: string;
   symbol: string;
@@ -62,14 +55,6 @@ export interface PositionRecord {
   /** Unsellable remainders left by sells (below the market's minimum quantity). */
   dust: Decimal;
   trades: number;
-  /** Round trips closed (quantity back to zero). */
-  closedCount: number;
-  /**
-   * The last round trip closed: its pnl and times (the risk module's loss streaks read it as it
-   * closes). Only the last is kept, so a bot that trades for weeks holds one record per position.
-   */
-  lastClosed?: ClosedTrade;
-  openedAt?: number;
 }
 
 /**
@@ -98,9 +83,6 @@ class Position implements PositionRecord {
   oversold = ZERO;
   dust = ZERO;
   trades = 0;
-  closedCount = 0;
-  lastClosed?: ClosedTrade;
-  openedAt?: number;
 
   constructor(
     readonly strategy: string,
@@ -184,7 +166,6 @@ export class PositionBook {
       const received = f.feeAsset === p.base ? f.quantity.minus(f.fee) : f.quantity;
       const cost = fillNotional(f).plus(f.feeAsset === p.quote ? f.fee : ZERO);
       const newQty = p.quantity.plus(received);
-      if (p.quantity.isZero()) p.openedAt = f.timestamp;
       p.cost = p.cost.plus(cost);
       p.quantity = newQty;
       p.avg = newQty.gt(0) ? { cost: p.cost, qty: newQty } : ZERO;
@@ -209,11 +190,9 @@ export class PositionBook {
     }
     p.realizedPnl = p.realizedPnl.plus(pnl);
     if (p.quantity.isZero() && held.gt(0)) {
-      p.closedCount++;
-      p.lastClosed = { pnl, openedAt: p.openedAt ?? f.timestamp, closedAt: f.timestamp };
+      // Flat: the round trip is the trade book's (trade-book.ts, booked from the same fill).
       p.avgPrice = ZERO;
       p.cost = ZERO;
-      delete p.openedAt;
     }
     return pnl;
   }

@@ -1,7 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { d } from '../../src/core/decimal.js';
 import { Portfolio } from '../../src/portfolio/portfolio.js';
+import type { RoundTripClosed } from '../../src/portfolio/trade-book.js';
 import type { FillEvent } from '../../src/strategy/views.js';
+
+function closes(p: Portfolio): RoundTripClosed[] {
+  const out: RoundTripClosed[] = [];
+  p.trades.onClose((t) => out.push(t));
+  return out;
+}
 
 const split = (s: string) => ({ base: s.replace(/(USDT|TMN)$/, ''), quote: s.endsWith('TMN') ? 'TMN' : 'USDT' });
 
@@ -12,6 +19,7 @@ function fill(side: 'BUY' | 'SELL', qty: string, price: string, fee: string, fee
 describe('Portfolio', () => {
   it('average cost and realised PnL, worked by hand', () => {
     const p = new Portfolio({ split, price: () => undefined, reference: 'USDT' });
+    const closed = closes(p);
     // Buy 1 @ 100, fee 0.002 BTC (in base): receive 0.998 BTC for 100 USDT -> avg 100/0.998.
     p.applyFill(fill('BUY', '1', '100', '0.002', 'BTC', 1));
     // Buy 1 @ 110, fee 0.22 USDT: cost 110.22 for 1 BTC.
@@ -24,21 +32,38 @@ describe('Portfolio', () => {
     const pnl = p.applyFill(fill('SELL', '1.998', '120', '0.47952', 'USDT', 3));
     expect(pnl.toFixed()).toBe('29.06048');
     expect(pos.quantity.isZero()).toBe(true);
-    expect(pos.closedCount).toBe(1);
-    expect(pos.lastClosed).toMatchObject({ openedAt: 1, closedAt: 3 });
+    // The same fill closed the round trip in the ledger's trade book, with the same pnl.
+    expect(closed).toHaveLength(1);
+    expect(closed[0]).toMatchObject({ strategy: 's1', symbol: 'BTCUSDT', openedAt: 1, closedAt: 3 });
+    expect(closed[0]!.pnl.toFixed()).toBe('29.06048');
   });
 
-  it('counts closed round trips and keeps only the last one (memory stays flat over a long run)', () => {
+  it('tells every closed round trip and keeps no record unless asked (memory stays flat over a long run)', () => {
     const p = new Portfolio({ split, price: () => undefined, reference: 'USDT' });
+    const closed = closes(p);
     for (let i = 0; i < 3; i++) {
       p.applyFill(fill('BUY', '1', '100', '0', 'USDT', 10 * i + 1));
       p.applyFill(fill('SELL', '1', String(101 + i), '0', 'USDT', 10 * i + 2));
     }
-    const pos = p.positions.get('s1', 'BTCUSDT')!;
-    expect(pos.closedCount).toBe(3);
-    expect(pos.lastClosed).toMatchObject({ openedAt: 21, closedAt: 22 });
-    expect(pos.lastClosed!.pnl.toFixed()).toBe('3');
-    expect(Object.keys(pos)).not.toContain('closedTrades');
+    expect(closed.map((t) => t.pnl.toFixed())).toEqual(['1', '2', '3']);
+    expect(closed[2]).toMatchObject({ openedAt: 21, closedAt: 22 });
+    expect(p.trades.trades).toHaveLength(0);
+    const kept = new Portfolio({ split, price: () => undefined, reference: 'USDT', trades: { retain: true } });
+    kept.applyFill(fill('BUY', '1', '100', '0', 'USDT', 1));
+    kept.applyFill(fill('SELL', '1', '101', '0', 'USDT', 2));
+    expect(kept.trades.trades).toHaveLength(1);
+  });
+
+  it('a round trip of two sells is one trade with the pnl of both (the protections read it)', () => {
+    const p = new Portfolio({ split, price: () => undefined, reference: 'USDT' });
+    const closed = closes(p);
+    p.applyFill(fill('BUY', '2', '100', '0', 'USDT', 1));
+    p.applyFill(fill('SELL', '1', '90', '0', 'USDT', 2));
+    const last = p.applyFill(fill('SELL', '1', '105', '0', 'USDT', 3));
+    // The last sell realised a gain; the round trip lost 5.
+    expect(last.toFixed()).toBe('5');
+    expect(closed).toHaveLength(1);
+    expect(closed[0]!.pnl.toFixed()).toBe('-5');
   });
 
   it('adjusts balances by fills between syncs and values equity in the reference asset', () => {
@@ -74,7 +99,6 @@ describe('Portfolio', () => {
     const pnl = p.applyFill(fill('SELL', '0.146606', '110', '0', 'USDT', 2));
     expect(pos.quantity.isZero()).toBe(true);
     expect(pos.dust.toFixed()).toBe('0.0000002');
-    expect(pos.closedCount).toBe(1);
     // proceeds 16.12666 - all the cost 14.69 (the dust's share is written off) = 1.43666
     expect(pnl.toFixed()).toBe('1.43666');
     expect(p.balance('BTC').value.toFixed()).toBe('0.0000002');

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { Decimal } from '../../../src/core/decimal.js';
 import { ANSI, PLAIN, computeBreakdowns, formatAmount, formatBreakdown, paintFor } from '../../../src/backtest/breakdowns.js';
 import { chartStep, fixed, utcMinute } from '../../../src/backtest/report-html.js';
-import type { TradeRecord } from '../../../src/backtest/trades.js';
+import type { TradeRecord } from '../../../src/portfolio/trade-book.js';
 import type { Series } from '../../../src/backtest/data.js';
 
 const H = 3_600_000;

@@ -1,5 +1,6 @@
 /**
- * Closed round trips from the fills of a backtest, per strategy and market: a spot trade opens
+ * The round trips of the account's fills (the ledger's trade view, one for every mode: the portfolio
+ * books each fill here once), per strategy and market: a spot trade opens
  * when the strategy's holding leaves zero and closes when it is back at zero (long only: spot cannot
  * be short). Exact Decimal sums per fill (fills are rare next to candles); plain numbers come out
  * once, for the metrics. Margin positions become trades from the desk's closed positions.
@@ -20,7 +21,7 @@
  * reference, `rate`); a fee the run cannot price is kept per asset in `unconvertedFees`. A trade in
  * another quote asset also gets `quote` and, when priceable at its exit, `pnlReference`.
  */
-import { bracketOf } from '../execution/brackets.js';
+import { bracketOf } from '../execution/bracket-state.js';
 import { Decimal, productIsExact, deq, dlt } from '../core/decimal.js';
 import type { MarginPosition } from '../core/types/margin.js';
 import type { FillEvent } from '../core/views.js';
@@ -88,6 +89,19 @@ export interface TradeBookOptions {
   rate?: (asset: string) => Decimal | undefined;
   /** Keep each order's last fill time (`lastFill`, which the result's order records read) until it is taken; default true. */
   fillTimes?: boolean;
+  /** Keep every trade record in `trades` (a backtest's result); default true. A live bot only tells the listeners. */
+  retain?: boolean;
+}
+
+/** A spot round trip as it closes (the protections' loss streaks read it): its exact pnl in its quote asset. */
+export interface RoundTripClosed {
+  strategy: string;
+  symbol: string;
+  pnl: Decimal;
+  openedAt: number;
+  closedAt: number;
+  /** The closing fill's tag (a bracket's exit, the strategy's own). */
+  tag?: string;
 }
 
 interface Open {
@@ -159,6 +173,8 @@ export class TradeBook {
   /** Time of each order's last fill (the exchange's stamp: the bar it happened in); kept only with `fillTimes`. */
   private readonly lastFillAt = new ChurnMap<string, number>();
   private readonly fillTimes: boolean;
+  private readonly retain: boolean;
+  private readonly closeListeners: ((t: RoundTripClosed) => void)[] = [];
   private readonly reference: string | undefined;
   private readonly rate: (asset: string) => Decimal | undefined;
 
@@ -171,6 +187,12 @@ export class TradeBook {
     this.reference = opts.reference;
     this.rate = opts.rate ?? (() => undefined);
     this.fillTimes = opts.fillTimes ?? true;
+    this.retain = opts.retain ?? true;
+  }
+
+  /** Every spot round trip closed by a fill, as it closes (not the ones `closeOpen` ends). */
+  onClose(listener: (t: RoundTripClosed) => void): void {
+    this.closeListeners.push(listener);
   }
 
   /** The time of an order's last fill (with `fillTimes`); `forget`: the order has ended, drop it. */
@@ -245,16 +267,24 @@ export class TradeBook {
       const exit = f.tag === CLOSE_AT_END ? CLOSE_AT_END : leg === 'sl' ? 'stop loss' : leg === 'tp' ? 'take profit' : 'signal';
       if (o.held.gt(0)) {
         // Dust below the sellable minimum: valued at this sell's price, then carried to the next trade.
-        this.close(f.strategy, f.symbol, o, f.timestamp, exit, f.tag, f.price);
+        const pnl = this.close(f.strategy, f.symbol, o, f.timestamp, exit, f.tag, f.price);
         this.dustLeft.set(key, { qty: o.held, value: o.held.mul(f.price) });
+        this.closed(f, o, pnl);
       } else {
-        this.close(f.strategy, f.symbol, o, f.timestamp, exit, f.tag);
+        this.closed(f, o, this.close(f.strategy, f.symbol, o, f.timestamp, exit, f.tag));
       }
       this.open.delete(key);
     }
   }
 
-  private close(strategy: string, symbol: string, o: Open, time: number, exit: string, exitTag?: string, mark?: Decimal): void {
+  private closed(f: FillEvent, o: Open, pnl: Decimal): void {
+    if (this.closeListeners.length === 0) return;
+    const t: RoundTripClosed = { strategy: f.strategy, symbol: f.symbol, pnl, openedAt: o.entryTime, closedAt: f.timestamp, ...(f.tag ? { tag: f.tag } : {}) };
+    for (const l of this.closeListeners) l(t);
+  }
+
+  /** Record a closed trade; returns its exact pnl. */
+  private close(strategy: string, symbol: string, o: Open, time: number, exit: string, exitTag?: string, mark?: Decimal): Decimal {
     const exitQty = mark ? o.soldQty.plus(o.held) : o.soldQty;
     const proceeds = mark ? o.proceeds.plus(mark.mul(o.held)) : o.proceeds;
     // A fee taken in the base asset is already out of what was sold (held = bought − base fee):
@@ -278,8 +308,9 @@ export class TradeBook {
     if (o.entryTag) t.entryTag = o.entryTag;
     if (exitTag) t.exitTag = exitTag;
     this.money(t, this.split(symbol).quote, pnl);
-    this.trades.push(t);
+    if (this.retain) this.trades.push(t);
     this.lastClosed.set(`${strategy}\u0000${symbol}`, { t, pnl, committed });
+    return pnl;
   }
 
   /** Close what is still held at the last price (reported as `open at end`, counted in the metrics). */
@@ -350,7 +381,7 @@ export class TradeBook {
       exit: open ? 'open at end' : p.state === 'liquidated' ? 'liquidation' : this.closedAtEnd.has(p.id) ? CLOSE_AT_END : marginExit(p.closeReason),
     };
     this.money(t, quote, pnl);
-    this.trades.push(t);
+    if (this.retain) this.trades.push(t);
   }
 
   sorted(): TradeRecord[] {
