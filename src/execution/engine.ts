@@ -79,7 +79,7 @@ export class ExecutionEngine extends EventEmitter<ExecutionEvents> {
     this.applyChange(o, applyTradeDetail(o, detail, this.deps.clock.now()));
   }
 
-  close(): void {
+  stop(): void {
     for (const u of this.unsubscribes.splice(0)) u();
   }
 

@@ -385,7 +385,7 @@ export class TradingKernel {
   }
 
   /** Stop the watches and listeners the kernel started (the engine and core are stopped by the mode). */
-  close(): void {
+  stop(): void {
     for (const s of this.stops.splice(0)) s();
   }
 }

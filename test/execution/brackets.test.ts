@@ -151,7 +151,7 @@ describe('brackets', () => {
     const e = await first.engine.submitOrder(entry('MARKET', '1', { stopLoss: '95', takeProfit: '105' }));
     await flush();
     const stopId = first.engine.liveOrders()[0]!.clientOrderId;
-    first.engine.close();
+    first.engine.stop();
     // A new process: the engine adopts the journal's open orders, the manager loads its store.
     const t = setup({ sim: first.sim, clock: first.clock, store: first.store });
     t.engine.adopt([{ ...first.engine.orders.get(stopId)! }]);

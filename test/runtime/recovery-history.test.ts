@@ -62,7 +62,7 @@ describe('recovery: the journal against the exchange order history', () => {
       journal, engine, venueFor: () => venue, logger, prefixes: ['bot'], freshVenue: false,
       orderHistory: (q) => h.client.getOrderHistory(q),
     });
-    engine.close();
+    engine.stop();
     expect(report.orphans).toEqual(['bot_d']);
     expect(report.history).toEqual({
       checked: 4,
@@ -91,7 +91,7 @@ describe('recovery: the journal against the exchange order history', () => {
     const venue = new RestVenue(h.client);
     const engine = new ExecutionEngine({ venueFor: () => venue, clock: h.clock, logger, ids: new ClientIdGenerator(h.clock, 't'), journal: new JournalExecutionAdapter(journal, 'live') });
     const report = await recoverOrders({ journal, engine, venueFor: () => venue, logger, prefixes: ['bot'], freshVenue: false, orderHistory: () => Promise.reject(new Error('HTTP 500')) });
-    engine.close();
+    engine.stop();
     expect(report.history).toBeUndefined();
     expect(warnings.map((w) => w.msg)).toContain('recovery could not read the order history of the exchange');
   });

@@ -136,7 +136,7 @@ describe('SimVenue', () => {
     sim.placeOrder(other.id, { symbol: 'BTCUSDT', side: 'BUY', type: 'LIMIT', quantity: d('0.1'), price: d('50000'), clientId: 'other1' });
     expect(pushed.length).toBe(before);
     off();
-    engine.close();
+    engine.stop();
   });
 
   it('stop orders carry their stop price and condition', async () => {

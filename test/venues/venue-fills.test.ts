@@ -47,6 +47,6 @@ describe('a venue that computes fills hands them to the engine', () => {
     expect(fills.map((f) => f.price.toFixed())).toEqual(['60010', '60020']);
     expect(o.filled.toFixed()).toBe('1.5');
     expect(o.filledQuote.toFixed()).toBe('90020');
-    engine.close();
+    engine.stop();
   });
 });
