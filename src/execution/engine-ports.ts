@@ -7,6 +7,7 @@
  * they need the shapes, not the order-following logic of src/execution/engine.ts (which re-exports
  * every name here, so `./engine.js` imports keep working).
  */
+import type { Decimal } from '../core/decimal.js';
 import type { Clock } from '../core/clock.js';
 import type { Instrument } from '../core/instrument.js';
 import type { Logger } from '../core/logger.js';
@@ -29,7 +30,10 @@ export interface ExecutionJournal {
 }
 
 export interface ReservationPort {
+  /** The order ended: its reservation goes. */
   release(reservationId: string): void;
+  /** The order has filled this much base quantity in all: its reservation keeps only the rest. */
+  settle(reservationId: string, filledQuantity: Decimal): void;
 }
 
 export interface ExecutionOptions {

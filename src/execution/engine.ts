@@ -229,6 +229,9 @@ export class ExecutionEngine extends EventEmitter<ExecutionEvents> {
       return;
     }
     if (!r.changed && !force) return;
+    // The filled part now shows in the balance the fills move: the order's reservation keeps only
+    // the rest (settled before the fills are booked, so what a fill's listeners check sees both).
+    if (r.fills.length > 0 && o.reservationId) this.deps.reservations?.settle(o.reservationId, o.filled);
     const journal = this.deps.journal;
     for (const f of r.fills) {
       // The fill's key is built only for a journal (a backtest has none): nothing else reads it.

@@ -110,7 +110,7 @@ function setup(options: Partial<import('../../src/execution/engine.js').Executio
     clock,
     logger: silentLogger,
     ids: new ClientIdGenerator(clock, 'abc'),
-    reservations: { release: (id) => released.push(id) },
+    reservations: { release: (id) => released.push(id), settle: () => undefined },
     sleep: async () => {},
     options,
   });
