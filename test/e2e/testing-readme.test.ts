@@ -1,8 +1,8 @@
 /**
  * Issue 34 item 2: the `mizan/testing` example of docs/strategies.md (once in the README),
- * verbatim, as a user runs it: the Donchian strategy and its test written into a fresh project folder whose `node_modules/mizan` is this
- * package (resolved through package.json `exports` to dist/, as an installed copy is), and vitest run
- * there in a child process. The example's test feeds full OHLCV bars with `h.run`, reads the
+ * verbatim, as a user runs it: the Donchian strategy and its test written into a fresh project
+ * folder whose `node_modules/mizan` is this package (resolved through package.json `exports` to
+ * dist/, as an installed copy is), and vitest run there in a child process. The example's test feeds full OHLCV bars with `h.run`, reads the
  * strategy's candles, a higher timeframe and the book the test set.
  */
 import { spawnSync } from 'node:child_process';
