@@ -67,7 +67,7 @@ export async function runBacktest(config: MizanConfig, opts: BacktestOptions = {
   const instances = opts.instances ?? (await loadStrategyInstances(withParams(config, opts.params)));
   const { series, report, declared } = await loadData(config, instances, fromMs, toMs, opts);
   const h = report.ok ? buildHarness({ config, instances, series, fromMs, logger, orderRecords: opts.detail !== 'summary' }) : undefined;
-  if (h) opts.onClock?.(h.clock); // [issue 16 item 10] log lines carry the simulated time
+  if (h) opts.onClock?.(h.clock); // log lines carry the simulated time (test/e2e/backtest-errors.test.ts)
   if (h) {
     for (const asset of unpricedBalances(config, h, series)) {
       h.unpriced.add(asset);
@@ -82,7 +82,7 @@ export async function runBacktest(config: MizanConfig, opts: BacktestOptions = {
   let eq = await walk(walkContext({ h, series, fromMs, total, opts, schedules, advance: declaredFeed(h, declared) }));
   await h.core.stop();
   await h.core.idle();
-  if (bt.closeAtEnd) eq = await closeAtEnd(h, series, eq); // [issue 16 item 15] strategies stopped: sell what is open at the last close
+  if (bt.closeAtEnd) eq = await closeAtEnd(h, series, eq); // strategies stopped: sell what is open at the last close (test/backtest/cli/close-at-end.test.ts)
   const lastT = h.clock.now();
   h.trades.closeOpen(lastT, (s) => h.books.get(s)?.mid());
   // Margin positions closed since the last refresh, then those still open: trades `open at end` at the last close.

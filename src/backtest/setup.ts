@@ -145,7 +145,8 @@ export function buildHarness(o: HarnessOptions): Harness {
   const clock = new ManualClock(first.length > 0 ? first.time[0]! * 1000 : o.fromMs);
   const specs = [...defaultMarketSpecs().filter((m) => !bt.markets.some((d) => d.symbol === m.symbol)), ...bt.markets.map(declToSpec)];
   // No 24-hour stats, trade candles or recent-trade list: nothing in a backtest reads them.
-  // [issue 16 item 14] The exchange reads the next open while an order is handed over (fill-model.ts).
+  // The exchange reads the next open while an order is handed over (fill-model.ts; the test:
+  // test/backtest/cli/daily-data.test.ts).
   const simClock = new PlacementClock(clock);
   const sim = new SimulatedExchange({ clock: simClock, seed: o.config.simulator.seed, markets: specs, logger, orderRateLimit: { limit: 1_000_000_000, windowMs: 1 }, recordMarketData: false, retainClosedOrders: BACKTEST_RETAINED_ORDERS });
   const balances: Record<string, Decimal> = {};
@@ -198,7 +199,7 @@ export function buildHarness(o: HarnessOptions): Harness {
   const stepOf = memo((s) => incrementFromDecimals(spec(s).stepSize));
   const minSellableOf = memo((s) => Decimal.max(spec(s).minQty, stepOf(s)));
   const marketViews = new Map(specs.map((m) => [m.symbol, marketView(m, sim.feeRates(BACKTEST_ACCOUNT, m.symbol))]));
-  // The margin desk's risk-coefficient bounds, as live and paper load them into the catalog (issue #35 item 3).
+  // The margin desk's risk-coefficient bounds, as live and paper load them into the catalog (test/backtest/settings-parity.test.ts).
   withMarginBounds([...marketViews.values()], parseMarginMarkets(desks.margin.publicMarkets()));
   const positionMarket = new Map<number, string>();
   const warmupDenied = (intent: Intent) => ({ ok: false as const, intent, rule: 'warmup', reason: `warming up: the backtest starts at ${new Date(o.fromMs).toISOString()}` });
@@ -252,7 +253,7 @@ export function buildHarness(o: HarnessOptions): Harness {
       instantById.set(order.clientOrderId, rec);
     },
     onMarketCancelled: (id, reason) => void orderReasons.set(id, reason),
-    clock: simClock, // [issue 16 item 14]
+    clock: simClock, // the placement clock above
   });
   const kv = new Map<string, Map<string, unknown>>();
   // Points kept per plot series: about 5,000 of the longest market's candles from `from` on.

@@ -31,7 +31,7 @@ async function load() {
 /**
  * What `mizan backtest` needs before its first candle: the config loader, the logger, the run and the
  * progress bar. The REST client (ky) only when the config fetches candles or reads the account's fees;
- * the report's code after the run, and only with --out (the time to the first candle is issue 18's).
+ * the report's code after the run, and only with --out (the time to the first candle: docs/benchmarks.md, `e2e`).
  */
 async function loadBacktest() {
   const [progress, configLoad, log, fees, run] = await Promise.all([

@@ -1,6 +1,6 @@
 /**
- * Registers every `mizan` subcommand. Kept apart from cli.ts so tests can build the program
- * without parsing process.argv.
+ * Registers every `mizan` subcommand. Kept apart from main.ts (the entry, which parses process.argv)
+ * so tests can build the program without parsing it.
  */
 import type { Command } from 'commander';
 import { registerJournalCommand } from './journal.js';

@@ -2,7 +2,7 @@
  * `mizan orders [--journal <file> | --config <file>] [--url] [--market] [--side] [--type] [--from]
  * [--to] [--pages N]`: the exchange's order history (`GET /v1/account/orders`, newest first) beside
  * the journal's view of each order, so a person sees what the exchange did that the journal did
- * not record (issue #35 item 4; start-up recovery runs the same comparison: runtime/history-check.ts).
+ * not record (start-up recovery runs the same comparison: runtime/history-check.ts).
  * The account's key comes from `WALLEX_API_KEY` (sent only in the request header, never printed;
  * output is scrubbed of it). The journal is opened read-only, as `mizan journal` opens it.
  */

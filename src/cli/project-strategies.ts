@@ -1,5 +1,5 @@
 /**
- * `mizan strategies` inside a project (issue 34 item 8): besides the bundled strategies, the
+ * `mizan strategies` inside a project (test/e2e/project-strategies.test.ts): besides the bundled strategies, the
  * project's own: the strategy files of its `strategies/` folder and those its configs
  * (`config/*.yaml`) name by path. Each is imported as `mizan run` imports it and listed with its
  * parameters; a file that fails to import is listed with the reason (the command then exits 1). A

@@ -160,7 +160,7 @@ export function registerRunCommand(program: Command): void {
         if (tokens.generated.includes('control')) lines.push(`  control token (generated, shown once; set ${api[0].TOKEN_ENV.control} to choose one): ${tokens.control}`);
         process.stdout.write(lines.join('\n') + '\n');
         logger.info({ url: server.url }, 'api: listening');
-        if (!['127.0.0.1', '::1', 'localhost'].includes(host)) logger.warn({ host }, 'api: listening beyond this machine without TLS: tokens cross the network in clear; put a TLS reverse proxy in front (see the README)');
+        if (!['127.0.0.1', '::1', 'localhost'].includes(host)) logger.warn({ host }, 'api: listening beyond this machine without TLS: tokens cross the network in clear; put a TLS reverse proxy in front (see docs/api-and-dashboard.md)');
       }
       let stopping = false;
       const stop = async (why: string) => {
@@ -193,7 +193,7 @@ export const RUN_HEAP_GROWING_PERCENT = 20;
  * A running bot promotes ~1 MB/s of short-lived objects (the replay's book events live ~1 s in its
  * time-ordering window, and young collections come every ~0.65 s at ~20 MB/s allocated), and V8 let
  * the old generation grow to ~4× its ~50 MB live size before a full collection: RSS swung between
- * ~190 and ~340 MB (issue #33; bench/soak.ts measures it). With growth capped at 20 % the full
+ * ~190 and ~340 MB (bench/soak.ts measures it). With growth capped at 20 % the full
  * collections come every few seconds instead and RSS stays near its start. Set for `mizan run`
  * only: a backtest, which lives for seconds, keeps V8's default (fewer full collections).
  */

@@ -56,7 +56,7 @@ export const serverSchema = z
       .boolean({ error: 'is not true or false' })
       .default(false)
       .describe(
-        'The bot is reached through one reverse proxy (the README\'s nginx) that appends the client\'s address to X-Forwarded-For: the client of a request is the last address of that header, and failed token checks are limited per client. false (the default): the header is ignored and the client is the connection\'s address (behind a proxy: every client shares the proxy\'s)',
+        'The bot is reached through one reverse proxy (the nginx of docs/api-and-dashboard.md) that appends the client\'s address to X-Forwarded-For: the client of a request is the last address of that header, and failed token checks are limited per client. false (the default): the header is ignored and the client is the connection\'s address (behind a proxy: every client shares the proxy\'s)',
       ),
     maxWebSocketClients: wholeBetween(1, 10_000, 'Stream (WebSocket) clients served at once; the next one is closed with code 1013 (try again later)').default(DEFAULT_SERVER_LIMITS.maxWebSocketClients),
     headersTimeoutMs: wholeBetween(100, 600_000, 'Time a client has to send the headers of a request (ms); a slower one gets 408 and is disconnected').default(DEFAULT_SERVER_LIMITS.headersTimeoutMs),

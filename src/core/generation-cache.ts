@@ -9,7 +9,7 @@
  * Why bounded small: a paper bot on the replayed capture met ~400 new level strings a second, so the
  * earlier caches (cleared at 50,000 or 100,000 entries, ~300,000 entries in all) grew by ~8 MB a
  * minute of promoted Decimals, digit arrays and key strings until they were cleared: the bot's RSS
- * sawtooth between ~200 and ~430 MB (issue #33).
+ * sawtooth between ~200 and ~430 MB (bench/soak.ts).
  */
 export class GenerationCache<K, V> {
   private young = new Map<K, V>();

@@ -1,6 +1,6 @@
 /**
- * Candles of a multiple of a strategy's resolution, built from its own closed candles (issue 16
- * item 12): `ctx.candles(symbol, 3600)` in a 300 s strategy. Buckets are aligned to the epoch (an
+ * Candles of a multiple of a strategy's resolution, built from its own closed candles
+ * (test/e2e/higher-timeframe.test.ts): `ctx.candles(symbol, 3600)` in a 300 s strategy. Buckets are aligned to the epoch (an
  * hour candle covers hh:00..hh:59:59). A bucket's candle becomes visible only once it closed: when
  * the base candle ending at the bucket's end closed, or when a later base candle shows the bucket is
  * over (a gap in the data). Seeded from the base candles already held, so the history is there on

@@ -112,7 +112,8 @@ export function strategyLimits(config: Pick<MizanConfig, 'strategies'>): Record<
 /**
  * The most a marginClose without a price is moved from the best price (percent), whatever the
  * strategy's maxSlippagePct: the exchange refuses a margin price further than about 5 % from its
- * market (EXCHANGE-NOTES), and a close that would wait must stay near it.
+ * market (the simulator models it: `maxPriceDeviation` in src/sim/margin/config.ts), and a close
+ * that would wait must stay near it.
  */
 const MAX_CLOSE_SLIPPAGE_PCT = 4;
 

@@ -64,6 +64,7 @@ export interface TradingCoreDeps {
   instrument(symbol: string): Instrument | undefined;
   book(symbol: string): BookView | undefined;
   kv(strategy: string): KeyValueStore;
+  /** Not passed by any mode today: the risk engine journals every verdict through its sink (src/risk/sinks.ts). */
   journal?: JournalPort;
   /** Where instant orders and their fills are journaled (spot orders are journaled by the engine). */
   executionJournal?: ExecutionJournal;

@@ -1,7 +1,7 @@
 /**
  * The trading core shared by live, paper and backtest: strategy instances with their contexts,
- * the intent pipeline (journal -> risk -> execution) and the feedback (orders, fills, denials) to
- * the strategy that asked. Modes differ only in the ports handed in (venue, books, clock).
+ * the intent pipeline (risk -> execution; the risk engine journals every verdict through its sink,
+ * src/risk/sinks.ts) and the feedback (orders, fills, denials) to the strategy that asked. Modes differ only in the ports handed in (venue, books, clock).
  */
 import { Decimal } from '../core/decimal.js';
 import type { ExitIntent, Intent, Verdict } from '../core/intents.js';
@@ -125,7 +125,7 @@ export class TradingCore {
   }
 
   /**
-   * Journal, check and execute the intents of one handler call, in order. While intents are denied
+   * Check and execute the intents of one handler call, in order. While intents are denied
    * this runs synchronously (a denial needs no await); from the first one that passes it goes on
    * asynchronously and returns the promise.
    */
@@ -146,7 +146,7 @@ export class TradingCore {
   }
 
   /**
-   * Check and journal one intent; a denial is delivered here. The verdict when it passed. A margin
+   * Check one intent; a denial is delivered here. The verdict when it passed. A margin
    * open that needs the exchange's dry-run preview (a minimum call distance applies) gives a
    * promise: the preview is taken on the strategy's venue first, and a preview that fails denies.
    */
@@ -358,7 +358,7 @@ export class TradingCore {
     void this.runners.get(strategy)?.dispatch({ type: 'marginAlert', alert });
   }
 
-  /** The trading state changed: to every strategy (issue 34 item 3). */
+  /** The trading state changed: to every strategy (test/e2e/halt-resume-grid.test.ts). */
   onTradingState(change: TradingStateChange): void {
     for (const r of this.runnerList) void r.dispatch({ type: 'tradingState', change });
   }

@@ -2,7 +2,8 @@
  * The market catalog: `/v1/markets` (limits and precision) merged with `/hector/web/v1/markets`
  * (which markets are active for spot, OTC and margin) and the account's fee rates into one `Market`
  * per symbol, refreshed on a schedule. Limits are Decimal increments: `qtyStep` and `priceTick` come
- * from the decimal-place counts `stepSize` / `tickSize` (EXCHANGE-NOTES: counts, not increments).
+ * from the decimal-place counts `stepSize` / `tickSize` (counts, not increments: the exchange's
+ * documented answer is test/fixtures/exchange-samples/rest_v1_markets__api-docs-wallex-ir-crawl.txt).
  *
  * Merge rules: only markets listed by /v1/markets are in the catalog (they carry the limits). When
  * the active-markets list was loaded, a market absent from it is not tradable (`isSpot` false);

@@ -28,7 +28,7 @@ export interface HttpRequest {
   body: string;
 }
 
-/** The generic JSON body (documented in the README). */
+/** The generic JSON body (documented in docs/notifications.md). */
 export function jsonBody(n: Notice, bot: { mode: string }): Record<string, unknown> {
   return {
     source: 'mizan',

@@ -1,6 +1,6 @@
 /**
  * Objectives (what a study maximises or minimises) and constraints (what makes a trial infeasible).
- * Each objective is one of the backtest metrics (src/backtest/metrics, README "Metrics").
+ * Each objective is one of the backtest metrics (src/backtest/metrics, docs/backtesting.md "Metrics").
  */
 import { METRIC_DEFINITIONS, type MetricKey } from '../backtest/metrics/index.js';
 import { DEFAULT_THRESHOLDS } from '../backtest/metrics/types.js';

@@ -1,8 +1,8 @@
 /**
  * The risk engine: every intent passes through `check` before the executor sees it. Rules run in a
- * fixed order, and the first denial stops the check:
- *   1 tradingState  2 marketLimits (and sizing)  3 priceSanity  4 exposure  5 balance (reserve)
- *   6 orderRate  7 margin
+ * fixed order (`this.rules` below), and the first denial stops the check:
+ *   1 intentShape (the intent as the strategy wrote it)  2 tradingState  3 marketLimits (and sizing)
+ *   4 priceSanity  5 exposure  6 balance (reserve)  7 orderRate  8 margin
  * A verdict is a pass (the adjusted intent: base quantity resolved, prices on the tick, with the list
  * of adjustments and, for anything that spends, a reservation id) or a denial (rule name and a reason
  * a person can read). Every verdict is logged and journaled; a denial is also emitted (`denied`). The

@@ -1,6 +1,6 @@
 /**
- * Start-up cross-check of the journal against the exchange's order history (`GET /v1/account/orders`,
- * issue #35 item 4). Recovery reads back the orders the journal holds as open and adopts the open
+ * Start-up cross-check of the journal against the exchange's order history (`GET /v1/account/orders`;
+ * docs/live-trading.md, Recovery). Recovery reads back the orders the journal holds as open and adopts the open
  * orders it does not know; the history also shows this bot's orders that finished while the
  * journal did not see it (an order the journal never recorded, or one it holds with another
  * executed quantity or as still open). Each difference is logged with both views and listed in the

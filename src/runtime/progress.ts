@@ -1,5 +1,5 @@
 /**
- * Which strategies of a running bot are still warming up or have not signalled yet (issue 34 item 8):
+ * Which strategies of a running bot are still warming up or have not signalled yet (test/e2e/status-progress.test.ts):
  * a paper bot with 10 s candles and a slow average of 8 trades nothing for its first 80 s, and the
  * status line says why. The warm-up is the strategy's declared one (`warmup(params)`: closed candles
  * it needs before it can decide) against the closed candles it has seen at its resolution (the

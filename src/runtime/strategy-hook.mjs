@@ -1,5 +1,5 @@
-// Module resolve hook for strategies kept outside this checkout (see README, "A strategy outside this
-// folder").
+// Module resolve hook for strategies kept outside this checkout (see docs/strategies.md, "A strategy
+// outside this folder").
 //
 // 1. A TypeScript or JavaScript file in a folder without any package.json above it has no declared
 //    module type, so tsx compiles it as CommonJS; its `import ... from '<mizan>/src/index.ts'` then

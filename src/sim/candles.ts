@@ -16,7 +16,7 @@ interface Series {
 /**
  * Candles a market keeps beyond the series it was given (7 days of 1-minute candles): trades add
  * one a minute, so a simulator that runs for weeks (a paper bot's) would otherwise grow by ~0.5 MB
- * a market a day (issue #33). The oldest go first.
+ * a market a day (bench/soak.ts). The oldest go first.
  */
 export const SIM_CANDLES_KEPT = 10_080;
 

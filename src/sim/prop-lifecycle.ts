@@ -1,5 +1,5 @@
 /**
- * The trading-credit lifecycle around PropDesk (issue #35 item 2), as the exchange's current docs
+ * The trading-credit lifecycle around PropDesk (test/e2e/prop-account.test.ts), as the exchange's current docs
  * (developers.wallex.ir, trade-credit pages) describe it:
  *
  * - the package list and a user's availability check for one package (KYC, enough free assurance);

@@ -68,7 +68,7 @@ export class StrategyRunner {
   private stopped = false;
   errors = 0;
   intentsEmitted = 0;
-  /** Handler errors by kind; logs the first of each with its stack, repeats rate-limited (issue 16 item 10). */
+  /** Handler errors by kind; logs the first of each with its stack, repeats rate-limited (test/runtime/run-handler-errors.test.ts). */
   readonly errorLog: HandlerErrors;
 
   private handlers: StrategyHandlers;

@@ -21,7 +21,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { REPO } from '../backtest/helpers.js';
 
 const README = readFileSync(join(REPO, 'README.md'), 'utf8');
-const section = README.slice(README.indexOf('## Use it in your own project'), README.indexOf('The public API, by subpath'));
+const section = README.slice(README.indexOf('## Use it in your own project'), README.indexOf('\n## Working on mizan itself'));
 const block = /```sh\n([\s\S]*?)```/.exec(section)![1]!.split('\n').filter((l) => l.trim() && !l.startsWith('npx mizan run '));
 const tarballLine = block.find((l) => l.startsWith('npm install ../mizan-'))!;
 const folderLine = /`(npm install \.\.\/mizan)`/.exec(section)?.[1];

@@ -1,9 +1,9 @@
 /**
- * Issue 34 item 5: the README's optimisation example runs as written (each `mizan …` line of the
- * first code block of "## Optimisation", continuation lines joined, in a temp folder holding the
- * repository's config/ and backtest/ data) and answers with numbers; an objective a training window
- * cannot compute is refused before any trial, naming the window and the minimum; an infeasible trial
- * says why its objective is n/a.
+ * Issue 34 item 5: the optimisation example of docs/optimisation.md (once in the README) runs as
+ * written (each `mizan …` line of the first code block under its title "# Optimisation",
+ * continuation lines joined, in a temp folder holding the repository's config/ and backtest/ data)
+ * and answers with numbers; an objective a training window cannot compute is refused before any
+ * trial, naming the window and the minimum; an infeasible trial says why its objective is n/a.
  */
 import { readFileSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
@@ -18,11 +18,11 @@ export function shellWords(line: string): string[] {
   return out;
 }
 
-/** The `mizan …` commands of the first code block under the heading, continuation lines joined. */
-export function readmeCommands(heading: string): string[][] {
-  const text = readFileSync(join(REPO, 'README.md'), 'utf8');
-  const at = text.indexOf(`\n${heading}\n`);
-  if (at < 0) throw new Error(`README.md has no heading ${heading}`);
+/** The `mizan …` commands of the first code block under the heading of `page`, continuation lines joined. */
+export function readmeCommands(page: string, heading: string): string[][] {
+  const text = readFileSync(join(REPO, page), 'utf8');
+  const at = `\n${text}`.indexOf(`\n${heading}\n`);
+  if (at < 0) throw new Error(`${page} has no heading ${heading}`);
   const block = /```\n([\s\S]*?)```/.exec(text.slice(at))![1]!;
   return block
     .replace(/\\\n\s*/g, ' ')
@@ -39,9 +39,9 @@ beforeAll(() => {
 });
 afterAll(() => tmp.remove());
 
-describe('README: Optimisation', () => {
+describe('docs/optimisation.md: Optimisation', () => {
   it('the walk-forward example runs as written and gives numbers in every window', async () => {
-    const cmds = readmeCommands('## Optimisation');
+    const cmds = readmeCommands('docs/optimisation.md', '# Optimisation');
     expect(cmds.map((c) => c.slice(0, 2).join(' '))).toEqual(['optimize config/backtest-sweep.yaml', 'study list', 'study show']);
     const opt = await mizan(cmds[0]!, { cwd: tmp.dir, timeoutMs: 120_000 });
     expect(opt.code, opt.all).toBe(0);

@@ -2,7 +2,7 @@
  * Issue 33 item 2: wrong tokens must not lock the operator out of the kill switch. Two paper bots
  * (`mizan run <config> --serve`, child processes): one with the default `server:` (X-Forwarded-For
  * ignored: every request comes from 127.0.0.1), one with `trustProxy: true` (the client is the last
- * X-Forwarded-For entry, as the README's nginx appends it). After a source's 10 failed token checks
+ * X-Forwarded-For entry, as the nginx of docs/api-and-dashboard.md appends it). After a source's 10 failed token checks
  * its wrong tokens get 429, but the valid tokens keep being served, from that same source too: the
  * halt, the reads, the dashboard and the stream.
  */

@@ -1,8 +1,8 @@
 /**
- * Issue 34 item 2: the README's `mizan/testing` example, verbatim, as a user runs it: the Donchian
- * strategy and its test written into a fresh project folder whose `node_modules/mizan` is this
- * package (resolved through package.json `exports` to dist/, as an installed copy is), and vitest run
- * there in a child process. The example's test feeds full OHLCV bars with `h.run`, reads the
+ * Issue 34 item 2: the `mizan/testing` example of docs/strategies.md (once in the README),
+ * verbatim, as a user runs it: the Donchian strategy and its test written into a fresh project
+ * folder whose `node_modules/mizan` is this package (resolved through package.json `exports` to
+ * dist/, as an installed copy is), and vitest run there in a child process. The example's test feeds full OHLCV bars with `h.run`, reads the
  * strategy's candles, a higher timeframe and the book the test set.
  */
 import { spawnSync } from 'node:child_process';
@@ -11,21 +11,21 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { REPO, tempDir } from './cli.js';
 
-/** The fenced block that follows the README line naming `file` (e.g. "`strategies/donchian.ts`:"). */
+/** The fenced block that follows the docs line naming `file` (e.g. "`strategies/donchian.ts`:"). */
 function readmeBlock(readme: string, file: string): string {
   const at = readme.indexOf('`' + file + '`:\n');
-  if (at < 0) throw new Error(`README.md has no line introducing ${file}`);
+  if (at < 0) throw new Error(`docs/strategies.md has no line introducing ${file}`);
   const m = /```ts\n([\s\S]*?)\n```/.exec(readme.slice(at));
-  if (!m) throw new Error(`README.md: no ts block after ${file}`);
+  if (!m) throw new Error(`docs/strategies.md: no ts block after ${file}`);
   return m[1]! + '\n';
 }
 
 const dir = tempDir('mizan-testing-readme-');
 afterAll(() => dir.remove());
 
-describe('README: unit-testing a strategy that reads candles and a book (issue 34 item 2)', () => {
-  it('the Donchian strategy and its test from the README pass under vitest, importing mizan/testing as an installed package', () => {
-    const readme = readFileSync(join(REPO, 'README.md'), 'utf8');
+describe('docs/strategies.md: unit-testing a strategy that reads candles and a book (issue 34 item 2)', () => {
+  it('the Donchian strategy and its test from the docs pass under vitest, importing mizan/testing as an installed package', () => {
+    const readme = readFileSync(join(REPO, 'docs/strategies.md'), 'utf8');
     const app = join(dir.dir, 'app');
     mkdirSync(join(app, 'strategies'), { recursive: true });
     mkdirSync(join(app, 'test'));

@@ -1,5 +1,5 @@
 /**
- * What every metric means: the text the README, `formatMetrics` and the HTML report show.
+ * What every metric means: the text docs/backtesting.md, `formatMetrics` and the HTML report show.
  * `unit` says how to print the value.
  */
 import { DEFAULT_THRESHOLDS, type MetricKey } from './types.js';

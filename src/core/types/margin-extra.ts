@@ -1,4 +1,4 @@
-/** The margin calls beyond positions: market settings, long/short ratio, orders, levels, profit (issue #35 item 3). */
+/** The margin calls beyond positions: market settings, long/short ratio, orders, levels, profit (docs/EXCHANGE-COVERAGE.md). */
 import type { Decimal } from '../decimal.js';
 import type { Money } from './margin.js';
 

@@ -1,5 +1,5 @@
 /**
- * Parsers of the trading-credit lifecycle and sub-account answers (issue #35 item 2; the shapes of
+ * Parsers of the trading-credit lifecycle and sub-account answers (docs/EXCHANGE-COVERAGE.md; the shapes of
  * developers.wallex.ir's trade-credit pages). Amounts are Decimals; a field of the wrong type is a
  * ResponseParseError naming it.
  */

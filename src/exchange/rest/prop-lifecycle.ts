@@ -1,5 +1,5 @@
 /**
- * Trading-credit lifecycle and sub-account calls (issue #35 item 2). Reads are retried; the calls
+ * Trading-credit lifecycle and sub-account calls (docs/EXCHANGE-COVERAGE.md). Reads are retried; the calls
  * that move money or change an account (buying a package, a transfer, connecting the wallet,
  * renewal) are writes: never retried, a lost answer is OrderOutcomeUnknownError (look the account
  * up before acting again). The calls that manage one trading-credit account send its

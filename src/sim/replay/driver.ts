@@ -78,7 +78,7 @@ export interface ReplayHandle {
  */
 export const REPLAY_DECIMAL_CACHE = 8_192;
 
-/** Candles of the replayed trades kept per market by `handle.candles` (7 days of 1-minute candles; issue #33). */
+/** Candles of the replayed trades kept per market by `handle.candles` (7 days of 1-minute candles; bench/soak.ts). */
 export const REPLAY_CANDLES_KEPT = 10_080;
 
 export class ReplayDecimalCache {
@@ -132,7 +132,7 @@ export function startReplay(opts: ReplayOptions): ReplayHandle {
   let stopped = false;
   // stop() ends the sleep under way through `wake`. Not a race against one replay-long stop promise:
   // that promise never settles while the replay runs, so each race left a reaction on it (~300 bytes
-  // a sleep, ~7 MB an hour at speed 1; issue #33, test/sim/replay/driver-memory.test.ts).
+  // a sleep, ~7 MB an hour at speed 1; test/sim/replay/driver-memory.test.ts).
   let wake: (() => void) | undefined;
   const pause = (ms: number): Promise<void> =>
     new Promise<void>((resolve, reject) => {

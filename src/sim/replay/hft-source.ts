@@ -78,7 +78,7 @@ export function hftSource(files: readonly string[], opts: HftSourceOptions = {})
    * Each file's bytes, read and decompressed once: a looping replay (`npm start`'s paper bot) runs
    * the capture again every ~12 minutes, and reading it anew each time made a 11-15 MB buffer and
    * a string as large per file and pass; the allocator kept some of those pages each time and the
-   * bot's memory outside the JS heap grew by ~5 MB a file (issue #33, bench/soak.ts). Kept for the
+   * bot's memory outside the JS heap grew by ~5 MB a file (bench/soak.ts). Kept for the
    * source's life: 26.6 MB for the two bundled files.
    */
   const bytes = new Map<string, Buffer>();

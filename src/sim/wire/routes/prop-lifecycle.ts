@@ -1,5 +1,5 @@
 /**
- * Routes of the trading-credit lifecycle and the sub-accounts (issue #35 item 2; PropLifecycle).
+ * Routes of the trading-credit lifecycle and the sub-accounts (PropLifecycle; docs/EXCHANGE-COVERAGE.md).
  * The calls that name one trading-credit account take it from the `sub-account-client-id` header
  * (sent with the main key: these manage the account from the main one, wire/key-scope.ts).
  */
