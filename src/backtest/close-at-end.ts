@@ -27,10 +27,9 @@ async function settle(h: Harness, intents: Intent[]): Promise<void> {
   for (const intent of intents) {
     const p = h.core.process([intent]);
     if (p) await p;
-    h.dirty.events = true;
+    h.changes.eventsQueued();
   }
-  for (let i = 0; i < 10 && h.dirty.events; i++) {
-    h.dirty.events = false;
+  for (let i = 0; i < 10 && h.changes.takeEvents(); i++) {
     const d = h.core.idle();
     if (d) await d;
   }
@@ -75,7 +74,7 @@ export async function closeAtEnd(h: Harness, series: Series[], curve: Curve): Pr
   h.fill.atEnd = false;
   if (curve.length === 0) return curve;
   // The account after the closing costs, at the same (last) time.
-  h.dirty.balances = true;
+  h.changes.balancesMoved();
   const values = curve.values.slice();
   values[curve.length - 1] = equityValuer(h, series, h.unpriced)();
   return { times: curve.times, values, length: curve.length };

@@ -66,10 +66,7 @@ export function equityValuer(h: Harness, series: Series[], unpriced: Set<string>
     for (const asset of Object.keys(held)) if (!rank.has(asset)) add(asset, held[asset]!);
   };
   return () => {
-    if (h.dirty.balances) {
-      h.dirty.balances = false;
-      refresh();
-    }
+    if (h.changes.takeBalances()) refresh();
     let v = 0;
     for (const a of assets) {
       const legs = a.legs;

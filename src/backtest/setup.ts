@@ -28,6 +28,7 @@ import { withMarginBounds } from '../market/margin-bounds.js';
 import type { Series } from './data.js';
 import { CandleFill, PlacementClock } from './fill-model.js';
 import type { TradeBook } from '../portfolio/trade-book.js';
+import { RunChanges } from './run-changes.js';
 import { PlotBook } from './plots.js';
 import { BacktestVenue } from './venue.js';
 import { SpotOrderLog } from './spot-order-log.js';
@@ -83,16 +84,16 @@ export interface Harness {
   portfolio: Portfolio;
   trades: TradeBook;
   books: Map<string, CloseBook>;
-  /** Index of the last closed candle of series j (−1 before the first), written by the walk. */
-  cursor: Int32Array;
+  /** Candle i of series j has closed (the index the simulated exchange's fills of that market read). */
+  candleClosed(j: number, i: number): void;
   /** Live orders of the account per market (from the sim's pushed updates). */
   live: Map<string, Set<string>>;
   /** The live-order set of a market (made when first asked; the same set the updates change). */
   liveSet(symbol: string): Set<string>;
   /** Markets with an active margin position (refreshed after margin activity). */
   marginMarkets: Set<string>;
-  /** Set when balances may have changed (fills, instant, margin). */
-  dirty: { balances: boolean; margin: boolean; events: boolean };
+  /** What changed since the walk last looked (events queued, balances, margin positions). */
+  changes: RunChanges;
   reference: string;
   split(symbol: string): { base: string; quote: string };
   /** Re-read which markets have active margin positions; positions closed since are added to the trades. */
@@ -193,7 +194,7 @@ export function buildHarness(o: HarnessOptions): Harness {
   };
   const live = new Map<string, Set<string>>();
   const marginMarkets = new Set<string>();
-  const dirty = { balances: true, margin: false, events: false };
+  const changes = new RunChanges();
 
   // Per-market constants, made once (the specs do not change during a run).
   const stepOf = memo((s) => incrementFromDecimals(spec(s).stepSize));
@@ -235,7 +236,7 @@ export function buildHarness(o: HarnessOptions): Harness {
     const set = liveSet(snap.symbol);
     if (snap.active) set.add(snap.clientOrderId);
     else set.delete(snap.clientOrderId);
-    dirty.events = true;
+    changes.eventsQueued();
   });
   const venue = new BacktestVenue({
     inner,
@@ -243,8 +244,8 @@ export function buildHarness(o: HarnessOptions): Harness {
     index,
     touched: (margin) => {
       if (margin) listenMargin(true);
-      dirty.balances = true;
-      dirty.margin = true;
+      changes.balancesMoved();
+      changes.marginMoved();
     },
     positionMarket: (id) => positionMarket.get(id),
     onInstant: (order) => {
@@ -300,7 +301,7 @@ export function buildHarness(o: HarnessOptions): Harness {
   // The ledger's round trips: the kernel books every fill there once (portfolio.applyFill).
   const trades = portfolio.trades;
   kernel.onFill((f) => {
-    dirty.balances = true;
+    changes.balancesMoved();
     if (instantById.size > 0) {
       const rec = instantById.get(f.clientOrderId);
       if (rec && rec.strategy === undefined) {
@@ -316,7 +317,7 @@ export function buildHarness(o: HarnessOptions): Harness {
   };
   portfolio.syncBalances(MAIN_ACCOUNT, ledgerBalances(), clock.now());
 
-  engine.on('order', () => (dirty.events = true));
+  engine.on('order', () => changes.eventsQueued());
   const spotLog = records ? new SpotOrderLog({ reason: (id) => orderReasons.get(id), lastFill: (id, forget) => trades.lastFill(id, forget) }) : undefined;
   if (spotLog) {
     engine.on('submitted', (o) => spotLog.submitted(o));
@@ -343,9 +344,9 @@ export function buildHarness(o: HarnessOptions): Harness {
     }
     listenMargin(marginMarkets.size > 0);
   };
-  engine.on('fill', () => (dirty.balances = true));
+  engine.on('fill', () => changes.balancesMoved());
   sim.on('fill', (f) => {
-    if (f.accountId === BACKTEST_ACCOUNT) dirty.balances = true;
+    if (f.accountId === BACKTEST_ACCOUNT) changes.balancesMoved();
   });
-  return { kernel, clock, sim, desks, fill, core, engine, risk, portfolio, trades, books, cursor, live, liveSet, marginMarkets, dirty, reference, split, refreshMargin, owners, rate, instants, orderReasons, unpriced: new Set<string>(), plots, ...(spotLog ? { spotLog } : {}) };
+  return { kernel, clock, sim, desks, fill, core, engine, risk, portfolio, trades, books, candleClosed: (j, i) => void (cursor[j] = i), live, liveSet, marginMarkets, changes, reference, split, refreshMargin, owners, rate, instants, orderReasons, unpriced: new Set<string>(), plots, ...(spotLog ? { spotLog } : {}) };
 }

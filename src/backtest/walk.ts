@@ -21,8 +21,7 @@ export interface EquityCurve {
 
 /** Let the strategies handle what the last step queued; a promise only when there is something to wait for. */
 function drain(h: Harness): void | Promise<void> {
-  while (h.dirty.events) {
-    h.dirty.events = false;
+  while (h.changes.takeEvents()) {
     const p = h.core.idle();
     if (p) return p.then(() => drain(h));
   }
@@ -179,7 +178,7 @@ async function fireSchedules(w: Walk, until: number): Promise<void> {
     if (t > h.clock.now()) h.clock.set(t);
     w.advance?.(h.clock.now());
     for (const name of schedules.take(t)) await h.core.onSchedule(name, t);
-    h.dirty.events = true;
+    h.changes.eventsQueued();
     await drain(h);
   }
 }
@@ -209,7 +208,7 @@ export async function walk(w: Walk): Promise<EquityCurve> {
 /** Walk from where the context says until the end, or until a step has to wait (then: what it waits for; the caller steps again once it settles). */
 function steps(w: Walk): void | Promise<void> {
   const { h, series, schedules, ptr, live, books, slots, feeds, bookListeners } = w;
-  const { clock, dirty, core } = h;
+  const { clock, changes, core } = h;
   const k = series.length;
   for (;;) {
     if (w.phase === NEXT_TIME) {
@@ -259,7 +258,7 @@ function steps(w: Walk): void | Promise<void> {
       ptr[j] = i + 1;
       // 2. The clock and the market's book move to the close; the closed candle goes to the strategies.
       if (t > clock.now()) clock.set(t);
-      h.cursor[j] = i;
+      h.candleClosed(j, i);
       books[j]!.set(s.close[i]!);
       const slot = slots[j]!;
       slot.px = s.close[i]!;
@@ -267,23 +266,20 @@ function steps(w: Walk): void | Promise<void> {
       const r = feeds[j]!(Bar.fromColumns(s, i, s.resSec));
       if (r) {
         return r.then(() => {
-          dirty.events = true;
+          changes.eventsQueued();
           return afterHandlers(w, j, t, margin);
         });
       }
       // Events the handler's intents raised (a denial) are delivered before the next candle, as live.
-      if (core.busy) dirty.events = true;
+      if (core.busy) changes.eventsQueued();
       // 3. Book handlers, the margin monitor and queued events, when there are any.
-      if (margin || dirty.events || bookListeners[j]) {
+      if (margin || changes.eventsPending() || bookListeners[j]) {
         const p = afterHandlers(w, j, t, margin);
         if (p) return p;
         continue;
       }
       // candleDone, inline: the hot path's calls are kept few, so the strategy's handler is inlined here.
-      if (dirty.margin) {
-        dirty.margin = false;
-        h.refreshMargin();
-      }
+      if (changes.takeMargin()) h.refreshMargin();
       if (++w.done % w.every === 0) w.opts.onProgress?.(w.done, w.total);
     }
     // Every market closing at t has been handled: the schedule ticks at t, then the equity sample.
@@ -317,7 +313,7 @@ async function playPath(w: Walk, j: number, i: number, margin: boolean): Promise
   if (margin) {
     await h.core.executor.syncMargin(MAIN_ACCOUNT);
     h.refreshMargin();
-    h.dirty.balances = true;
+    h.changes.balancesMoved();
   }
   await drain(h);
 }
@@ -327,10 +323,10 @@ function afterHandlers(w: Walk, j: number, t: number, margin: boolean): void | P
   const h = w.h;
   if (w.bookListeners[j] && t >= w.fromMs) {
     h.core.onBook(w.series[j]!.symbol, w.books[j]!);
-    h.dirty.events = true;
+    h.changes.eventsQueued();
   }
   if (margin) return watchMargin(w, j).then(() => candleDone(w));
-  if (h.dirty.events) {
+  if (h.changes.eventsPending()) {
     const d = drain(h);
     if (d) return d.then(() => candleDone(w));
   }
@@ -345,16 +341,13 @@ async function watchMargin(w: Walk, j: number): Promise<void> {
   const h = w.h;
   h.kernel.marginWatch.onPrice(w.series[j]!.symbol);
   await h.kernel.marginWatch.idle();
-  h.dirty.events = true;
+  h.changes.eventsQueued();
   await drain(h);
 }
 
 /** A candle handled: margin positions re-read if they changed, progress. */
 function candleDone(w: Walk): void {
   const h = w.h;
-  if (h.dirty.margin) {
-    h.dirty.margin = false;
-    h.refreshMargin();
-  }
+  if (h.changes.takeMargin()) h.refreshMargin();
   if (++w.done % w.every === 0) w.opts.onProgress?.(w.done, w.total);
 }
