@@ -53,6 +53,7 @@ const ownUrl = {
     });
   },
 };
+const INLINED = new Set(['zod', 'yaml', 'commander', 'cli-progress']);
 rmSync(bundleDir, { recursive: true, force: true });
 const strategyEntries = readdirSync(join(dist, 'strategies'))
   .filter((f) => f.endsWith('.js'))
@@ -65,9 +66,14 @@ await build({
   format: 'esm',
   platform: 'node',
   target: 'node20',
-  packages: 'external',
+  // Pure JavaScript packages the backtest needs before its first candle are bundled in (tens of files
+  // each to load otherwise); every other package stays an import: one copy of decimal.js for mizan and
+  // the strategies, pino's transport threads, native modules, the commands' lazily loaded servers.
+  external: Object.keys(JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).dependencies).filter((d) => !INLINED.has(d)),
   sourcemap: true,
   chunkNames: 'chunk-[hash]',
+  // The CommonJS packages bundled in (commander, cli-progress) require() node's own modules.
+  banner: { js: "import { createRequire as __mizanRequire } from 'node:module'; const require = __mizanRequire(import.meta.url);" },
   logLevel: 'warning',
   plugins: [ownUrl],
 });
