@@ -3,7 +3,8 @@
  * `mizan backtest` loads it. Proved on the user's path (child processes of bin/mizan.js, from a folder
  * outside the checkout): a TypeScript strategy with a type-only import, a relative import of a helper
  * file and an import of 'mizan' runs, and gets the kernel's own module instances (a balance's Decimal
- * is an instance of the Decimal it imports from 'mizan'); a changed helper is compiled again (the
+ * is an instance of the Decimal it imports from 'mizan', and its handlers are called from the bundled
+ * command, dist/bundle/); a changed helper is compiled again (the
  * compiled copy is not trusted once its sources change); a syntax error and an error thrown while the
  * file is evaluated are reported with the file, line and column.
  */
@@ -35,7 +36,9 @@ export default defineStrategy({
         if (seen) return;
         seen = true;
         const m = note(ctx);
-        process.stderr.write('NOTE ' + JSON.stringify(m) + '\\n');
+        // Who called this handler: the bundled mizan backtest (dist/bundle/), not dist/src/.
+        const fromBundle = /\\/dist\\/bundle\\//.test(new Error().stack ?? '');
+        process.stderr.write('NOTE ' + JSON.stringify({ ...m, fromBundle }) + '\\n');
       },
     };
   },
@@ -59,7 +62,7 @@ logging: { level: warn }
 `;
 }
 
-const note = (stderr: string) => JSON.parse(/NOTE (.*)/.exec(stderr)?.[1] ?? 'null') as { sameDecimal: boolean; text: string } | null;
+const note = (stderr: string) => JSON.parse(/NOTE (.*)/.exec(stderr)?.[1] ?? 'null') as { sameDecimal: boolean; text: string; fromBundle: boolean } | null;
 
 describe('mizan backtest compiles a strategy file with esbuild', { timeout: 180_000 }, () => {
   it('runs a TypeScript strategy with type-only, relative and mizan imports, with the kernel\'s Decimal', async () => {
@@ -71,15 +74,15 @@ describe('mizan backtest compiles a strategy file with esbuild', { timeout: 180_
     const env = { MIZAN_CACHE_DIR: join(tmp.dir, 'cache') };
     const a = await mizan(['backtest', 'bt.yaml'], { cwd: tmp.dir, env });
     expect(a.code, a.all).toBe(0);
-    expect(note(a.stderr)).toEqual({ sameDecimal: true, text: 'first' });
+    expect(note(a.stderr)).toEqual({ sameDecimal: true, text: 'first', fromBundle: true });
 
     // The same sources again: the compiled copy; then the helper changes: compiled again.
     const b = await mizan(['backtest', 'bt.yaml'], { cwd: tmp.dir, env });
-    expect(note(b.stderr)).toEqual({ sameDecimal: true, text: 'first' });
+    expect(note(b.stderr)).toEqual({ sameDecimal: true, text: 'first', fromBundle: true });
     writeFileSync(join(tmp.dir, 'lib/mark.ts'), helper('second'));
     const c = await mizan(['backtest', 'bt.yaml'], { cwd: tmp.dir, env });
     expect(c.code, c.all).toBe(0);
-    expect(note(c.stderr)).toEqual({ sameDecimal: true, text: 'second' });
+    expect(note(c.stderr)).toEqual({ sameDecimal: true, text: 'second', fromBundle: true });
     expect(readFileSync(join(tmp.dir, 'lib/mark.ts'), 'utf8')).toContain('second');
   });
 
