@@ -201,9 +201,12 @@ export async function run(pairs = Number(process.env.BENCH_E2E_PAIRS ?? 3)): Pro
     // Process start to the first candle: a probe strategy alone, on the bundled 5m candles and on the 1M CSV.
     const probe = writeProbe(dir);
     const probeStrategy = `  - { name: probe, strategy: ${JSON.stringify(probe)}, markets: [BTCUSDT], resolution: "1" }`;
-    const firstCandle = (data: string, from: number, to: number, res: string) => {
-      const f = join(dir, `probe-${res}.yaml`);
-      writeFileSync(f, config(data, probeStrategy.replace('"1"', `"${res}"`)).replace(`from: ${FROM_SEC}`, `from: ${from}`).replace(`to: ${FROM_SEC + ROWS * 60}`, `to: ${to}`));
+    // The same probe as a JavaScript file (its text is JavaScript too).
+    const probeJs = probe.replace(/\.ts$/, '.js');
+    cpSync(probe, probeJs);
+    const firstCandle = (data: string, from: number, to: number, res: string, strategy = probeStrategy, name = `probe-${res}.yaml`) => {
+      const f = join(dir, name);
+      writeFileSync(f, config(data, strategy.replace('"1"', `"${res}"`)).replace(`from: ${FROM_SEC}`, `from: ${from}`).replace(`to: ${FROM_SEC + ROWS * 60}`, `to: ${to}`));
       const ms: number[] = [];
       for (let i = 0; i < 3; i++) {
         const r = timed(process.execPath, [join(REPO, 'bin/mizan.js'), 'backtest', f]);
@@ -216,6 +219,7 @@ export async function run(pairs = Number(process.env.BENCH_E2E_PAIRS ?? 3)): Pro
     const bundled = join(REPO, 'backtest/data/BTCUSDT-5m-freqtrade-2023.csv.gz');
     const startSmall = firstCandle(bundled, Date.parse('2023-01-03T00:00:00Z') / 1000, Date.parse('2023-02-09T00:00:00Z') / 1000, '300s');
     const start1M = firstCandle(csv, FROM_SEC, FROM_SEC + ROWS * 60, '1');
+    const startSmallJs = firstCandle(bundled, Date.parse('2023-01-03T00:00:00Z') / 1000, Date.parse('2023-02-09T00:00:00Z') / 1000, '300s', probeStrategy.replace(JSON.stringify(probe), JSON.stringify(probeJs)), 'probe-js-300s.yaml');
     // Where that time goes: one more probe process on the bundled file, under V8's CPU profiler.
     const startProf = join(dir, 'start-prof');
     const profiled = timed(process.execPath, ['--cpu-prof', '--cpu-prof-dir', startProf, join(REPO, 'bin/mizan.js'), 'backtest', join(dir, 'probe-300s.yaml')]);
@@ -356,8 +360,9 @@ process.stdout.write(JSON.stringify({ trades: run.result.summary.trades, top, ma
       sameTrades: peer.dir ? mizan.trades === peerResult.trades : mizan.trades === PEER_TRADES,
       noOrders1M: noOrders,
       startToFirstCandle: {
-        what: 'process start (performance.timeOrigin) to the first candle reaching a probe strategy, median of 3 processes: on the bundled 5m file (10,999 rows, gzip) and on the 1M-row CSV (read included)',
+        what: 'process start (performance.timeOrigin) to the first candle reaching a probe strategy (a .ts file; bundled5mJs: the same as a .js file), median of 3 processes (the first compiles the probe with esbuild, the others import the compiled copy from .mizan/cache/strategies/): on the bundled 5m file (10,999 rows, gzip) and on the 1M-row CSV (read included)',
         bundled5m: startSmall,
+        bundled5mJs: startSmallJs,
         csv1M: start1M,
         where: {
           what: 'one more probe process on the bundled file under V8\'s CPU profiler (which slows it): its samples up to the first onCandle, by what ran (node\'s own start, before the profiler, is nodeStart below)',

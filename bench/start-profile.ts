@@ -27,7 +27,7 @@ function group(stack: ProfileNode[]): string {
   if (leaf.functionName === '(program)' || leaf.functionName === '(idle)') return 'V8 outside JavaScript, idle (compiling, waiting for I/O)';
   const pkg = /\/node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(leaf.url);
   if (pkg) return `package ${pkg[1]}`;
-  const own = /\/dist\/(src\/[^/]+|strategies)\//.exec(leaf.url);
+  const own = /\/dist\/(src\/[^/]+|strategies|bundle)\//.exec(leaf.url);
   if (own) return `mizan ${own[1]}`;
   if (leaf.url.startsWith('node:internal/modules/') || leaf.url.startsWith('node:internal/deps/cjs-module-lexer')) return 'node: loading and compiling modules';
   if (leaf.url === '') return `native: ${['readFileUtf8', 'openFileHandle', 'internalModuleStat', 'fstat', 'read', 'close', 'readdir'].includes(leaf.functionName) ? 'file system (modules, config, data)' : leaf.functionName}`;

@@ -1,5 +1,5 @@
-// Worker bootstrap. From the build (dist/), the compiled worker runs as it is; a strategy file gets
-// mizan's loaders when it is loaded (runtime/strategy-loader.ts). From the sources, register mizan's
+// Worker bootstrap. From the build (dist/), the compiled worker runs as it is; a strategy file is
+// compiled with esbuild when it is loaded (runtime/strategy-compile.ts). From the sources, register mizan's
 // loaders (tsx and the strategy hook, runtime/ts-loader.mjs), then load the TypeScript worker.
 import { existsSync } from 'node:fs';
 

@@ -1,24 +1,10 @@
 /**
  * The `mizan` command. Each area registers its own subcommands; this file only assembles them.
  */
-import { Command } from 'commander';
-import { installProcessGuards } from './process-guard.js';
+import type { Command } from 'commander';
+import { createProgram, runProgram } from './program.js';
 
-// An uncaught exception or unhandled rejection is logged with the exit code, never a silent end.
-installProcessGuards();
-
-// `mizan strategies | head`: a closed pipe ends the output, not the process with a stack trace.
-process.stdout.on('error', (err: NodeJS.ErrnoException) => {
-  if (err.code === 'EPIPE') process.exit(0);
-  throw err;
-});
-
-const program = new Command();
-program
-  .name('mizan')
-  .description('Algorithmic trading for the Wallex exchange: live, paper and backtest.')
-  .version('0.1.0')
-  .showHelpAfterError();
+const program = createProgram();
 
 type Register = (program: Command) => void;
 
@@ -61,9 +47,4 @@ else {
   registerInitCommands(program);
 }
 
-try {
-  await program.parseAsync(process.argv);
-} catch (err) {
-  process.stderr.write(`mizan: ${err instanceof Error ? err.message : String(err)}\n`);
-  process.exitCode = 1;
-}
+await runProgram(program);

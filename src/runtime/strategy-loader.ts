@@ -14,6 +14,7 @@ import type { AnyStrategyDefinition } from '../strategy/define.js';
 import { resolveParams } from '../strategy/params.js';
 import type { StrategyInstance } from '../kernel/trading-core.js';
 import { MAIN_ACCOUNT } from '../core/account.js';
+import { compileStrategy, type MizanModules } from './strategy-compile.js';
 
 /**
  * The bundled strategies folder: `strategies/` at the repository root when mizan runs from its
@@ -22,53 +23,39 @@ import { MAIN_ACCOUNT } from '../core/account.js';
 export const STRATEGIES_DIR = resolve(dirname(fileURLToPath(import.meta.url)), '../../strategies');
 /** The extension of the bundled strategy files next to this module (`.ts` from sources, `.js` built). */
 const OWN_EXT = import.meta.url.endsWith('.ts') ? '.ts' : '.js';
-let loadersRegistered: Promise<void> | undefined;
-/**
- * A user's strategy file, when mizan itself runs as compiled JavaScript, gets mizan's loaders once,
- * on the first such file: tsx's (TypeScript) and the strategy hook (runtime/strategy-hook.mjs: `mizan`
- * from a folder without node_modules/mizan, import/export files in a folder without package.json),
- * then a load hook that makes a .ts file outside node_modules an ES module even in a package without
- * "type": "module" (tsx would compile it to CommonJS, whose require() of the ES module `mizan` Node
- * refuses while mizan's own module graph is still evaluating). From the sources (vitest, bin/run-ts.js)
- * the running loader already handles TypeScript; bundled strategies need nothing.
- */
-function ensureLoaders(): Promise<void> {
-  if (OWN_EXT === '.ts') return Promise.resolve();
-  loadersRegistered ??= Promise.all([import('./ts-loader.mjs' as string) as Promise<{ registerLoaders(): void }>, import('node:module')]).then(([loaders, mod]) => {
-    loaders.registerLoaders();
-    // Registered last, so it runs first.
-    mod.register(`data:text/javascript,${encodeURIComponent(FORCE_ESM_HOOK)}`, import.meta.url);
-  });
-  return loadersRegistered;
-}
+let modules: MizanModules | undefined;
 
 /**
- * A module.register load hook for files outside node_modules: .ts/.mts load as ES modules; a .js file
- * Node would read as CommonJS loads as an ES module when it is written with import/export (what Node's
- * own syntax detection does without tsx; under tsx it would be compiled to CommonJS).
+ * The modules a user's strategy gets for `mizan` and `mizan/<subpath>`: by default this package's
+ * own entries (the build's dist/src/); the bundled `mizan backtest` (dist/bundle/) names its own, so
+ * a strategy shares the bundle's module instances.
  */
-const FORCE_ESM_HOOK = `
-import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
-const ESM_SYNTAX = /^\\s*(import\\s*[\\w{*'"]|export\\s)/m;
-export async function load(url, context, nextLoad) {
-  if (url.startsWith('file:') && !url.includes('/node_modules/')) {
-    const path = new URL(url).pathname;
-    if (/\\.m?ts$/.test(path)) return nextLoad(url, { ...context, format: 'module' });
-    if (/\\.jsx?$/.test(path) && context.format !== 'module') {
-      let text = '';
-      try { text = readFileSync(fileURLToPath(url), 'utf8'); } catch {}
-      if (ESM_SYNTAX.test(text)) return nextLoad(url, { ...context, format: 'module' });
-    }
-  }
-  return nextLoad(url, context);
+export function useMizanModules(m: MizanModules): void {
+  modules = m;
 }
-`;
+
+function mizanModules(): MizanModules {
+  return (modules ??= { api: import.meta.resolve('mizan'), resolve: (s) => import.meta.resolve(s) });
+}
 
 function isDefinition(x: unknown): x is AnyStrategyDefinition {
   if (typeof x !== 'object' || x === null) return false;
   const o = x as Record<string, unknown>;
   return typeof o.name === 'string' && typeof o.create === 'function' && typeof o.params === 'object' && o.params !== null;
+}
+
+const OWN_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+const FRAME = /(?:\(|at )(?:file:\/\/)?(\/[^():\n]+):(\d+):(\d+)\)?$/;
+
+/** An error thrown while a strategy module was evaluated, its message naming the file:line:column it came from (the first frame outside mizan and node). */
+function located(err: unknown): unknown {
+  if (!(err instanceof Error) || !err.stack) return err;
+  for (const line of err.stack.split('\n').slice(1)) {
+    const m = FRAME.exec(line.trim());
+    if (!m || m[1]!.startsWith(OWN_ROOT + '/') || m[1]!.includes('/node_modules/')) continue;
+    return new Error(`${err.message} (at ${m[1]}:${m[2]}:${m[3]})`, { cause: err });
+  }
+  return err;
 }
 
 /** Import a strategy by bundled name (`sma-cross`) or by file path. */
@@ -78,8 +65,15 @@ export async function importStrategy(nameOrFile: string, file?: string): Promise
     const known = listBundledStrategies().join(', ');
     throw new Error(`strategy "${nameOrFile}" not found (${path}); bundled strategies: ${known}`);
   }
-  if (file) await ensureLoaders();
-  const mod = (await import(pathToFileURL(path).href)) as { default?: unknown };
+  // A user's file, when mizan runs compiled, is compiled with esbuild (runtime/strategy-compile.ts);
+  // from the sources (vitest, bin/run-ts.js) the running TypeScript loader imports it as it is.
+  const url = file && OWN_EXT === '.js' ? await compileStrategy(resolve(path), mizanModules()) : !file && modules?.bundledStrategy ? modules.bundledStrategy(nameOrFile) : pathToFileURL(path).href;
+  let mod: { default?: unknown };
+  try {
+    mod = (await import(url)) as { default?: unknown };
+  } catch (err) {
+    throw located(err);
+  }
   if (!isDefinition(mod.default)) throw new Error(`${path} does not default-export a strategy made with defineStrategy()`);
   return mod.default;
 }
