@@ -5,19 +5,18 @@
  * and the clock.
  */
 import { ManualClock } from '../core/clock.js';
-import { Decimal, incrementFromDecimals, toDecimal } from '../core/decimal.js';
+import { Decimal, incrementFromDecimals } from '../core/decimal.js';
 import type { Intent } from '../core/intents.js';
 import type { InstantOrder } from '../core/types/order.js';
 import { silentLogger, type Logger } from '../core/logger.js';
-import type { MarketDecl, MizanConfig } from '../config/schema.js';
+import type { MizanConfig } from '../config/schema.js';
 import type { ExecutionEngine } from '../execution/engine.js';
 import { SimVenue } from '../venues/sim-venue.js';
 import type { BracketManager } from '../execution/brackets.js';
 import type { Portfolio } from '../portfolio/portfolio.js';
 import type { RiskEngine } from '../risk/engine.js';
-import { SimulatedExchange } from '../sim/exchange.js';
-import { createSimDesks, type SimDesks } from '../sim/margin/wiring.js';
-import { defaultMarketSpecs, type MarketSpec } from '../sim/markets.js';
+import type { SimulatedExchange } from '../sim/exchange.js';
+import type { SimDesks } from '../sim/margin/wiring.js';
 import type { TradingCore, StrategyInstance } from '../kernel/trading-core.js';
 import type { PositionOwners } from '../risk/margin-owners.js';
 import { TradingKernel } from '../kernel/kernel.js';
@@ -26,52 +25,23 @@ import { parseMarginPosition } from '../exchange/parse/margin.js';
 import { parseMarginMarkets } from '../exchange/parse/margin-extra.js';
 import { withMarginBounds } from '../market/margin-bounds.js';
 import type { Series } from './data.js';
-import { CandleFill, PlacementClock } from './fill-model.js';
+import { CandleFill } from './fill-model.js';
 import type { TradeBook } from '../portfolio/trade-book.js';
 import { RunChanges } from './run-changes.js';
 import { PlotBook } from './plots.js';
 import { BacktestVenue } from './venue.js';
 import { SpotOrderLog } from './spot-order-log.js';
 import { CloseBook, marketView } from './views.js';
+import type { MarketView } from '../core/views.js';
+import type { BalanceEntryView } from '../risk/ports.js';
 import { ChurnSet } from '../core/churn-map.js';
 import { MAIN_ACCOUNT } from '../core/account.js';
+import { BACKTEST_ACCOUNT, BACKTEST_RETAINED_ORDERS, backtestExchange } from './backtest-exchange.js';
 
-export const BACKTEST_ACCOUNT = 'backtest';
+export { BACKTEST_ACCOUNT, BACKTEST_RETAINED_ORDERS, declToSpec } from './backtest-exchange.js';
+
 /** Points kept per plot series in the result (the report draws at most 5,000 candles per page). */
 export const PLOT_POINTS = 5000;
-/**
- * Closed orders the backtest's simulated exchange keeps (the newest), and final orders its execution
- * engine keeps: lookups there concern live or just-closed orders, a cancel of an older one is still
- * recognised as its owner's (ExecutionEngine.keepRetiredOwners), and the result's order records are
- * made as each order ends (spot-order-log.ts). Few on purpose: an order kept through two young-
- * generation collections is promoted, so a window of 1,000 orders (~3 collections' worth on the 1M
- * sma-cross run) made every order's objects old garbage: 64 took that run from 2.8 s and 270 MB to
- * 2.5 s and 197 MB (with the churning maps in ChurnMaps, src/core/churn-map.ts).
- */
-export const BACKTEST_RETAINED_ORDERS = 64;
-
-/** A market declared in the config (data from elsewhere) as a simulator market. */
-export function declToSpec(m: MarketDecl): MarketSpec {
-  return {
-    symbol: m.symbol,
-    baseAsset: m.base,
-    quoteAsset: m.quote,
-    baseAssetPrecision: Math.max(8, m.quantityPrecision),
-    quoteAssetPrecision: Math.max(8, m.pricePrecision),
-    faName: m.symbol,
-    faBaseAsset: m.base,
-    faQuoteAsset: m.quote,
-    stepSize: m.quantityPrecision,
-    tickSize: m.pricePrecision,
-    minQty: m.minQty,
-    maxQty: m.maxQty ?? new Decimal('1e12'),
-    minNotional: m.minNotional,
-    makerFee: m.makerFee,
-    takerFee: m.takerFee,
-    createdAt: '2020-01-01T00:00:00.000000Z',
-  };
-}
-
 export interface Harness {
   kernel: TradingKernel;
   clock: ManualClock;
@@ -139,43 +109,73 @@ function memo<T>(fn: (symbol: string) => T): (symbol: string) => T {
   };
 }
 
+/** What the backtest's kernel is built on: the ports a backtest chooses (setup.ts buildHarness). */
+interface BacktestKernelPorts {
+  clock: ManualClock;
+  logger: Logger;
+  venue: BacktestVenue;
+  market(symbol: string): MarketView | undefined;
+  book(symbol: string): CloseBook | undefined;
+  balance(asset: string): BalanceEntryView | undefined;
+  split(symbol: string): { base: string; quote: string };
+  reference: string;
+  minSellable(symbol: string): Decimal;
+  records: boolean;
+  plots: PlotBook;
+}
+
+/**
+ * The same kernel as live and paper; only the ports differ: the simulated exchange's ledger (always
+ * current: `liveLocked`), the last closes as books, the warm-up gate (intents before `from` are
+ * denied, cancels pass), an in-memory state store, and a ledger that keeps every round trip.
+ */
+function backtestKernel(o: HarnessOptions, p: BacktestKernelPorts): TradingKernel {
+  const kv = new Map<string, Map<string, unknown>>();
+  const warmupDenied = (intent: Intent) => ({ ok: false as const, intent, rule: 'warmup', reason: `warming up: the backtest starts at ${new Date(o.fromMs).toISOString()}` });
+  return new TradingKernel(
+    {
+      clock: p.clock,
+      logger: p.logger,
+      venueFor: (account) => {
+        if (account !== MAIN_ACCOUNT) throw new Error(`backtests trade the main account only, not ${account}`);
+        return p.venue;
+      },
+      market: p.market,
+      book: p.book,
+      balance: (_account, asset) => p.balance(asset),
+      liveLocked: true,
+      symbols: o.series.map((s) => s.symbol),
+      split: p.split,
+      reference: p.reference,
+      minSellable: p.minSellable,
+      trades: { retain: true, fillTimes: p.records },
+      idPrefix: 'bt',
+      retainFinal: BACKTEST_RETAINED_ORDERS,
+      keepRetiredOwners: true,
+      keepOwners: true,
+      plot: (strategy, symbol, name, value) => p.plots.add(strategy, symbol, name, value),
+      gate: (intent) => (p.clock.now() < o.fromMs && intent.kind !== 'cancel' && intent.kind !== 'cancelAll' ? warmupDenied(intent) : undefined),
+      kv: (name) => {
+        let m = kv.get(name);
+        if (!m) kv.set(name, (m = new Map()));
+        const store = m;
+        return {
+          get: <T>(k: string) => store.get(k) as T | undefined,
+          set: (k, v) => void store.set(k, v),
+          delete: (k) => void store.delete(k),
+        };
+      },
+    },
+    { config: o.config, instances: o.instances },
+  );
+}
+
 export function buildHarness(o: HarnessOptions): Harness {
   const bt = o.config.backtest!;
   const logger = o.logger ?? silentLogger;
   const first = o.series[0]!;
   const clock = new ManualClock(first.length > 0 ? first.time[0]! * 1000 : o.fromMs);
-  const specs = [...defaultMarketSpecs().filter((m) => !bt.markets.some((d) => d.symbol === m.symbol)), ...bt.markets.map(declToSpec)];
-  // No 24-hour stats, trade candles or recent-trade list: nothing in a backtest reads them.
-  // The exchange reads the next open while an order is handed over (fill-model.ts; the test:
-  // test/backtest/cli/daily-data.test.ts).
-  const simClock = new PlacementClock(clock);
-  const sim = new SimulatedExchange({ clock: simClock, seed: o.config.simulator.seed, markets: specs, logger, orderRateLimit: { limit: 1_000_000_000, windowMs: 1 }, recordMarketData: false, retainClosedOrders: BACKTEST_RETAINED_ORDERS });
-  const balances: Record<string, Decimal> = {};
-  for (const [asset, v] of Object.entries(bt.balances)) balances[asset] = toDecimal(v, `backtest.balances.${asset}`);
-  sim.createAccount({ id: BACKTEST_ACCOUNT, balances });
-  if (bt.fees === 'account') {
-    // The account's own rates (read before the run); a declared market keeps the fees it declares.
-    if (!bt.accountFees) throw new Error('backtest.fees: account: the account\'s fee rates were not read before the run (mizan backtest reads them with exchange.apiKey)');
-    for (const m of specs) {
-      const f = bt.accountFees[m.symbol];
-      if (f && !bt.markets.some((d) => d.symbol === m.symbol)) sim.setAccountFees(BACKTEST_ACCOUNT, m.symbol, { makerFee: f.maker, takerFee: f.taker });
-    }
-  } else if (bt.fees) {
-    for (const m of specs) sim.setAccountFees(BACKTEST_ACCOUNT, m.symbol, { makerFee: bt.fees.maker, takerFee: bt.fees.taker });
-  }
-  const desks = createSimDesks(sim, { logger });
-  // The desks listen to the sim's price events; any such listener makes the sim build a market
-  // snapshot (24 h stats) after every order. Backtests trade only the main account (no prop
-  // checks), so the margin desk alone gets the prices, and only while margin is in play.
-  desks.detach();
-  const marginPrice = (p: { symbol: string; price: Decimal }) => desks.margin.onPrice(p.symbol, p.price, sim.clock.now());
-  let marginListening = false;
-  const listenMargin = (on: boolean) => {
-    if (on === marginListening) return;
-    marginListening = on;
-    if (on) sim.on('price', marginPrice);
-    else sim.off('price', marginPrice);
-  };
+  const { sim, specs, desks, simClock, listenMargin } = backtestExchange(o.config, clock, logger);
   const spec = (s: string) => {
     const m = sim.market(s);
     if (!m) throw new Error(`unknown market ${s}`);
@@ -203,7 +203,6 @@ export function buildHarness(o: HarnessOptions): Harness {
   // The margin desk's risk-coefficient bounds, as live and paper load them into the catalog (test/backtest/settings-parity.test.ts).
   withMarginBounds([...marketViews.values()], parseMarginMarkets(desks.margin.publicMarkets()));
   const positionMarket = new Map<number, string>();
-  const warmupDenied = (intent: Intent) => ({ ok: false as const, intent, rule: 'warmup', reason: `warming up: the backtest starts at ${new Date(o.fromMs).toISOString()}` });
   let kernel!: TradingKernel;
   const rate = (asset: string): Decimal | undefined => kernel.valuation.rate(asset);
   const records = o.orderRecords ?? true;
@@ -256,47 +255,21 @@ export function buildHarness(o: HarnessOptions): Harness {
     onMarketCancelled: (id, reason) => void orderReasons.set(id, reason),
     clock: simClock, // the placement clock above
   });
-  const kv = new Map<string, Map<string, unknown>>();
   // Points kept per plot series: about 5,000 of the longest market's candles from `from` on.
   const plots = new PlotBook(() => clock.now(), o.fromMs, Math.max(0, ...o.series.map((s) => s.length - s.firstIndex)) + 1, PLOT_POINTS);
-  // The same kernel as live and paper; only the ports differ: the simulated exchange's ledger (always
-  // current: `liveLocked`), the last closes as books, the warm-up gate, an in-memory state store.
-  kernel = new TradingKernel(
-    {
-      clock,
-      logger,
-      venueFor: (account) => {
-        if (account !== MAIN_ACCOUNT) throw new Error(`backtests trade the main account only, not ${account}`);
-        return venue;
-      },
-      market: (s) => marketViews.get(s),
-      book: (s) => books.get(s),
-      balance: (_account, asset) => sim.ledger.get(BACKTEST_ACCOUNT, asset),
-      liveLocked: true,
-      symbols: o.series.map((s) => s.symbol),
-      split,
-      reference,
-      minSellable: minSellableOf,
-      trades: { retain: true, fillTimes: records },
-      idPrefix: 'bt',
-      retainFinal: BACKTEST_RETAINED_ORDERS,
-      keepRetiredOwners: true,
-      keepOwners: true,
-      plot: (strategy, symbol, name, value) => plots.add(strategy, symbol, name, value),
-      gate: (intent) => (clock.now() < o.fromMs && intent.kind !== 'cancel' && intent.kind !== 'cancelAll' ? warmupDenied(intent) : undefined),
-      kv: (name) => {
-        let m = kv.get(name);
-        if (!m) kv.set(name, (m = new Map()));
-        const store = m;
-        return {
-          get: <T>(k: string) => store.get(k) as T | undefined,
-          set: (k, v) => void store.set(k, v),
-          delete: (k) => void store.delete(k),
-        };
-      },
-    },
-    { config: o.config, instances: o.instances },
-  );
+  kernel = backtestKernel(o, {
+    clock,
+    logger,
+    venue,
+    market: (sym) => marketViews.get(sym),
+    book: (sym) => books.get(sym),
+    balance: (asset) => sim.ledger.get(BACKTEST_ACCOUNT, asset),
+    split,
+    reference,
+    minSellable: minSellableOf,
+    records,
+    plots,
+  });
   const { portfolio, engine, risk, core, owners } = kernel;
   // The ledger's round trips: the kernel books every fill there once (portfolio.applyFill).
   const trades = portfolio.trades;
