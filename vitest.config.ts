@@ -1,8 +1,14 @@
 import { defineConfig } from 'vitest/config';
+import { testProjects } from './test/support/projects.js';
+
+// Three projects (test/support/projects.ts decides which file goes where, from what it does):
+// `unit` (no sockets, no child processes, no browser: `npm run test:unit`, the edit loop),
+// `integration` (the simulator over sockets, the API server, Redis) and `e2e` (the `mizan` CLI as a
+// child process, the browser). `npm test` runs all three.
+const files = testProjects(import.meta.dirname);
 
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts'],
     testTimeout: 30_000,
     hookTimeout: 30_000,
     pool: 'forks',
@@ -10,8 +16,13 @@ export default defineConfig({
     // machine; most files here wait on child processes, sockets and the simulator's clock, and two
     // at a time took the suite from about 19 to about 11 minutes there (1058 tests, 0 failed).
     maxWorkers: 2,
-    // Builds dist/ first when it is missing or older than the sources (bin/mizan.js runs it).
-    globalSetup: ['./test/support/build-dist.ts'],
     reporters: ['default', './test/support/count-reporter.ts'],
+    projects: [
+      // Unit tests import the sources only: no build first.
+      { extends: true, test: { name: 'unit', include: files.unit } },
+      // Builds dist/ first when it is missing or older than the sources (bin/mizan.js runs it).
+      { extends: true, test: { name: 'integration', include: files.integration, globalSetup: ['./test/support/build-dist.ts'] } },
+      { extends: true, test: { name: 'e2e', include: files.e2e, globalSetup: ['./test/support/build-dist.ts'] } },
+    ],
   },
 });
