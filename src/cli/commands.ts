@@ -12,6 +12,7 @@ import { registerRiskCommands } from './risk.js';
 import { registerMarketCommands } from './market.js';
 import { registerBacktestCommands } from './backtest.js';
 import { registerAnalyzeCommands } from './analyze.js';
+import { registerRecordCommand } from './record.js';
 import { registerWorkerCommand } from './worker.js';
 import { registerOptimizeCommands } from './optimize.js';
 import { registerAccountCommands } from './account.js';
@@ -24,6 +25,7 @@ export function registerCommands(program: Command): void {
   registerSimCommand(program);
   registerBacktestCommands(program);
   registerAnalyzeCommands(program);
+  registerRecordCommand(program);
   registerWorkerCommand(program);
   registerOptimizeCommands(program);
   registerRiskCommands(program);

@@ -1,0 +1,51 @@
+/** `mizan record <config> --out DIR [--duration 5m]`: record the configured markets' streams (see src/record/format.ts). */
+import type { Command } from 'commander';
+import { loadChecked } from './check.js';
+
+function parseDuration(v: string): number {
+  const m = /^(\d+(?:\.\d+)?)(ms|s|m|h)?$/.exec(v.trim());
+  const n = m ? Number(m[1]) * ({ ms: 1, s: 1000, m: 60_000, h: 3_600_000 } as const)[(m[2] ?? 's') as 'ms' | 's' | 'm' | 'h'] : NaN;
+  if (!Number.isFinite(n) || n <= 0) throw new Error(`--duration: "${v}" is not a positive duration (e.g. 90s, 5m, 2h)`);
+  return n;
+}
+
+export function registerRecordCommand(program: Command): void {
+  program
+    .command('record')
+    .description('record the exchange streams of the config\'s markets into a directory of hour chunks')
+    .argument('<config>', 'YAML config file (exchange.* and the strategies\' markets)')
+    .requiredOption('--out <dir>', 'recording directory (created; appended to when it exists)')
+    .option('--duration <time>', 'stop by itself after this long (e.g. 90s, 5m, 2h)', parseDuration)
+    .action(async (file: string, o: { out: string; duration?: number }) => {
+      const { config } = await loadChecked(file);
+      const [{ Recorder }, { createLogger }] = await Promise.all([import('../record/recorder.js'), import('../runtime/logger.js')]);
+      const logger = createLogger({});
+      const markets = [...new Set(config.strategies.flatMap((s) => s.markets))];
+      const rec = new Recorder({
+        url: config.exchange.baseUrl,
+        streamUrl: config.exchange.stream?.url,
+        transport: config.exchange.stream?.transport ?? 'auto',
+        protocol: config.exchange.stream?.protocol ?? 4,
+        markets,
+        out: o.out,
+        logger,
+      });
+      await rec.start();
+      logger.info({ out: o.out, markets }, 'record: started');
+      let last = { events: 0, at: Date.now() };
+      const progress = setInterval(() => {
+        const s = rec.stats;
+        const now = Date.now();
+        logger.info({ events: s.events, eventsPerSec: Math.round(((s.events - last.events) * 1000) / (now - last.at)), bytes: s.bytes }, 'record: progress');
+        last = { events: s.events, at: now };
+      }, 5000);
+      await new Promise<void>((resolve) => {
+        process.once('SIGINT', resolve);
+        process.once('SIGTERM', resolve);
+        if (o.duration) setTimeout(resolve, o.duration).unref();
+      });
+      clearInterval(progress);
+      rec.stop();
+      logger.info({ events: rec.stats.events, bytes: rec.stats.bytes }, 'record: closed');
+    });
+}
