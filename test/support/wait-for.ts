@@ -38,3 +38,25 @@ export async function waitForValue<T>(
   await waitFor(async () => (value = await probe()) !== undefined, options);
   return value as T;
 }
+
+/** A `mizan run` status line's head, e.g. `[paper 0m05s]` (printed every 5 s by the bot's loop). */
+const STATUS_LINE = /\[(?:paper|live) (?:\d+h\d\dm|\d+m\d\ds)\] equity/g;
+
+/** How many status lines a `mizan run` child's output holds. */
+export function statusLineCount(output: string): number {
+  return output.match(STATUS_LINE)?.length ?? 0;
+}
+
+/**
+ * Resolves once a `mizan run` child has printed `n` more status lines than it had when called: proof
+ * that its loop ran on for that long (n × 5 s), the positive event a "nothing happens" check waits on.
+ */
+export async function moreStatusLines(output: () => string, n: number, timeout: number): Promise<void> {
+  const target = statusLineCount(output()) + n;
+  await waitFor(() => statusLineCount(output()) >= target, {
+    what: `${n} more status line(s)`,
+    timeout,
+    interval: 100,
+    detail: () => `--- output ---\n${output().slice(-3000)}`,
+  });
+}
