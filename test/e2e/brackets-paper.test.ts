@@ -12,6 +12,7 @@ import { silentLogger } from '../../src/core/logger.js';
 import { startBot, type Bot } from '../../src/runtime/bot.js';
 import { REPO, tempDir, waitFor } from './restart-helpers.js';
 import { mizan } from './cli.js';
+import { waitFor as waitForCondition } from '../support/wait-for.js';
 
 const tmp = tempDir('mizan-e2e-brk-paper-');
 afterAll(() => tmp.remove());
@@ -81,8 +82,14 @@ describe('paper mode: brackets', () => {
       await waitFor('the stop to rest', () => t.orders().includes('STOP_MARKET SELL NEW'), 20_000);
       t.price('59990');
       await waitFor('the stop to fill', () => t.orders().includes('STOP_MARKET SELL FILLED'), 10_000);
+      // Trades at the take profit's price have reached the bot, four of them (one every 300 ms): the
+      // moments it could have acted on have passed, however slow the machine.
+      let atTakeProfit = 0;
+      t.bot.market.on('trade', (tr) => {
+        if (tr.symbol === 'BTCUSDT' && tr.price.gte(65000)) atTakeProfit++;
+      });
       t.price('65000');
-      await new Promise((r) => setTimeout(r, 1000));
+      await waitForCondition(() => atTakeProfit >= 4, { what: 'four trades at 65000 seen by the bot', timeout: 20_000 });
       expect(t.orders()).toEqual(['MARKET BUY FILLED', 'STOP_MARKET SELL FILLED']);
       expect(t.bot.paper!.sim.balances('paper').BTC?.value.toFixed() ?? '0').toBe('0');
     } finally {

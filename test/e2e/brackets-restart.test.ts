@@ -10,6 +10,7 @@ import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { Journal } from '../../src/store/journal.js';
 import { handSim, kill9, liveYaml, startMizan, tempDir, waitFor, type Child } from './restart-helpers.js';
+import { moreStatusLines } from '../support/wait-for.js';
 
 const tmp = tempDir('mizan-e2e-brk-');
 afterAll(() => tmp.remove());
@@ -36,7 +37,7 @@ describe('brackets across a SIGKILL (live mode against the simulator)', () => {
 
       child = startMizan(config);
       await waitFor('the restarted bot to start', () => /recovered \d+ open order/.test(child!.out()), 30_000);
-      await new Promise((r) => setTimeout(r, 1500));
+      await moreStatusLines(() => child!.out(), 1, 20_000); // the restarted bot ran on for a while
       expect(types()).toEqual(['MARKET BUY FILLED', 'STOP_MARKET SELL NEW']); // nothing placed twice
 
       sim.price('65000');

@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { Journal } from '../../src/store/journal.js';
 import { defaultConfigCopy, mizanSync, startMizan, waitFor, type MizanChild } from './run-mizan.js';
+import { moreStatusLines } from '../support/wait-for.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'mizan-e2e-halt-'));
 let child: MizanChild | undefined;
@@ -45,7 +46,7 @@ describe('mizan run + mizan halt / kill -USR2 / mizan resume + Ctrl-C', () => {
 
     expect(mizanSync(['resume', '--file', journal]).code).toBe(0);
     await waitFor('the resume applied', () => stateLines(c).some((l) => l.state === 'active' && l.previous === 'halted'), 10_000, c);
-    await new Promise((r) => setTimeout(r, 1_000));
+    await moreStatusLines(() => c.out(), 1, 20_000); // still running after the resume
     expect(c.alive(), c.out().slice(-3000)).toBe(true);
 
     c.proc.kill('SIGINT');

@@ -16,6 +16,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { Journal } from '../../src/store/journal.js';
 import { REPO, mizanSync, sleep, startMizan, waitFor, type MizanChild } from './run-mizan.js';
 import { startReceiver, startStreamProxy, type Receiver, type Received, type StreamProxy } from '../support/notify-receiver.js';
+import { waitFor as waitForCondition } from '../support/wait-for.js';
 
 const TG_TOKEN = '987654321:AAE-tgSecretTokenForTheE2eTest_x1y2';
 const DISCORD_SECRET = 'dcWebhookSecret-e2e-5b7c9d1f3a';
@@ -180,8 +181,10 @@ notifications:
       expect(r.status).toBe(200);
       apiBodies.push(await r.text());
     }
-    await sleep(4_000); // a late duplicate would show now
     expect(await stop(c)).toBe(0);
+    // The bot has exited, so it can send nothing more; once every connection it opened to the
+    // receiver has closed, every request it sent (a late duplicate included) has been recorded.
+    await waitForCondition(async () => (await recv.connections()) === 0, { what: 'the bot\'s connections to the receiver to close', timeout: 15_000 });
 
     // ------------------------------------------------------------ each event, each format, once
     const d = delivered(recv, tgPath, dcPath);

@@ -11,6 +11,7 @@ import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { Journal } from '../../src/store/journal.js';
 import { REPO, startMizan, waitFor, type MizanChild } from './run-mizan.js';
+import { moreStatusLines } from '../support/wait-for.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'mizan-e2e-rate-'));
 const children: MizanChild[] = [];
@@ -64,7 +65,7 @@ describe('the order-rate window across a restart', () => {
     children.push(second);
     await waitFor('an orderRate denial in run 2', () => rateDenials(second).length > 0, 60_000, second);
     expect(String(rateDenials(second)[0]!.reason)).toMatch(/^the bot sent 6 order requests in the last 120000 ms/);
-    await new Promise((r) => setTimeout(r, 2_000));
+    await moreStatusLines(() => second.out(), 1, 20_000); // the bot ran on after the denial
     expect(orderCount(journal)).toBe(6);
     await stop(second);
   }, 180_000);

@@ -6,6 +6,7 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { waitFor as waitForCondition } from '../support/wait-for.js';
 
 export const REPO = resolve(fileURLToPath(new URL('../..', import.meta.url)));
 
@@ -69,10 +70,13 @@ export function defaultConfigCopy(dir: string, edit: (yaml: string) => string = 
 }
 
 export async function waitFor(what: string, cond: () => boolean, timeoutMs: number, child?: MizanChild, stepMs = 100): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!cond()) {
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}${child ? `\n--- output ---\n${child.out().slice(-4000)}` : ''}`);
-    if (child && !child.alive()) throw new Error(`the bot exited while waiting for ${what}\n--- output ---\n${child.out().slice(-4000)}`);
-    await sleep(stepMs);
-  }
+  const output = () => (child ? `--- output ---\n${child.out().slice(-4000)}` : '');
+  await waitForCondition(
+    () => {
+      if (cond()) return true;
+      if (child && !child.alive()) throw new Error(`the bot exited while waiting for ${what}\n${output()}`);
+      return false;
+    },
+    { what, timeout: timeoutMs, interval: stepMs, detail: output },
+  );
 }

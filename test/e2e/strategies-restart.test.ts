@@ -10,6 +10,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { WallexRestClient } from '../../src/exchange/rest/client.js';
 import type { MarginPosition } from '../../src/core/types/margin.js';
 import { DRILL_KEY, handSim, kill9, liveYaml, sleep, startMizan, tempDir, waitFor, type Child } from './restart-helpers.js';
+import { moreStatusLines } from '../support/wait-for.js';
 
 const tmp = tempDir('mizan-e2e-restart-');
 afterAll(() => tmp.remove());
@@ -88,7 +89,7 @@ describe('example strategies restarted after SIGKILL', () => {
       expect(before[0]).toMatch(/ long (open|pending)$/);
       child = startMizan(config);
       await waitFor('the restarted bot to start', () => /mizan live/.test(child!.out()), 30_000);
-      await sleep(25_000); // five 5-second candles of the same trend
+      await moreStatusLines(() => child!.out(), 5, 60_000); // five 5-second candles of the same trend
       await read();
       const out = child.out();
       child.proc.kill('SIGINT');

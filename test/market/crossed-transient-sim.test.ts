@@ -11,6 +11,7 @@ import { WallexRestClient } from '../../src/exchange/rest/client.js';
 import { StreamClient } from '../../src/exchange/stream/client.js';
 import { MarketDataEngine } from '../../src/market/engine.js';
 import { runSim, type RunningSim } from '../../src/sim/cli-command.js';
+import { waitFor } from '../support/wait-for.js';
 
 let s: RunningSim;
 let stream: StreamClient;
@@ -22,7 +23,7 @@ beforeAll(async () => {
   const rest = new WallexRestClient({ baseUrl: s.server.url });
   stream = new StreamClient({ url: s.server.url, protocol: 4 });
   engine = new MarketDataEngine({ stream, depth: { getDepth: (x) => rest.getDepth(x), getAllDepths: () => rest.getAllDepth() }, clock: new SystemClock() });
-});
+}, 120_000); // loading the replay capture takes far longer under load than on a quiet machine
 
 afterAll(async () => {
   engine?.stop();
@@ -45,9 +46,11 @@ describe('transient crosses from the replay', () => {
     });
     await engine.start(SYMBOLS);
     await stream.connect();
-    await new Promise((r) => setTimeout(r, 10_000));
+    // Wait for the crosses themselves (the positive event that proves the moments passed), not a pause.
+    await waitFor(() => crossedMoments > 3, { what: 'more than 3 crossed moments in the local book', timeout: 60_000, detail: () => `seen ${crossedMoments}` });
+    await waitFor(() => SYMBOLS.every((sym) => engine.health(sym).healthy), { what: 'every book healthy', timeout: 15_000 });
     expect(crossedMoments).toBeGreaterThan(3);
     expect(flaps).toEqual([]);
     for (const sym of SYMBOLS) expect(engine.health(sym).healthy).toBe(true);
-  }, 40_000);
+  }, 90_000);
 });

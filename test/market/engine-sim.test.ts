@@ -15,6 +15,7 @@ import { MarketDataEngine } from '../../src/market/engine.js';
 import type { LiveCandle } from '../../src/market/candle-aggregator.js';
 import { runSim, type RunningSim } from '../../src/sim/cli-command.js';
 import { defaultReplaySources, startReplay, type ReplayHandle } from '../../src/sim/replay/index.js';
+import { waitFor as waitForCondition } from '../support/wait-for.js';
 
 const SYMBOLS = ['BTCUSDT', 'ETHUSDT', 'BTCTMN'];
 for (const transport of ['ws', 'socketio'] as const satisfies readonly StreamTransport[]) describe(`over ${transport}`, () => suite(transport));
@@ -34,9 +35,8 @@ const closed: LiveCandle[] = [];
 let stamps: { healthy: boolean; t: number }[] = [];
 
 const until = async (cond: () => boolean, ms: number) => {
-  const end = Date.now() + ms;
-  while (!cond() && Date.now() < end) await new Promise((r) => setTimeout(r, 20));
-  return cond();
+  await waitForCondition(cond, { what: String(cond), timeout: ms, interval: 20 });
+  return true;
 };
 
 beforeAll(async () => {

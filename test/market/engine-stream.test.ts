@@ -12,6 +12,7 @@ import { StreamClient } from '../../src/exchange/stream/client.js';
 import { MarketDataEngine } from '../../src/market/engine.js';
 import type { BookSide, DepthSource, RawLevel } from '../../src/market/ports.js';
 import { RefBook } from './support/ref-book.js';
+import { waitFor as waitForCondition } from '../support/wait-for.js';
 
 async function startServer() {
   const http = createServer();
@@ -33,11 +34,7 @@ async function startServer() {
 }
 
 async function waitFor(check: () => boolean, what: string, timeoutMs = 15_000): Promise<void> {
-  const start = Date.now();
-  while (!check()) {
-    if (Date.now() - start > timeoutMs) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 10));
-  }
+  await waitForCondition(check, { what, timeout: timeoutMs, interval: 10 });
 }
 
 /** Socket.io shape of a side: `{"0": {price: "…", quantity: n, sum: n}, …}`. */

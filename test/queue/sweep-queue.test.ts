@@ -12,6 +12,7 @@ import { mizan, REPO, startRun, tempDir, type Running, type TempDir } from '../e
 import { PREFIX, QUEUE_NAME } from '../../src/queue/store.js';
 import type { RedisServer } from '../support/redis-server.js';
 import { QueueProcesses } from './processes.js';
+import { waitFor as waitForCondition } from '../support/wait-for.js';
 
 const CONFIG = join(REPO, 'config/backtest-sweep.yaml');
 // 24 trials; with slow=12, fast 12..16 make sma-cross throw in create() (fast must be below slow):
@@ -55,11 +56,7 @@ function logLines(w: Running, msg: string): Record<string, unknown>[] {
 }
 
 async function until(what: string, cond: () => boolean, timeoutMs: number): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!cond()) {
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting until ${what}`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
+  await waitForCondition(cond, { what, timeout: timeoutMs, interval: 25 });
 }
 
 async function streamCounts(url: string, sweepId: string): Promise<{ done: number; results: number }> {

@@ -16,6 +16,7 @@ import type { FaultConfig } from '../../src/sim/faults.js';
 import type { SimOrder } from '../../src/sim/order-types.js';
 import { Journal } from '../../src/store/journal.js';
 import type { OrderRow } from '../../src/store/types.js';
+import { waitFor as waitForCondition } from '../support/wait-for.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 export const REPO = resolve(here, '../..');
@@ -87,11 +88,7 @@ export function capturingLogger(): Logger & { messages: string[] } {
 }
 
 export async function waitFor(what: string, cond: () => boolean, timeoutMs: number, stepMs = 100): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!cond()) {
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
-    await sleep(stepMs);
-  }
+  await waitForCondition(cond, { what, timeout: timeoutMs, interval: stepMs });
 }
 
 /** Journal state of a simulator order: the tracker's name for it. */

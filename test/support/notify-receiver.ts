@@ -25,6 +25,8 @@ export interface Receiver {
   url: string;
   requests: Received[];
   on(path: string): Received[];
+  /** How many client connections are open now (0 once every sender has gone). */
+  connections(): Promise<number>;
   close(): Promise<void>;
 }
 
@@ -62,6 +64,7 @@ export async function startReceiver(answer: (req: Received, nth: number) => Answ
     url: `http://127.0.0.1:${port}`,
     requests,
     on: (path) => requests.filter((r) => r.path === path),
+    connections: () => new Promise<number>((resolve, reject) => server.getConnections((err, n) => (err ? reject(err) : resolve(n)))),
     close: () =>
       new Promise<void>((r) => {
         for (const res of open) res.destroy();

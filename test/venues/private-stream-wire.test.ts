@@ -20,15 +20,15 @@ import { Journal } from '../../src/store/journal.js';
 import type { FillEvent } from '../../src/strategy/views.js';
 import { startSim } from '../sim/wire/harness.js';
 import { captureLogger } from '../exchange/rest/helpers.js';
+import { waitFor as waitForCondition } from '../support/wait-for.js';
 
 const cleanup: (() => unknown)[] = [];
 afterEach(async () => {
   for (const fn of cleanup.splice(0).reverse()) await fn();
 });
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 async function until(what: string, cond: () => boolean, ms = 5000): Promise<void> {
-  for (const end = Date.now() + ms; !cond(); await sleep(10)) if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+  await waitForCondition(cond, { what, timeout: ms, interval: 10 });
 }
 
 /** Reconnect timers the test can hold back: a stream drop then lasts until `release()`. */
@@ -73,11 +73,22 @@ async function setup(options: Partial<ExecutionOptions>) {
   tracker.start();
   await stream.connect();
   let polling = false;
+  /** When the latest finished poll began (wall clock): a poll begun after a moment proves it passed. */
+  let lastPollBegan = 0;
   const poller = setInterval(() => {
     if (polling) return;
     polling = true;
-    void engine.pollOnce().finally(() => (polling = false));
+    const began = Date.now();
+    void engine.pollOnce().finally(() => {
+      polling = false;
+      lastPollBegan = began;
+    });
   }, 10);
+  /** Resolves once a poll begun at least `afterMs` from now has finished. */
+  const pollAfter = (afterMs: number, what: string) => {
+    const at = Date.now() + afterMs;
+    return until(what, () => lastPollBegan >= at, 10_000);
+  };
   cleanup.push(() => clearInterval(poller));
   const fills: FillEvent[] = [];
   engine.on('fill', (f) => fills.push(f));
@@ -86,7 +97,7 @@ async function setup(options: Partial<ExecutionOptions>) {
     (await engine.submitOrder({ kind: 'order', strategy: 'ps', symbol: 'USDTTMN', side: 'BUY', type: 'LIMIT', size: { kind: 'base', quantity: d(10) }, price })).clientOrderId;
   /** A public trade through the order's price: fills `q` of it (maker). */
   const trade = (q: string) => h.sim.recordTrade({ symbol: 'USDTTMN', price: price.minus(1), quantity: d(q), isBuyOrder: false, timestamp: h.clock.now() });
-  return { ...h, key, orderReads, lines, journal, engine, stream, tracker, fills, place, trade, hold };
+  return { ...h, key, orderReads, lines, journal, engine, stream, tracker, fills, place, trade, hold, pollAfter };
 }
 
 function booked(fills: FillEvent[]) {
@@ -99,11 +110,14 @@ describe('order tracking by the private stream (wire server, REST venue, SQLite 
     const id = await t.place();
     await until('the stream to report the new order', () => t.tracker.stats().orderSaved >= 1);
     const o = t.engine.orders.get(id)!;
-    await sleep(100); // a poll that started before the stream's report may still be on its way
+    // A poll that started before the stream's report may still be on its way: wait for one begun after.
+    await t.pollAfter(0, 'a poll begun after the stream report');
     const readsBefore = t.orderReads.length;
     t.trade('4');
     await until('the first fill', () => t.fills.length === 1);
-    await sleep(300); // adaptive polling (40 ms) would read the order several times meanwhile
+    // Adaptive polling (40 ms) would read the order again by a poll begun 200 ms from now: wait for
+    // that poll to have run (under load the poller can stall, so a fixed pause proved nothing).
+    await t.pollAfter(200, 'a poll begun 200 ms after the first fill');
     t.trade('6');
     await until('the order to be filled', () => o.state === 'filled');
     expect(t.orderReads.length).toBe(readsBefore);
@@ -153,8 +167,7 @@ describe('order tracking by the private stream (wire server, REST venue, SQLite 
     t.server.faults.dropConnections();
     await until('the tracker to see the drop', () => !t.tracker.stats().up);
     const readsAtDrop = t.orderReads.length;
-    await sleep(200);
-    expect(t.orderReads.length).toBeGreaterThan(readsAtDrop); // polling is back at its fast pace
+    await until('polling back at its fast pace', () => t.orderReads.length > readsAtDrop, 10_000);
     const detailsBefore = t.tracker.stats().tradeDetails;
     t.trade('6');
     await until('the order to be filled by polling', () => o.state === 'filled');

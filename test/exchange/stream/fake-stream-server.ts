@@ -6,6 +6,7 @@
 import { createServer, type Server as HttpServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Server } from 'socket.io';
+import { waitFor as waitForCondition } from '../../support/wait-for.js';
 
 export interface FakeStreamServer {
   url: string;
@@ -75,9 +76,5 @@ export async function startFakeStreamServer(): Promise<FakeStreamServer> {
 
 /** Poll until `check` holds (no timing assertion: only a generous upper bound). */
 export async function waitFor(check: () => boolean, what: string, timeoutMs = 10_000): Promise<void> {
-  const start = Date.now();
-  while (!check()) {
-    if (Date.now() - start > timeoutMs) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 10));
-  }
+  await waitForCondition(check, { what, timeout: timeoutMs, interval: 10 });
 }

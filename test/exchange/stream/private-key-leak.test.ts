@@ -7,6 +7,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { PrivateStreamClient, validateStreamKey } from '../../../src/exchange/stream/private-client.js';
 import { captureLogger } from '../rest/helpers.js';
 import { startFakeStreamServer, type FakeStreamServer } from './fake-stream-server.js';
+import { waitFor as waitForCondition } from '../../support/wait-for.js';
 
 const KEY = 'skLEAKCANARY_5b4a39281706abcdef';
 const cleanup: (() => unknown)[] = [];
@@ -15,7 +16,7 @@ afterEach(async () => {
 });
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 async function until(cond: () => boolean, ms = 5000) {
-  for (const end = Date.now() + ms; !cond(); await sleep(10)) if (Date.now() > end) throw new Error('timed out');
+  await waitForCondition(cond, { what: String(cond), timeout: ms, interval: 10 });
 }
 
 describe('the stream key never leaks', () => {

@@ -23,6 +23,7 @@ import { JournalExecutionAdapter } from '../../../src/runtime/journal-adapters.j
 import { Journal } from '../../../src/store/journal.js';
 import type { FillEvent } from '../../../src/strategy/views.js';
 import { startSim } from './harness.js';
+import { waitFor as waitForCondition } from '../../support/wait-for.js';
 
 const cleanup: (() => unknown)[] = [];
 afterEach(async () => {
@@ -30,7 +31,7 @@ afterEach(async () => {
 });
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 async function until(what: string, cond: () => boolean, ms = 10_000): Promise<void> {
-  for (const end = Date.now() + ms; !cond(); await sleep(10)) if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+  await waitForCondition(cond, { what, timeout: ms, interval: 10 });
 }
 
 const RULE = { cutAfterMs: 1500, extendMs: 100, maxExtensions: 2 };

@@ -6,6 +6,7 @@ import { StreamClient, type StreamClientOptions } from '../../../src/exchange/st
 import type { StreamServeOptions } from '../../../src/sim/wire/stream.js';
 import { captureLogger } from '../../exchange/stream/capture-logger.js';
 import { startSim } from './harness.js';
+import { waitFor as waitForCondition } from '../../support/wait-for.js';
 
 const cleanup: (() => unknown)[] = [];
 afterEach(async () => {
@@ -13,8 +14,8 @@ afterEach(async () => {
 });
 
 const until = async (cond: () => boolean, ms = 10_000) => {
-  for (const end = Date.now() + ms; !cond() && Date.now() < end; ) await new Promise((r) => setTimeout(r, 20));
-  return cond();
+  await waitForCondition(cond, { what: String(cond), timeout: ms, interval: 20 });
+  return true;
 };
 
 async function setup(client: Omit<StreamClientOptions, 'url'>, stream: StreamServeOptions = {}) {

@@ -9,6 +9,7 @@ import { appPong } from '../../../src/exchange/stream/transport.js';
 import { readSampleText } from '../../support/samples.js';
 import { captureLogger } from '../../exchange/stream/capture-logger.js';
 import { startSim } from './harness.js';
+import { waitFor as waitForCondition } from '../../support/wait-for.js';
 
 const cleanup: (() => unknown)[] = [];
 afterEach(async () => {
@@ -16,10 +17,7 @@ afterEach(async () => {
 });
 
 async function until(what: string, cond: () => boolean, ms = 10_000): Promise<void> {
-  for (const end = Date.now() + ms; !cond(); ) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
+  await waitForCondition(cond, { what, timeout: ms, interval: 20 });
 }
 
 describe('/ws application-level ping', () => {
