@@ -1,0 +1,240 @@
+/**
+ * The order-book fill model of a book backtest: a pure, synchronous matcher of one account's orders
+ * against a recorded book and its trades for one market. Feed it the recording in time order
+ * (`snapshot`, `level`, `trade`); `place` and `cancel` take effect after the configured latency.
+ *
+ *  - An order placed at t becomes live at t + entryLatencyMs; a cancel sent at t takes effect at
+ *    t + cancelLatencyMs. Pending actions due at or before a market event's time are applied before
+ *    it, so a trade strictly before the cancel's moment still fills the order (the race is lost).
+ *  - The exchange's rules are checked when the order is sent, with the simulator's own
+ *    `validateOrder` (tick, step, min / max quantity, min notional).
+ *  - A live MARKET order walks the opposite levels; like the simulator it is cancelled unfilled
+ *    when its worst level lies more than `maxMarketMove` (0.02) from the reference price (the last
+ *    trade, else the best opposite price). Whatever the book cannot fill is cancelled.
+ *  - A live LIMIT order first takes the opposite levels it crosses (taker), then rests at the back
+ *    of its level's queue: the quantity ahead is the level's quantity when it becomes live. Trades
+ *    at its price by takers on the other side eat the queue ahead, then the order (maker, at its
+ *    price); a trade through its price fills it whole. Level decreases move it per the queue model.
+ *  - The model has no market impact: our fills do not change the recorded book.
+ */
+import { Decimal, ZERO, dgt, dlt } from '../../core/decimal.js';
+import type { Side } from '../../core/types/index.js';
+import type { MarketSpec } from '../../sim/markets.js';
+import type { PlaceOrderRequest } from '../../sim/order-types.js';
+import { validateOrder } from '../../sim/validate-order.js';
+import { walkBase } from '../../risk/book-walk.js';
+import type { BookLevel } from '../../core/types/market.js';
+import { queueModel, type QueueModel, type QueueModelName } from './queue-model.js';
+
+export interface BookFillOptions {
+  queueModel: QueueModelName;
+  /** Exponent of the `prob` model (1: in proportion). */
+  queuePower?: number;
+  entryLatencyMs: number;
+  cancelLatencyMs: number;
+  /** A market order is cancelled when it would fill further than this fraction from the reference (0.02). */
+  maxMarketMove?: number;
+}
+
+export type BookOrderStatus = 'PENDING' | 'OPEN' | 'FILLED' | 'CANCELED' | 'REJECTED';
+
+export interface BookOrder {
+  id: string;
+  req: PlaceOrderRequest;
+  sentAt: number;
+  liveAt: number;
+  status: BookOrderStatus;
+  filled: Decimal;
+  /** Quantity ahead in the queue while it rests. */
+  ahead: Decimal;
+  cancelAt?: number;
+  reason?: string;
+}
+
+export interface BookFill {
+  orderId: string;
+  t: number;
+  side: Side;
+  price: Decimal;
+  quantity: Decimal;
+  liquidity: 'maker' | 'taker';
+}
+
+type Pending = { at: number; seq: number; kind: 'live' | 'cancel'; id: string };
+
+export class BookFillEngine {
+  readonly bids = new Map<string, BookLevel>();
+  readonly asks = new Map<string, BookLevel>();
+  private readonly orders = new Map<string, BookOrder>();
+  private pending: Pending[] = [];
+  private fills: BookFill[] = [];
+  private last: Decimal | undefined;
+  private seq = 0;
+  private readonly model: QueueModel;
+  private readonly maxMove: Decimal;
+
+  constructor(
+    readonly market: MarketSpec,
+    readonly options: BookFillOptions,
+  ) {
+    for (const f of ['entryLatencyMs', 'cancelLatencyMs'] as const) {
+      const v = options[f];
+      if (!Number.isFinite(v) || v < 0) throw new Error(`${f} must be a number of milliseconds ≥ 0, got ${String(v)}`);
+    }
+    this.model = queueModel(options.queueModel, options.queuePower);
+    this.maxMove = new Decimal(options.maxMarketMove ?? 0.02);
+  }
+
+  order(id: string): BookOrder | undefined {
+    return this.orders.get(id);
+  }
+
+  /** Fills since the last call, in the order they happened. */
+  takeFills(): BookFill[] {
+    const out = this.fills;
+    this.fills = [];
+    return out;
+  }
+
+  /** Send an order at t. Throws the simulator's 422 SimError when it breaks the exchange's rules. */
+  place(t: number, req: PlaceOrderRequest): BookOrder {
+    this.advance(t);
+    validateOrder(req, req.symbol === this.market.symbol ? this.market : undefined, this.reference(req.side));
+    if (req.type !== 'MARKET' && req.type !== 'LIMIT') throw new Error(`the book fill model handles MARKET and LIMIT orders, got ${req.type}`);
+    const id = req.clientId ?? `book-${++this.seq}`;
+    if (this.orders.has(id)) throw new Error(`client id ${JSON.stringify(id)} is already used`);
+    const o: BookOrder = { id, req, sentAt: t, liveAt: t + this.options.entryLatencyMs, status: 'PENDING', filled: ZERO, ahead: ZERO };
+    this.orders.set(id, o);
+    this.schedule(o.liveAt, 'live', id);
+    return o;
+  }
+
+  /** Send a cancel at t; it takes effect at t + cancelLatencyMs unless the order is done by then. */
+  cancel(t: number, id: string): void {
+    this.advance(t);
+    const o = this.orders.get(id);
+    if (!o) throw new Error(`no order ${JSON.stringify(id)} to cancel`);
+    if (o.cancelAt !== undefined) return;
+    o.cancelAt = t + this.options.cancelLatencyMs;
+    this.schedule(o.cancelAt, 'cancel', id);
+  }
+
+  /** Apply the pending entries and cancels due at or before t. */
+  advance(t: number): void {
+    while (this.pending.length > 0 && this.pending[0]!.at <= t) {
+      const p = this.pending.shift()!;
+      const o = this.orders.get(p.id)!;
+      if (p.kind === 'cancel') {
+        if (o.status === 'OPEN' || o.status === 'PENDING') o.status = 'CANCELED';
+      } else if (o.status === 'PENDING') this.goLive(o, p.at);
+    }
+  }
+
+  snapshot(t: number, bids: readonly BookLevel[], asks: readonly BookLevel[]): void {
+    this.advance(t);
+    for (const [side, levels] of [['BUY', bids], ['SELL', asks]] as const) {
+      const map = side === 'BUY' ? this.bids : this.asks;
+      const next = new Map(levels.filter((l) => l.quantity.gt(0)).map((l) => [l.price.toFixed(), l] as const));
+      for (const key of new Set([...map.keys(), ...next.keys()])) {
+        this.onLevel(side, key, map.get(key)?.quantity ?? ZERO, next.get(key)?.quantity ?? ZERO);
+      }
+      map.clear();
+      for (const [k, l] of next) map.set(k, l);
+    }
+  }
+
+  /** A level of the bids (BUY) or asks (SELL) now holds `quantity` (0: gone). */
+  level(t: number, side: Side, price: Decimal, quantity: Decimal): void {
+    this.advance(t);
+    const map = side === 'BUY' ? this.bids : this.asks;
+    const key = price.toFixed();
+    this.onLevel(side, key, map.get(key)?.quantity ?? ZERO, quantity);
+    if (quantity.gt(0)) map.set(key, { price, quantity });
+    else map.delete(key);
+  }
+
+  /** A public trade; `takerSide` BUY lifted the asks, SELL hit the bids. */
+  trade(t: number, price: Decimal, quantity: Decimal, takerSide: Side): void {
+    this.advance(t);
+    this.last = price;
+    for (const o of this.resting()) {
+      const p = o.req.price!;
+      const buy = o.req.side === 'BUY';
+      if (buy ? dlt(price, p) : dgt(price, p)) {
+        this.fill(o, t, p, o.req.quantity.minus(o.filled), 'maker');
+      } else if (price.eq(p) && takerSide !== o.req.side) {
+        const eaten = Decimal.min(quantity, o.ahead);
+        o.ahead = o.ahead.minus(eaten);
+        const rest = quantity.minus(eaten);
+        if (rest.gt(0)) this.fill(o, t, p, Decimal.min(rest, o.req.quantity.minus(o.filled)), 'maker');
+      }
+    }
+  }
+
+  private *resting(): Generator<BookOrder> {
+    for (const o of this.orders.values()) if (o.status === 'OPEN') yield o;
+  }
+
+  private onLevel(side: Side, key: string, before: Decimal, after: Decimal): void {
+    if (before.eq(after)) return;
+    for (const o of this.resting()) {
+      if (o.req.side === side && o.req.price!.toFixed() === key) o.ahead = this.model.onLevelChange(o.ahead, before, after);
+    }
+  }
+
+  private schedule(at: number, kind: Pending['kind'], id: string): void {
+    const p: Pending = { at, seq: ++this.seq, kind, id };
+    let i = this.pending.length;
+    while (i > 0 && (this.pending[i - 1]!.at > at || (this.pending[i - 1]!.at === at && this.pending[i - 1]!.seq > p.seq))) i--;
+    this.pending.splice(i, 0, p);
+  }
+
+  private reference(side: Side): Decimal | undefined {
+    return this.last ?? this.sorted(side === 'BUY' ? 'SELL' : 'BUY')[0]?.price;
+  }
+
+  /** Levels of a side, best first. */
+  private sorted(side: Side): BookLevel[] {
+    const levels = [...(side === 'BUY' ? this.bids : this.asks).values()];
+    return levels.sort((a, b) => (side === 'BUY' ? b.price.cmp(a.price) : a.price.cmp(b.price)));
+  }
+
+  private goLive(o: BookOrder, t: number): void {
+    o.status = 'OPEN';
+    const buy = o.req.side === 'BUY';
+    const opposite = this.sorted(buy ? 'SELL' : 'BUY');
+    if (o.req.type === 'MARKET') {
+      const ref = this.reference(o.req.side);
+      const walk = walkBase(opposite, o.req.quantity);
+      const bound = ref ? (buy ? ref.mul(this.maxMove.plus(1)) : ref.mul(new Decimal(1).minus(this.maxMove))) : undefined;
+      if (!walk.worst || !bound || (buy ? dgt(walk.worst, bound) : dlt(walk.worst, bound))) {
+        o.status = 'CANCELED';
+        o.reason = walk.worst ? `would move the price more than ${this.maxMove.mul(100).toFixed()} %` : 'no opposite book';
+        return;
+      }
+      this.take(o, t, opposite, undefined);
+      if (o.status === 'OPEN') o.status = 'CANCELED';
+      return;
+    }
+    this.take(o, t, opposite, o.req.price!);
+    if (o.status !== 'OPEN') return;
+    o.ahead = (buy ? this.bids : this.asks).get(o.req.price!.toFixed())?.quantity ?? ZERO;
+  }
+
+  private take(o: BookOrder, t: number, opposite: readonly BookLevel[], limit: Decimal | undefined): void {
+    const buy = o.req.side === 'BUY';
+    for (const l of opposite) {
+      if (limit && (buy ? dgt(l.price, limit) : dlt(l.price, limit))) break;
+      const left = o.req.quantity.minus(o.filled);
+      if (left.lte(0)) break;
+      this.fill(o, t, l.price, Decimal.min(left, l.quantity), 'taker');
+    }
+  }
+
+  private fill(o: BookOrder, t: number, price: Decimal, quantity: Decimal, liquidity: BookFill['liquidity']): void {
+    if (quantity.lte(0)) return;
+    o.filled = o.filled.plus(quantity);
+    this.fills.push({ orderId: o.id, t, side: o.req.side, price, quantity, liquidity });
+    if (o.filled.gte(o.req.quantity)) o.status = 'FILLED';
+  }
+}

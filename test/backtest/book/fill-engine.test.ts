@@ -1,0 +1,119 @@
+import { describe, expect, it } from 'vitest';
+import { Decimal } from '../../../src/core/decimal.js';
+import { BookFillEngine, type BookFillOptions } from '../../../src/backtest/book/fill-engine.js';
+import type { MarketSpec } from '../../../src/sim/markets.js';
+import { SimError } from '../../../src/sim/errors.js';
+
+const d = (x: string | number) => new Decimal(x);
+const MARKET: MarketSpec = {
+  symbol: 'BTCUSDT', baseAsset: 'BTC', quoteAsset: 'USDT', baseAssetPrecision: 8, quoteAssetPrecision: 2,
+  faName: 'BTC', faBaseAsset: 'BTC', faQuoteAsset: 'USDT', stepSize: 4, tickSize: 2,
+  minQty: d('0.0001'), maxQty: d(100), minNotional: d(1), makerFee: d('0.001'), takerFee: d('0.002'),
+  createdAt: '2024-01-01T00:00:00.000000Z',
+};
+const lv = (price: number, quantity: number) => ({ price: d(price), quantity: d(quantity) });
+const engine = (o: Partial<BookFillOptions> = {}) =>
+  new BookFillEngine(MARKET, { queueModel: 'risk-averse', entryLatencyMs: 10, cancelLatencyMs: 10, ...o });
+const fills = (e: BookFillEngine) => e.takeFills().map((f) => `${f.t} ${f.price.toFixed()} ${f.quantity.toFixed()} ${f.liquidity}`);
+
+/**
+ * One bid level at 100. Hand computation:
+ *  t=0 book 100 × 5; BUY 1 @ 100 sent, live at t=10.
+ *  t=5 a sell print of 2 and the level drops to 3: the order is not live yet, nothing changes for it.
+ *  t=10 live, queue ahead = 3.   t=12 level 3 → 8 (joins behind).   t=14 level 8 → 6 (a decrease of 2):
+ *    risk-averse: ahead = min(3, 6) = 3.
+ *    prob, power 1: back = 8 − 3 = 5, prob = 5/8, ahead = 3 − (3/8)·2 + min(5 − 1.25, 0) = 2.25.
+ *  t=20 sell print 2.5 @ 100: risk-averse ahead 0.5, no fill; prob: fills 0.25.
+ *  t=25 cancel sent, effective t=35.   t=30 sell print 1 @ 100: risk-averse fills 0.5; prob fills 0.75 (done).
+ *  t=35 sell print 1 @ 99 (through): the cancel took effect first; nothing more fills.
+ */
+function scenario(e: BookFillEngine): void {
+  e.snapshot(0, [lv(100, 5)], [lv(101, 3)]);
+  e.place(0, { symbol: 'BTCUSDT', side: 'BUY', type: 'LIMIT', quantity: d(1), price: d(100), clientId: 'a' });
+  e.trade(5, d(100), d(2), 'SELL');
+  e.level(5, 'BUY', d(100), d(3));
+  e.level(12, 'BUY', d(100), d(8));
+  e.level(14, 'BUY', d(100), d(6));
+  e.trade(20, d(100), d('2.5'), 'SELL');
+  e.level(20, 'BUY', d(100), d('3.5'));
+  e.cancel(25, 'a');
+  e.trade(30, d(100), d(1), 'SELL');
+  e.trade(35, d(99), d(1), 'SELL');
+}
+
+describe('book fill model', () => {
+  it('risk-averse queue: only prints at the price eat the queue ahead; the cancel wins at t+latency', () => {
+    const e = engine();
+    scenario(e);
+    expect(fills(e)).toEqual(['30 100 0.5 maker']);
+    expect(e.order('a')!.status).toBe('CANCELED');
+    expect(e.order('a')!.filled.toFixed()).toBe('0.5');
+  });
+
+  it('prob queue: level decreases shrink the queue ahead in proportion', () => {
+    const e = engine({ queueModel: 'prob', queuePower: 1 });
+    scenario(e);
+    expect(fills(e)).toEqual(['20 100 0.25 maker', '30 100 0.75 maker']);
+    expect(e.order('a')!.status).toBe('FILLED');
+  });
+
+  it('latency race: a trade through before the cancel takes effect fills the order', () => {
+    const e = engine({ cancelLatencyMs: 10 });
+    e.snapshot(0, [lv(100, 5)], [lv(101, 3)]);
+    e.place(0, { symbol: 'BTCUSDT', side: 'BUY', type: 'LIMIT', quantity: d(1), price: d(100), clientId: 'a' });
+    e.cancel(20, 'a'); // effective at 30
+    e.trade(29, d(99), d(3), 'SELL');
+    expect(fills(e)).toEqual(['29 100 1 maker']);
+    const late = engine({ cancelLatencyMs: 9 });
+    late.snapshot(0, [lv(100, 5)], [lv(101, 3)]);
+    late.place(0, { symbol: 'BTCUSDT', side: 'BUY', type: 'LIMIT', quantity: d(1), price: d(100), clientId: 'a' });
+    late.cancel(20, 'a'); // effective at 29: before the print at 29
+    late.trade(29, d(99), d(3), 'SELL');
+    expect(fills(late)).toEqual([]);
+    expect(late.order('a')!.status).toBe('CANCELED');
+  });
+
+  it('a market order walks the book as it is when it becomes live, within the 2 % bound', () => {
+    const e = engine();
+    e.snapshot(0, [lv(99, 1)], [lv(101, 0.5), lv(102, 1), lv(104, 5)]);
+    e.place(0, { symbol: 'BTCUSDT', side: 'BUY', type: 'MARKET', quantity: d(1), clientId: 'm' });
+    e.level(5, 'SELL', d(101), d('0.2'));
+    e.advance(10);
+    expect(fills(e)).toEqual(['10 101 0.2 taker', '10 102 0.8 taker']);
+    // 2 BTC would reach 104 > 101 × 1.02 = 103.02: cancelled unfilled, as the simulator does.
+    e.place(10, { symbol: 'BTCUSDT', side: 'BUY', type: 'MARKET', quantity: d(2), clientId: 'big' });
+    e.advance(20);
+    expect(fills(e)).toEqual([]);
+    expect(e.order('big')!.status).toBe('CANCELED');
+    expect(e.order('big')!.reason).toMatch(/more than 2 %/);
+  });
+
+  it('a crossing limit takes the levels up to its price, then rests behind the level', () => {
+    const e = engine({ entryLatencyMs: 0 });
+    e.snapshot(0, [lv(100, 5)], [lv(101, 1), lv(102, 1)]);
+    e.place(0, { symbol: 'BTCUSDT', side: 'BUY', type: 'LIMIT', quantity: d(3), price: d(101), clientId: 'x' });
+    e.advance(0);
+    expect(fills(e)).toEqual(['0 101 1 taker']);
+    expect(e.order('x')!.status).toBe('OPEN');
+    expect(e.order('x')!.ahead.toFixed()).toBe('0');
+  });
+
+  it("the exchange's rules are the simulator's: step, tick and min notional name the field", () => {
+    const e = engine();
+    e.snapshot(0, [lv(100, 5)], [lv(101, 3)]);
+    const bad = (q: string, p: string) => {
+      try {
+        e.place(0, { symbol: 'BTCUSDT', side: 'BUY', type: 'LIMIT', quantity: d(q), price: d(p) });
+      } catch (err) {
+        expect(err).toBeInstanceOf(SimError);
+        return JSON.stringify((err as SimError).fields);
+      }
+      throw new Error('accepted');
+    };
+    expect(bad('0.00001', '100')).toMatch(/quantity 0.00001 has more than 4 decimal places/);
+    expect(bad('1', '100.001')).toMatch(/price 100.001 has more than 2 decimal places/);
+    expect(bad('0.001', '100')).toMatch(/order total 0.1 USDT is below the minimum 1 USDT/);
+    expect(() => engine({ entryLatencyMs: -1 })).toThrow(/entryLatencyMs must be a number of milliseconds ≥ 0, got -1/);
+    expect(() => engine({ queueModel: 'fifo' as never })).toThrow(/queueModel must be one of risk-averse, prob, got "fifo"/);
+  });
+});
