@@ -71,7 +71,9 @@ if (process.argv.includes('--check')) {
   let old = '';
   try {
     old = readFileSync(file, 'utf8');
-  } catch {}
+  } catch {
+    // no docs/API.md yet: compared as empty, so the check fails below
+  }
   if (old !== text) {
     process.stderr.write('docs/API.md is out of date: run `npm run docs`\n');
     process.exit(1);

@@ -13,11 +13,10 @@
  * before the run's first decision (its fees and fills come after it).
  * Candles before `from` warm the strategies up; their intents are denied (rule `warmup`).
  */
-import { silentLogger, type Logger } from '../core/logger.js';
+import { silentLogger } from '../core/logger.js';
 import type { MizanConfig } from '../config/schema.js';
 import { loadStrategyInstances } from '../runtime/strategy-loader.js';
-import type { StrategyInstance } from '../kernel/trading-core.js';
-import { loadData, type DataOptions } from './load.js';
+import { loadData } from './load.js';
 import { buildResult, type BacktestResult } from './result.js';
 import { BACKTEST_ACCOUNT, buildHarness } from './setup.js';
 import type { DataReport, Series } from './data.js';

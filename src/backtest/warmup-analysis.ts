@@ -10,7 +10,6 @@
  * larger than needed.
  */
 import type { MizanConfig } from '../config/schema.js';
-import type { Intent } from '../core/intents.js';
 import type { StrategyInstance } from '../kernel/trading-core.js';
 import type { Draft } from '../strategy/builders.js';
 import type { AnyStrategyDefinition, HandlerResult, StrategyHandlers } from '../strategy/define.js';

@@ -13,7 +13,6 @@ import { DEFAULT_SERVER_PORT } from '../config/defaults.js';
 import type { RunningServer } from '../server/server.js';
 import type { BotControlAdapter, DenialLog } from '../server/bot-adapter.js';
 import { MAIN_ACCOUNT } from '../core/account.js';
-import { notificationSecrets } from '../config/notify-secrets.js';
 import { setProcessLogger } from './process-guard.js';
 import { StartAbortedError } from '../runtime/startup-retry.js';
 

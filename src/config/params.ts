@@ -62,7 +62,7 @@ export function validateParams(declared: ParamSpecs, given: Readonly<Record<stri
   const issues: ConfigIssue[] = [];
   const out: Record<string, ParamValue> = {};
   const names = Object.keys(declared);
-  for (const [name, value] of Object.entries(given ?? {})) {
+  for (const name of Object.keys(given ?? {})) {
     if (!(name in declared)) {
       issues.push({ path: `${path}.${name}`, message: `unknown parameter ${JSON.stringify(name)}${didYouMean(name, names)} (declared: ${names.join(', ') || 'none'})` });
     }

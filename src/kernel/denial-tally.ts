@@ -74,7 +74,7 @@ export class DenialTally {
       const reasons = [...r.groups.values()]
         .map((g) => {
           let i = 0;
-          const reason = g.example.replace(NUMBER, (n) => {
+          const reason = g.example.replace(NUMBER, () => {
             const k = i++;
             return g.min[k] === g.max[k] ? g.min[k]! : `${g.min[k]}–${g.max[k]}`;
           });

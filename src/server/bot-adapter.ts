@@ -21,7 +21,6 @@ import {
   type BotControl,
   type BotEvent,
   type CandleDto,
-  type DenialDto,
   type FillDto,
   type OrderDto,
   type StrategyDto,

@@ -90,10 +90,22 @@ function fillRow(r: FillSql): FillRow {
 function where(f: QueryFilter, tsColumn: string): { sql: string; params: Record<string, string | number> } {
   const parts: string[] = [];
   const params: Record<string, string | number> = {};
-  if (f.strategy !== undefined) (parts.push('strategy = @strategy'), (params.strategy = f.strategy));
-  if (f.symbol !== undefined) (parts.push('symbol = @symbol'), (params.symbol = f.symbol));
-  if (f.since !== undefined) (parts.push(`${tsColumn} >= @since`), (params.since = f.since));
-  if (f.until !== undefined) (parts.push(`${tsColumn} < @until`), (params.until = f.until));
+  if (f.strategy !== undefined) {
+    parts.push('strategy = @strategy');
+    params.strategy = f.strategy;
+  }
+  if (f.symbol !== undefined) {
+    parts.push('symbol = @symbol');
+    params.symbol = f.symbol;
+  }
+  if (f.since !== undefined) {
+    parts.push(`${tsColumn} >= @since`);
+    params.since = f.since;
+  }
+  if (f.until !== undefined) {
+    parts.push(`${tsColumn} < @until`);
+    params.until = f.until;
+  }
   return { sql: parts.length ? `WHERE ${parts.join(' AND ')}` : '', params };
 }
 

@@ -228,6 +228,7 @@ export class SimVenue implements Venue {
     try {
       return Promise.resolve(fn());
     } catch (err) {
+      // eslint-disable-next-line @typescript-eslint/prefer-promise-reject-errors -- passes a non-SimError through as thrown
       return Promise.reject(mapSimError(err, op));
     }
   }

@@ -35,7 +35,7 @@ describe('mizan run --live with a refused API key', () => {
       expect(end, out).toMatchObject({ code: 1 });
       expect(out).toMatch(/live trading not started: the exchange does not accept the API key \(account main\): GET \/v1\/account\/balances -> HTTP 401/);
       expect(out).not.toContain(wrong);
-      expect(out).not.toMatch(/^  balances /m); // the banner's line: nothing started
+      expect(out).not.toMatch(/^ {2}balances /m); // the banner's line: nothing started
     } finally {
       await running.stop();
     }

@@ -40,7 +40,7 @@ describe('logging and journal output', { timeout: 120_000 }, () => {
     const log = join(tmp.dir, 'logs/bot.log');
     const config = tmp.file(
       'logging.yaml',
-      defaultConfigWith(join(tmp.dir, 'log-run.sqlite'), (t) => t.replace(/logging:\n  level: info\s*$/, `logging:\n  level: info\n  pretty: true\n  file: ${log}\n`)),
+      defaultConfigWith(join(tmp.dir, 'log-run.sqlite'), (t) => t.replace(/logging:\n {2}level: info\s*$/, `logging:\n  level: info\n  pretty: true\n  file: ${log}\n`)),
     );
     expect(readFileSync(config, 'utf8')).toContain(`file: ${log}`);
     const r = await mizan(['run', config, '--duration', '8']);

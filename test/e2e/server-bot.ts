@@ -22,7 +22,7 @@ export async function startServedBot(dir: string, name: string, serverLines: str
   mkdirSync(sub, { recursive: true });
   const { config } = defaultConfigCopy(sub, (y) => {
     const cut = y.replace(/strategies:\n[\s\S]*?\npaper:/, (block) => {
-      const grid = /  - name: btc-grid\n(?: {4}.*\n)+/.exec(block);
+      const grid = / {2}- name: btc-grid\n(?: {4}.*\n)+/.exec(block);
       if (!grid) throw new Error('config/default.yaml no longer has the btc-grid strategy');
       return `strategies:\n${grid[0]}paper:`;
     });

@@ -25,7 +25,10 @@ beforeAll(async () => {
 }, 120_000);
 
 afterAll(async () => {
-  for (const s of sockets) s instanceof WebSocket ? s.terminate() : s.destroy();
+  for (const s of sockets) {
+    if (s instanceof WebSocket) s.terminate();
+    else s.destroy();
+  }
   await stopBot(bot?.child);
   rmSync(dir, { recursive: true, force: true });
 });

@@ -27,7 +27,7 @@ beforeAll(() => {
 
 afterAll(async () => {
   const bots = await Promise.allSettled(starting);
-  await Promise.all(bots.map((b) => (b.status === 'fulfilled' ? stopBot(b.value.child) : undefined)));
+  await Promise.all(bots.flatMap((b) => (b.status === 'fulfilled' ? [stopBot(b.value.child)] : [])));
   rmSync(dir, { recursive: true, force: true });
 });
 

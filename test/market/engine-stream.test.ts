@@ -29,7 +29,7 @@ async function startServer() {
     io,
     send: (channel: string, data: unknown) => io.to(channel).emit('Broadcaster', channel, data),
     subscribers: (channel: string) => io.sockets.adapter.rooms.get(channel)?.size ?? 0,
-    stop: () => new Promise<void>((resolve) => io.close(() => resolve())),
+    stop: () => io.close(),
   };
 }
 

@@ -3,7 +3,6 @@
  * take the envelope's `result` (or the bare candle body), shared with the simulator's contract tests
  * and the stream client.
  */
-import type { Decimal } from '../../core/decimal.js';
 import type {
   ActiveMarket,
   BookLevel,

@@ -5,7 +5,6 @@
  * that echoes the request headers cannot put the API key into a message.
  */
 import {
-  ExchangeRejectedError,
   RetryableError,
   type ErrorContext,
   type FieldErrors,

@@ -341,7 +341,9 @@ export function attachStream(
     let pingSeq = 0;
     pinger = setInterval(() => {
       const frame = options.appPing ? JSON.stringify({ ping: ++pingSeq }) : undefined;
-      for (const c of wsClients) if (c.socket.readyState === WebSocket.OPEN) frame ? c.socket.send(frame) : c.socket.ping();
+      for (const c of wsClients) if (c.socket.readyState !== WebSocket.OPEN) continue;
+      else if (frame) c.socket.send(frame);
+      else c.socket.ping();
     }, pingIntervalMs);
     pinger.unref();
   }

@@ -69,7 +69,7 @@ export async function startFakeStreamServer(): Promise<FakeStreamServer> {
     },
     stop: async () => {
       io.disconnectSockets(true);
-      await new Promise<void>((resolve) => io.close(() => resolve()));
+      await io.close();
     },
   };
 }

@@ -68,6 +68,7 @@ describe('private stream payloads (the exchange documentation samples)', () => {
       [{ event: 'orderSaved', data: { clientOrderId: 'x', symbol: 'USDTTMN', side: 'BUY', price: '1', origQty: '1', executedQty: '2', status: 'NEW', active: true } }, false, 'orderSaved', 'orderSaved.executedQty'],
       [{ event: 'tradeDetails', data: { clientOrderID: 'x', feeAmount: 'lots', feeCurrency: 'USDT', price: '1', quantity: '1', side: 'BUY', symbol: 'USDTTMN' } }, true, 'tradeDetails', 'tradeDetails.feeAmount'],
       [{ event: 'tradeDetails', data: { clientOrderID: 'x', feeAmount: '0', feeCurrency: 'USDT', price: '1', quantity: '0', side: 'BUY', symbol: 'USDTTMN' } }, true, 'tradeDetails', 'tradeDetails.quantity'],
+      // eslint-disable-next-line no-loss-of-precision -- an overflowing number (Infinity) on purpose
       [{ event: 'balanceUpdated', data: { TMN: { asset: 'TMN', value: 12.5e400, locked: '0' } } }, false, 'balanceUpdated', 'balanceUpdated.TMN.value'],
       [{ event: 'somethingElse', data: {} }, false, 'privateEnvelope', 'private.event'],
       ['not an object', false, 'privateEnvelope', 'private'],

@@ -54,7 +54,7 @@ describe('REST client against the simulator: margin', () => {
     expect(live.callPrice.gt(50000)).toBe(true);
     expect(live.callPrice.toFixed()).toBe(paper.callPrice.toFixed());
     expect(live.liquidityPrice.toFixed()).toBe(paper.liquidityPrice.toFixed());
-    expect(await desks.margin.list('e2e', {})).toEqual([]);
+    expect(desks.margin.list('e2e', {})).toEqual([]);
   });
 
   it('dry-run, loan, open, list, add collateral, close', async () => {

@@ -3,17 +3,11 @@ import { d } from '../../../src/core/decimal.js';
 import {
   parseActiveMarkets,
   parseAllDepth,
-  parseBalances,
   parseCandles,
   parseCurrencyStats,
   parseDepth,
-  parseFeeRates,
   parseMarkets,
-  parseOrderList,
-  parseAccountTrades,
-  parseSpotOrder,
   parseTrades,
-  readEnvelope,
   readFieldErrors,
 } from '../../../src/exchange/parse/index.js';
 import { startSim } from './harness.js';
