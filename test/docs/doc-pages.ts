@@ -3,7 +3,7 @@
  * docs/*.md), the fenced `sh` blocks and the `mizan` commands in them, the relative links and the
  * headings they may point at. Used by test/docs/ (links) and test/e2e/docs-commands.test.ts.
  */
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 
 /** Every page of the documentation, as paths relative to the repository. */

@@ -14,7 +14,6 @@ const cleanup: (() => unknown)[] = [];
 afterEach(async () => {
   for (const fn of cleanup.splice(0).reverse()) await fn();
 });
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 async function until(cond: () => boolean, ms = 5000) {
   await waitForCondition(cond, { what: String(cond), timeout: ms, interval: 10 });
 }
