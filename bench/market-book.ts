@@ -11,7 +11,7 @@ import { ManualClock } from '../src/core/clock.js';
 import { Decimal } from '../src/core/decimal.js';
 import { BookTracker } from '../src/market/book-tracker.js';
 import { OrderBook } from '../src/market/order-book.js';
-import { parseDecimalString } from '../src/market/fast-parse.js';
+import { parseTicks } from '../src/market/fast-parse.js';
 import type { RawLevel } from '../src/market/ports.js';
 
 export interface MarketBookBenchResult {
@@ -24,8 +24,8 @@ export interface MarketBookBenchResult {
   /** Through BookTracker.applySide: integrity checks, health evaluation and the `book` event. */
   trackedSnapshotsPerSecond: number;
   /**
-   * Only parsing the 50 price strings of a side (parseDecimalString, what the book's replace does
-   * per level), nothing else: the ceiling of the tracked rate while every price is parsed per side.
+   * Only parsing the 50 price strings of a side to ticks at scale 2 (parseTicks, what the book's
+   * replace does per level), nothing else: the ceiling of the tracked rate while every price is parsed per side.
    */
   parseOnlySnapshotsPerSecond: number;
   /** trackedSnapshotsPerSecond / parseOnlySnapshotsPerSecond: the share of a tracked side that is parsing its prices. */
@@ -111,7 +111,7 @@ export function run(options: { seconds?: number; outFile?: string } = {}): Marke
   let parsedSum = 0;
   const parseOnly = timeLoop(seconds / 2, (i) => {
     const side = ((i & 1 ? asks : bids)[(i >> 1) % VARIANTS]) as RawLevel[];
-    for (let k = 0; k < side.length; k++) parsedSum += parseDecimalString(side[k]!.price as string);
+    for (let k = 0; k < side.length; k++) parsedSum += parseTicks(side[k]!.price as string, 2);
   });
   if (!(parsedSum > 0)) throw new Error('parsing the bench sides gave nothing');
   const walks = timeLoop(seconds / 2, (i) => {

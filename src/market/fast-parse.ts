@@ -76,3 +76,50 @@ export function decimalToNumber(x: Decimal): number {
   else return x.toNumber();
   return x.s < 0 ? -v : v;
 }
+
+const MAX_SAFE = 9007199254740991;
+
+/**
+ * A plain decimal string ("62525.04", "5.", ".5", "1018259534.0000000000000000") as an integer
+ * number of ticks at `scale` decimals (62525.04 at scale 2 → 6252504), without allocating and without
+ * a division. Returns -1 when the string is not plain (sign, exponent, space, junk, no digit), has a
+ * non-zero digit beyond `scale` decimals, or the tick count passes 2^53 − 1: the caller then takes
+ * the general path. The result is exact: ticks × 10^−scale is the decimal the string spells.
+ */
+export function parseTicks(s: string, scale: number): number {
+  const len = s.length;
+  let v = 0;
+  let frac = -1;
+  let digits = 0;
+  for (let i = 0; i < len; i++) {
+    const c = s.charCodeAt(i);
+    if (c >= 48 && c <= 57) {
+      digits++;
+      if (frac < 0) v = v * 10 + (c - 48);
+      else if (frac < scale) {
+        v = v * 10 + (c - 48);
+        frac++;
+      } else if (c !== 48) return -1; // a non-zero digit beyond the scale
+    } else if (c === 46 && frac < 0) frac = 0;
+    else return -1;
+  }
+  if (digits === 0) return -1;
+  const short = scale - (frac < 0 ? 0 : frac);
+  if (short > 0) v *= POW10[short] as number;
+  return v <= MAX_SAFE ? v : -1;
+}
+
+/** Decimals a plain decimal string needs (trailing fractional zeros ignored), or -1 when not plain. */
+export function plainDecimals(s: string): number {
+  if (!/^(\d+(\.\d*)?|\.\d+)$/.test(s)) return -1;
+  const dot = s.indexOf('.');
+  if (dot < 0) return 0;
+  let end = s.length;
+  while (end > dot + 1 && s.charCodeAt(end - 1) === 48) end--;
+  return end - dot - 1;
+}
+
+/** 10^i as a double, exact for 0 ≤ i ≤ 22. */
+export function pow10(i: number): number {
+  return POW10[i] as number;
+}

@@ -64,7 +64,10 @@ export class OrderBook {
 
   /** True when both sides hold levels and the best bid is at or above the best ask. */
   isCrossed(): boolean {
-    return this.bids.n > 0 && this.asks.n > 0 && (this.bids.px[0] as number) >= (this.asks.px[0] as number);
+    const { bids, asks } = this;
+    if (bids.n === 0 || asks.n === 0) return false;
+    if (bids.scale >= 0 && bids.scale === asks.scale) return (bids.px[0] as number) >= (asks.px[0] as number);
+    return bids.priceNumber(0) >= asks.priceNumber(0);
   }
 
   /** Time of the most recent side update (ms), or -1. */
@@ -73,11 +76,11 @@ export class OrderBook {
   }
 
   bestBidNumber(): number {
-    return this.bids.n > 0 ? (this.bids.px[0] as number) : NaN;
+    return this.bids.n > 0 ? this.bids.priceNumber(0) : NaN;
   }
 
   bestAskNumber(): number {
-    return this.asks.n > 0 ? (this.asks.px[0] as number) : NaN;
+    return this.asks.n > 0 ? this.asks.priceNumber(0) : NaN;
   }
 
   midNumber(): number {
