@@ -229,8 +229,7 @@ export class ExecutionEngine extends EventEmitter<ExecutionEvents> {
       return;
     }
     if (!r.changed && !force) return;
-    // The filled part now shows in the balance the fills move: the order's reservation keeps only
-    // the rest (settled before the fills are booked, so what a fill's listeners check sees both).
+    // The filled part shows in the balance the fills move: the reservation keeps the rest (settled first).
     if (r.fills.length > 0 && o.reservationId) this.deps.reservations?.settle(o.reservationId, o.filled);
     const journal = this.deps.journal;
     for (const f of r.fills) {

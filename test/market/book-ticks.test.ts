@@ -13,20 +13,12 @@ import { BookSideLevels, type SideRejection } from '../../src/market/book-side.j
 import { parseDecimalString, parseTicks } from '../../src/market/fast-parse.js';
 import { OrderBook } from '../../src/market/order-book.js';
 import type { RawLevel } from '../../src/market/ports.js';
+import { mulberry32 } from '../../src/sim/replay/prng.js';
 
 const SAMPLES = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../fixtures/exchange-samples');
 
-/** Deterministic PRNG (mulberry32) so a failure replays. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** Deterministic PRNG (the simulator's mulberry32) so a failure replays. */
+const rng = mulberry32;
 
 /** A random plain decimal spelling of a positive price: 1–12 integer digits, 0–10 decimals, zeros. */
 function plainPrice(r: () => number, maxInt = 12, maxDec = 10): string {
