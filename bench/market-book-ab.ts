@@ -10,25 +10,9 @@ import { pathToFileURL } from 'node:url';
 import { ManualClock } from '../src/core/clock.js';
 import * as ours from '../src/market/book-tracker.js';
 import type { RawLevel } from '../src/market/ports.js';
+import { makeSides } from './market-book.js';
 
 type TrackerModule = typeof ours;
-
-const LEVELS = 50;
-const VARIANTS = 64;
-
-function makeSides(bid: boolean): RawLevel[][] {
-  const out: RawLevel[][] = [];
-  for (let v = 0; v < VARIANTS; v++) {
-    const levels: RawLevel[] = [];
-    const base = 62_500 + v * 0.37;
-    for (let i = 0; i < LEVELS; i++) {
-      const price = bid ? base - 0.5 - i * 1.25 : base + 0.5 + i * 1.25;
-      levels.push({ price: price.toFixed(2), quantity: Number((0.000451 + ((i * 7 + v) % 13) * 0.013).toFixed(6)) });
-    }
-    out.push(levels);
-  }
-  return out;
-}
 
 function rate(mod: TrackerModule, bids: RawLevel[][], asks: RawLevel[][], seconds: number): number {
   const tracker = new mod.BookTracker({ clock: new ManualClock(0), depth: { getDepth: () => Promise.reject(new Error('no REST')) } });
@@ -40,7 +24,7 @@ function rate(mod: TrackerModule, bids: RawLevel[][], asks: RawLevel[][], second
   let count = 0;
   for (;;) {
     for (let j = 0; j < 1000; j++, count++) {
-      tracker.applySide('BTCUSDT', count & 1 ? 'ask' : 'bid', ((count & 1 ? asks : bids)[(count >> 1) % VARIANTS]) as RawLevel[]);
+      tracker.applySide('BTCUSDT', count & 1 ? 'ask' : 'bid', ((count & 1 ? asks : bids)[(count >> 1) % bids.length]) as RawLevel[]);
     }
     if (process.hrtime.bigint() - start >= limit) break;
   }

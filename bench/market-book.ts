@@ -42,7 +42,7 @@ const LEVELS = 50;
 const VARIANTS = 64;
 
 /** Pre-built side messages (prices drift so each snapshot differs), like `BTCUSDT@buyDepth`. */
-function makeSides(bid: boolean): RawLevel[][] {
+export function makeSides(bid: boolean): RawLevel[][] {
   const out: RawLevel[][] = [];
   for (let v = 0; v < VARIANTS; v++) {
     const levels: RawLevel[] = [];
