@@ -5,11 +5,13 @@
  * position: a ladder that survived a restart is kept, not placed a second time, and coins bought
  * while the bot was down get their sell. A halt cancels the ladder: after the resume it rebuilds the
  * same way (a new ladder where none stands, sells for the coins held), and a ladder cancelled
- * whole while trading (by hand, from the dashboard) is placed again on the next book.
+ * whole while trading (by hand, from the dashboard) is placed again on the next book. A denied rung,
+ * sell or rebuy is tried again (after the wait the denial names, else RETRY_MS): a grid never stops
+ * for good because one order was refused.
  */
 import { cancelAll, Decimal, defineStrategy, limit, qty, quote, type Draft } from '../src/index.js';
 
-/** Wait before placing a ladder again after every rung of one was denied. */
+/** Wait before trying again after a denial that names no wait of its own (the order rate names one). */
 const RETRY_MS = 30_000;
 
 export default defineStrategy({
@@ -25,9 +27,12 @@ export default defineStrategy({
     /** Markets whose ladder stands: its orders are open (also those recovered after a restart). */
     const placed = new Set<string>();
     /** Rungs of a ladder just sent and not yet accepted or denied, per market. */
-    const pending = new Map<string, { left: number; accepted: number; reason?: string }>();
-    /** When a ladder was last denied whole: the next try waits RETRY_MS. */
-    const deniedAt = new Map<string, number>();
+    const pending = new Map<string, { left: number; accepted: number; reason?: string; retryAfterMs?: number }>();
+    /** When a ladder denied whole may be tried again, per market. */
+    const ladderRetryAt = new Map<string, number>();
+    /** When a market's denied sell or rebuy is tried again: its coins get their sell, a gone ladder is laid again. */
+    const repairAt = new Map<string, number>();
+    const retryAt = (d: { retryAfterMs?: number }) => ctx.now() + (d.retryAfterMs ?? RETRY_MS);
     const isGrid = (tag: string | undefined) => tag !== undefined && tag.startsWith('grid-');
     /** False while the bot is halted or reducing: nothing is placed (it would be denied). */
     let trading = true;
@@ -37,9 +42,9 @@ export default defineStrategy({
      * open grid sell covers get their sell one step above their average price. At start (a restart)
      * and after a resume (the halt cancelled every order: the buys are laid again on the next book).
      */
-    const rebuild = (atStart: boolean): Draft[] => {
+    const rebuild = (atStart: boolean, symbols: readonly string[] = ctx.markets): Draft[] => {
       const out: Draft[] = [];
-      for (const symbol of ctx.markets) {
+      for (const symbol of symbols) {
         const mine = ctx.openOrders(symbol).filter((o) => isGrid(o.tag));
         if (mine.length > 0) placed.add(symbol);
         const pos = ctx.position(symbol);
@@ -51,20 +56,36 @@ export default defineStrategy({
       }
       return out;
     };
-    const settle = (symbol: string, accepted: boolean, reason?: string) => {
+    /**
+     * A sell or rebuy was denied and its wait is over: sell the coins no open sell covers; when no coins
+     * are held and no grid order of the market stands (the rebuy was the ladder's last order), the
+     * ladder is laid again.
+     */
+    const repair = (symbol: string): Draft[] => {
+      repairAt.delete(symbol);
+      const held = ctx.position(symbol)?.quantity.gt(0) ?? false;
+      if (!held && !pending.has(symbol) && !ctx.openOrders(symbol).some((o) => isGrid(o.tag))) placed.delete(symbol);
+      return rebuild(false, [symbol]);
+    };
+    const settle = (symbol: string, accepted: boolean, denial?: { reason: string; retryAfterMs?: number }) => {
       const p = pending.get(symbol);
       if (!p) return;
       p.left--;
       if (accepted) p.accepted++;
-      else if (reason) p.reason = reason;
+      else if (denial) {
+        p.reason = denial.reason;
+        // The ladder is tried again when its last rung may pass.
+        if (denial.retryAfterMs !== undefined) p.retryAfterMs = Math.max(p.retryAfterMs ?? 0, denial.retryAfterMs);
+      }
       if (p.left > 0) return;
       pending.delete(symbol);
       if (p.accepted > 0) {
         ctx.log.info({ symbol, rungs: p.accepted, levels: ctx.params.levels }, 'grid placed');
       } else {
         placed.delete(symbol);
-        deniedAt.set(symbol, ctx.now());
-        ctx.log.warn({ symbol, reason: p.reason }, `grid not placed: every rung was denied; trying again in ${RETRY_MS / 1000} s`);
+        const wait = p.retryAfterMs ?? RETRY_MS;
+        ladderRetryAt.set(symbol, ctx.now() + wait);
+        ctx.log.warn({ symbol, reason: p.reason }, `grid not placed: every rung was denied; trying again in ${Math.ceil(wait / 1000)} s`);
       }
     };
     return {
@@ -80,26 +101,33 @@ export default defineStrategy({
         // Resumed: the halt cancelled the ladder (or some of it). Forget it and take it from the account.
         placed.clear();
         pending.clear();
-        deniedAt.clear();
+        ladderRetryAt.clear();
+        repairAt.clear();
         return rebuild(false);
       },
       onBook(symbol, book) {
-        if (!trading || placed.has(symbol) || !book.health().healthy) return;
-        if (ctx.now() - (deniedAt.get(symbol) ?? -Infinity) < RETRY_MS) return;
+        if (!trading || !book.health().healthy) return;
+        const out: Draft[] = ctx.now() >= (repairAt.get(symbol) ?? Infinity) ? repair(symbol) : [];
+        if (placed.has(symbol) || ctx.now() < (ladderRetryAt.get(symbol) ?? -Infinity)) return out;
         const mid = book.mid();
-        if (!mid) return;
+        if (!mid) return out;
         placed.add(symbol);
-        const out: Draft[] = [];
         for (let k = 1; k <= ctx.params.levels; k++) {
           const price = mid.mul(1 - k * step);
           out.push(limit('BUY', symbol, quote(ctx.params.orderQuote), price, { tag: `grid-buy-${k}` }));
         }
-        pending.set(symbol, { left: out.length, accepted: 0 });
+        pending.set(symbol, { left: ctx.params.levels, accepted: 0 });
         ctx.log.debug({ symbol, mid: mid.toFixed(), levels: ctx.params.levels }, 'grid: placing the ladder');
         return out;
       },
       onDenied(d) {
-        if (d.intent.kind === 'order' && d.intent.tag?.startsWith('grid-buy-')) settle(d.intent.symbol, false, `${d.rule}: ${d.reason}`);
+        if (d.intent.kind !== 'order' || !isGrid(d.intent.tag)) return;
+        const { symbol, tag } = d.intent;
+        if (tag!.startsWith('grid-buy-')) return settle(symbol, false, { reason: `${d.rule}: ${d.reason}`, ...(d.retryAfterMs !== undefined ? { retryAfterMs: d.retryAfterMs } : {}) });
+        // A sell (the coins' way out) or a rebuy (the ladder's next rung) refused: tried again later.
+        const at = retryAt(d);
+        repairAt.set(symbol, Math.min(repairAt.get(symbol) ?? Infinity, at));
+        ctx.log.warn({ symbol, tag, rule: d.rule, reason: d.reason }, `grid: ${tag} denied; trying again in ${Math.ceil((at - ctx.now()) / 1000)} s`);
       },
       onOrder(update) {
         const o = update.order;

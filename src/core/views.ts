@@ -127,6 +127,11 @@ export interface Denial {
   intent: Intent;
   rule: string;
   reason: string;
+  /**
+   * When the rule knows it, how long until the same intent may pass (the order rate: the next free
+   * slot of the window). Absent when only a change of the account or the market would let it pass.
+   */
+  retryAfterMs?: number;
 }
 
 export interface MarginAlert {

@@ -6,7 +6,7 @@
 import { Decimal } from '../core/decimal.js';
 import type { ExitIntent, Intent, Verdict } from '../core/intents.js';
 import type { MarginRequest } from '../core/types/margin.js';
-import type { CheckOptions } from '../risk/types.js';
+import { denialOf, type CheckOptions } from '../risk/types.js';
 import { DenialTally } from './denial-tally.js';
 import type { MarketStats, PriceTick, PublicTrade } from '../core/types/market.js';
 import type { Bar } from '../strategy/bar.js';
@@ -186,7 +186,7 @@ export class TradingCore {
   private verdict(intent: Intent, verdict: Verdict & { reservationId?: string }): PassedVerdict | undefined {
     this.deps.journal?.recordDecision?.(verdict);
     if (!verdict.ok) {
-      this.deny({ intent, rule: verdict.rule, reason: verdict.reason });
+      this.deny(denialOf({ ...verdict, intent }));
       return undefined;
     }
     if (verdict.adjustments.length > 0) this.deps.logger.debug({ strategy: intent.strategy, adjustments: verdict.adjustments }, 'intent adjusted');

@@ -34,7 +34,7 @@ import { OrderRateRule } from './rules/order-rate.js';
 import { PriceSanityRule } from './rules/price-sanity.js';
 import { TradingStateRule } from './rules/trading-state.js';
 import { TradingState } from './trading-state.js';
-import type { CheckOptions, RiskVerdict } from './types.js';
+import { denialOf, type CheckOptions, type RiskVerdict } from './types.js';
 import { MAIN_ACCOUNT } from '../core/account.js';
 
 export const DEFAULT_ORDER_RATE = { limit: 20, windowMs: 10_000, reserveForCancels: 4 } as const;
@@ -180,7 +180,7 @@ export class RiskEngine extends EventEmitter<RiskEngineEvents> {
       }
       if (reason !== undefined) {
         for (const undo of s.onDeny) undo();
-        verdict = { ok: false, intent, rule: rule.name, reason };
+        verdict = { ok: false, intent, rule: rule.name, reason, ...(s.retryAfterMs !== undefined ? { retryAfterMs: s.retryAfterMs } : {}) };
         break;
       }
     }
@@ -202,8 +202,7 @@ export class RiskEngine extends EventEmitter<RiskEngineEvents> {
     }
     this.emit('verdict', v);
     if (!v.ok) {
-      const denial: Denial = { intent: v.intent, rule: v.rule, reason: v.reason };
-      this.emit('denied', denial);
+      this.emit('denied', denialOf(v));
     }
   }
 

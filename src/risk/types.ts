@@ -1,6 +1,7 @@
 /** Verdicts and options of a check. */
 import type { Decimal } from '../core/decimal.js';
 import type { Intent, Verdict } from '../core/intents.js';
+import type { Denial } from '../core/views.js';
 
 /** A verdict; a passed order, instant order or margin open carries the id of the funds it reserved. */
 export type RiskVerdict<I extends Intent = Intent> = Verdict<I> & { reservationId?: string };
@@ -18,4 +19,9 @@ export interface CheckOptions {
   marginPreview?: MarginPreview;
   /** Why the dry-run preview could not be taken (exchange error, timeout): a minimum call distance then denies with it. */
   marginPreviewError?: string;
+}
+
+/** The denial a refused verdict makes (the risk engine's event and the strategy's onDenied alike). */
+export function denialOf(v: { intent: Intent; rule: string; reason: string; retryAfterMs?: number }): Denial {
+  return { intent: v.intent, rule: v.rule, reason: v.reason, ...(v.retryAfterMs !== undefined ? { retryAfterMs: v.retryAfterMs } : {}) };
 }

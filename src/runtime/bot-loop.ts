@@ -2,6 +2,12 @@
  * The bot's heartbeat: order polling (adaptive intervals live in the execution engine), balance and
  * margin sync from the venue, equity snapshots into the journal and the risk protections, and the
  * status line a person watches.
+ *
+ * An order that ends (cancelled, filled) after a balance read saw it resting still counts in that
+ * read's `locked`: its funds would show as held until the next periodic sync (up to `syncMs`), and a
+ * strategy that cancels and places again (a grid restarted, a quote replaced) would be denied for
+ * money it has. So the account is read again `refreshMs` after such an order ends, one read for
+ * every order that ended meanwhile.
  */
 import type { Clock } from '../core/clock.js';
 import { realTimers, type Timers } from '../core/timers.js';
@@ -18,6 +24,7 @@ import { statusLine, summary, type StatusSnapshot } from './status.js';
 import { strategyProgress } from './progress.js';
 import type { TradingCore } from '../kernel/trading-core.js';
 import { MAIN_ACCOUNT } from '../core/account.js';
+import type { TrackedOrder } from '../execution/tracked-order.js';
 
 export interface BotLoopDeps {
   config: MizanConfig;
@@ -42,7 +49,8 @@ export interface BotLoopDeps {
   priceOf(asset: string, reference: string): Decimal | undefined;
   /** Where the status line goes (default stdout); none when `statusEveryMs` is 0. */
   out?: NodeJS.WritableStream;
-  intervals?: Partial<{ pollMs: number; syncMs: number; equityMs: number; statusEveryMs: number }>;
+  /** refreshMs: the wait between an order's end and the balance read it calls for (0: none). */
+  intervals?: Partial<{ pollMs: number; syncMs: number; equityMs: number; statusEveryMs: number; refreshMs: number }>;
   /** The timers its periodic tasks run on (default: Node's, unref'd). */
   timers?: Timers;
 }
@@ -53,6 +61,18 @@ export class BotLoop {
   private readonly startedAt: number;
   private startEquity: Decimal | undefined;
   private polling = false;
+  /** When the last balance read of each account began: orders created before it may be in its `locked`. */
+  private readonly readStarted = new Map<string, number>();
+  /** Accounts whose `locked` holds an order that has ended since. */
+  private readonly stale = new Set<string>();
+  private refreshTimer: unknown;
+  private refreshMs = 0;
+  private readonly onFinal = (o: TrackedOrder) => {
+    const read = this.readStarted.get(o.account);
+    if (this.refreshMs <= 0 || read === undefined || o.createdAt > read) return;
+    this.stale.add(o.account);
+    this.refreshTimer ??= this.timers.setTimeout(() => void this.refresh(), this.refreshMs);
+  };
 
   constructor(private readonly d: BotLoopDeps) {
     this.startedAt = d.clock.now();
@@ -67,14 +87,7 @@ export class BotLoop {
   async syncAccount(): Promise<void> {
     for (const account of this.accounts()) {
       const venue = this.d.venueFor(account);
-      try {
-        const started = this.d.clock.now();
-        this.d.portfolio.syncBalances(account, await venue.balances(), this.d.clock.now());
-        // Reservations of orders accepted before this sync are now inside the exchange's `locked`.
-        this.d.risk.reservations.balancesSynced(account, started);
-      } catch (err) {
-        this.d.logger.warn({ account, err: (err as Error).message }, 'balance sync failed');
-      }
+      await this.readBalances(account);
       if (account === MAIN_ACCOUNT) {
         try {
           this.d.portfolio.syncMargin(await venue.positions({ active: true }));
@@ -85,8 +98,29 @@ export class BotLoop {
     }
   }
 
+  private async readBalances(account: string): Promise<void> {
+    try {
+      const started = this.d.clock.now();
+      this.readStarted.set(account, started);
+      this.stale.delete(account);
+      this.d.portfolio.syncBalances(account, await this.d.venueFor(account).balances(), this.d.clock.now());
+      // Reservations of orders accepted before this sync are now inside the exchange's `locked`.
+      this.d.risk.reservations.balancesSynced(account, started);
+    } catch (err) {
+      this.d.logger.warn({ account, err: (err as Error).message }, 'balance sync failed');
+    }
+  }
+
+  /** Read the accounts whose `locked` holds orders that have ended (one read each, however many ended). */
+  private async refresh(): Promise<void> {
+    this.refreshTimer = undefined;
+    for (const account of [...this.stale]) await this.readBalances(account);
+  }
+
   start(): void {
-    const iv = { pollMs: 1_000, syncMs: 10_000, equityMs: 60_000, statusEveryMs: 5_000, ...this.d.intervals };
+    const iv = { pollMs: 1_000, syncMs: 10_000, equityMs: 60_000, statusEveryMs: 5_000, refreshMs: 250, ...this.d.intervals };
+    this.refreshMs = iv.refreshMs;
+    this.d.engine.on('final', this.onFinal);
     const every = (ms: number, fn: () => unknown) => {
       if (ms <= 0) return;
       this.handles.push(this.timers.setInterval(() => void Promise.resolve(fn()).catch((err: unknown) => this.d.logger.error({ err }, 'periodic task failed')), ms));
@@ -109,6 +143,9 @@ export class BotLoop {
   }
 
   stop(): void {
+    this.d.engine.off('final', this.onFinal);
+    if (this.refreshTimer !== undefined) this.timers.clearTimeout(this.refreshTimer);
+    this.refreshTimer = undefined;
     for (const t of this.handles.splice(0)) this.timers.clearInterval(t);
     this.recordEquity();
   }

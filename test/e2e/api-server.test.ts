@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { Journal } from '../../src/store/journal.js';
+import { moreStatusLines, waitForValue } from '../support/wait-for.js';
 import { defaultConfigCopy, REPO, sleep, startMizan, waitFor, type MizanChild } from './run-mizan.js';
 
 const READ = 'e2e-read-token-0123456789abcdef';
@@ -157,11 +158,13 @@ describe('mizan run --serve: the API of a paper bot', () => {
     expect(logs.body.lines.length).toBe(5);
     expect(logs.body.lines[0]).toMatchObject({ level: expect.any(Number), msg: expect.any(String) });
 
-    let candles = await get(`/api/v1/candles?symbol=BTCUSDT&resolution=${SMA_RES}&limit=3`);
-    for (let i = 0; i < 60 && candles.body.candles?.length === 0; i++) {
-      await sleep(500);
-      candles = await get(`/api/v1/candles?symbol=BTCUSDT&resolution=${SMA_RES}&limit=3`);
-    }
+    const candles = await waitForValue(
+      async () => {
+        const c = await get(`/api/v1/candles?symbol=BTCUSDT&resolution=${SMA_RES}&limit=3`);
+        return c.body.candles?.length === 0 ? undefined : c;
+      },
+      { what: 'a closed BTCUSDT candle from GET /candles', timeout: 30_000, interval: 500 },
+    );
     expect(candles.status).toBe(200);
     expect(candles.body).toMatchObject({ symbol: 'BTCUSDT', resolution: SMA_RES });
     expect(candles.body.candles.length).toBeGreaterThan(0);
@@ -239,7 +242,9 @@ describe('mizan run --serve: the API of a paper bot', () => {
     expect(stop.body).toMatchObject({ name: 'btc-grid', state: 'stopped', openOrders: [] });
     const stoppedAt = Date.now();
     expect(journal((j) => j.openOrders().filter((o) => o.strategy === 'btc-grid').length)).toBe(0);
-    await sleep(3_000);
+    // The others go on (the market maker requotes every 2 s): once it has placed an order since the
+    // stop, the stopped grid has had books to react to, and placed nothing.
+    await waitFor('eth-mm placing an order after the stop', () => journal((j) => j.orders({ strategy: 'eth-mm', since: stoppedAt + 1 }).length) > 0, 20_000, child, 250);
     expect(journal((j) => j.orders({ strategy: 'btc-grid', since: stoppedAt }).length)).toBe(0);
     expect((await get('/api/v1/strategies/btc-grid')).body.state).toBe('stopped');
     expect((await get('/api/v1/strategies/eth-mm')).body.state).toBe('running');
@@ -275,7 +280,8 @@ describe('mizan run --serve: the API of a paper bot', () => {
     const kept = (await get(`/api/v1/strategies/${denial.strategy as string}`)).body.recentDenials as Json[];
     expect(kept.some((x) => x.rule === 'tradingState' && x.reason === denial.reason)).toBe(true);
     expect(s.messages.every((m) => ['hello', 'tradingState', 'denial'].includes(m.msg.type as string))).toBe(true);
-    await sleep(3_000);
+    // A status line printed after the halt: the bot ran on (books, timers) and placed nothing.
+    await moreStatusLines(child.out, 1, 20_000);
     expect(journal((j) => j.orders({ since: haltedAt + 500 }).length)).toBe(0);
     expect((await get('/api/v1/status')).body.tradingState.state).toBe('halted');
 

@@ -70,7 +70,12 @@ export function defaultConfigCopy(dir: string, edit: (yaml: string) => string = 
 }
 
 export async function waitFor(what: string, cond: () => boolean, timeoutMs: number, child?: MizanChild, stepMs = 100): Promise<void> {
-  const output = () => (child ? `--- output ---\n${child.out().slice(-4000)}` : '');
+  const output = () => {
+    if (!child) return '';
+    // The message keeps the last 4000 characters; E2E_DUMP=<prefix> keeps the whole output in a file.
+    if (process.env.E2E_DUMP) writeFileSync(`${process.env.E2E_DUMP}.${process.pid}.log`, child.out());
+    return `--- output ---\n${child.out().slice(-4000)}`;
+  };
   await waitForCondition(
     () => {
       if (cond()) return true;

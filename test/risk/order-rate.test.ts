@@ -38,6 +38,13 @@ describe('order rate rule', () => {
     const denied = e.check(limit('BUY', '0.001', '60000'));
     expect(denied).toMatchObject({ ok: false, rule: 'orderRate' });
     expect(!denied.ok && denied.reason).toContain('16 new orders (4 of 20 slots kept for cancels)');
+    // The denial says when a slot frees (the strategy's onDenied reads it to try again then).
+    expect(!denied.ok && denied.retryAfterMs).toBe(10_000);
+    const told: { retryAfterMs?: number }[] = [];
+    e.on('denied', (d) => told.push(d));
+    w.clock.advance(4_000);
+    e.check(limit('BUY', '0.001', '60000'));
+    expect(told).toMatchObject([{ rule: 'orderRate', retryAfterMs: 6_000 }]);
     for (let i = 0; i < 4; i++) expect(e.check({ kind: 'cancel', strategy: 's1', clientOrderId: `c${i}` }).ok).toBe(true);
     expect(e.check({ kind: 'cancel', strategy: 's1', clientOrderId: 'c5' })).toMatchObject({ ok: false, rule: 'orderRate' });
     w.clock.advance(10_000);
@@ -115,5 +122,20 @@ describe('the order-rate window across a restart (issue 16.9)', () => {
     const b = new OrderRateBudget({ limit: 5, windowMs: 10_000 }, clock, { load: () => [95_000, 200_000, Number.NaN, 1], save: () => {} });
     expect(b.used()).toBe(2);
     expect(b.msUntilSlot()).toBe(5_000);
+  });
+});
+
+describe('order rate denial, through the kernel', () => {
+  it("reaches the strategy's onDenied with the wait until the next slot", async () => {
+    const { simStack } = await import('./sim-stack.js');
+    const st = simStack({ balances: { USDT: '1000000' }, limits: { orderRate: { limit: 3, windowMs: 10_000, reserveForCancels: 1 } } });
+    st.setPrice('BTCUSDT', '60000');
+    await st.sync();
+    for (let i = 0; i < 3; i++) {
+      await st.core.process([limit('BUY', '0.001', String(50_000 - i), 'holder')]);
+      st.clock.advance(1_000);
+    }
+    await st.core.idle();
+    expect(st.log.denials).toMatchObject([{ rule: 'orderRate', retryAfterMs: 8_000 }]);
   });
 });

@@ -6,7 +6,9 @@ import marketMaker from '../../strategies/market-maker.js';
 import marginTrend from '../../strategies/margin-trend.js';
 import otcDca from '../../strategies/otc-dca.js';
 import { d } from '../../src/core/decimal.js';
+import type { Intent } from '../../src/core/intents.js';
 import type { MarginPosition } from '../../src/core/types/margin.js';
+import type { Draft } from '../../src/strategy/builders.js';
 import { candle, drafts, harness, simpleBook } from '../support/strategy-harness.js';
 
 describe('sma-cross', () => {
@@ -48,6 +50,8 @@ describe('rsi-reversion', () => {
   });
 });
 
+const show = (ds: Draft[]) => ds.map((x) => (x.kind === 'order' ? `${x.side} ${x.type}${x.price ? '@' + x.price.toFixed() : ''} ${x.tag}` : x.kind));
+
 describe('grid', () => {
   it('lays a ladder of buys below the mid once, then answers fills one step away', async () => {
     const h = harness(grid, { markets: ['BTCUSDT'], params: { levels: 3, spacingPct: 1, orderQuote: 20 } });
@@ -79,6 +83,47 @@ describe('grid', () => {
     const h = harness(grid, { markets: ['BTCUSDT'], params: { levels: 2, spacingPct: 1, orderQuote: 20 } });
     expect(drafts(await h.handlers.onStart!())).toEqual([]);
     expect(drafts(await h.handlers.onBook!('BTCUSDT', simpleBook('BTCUSDT', '99', '101')))).toHaveLength(2);
+  });
+  // Before: a denied sell left the grid counting its ladder as standing, so it placed nothing again
+  // (e2e/api-server.test.ts met it: a strategy restarted inside the order-rate window).
+  it('sends a denied sell again once the wait the denial names is over, and only then', async () => {
+    const h = harness(grid, { markets: ['BTCUSDT'], params: { levels: 2, spacingPct: 1, orderQuote: 20 } });
+    h.setPosition('BTCUSDT', '0.3', '99');
+    const [sell] = drafts(await h.handlers.onStart!());
+    expect(sell).toMatchObject({ side: 'SELL', tag: 'grid-sell' });
+    await h.handlers.onDenied!({ intent: { ...sell!, strategy: 'test' } as Intent, rule: 'orderRate', reason: 'no slot', retryAfterMs: 3_000 });
+    const book = simpleBook('BTCUSDT', '99', '101');
+    expect(drafts(await h.handlers.onBook!('BTCUSDT', book))).toEqual([]);
+    h.clock.advance(3_000);
+    // The coins get their sell; no second ladder while they are held.
+    expect(show(drafts(await h.handlers.onBook!('BTCUSDT', book)))).toEqual(['SELL LIMIT@99.99 grid-sell']);
+    expect(drafts(await h.handlers.onBook!('BTCUSDT', book))).toEqual([]);
+  });
+  it('lays the ladder again when its rebuy (its last order) was denied and nothing is held', async () => {
+    const h = harness(grid, { markets: ['BTCUSDT'], params: { levels: 1, spacingPct: 1, orderQuote: 20 } });
+    const book = simpleBook('BTCUSDT', '99', '101');
+    expect(drafts(await h.handlers.onBook!('BTCUSDT', book))).toHaveLength(1);
+    const rung = { clientOrderId: 'b', strategy: 'test', symbol: 'BTCUSDT', side: 'BUY' as const, type: 'LIMIT', quantity: d('0.2'), filled: d(0), state: 'open' as const, createdAt: 0, tag: 'grid-buy-1' };
+    await h.handlers.onOrder!({ order: rung, previous: 'pending' });
+    // It filled, its sell filled: nothing is held, nothing stands, the rebuy is denied.
+    const sold = { clientOrderId: 's', strategy: 'test', symbol: 'BTCUSDT', side: 'SELL' as const, type: 'LIMIT', quantity: d('0.2'), filled: d('0.2'), avgPrice: d(100), state: 'filled' as const, createdAt: 0, tag: 'grid-sell' };
+    const [rebuy] = drafts(await h.handlers.onOrder!({ order: sold, previous: 'open' }));
+    expect(rebuy).toMatchObject({ side: 'BUY', tag: 'grid-rebuy' });
+    await h.handlers.onDenied!({ intent: { ...rebuy!, strategy: 'test' } as Intent, rule: 'balance', reason: 'not enough USDT' });
+    h.clock.advance(29_999);
+    expect(drafts(await h.handlers.onBook!('BTCUSDT', book))).toEqual([]);
+    h.clock.advance(1);
+    expect(show(drafts(await h.handlers.onBook!('BTCUSDT', book)))).toEqual(['BUY LIMIT@99 grid-buy-1']);
+  });
+  it('tries a ladder denied whole by the order rate again when a slot is free, not 30 s later', async () => {
+    const h = harness(grid, { markets: ['BTCUSDT'], params: { levels: 2, spacingPct: 1, orderQuote: 20 } });
+    const book = simpleBook('BTCUSDT', '99', '101');
+    const rungs = drafts(await h.handlers.onBook!('BTCUSDT', book));
+    for (const [i, r] of rungs.entries()) await h.handlers.onDenied!({ intent: { ...r, strategy: 'test' } as Intent, rule: 'orderRate', reason: 'no slot', retryAfterMs: 1_000 + i * 500 });
+    h.clock.advance(1_499);
+    expect(drafts(await h.handlers.onBook!('BTCUSDT', book))).toEqual([]);
+    h.clock.advance(1);
+    expect(show(drafts(await h.handlers.onBook!('BTCUSDT', book)))).toEqual(['BUY LIMIT@99 grid-buy-1', 'BUY LIMIT@98 grid-buy-2']);
   });
   it('places nothing on an unhealthy book', async () => {
     const h = harness(grid, { markets: ['BTCUSDT'] });
