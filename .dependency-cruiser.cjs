@@ -29,7 +29,8 @@ module.exports = {
     },
     {
       name: 'execution-knows-no-adapter',
-      comment: 'The execution engine talks to venues through its port (execution/venue.ts); the adapters of the exchange and the simulator live in src/venues/.',
+      comment:
+        'The execution engine talks to venues through its port (execution/venue.ts); the adapters of the exchange and the simulator live in src/venues/.',
       severity: 'error',
       from: { path: '^src/execution/' },
       to: { path: ['^src/exchange/', '^src/sim/'] },

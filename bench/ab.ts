@@ -52,7 +52,12 @@ function args(): { rounds: number; out: string | undefined; trees: Tree[] } {
       const dir = resolve(m[2]!);
       const commit = execFileSync('git', ['-C', dir, 'rev-parse', '--short', 'HEAD'], { encoding: 'utf8' }).trim();
       const dirty = execFileSync('git', ['-C', dir, 'status', '--porcelain', '--untracked-files=no', 'src'], { encoding: 'utf8' }).trim() !== '';
-      trees.push({ name: m[1]!, dir, commit: dirty ? `${commit}+changes` : commit, pipelineFile: join(dir, 'bench', dir === REPO ? 'backtest.ts' : 'ab-backtest.ts') });
+      trees.push({
+        name: m[1]!,
+        dir,
+        commit: dirty ? `${commit}+changes` : commit,
+        pipelineFile: join(dir, 'bench', dir === REPO ? 'backtest.ts' : 'ab-backtest.ts'),
+      });
     }
   }
   if (!(rounds >= 1) || trees.length < 2) throw new Error('usage: bench/ab.ts [--rounds N] [--out FILE] A=DIR B=DIR [C=DIR ...]');
@@ -65,9 +70,17 @@ function lastJson(out: string): Record<string, unknown> {
 
 function runOnce(t: Tree, riskDriver: string): Sample {
   const load1m = loadavg()[0]!;
-  const p = lastJson(execFileSync(process.execPath, ['--expose-gc', join(t.dir, 'bin/run-ts.js'), t.pipelineFile, '--pipeline'], { cwd: t.dir, encoding: 'utf8', maxBuffer: 1 << 24 }));
+  const p = lastJson(
+    execFileSync(process.execPath, ['--expose-gc', join(t.dir, 'bin/run-ts.js'), t.pipelineFile, '--pipeline'], {
+      cwd: t.dir,
+      encoding: 'utf8',
+      maxBuffer: 1 << 24,
+    }),
+  );
   const warm = p.warm as Record<string, number>;
-  const r = lastJson(execFileSync(process.execPath, [join(t.dir, 'bin/run-ts.js'), riskDriver, join(t.dir, 'bench/risk.ts')], { cwd: t.dir, encoding: 'utf8' }));
+  const r = lastJson(
+    execFileSync(process.execPath, [join(t.dir, 'bin/run-ts.js'), riskDriver, join(t.dir, 'bench/risk.ts')], { cwd: t.dir, encoding: 'utf8' }),
+  );
   return {
     coldMainMs: p.runMainThreadCpuMs as number,
     coldWallMs: p.runMs as number,
@@ -103,7 +116,10 @@ const { rounds, out, trees } = args();
 const tmp = mkdtempSync(join(tmpdir(), 'mizan-ab-'));
 const riskDriver = join(tmp, 'risk-driver.mts');
 // Imports the tree's own bench/risk.ts (given as an absolute path) and prints its result.
-writeFileSync(riskDriver, `import { pathToFileURL } from 'node:url';\nconst m = await import(pathToFileURL(process.argv[2]).href);\nprocess.stdout.write(JSON.stringify(m.run()) + '\\n');\n`);
+writeFileSync(
+  riskDriver,
+  `import { pathToFileURL } from 'node:url';\nconst m = await import(pathToFileURL(process.argv[2]).href);\nprocess.stdout.write(JSON.stringify(m.run()) + '\\n');\n`,
+);
 for (const t of trees) if (t.dir !== REPO) copyFileSync(join(REPO, 'bench/backtest.ts'), t.pipelineFile);
 const samples = new Map<string, Sample[]>(trees.map((t) => [t.name, []]));
 try {
@@ -111,7 +127,9 @@ try {
     for (const t of trees) {
       const s = runOnce(t, riskDriver);
       samples.get(t.name)!.push(s);
-      process.stderr.write(`round ${r + 1}/${rounds} ${t.name} (${t.commit}): cold ${s.coldMainMs} ms CPU (${s.coldWallMs} wall), warm ${s.warmMainMs} ms CPU, risk ${s.riskMedianUs} µs, load ${s.load1m}\n`);
+      process.stderr.write(
+        `round ${r + 1}/${rounds} ${t.name} (${t.commit}): cold ${s.coldMainMs} ms CPU (${s.coldWallMs} wall), warm ${s.warmMainMs} ms CPU, risk ${s.riskMedianUs} µs, load ${s.load1m}\n`,
+      );
     }
   }
 } finally {

@@ -157,7 +157,9 @@ async function timedRun(config: ReturnType<typeof parseConfig>, instances: Await
     runCpuMs: Math.round((cpu.user + cpu.system) / 1000),
     ...(mainMs !== undefined ? { runMainThreadCpuMs: Math.round(mainMs), candlesPerMainThreadCpuSec: Math.round(res.candles / (mainMs / 1000)) } : {}),
     // Share of the machine's CPU time (all cores) the host took for other guests during the run.
-    ...(steal0 !== undefined && steal1 !== undefined ? { hostStealPct: Number(((100 * (steal1 - steal0)) / (runMs * availableParallelism())).toFixed(1)) } : {}),
+    ...(steal0 !== undefined && steal1 !== undefined
+      ? { hostStealPct: Number(((100 * (steal1 - steal0)) / (runMs * availableParallelism())).toFixed(1)) }
+      : {}),
   };
 }
 
@@ -187,7 +189,9 @@ async function pipeline(): Promise<Record<string, unknown>> {
     trades: res.result.summary.trades,
     orders: res.result.summary.orders,
     denials: res.result.summary.denials,
-    deniedByRule: Object.fromEntries(res.result.denied.byRule.map((x) => [x.rule, { count: x.count, reasons: x.reasons.slice(0, 3).map((y) => `${y.count} × ${y.reason}`) }])),
+    deniedByRule: Object.fromEntries(
+      res.result.denied.byRule.map((x) => [x.rule, { count: x.count, reasons: x.reasons.slice(0, 3).map((y) => `${y.count} × ${y.reason}`) }]),
+    ),
     lastClose: cols.close[cols.length - 1],
     minClose: cols.close.subarray(0, cols.length).reduce((a, b) => Math.min(a, b), Infinity),
     loadMs: Math.round(loadMs),
@@ -216,7 +220,11 @@ type PipelineRun = {
 function pipelines(n = 5): { median: PipelineRun; runs: PipelineRun[] } {
   const runs: PipelineRun[] = [];
   for (let i = 0; i < n; i++) {
-    const out = execFileSync(process.execPath, ['--expose-gc', join(REPO, 'bin/run-ts.js'), fileURLToPath(import.meta.url), '--pipeline'], { cwd: REPO, encoding: 'utf8', maxBuffer: 1 << 24 });
+    const out = execFileSync(process.execPath, ['--expose-gc', join(REPO, 'bin/run-ts.js'), fileURLToPath(import.meta.url), '--pipeline'], {
+      cwd: REPO,
+      encoding: 'utf8',
+      maxBuffer: 1 << 24,
+    });
     runs.push(JSON.parse(out.trim().split('\n').pop()!) as PipelineRun);
   }
   const sorted = [...runs].sort((a, b) => a.candlesPerSec - b.candlesPerSec);
@@ -291,12 +299,18 @@ export async function run(): Promise<Record<string, unknown>> {
   // (stitched one-minute candles from a CSV, as a sweep over months of data is).
   const cwd = process.cwd();
   process.chdir(REPO);
-  const { loadConfig } = await import(pathToFileURL(join(REPO, 'src/config/load.ts')).href as string) as typeof import('../src/config/load.js');
+  const { loadConfig } = (await import(pathToFileURL(join(REPO, 'src/config/load.ts')).href as string)) as typeof import('../src/config/load.js');
   const smallFile = join(REPO, 'config/backtest-sweep.yaml');
   // 120 runs: tens of seconds of work on one core.
-  const small = await sweepSpeedup(smallFile, await expandSweep(await loadConfig(smallFile), [parseParamRange('fast=2..25:1'), parseParamRange('slow=30,40,50,60,80')]));
+  const small = await sweepSpeedup(
+    smallFile,
+    await expandSweep(await loadConfig(smallFile), [parseParamRange('fast=2..25:1'), parseParamRange('slow=30,40,50,60,80')]),
+  );
   const largeFile = writeLargeSweepInput(LARGE_SWEEP_CANDLES);
-  const large = await sweepSpeedup(largeFile, await expandSweep(await loadConfig(largeFile), [parseParamRange('fast=6..13:1'), parseParamRange('slow=30,40,50,60,80,100')]));
+  const large = await sweepSpeedup(
+    largeFile,
+    await expandSweep(await loadConfig(largeFile), [parseParamRange('fast=6..13:1'), parseParamRange('slow=30,40,50,60,80,100')]),
+  );
   process.chdir(cwd);
 
   const result = {
@@ -311,7 +325,11 @@ export async function run(): Promise<Record<string, unknown>> {
     perOrderUsEachProcess: runs.map((r) => r.perOrderUs),
     // issue 18's targets
     targets: { candlesPerSec: 5_000_000, peakRssMB: 150 },
-    met: { candlesPerSec: p.candlesPerSec >= 5_000_000, warmCandlesPerSec: warmSorted[Math.floor(warmSorted.length / 2)]! >= 5_000_000, peakRss: Math.max(...runs.map((r) => r.peakRssMB)) < 150 },
+    met: {
+      candlesPerSec: p.candlesPerSec >= 5_000_000,
+      warmCandlesPerSec: warmSorted[Math.floor(warmSorted.length / 2)]! >= 5_000_000,
+      peakRss: Math.max(...runs.map((r) => r.peakRssMB)) < 150,
+    },
     sweep: {
       what: 'the same sma-cross runs on one worker and on all cores (each worker loads the config once; the candles, loaded once by the parent, are shared with every worker in a SharedArrayBuffer); small: 120 runs on the bundled 5-minute candles (10,600 each); large: 48 runs on 250,000 stitched one-minute candles each (a CSV file); load average (1 min) before and after, other jobs included',
       cores: availableParallelism(),

@@ -67,7 +67,10 @@ function simState(o: SimOrderDto): string {
   return 'cancelled';
 }
 
-export async function run(kills = Number(process.env.BENCH_DRILL_KILLS ?? 6), seed = Number(process.env.BENCH_DRILL_SEED ?? Date.now() % 1_000_000)): Promise<Record<string, unknown>> {
+export async function run(
+  kills = Number(process.env.BENCH_DRILL_KILLS ?? 6),
+  seed = Number(process.env.BENCH_DRILL_SEED ?? Date.now() % 1_000_000),
+): Promise<Record<string, unknown>> {
   if (!Number.isInteger(kills) || kills < 1) throw new RangeError(`kills must be a whole number ≥ 1, got ${kills}`);
   // mulberry32: the random moments, reproducible from the recorded seed.
   const random = mulberry32(seed);
@@ -82,7 +85,11 @@ export async function run(kills = Number(process.env.BENCH_DRILL_KILLS ?? 6), se
     const key = /API key +(\S+)/.exec(sim.out())![1]!;
     const account = /account "([^"]+)"/.exec(sim.out())![1]!;
     const api = async (method: string, path: string, body?: unknown): Promise<unknown> => {
-      const res = await fetch(`${url}${path}`, { method, headers: { 'x-api-key': key, ...(body ? { 'content-type': 'application/json' } : {}) }, ...(body ? { body: JSON.stringify(body) } : {}) });
+      const res = await fetch(`${url}${path}`, {
+        method,
+        headers: { 'x-api-key': key, ...(body ? { 'content-type': 'application/json' } : {}) },
+        ...(body ? { body: JSON.stringify(body) } : {}),
+      });
       const json = (await res.json()) as { success?: boolean; result?: unknown };
       if (!res.ok) throw new Error(`${method} ${path} -> HTTP ${res.status}: ${JSON.stringify(json)}`);
       return json.result;
@@ -138,7 +145,19 @@ export async function run(kills = Number(process.env.BENCH_DRILL_KILLS ?? 6), se
       bot.proc.kill('SIGKILL');
       const end = await bot.exited;
       const startRetries = (bot.out().match(/at start: retrying/g) ?? []).length;
-      runs.push({ run: k + 1, startMs, faultOnAtStartMs, startRetries, tradeMs, fault: fault.name, killedAfterFaultMs: faultMs, aliveAtKill: alive, signal: end.signal, exitCode: end.code, recovered: /recovered \d+ open order\(s\)[^\n]*/.exec(bot.out())?.[0] ?? null });
+      runs.push({
+        run: k + 1,
+        startMs,
+        faultOnAtStartMs,
+        startRetries,
+        tradeMs,
+        fault: fault.name,
+        killedAfterFaultMs: faultMs,
+        aliveAtKill: alive,
+        signal: end.signal,
+        exitCode: end.code,
+        recovered: /recovered \d+ open order\(s\)[^\n]*/.exec(bot.out())?.[0] ?? null,
+      });
       process.stdout.write(`drill run ${k + 1}/${kills}: started in ${startMs} ms, traded ${tradeMs} ms, ${fault.name}, SIGKILL ${faultMs} ms later\n`);
     }
     // The last run: starts through the last fault, trades without faults, then Ctrl-C (cancels what is open).
@@ -147,10 +166,20 @@ export async function run(kills = Number(process.env.BENCH_DRILL_KILLS ?? 6), se
     await sleep(5_000);
     last.bot.proc.kill('SIGINT');
     const lastEnd = await last.bot.exited;
-    runs.push({ run: kills + 1, startMs: last.startMs, faultOnAtStartMs: last.faultOnAtStartMs, startRetries: (last.bot.out().match(/at start: retrying/g) ?? []).length, stop: 'SIGINT', exitCode: lastEnd.code, recovered: /recovered \d+ open order\(s\)[^\n]*/.exec(last.bot.out())?.[0] ?? null });
+    runs.push({
+      run: kills + 1,
+      startMs: last.startMs,
+      faultOnAtStartMs: last.faultOnAtStartMs,
+      startRetries: (last.bot.out().match(/at start: retrying/g) ?? []).length,
+      stop: 'SIGINT',
+      exitCode: lastEnd.code,
+      recovered: /recovered \d+ open order\(s\)[^\n]*/.exec(last.bot.out())?.[0] ?? null,
+    });
 
     // ------------------------------------------------------------ journal against the simulator
-    const simOrders = ((await api('GET', `/__sim/orders?accountId=${encodeURIComponent(account)}`)) as SimOrderDto[]).filter((o) => o.clientOrderId.startsWith(`${PREFIX}_`));
+    const simOrders = ((await api('GET', `/__sim/orders?accountId=${encodeURIComponent(account)}`)) as SimOrderDto[]).filter((o) =>
+      o.clientOrderId.startsWith(`${PREFIX}_`),
+    );
     const journal = Journal.open(journalFile, { readonly: true });
     let rows, fills, splitSymbol;
     try {
@@ -175,7 +204,8 @@ export async function run(kills = Number(process.env.BENCH_DRILL_KILLS ?? 6), se
         continue;
       }
       if (!new Decimal(o.executedQty).eq(r.executedQty)) executedMismatch.push(`${r.clientId}: journal ${r.executedQty.toFixed()}, simulator ${o.executedQty}`);
-      if (r.status !== simState(o) || r.final === o.active) stateMismatch.push(`${r.clientId}: journal ${r.status}${r.final ? ' (final)' : ''}, simulator ${simState(o)}`);
+      if (r.status !== simState(o) || r.final === o.active)
+        stateMismatch.push(`${r.clientId}: journal ${r.status}${r.final ? ' (final)' : ''}, simulator ${simState(o)}`);
     }
     const orphans = simOrders.filter((o) => !inJournal.has(o.clientOrderId)).map((o) => `${o.clientOrderId} (${simState(o)})`);
     const openOnSim = simOrders.filter((o) => o.active).map((o) => o.clientOrderId);
@@ -213,7 +243,12 @@ export async function run(kills = Number(process.env.BENCH_DRILL_KILLS ?? 6), se
       loadAverage1mAtStart: loadAtStart,
       loadAverage1mAtEnd: loadavg()[0],
       runs,
-      orders: { journal: rows.length, simulator: simOrders.length, filled: simOrders.filter((o) => new Decimal(o.executedQty).gt(0)).length, journalFills: fills.length },
+      orders: {
+        journal: rows.length,
+        simulator: simOrders.length,
+        filled: simOrders.filter((o) => new Decimal(o.executedQty).gt(0)).length,
+        journalFills: fills.length,
+      },
       twins,
       lost,
       orphans,

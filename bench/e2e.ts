@@ -206,7 +206,12 @@ export async function run(pairs = Number(process.env.BENCH_E2E_PAIRS ?? 3)): Pro
     cpSync(probe, probeJs);
     const firstCandle = (data: string, from: number, to: number, res: string, strategy = probeStrategy, name = `probe-${res}.yaml`) => {
       const f = join(dir, name);
-      writeFileSync(f, config(data, strategy.replace('"1"', `"${res}"`)).replace(`from: ${FROM_SEC}`, `from: ${from}`).replace(`to: ${FROM_SEC + ROWS * 60}`, `to: ${to}`));
+      writeFileSync(
+        f,
+        config(data, strategy.replace('"1"', `"${res}"`))
+          .replace(`from: ${FROM_SEC}`, `from: ${from}`)
+          .replace(`to: ${FROM_SEC + ROWS * 60}`, `to: ${to}`),
+      );
       const ms: number[] = [];
       for (let i = 0; i < 3; i++) {
         const r = timed(process.execPath, [join(REPO, 'bin/mizan.js'), 'backtest', f]);
@@ -219,7 +224,14 @@ export async function run(pairs = Number(process.env.BENCH_E2E_PAIRS ?? 3)): Pro
     const bundled = join(REPO, 'backtest/data/BTCUSDT-5m-freqtrade-2023.csv.gz');
     const startSmall = firstCandle(bundled, Date.parse('2023-01-03T00:00:00Z') / 1000, Date.parse('2023-02-09T00:00:00Z') / 1000, '300s');
     const start1M = firstCandle(csv, FROM_SEC, FROM_SEC + ROWS * 60, '1');
-    const startSmallJs = firstCandle(bundled, Date.parse('2023-01-03T00:00:00Z') / 1000, Date.parse('2023-02-09T00:00:00Z') / 1000, '300s', probeStrategy.replace(JSON.stringify(probe), JSON.stringify(probeJs)), 'probe-js-300s.yaml');
+    const startSmallJs = firstCandle(
+      bundled,
+      Date.parse('2023-01-03T00:00:00Z') / 1000,
+      Date.parse('2023-02-09T00:00:00Z') / 1000,
+      '300s',
+      probeStrategy.replace(JSON.stringify(probe), JSON.stringify(probeJs)),
+      'probe-js-300s.yaml',
+    );
     // Where that time goes: one more probe process on the bundled file, under V8's CPU profiler.
     const startProf = join(dir, 'start-prof');
     const profiled = timed(process.execPath, ['--cpu-prof', '--cpu-prof-dir', startProf, join(REPO, 'bin/mizan.js'), 'backtest', join(dir, 'probe-300s.yaml')]);
@@ -258,7 +270,11 @@ const run = await runBacktest(await loadConfig(${JSON.stringify(cfg)}), { onProg
 process.stdout.write(JSON.stringify({ trades: run.result.summary.trades, top, maxRssKB: process.resourceUsage().maxRSS }) + '\\n');
 `,
     );
-    const memRun = JSON.parse(timed(process.execPath, [memScript]).stdout.trim().split('\n').pop()!) as { trades: number; top: NodeJS.MemoryUsage; maxRssKB: number };
+    const memRun = JSON.parse(timed(process.execPath, [memScript]).stdout.trim().split('\n').pop()!) as {
+      trades: number;
+      top: NodeJS.MemoryUsage;
+      maxRssKB: number;
+    };
     const mb = (b: number) => Number((b / 2 ** 20).toFixed(1));
     const memoryByKind = {
       what: 'the 1M-candle run through the API the CLI calls (loadConfig, runBacktest; same V8 flag as bin/mizan.js): process.memoryUsage() at the largest RSS sampled at its progress ticks (every 50,000 candles), MiB: the JavaScript heap V8 holds (total) and uses, ArrayBuffers (the six Float64Array candle columns are candleColumnsMB of them), and the rest of the RSS (code, node itself, the C++ heap, freed pages kept)',
@@ -365,12 +381,12 @@ process.stdout.write(JSON.stringify({ trades: run.result.summary.trades, top, ma
         bundled5mJs: startSmallJs,
         csv1M: start1M,
         where: {
-          what: 'one more probe process on the bundled file under V8\'s CPU profiler (which slows it): its samples up to the first onCandle, by what ran (node\'s own start, before the profiler, is nodeStart below)',
+          what: "one more probe process on the bundled file under V8's CPU profiler (which slows it): its samples up to the first onCandle, by what ran (node's own start, before the profiler, is nodeStart below)",
           ...startWhere,
         },
       },
       nodeStart: {
-        what: "node alone in the same environment: process start to the first line of a script (performance.now()), 3 processes; NODE_EXTRA_CA_CERTS (set here) makes node load the CA file before any code runs",
+        what: 'node alone in the same environment: process start to the first line of a script (performance.now()), 3 processes; NODE_EXTRA_CA_CERTS (set here) makes node load the CA file before any code runs',
         eachMs: floors.map(Math.round),
         nodeExtraCaCerts: process.env.NODE_EXTRA_CA_CERTS ?? null,
       },

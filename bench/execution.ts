@@ -57,17 +57,17 @@ export interface ExecutionBenchResult {
 }
 
 export interface LatencyResult {
-    transport: OrderTransport;
-    orders: number;
-    /** submitOrder -> request headers written to the socket (client side). */
-    toLeaveUs: { p50: number; p99: number; mean: number; max: number };
-    /** submitOrder -> request received by the simulator's HTTP server. */
-    toArriveUs: { p50: number; p99: number; mean: number; max: number };
-    /** submitOrder -> order tracked as open (full round trip). */
-    roundTripUs: { p50: number; p99: number; mean: number };
-    targetP99Us: number;
-    met: boolean;
-    rateLimit: string;
+  transport: OrderTransport;
+  orders: number;
+  /** submitOrder -> request headers written to the socket (client side). */
+  toLeaveUs: { p50: number; p99: number; mean: number; max: number };
+  /** submitOrder -> request received by the simulator's HTTP server. */
+  toArriveUs: { p50: number; p99: number; mean: number; max: number };
+  /** submitOrder -> order tracked as open (full round trip). */
+  roundTripUs: { p50: number; p99: number; mean: number };
+  targetP99Us: number;
+  met: boolean;
+  rateLimit: string;
 }
 
 export interface SustainedResult {
@@ -92,7 +92,14 @@ async function setup(limit: { limit: number; windowMs: number }, clientLimit = l
   sim.setLastPrice('BTCUSDT', new Decimal(DEFAULT_PRICES.BTCUSDT!));
   const account = createTestAccount(sim, { balances: { USDT: '100000000', BTC: '100' } });
   const server = await createWireServer({ sim, port: 0 });
-  const rest = new WallexRestClient({ baseUrl: server.url, apiKey: account.apiKey, timeoutMs: 5_000, orderRateLimit: clientLimit, logger: silentLogger, orderTransport });
+  const rest = new WallexRestClient({
+    baseUrl: server.url,
+    apiKey: account.apiKey,
+    timeoutMs: 5_000,
+    orderRateLimit: clientLimit,
+    logger: silentLogger,
+    orderTransport,
+  });
   const venue = new RestVenue(rest);
   // A journal file like a live bot's (WAL, synchronous NORMAL), in a temp dir.
   const journal = Journal.open(path.join(mkdtempSync(path.join(os.tmpdir(), 'mizan-bench-')), 'journal.sqlite'), { clock, checkpoint: 'background' });
@@ -109,7 +116,15 @@ async function setup(limit: { limit: number; windowMs: number }, clientLimit = l
 function intent(i: number): SpotOrderIntent {
   // Resting buys 5-10% under the market: they never fill, so every order costs one create.
   const price = new Decimal(56_000 + (i % 2_000)).toFixed(2);
-  return { kind: 'order', strategy: 'bench', symbol: 'BTCUSDT', side: 'BUY', type: 'LIMIT', size: { kind: 'base', quantity: new Decimal('0.0002') }, price: new Decimal(price) };
+  return {
+    kind: 'order',
+    strategy: 'bench',
+    symbol: 'BTCUSDT',
+    side: 'BUY',
+    type: 'LIMIT',
+    size: { kind: 'base', quantity: new Decimal('0.0002') },
+    price: new Decimal(price),
+  };
 }
 
 const stats = (xs: number[]) => {
@@ -231,7 +246,13 @@ export async function run(opts: { orders?: number; warmup?: number; sustainedOrd
     latency: lat,
     latencyKy: latKy,
     sustained: sus,
-    machine: { cpus: cpus[0]?.model ?? 'unknown', cores: cpus.length, node: process.version, platform: `${process.platform}-${process.arch}`, loadAverage1m: Math.round(os.loadavg()[0]! * 100) / 100 },
+    machine: {
+      cpus: cpus[0]?.model ?? 'unknown',
+      cores: cpus.length,
+      node: process.version,
+      platform: `${process.platform}-${process.arch}`,
+      loadAverage1m: Math.round(os.loadavg()[0]! * 100) / 100,
+    },
     date: new Date().toISOString(),
   };
   const dir = path.join(path.dirname(fileURLToPath(import.meta.url)), 'results');
@@ -250,7 +271,10 @@ if (process.argv[1] && path.resolve(process.argv[1]) === self) {
     line(r.latency) +
       line(r.latencyKy) +
       r.sustained
-        .map((s) => `sustained: ${s.ordersPerSecond} orders/s after the first burst, ${s.orders} accepted in ${s.seconds} s, max ${s.maxIn10s} in any 10 s, ${s.refusedBySimulator} refused by the simulator (${s.limit})\n`)
+        .map(
+          (s) =>
+            `sustained: ${s.ordersPerSecond} orders/s after the first burst, ${s.orders} accepted in ${s.seconds} s, max ${s.maxIn10s} in any 10 s, ${s.refusedBySimulator} refused by the simulator (${s.limit})\n`,
+        )
         .join(''),
   );
 }

@@ -10,7 +10,21 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { dirname, join } from 'node:path';
 
 const here = dirname(fileURLToPath(import.meta.url));
-const BENCHES = ['market-book', 'market-latency', 'indicators', 'risk', 'execution', 'backtest', 'candle-cache', 'order-cost', 'profile', 'e2e', 'queue', 'drills', 'soak'];
+const BENCHES = [
+  'market-book',
+  'market-latency',
+  'indicators',
+  'risk',
+  'execution',
+  'backtest',
+  'candle-cache',
+  'order-cost',
+  'profile',
+  'e2e',
+  'queue',
+  'drills',
+  'soak',
+];
 
 const results: Record<string, unknown> = {};
 const failed: string[] = [];

@@ -7,9 +7,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import {
-  Sma, Ema, Rma, Wma, RollingStdDev, BollingerBands, Rsi, Atr, Macd, Stochastic, RollingVwap, SessionVwap,
-} from '../src/strategy/indicators/index.js';
+import { Sma, Ema, Rma, Wma, RollingStdDev, BollingerBands, Rsi, Atr, Macd, Stochastic, RollingVwap, SessionVwap } from '../src/strategy/indicators/index.js';
 
 export interface IndicatorsBenchResult {
   /** Indicator name -> updates per second (one update = one candle). */

@@ -24,7 +24,7 @@ function rate(mod: TrackerModule, bids: RawLevel[][], asks: RawLevel[][], second
   let count = 0;
   for (;;) {
     for (let j = 0; j < 1000; j++, count++) {
-      tracker.applySide('BTCUSDT', count & 1 ? 'ask' : 'bid', ((count & 1 ? asks : bids)[(count >> 1) % bids.length]) as RawLevel[]);
+      tracker.applySide('BTCUSDT', count & 1 ? 'ask' : 'bid', (count & 1 ? asks : bids)[(count >> 1) % bids.length] as RawLevel[]);
     }
     if (process.hrtime.bigint() - start >= limit) break;
   }
@@ -65,5 +65,17 @@ for (let r = 0; r < rounds; r++) {
   process.stderr.write(`round ${r + 1}: this ${a[r]}/s, other ${b[r]}/s, load ${loads[r]?.toFixed(2)}\n`);
 }
 process.stdout.write(
-  JSON.stringify({ thisMedian: median(a), otherMedian: median(b), ratio: Number((median(a) / median(b)).toFixed(2)), this: a, other: b, loadAverage1m: loads.map((l) => Number(l.toFixed(2))), node: process.version }, null, 2) + '\n',
+  JSON.stringify(
+    {
+      thisMedian: median(a),
+      otherMedian: median(b),
+      ratio: Number((median(a) / median(b)).toFixed(2)),
+      this: a,
+      other: b,
+      loadAverage1m: loads.map((l) => Number(l.toFixed(2))),
+      node: process.version,
+    },
+    null,
+    2,
+  ) + '\n',
 );

@@ -77,10 +77,10 @@ export function run(options: { seconds?: number; outFile?: string } = {}): Marke
   book.applySide('ask', asks[0] as RawLevel[], 0);
   // Warm-up so the JIT has compiled the hot path.
   timeLoop(0.3, (i) => {
-    book.applySide(i & 1 ? 'ask' : 'bid', ((i & 1 ? asks : bids)[(i >> 1) % VARIANTS]) as RawLevel[], i);
+    book.applySide(i & 1 ? 'ask' : 'bid', (i & 1 ? asks : bids)[(i >> 1) % VARIANTS] as RawLevel[], i);
   });
   const apply = timeLoop(seconds, (i) => {
-    const r = book.applySide(i & 1 ? 'ask' : 'bid', ((i & 1 ? asks : bids)[(i >> 1) % VARIANTS]) as RawLevel[], i);
+    const r = book.applySide(i & 1 ? 'ask' : 'bid', (i & 1 ? asks : bids)[(i >> 1) % VARIANTS] as RawLevel[], i);
     if (r !== undefined) throw new Error(`bench side refused: ${r.problem} ${r.detail}`);
   });
   const cache = new Map<string, Decimal>();
@@ -94,9 +94,9 @@ export function run(options: { seconds?: number; outFile?: string } = {}): Marke
   const dBids = toDec(bids);
   const dAsks = toDec(asks);
   const decBook = new OrderBook('BTCUSDT');
-  timeLoop(0.2, (i) => decBook.applySide(i & 1 ? 'ask' : 'bid', ((i & 1 ? dAsks : dBids)[(i >> 1) % VARIANTS]) as RawLevel[], i));
+  timeLoop(0.2, (i) => decBook.applySide(i & 1 ? 'ask' : 'bid', (i & 1 ? dAsks : dBids)[(i >> 1) % VARIANTS] as RawLevel[], i));
   const decApply = timeLoop(seconds / 2, (i) => {
-    decBook.applySide(i & 1 ? 'ask' : 'bid', ((i & 1 ? dAsks : dBids)[(i >> 1) % VARIANTS]) as RawLevel[], i);
+    decBook.applySide(i & 1 ? 'ask' : 'bid', (i & 1 ? dAsks : dBids)[(i >> 1) % VARIANTS] as RawLevel[], i);
   });
   const clock = new ManualClock(0);
   const tracker = new BookTracker({ clock, depth: { getDepth: () => Promise.reject(new Error('no REST in the benchmark')) } });
@@ -104,13 +104,13 @@ export function run(options: { seconds?: number; outFile?: string } = {}): Marke
   let events = 0;
   tracker.on('book', () => events++);
   const tracked = timeLoop(seconds / 2, (i) => {
-    tracker.applySide('BTCUSDT', i & 1 ? 'ask' : 'bid', ((i & 1 ? asks : bids)[(i >> 1) % VARIANTS]) as RawLevel[]);
+    tracker.applySide('BTCUSDT', i & 1 ? 'ask' : 'bid', (i & 1 ? asks : bids)[(i >> 1) % VARIANTS] as RawLevel[]);
   });
   tracker.stop();
   if (events !== tracked.count) throw new Error(`tracker refused sides: ${events} of ${tracked.count} applied`);
   let parsedSum = 0;
   const parseOnly = timeLoop(seconds / 2, (i) => {
-    const side = ((i & 1 ? asks : bids)[(i >> 1) % VARIANTS]) as RawLevel[];
+    const side = (i & 1 ? asks : bids)[(i >> 1) % VARIANTS] as RawLevel[];
     for (let k = 0; k < side.length; k++) parsedSum += parseTicks(side[k]!.price as string, 2);
   });
   if (!(parsedSum > 0)) throw new Error('parsing the bench sides gave nothing');
@@ -144,8 +144,7 @@ export function run(options: { seconds?: number; outFile?: string } = {}): Marke
     },
     date: new Date().toISOString(),
   };
-  const outFile =
-    options.outFile ?? path.resolve(path.dirname(fileURLToPath(import.meta.url)), 'results/market-book.json');
+  const outFile = options.outFile ?? path.resolve(path.dirname(fileURLToPath(import.meta.url)), 'results/market-book.json');
   mkdirSync(path.dirname(outFile), { recursive: true });
   writeFileSync(outFile, JSON.stringify(result, null, 2) + '\n');
   return result;

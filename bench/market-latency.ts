@@ -266,7 +266,9 @@ export function sideBySide(r: MarketLatencyResults): string {
 }
 
 async function runOne(transport: StreamTransport, rate: number, seconds: number, serverMode: ServerMode): Promise<MarketLatencyResult> {
-  const child = fork(path.join(here, '..', 'bin', 'run-ts.js'), [fileURLToPath(import.meta.url), '--server', String(rate), serverMode], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  const child = fork(path.join(here, '..', 'bin', 'run-ts.js'), [fileURLToPath(import.meta.url), '--server', String(rate), serverMode], {
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
   const port = await new Promise<number>((resolve, reject) => {
     child.once('message', (m: { port: number }) => resolve(m.port));
     child.once('exit', (code) => reject(new Error(`latency server exited early (code ${code})`)));
@@ -391,7 +393,14 @@ async function runOne(transport: StreamTransport, rate: number, seconds: number,
     perSecond: Math.round(n / seconds),
     dropped: gaps,
     outOfOrder,
-    latencyMs: { p50: pct(sorted, 0.5), p90: pct(sorted, 0.9), p99, p999: pct(sorted, 0.999), max: pct(sorted, 1), mean: Math.round((sum / Math.max(1, n)) * 1000) / 1000 },
+    latencyMs: {
+      p50: pct(sorted, 0.5),
+      p90: pct(sorted, 0.9),
+      p99,
+      p999: pct(sorted, 0.999),
+      max: pct(sorted, 1),
+      mean: Math.round((sum / Math.max(1, n)) * 1000) / 1000,
+    },
     p99EachSecondMs: perSecondP99,
     wireMs: { p50: pct(w, 0.5), p99: pct(w, 0.99) },
     inProcessMs: { p50: pct(ip, 0.5), p99: pct(ip, 0.99) },

@@ -93,7 +93,12 @@ export async function run(pairs = Number(process.env.BENCH_ORDER_PAIRS ?? 5)): P
       const b = await once(1);
       if (a.denials > 0) throw new Error(`the bench strategy's orders were denied (${a.denials}): the estimate would not be the cost of a filled order`);
       if (b.orders !== 0) throw new Error(`the run without orders placed ${b.orders}`);
-      each.push({ withMs: Math.round(a.ms), withoutMs: Math.round(b.ms), orders: a.orders, perOrderUs: Number((((a.ms - b.ms) * 1000) / a.orders).toFixed(2)) });
+      each.push({
+        withMs: Math.round(a.ms),
+        withoutMs: Math.round(b.ms),
+        orders: a.orders,
+        perOrderUs: Number((((a.ms - b.ms) * 1000) / a.orders).toFixed(2)),
+      });
     }
     const perOrderUs = median(each.map((e) => e.perOrderUs));
     const out = {

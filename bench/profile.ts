@@ -82,7 +82,10 @@ export function breakdown(p: Profile): Record<string, unknown> {
     decimalJsSelf: { ms: ms(decimalSelf), pct: pct(decimalSelf) },
     garbageCollector: { ms: ms(gc), pct: pct(gc) },
     loadingModules: { ms: ms(modules), pct: pct(modules) },
-    topSelf: [...self].sort((a, b) => b[1] - a[1]).slice(0, 20).map(([fn, c]) => ({ fn, ms: ms(c) })),
+    topSelf: [...self]
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, 20)
+      .map(([fn, c]) => ({ fn, ms: ms(c) })),
   };
 }
 
@@ -95,7 +98,11 @@ export async function run(): Promise<Record<string, unknown>> {
     writeFileSync(cfg, config(csv, SMA));
     const profDir = join(dir, 'prof');
     const load0 = loadavg()[0]!;
-    const r = spawnSync(process.execPath, ['--cpu-prof', '--cpu-prof-dir', profDir, join(REPO, 'bin/mizan.js'), 'backtest', cfg], { cwd: REPO, encoding: 'utf8', maxBuffer: 1 << 26 });
+    const r = spawnSync(process.execPath, ['--cpu-prof', '--cpu-prof-dir', profDir, join(REPO, 'bin/mizan.js'), 'backtest', cfg], {
+      cwd: REPO,
+      encoding: 'utf8',
+      maxBuffer: 1 << 26,
+    });
     if (r.status !== 0) throw new Error(`mizan backtest exited with ${r.status}: ${r.stderr.slice(-2000)}`);
     const trades = Number(/trades (\d+)/.exec(r.stdout)?.[1]);
     // The main thread's profile is the largest (a loader thread may write its own).

@@ -41,7 +41,10 @@ interface WorkerProc {
 }
 
 function startWorker(url: string, cacheDir: string): Promise<WorkerProc> {
-  const p = spawn(process.execPath, [BIN, 'worker', '--queue', url, '--concurrency', '1', '--cache-dir', cacheDir], { cwd: REPO, stdio: ['ignore', 'ignore', 'pipe'] });
+  const p = spawn(process.execPath, [BIN, 'worker', '--queue', url, '--concurrency', '1', '--cache-dir', cacheDir], {
+    cwd: REPO,
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
   let log = '';
   return new Promise((ok, fail) => {
     p.stderr!.on('data', (b: Buffer) => {
@@ -110,7 +113,9 @@ export async function run(): Promise<Record<string, unknown>> {
         };
       }
     }
-    const same = [2, 4].every((n) => spawnSync('cmp', [join(dir, 'local-1.csv'), join(dir, `queue-${n}.csv`)]).status === 0) && spawnSync('cmp', [join(dir, 'local-1.csv'), join(dir, 'queue-1.csv')]).status === 0;
+    const same =
+      [2, 4].every((n) => spawnSync('cmp', [join(dir, 'local-1.csv'), join(dir, `queue-${n}.csv`)]).status === 0) &&
+      spawnSync('cmp', [join(dir, 'local-1.csv'), join(dir, 'queue-1.csv')]).status === 0;
     const result = {
       what: `mizan sweep over config/backtest-sweep.yaml (sma-cross, bundled 5-minute BTC/USDT candles, ${TRIALS} trials: ${PARAMS.filter((p) => p !== '--param').join(' ')}), wall time of the sweep command; local: --workers N threads; queue: N mizan worker processes (--concurrency 1 each, started before), Redis on 127.0.0.1. overhead: the single queue worker's idle time between trials (next job, row recorded, job completed), and (queue with 1 worker − local with 1 thread) / trials. The machine has ${availableParallelism()} cores shared with other jobs: see the load averages.`,
       cores: availableParallelism(),

@@ -31,8 +31,16 @@ export interface RiskBenchResult {
 }
 
 const market: RiskMarket = {
-  symbol: 'BTCUSDT', base: 'BTC', quote: 'USDT', qtyStep: d('0.000001'), priceTick: d('0.01'), minQty: d('0.00001'),
-  maxQty: d('100'), minNotional: d('5'), makerFee: d('0.001'), takerFee: d('0.002'),
+  symbol: 'BTCUSDT',
+  base: 'BTC',
+  quote: 'USDT',
+  qtyStep: d('0.000001'),
+  priceTick: d('0.01'),
+  minQty: d('0.00001'),
+  maxQty: d('100'),
+  minNotional: d('5'),
+  makerFee: d('0.001'),
+  takerFee: d('0.002'),
 };
 
 function levels(start: number, step: number): BookLevel[] {
@@ -87,9 +95,20 @@ function intents(): Intent[] {
   const out: Intent[] = [];
   for (let i = 0; i < 64; i++) {
     const px = d((59_800 + (i % 16) * 25.003).toFixed(3));
-    if (i % 4 === 0) out.push({ kind: 'order', strategy: 'bench', symbol: 'BTCUSDT', side: 'SELL', type: 'LIMIT', size: { kind: 'base', quantity: d('0.0123456') }, price: px });
-    else if (i % 4 === 1) out.push({ kind: 'order', strategy: 'bench', symbol: 'BTCUSDT', side: 'BUY', type: 'MARKET', size: { kind: 'base', quantity: d('0.25') } });
-    else if (i % 4 === 2) out.push({ kind: 'order', strategy: 'bench', symbol: 'BTCUSDT', side: 'BUY', type: 'LIMIT', size: { kind: 'fraction', fraction: 0.01 }, price: px });
+    if (i % 4 === 0)
+      out.push({
+        kind: 'order',
+        strategy: 'bench',
+        symbol: 'BTCUSDT',
+        side: 'SELL',
+        type: 'LIMIT',
+        size: { kind: 'base', quantity: d('0.0123456') },
+        price: px,
+      });
+    else if (i % 4 === 1)
+      out.push({ kind: 'order', strategy: 'bench', symbol: 'BTCUSDT', side: 'BUY', type: 'MARKET', size: { kind: 'base', quantity: d('0.25') } });
+    else if (i % 4 === 2)
+      out.push({ kind: 'order', strategy: 'bench', symbol: 'BTCUSDT', side: 'BUY', type: 'LIMIT', size: { kind: 'fraction', fraction: 0.01 }, price: px });
     else out.push({ kind: 'order', strategy: 'bench', symbol: 'BTCUSDT', side: 'BUY', type: 'LIMIT', size: { kind: 'quote', amount: d('750.5') }, price: px });
   }
   return out;
@@ -148,5 +167,7 @@ const round = (x: number) => Math.round(x * 100) / 100;
 const self = fileURLToPath(import.meta.url);
 if (process.argv[1] && path.resolve(process.argv[1]) === self) {
   const r = run();
-  process.stdout.write(`risk check: median ${r.medianUs} µs, p99 ${r.p99Us} µs, mean ${r.meanUs} µs over ${r.checks} checks (${r.passed} passed, ${r.denied} denied)\n`);
+  process.stdout.write(
+    `risk check: median ${r.medianUs} µs, p99 ${r.p99Us} µs, mean ${r.meanUs} µs over ${r.checks} checks (${r.passed} passed, ${r.denied} denied)\n`,
+  );
 }

@@ -11,7 +11,14 @@ if (isMainThread && file) {
   const mb = (x) => Number((x / 1024 / 1024).toFixed(1));
   const sample = () => {
     const m = process.memoryUsage();
-    const line = { t: Math.round((Date.now() - t0) / 1000), rssMB: mb(m.rss), heapTotalMB: mb(m.heapTotal), heapUsedMB: mb(m.heapUsed), externalMB: mb(m.external), arrayBuffersMB: mb(m.arrayBuffers) };
+    const line = {
+      t: Math.round((Date.now() - t0) / 1000),
+      rssMB: mb(m.rss),
+      heapTotalMB: mb(m.heapTotal),
+      heapUsedMB: mb(m.heapUsed),
+      externalMB: mb(m.external),
+      arrayBuffersMB: mb(m.arrayBuffers),
+    };
     try {
       appendFileSync(file, JSON.stringify(line) + '\n');
     } catch {

@@ -132,7 +132,12 @@ export async function run(minutes = Number(process.env.SOAK_MINUTES ?? 60)): Pro
       if (exited) throw new Error(`the bot exited during the soak (${JSON.stringify(exited)}): ${err.slice(-2_000)}`);
       const rss = procStatusMB(pid, 'VmRSS');
       if (rss === undefined) continue;
-      samples.push({ t: Math.round((Date.now() - t0) / 1000), rssMB: round(rss) ?? 0, journalMB: round(fileMB(journal), 3) ?? 0, load1: Number(readFileSync('/proc/loadavg', 'utf8').split(' ')[0]) });
+      samples.push({
+        t: Math.round((Date.now() - t0) / 1000),
+        rssMB: round(rss) ?? 0,
+        journalMB: round(fileMB(journal), 3) ?? 0,
+        load1: Number(readFileSync('/proc/loadavg', 'utf8').split(' ')[0]),
+      });
       const m = samples.length;
       if (m % 10 === 0) process.stdout.write(`soak ${samples[m - 1]!.t}s: rss ${rss.toFixed(1)} MB, journal ${samples[m - 1]!.journalMB} MB\n`);
     }
@@ -146,12 +151,24 @@ export async function run(minutes = Number(process.env.SOAK_MINUTES ?? 60)): Pro
   const warmupMin = Math.min(10, minutes / 3);
   const after = samples.filter((s) => s.t >= warmupMin * 60);
   const hours = (s: { t: number }) => s.t / 3600;
-  const rssSlope = slope(after.map(hours), after.map((s) => s.rssMB));
-  const journalSlope = slope(after.map(hours), after.map((s) => s.journalMB));
+  const rssSlope = slope(
+    after.map(hours),
+    after.map((s) => s.rssMB),
+  );
+  const journalSlope = slope(
+    after.map(hours),
+    after.map((s) => s.journalMB),
+  );
   const peak = Math.max(hwm, ...samples.map((s) => s.rssMB));
   const memory = readMemory(memFile);
   const memAfter = memory.filter((m) => m.t >= warmupMin * 60);
-  const memSlope = (k: keyof MemSample) => round(slope(memAfter.map(hours), memAfter.map((m) => m[k])));
+  const memSlope = (k: keyof MemSample) =>
+    round(
+      slope(
+        memAfter.map(hours),
+        memAfter.map((m) => m[k]),
+      ),
+    );
   // RSS minus the V8 heap's committed size: native memory (SQLite's page cache, zlib, Buffers,
   // sockets) and the allocator's free-but-kept pages.
   const nonHeap = memAfter.map((m) => m.rssMB - m.heapTotalMB);
@@ -164,7 +181,11 @@ export async function run(minutes = Number(process.env.SOAK_MINUTES ?? 60)): Pro
     warmupMinutes: round(warmupMin, 2),
     peakRssMB: round(peak),
     peakRssFrom: hwm >= Math.max(...samples.map((s) => s.rssMB)) ? 'VmHWM' : 'samples',
-    rssAfterWarmupMB: { min: round(Math.min(...after.map((s) => s.rssMB))), max: round(Math.max(...after.map((s) => s.rssMB))), last: after.at(-1)?.rssMB ?? null },
+    rssAfterWarmupMB: {
+      min: round(Math.min(...after.map((s) => s.rssMB))),
+      max: round(Math.max(...after.map((s) => s.rssMB))),
+      last: after.at(-1)?.rssMB ?? null,
+    },
     rssSlopeMBPerHour: round(rssSlope),
     load1: { mean: round(samples.reduce((a, s) => a + s.load1, 0) / samples.length), max: round(Math.max(...samples.map((s) => s.load1))) },
     journal: {

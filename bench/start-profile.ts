@@ -30,7 +30,8 @@ function group(stack: ProfileNode[]): string {
   const own = /\/dist\/(src\/[^/]+|strategies|bundle)\//.exec(leaf.url);
   if (own) return `mizan ${own[1]}`;
   if (leaf.url.startsWith('node:internal/modules/') || leaf.url.startsWith('node:internal/deps/cjs-module-lexer')) return 'node: loading and compiling modules';
-  if (leaf.url === '') return `native: ${['readFileUtf8', 'openFileHandle', 'internalModuleStat', 'fstat', 'read', 'close', 'readdir'].includes(leaf.functionName) ? 'file system (modules, config, data)' : leaf.functionName}`;
+  if (leaf.url === '')
+    return `native: ${['readFileUtf8', 'openFileHandle', 'internalModuleStat', 'fstat', 'read', 'close', 'readdir'].includes(leaf.functionName) ? 'file system (modules, config, data)' : leaf.functionName}`;
   return 'node: other internals';
 }
 
@@ -69,9 +70,12 @@ export function startBreakdown(dir: string): StartBreakdown {
     const g = group(stack);
     groups.set(g, (groups.get(g) ?? 0) + ms);
   }
-  if (!reached) throw new Error('the profile never reached the probe strategy\'s onCandle');
+  if (!reached) throw new Error("the profile never reached the probe strategy's onCandle");
   return {
     profiledToFirstCandleMs: Math.round(total),
-    groups: [...groups].sort((a, b) => b[1] - a[1]).filter(([, ms]) => ms >= 1).map(([group, ms]) => ({ group, ms: Math.round(ms) })),
+    groups: [...groups]
+      .sort((a, b) => b[1] - a[1])
+      .filter(([, ms]) => ms >= 1)
+      .map(([group, ms]) => ({ group, ms: Math.round(ms) })),
   };
 }

@@ -13,12 +13,14 @@ if (existsSync(CHROMIUM)) process.exit(0);
 const root = typeof process.getuid === 'function' && process.getuid() === 0;
 const apt = spawnSync('sh', ['-c', 'command -v apt-get'], { encoding: 'utf8' }).status === 0;
 if (!root || !apt) {
-  process.stderr.write(`${CHROMIUM} is missing and cannot be installed from here (needs root and apt-get): run \`apt-get install -y chromium\`; the HTML report's browser test fails without it.\n`);
+  process.stderr.write(
+    `${CHROMIUM} is missing and cannot be installed from here (needs root and apt-get): run \`apt-get install -y chromium\`; the HTML report's browser test fails without it.\n`,
+  );
   process.exit(0);
 }
 process.stderr.write(`${CHROMIUM} is missing: installing Debian's chromium for the HTML report's browser test (apt-get install chromium)...\n`);
 const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
 const run = (args) => spawnSync('apt-get', args, { stdio: ['ignore', 'ignore', 'inherit'], env }).status === 0;
 if (!run(['update', '-qq']) || !run(['install', '-y', '-qq', 'chromium']) || !existsSync(CHROMIUM)) {
-  process.stderr.write('installing chromium failed; the HTML report\'s browser test will fail.\n');
+  process.stderr.write("installing chromium failed; the HTML report's browser test will fail.\n");
 }

@@ -17,7 +17,9 @@ const has = (cmd) => spawnSync('sh', ['-c', `command -v ${cmd}`], { encoding: 'u
 const root = typeof process.getuid === 'function' && process.getuid() === 0;
 const sudo = !root && has('sudo') && spawnSync('sudo', ['-n', 'true'], { stdio: 'ignore' }).status === 0;
 if (!has('apt-get') || (!root && !sudo)) {
-  process.stderr.write(`${REDIS} is missing and cannot be installed from here (needs apt-get and root or password-less sudo): run \`apt-get install -y redis-server\`; the job-queue tests (test/queue/) fail without it.\n`);
+  process.stderr.write(
+    `${REDIS} is missing and cannot be installed from here (needs apt-get and root or password-less sudo): run \`apt-get install -y redis-server\`; the job-queue tests (test/queue/) fail without it.\n`,
+  );
   process.exit(0);
 }
 process.stderr.write(`${REDIS} is missing: installing Debian's redis-server for the job-queue tests (apt-get install redis-server)...\n`);

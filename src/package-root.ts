@@ -4,7 +4,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 function findRoot(start: string): string {
-  for (let dir = start; ; ) {
+  for (let dir = start; ;) {
     const pkg = join(dir, 'package.json');
     if (existsSync(pkg) && (JSON.parse(readFileSync(pkg, 'utf8')) as { name?: unknown }).name === 'mizan') return dir;
     const up = dirname(dir);

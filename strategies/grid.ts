@@ -123,7 +123,8 @@ export default defineStrategy({
       onDenied(d) {
         if (d.intent.kind !== 'order' || !isGrid(d.intent.tag)) return;
         const { symbol, tag } = d.intent;
-        if (tag!.startsWith('grid-buy-')) return settle(symbol, false, { reason: `${d.rule}: ${d.reason}`, ...(d.retryAfterMs !== undefined ? { retryAfterMs: d.retryAfterMs } : {}) });
+        if (tag!.startsWith('grid-buy-'))
+          return settle(symbol, false, { reason: `${d.rule}: ${d.reason}`, ...(d.retryAfterMs !== undefined ? { retryAfterMs: d.retryAfterMs } : {}) });
         // A sell (the coins' way out) or a rebuy (the ladder's next rung) refused: tried again later.
         const at = retryAt(d);
         repairAt.set(symbol, Math.min(repairAt.get(symbol) ?? Infinity, at));

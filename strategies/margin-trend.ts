@@ -18,14 +18,22 @@ export default defineStrategy({
     stopLossPct: { type: 'number', default: 2, min: 0.1, max: 50 },
     // Below 100: a short's take profit is entry × (1 − pct/100), which is 0 or less from 100 on (the
     // strategy would go long-only without a word, and an optimiser would sample it).
-    takeProfitPct: { type: 'number', default: 4, min: 0.1, max: 99, description: 'take profit distance from the entry, percent (below 100: a short\'s take profit must stay above 0)' },
+    takeProfitPct: {
+      type: 'number',
+      default: 4,
+      min: 0.1,
+      max: 99,
+      description: "take profit distance from the entry, percent (below 100: a short's take profit must stay above 0)",
+    },
   },
   warmup: (p) => p.slow,
   create(ctx) {
     const p = ctx.params;
     // The declared range says so too; this covers a definition created with unchecked parameters.
     if (!(p.takeProfitPct > 0 && p.takeProfitPct < 100)) {
-      throw new RangeError(`takeProfitPct: ${p.takeProfitPct} must be greater than 0 and below 100 (a short's take profit is the entry × (1 − takeProfitPct/100))`);
+      throw new RangeError(
+        `takeProfitPct: ${p.takeProfitPct} must be greater than 0 and below 100 (a short's take profit is the entry × (1 − takeProfitPct/100))`,
+      );
     }
     const emas = new Map<string, { fast: Ema; slow: Ema; trend: number }>(
       ctx.markets.map((s) => [s, { fast: new Ema(p.fast), slow: new Ema(p.slow), trend: 0 }]),

@@ -73,7 +73,8 @@ export default defineStrategy({
         const m = ctx.market(symbol);
         const free = ctx.balance(m.base).free;
         const sellQty = Decimal.min(held, free, new Decimal(p.orderQuote).div(ask)).toDecimalPlaces(m.quantityPrecision, Decimal.ROUND_DOWN);
-        if (sellQty.gte(m.minQty) && sellQty.gt(0) && sellQty.mul(ask).gte(m.minNotional)) out.push(limit('SELL', symbol, qty(sellQty), ask, { tag: 'mm-ask' }));
+        if (sellQty.gte(m.minQty) && sellQty.gt(0) && sellQty.mul(ask).gte(m.minNotional))
+          out.push(limit('SELL', symbol, qty(sellQty), ask, { tag: 'mm-ask' }));
         return out;
       },
       onBookHealth(symbol, health) {

@@ -13,7 +13,7 @@ export { formatSummary, resultJson, RESULT_FORMAT } from '../backtest/result.js'
 export type { BacktestResult, OrderRecord } from '../backtest/result.js';
 export type { BreakdownRow, Breakdowns, Paint } from '../backtest/breakdowns.js';
 export type { PlotSeries } from '../backtest/plots.js';
-export type { TradeRecord } from '../portfolio/trade-book.js';
+export type { TradeRecord } from '../portfolio/trade-record.js';
 export { renderHtmlReport } from '../backtest/report-html.js';
 export { parseParamRange, expandSweep, runSweep, rankRows, sweepCsv } from '../backtest/sweep.js';
 export type { ParamRange, Combo, SweepRow, SweepOptions } from '../backtest/sweep.js';

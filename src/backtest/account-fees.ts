@@ -16,12 +16,15 @@ export async function resolveAccountFees(config: MizanConfig, source: () => Acco
   const bt = config.backtest;
   if (!bt || bt.fees !== 'account' || bt.accountFees) return config;
   if (!config.exchange.apiKey) {
-    throw new Error('backtest.fees: account reads the account\'s rates from GET /v1/account/fee, which needs exchange.apiKey (e.g. apiKey: ${WALLEX_API_KEY})');
+    throw new Error("backtest.fees: account reads the account's rates from GET /v1/account/fee, which needs exchange.apiKey (e.g. apiKey: ${WALLEX_API_KEY})");
   }
   const rates = await source().getFees();
   const accountFees: AccountFeeRates = {};
   for (const [symbol, r] of Object.entries(rates.markets)) accountFees[symbol] = { maker: r.makerFeeRate, taker: r.takerFeeRate };
   const missing = bt.data.map((d) => d.symbol).filter((s) => !accountFees[s] && !bt.markets.some((m) => m.symbol === s));
-  if (missing.length > 0) throw new Error(`backtest.fees: account: the account's fee rates list no ${missing.join(', ')} (GET /v1/account/fee); set backtest.fees to { maker, taker } instead`);
+  if (missing.length > 0)
+    throw new Error(
+      `backtest.fees: account: the account's fee rates list no ${missing.join(', ')} (GET /v1/account/fee); set backtest.fees to { maker, taker } instead`,
+    );
   return { ...config, backtest: { ...bt, accountFees } };
 }

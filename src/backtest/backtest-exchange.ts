@@ -64,13 +64,22 @@ export function backtestExchange(config: Pick<MizanConfig, 'backtest' | 'simulat
   // The exchange reads the next open while an order is handed over (fill-model.ts; the test:
   // test/backtest/cli/daily-data.test.ts).
   const simClock = new PlacementClock(clock);
-  const sim = new SimulatedExchange({ clock: simClock, seed: config.simulator.seed, markets: specs, logger, orderRateLimit: { limit: 1_000_000_000, windowMs: 1 }, recordMarketData: false, retainClosedOrders: BACKTEST_RETAINED_ORDERS });
+  const sim = new SimulatedExchange({
+    clock: simClock,
+    seed: config.simulator.seed,
+    markets: specs,
+    logger,
+    orderRateLimit: { limit: 1_000_000_000, windowMs: 1 },
+    recordMarketData: false,
+    retainClosedOrders: BACKTEST_RETAINED_ORDERS,
+  });
   const balances: Record<string, Decimal> = {};
   for (const [asset, v] of Object.entries(bt.balances)) balances[asset] = toDecimal(v, `backtest.balances.${asset}`);
   sim.createAccount({ id: BACKTEST_ACCOUNT, balances });
   if (bt.fees === 'account') {
     // The account's own rates (read before the run); a declared market keeps the fees it declares.
-    if (!bt.accountFees) throw new Error('backtest.fees: account: the account\'s fee rates were not read before the run (mizan backtest reads them with exchange.apiKey)');
+    if (!bt.accountFees)
+      throw new Error("backtest.fees: account: the account's fee rates were not read before the run (mizan backtest reads them with exchange.apiKey)");
     for (const m of specs) {
       const f = bt.accountFees[m.symbol];
       if (f && !bt.markets.some((d) => d.symbol === m.symbol)) sim.setAccountFees(BACKTEST_ACCOUNT, m.symbol, { makerFee: f.maker, takerFee: f.taker });
@@ -93,4 +102,3 @@ export function backtestExchange(config: Pick<MizanConfig, 'backtest' | 'simulat
   };
   return { sim, specs, desks, simClock, listenMargin };
 }
-

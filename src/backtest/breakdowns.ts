@@ -8,7 +8,7 @@
  */
 import { Decimal } from '../core/decimal.js';
 import { formatDuration } from './metrics/index.js';
-import type { TradeRecord } from '../portfolio/trade-book.js';
+import type { TradeRecord } from '../portfolio/trade-record.js';
 
 export interface BreakdownRow {
   /** The strategy instance, the market or the exit reason. */
@@ -118,7 +118,12 @@ function group(p: Parsed, key: (t: TradeRecord) => string, order: readonly strin
     else a.members.push(i);
   });
   const sum = (members: number[]): Decimal =>
-    (p.scaled && sumScaled(members.map((i) => p.scaled!.ints[i]), p.scaled.scale)) ?? sumSlow(members.map((i) => p.pnl[i]!));
+    (p.scaled &&
+      sumScaled(
+        members.map((i) => p.scaled!.ints[i]),
+        p.scaled.scale,
+      )) ??
+    sumSlow(members.map((i) => p.pnl[i]!));
   const rank = (k: string) => {
     const i = order.indexOf(k);
     return i < 0 ? order.length : i;
@@ -137,7 +142,12 @@ function group(p: Parsed, key: (t: TradeRecord) => string, order: readonly strin
 }
 
 /** The three breakdowns; strategies and markets in the run's order, exit reasons by count. */
-export function computeBreakdowns(trades: readonly TradeRecord[], reference: string, strategies: readonly string[] = [], markets: readonly string[] = []): Breakdowns {
+export function computeBreakdowns(
+  trades: readonly TradeRecord[],
+  reference: string,
+  strategies: readonly string[] = [],
+  markets: readonly string[] = [],
+): Breakdowns {
   const p = parse(trades);
   return {
     reference,
@@ -186,7 +196,13 @@ export function formatBreakdown(title: string, rows: readonly BreakdownRow[], re
   if (rows.length === 0) return [];
   const head = [title, 'trades', 'win %', `pnl ${reference}`, 'avg duration'];
   const digits = pnlDigits(rows);
-  const cells = rows.map((r) => [r.key, String(r.trades), r.winRatePct.toFixed(1), formatAmount(Number(r.pnl), digits) + (r.unvalued > 0 ? ` (+${r.unvalued} unvalued)` : ''), formatDuration(r.avgDurationMs)]);
+  const cells = rows.map((r) => [
+    r.key,
+    String(r.trades),
+    r.winRatePct.toFixed(1),
+    formatAmount(Number(r.pnl), digits) + (r.unvalued > 0 ? ` (+${r.unvalued} unvalued)` : ''),
+    formatDuration(r.avgDurationMs),
+  ]);
   const w = head.map((h, i) => Math.max(h.length, ...cells.map((c) => c[i]!.length)));
   const line = (c: string[]) => c.map((x, i) => (i === 0 ? x.padEnd(w[i]!) : x.padStart(w[i]!))).join('  ');
   const out = [paint.bold(line(head))];

@@ -13,9 +13,8 @@ import type { Series } from './data.js';
 import { equityValuer } from './equity-value.js';
 import { BACKTEST_ACCOUNT, type Harness } from './setup.js';
 import { parseMarginPosition } from '../exchange/parse/margin.js';
-import { CLOSE_AT_END } from '../portfolio/trade-book.js';
+import { CLOSE_AT_END } from '../portfolio/trade-record.js';
 import { MAIN_ACCOUNT } from '../core/account.js';
-
 
 interface Curve {
   times: Float64Array;
@@ -42,14 +41,23 @@ export async function closeAtEnd(h: Harness, series: Series[], curve: Curve): Pr
   // 1. Open orders: cancelled, so what they lock can be sold.
   const cancels: Intent[] = [];
   for (const o of h.engine.liveOrders()) {
-    if (!cancels.some((c) => c.kind === 'cancelAll' && c.strategy === o.strategy && c.symbol === o.symbol)) cancels.push({ kind: 'cancelAll', strategy: o.strategy, symbol: o.symbol });
+    if (!cancels.some((c) => c.kind === 'cancelAll' && c.strategy === o.strategy && c.symbol === o.symbol))
+      cancels.push({ kind: 'cancelAll', strategy: o.strategy, symbol: o.symbol });
   }
   await settle(h, cancels);
   // 2. Spot holdings of each strategy: one market sell each.
   const sells: Intent[] = [];
   for (const p of h.portfolio.positions.all()) {
     if (!p.quantity.gt(0) || !names.includes(p.strategy) || !h.books.has(p.symbol)) continue;
-    sells.push({ kind: 'order', strategy: p.strategy, symbol: p.symbol, side: 'SELL', type: 'MARKET', size: { kind: 'base', quantity: p.quantity }, tag: CLOSE_AT_END });
+    sells.push({
+      kind: 'order',
+      strategy: p.strategy,
+      symbol: p.symbol,
+      side: 'SELL',
+      type: 'MARKET',
+      size: { kind: 'base', quantity: p.quantity },
+      tag: CLOSE_AT_END,
+    });
   }
   await settle(h, sells);
   // 3. Margin positions: closed at the last close, at the price the closing side of its book offers

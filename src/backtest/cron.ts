@@ -69,7 +69,16 @@ function dayOfWeekMatches(field: DayToken[], y: number, m: number, d: number): b
 /** Offset of a time zone from UTC at an instant, in ms (cached per hour). */
 function offsetFn(timeZone: string): (ms: number) => number {
   if (timeZone === 'UTC' || timeZone === 'Etc/UTC') return () => 0;
-  const fmt = new Intl.DateTimeFormat('en-US', { timeZone, hourCycle: 'h23', year: 'numeric', month: 'numeric', day: 'numeric', hour: 'numeric', minute: 'numeric', second: 'numeric' });
+  const fmt = new Intl.DateTimeFormat('en-US', {
+    timeZone,
+    hourCycle: 'h23',
+    year: 'numeric',
+    month: 'numeric',
+    day: 'numeric',
+    hour: 'numeric',
+    minute: 'numeric',
+    second: 'numeric',
+  });
   const cache = new Map<number, number>();
   return (ms) => {
     const key = Math.floor(ms / 3_600_000);

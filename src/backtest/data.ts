@@ -117,7 +117,15 @@ export function inferResolution(file: string, time: ArrayLike<number>): number {
 /** Aggregate columns into candles of `resSec` aligned to multiples of resSec (UTC). */
 export function resampleColumns(c: CandleColumns, resSec: number): CandleColumns {
   const n = c.length;
-  const out = { length: 0, time: new Float64Array(n), open: new Float64Array(n), high: new Float64Array(n), low: new Float64Array(n), close: new Float64Array(n), volume: new Float64Array(n) };
+  const out = {
+    length: 0,
+    time: new Float64Array(n),
+    open: new Float64Array(n),
+    high: new Float64Array(n),
+    low: new Float64Array(n),
+    close: new Float64Array(n),
+    volume: new Float64Array(n),
+  };
   let k = -1;
   for (let i = 0; i < n; i++) {
     const bucket = Math.floor(c.time[i]! / resSec) * resSec;
@@ -153,7 +161,12 @@ export interface LoadSeriesRequest {
 }
 
 /** Cut loaded columns to [from − warm-up, to) and describe what is missing. */
-export function prepareSeries(req: Omit<LoadSeriesRequest, 'file'>, cols: CandleColumns, fileRes: number, source: string): { series: Series; report: SeriesReport } {
+export function prepareSeries(
+  req: Omit<LoadSeriesRequest, 'file'>,
+  cols: CandleColumns,
+  fileRes: number,
+  source: string,
+): { series: Series; report: SeriesReport } {
   if (req.resSec < fileRes || req.resSec % fileRes !== 0) {
     throw new Error(`${source}: ${req.symbol} candles are ${fileRes}s long; the strategies need ${req.resSec}s, which is not a multiple of them`);
   }
@@ -228,7 +241,18 @@ export function declaredSeries(symbol: string, cols: CandleColumns, fileRes: num
   let end = first;
   while (end < c.length && c.time[end]! + resSec <= toSec) end++;
   const slice = (a: Float64Array) => a.subarray(start, end);
-  return { symbol, resSec, length: end - start, time: slice(c.time), open: slice(c.open), high: slice(c.high), low: slice(c.low), close: slice(c.close), volume: slice(c.volume), firstIndex: first - start };
+  return {
+    symbol,
+    resSec,
+    length: end - start,
+    time: slice(c.time),
+    open: slice(c.open),
+    high: slice(c.high),
+    low: slice(c.low),
+    close: slice(c.close),
+    volume: slice(c.volume),
+    firstIndex: first - start,
+  };
 }
 
 /** The problems of a set of series reports, one line each; `ok` is false when a market has no candle in the range. */
@@ -238,7 +262,9 @@ export function summarizeReports(reports: SeriesReport[]): DataReport {
   let ok = true;
   for (const r of reports) {
     if (r.closedDays.length > 0 && !r.closedDaysDeclared) {
-      notes.push(`${r.symbol}: no candle on ${r.closedDays.join(', ')} in the whole data (${r.source}): taken as days the market is closed, not as gaps (declare backtest.data[].weekdays to set them)`);
+      notes.push(
+        `${r.symbol}: no candle on ${r.closedDays.join(', ')} in the whole data (${r.source}): taken as days the market is closed, not as gaps (declare backtest.data[].weekdays to set them)`,
+      );
     }
     if (r.candles === 0) {
       ok = false;
@@ -248,7 +274,10 @@ export function summarizeReports(reports: SeriesReport[]): DataReport {
     if (r.missingStart) problems.push(`${r.symbol}: no data from ${r.missingStart.from} to ${r.missingStart.to} (the data starts later)`);
     if (r.missingEnd) problems.push(`${r.symbol}: no data from ${r.missingEnd.from} to ${r.missingEnd.to} (the data ends earlier)`);
     if (r.gaps.length > 0) {
-      const shown = r.gaps.slice(0, 5).map((g) => `${g.from}..${g.to} (${g.missing})`).join(', ');
+      const shown = r.gaps
+        .slice(0, 5)
+        .map((g) => `${g.from}..${g.to} (${g.missing})`)
+        .join(', ');
       problems.push(`${r.symbol}: ${r.gaps.length} gap(s), ${r.missingBars} missing candle(s): ${shown}${r.gaps.length > 5 ? ', …' : ''}`);
     }
     if (r.warmupAvailable < r.warmupNeeded) {

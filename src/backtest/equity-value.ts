@@ -15,7 +15,15 @@ import { BACKTEST_ACCOUNT, type Harness } from './setup.js';
 export function unpricedBalances(config: MizanConfig, h: RouteContext, series: readonly Series[]): string[] {
   const out: string[] = [];
   for (const [asset, v] of Object.entries(config.backtest!.balances)) {
-    if (!toDecimal(v, `backtest.balances.${asset}`).isZero() && !routeOf(h, series.map((s) => s.symbol), asset)) out.push(asset);
+    if (
+      !toDecimal(v, `backtest.balances.${asset}`).isZero() &&
+      !routeOf(
+        h,
+        series.map((s) => s.symbol),
+        asset,
+      )
+    )
+      out.push(asset);
   }
   return out.sort();
 }

@@ -90,7 +90,8 @@ export async function loadData(
         const built = prebuilt?.find((p) => p.resSec === r);
         if (built) {
           // Built by the caller from the data (a sweep's parent, for its workers).
-          if (!done.has(r)) declared.push(declaredSeries(s.symbol, built.cols, r, r, s.length > 0 ? s.time[0]! : Math.ceil(fromMs / 1000), toMs, DECLARED_HISTORY));
+          if (!done.has(r))
+            declared.push(declaredSeries(s.symbol, built.cols, r, r, s.length > 0 ? s.time[0]! : Math.ceil(fromMs / 1000), toMs, DECLARED_HISTORY));
           done.add(r);
           continue;
         }
@@ -138,7 +139,12 @@ export async function loadData(
     if (entry.file) {
       // The loader made the path absolute (against the working directory); --data re-reads a path
       // that was written relative from its own directory.
-      const file = opts.dataDir && entry.fileAsWritten ? resolve(opts.dataDir, entry.fileAsWritten) : isAbsolute(entry.file) ? entry.file : resolve(config.source.baseDir, entry.file);
+      const file =
+        opts.dataDir && entry.fileAsWritten
+          ? resolve(opts.dataDir, entry.fileAsWritten)
+          : isAbsolute(entry.file)
+            ? entry.file
+            : resolve(config.source.baseDir, entry.file);
       const r = loadSeries({ symbol: entry.symbol, file, resSec: resSec ?? 0, fromMs, toMs, warmup, ...weekdays });
       // The report names the file as the config wrote it, so the result does not depend on where
       // the checkout lies (the same inputs give the same bytes).

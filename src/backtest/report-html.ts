@@ -110,7 +110,15 @@ function onGrid(times: readonly number[], values: readonly (number | null)[], st
 /** One market's candles, volume, trade markers and plot series on the page's grid. */
 function marketChart(r: BacktestResult, s: Series, step: number) {
   const at = s.firstIndex;
-  let c = { length: s.length - at, time: s.time.subarray(at), open: s.open.subarray(at), high: s.high.subarray(at), low: s.low.subarray(at), close: s.close.subarray(at), volume: s.volume.subarray(at) };
+  let c = {
+    length: s.length - at,
+    time: s.time.subarray(at),
+    open: s.open.subarray(at),
+    high: s.high.subarray(at),
+    low: s.low.subarray(at),
+    close: s.close.subarray(at),
+    volume: s.volume.subarray(at),
+  };
   if (step !== s.resSec) c = resampleColumns(c, step);
   const candles = [];
   const volume = [];
@@ -139,7 +147,11 @@ function marketChart(r: BacktestResult, s: Series, step: number) {
     .sort((a, b) => a.time - b.time);
   const plots = r.plots.filter((p) => p.symbol === s.symbol);
   const several = new Set(plots.map((p) => p.strategy)).size > 1;
-  const series = (p: (typeof plots)[number]) => ({ label: several ? `${p.strategy}.${p.name}` : p.name, color: p.color, data: onGrid(p.times, p.values, step, first) });
+  const series = (p: (typeof plots)[number]) => ({
+    label: several ? `${p.strategy}.${p.name}` : p.name,
+    color: p.color,
+    data: onGrid(p.times, p.values, step, first),
+  });
   const overlays = plots.filter((p) => p.pane === 'price').map(series);
   const panes: { name: string; levels: number[]; series: ReturnType<typeof series>[] }[] = [];
   for (const p of plots.filter((x) => x.pane !== 'price')) {
@@ -254,7 +266,8 @@ export function renderHtmlReport(r: BacktestResult, series: readonly Series[], m
   }
   const drawdown = onGrid(r.equity.times, ddValues, step, Number.isFinite(first) ? first : 0);
   const metricRows = METRIC_DEFINITIONS.map(
-    (d) => `<tr><td>${esc(d.name)}</td><td class="num">${esc(formatMetricValue(r.metrics[d.key], d.unit))}</td><td class="def">${esc(d.formula)}<br><i>n/a when: ${esc(d.na)}</i></td></tr>`,
+    (d) =>
+      `<tr><td>${esc(d.name)}</td><td class="num">${esc(formatMetricValue(r.metrics[d.key], d.unit))}</td><td class="def">${esc(d.formula)}<br><i>n/a when: ${esc(d.na)}</i></td></tr>`,
   ).join('\n');
   const b = r.breakdowns;
   const title = `mizan backtest: ${r.run.strategies.map((x) => x.name).join(', ')} ${r.run.from.slice(0, 10)} .. ${r.run.to.slice(0, 10)}`;

@@ -12,7 +12,7 @@ import { formatMetrics } from './metrics/index.js';
 import type { DataReport, Series } from './data.js';
 import { BACKTEST_ACCOUNT, type Harness } from './setup.js';
 import { otherOrders, spotOrders, withOthers, type OrderRecord } from './order-records.js';
-import type { TradeRecord } from '../portfolio/trade-book.js';
+import type { TradeRecord } from '../portfolio/trade-record.js';
 import { formatDenials, type DenialBreakdown } from '../kernel/denial-tally.js';
 import { computeBreakdowns, formatBreakdown, PLAIN, type Breakdowns, type Paint } from './breakdowns.js';
 import type { PlotSeries } from './plots.js';
@@ -28,7 +28,12 @@ export interface BacktestResult {
     to: string;
     reference: string;
     strategies: { name: string; strategy: string; params: Record<string, unknown>; markets: string[]; resolutionSec: number }[];
-    fillModel: { slippagePct: number; fillOnTouch: boolean; volumeCapPct: number | null; fees: { maker: string; taker: string } | { account: Record<string, { maker: string; taker: string }> } | null };
+    fillModel: {
+      slippagePct: number;
+      fillOnTouch: boolean;
+      volumeCapPct: number | null;
+      fees: { maker: string; taker: string } | { account: Record<string, { maker: string; taker: string }> } | null;
+    };
     startingBalances: Record<string, string>;
     /** Each market of the run: its assets and the decimals of its prices and quantities (the report prints amounts with them). */
     markets: Record<string, { base: string; quote: string; pricePrecision: number; quantityPrecision: number }>;
@@ -138,7 +143,9 @@ export function buildResult(x: ResultInput): BacktestResult {
     equity: { times: x.equity.times, values: x.equity.values },
     trades: trades.map(toClosed),
     feesPaid: Number(x.h.trades.feesPaid.toSignificantDigits(15).toFixed()),
-    ...(unvalued.length > 0 ? { pnlUnavailable: `pnl of trades in ${unvalued.join(', ')} cannot be valued in ${x.h.reference} (no market of the run converts it)` } : {}),
+    ...(unvalued.length > 0
+      ? { pnlUnavailable: `pnl of trades in ${unvalued.join(', ')} cannot be valued in ${x.h.reference} (no market of the run converts it)` }
+      : {}),
     ...(main.length > 0 ? { benchmark: { firstPrice: main.open[fi]!, lastPrice: main.close[main.length - 1]! } } : {}),
   });
   const full = x.detail !== 'summary';
@@ -162,7 +169,13 @@ export function buildResult(x: ResultInput): BacktestResult {
       from: new Date(x.fromMs).toISOString(),
       to: new Date(x.toMs).toISOString(),
       reference: x.h.reference,
-      strategies: x.instances.map((i) => ({ name: i.name, strategy: i.definition.name, params: { ...i.params }, markets: [...i.markets], resolutionSec: i.resolutionSec })),
+      strategies: x.instances.map((i) => ({
+        name: i.name,
+        strategy: i.definition.name,
+        params: { ...i.params },
+        markets: [...i.markets],
+        resolutionSec: i.resolutionSec,
+      })),
       fillModel: {
         slippagePct: bt.slippagePct,
         fillOnTouch: bt.fillOnTouch,
@@ -185,7 +198,12 @@ export function buildResult(x: ResultInput): BacktestResult {
     errors: handlerErrors(x.h),
     metrics,
     trades,
-    breakdowns: computeBreakdowns(trades, x.h.reference, x.instances.map((i) => i.name), x.series.map((s) => s.symbol)),
+    breakdowns: computeBreakdowns(
+      trades,
+      x.h.reference,
+      x.instances.map((i) => i.name),
+      x.series.map((s) => s.symbol),
+    ),
     orders,
     plots: full ? x.h.plots.result(x.instances) : [],
     equity: downsample(x.equity.times, x.equity.values, x.equityPoints),
@@ -194,7 +212,9 @@ export function buildResult(x: ResultInput): BacktestResult {
     accounting: {
       pnl: exactRecord(x.h.trades.pnlByQuote),
       dustRevaluation: exactRecord(x.h.trades.dustRevaluation),
-      lastPrices: Object.fromEntries(x.series.map((s) => [s.symbol, x.h.kernel.prices.last(s.symbol)?.toFixed() ?? null]).filter((e): e is [string, string] => e[1] !== null)),
+      lastPrices: Object.fromEntries(
+        x.series.map((s) => [s.symbol, x.h.kernel.prices.last(s.symbol)?.toFixed() ?? null]).filter((e): e is [string, string] => e[1] !== null),
+      ),
     },
     fees: {
       reference: x.h.reference,
@@ -211,7 +231,8 @@ function handlerErrors(h: Harness): BacktestResult['errors'] {
   const kinds: BacktestResult['errors']['kinds'] = [];
   for (const runner of h.core.runners.values()) {
     total += runner.errorLog.total;
-    for (const k of runner.errorLog.list()) kinds.push({ strategy: k.strategy, handler: k.handler, error: k.error, count: k.count, firstAt: new Date(k.firstAt).toISOString() });
+    for (const k of runner.errorLog.list())
+      kinds.push({ strategy: k.strategy, handler: k.handler, error: k.error, count: k.count, firstAt: new Date(k.firstAt).toISOString() });
   }
   return { total, kinds };
 }
@@ -237,7 +258,11 @@ export function formatSummary(r: BacktestResult, paint: Paint = PLAIN): string {
   const tradesText = openAtEnd > 0 ? `${r.summary.trades} (${openAtEnd} open at end)` : String(r.summary.trades);
   lines.push(`candles ${r.summary.candles}, orders ${r.summary.orders}, trades ${tradesText}, denied intents ${r.summary.denials}`);
   if (openAtEnd > 0) {
-    lines.push(paint.warn(`note: ${openAtEnd === 1 ? '1 trade is' : `${openAtEnd} trades are`} still open at the end: counted in the trades and metrics, valued at the last close without a closing fee (backtest.closeAtEnd: true sells at the last close instead)`));
+    lines.push(
+      paint.warn(
+        `note: ${openAtEnd === 1 ? '1 trade is' : `${openAtEnd} trades are`} still open at the end: counted in the trades and metrics, valued at the last close without a closing fee (backtest.closeAtEnd: true sells at the last close instead)`,
+      ),
+    );
   }
   if (r.denied.total > 0) {
     lines.push(paint.warn(`denied intents by rule and reason:`));
@@ -253,7 +278,11 @@ export function formatSummary(r: BacktestResult, paint: Paint = PLAIN): string {
   for (const p of r.data.problems) lines.push(paint.warn(`data: ${p}`));
   for (const n of r.data.notes) lines.push(`data note: ${n}`);
   if (r.unpricedAssets.length > 0) {
-    lines.push(paint.warn(`warning: ${r.unpricedAssets.join(', ')} cannot be valued in ${r.run.reference} by any market of the run: left out of the equity, the returns and the drawdowns`));
+    lines.push(
+      paint.warn(
+        `warning: ${r.unpricedAssets.join(', ')} cannot be valued in ${r.run.reference} by any market of the run: left out of the equity, the returns and the drawdowns`,
+      ),
+    );
   }
   const unconverted = Object.entries(r.fees.unconverted);
   if (unconverted.length > 0) {
@@ -261,7 +290,11 @@ export function formatSummary(r: BacktestResult, paint: Paint = PLAIN): string {
   }
   const b = r.breakdowns;
   if (r.trades.length > 0) {
-    for (const [title, rows] of [['strategy', b.byStrategy], ['market', b.byMarket], ['exit reason', b.byExit]] as const) {
+    for (const [title, rows] of [
+      ['strategy', b.byStrategy],
+      ['market', b.byMarket],
+      ['exit reason', b.byExit],
+    ] as const) {
       lines.push('');
       lines.push(...formatBreakdown(title, rows, b.reference, paint));
     }

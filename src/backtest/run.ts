@@ -70,7 +70,9 @@ export async function runBacktest(config: MizanConfig, opts: BacktestOptions = {
   if (h) {
     for (const asset of unpricedBalances(config, h, series)) {
       h.unpriced.add(asset);
-      report.problems.push(`${asset}: the starting balance cannot be valued in ${h.reference} (no market of the run converts it): it is left out of the equity and the returns`);
+      report.problems.push(
+        `${asset}: the starting balance cannot be valued in ${h.reference} (no market of the run converts it): it is left out of the equity and the returns`,
+      );
     }
   }
   opts.onDataReport?.(report);
@@ -92,6 +94,17 @@ export async function runBacktest(config: MizanConfig, opts: BacktestOptions = {
     if (mark) h.trades.addMargin(h.owners.owner(p) ?? 'unknown', p, h.desks.margin.costs(BACKTEST_ACCOUNT, p.id), mark, lastT);
   }
   h.desks.detach();
-  const result = buildResult({ config, instances, fromMs, toMs, h, series, report, equity: eq, equityPoints: opts.equityPoints ?? 2000, detail: opts.detail ?? 'full' });
+  const result = buildResult({
+    config,
+    instances,
+    fromMs,
+    toMs,
+    h,
+    series,
+    report,
+    equity: eq,
+    equityPoints: opts.equityPoints ?? 2000,
+    detail: opts.detail ?? 'full',
+  });
   return { result, series, candles: total };
 }

@@ -131,7 +131,12 @@ interface BacktestKernelPorts {
  */
 function backtestKernel(o: HarnessOptions, p: BacktestKernelPorts): TradingKernel {
   const kv = new Map<string, Map<string, unknown>>();
-  const warmupDenied = (intent: Intent) => ({ ok: false as const, intent, rule: 'warmup', reason: `warming up: the backtest starts at ${new Date(o.fromMs).toISOString()}` });
+  const warmupDenied = (intent: Intent) => ({
+    ok: false as const,
+    intent,
+    rule: 'warmup',
+    reason: `warming up: the backtest starts at ${new Date(o.fromMs).toISOString()}`,
+  });
   return new TradingKernel(
     {
       clock: p.clock,
@@ -184,7 +189,11 @@ export function buildHarness(o: HarnessOptions): Harness {
   const split = memo((s) => ({ base: spec(s).baseAsset, quote: spec(s).quoteAsset }));
   // The kernel's one rule (kernel/reference.ts), over the markets of the run (the kernel's symbols:
   // in a backtest the data series, which include markets loaded to value assets).
-  const reference = referenceAsset(o.config.reference, o.series.map((s) => s.symbol), split);
+  const reference = referenceAsset(
+    o.config.reference,
+    o.series.map((s) => s.symbol),
+    split,
+  );
   const books = new Map(o.series.map((s) => [s.symbol, new CloseBook(s.symbol)]));
   const cursor = new Int32Array(o.series.length).fill(-1);
   const seriesOf = new Map(o.series.map((s, j) => [s.symbol, j]));
@@ -321,5 +330,32 @@ export function buildHarness(o: HarnessOptions): Harness {
   sim.on('fill', (f) => {
     if (f.accountId === BACKTEST_ACCOUNT) changes.balancesMoved();
   });
-  return { kernel, clock, sim, desks, fill, core, engine, risk, portfolio, trades, books, candleClosed: (j, i) => void (cursor[j] = i), live, liveSet, marginMarkets, changes, reference, split, refreshMargin, owners, rate, instants, orderReasons, unpriced: new Set<string>(), plots, ...(spotLog ? { spotLog } : {}) };
+  return {
+    kernel,
+    clock,
+    sim,
+    desks,
+    fill,
+    core,
+    engine,
+    risk,
+    portfolio,
+    trades,
+    books,
+    candleClosed: (j, i) => void (cursor[j] = i),
+    live,
+    liveSet,
+    marginMarkets,
+    changes,
+    reference,
+    split,
+    refreshMargin,
+    owners,
+    rate,
+    instants,
+    orderReasons,
+    unpriced: new Set<string>(),
+    plots,
+    ...(spotLog ? { spotLog } : {}),
+  };
 }

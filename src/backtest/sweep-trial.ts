@@ -34,7 +34,13 @@ export interface TrialAnswer {
 /** The config with the `fees: account` rates the parent read (sent as strings) put back as Decimals. */
 export function withAccountFees(config: MizanConfig, accountFees: Record<string, { maker: string; taker: string }> | undefined): MizanConfig {
   return accountFees && config.backtest
-    ? { ...config, backtest: { ...config.backtest, accountFees: Object.fromEntries(Object.entries(accountFees).map(([s, r]) => [s, { maker: new Decimal(r.maker), taker: new Decimal(r.taker) }])) } }
+    ? {
+        ...config,
+        backtest: {
+          ...config.backtest,
+          accountFees: Object.fromEntries(Object.entries(accountFees).map(([s, r]) => [s, { maker: new Decimal(r.maker), taker: new Decimal(r.taker) }])),
+        },
+      }
     : config;
 }
 
@@ -46,7 +52,14 @@ export function trialRunner(config: MizanConfig, columns: NonNullable<DataOption
     return Promise.resolve()
       .then(() => loadStrategyInstances(withParams(config, req.params), definitions))
       .then((instances) =>
-        runBacktest(config, { instances, equityPoints: req.equity ? 2000 : 2, detail: 'summary', columns, ...(req.from !== undefined ? { from: req.from } : {}), ...(req.to !== undefined ? { to: req.to } : {}) }),
+        runBacktest(config, {
+          instances,
+          equityPoints: req.equity ? 2000 : 2,
+          detail: 'summary',
+          columns,
+          ...(req.from !== undefined ? { from: req.from } : {}),
+          ...(req.to !== undefined ? { to: req.to } : {}),
+        }),
       )
       .then((run): TrialAnswer => {
         const metrics: Partial<Record<MetricKey, number | null>> = {};
@@ -57,7 +70,10 @@ export function trialRunner(config: MizanConfig, columns: NonNullable<DataOption
         }
         // Handler errors are the run's error (ranked table, CSV), as mizan backtest fails on them.
         const e = run.result.errors;
-        const error = e.total > 0 && !config.backtest?.allowErrors ? `${e.total} strategy handler error(s), first: ${e.kinds.map((k) => `${k.strategy}.${k.handler}: ${k.error} ×${k.count}`).join('; ')}` : undefined;
+        const error =
+          e.total > 0 && !config.backtest?.allowErrors
+            ? `${e.total} strategy handler error(s), first: ${e.kinds.map((k) => `${k.strategy}.${k.handler}: ${k.error} ×${k.count}`).join('; ')}`
+            : undefined;
         const equity = req.equity ? { times: [...run.result.equity.times], values: [...run.result.equity.values] } : undefined;
         return { metrics, na, ...(error ? { error } : {}), ...(equity ? { equity } : {}), ms: performance.now() - t0 };
       })

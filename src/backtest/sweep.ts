@@ -56,7 +56,10 @@ export async function expandSweep(config: MizanConfig, ranges: ParamRange[]): Pr
     if (!target && inst) throw new Error(`--param ${r.name}: the config has no strategy instance named ${inst} (its instances: ${names})`);
     if (!target) throw new Error(`--param ${r.name}: name the instance (instance.param) when the config has several strategies (its instances: ${names})`);
     const spec = (target.definition.params as ParamSpecs)[param];
-    if (!spec) throw new Error(`--param ${r.name}: ${target.definition.name} declares no parameter ${param} (it has: ${Object.keys(target.definition.params).join(', ')})`);
+    if (!spec)
+      throw new Error(
+        `--param ${r.name}: ${target.definition.name} declares no parameter ${param} (it has: ${Object.keys(target.definition.params).join(', ')})`,
+      );
     const s = spec as { type: string; min?: number; max?: number };
     for (const v of r.values) {
       if (s.min !== undefined && v < s.min) throw new Error(`--param ${r.name}: ${v} is below the declared minimum ${s.min}`);

@@ -171,7 +171,8 @@ function compare(base: WarmupRun, run: WarmupRun): RunComparison {
 export async function analyzeWarmup(config: MizanConfig, opts: WarmupOptions = {}): Promise<WarmupAnalysis> {
   const bt = config.backtest;
   if (!bt) throw new Error('the config has no backtest section (data, from, to)');
-  if (opts.extra !== undefined && !(Number.isInteger(opts.extra) && opts.extra > 0)) throw new Error(`--extra ${opts.extra}: expected a whole number of candles above 0`);
+  if (opts.extra !== undefined && !(Number.isInteger(opts.extra) && opts.extra > 0))
+    throw new Error(`--extra ${opts.extra}: expected a whole number of candles above 0`);
   const fromMs = opts.from ?? bt.from;
   const base = await loadStrategyInstances(config);
   const { extra: _extra, onRun: _onRun, ...backtestOpts } = opts;
@@ -198,21 +199,40 @@ const utc = (ms: number) => new Date(ms).toISOString().slice(0, 16).replace('T',
 /** A decision as one line: `12:05 UTC sma BUY MARKET BTCUSDT`. */
 export function describeDecision(d: Decision | undefined): string {
   if (!d) return '(no decision)';
-  return [utc(d.time), d.strategy, d.kind === 'order' ? undefined : d.kind, d.side, d.type, d.symbol, d.price !== undefined ? `@ ${d.price}` : undefined, d.stopPrice !== undefined ? `stop ${d.stopPrice}` : undefined].filter((x) => x !== undefined).join(' ');
+  return [
+    utc(d.time),
+    d.strategy,
+    d.kind === 'order' ? undefined : d.kind,
+    d.side,
+    d.type,
+    d.symbol,
+    d.price !== undefined ? `@ ${d.price}` : undefined,
+    d.stopPrice !== undefined ? `stop ${d.stopPrice}` : undefined,
+  ]
+    .filter((x) => x !== undefined)
+    .join(' ');
 }
 
 /** The analysis as text for the terminal. */
 export function formatWarmupAnalysis(a: WarmupAnalysis): string {
   const lines: string[] = [];
   const names = Object.keys(a.declared.warmup);
-  const hist = (r: WarmupRun) => Object.entries(r.available).map(([s, n]) => `${s} ${n}`).join(', ');
+  const hist = (r: WarmupRun) =>
+    Object.entries(r.available)
+      .map(([s, n]) => `${s} ${n}`)
+      .join(', ');
   lines.push(`declared warm-up: ${names.map((n) => `${n} ${a.declared.warmup[n]} candle(s)`).join(', ')}`);
-  const rows = [['run', 'warm-up asked', 'history before from', 'decisions', 'changed'], [a.declared.label, names.map((n) => a.declared.warmup[n]).join('/'), hist(a.declared), String(a.declared.decisions.length), '']];
-  for (const c of a.comparisons) rows.push([c.run.label, names.map((n) => c.run.warmup[n]).join('/'), hist(c.run), String(c.run.decisions.length), String(c.changed)]);
+  const rows = [
+    ['run', 'warm-up asked', 'history before from', 'decisions', 'changed'],
+    [a.declared.label, names.map((n) => a.declared.warmup[n]).join('/'), hist(a.declared), String(a.declared.decisions.length), ''],
+  ];
+  for (const c of a.comparisons)
+    rows.push([c.run.label, names.map((n) => c.run.warmup[n]).join('/'), hist(c.run), String(c.run.decisions.length), String(c.changed)]);
   const w = rows[0]!.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));
   for (const r of rows) lines.push(r.map((x, i) => (i === 0 ? x.padEnd(w[i]!) : x.padStart(w[i]!))).join('  '));
   for (const c of a.comparisons) {
-    if (c.sameHistory && c.run.longer) lines.push(`note: ${c.run.label}: the data has no more candles before from than the declared run used (${hist(c.run)}): it tells nothing`);
+    if (c.sameHistory && c.run.longer)
+      lines.push(`note: ${c.run.label}: the data has no more candles before from than the declared run used (${hist(c.run)}): it tells nothing`);
     if (c.changed === 0) continue;
     lines.push('');
     lines.push(`${c.run.label}: ${c.changed} decision(s) differ from the declared run (${c.strategies.join(', ')}); the first:`);
@@ -220,16 +240,23 @@ export function formatWarmupAnalysis(a: WarmupAnalysis): string {
     lines.push(`  ${c.run.label.padEnd(8)}: ${describeDecision(c.first?.other)}`);
     if (c.run.longer) {
       for (const s of c.strategies) {
-        lines.push(`  likely cause: an indicator of ${s} needs more than its declared ${a.declared.warmup[s]} candle(s) of warm-up (a moving average longer than the warm-up, or one that converges slowly such as an EMA or RSI): raise warmup() in its definition`);
+        lines.push(
+          `  likely cause: an indicator of ${s} needs more than its declared ${a.declared.warmup[s]} candle(s) of warm-up (a moving average longer than the warm-up, or one that converges slowly such as an EMA or RSI): raise warmup() in its definition`,
+        );
       }
     } else {
       lines.push(`  (expected: with less history than declared the indicators are not warm yet)`);
     }
   }
   for (const c of a.comparisons) {
-    if (!c.run.longer && c.changed === 0 && !c.sameHistory) lines.push(`note: ${c.run.label}: no decision changed with less history either: the declared warm-up may be more than the strategy needs`);
+    if (!c.run.longer && c.changed === 0 && !c.sameHistory)
+      lines.push(`note: ${c.run.label}: no decision changed with less history either: the declared warm-up may be more than the strategy needs`);
   }
   lines.push('');
-  lines.push(a.ok ? 'ok: no decision changed with more history than declared' : 'FAIL: decisions change with more history than declared: the declared warm-up is too short');
+  lines.push(
+    a.ok
+      ? 'ok: no decision changed with more history than declared'
+      : 'FAIL: decisions change with more history than declared: the declared warm-up is too short',
+  );
   return lines.join('\n');
 }

@@ -16,7 +16,11 @@ const out = (line = '') => process.stdout.write(`${line}\n`);
 
 function table(head: string[], rows: string[][]): void {
   const w = head.map((h, c) => Math.max(h.length, ...rows.map((r) => (r[c] ?? '').length)));
-  const line = (r: string[]) => r.map((v, c) => v.padEnd(w[c]!)).join('  ').trimEnd();
+  const line = (r: string[]) =>
+    r
+      .map((v, c) => v.padEnd(w[c]!))
+      .join('  ')
+      .trimEnd();
   out(line(head));
   for (const r of rows) out(line(r));
 }
@@ -39,7 +43,7 @@ async function confirm(what: string): Promise<boolean> {
 export async function runAccountCommand(what: string, args: unknown[], o: AccountCommandOptions): Promise<number> {
   const apiKey = process.env.WALLEX_API_KEY?.trim();
   if (!apiKey) {
-    process.stderr.write('mizan account: set WALLEX_API_KEY to the main account\'s API key (it is sent only in the x-api-key header)\n');
+    process.stderr.write("mizan account: set WALLEX_API_KEY to the main account's API key (it is sent only in the x-api-key header)\n");
     return 1;
   }
   const client = new WallexRestClient({ baseUrl: o.url, apiKey, retries: 1 });
@@ -54,7 +58,19 @@ export async function runAccountCommand(what: string, args: unknown[], o: Accoun
     switch (what) {
       case 'packages': {
         const list = await client.getPropPackages();
-        table(['id', 'title', 'currency', 'assurance', 'loan', 'days', 'daily fee', 'status'], list.map((p) => [String(p.id), p.title, p.currency, p.assurance.toFixed(), p.loan.toFixed(), String(p.expireDays), p.dailyFeeAfterDiscount?.toFixed() ?? '-', p.status]));
+        table(
+          ['id', 'title', 'currency', 'assurance', 'loan', 'days', 'daily fee', 'status'],
+          list.map((p) => [
+            String(p.id),
+            p.title,
+            p.currency,
+            p.assurance.toFixed(),
+            p.loan.toFixed(),
+            String(p.expireDays),
+            p.dailyFeeAfterDiscount?.toFixed() ?? '-',
+            p.status,
+          ]),
+        );
         return 0;
       }
       case 'check': {
@@ -65,35 +81,51 @@ export async function runAccountCommand(what: string, args: unknown[], o: Accoun
       case 'buy': {
         const pid = Number(args[0]);
         const pkg = (await client.getPropPackages()).find((p) => p.id === pid);
-        const terms = pkg ? `${pkg.assurance.toFixed()} ${pkg.currency} assurance leaves your main account for ${pkg.loan.toFixed()} ${pkg.currency} of credit, ${pkg.expireDays} days` : 'the package is not in the package list';
+        const terms = pkg
+          ? `${pkg.assurance.toFixed()} ${pkg.currency} assurance leaves your main account for ${pkg.loan.toFixed()} ${pkg.currency} of credit, ${pkg.expireDays} days`
+          : 'the package is not in the package list';
         if (!(await ask(`Buy trading-credit package ${pid}: ${terms}.`))) return 1;
         const sub = await client.buyPropPackage(pid);
-        out(`bought: trading-credit account ${sub.clientId} (${sub.title}); trade it with account: prop:${sub.clientId} and its own API key (config accounts:)`);
+        out(
+          `bought: trading-credit account ${sub.clientId} (${sub.title}); trade it with account: prop:${sub.clientId} and its own API key (config accounts:)`,
+        );
         return 0;
       }
       case 'list': {
         const subs = await client.getSubAccounts();
-        table(['client id', 'title', 'active', 'created'], subs.map((s) => [s.clientId, s.title, s.isActive ? 'yes' : 'no', s.createdAt ?? '-']));
+        table(
+          ['client id', 'title', 'active', 'created'],
+          subs.map((s) => [s.clientId, s.title, s.isActive ? 'yes' : 'no', s.createdAt ?? '-']),
+        );
         return 0;
       }
       case 'active': {
         const a = await client.getActivePropAccount(id);
         const u = a.userPackageDetail;
-        out(`${a.packageDetail.title} (package ${a.packageDetail.id}): ${a.packageDetail.loan.toFixed()} ${a.packageDetail.currency} credit on ${a.packageDetail.assurance.toFixed()} assurance`);
+        out(
+          `${a.packageDetail.title} (package ${a.packageDetail.id}): ${a.packageDetail.loan.toFixed()} ${a.packageDetail.currency} credit on ${a.packageDetail.assurance.toFixed()} assurance`,
+        );
         out(`status ${u.status}, day ${u.openDays ?? '-'} of ${u.totalDays ?? '-'}, expires ${u.expireAt ?? '-'}`);
-        out(`profit ${u.profit?.toFixed() ?? '-'} (${u.profitPercentage?.toFixed() ?? '-'}%), warning at ${u.warningLimit?.toFixed() ?? '-'}, closed at ${u.liquidityLimit?.toFixed() ?? '-'}`);
+        out(
+          `profit ${u.profit?.toFixed() ?? '-'} (${u.profitPercentage?.toFixed() ?? '-'}%), warning at ${u.warningLimit?.toFixed() ?? '-'}, closed at ${u.liquidityLimit?.toFixed() ?? '-'}`,
+        );
         out(`wallet connection ${u.connectToWallet ?? 'none'}`);
         for (const al of a.alerts) out(`alert ${al.type}: ${al.message ?? ''}`);
         return 0;
       }
       case 'history': {
         const h = await client.getPropAccountHistory(id);
-        out(`${h.clientId} ${h.packageTitle ?? ''}: ${h.status}${h.closeReason ? ` (${h.closeReason})` : ''}, start ${h.startBalance?.toFixed() ?? '-'} ${h.currency}, final ${h.finalBalance?.toFixed() ?? '-'}, profit ${h.profit?.toFixed() ?? '-'}`);
+        out(
+          `${h.clientId} ${h.packageTitle ?? ''}: ${h.status}${h.closeReason ? ` (${h.closeReason})` : ''}, start ${h.startBalance?.toFixed() ?? '-'} ${h.currency}, final ${h.finalBalance?.toFixed() ?? '-'}, profit ${h.profit?.toFixed() ?? '-'}`,
+        );
         return 0;
       }
       case 'transfers': {
         const t = await client.getSubAccountTransfers();
-        table(['id', 'to', 'currency', 'value', 'at'], t.items.map((x) => [String(x.uniqueId), x.destinationClientId ?? '-', x.currency, x.value?.toFixed() ?? '-', x.createdAt ?? '-']));
+        table(
+          ['id', 'to', 'currency', 'value', 'at'],
+          t.items.map((x) => [String(x.uniqueId), x.destinationClientId ?? '-', x.currency, x.value?.toFixed() ?? '-', x.createdAt ?? '-']),
+        );
         return 0;
       }
       case 'transfer': {
@@ -121,7 +153,8 @@ export async function runAccountCommand(what: string, args: unknown[], o: Accoun
         out(`renewal enabled for ${id}`);
         return 0;
       case 'close': {
-        if (!(await ask(`Close trading-credit account ${id}: its holdings are valued, the loan and fees paid back, the rest returns to your main account.`))) return 1;
+        if (!(await ask(`Close trading-credit account ${id}: its holdings are valued, the loan and fees paid back, the rest returns to your main account.`)))
+          return 1;
         const c = await client.closePropAccount(id);
         out(`closed ${c.clientId}: final balance ${c.finalBalance.toFixed()} ${c.currency} (started at ${c.startBalance.toFixed()})`);
         return 0;

@@ -16,7 +16,9 @@ import { DEFAULT_EXCHANGE_URL, intOption, urlOption } from './market/options.js'
 import type { AccountCommandOptions } from './account-command.js';
 
 export function registerAccountCommands(program: Command): Command {
-  const account = program.command('account').description('trading-credit (prop) accounts and sub-accounts: packages, buying, transfers, closing (WALLEX_API_KEY)');
+  const account = program
+    .command('account')
+    .description('trading-credit (prop) accounts and sub-accounts: packages, buying, transfers, closing (WALLEX_API_KEY)');
   const run = async (what: string, args: unknown[], o: AccountCommandOptions) => {
     const { runAccountCommand } = await import('./account-command.js');
     process.exitCode = await runAccountCommand(what, args, o);
@@ -26,29 +28,68 @@ export function registerAccountCommands(program: Command): Command {
     if (writes) c.option('--yes', 'confirm without asking (scripts)', false);
     return c;
   };
-  common(account.command('packages').description('the trading-credit packages (GET /v1/prop/packages)')).action((o: AccountCommandOptions) => run('packages', [], o));
-  common(account.command('check').description('whether you can buy a package (KYC, enough assurance)').argument('<packageId>', 'package id', intOption('packageId', 1, 1e9))).action((id: number, o: AccountCommandOptions) => run('check', [id], o));
-  common(account.command('buy').description('buy a package: its assurance leaves your main account, a trading-credit account opens').argument('<packageId>', 'package id', intOption('packageId', 1, 1e9)), true).action((id: number, o: AccountCommandOptions) => run('buy', [id], o));
-  common(account.command('list').description('your trading-credit accounts (GET /sub-accounts)')).action((o: AccountCommandOptions) => run('list', [], o));
-  common(account.command('active').description('one trading-credit account\'s package and state').argument('<clientId>', 'the account\'s client id')).action((id: string, o: AccountCommandOptions) => run('active', [id], o));
-  common(account.command('history').description('one trading-credit account\'s history entry').argument('<clientId>', 'the account\'s client id')).action((id: string, o: AccountCommandOptions) => run('history', [id], o));
-  common(account.command('transfers').description('transfers from the main account to trading-credit accounts')).action((o: AccountCommandOptions) => run('transfers', [], o));
+  common(account.command('packages').description('the trading-credit packages (GET /v1/prop/packages)')).action((o: AccountCommandOptions) =>
+    run('packages', [], o),
+  );
   common(
-    account.command('transfer').description('move money from the main account to a trading-credit account (its package currency only)').argument('<clientId>', 'the account\'s client id').argument('<value>', 'amount').argument('<currency>', 'currency, e.g. USDT'),
+    account
+      .command('check')
+      .description('whether you can buy a package (KYC, enough assurance)')
+      .argument('<packageId>', 'package id', intOption('packageId', 1, 1e9)),
+  ).action((id: number, o: AccountCommandOptions) => run('check', [id], o));
+  common(
+    account
+      .command('buy')
+      .description('buy a package: its assurance leaves your main account, a trading-credit account opens')
+      .argument('<packageId>', 'package id', intOption('packageId', 1, 1e9)),
+    true,
+  ).action((id: number, o: AccountCommandOptions) => run('buy', [id], o));
+  common(account.command('list').description('your trading-credit accounts (GET /sub-accounts)')).action((o: AccountCommandOptions) => run('list', [], o));
+  common(account.command('active').description("one trading-credit account's package and state").argument('<clientId>', "the account's client id")).action(
+    (id: string, o: AccountCommandOptions) => run('active', [id], o),
+  );
+  common(account.command('history').description("one trading-credit account's history entry").argument('<clientId>', "the account's client id")).action(
+    (id: string, o: AccountCommandOptions) => run('history', [id], o),
+  );
+  common(account.command('transfers').description('transfers from the main account to trading-credit accounts')).action((o: AccountCommandOptions) =>
+    run('transfers', [], o),
+  );
+  common(
+    account
+      .command('transfer')
+      .description('move money from the main account to a trading-credit account (its package currency only)')
+      .argument('<clientId>', "the account's client id")
+      .argument('<value>', 'amount')
+      .argument('<currency>', 'currency, e.g. USDT'),
     true,
   ).action((id: string, value: string, currency: string, o: AccountCommandOptions) => run('transfer', [id, value, currency], o));
   common(
     account
       .command('connect-wallet')
       .description('let the trading-credit account draw from the main wallet: --credit per transfer, at most --count transfers')
-      .argument('<clientId>', 'the account\'s client id')
+      .argument('<clientId>', "the account's client id")
       .requiredOption('--credit <amount>', 'amount per transfer')
       .requiredOption('--currency <currency>', 'the package currency (TMN or USDT)')
       .requiredOption('--count <n>', 'most transfers', intOption('count', 1, 1000)),
     true,
   ).action((id: string, o: AccountCommandOptions) => run('connect-wallet', [id], o));
-  common(account.command('disconnect-wallet').description('stop the trading-credit account drawing from the main wallet').argument('<clientId>', 'the account\'s client id'), true).action((id: string, o: AccountCommandOptions) => run('disconnect-wallet', [id], o));
-  common(account.command('renew').description('renew the package when it expires (its fees continue)').argument('<clientId>', 'the account\'s client id'), true).action((id: string, o: AccountCommandOptions) => run('renew', [id], o));
-  common(account.command('close').description('close a trading-credit account: the loan and fees are paid back, the rest returns to the main account').argument('<clientId>', 'the account\'s client id'), true).action((id: string, o: AccountCommandOptions) => run('close', [id], o));
+  common(
+    account
+      .command('disconnect-wallet')
+      .description('stop the trading-credit account drawing from the main wallet')
+      .argument('<clientId>', "the account's client id"),
+    true,
+  ).action((id: string, o: AccountCommandOptions) => run('disconnect-wallet', [id], o));
+  common(
+    account.command('renew').description('renew the package when it expires (its fees continue)').argument('<clientId>', "the account's client id"),
+    true,
+  ).action((id: string, o: AccountCommandOptions) => run('renew', [id], o));
+  common(
+    account
+      .command('close')
+      .description('close a trading-credit account: the loan and fees are paid back, the rest returns to the main account')
+      .argument('<clientId>', "the account's client id"),
+    true,
+  ).action((id: string, o: AccountCommandOptions) => run('close', [id], o));
   return program;
 }

@@ -11,7 +11,9 @@ export function registerAnalyzeCommands(program: Command): void {
   const analyze = program.command('analyze').description('checks of a strategy on a backtest config');
   analyze
     .command('warmup')
-    .description('run the backtest with more and less history before `from` than declared and report the decisions that change (exit 1 when more history changes any)')
+    .description(
+      'run the backtest with more and less history before `from` than declared and report the decisions that change (exit 1 when more history changes any)',
+    )
     .argument('<config>', 'YAML config with a backtest section')
     .option('--extra <n>', 'also run with this many candles more than each strategy declares (default: none; 100 when no strategy declares a warm-up)')
     .option('--from <time>', 'start (YYYY-MM-DD, ISO time or Unix seconds)')
@@ -33,9 +35,22 @@ export function registerAnalyzeCommands(program: Command): void {
       const loaded = await loadConfig(file);
       if (!loaded.backtest) throw new Error(`${file}: no backtest section (data, from, to)`);
       // fees: account: the account's rates, read once before the runs, as mizan backtest does.
-      const config = await resolveAccountFees(loaded, () => new WallexRestClient({ baseUrl: loaded.exchange.baseUrl, timeoutMs: loaded.exchange.timeoutMs, ...(loaded.exchange.apiKey ? { apiKey: loaded.exchange.apiKey } : {}) }));
+      const config = await resolveAccountFees(
+        loaded,
+        () =>
+          new WallexRestClient({
+            baseUrl: loaded.exchange.baseUrl,
+            timeoutMs: loaded.exchange.timeoutMs,
+            ...(loaded.exchange.apiKey ? { apiKey: loaded.exchange.apiKey } : {}),
+          }),
+      );
       // The strategies' logs and risk denials go to stderr as in `mizan backtest`; stdout carries the report.
-      const logger = createLogger({ level: config.logging.level, pretty: config.logging.pretty, destination: process.stderr, secrets: [config.exchange.apiKey, config.exchange.stream.privateKey].filter((x): x is string => x !== undefined) });
+      const logger = createLogger({
+        level: config.logging.level,
+        pretty: config.logging.pretty,
+        destination: process.stderr,
+        secrets: [config.exchange.apiKey, config.exchange.stream.privateKey].filter((x): x is string => x !== undefined),
+      });
       const analysis = await analyzeWarmup(config, {
         ...(extra !== undefined ? { extra } : {}),
         ...(o.from ? { from: parseTime(o.from, '--from') } : {}),

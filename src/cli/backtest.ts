@@ -25,7 +25,21 @@ async function load() {
     import('../backtest/breakdowns.js'),
   ]);
   const [objectives, constraint] = await Promise.all([import('../optimize/objectives.js'), import('../optimize/constraint.js')]);
-  return { cliProgress: progress.default, loadConfig: configLoad.loadConfig, createLogger: log.createLogger, WallexRestClient: rest.WallexRestClient, ...fees, ...metrics, ...report, ...result, ...run, ...sweep, paintFor: breakdowns.paintFor, parseObjective: objectives.parseObjective, constrainCombos: constraint.constrainCombos };
+  return {
+    cliProgress: progress.default,
+    loadConfig: configLoad.loadConfig,
+    createLogger: log.createLogger,
+    WallexRestClient: rest.WallexRestClient,
+    ...fees,
+    ...metrics,
+    ...report,
+    ...result,
+    ...run,
+    ...sweep,
+    paintFor: breakdowns.paintFor,
+    parseObjective: objectives.parseObjective,
+    constrainCombos: constraint.constrainCombos,
+  };
 }
 
 /**
@@ -41,7 +55,13 @@ async function loadBacktest() {
     import('../backtest/account-fees.js'),
     import('../backtest/run.js'),
   ]);
-  return { cliProgress: progress.default, loadConfig: configLoad.loadConfig, createLogger: log.createLogger, resolveAccountFees: fees.resolveAccountFees, runBacktest: run.runBacktest };
+  return {
+    cliProgress: progress.default,
+    loadConfig: configLoad.loadConfig,
+    createLogger: log.createLogger,
+    resolveAccountFees: fees.resolveAccountFees,
+    runBacktest: run.runBacktest,
+  };
 }
 type Loaded = Awaited<ReturnType<typeof load>>;
 
@@ -53,7 +73,11 @@ export function parseTime(v: string, flag: string): number {
 
 /** The exchange's REST client with the config's key (for `fees: account`, an account endpoint). */
 function restClientOf(m: Pick<Loaded, 'WallexRestClient'>, config: MizanConfig): WallexRestClient {
-  return new m.WallexRestClient({ baseUrl: config.exchange.baseUrl, timeoutMs: config.exchange.timeoutMs, ...(config.exchange.apiKey ? { apiKey: config.exchange.apiKey } : {}) });
+  return new m.WallexRestClient({
+    baseUrl: config.exchange.baseUrl,
+    timeoutMs: config.exchange.timeoutMs,
+    ...(config.exchange.apiKey ? { apiKey: config.exchange.apiKey } : {}),
+  });
 }
 
 /** Whether a backtest of this config talks to the exchange (candles to fetch, or the account's fee rates to read). */
@@ -99,7 +123,10 @@ export function registerBacktestCommands(program: Command): void {
         destination: process.stderr,
         secrets,
       });
-      const bar = new m.cliProgress.SingleBar({ format: 'backtest [{bar}] {percentage}% {value}/{total} candles', clearOnComplete: true, stream: process.stderr }, m.cliProgress.Presets.shades_classic);
+      const bar = new m.cliProgress.SingleBar(
+        { format: 'backtest [{bar}] {percentage}% {value}/{total} candles', clearOnComplete: true, stream: process.stderr },
+        m.cliProgress.Presets.shades_classic,
+      );
       let started = false;
       const run = await m.runBacktest(config, {
         ...(o.from ? { from: parseTime(o.from, '--from') } : {}),
@@ -133,9 +160,10 @@ export function registerBacktestCommands(program: Command): void {
         const allowed = o.allowErrors === true || config.backtest?.allowErrors === true;
         process.stderr.write(
           `mizan: the strategies' handlers threw ${errors.total} time(s) (${errors.kinds.length} kind(s), ${
-            config.logging.level === 'fatal' || config.logging.level === 'silent' ? `logging.level ${config.logging.level} hides their stacks` : 'the first of each logged above with its stack'
-          })` +
-            (allowed ? ': allowed (--allow-errors / backtest.allowErrors)\n' : ': exit code 1 (--allow-errors or backtest.allowErrors accepts them)\n'),
+            config.logging.level === 'fatal' || config.logging.level === 'silent'
+              ? `logging.level ${config.logging.level} hides their stacks`
+              : 'the first of each logged above with its stack'
+          })` + (allowed ? ': allowed (--allow-errors / backtest.allowErrors)\n' : ': exit code 1 (--allow-errors or backtest.allowErrors accepts them)\n'),
         );
         if (!allowed) process.exitCode = 1;
       }
@@ -145,16 +173,30 @@ export function registerBacktestCommands(program: Command): void {
     .command('sweep')
     .description('run a backtest for every combination of parameter values on worker threads, ranked by a metric')
     .argument('<config>', 'YAML config with a backtest section')
-    .option('--param <range>', 'name=from..to:step or name=a,b,c (instance.name with several strategies); repeatable', (v: string, acc: string[]) => [...acc, v], [] as string[])
+    .option(
+      '--param <range>',
+      'name=from..to:step or name=a,b,c (instance.name with several strategies); repeatable',
+      (v: string, acc: string[]) => [...acc, v],
+      [] as string[],
+    )
     .option('--metric <name>', `rank by: ${METRIC_NAMES} (as optimize --objective; winrate and pf too) or a metric key`, 'sharpe')
-    .option('--constraint <expr>', 'run only the combinations where it holds, e.g. "fast < slow" (parameters, numbers, + - * /, comparisons); repeatable', (v: string, acc: string[]) => [...acc, v], [] as string[])
+    .option(
+      '--constraint <expr>',
+      'run only the combinations where it holds, e.g. "fast < slow" (parameters, numbers, + - * /, comparisons); repeatable',
+      (v: string, acc: string[]) => [...acc, v],
+      [] as string[],
+    )
     .option('--workers <n>', 'exactly this many worker threads (default: one, more up to the cores while the remaining work pays for their start-up)')
-    .option('--queue <url>', 'run the trials on `mizan worker` processes through this Redis server (redis://[user:password@]host:port[/db], rediss://… for TLS) instead of threads of this process')
+    .option(
+      '--queue <url>',
+      'run the trials on `mizan worker` processes through this Redis server (redis://[user:password@]host:port[/db], rediss://… for TLS) instead of threads of this process',
+    )
     .option('--out <file>', 'CSV of every run', 'sweep.csv')
     .action(async (file: string, o: { param: string[]; metric: string; constraint: string[]; workers?: string; queue?: string; out: string }) => {
       const m = await load();
       const workers = o.workers === undefined ? undefined : m.parseWorkers(o.workers);
-      if (workers !== undefined && o.queue !== undefined) throw new Error('--workers and --queue: choose one (with --queue, each `mizan worker` has its own --concurrency)');
+      if (workers !== undefined && o.queue !== undefined)
+        throw new Error('--workers and --queue: choose one (with --queue, each `mizan worker` has its own --concurrency)');
       const queue = o.queue === undefined ? undefined : await import('../queue/index.js').then((q) => ({ q, url: q.parseQueueUrl(o.queue!) }));
       let resumed = 0;
       const loaded = await backtestConfig(m, file);
@@ -165,7 +207,10 @@ export function registerBacktestCommands(program: Command): void {
       const metric = objective.metric;
       const all = await m.expandSweep(config, o.param.map(m.parseParamRange));
       const combos = m.constrainCombos(all, o.constraint);
-      if (o.constraint.length) process.stderr.write(`constraints: ${combos.length} of ${all.length} combination(s) satisfy ${o.constraint.map((c) => JSON.stringify(c)).join(' and ')}\n`);
+      if (o.constraint.length)
+        process.stderr.write(
+          `constraints: ${combos.length} of ${all.length} combination(s) satisfy ${o.constraint.map((c) => JSON.stringify(c)).join(' and ')}\n`,
+        );
       if (combos.length === 0) throw new Error(`--constraint: no combination satisfies ${o.constraint.map((c) => JSON.stringify(c)).join(' and ')}`);
       const bar = new m.cliProgress.SingleBar({ format: 'sweep [{bar}] {value}/{total} runs', stream: process.stderr }, m.cliProgress.Presets.shades_classic);
       let started = false;
@@ -206,9 +251,21 @@ export function registerBacktestCommands(program: Command): void {
         const ranked = m.rankRows(rows, metric, objective.direction === 'minimize');
         const keys: MetricKey[] = [metric, 'totalReturnPct', 'maxDrawdownPct', 'trades', 'winRatePct'].filter((k, i, a) => a.indexOf(k) === i) as MetricKey[];
         const units = new Map<MetricKey, MetricUnit>(m.METRIC_DEFINITIONS.map((d) => [d.key, d.unit]));
-        const cells = ranked.slice(0, 20).map((r, i) => [String(i + 1), ...keys.map((k) => sweepCell(r.metrics[k], units.get(k))), `${JSON.stringify(r.params)}${r.error ? `  error: ${r.error}` : ''}`]);
+        const cells = ranked
+          .slice(0, 20)
+          .map((r, i) => [
+            String(i + 1),
+            ...keys.map((k) => sweepCell(r.metrics[k], units.get(k))),
+            `${JSON.stringify(r.params)}${r.error ? `  error: ${r.error}` : ''}`,
+          ]);
         process.stdout.write(sweepTable(['rank', ...keys, 'params'], cells));
-        writeFileSync(o.out, m.sweepCsv(ranked, m.METRIC_DEFINITIONS.map((d) => d.key)));
+        writeFileSync(
+          o.out,
+          m.sweepCsv(
+            ranked,
+            m.METRIC_DEFINITIONS.map((d) => d.key),
+          ),
+        );
         process.stdout.write(
           queue
             ? `wrote ${o.out} (${rows.length} runs on the queue ${queue.url.shown}${resumed ? `, ${resumed} of them from an earlier run` : ''})\n`

@@ -24,7 +24,10 @@ import type { StrategyInstance } from '../kernel/trading-core.js';
  */
 export async function loadChecked(file: string, o: { data?: boolean } = {}): Promise<{ config: MizanConfig; instances: StrategyInstance[] }> {
   // Loaded when the command runs, not when `mizan` starts (mizan --help stays quick).
-  const [{ dedupeIssues, inspectConfigFile, withLines }, { checkStrategyEntries, loadStrategyInstances }] = await Promise.all([import('../config/load.js'), import('../runtime/strategy-loader.js')]);
+  const [{ dedupeIssues, inspectConfigFile, withLines }, { checkStrategyEntries, loadStrategyInstances }] = await Promise.all([
+    import('../config/load.js'),
+    import('../runtime/strategy-loader.js'),
+  ]);
   const r = await inspectConfigFile(file);
   const issues = [...r.issues, ...(await checkStrategyEntries(r.data, r.strategyBaseDir))];
   if (o.data && r.config?.backtest) {
@@ -86,7 +89,7 @@ export function registerCheckCommands(program: Command, out: CheckOutput = proce
     });
   program
     .command('strategies')
-    .description("list the bundled strategies and their parameters, and inside a project its own (strategies/, and files its config/*.yaml name)")
+    .description('list the bundled strategies and their parameters, and inside a project its own (strategies/, and files its config/*.yaml name)')
     .action(async () => {
       const { importStrategy, listBundledStrategies } = await import('../runtime/strategy-loader.js');
       const { loadProjectStrategies } = await import('./project-strategies.js');

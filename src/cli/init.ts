@@ -7,7 +7,10 @@ export function registerInitCommands(program: Command): void {
     .command('init')
     .description('create a project for your own strategies: package.json, tsconfig, configs, a strategy, its test')
     .argument('[dir]', 'folder to create it in', '.')
-    .option('--mizan <spec>', 'the mizan dependency written to package.json (a version range, a path, a tarball or a git URL; default: how the running mizan was installed)')
+    .option(
+      '--mizan <spec>',
+      'the mizan dependency written to package.json (a version range, a path, a tarball or a git URL; default: how the running mizan was installed)',
+    )
     .action((dir: string, o: { mizan?: string }) => {
       const r = initProject(dir, o.mizan !== undefined ? { dependency: o.mizan } : {});
       const lines = [`created ${r.dir}:`, ...r.written.map((f) => `  ${f}`)];

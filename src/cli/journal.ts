@@ -54,7 +54,10 @@ export async function resolveJournalFile(o: JournalLocation, cwd: string = proce
   }
   if (o.file !== undefined) {
     const f = resolve(cwd, o.file);
-    if (!existsSync(f)) throw new Error(`--file: journal ${JSON.stringify(o.file)} does not exist (use --file <path> for a bot's journal.file, or --config <file> to take it from the bot's config)`);
+    if (!existsSync(f))
+      throw new Error(
+        `--file: journal ${JSON.stringify(o.file)} does not exist (use --file <path> for a bot's journal.file, or --config <file> to take it from the bot's config)`,
+      );
     return { file: f };
   }
   const candidates: { file: string; what: string }[] = [{ file: resolve(cwd, DEFAULT_JOURNAL_FILE), what: 'the default journal.file' }];
@@ -65,8 +68,12 @@ export async function resolveJournalFile(o: JournalLocation, cwd: string = proce
   }
   const found = candidates.filter((c) => existsSync(c.file));
   const list = (cs: typeof candidates) => cs.map((c) => `${show(c.file)} (${c.what})`).join(' and ');
-  if (found.length === 1) return { file: found[0]!.file, implicit: `journal ${show(found[0]!.file)} (${found[0]!.what}; --config <file> or --file <path> for another)` };
-  if (found.length === 0) throw new Error(`no journal here: ${list(candidates)} ${candidates.length > 1 ? 'do' : 'does'} not exist; name the bot's config with --config <file> or its journal with --file <path>`);
+  if (found.length === 1)
+    return { file: found[0]!.file, implicit: `journal ${show(found[0]!.file)} (${found[0]!.what}; --config <file> or --file <path> for another)` };
+  if (found.length === 0)
+    throw new Error(
+      `no journal here: ${list(candidates)} ${candidates.length > 1 ? 'do' : 'does'} not exist; name the bot's config with --config <file> or its journal with --file <path>`,
+    );
   throw new Error(`two journals here, ${list(found)}: say which bot with --config <file> or --file <path>`);
 }
 
@@ -148,7 +155,10 @@ function pnlTotals(rows: readonly JournalPnlRow[]): string {
 }
 
 /** The options naming the journal, the same in `journal`, `halt`, `resume` and `status`. */
-export const JOURNAL_FILE_OPTION = ['-f, --file <journal>', `the bot's journal (SQLite; default: ${DEFAULT_JOURNAL_FILE} or ${NPM_START_CONFIG}'s journal, whichever exists)`] as const;
+export const JOURNAL_FILE_OPTION = [
+  '-f, --file <journal>',
+  `the bot's journal (SQLite; default: ${DEFAULT_JOURNAL_FILE} or ${NPM_START_CONFIG}'s journal, whichever exists)`,
+] as const;
 export const JOURNAL_CONFIG_OPTION = ['-c, --config <file>', "the bot's config: its journal.file"] as const;
 
 export function registerJournalCommand(program: Command, deps: JournalCommandDeps = {}): Command {
@@ -186,7 +196,13 @@ export function registerJournalCommand(program: Command, deps: JournalCommandDep
     .option('--open', 'only orders that are not final')
     .action((opts: Opts & { open?: boolean }) =>
       withJournal(opts, (j, f) => {
-        const rows = opts.open ? j.openOrders().filter((o) => (!f.strategy || o.strategy === f.strategy) && (!f.symbol || o.symbol === f.symbol) && (f.since === undefined || o.createdTs >= f.since)) : j.orders(f);
+        const rows = opts.open
+          ? j
+              .openOrders()
+              .filter(
+                (o) => (!f.strategy || o.strategy === f.strategy) && (!f.symbol || o.symbol === f.symbol) && (f.since === undefined || o.createdTs >= f.since),
+              )
+          : j.orders(f);
         return rows.length ? renderTable(rows, orderColumns) + `${rows.length} orders\n` : 'no orders\n';
       }),
     );
@@ -199,7 +215,12 @@ export function registerJournalCommand(program: Command, deps: JournalCommandDep
   );
 
   common(journal.command('pnl').description('realised PnL per strategy and market (average cost, fees included)'))
-    .option('--market <SYMBOL=BASE/QUOTE>', "a market's base and quote, for journals that do not record them (repeatable)", (v: string, acc: string[]) => [...acc, v], [] as string[])
+    .option(
+      '--market <SYMBOL=BASE/QUOTE>',
+      "a market's base and quote, for journals that do not record them (repeatable)",
+      (v: string, acc: string[]) => [...acc, v],
+      [] as string[],
+    )
     .action((opts: Opts & { market: string[] }) =>
       withJournal(opts, (j, f) => {
         const rows = computePnl(j, { ...f, split: journalSplit(j, new Map(opts.market.map(parseInstrumentArg))) });

@@ -9,16 +9,7 @@
 import type { Command } from 'commander';
 import type { Resolution } from '../core/types/market.js';
 import { resolveDeps, type MarketCommandDeps } from './market/deps.js';
-import {
-  DEFAULT_EXCHANGE_URL,
-  intOption,
-  protocolOption,
-  resolutionOption,
-  transportOption,
-  symbolArgument,
-  timeOption,
-  urlOption,
-} from './market/options.js';
+import { DEFAULT_EXCHANGE_URL, intOption, protocolOption, resolutionOption, transportOption, symbolArgument, timeOption, urlOption } from './market/options.js';
 
 export type { MarketCommandDeps } from './market/deps.js';
 
@@ -31,15 +22,22 @@ export function registerMarketCommands(program: Command, deps: MarketCommandDeps
     .argument('<symbol>', 'market, e.g. BTCTMN', symbolArgument)
     .option('--url <url>', 'exchange or simulator address', urlOption, DEFAULT_EXCHANGE_URL)
     .option('--depth <n>', 'levels shown per side', intOption('depth', 1, 50), 10)
-    .option('--transport <ws|socketio|auto>', 'stream route: the plain WebSocket at /ws, socket.io, or auto (ws, socket.io when /ws cannot connect)', transportOption, 'auto' as const)
+    .option(
+      '--transport <ws|socketio|auto>',
+      'stream route: the plain WebSocket at /ws, socket.io, or auto (ws, socket.io when /ws cannot connect)',
+      transportOption,
+      'auto' as const,
+    )
     .option('--protocol <3|4>', 'socket.io protocol of the stream', protocolOption, 4 as 3 | 4)
     .option('--once', 'print one snapshot (once the book is healthy) and exit', false)
     .option('--timeout <seconds>', 'with --once: longest wait for a healthy book', intOption('timeout', 1, 600), 15)
-    .action(async (symbol: string, o: { url: string; depth: number; transport: 'ws' | 'socketio' | 'auto'; protocol: 3 | 4; once: boolean; timeout: number }) => {
-      // Each command's code is loaded when it runs, not when `mizan` starts (mizan --help stays quick).
-      const { runBook } = await import('./market/book-command.js');
-      await runBook({ symbol, url: o.url, depth: o.depth, transport: o.transport, protocol: o.protocol, once: o.once, timeoutSec: o.timeout }, d());
-    });
+    .action(
+      async (symbol: string, o: { url: string; depth: number; transport: 'ws' | 'socketio' | 'auto'; protocol: 3 | 4; once: boolean; timeout: number }) => {
+        // Each command's code is loaded when it runs, not when `mizan` starts (mizan --help stays quick).
+        const { runBook } = await import('./market/book-command.js');
+        await runBook({ symbol, url: o.url, depth: o.depth, transport: o.transport, protocol: o.protocol, once: o.once, timeoutSec: o.timeout }, d());
+      },
+    );
 
   program
     .command('candles')

@@ -97,15 +97,22 @@ export function registerOrdersCommand(program: Command, deps: OrdersCommandDeps 
       if (!apiKey) throw new ParameterError('WALLEX_API_KEY', undefined, "the account's API key in the environment: the order history is private");
       const side = upperOf<Side>('--side', o.side, ['BUY', 'SELL']);
       const type = upperOf<OrderType>('--type', o.type, ['LIMIT', 'MARKET', 'STOP_LIMIT', 'STOP_MARKET']);
-      const where = await resolveJournalFile({ ...(o.journal !== undefined ? { file: o.journal } : {}), ...(o.config !== undefined ? { config: o.config } : {}) });
+      const where = await resolveJournalFile({
+        ...(o.journal !== undefined ? { file: o.journal } : {}),
+        ...(o.config !== undefined ? { config: o.config } : {}),
+      });
       const rest = new WallexRestClient({ baseUrl: o.url, apiKey });
       const orders: SpotOrder[] = [];
       try {
         for (let page = 1; page <= o.pages; page++) {
           const res = await rest.getOrderHistory({
-            page, perPage: 100,
-            ...(o.market ? { market: o.market.toUpperCase() } : {}), ...(side ? { side } : {}), ...(type ? { type } : {}),
-            ...(o.from ? { from: o.from } : {}), ...(o.to ? { to: o.to } : {}),
+            page,
+            perPage: 100,
+            ...(o.market ? { market: o.market.toUpperCase() } : {}),
+            ...(side ? { side } : {}),
+            ...(type ? { type } : {}),
+            ...(o.from ? { from: o.from } : {}),
+            ...(o.to ? { to: o.to } : {}),
           });
           orders.push(...res.items);
           if (res.items.length < 100) break;
@@ -120,7 +127,8 @@ export function registerOrdersCommand(program: Command, deps: OrdersCommandDeps 
         const counts = { same: 0, differs: 0, 'not in journal': 0 } as Record<string, number>;
         for (const l of lines) counts[compare(l)]!++;
         const text = lines.length
-          ? renderTable(lines, columns) + `${lines.length} orders on the exchange: ${counts.same} as the journal has them, ${counts.differs} differ, ${counts['not in journal']} not in the journal\n`
+          ? renderTable(lines, columns) +
+            `${lines.length} orders on the exchange: ${counts.same} as the journal has them, ${counts.differs} differ, ${counts['not in journal']} not in the journal\n`
           : 'no orders on the exchange\n';
         out(scrub(text, [apiKey]));
       } finally {

@@ -16,7 +16,11 @@ export function createProgram(): Command {
     throw err;
   });
 
-  return new Command().name('mizan').description('Algorithmic trading for the Wallex exchange: live, paper and backtest.').version('0.1.0').showHelpAfterError();
+  return new Command()
+    .name('mizan')
+    .description('Algorithmic trading for the Wallex exchange: live, paper and backtest.')
+    .version('0.1.0')
+    .showHelpAfterError();
 }
 
 /** Parse the command line and run the command; an error thrown out of it ends the process with status 1. */

@@ -12,8 +12,8 @@ function parseDuration(v: string): number {
 export function registerRecordCommand(program: Command): void {
   program
     .command('record')
-    .description('record the exchange streams of the config\'s markets into a directory of hour chunks')
-    .argument('<config>', 'YAML config file (exchange.* and the strategies\' markets)')
+    .description("record the exchange streams of the config's markets into a directory of hour chunks")
+    .argument('<config>', "YAML config file (exchange.* and the strategies' markets)")
     .requiredOption('--out <dir>', 'recording directory (created; appended to when it exists)')
     .option('--duration <time>', 'stop by itself after this long (e.g. 90s, 5m, 2h)', parseDuration)
     .action(async (file: string, o: { out: string; duration?: number }) => {

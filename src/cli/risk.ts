@@ -30,7 +30,13 @@ export function describeState(r: TradingStateRecord | undefined): string {
 }
 
 /** Write a trading state into a journal file; returns the record written. */
-export function setTradingState(file: string, state: TradingStateName, reason: string, clock: Clock = new SystemClock(), secrets: readonly string[] = []): TradingStateRecord {
+export function setTradingState(
+  file: string,
+  state: TradingStateName,
+  reason: string,
+  clock: Clock = new SystemClock(),
+  secrets: readonly string[] = [],
+): TradingStateRecord {
   if (!existsSync(file)) throw new Error(`--file: journal ${JSON.stringify(file)} does not exist (use the bot's journal.file)`);
   const journal = Journal.open(file, { clock, secrets });
   try {

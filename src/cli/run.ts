@@ -18,7 +18,8 @@ import { StartAbortedError } from '../runtime/startup-retry.js';
 
 function banner(info: StartInfo): string {
   const lines = [`mizan ${info.mode}: ${info.exchange}`];
-  for (const s of info.strategies) lines.push(`  strategy ${s.name} (${s.strategy}) on ${s.markets.join(', ')}${s.account !== MAIN_ACCOUNT ? ` [${s.account}]` : ''}`);
+  for (const s of info.strategies)
+    lines.push(`  strategy ${s.name} (${s.strategy}) on ${s.markets.join(', ')}${s.account !== MAIN_ACCOUNT ? ` [${s.account}]` : ''}`);
   const bal = Object.entries(info.balances)
     .filter(([, b]) => b.value !== '0')
     .map(([a, b]) => `${b.value} ${a}${b.locked !== '0' ? ` (${b.locked} locked)` : ''}`);
@@ -27,7 +28,9 @@ function banner(info: StartInfo): string {
   if (r.closedFromEarlierPaperRun.length) {
     lines.push(`  journal: ${r.closedFromEarlierPaperRun.length} open order(s) of an earlier paper run closed (the paper exchange starts empty each run)`);
   } else if (r.fromJournal || r.orphans.length) {
-    lines.push(`  recovered ${r.fromJournal} open order(s) from the journal: ${r.resolved} found, ${r.missing.length} missing, ${r.unknown.length} unknown; ${r.orphans.length} orphan(s) adopted`);
+    lines.push(
+      `  recovered ${r.fromJournal} open order(s) from the journal: ${r.resolved} found, ${r.missing.length} missing, ${r.unknown.length} unknown; ${r.orphans.length} orphan(s) adopted`,
+    );
   }
   return lines.join('\n') + '\n';
 }
@@ -58,14 +61,22 @@ export function registerRunCommand(program: Command): void {
       // user who typed it believes real orders are going out. Refuse before anything starts.
       if (o.live && config.mode !== 'live') {
         const instead = config.mode === 'backtest' ? `\`mizan backtest ${file}\` runs it` : `drop --live to run it in ${config.mode} mode`;
-        throw new Error(`--live: ${file} says mode: ${config.mode}, so this run would not trade live. Live trading needs mode: live in the file (with exchange.simulator: false and an API key) and --live on the command line; ${instead}`);
+        throw new Error(
+          `--live: ${file} says mode: ${config.mode}, so this run would not trade live. Live trading needs mode: live in the file (with exchange.simulator: false and an API key) and --live on the command line; ${instead}`,
+        );
       }
       tuneGcForLongRuns();
       // The bot, the logger and the server are loaded when the command runs, not when `mizan` starts (mizan --help stays quick).
-      const [{ startBot }, { loggerFromConfig }, { configSecrets }] = await Promise.all([import('../runtime/bot.js'), import('../runtime/logger.js'), import('../runtime/secrets.js')]);
+      const [{ startBot }, { loggerFromConfig }, { configSecrets }] = await Promise.all([
+        import('../runtime/bot.js'),
+        import('../runtime/logger.js'),
+        import('../runtime/secrets.js'),
+      ]);
       const serve = o.serve === true || config.server !== undefined;
       if (o.port !== undefined && !serve) throw new Error(`--port: the API is not served; add --serve (or a server: section to ${file})`);
-      const api = serve ? await Promise.all([import('../server/auth.js'), import('../server/log-ring.js'), import('../server/bot-adapter.js'), import('../server/server.js')]) : undefined;
+      const api = serve
+        ? await Promise.all([import('../server/auth.js'), import('../server/log-ring.js'), import('../server/bot-adapter.js'), import('../server/server.js')])
+        : undefined;
       // The tokens before the logger: they are secrets it removes from every line.
       const tokens = api ? api[0].resolveTokens(config.server ?? {}, process.env) : undefined;
       const logs = api ? new api[1].LogRing() : undefined;
@@ -143,7 +154,14 @@ export function registerRunCommand(program: Command): void {
             host,
             port,
             origins: config.server?.origins ?? [],
-            ...(config.server ? { trustProxy: config.server.trustProxy, maxWebSocketClients: config.server.maxWebSocketClients, headersTimeoutMs: config.server.headersTimeoutMs, requestTimeoutMs: config.server.requestTimeoutMs } : {}),
+            ...(config.server
+              ? {
+                  trustProxy: config.server.trustProxy,
+                  maxWebSocketClients: config.server.maxWebSocketClients,
+                  headersTimeoutMs: config.server.headersTimeoutMs,
+                  requestTimeoutMs: config.server.requestTimeoutMs,
+                }
+              : {}),
             logger,
             secrets: configSecrets(config, [bot.embedded?.account.apiKey]),
           });
@@ -154,12 +172,21 @@ export function registerRunCommand(program: Command): void {
           throw new Error(`server: cannot listen on ${host}:${port} (${(err as Error).message}); the bot was stopped`);
         }
         // Printed here once, never logged: the logger removes the tokens from every line.
-        const lines = [`  dashboard: ${server.url}/ (open it in a browser; it asks for a token below)`, `  API on ${server.url}/api/v1/ (Authorization: Bearer <token>)`];
-        if (tokens.generated.includes('read')) lines.push(`  read-only token (generated, shown once; set ${api[0].TOKEN_ENV.read} to choose one): ${tokens.read}`);
-        if (tokens.generated.includes('control')) lines.push(`  control token (generated, shown once; set ${api[0].TOKEN_ENV.control} to choose one): ${tokens.control}`);
+        const lines = [
+          `  dashboard: ${server.url}/ (open it in a browser; it asks for a token below)`,
+          `  API on ${server.url}/api/v1/ (Authorization: Bearer <token>)`,
+        ];
+        if (tokens.generated.includes('read'))
+          lines.push(`  read-only token (generated, shown once; set ${api[0].TOKEN_ENV.read} to choose one): ${tokens.read}`);
+        if (tokens.generated.includes('control'))
+          lines.push(`  control token (generated, shown once; set ${api[0].TOKEN_ENV.control} to choose one): ${tokens.control}`);
         process.stdout.write(lines.join('\n') + '\n');
         logger.info({ url: server.url }, 'api: listening');
-        if (!['127.0.0.1', '::1', 'localhost'].includes(host)) logger.warn({ host }, 'api: listening beyond this machine without TLS: tokens cross the network in clear; put a TLS reverse proxy in front (see docs/api-and-dashboard.md)');
+        if (!['127.0.0.1', '::1', 'localhost'].includes(host))
+          logger.warn(
+            { host },
+            'api: listening beyond this machine without TLS: tokens cross the network in clear; put a TLS reverse proxy in front (see docs/api-and-dashboard.md)',
+          );
       }
       let stopping = false;
       const stop = async (why: string) => {
@@ -199,4 +226,3 @@ export const RUN_HEAP_GROWING_PERCENT = 20;
 function tuneGcForLongRuns(): void {
   v8.setFlagsFromString(`--heap-growing-percent=${RUN_HEAP_GROWING_PERCENT}`);
 }
-

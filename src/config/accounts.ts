@@ -20,12 +20,14 @@ export const accountsSchema = z
       apiKeyEnv: z
         .string({ error: 'is not the name of an environment variable' })
         .regex(ENV_NAME_RE, { error: 'is not the name of an environment variable (letters, digits and _, e.g. WALLEX_PROP_123_KEY)' })
-        .describe('The environment variable that holds this account\'s API key (the key itself is never written in the file)'),
+        .describe("The environment variable that holds this account's API key (the key itself is never written in the file)"),
     }),
     { error: 'is not a map of trading-credit accounts ("prop:<clientId>": { apiKeyEnv: VARIABLE })' },
   )
   .default({})
-  .describe('Per trading-credit account (prop:<clientId>): where its own API key comes from. The exchange refuses the main key for a trading-credit account\'s orders');
+  .describe(
+    "Per trading-credit account (prop:<clientId>): where its own API key comes from. The exchange refuses the main key for a trading-credit account's orders",
+  );
 
 export interface AccountKeySource {
   apiKeyEnv: string;
@@ -50,7 +52,11 @@ export function checkAccounts(root: Obj, env: Env, add: Add): void {
   strategies.forEach((s, i) => {
     const account = obj(s)?.account;
     if (typeof account !== 'string' || !PROP_ACCOUNT_RE.test(account) || account in accounts) return;
-    add(['strategies', i, 'account'], `${describeValue(account)} has no API key source: a trading-credit account trades with its own key; add accounts: { "${account}": { apiKeyEnv: <VARIABLE> } } and set the variable`, account);
+    add(
+      ['strategies', i, 'account'],
+      `${describeValue(account)} has no API key source: a trading-credit account trades with its own key; add accounts: { "${account}": { apiKeyEnv: <VARIABLE> } } and set the variable`,
+      account,
+    );
   });
   if (mode !== 'live') return;
   const mainKey = obj(root.exchange)?.apiKey;
@@ -58,8 +64,10 @@ export function checkAccounts(root: Obj, env: Env, add: Add): void {
     const variable = obj(v)?.apiKeyEnv;
     if (typeof variable !== 'string' || !ENV_NAME_RE.test(variable)) continue;
     const key = env[variable];
-    if (key === undefined || key === '') add(['accounts', name, 'apiKeyEnv'], `names ${variable}, which is not set in the environment: set it to the API key of ${name}`);
-    else if (key === mainKey) add(['accounts', name, 'apiKeyEnv'], `${variable} holds the same key as exchange.apiKey (value hidden): ${name} needs the API key issued for it`);
+    if (key === undefined || key === '')
+      add(['accounts', name, 'apiKeyEnv'], `names ${variable}, which is not set in the environment: set it to the API key of ${name}`);
+    else if (key === mainKey)
+      add(['accounts', name, 'apiKeyEnv'], `${variable} holds the same key as exchange.apiKey (value hidden): ${name} needs the API key issued for it`);
   }
 }
 

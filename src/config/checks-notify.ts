@@ -21,12 +21,17 @@ export function checkNotifications(root: Obj, original: unknown, add: (path: Pat
     const target = obj(t) ?? {};
     const w = obj(written[i]) ?? {};
     const path = ['notifications', 'targets', i];
-    if (typeof w.token === 'string' && !isEnvReference(w.token)) add([...path, 'token'], 'is written literally (value hidden); write token: ${TELEGRAM_BOT_TOKEN} and set the variable');
+    if (typeof w.token === 'string' && !isEnvReference(w.token))
+      add([...path, 'token'], 'is written literally (value hidden); write token: ${TELEGRAM_BOT_TOKEN} and set the variable');
     if (target.format === 'discord' && typeof w.url === 'string' && !isEnvReference(w.url)) {
-      add([...path, 'url'], 'is written literally (value hidden): a Discord webhook URL holds its secret; write url: ${DISCORD_WEBHOOK_URL} and set the variable');
+      add(
+        [...path, 'url'],
+        'is written literally (value hidden): a Discord webhook URL holds its secret; write url: ${DISCORD_WEBHOOK_URL} and set the variable',
+      );
     }
     for (const [h, v] of Object.entries(obj(w.headers) ?? {})) {
-      if (typeof v === 'string' && !isEnvReference(v)) add([...path, 'headers', h], 'is written literally (value hidden); write the header value as ${ENV_NAME} and set the variable');
+      if (typeof v === 'string' && !isEnvReference(v))
+        add([...path, 'headers', h], 'is written literally (value hidden); write the header value as ${ENV_NAME} and set the variable');
     }
     if (arr(target.events).includes('dailySummary') && n.dailySummary === undefined) {
       add([...path, 'events'], 'lists dailySummary, but notifications.dailySummary (at: "HH:MM") is not set');

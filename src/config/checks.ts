@@ -44,18 +44,27 @@ export function crossCheck(raw: unknown, original: unknown, opts: CheckOptions):
   const writtenKey = obj(obj(original)?.exchange)?.apiKey;
   const allowLiteral = opts.allowLiteralApiKey === true || exchange.allowLiteralApiKey === true;
   if (typeof writtenKey === 'string' && !isEnvReference(writtenKey) && !allowLiteral) {
-    add(['exchange', 'apiKey'], 'is written literally (value hidden); write apiKey: ${WALLEX_API_KEY} and set the variable, or set exchange.allowLiteralApiKey: true');
+    add(
+      ['exchange', 'apiKey'],
+      'is written literally (value hidden); write apiKey: ${WALLEX_API_KEY} and set the variable, or set exchange.allowLiteralApiKey: true',
+    );
   }
 
   // Stream key: a secret like the API key (an environment reference unless explicitly allowed).
   const writtenStreamKey = obj(obj(obj(original)?.exchange)?.stream)?.privateKey;
   const stream = obj(exchange.stream) ?? {};
   if (typeof writtenStreamKey === 'string' && !isEnvReference(writtenStreamKey) && stream.allowLiteralPrivateKey !== true) {
-    add(['exchange', 'stream', 'privateKey'], 'is written literally (value hidden); write privateKey: ${WALLEX_STREAM_KEY} and set the variable, or set exchange.stream.allowLiteralPrivateKey: true');
+    add(
+      ['exchange', 'stream', 'privateKey'],
+      'is written literally (value hidden); write privateKey: ${WALLEX_STREAM_KEY} and set the variable, or set exchange.stream.allowLiteralPrivateKey: true',
+    );
   }
   const streamKey = str(stream.privateKey);
   if (streamKey !== undefined && streamKey.length > 0 && !STREAM_KEY_RE.test(streamKey)) {
-    add(['exchange', 'stream', 'privateKey'], `is not a stream key (value hidden, ${streamKey.length} characters): 6 to 87 printable ASCII characters without "@" or spaces`);
+    add(
+      ['exchange', 'stream', 'privateKey'],
+      `is not a stream key (value hidden, ${streamKey.length} characters): 6 to 87 printable ASCII characters without "@" or spaces`,
+    );
   }
 
   // API server tokens: secrets, so environment references only; the two must differ.
@@ -63,12 +72,18 @@ export function crossCheck(raw: unknown, original: unknown, opts: CheckOptions):
   const writtenServer = obj(obj(original)?.server) ?? {};
   for (const k of ['token', 'controlToken'] as const) {
     const w = writtenServer[k];
-    if (typeof w === 'string' && !isEnvReference(w)) add(['server', k], `is written literally (value hidden); write ${k}: \${${k === 'token' ? 'MIZAN_SERVER_TOKEN' : 'MIZAN_SERVER_CONTROL_TOKEN'}} and set the variable`);
+    if (typeof w === 'string' && !isEnvReference(w))
+      add(
+        ['server', k],
+        `is written literally (value hidden); write ${k}: \${${k === 'token' ? 'MIZAN_SERVER_TOKEN' : 'MIZAN_SERVER_CONTROL_TOKEN'}} and set the variable`,
+      );
   }
-  if (typeof server.token === 'string' && server.token !== '' && server.token === server.controlToken) add(['server', 'controlToken'], 'is the same as server.token (value hidden): the read-only and the control token must differ');
+  if (typeof server.token === 'string' && server.token !== '' && server.token === server.controlToken)
+    add(['server', 'controlToken'], 'is the same as server.token (value hidden): the read-only and the control token must differ');
 
   if (mode === 'live') {
-    if (exchange.simulator === true) add(['exchange', 'simulator'], 'true is not allowed in live mode (live orders go to the exchange: set simulator: false)', true);
+    if (exchange.simulator === true)
+      add(['exchange', 'simulator'], 'true is not allowed in live mode (live orders go to the exchange: set simulator: false)', true);
     if (writtenKey === undefined) add(['exchange', 'apiKey'], 'is required in live mode (write apiKey: ${WALLEX_API_KEY})');
   }
   if (mode === 'backtest' && root.server !== undefined) add(['server'], 'is for a running bot (mizan run); a backtest serves no API: remove it');
@@ -88,18 +103,29 @@ export function crossCheck(raw: unknown, original: unknown, opts: CheckOptions):
       names.set(name, i);
       const prefix = clientIdPrefix(name);
       const other = prefixes.get(prefix);
-      if (other !== undefined) add(['strategies', i, 'name'], `${describeValue(name)} gives the same client-id prefix ${prefix} as strategies[${other}] (client ids keep the name's letters and digits, at most 16)`, name);
+      if (other !== undefined)
+        add(
+          ['strategies', i, 'name'],
+          `${describeValue(name)} gives the same client-id prefix ${prefix} as strategies[${other}] (client ids keep the name's letters and digits, at most 16)`,
+          name,
+        );
       else prefixes.set(prefix, i);
     }
   });
 
   // Markets.
-  const declared = arr(backtest?.markets).map((m) => str(obj(m)?.symbol)).filter((s): s is string => s !== undefined);
+  const declared = arr(backtest?.markets)
+    .map((m) => str(obj(m)?.symbol))
+    .filter((s): s is string => s !== undefined);
   const checkMarkets = opts.knownMarkets !== undefined || (mode !== 'live' && exchange.simulator !== false) || mode === 'backtest';
   const known = [...(opts.knownMarkets ?? SIMULATOR_MARKETS), ...declared];
   const checkKnown = (path: (string | number)[], sym: string) => {
     if (checkMarkets && SYMBOL_RE.test(sym) && !known.includes(sym)) {
-      add(path, `${describeValue(sym)} is not a known market${didYouMean(sym, known)} (known: ${known.join(', ')}; declare others under backtest.markets)`, sym);
+      add(
+        path,
+        `${describeValue(sym)} is not a known market${didYouMean(sym, known)} (known: ${known.join(', ')}; declare others under backtest.markets)`,
+        sym,
+      );
     }
   };
   const dataSymbols = new Set<string>();
@@ -145,8 +171,11 @@ export function crossCheck(raw: unknown, original: unknown, opts: CheckOptions):
   const warn = num(mm?.warnAtPct);
   const topUp = num(mm?.topUpAtPct);
   const close = num(mm?.closeAtPct);
-  if (topUp !== undefined && warn !== undefined && topUp >= warn) add(['risk', 'marginMonitor', 'topUpAtPct'], `${topUp} must be less than warnAtPct (${warn})`, topUp);
-  if (close !== undefined && topUp !== undefined && close >= topUp) add(['risk', 'marginMonitor', 'closeAtPct'], `${close} must be less than topUpAtPct (${topUp})`, close);
-  else if (close !== undefined && warn !== undefined && close >= warn) add(['risk', 'marginMonitor', 'closeAtPct'], `${close} must be less than warnAtPct (${warn})`, close);
+  if (topUp !== undefined && warn !== undefined && topUp >= warn)
+    add(['risk', 'marginMonitor', 'topUpAtPct'], `${topUp} must be less than warnAtPct (${warn})`, topUp);
+  if (close !== undefined && topUp !== undefined && close >= topUp)
+    add(['risk', 'marginMonitor', 'closeAtPct'], `${close} must be less than topUpAtPct (${topUp})`, close);
+  else if (close !== undefined && warn !== undefined && close >= warn)
+    add(['risk', 'marginMonitor', 'closeAtPct'], `${close} must be less than warnAtPct (${warn})`, close);
   return issues;
 }

@@ -13,7 +13,8 @@ export function buildJsonSchema(): Record<string, unknown> {
   return {
     ...schema,
     title: 'mizan configuration',
-    description: 'Configuration of a mizan trading bot (mode, exchange, strategies, risk, paper, backtest, journal, logging). API keys are written as ${ENV_NAME}.',
+    description:
+      'Configuration of a mizan trading bot (mode, exchange, strategies, risk, paper, backtest, journal, logging). API keys are written as ${ENV_NAME}.',
   };
 }
 

@@ -99,7 +99,13 @@ export function inspectConfig(text: string, opts: ConfigOptions = {}): ConfigIns
   if (!('value' in read)) return { issues: read.issues, data: undefined, baseDir, strategyBaseDir, lineOf: () => undefined };
   const original = read.value;
   if (original === null || typeof original !== 'object' || Array.isArray(original)) {
-    return { issues: [{ path: '', message: 'the file must be a YAML mapping with mode, exchange, strategies, ...' }], data: undefined, baseDir, strategyBaseDir, lineOf: () => undefined };
+    return {
+      issues: [{ path: '', message: 'the file must be a YAML mapping with mode, exchange, strategies, ...' }],
+      data: undefined,
+      baseDir,
+      strategyBaseDir,
+      lineOf: () => undefined,
+    };
   }
   const sub = substituteEnv(original, opts.env ?? process.env);
   const parsed = configSchema.safeParse(sub.value, { error: () => DEFAULT_MESSAGE });
@@ -191,7 +197,13 @@ export async function inspectConfigFile(file: string, opts: ConfigOptions = {}):
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code ?? 'unreadable';
     const baseDir = opts.baseDir ?? process.cwd();
-    return { issues: [{ path: '', message: `cannot read the file (${code})` }], data: undefined, baseDir, strategyBaseDir: opts.strategyBaseDir ?? baseDir, lineOf: () => undefined };
+    return {
+      issues: [{ path: '', message: `cannot read the file (${code})` }],
+      data: undefined,
+      baseDir,
+      strategyBaseDir: opts.strategyBaseDir ?? baseDir,
+      lineOf: () => undefined,
+    };
   }
   const r = inspectConfig(text, { ...opts, source: opts.source ?? file, strategyBaseDir: opts.strategyBaseDir ?? opts.baseDir ?? dirname(resolve(file)) });
   return r.config ? { ...r, config: { ...r.config, source: { ...r.config.source, file: resolve(file) } } } : r;
@@ -212,15 +224,32 @@ export function journalFileOf(file: string, opts: Pick<ConfigOptions, 'env' | 'b
   const lc = new LineCounter();
   const doc = parseDocument(text, { lineCounter: lc, prettyErrors: false });
   if (doc.errors.length > 0) {
-    throw new ConfigError(doc.errors.map((e) => ({ path: '', message: `YAML syntax: ${e.message.split('\n')[0] ?? e.code}`, line: lc.linePos(e.pos[0]).line })), file);
+    throw new ConfigError(
+      doc.errors.map((e) => ({ path: '', message: `YAML syntax: ${e.message.split('\n')[0] ?? e.code}`, line: lc.linePos(e.pos[0]).line })),
+      file,
+    );
   }
   const written: unknown = doc.getIn(['journal', 'file']);
   if (written === undefined || written === null) return resolve(opts.baseDir ?? process.cwd(), DEFAULT_JOURNAL_FILE);
   if (typeof written !== 'string' || written === '') {
-    throw new ConfigError([{ path: 'journal.file', message: `${JSON.stringify(written)} is not a file path`, value: written, ...(lineOf(doc, lc, 'journal.file') !== undefined ? { line: lineOf(doc, lc, 'journal.file')! } : {}) }], file);
+    throw new ConfigError(
+      [
+        {
+          path: 'journal.file',
+          message: `${JSON.stringify(written)} is not a file path`,
+          value: written,
+          ...(lineOf(doc, lc, 'journal.file') !== undefined ? { line: lineOf(doc, lc, 'journal.file')! } : {}),
+        },
+      ],
+      file,
+    );
   }
   const sub = substituteEnv(written, opts.env ?? process.env);
-  if (sub.issues.length) throw new ConfigError(sub.issues.map((i) => ({ ...i, path: 'journal.file' })), file);
+  if (sub.issues.length)
+    throw new ConfigError(
+      sub.issues.map((i) => ({ ...i, path: 'journal.file' })),
+      file,
+    );
   const path = sub.value as string;
   return path === ':memory:' || isAbsolute(path) ? path : resolve(opts.baseDir ?? process.cwd(), path);
 }

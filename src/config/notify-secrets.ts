@@ -3,7 +3,9 @@
  * values. The logger and the API remove them from every line and body.
  * (Apart from schema-notify.ts so the logger imports no zod.)
  */
-export function notificationSecrets(n: { targets: readonly { url?: string | undefined; token?: string | undefined; headers?: Record<string, string> | undefined }[] } | undefined): string[] {
+export function notificationSecrets(
+  n: { targets: readonly { url?: string | undefined; token?: string | undefined; headers?: Record<string, string> | undefined }[] } | undefined,
+): string[] {
   if (!n) return [];
   const out: string[] = [];
   for (const t of n.targets) {

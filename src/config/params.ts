@@ -64,7 +64,10 @@ export function validateParams(declared: ParamSpecs, given: Readonly<Record<stri
   const names = Object.keys(declared);
   for (const name of Object.keys(given ?? {})) {
     if (!(name in declared)) {
-      issues.push({ path: `${path}.${name}`, message: `unknown parameter ${JSON.stringify(name)}${didYouMean(name, names)} (declared: ${names.join(', ') || 'none'})` });
+      issues.push({
+        path: `${path}.${name}`,
+        message: `unknown parameter ${JSON.stringify(name)}${didYouMean(name, names)} (declared: ${names.join(', ') || 'none'})`,
+      });
     }
   }
   for (const [name, spec] of Object.entries(declared)) {

@@ -43,7 +43,9 @@ export const notifyTargetSchema = z
       .regex(/^[A-Za-z0-9][A-Za-z0-9_-]{0,31}$/, { error: 'is not a valid name (1 to 32 letters, digits, - and _)' })
       .optional()
       .describe('Name of the target in log lines (default: its format and position, e.g. telegram#0)'),
-    format: z.enum(NOTIFY_FORMATS, { error: `is not a notification format (allowed: ${NOTIFY_FORMATS.join(', ')})` }).describe('json (POST of a JSON body), telegram (Bot API sendMessage) or discord (webhook)'),
+    format: z
+      .enum(NOTIFY_FORMATS, { error: `is not a notification format (allowed: ${NOTIFY_FORMATS.join(', ')})` })
+      .describe('json (POST of a JSON body), telegram (Bot API sendMessage) or discord (webhook)'),
     events: z
       .array(z.enum(NOTIFY_EVENTS, { error: `is not a notification event (allowed: ${NOTIFY_EVENTS.join(', ')})` }), { error: 'is not a list of events' })
       .min(1, { error: 'must list at least one event' })
@@ -53,9 +55,13 @@ export const notifyTargetSchema = z
       .string({ error: 'is not a string' })
       .min(1, { error: 'must not be empty' })
       .optional()
-      .describe('json: the URL the JSON body is POSTed to; discord: the webhook URL, as an environment reference (it embeds the webhook secret), e.g. ${DISCORD_WEBHOOK_URL}'),
+      .describe(
+        'json: the URL the JSON body is POSTed to; discord: the webhook URL, as an environment reference (it embeds the webhook secret), e.g. ${DISCORD_WEBHOOK_URL}',
+      ),
     headers: z
-      .record(z.string().regex(/^[A-Za-z0-9-]{1,64}$/, { error: 'is not a header name' }), z.string({ error: 'is not a string (write it as ${ENV_NAME})' }), { error: 'is not a map of header names to values' })
+      .record(z.string().regex(/^[A-Za-z0-9-]{1,64}$/, { error: 'is not a header name' }), z.string({ error: 'is not a string (write it as ${ENV_NAME})' }), {
+        error: 'is not a map of header names to values',
+      })
       .optional()
       .describe('json: extra request headers (e.g. Authorization), values as environment references'),
     token: z
@@ -67,27 +73,38 @@ export const notifyTargetSchema = z
       .union([z.string().regex(/^(-?[0-9]{1,20}|@[A-Za-z0-9_]{5,64})$/), z.number().int()], { error: 'is not a Telegram chat id (a number, or @channelname)' })
       .optional()
       .describe('telegram: chat_id (a number, or @channelname)'),
-    parseMode: z.enum(['HTML', 'MarkdownV2'], { error: 'is not a Telegram parse mode (allowed: HTML, MarkdownV2)' }).optional().describe('telegram: parse_mode (the text is escaped for it); default plain text'),
+    parseMode: z
+      .enum(['HTML', 'MarkdownV2'], { error: 'is not a Telegram parse mode (allowed: HTML, MarkdownV2)' })
+      .optional()
+      .describe('telegram: parse_mode (the text is escaped for it); default plain text'),
     baseUrl: httpUrl(`telegram: the Bot API's address (default ${TELEGRAM_API})`).optional(),
     embeds: z.boolean({ error: 'is not true or false' }).optional().describe('discord: send an embed (title, fields, colour) instead of plain content'),
   })
   .superRefine((t, ctx) => {
     const f = FIELDS[t.format];
     if (!f) return;
-    for (const k of f.required) if (t[k as keyof typeof t] === undefined) ctx.addIssue({ code: 'custom', path: [k], message: `is required for format ${t.format}` });
+    for (const k of f.required)
+      if (t[k as keyof typeof t] === undefined) ctx.addIssue({ code: 'custom', path: [k], message: `is required for format ${t.format}` });
     for (const k of FORMAT_FIELDS) {
       if (t[k] !== undefined && !f.allowed.includes(k)) {
         const owners = NOTIFY_FORMATS.filter((x) => FIELDS[x].allowed.includes(k));
         ctx.addIssue({ code: 'custom', path: [k], message: `is for format ${owners.join(' or ')}, not ${t.format}` });
       }
     }
-    if (t.url !== undefined && !(/^https?:\/\/[^\s/]+/.test(t.url) && URL.canParse(t.url))) ctx.addIssue({ code: 'custom', path: ['url'], message: 'is not an http(s) URL' });
+    if (t.url !== undefined && !(/^https?:\/\/[^\s/]+/.test(t.url) && URL.canParse(t.url)))
+      ctx.addIssue({ code: 'custom', path: ['url'], message: 'is not an http(s) URL' });
   });
 
 export const notificationsSchema = z
   .strictObject({
-    targets: z.array(notifyTargetSchema, { error: 'is not a list of targets' }).min(1, { error: 'must list at least one target' }).describe('Webhooks to post to'),
-    denialsEverySec: seconds('Denials are grouped: at most one message per this many seconds, sent this long after the first denial ("12 denials in the last 60 s: ...")', 86_400).default(60),
+    targets: z
+      .array(notifyTargetSchema, { error: 'is not a list of targets' })
+      .min(1, { error: 'must list at least one target' })
+      .describe('Webhooks to post to'),
+    denialsEverySec: seconds(
+      'Denials are grouped: at most one message per this many seconds, sent this long after the first denial ("12 denials in the last 60 s: ...")',
+      86_400,
+    ).default(60),
     errorsEverySec: seconds('Errors (strategy handler errors, error log lines) are grouped the same way', 86_400).default(60),
     disconnectedAfterSec: seconds('A stream connection down this long is reported (and its return after that)', 86_400).default(30),
     dailySummary: z
@@ -103,7 +120,13 @@ export const notificationsSchema = z
     delivery: z
       .strictObject({
         timeoutMs: positiveInt('Timeout of one request (ms)', 120_000).default(10_000),
-        retries: z.number({ error: 'is not a whole number' }).int({ error: 'is not a whole number' }).min(0, { error: 'must be from 0 to 20' }).max(20, { error: 'must be from 0 to 20' }).default(5).describe('Retries of a failed request (network error, timeout, 429, 5xx)'),
+        retries: z
+          .number({ error: 'is not a whole number' })
+          .int({ error: 'is not a whole number' })
+          .min(0, { error: 'must be from 0 to 20' })
+          .max(20, { error: 'must be from 0 to 20' })
+          .default(5)
+          .describe('Retries of a failed request (network error, timeout, 429, 5xx)'),
         backoffMs: positiveInt('Delay before the first retry (ms); doubled on each further retry', 600_000).default(1_000),
         maxBackoffMs: positiveInt('Longest delay between two retries (ms); a 429 Retry-After is honoured up to this', 3_600_000).default(60_000),
         queueSize: positiveInt('Messages waiting per target; when full, the oldest is dropped (counted, logged)', 100_000).default(200),

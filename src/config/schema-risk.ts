@@ -37,7 +37,9 @@ function limitsShape(withDefaults: boolean) {
           reserveForCancels: orderRateShape.reserveForCancels.optional(),
         },
   );
-  const slippage = pct('Largest slippage of a market order from the reference price, in %; also bounds the price of a marginClose without a price (at most 4 %)');
+  const slippage = pct(
+    'Largest slippage of a market order from the reference price, in %; also bounds the price of a marginClose without a price (at most 4 %)',
+  );
   return {
     maxPriceDeviationPct: pct('Largest distance of a limit price from the last price, in %').optional(),
     maxSlippagePct: withDefaults ? slippage.default(2) : slippage.optional(),

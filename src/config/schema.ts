@@ -54,7 +54,9 @@ export const exchangeSchema = z.strictObject({
       protocol: z
         .literal([3, 4], { error: 'is not a stream protocol (allowed: 3 = socket.io v2 / Engine.IO 3, 4 = socket.io v4)' })
         .default(4)
-        .describe('Engine.IO protocol of the socket.io stream (transport socketio, or auto falling back): 4 (socket.io v4 client, the stream client\'s default) or 3 (the v2.5 client the exchange documents)'),
+        .describe(
+          "Engine.IO protocol of the socket.io stream (transport socketio, or auto falling back): 4 (socket.io v4 client, the stream client's default) or 3 (the v2.5 client the exchange documents)",
+        ),
       url: httpUrl('Stream URL (defaults to baseUrl)').optional(),
       privateKey: z
         .string({ error: 'is not a string (write it as ${ENV_NAME})' })
@@ -71,7 +73,7 @@ export const exchangeSchema = z.strictObject({
         .max(60_000, { error: 'must be a whole number from 0 to 60000' })
         .default(1_000)
         .describe(
-          'The two sides of a book arrive as separate snapshots: a side that crosses the other side\'s older snapshot is a transient. The book is reported crossed (unhealthy, orders denied) only when the other side\'s next update leaves it crossed or it stays crossed this long (ms). 0: every cross at once',
+          "The two sides of a book arrive as separate snapshots: a side that crosses the other side's older snapshot is a transient. The book is reported crossed (unhealthy, orders denied) only when the other side's next update leaves it crossed or it stays crossed this long (ms). 0: every cross at once",
         ),
       maxChannelsPerConnection: z
         .number({ error: 'is not a whole number' })
@@ -92,7 +94,7 @@ export const exchangeSchema = z.strictObject({
     .max(3_600_000, { error: 'must be a whole number from 0 to 3600000' })
     .default(60_000)
     .describe(
-      'How long the start may retry the exchange\'s reads (markets, fees, balances, open orders, recovery lookups) that failed with a 429, a 5xx, a timeout or no connection, with backoff and the exchange\'s Retry-After, before the bot gives up (ms). A refused key (401, 403) or a refused request fails at once. 0: no start-up retries',
+      "How long the start may retry the exchange's reads (markets, fees, balances, open orders, recovery lookups) that failed with a 429, a 5xx, a timeout or no connection, with backoff and the exchange's Retry-After, before the bot gives up (ms). A refused key (401, 403) or a refused request fails at once. 0: no start-up retries",
     ),
   orderRateLimit: z
     .strictObject({
@@ -128,8 +130,10 @@ export const strategySchema = z.strictObject({
   candles: z
     .array(resolution(), { error: 'is not a list of resolutions (e.g. ["1", "450s"])' })
     .optional()
-    .describe('Other candle resolutions the strategy reads with ctx.candles(symbol, seconds), in the notation of resolution (e.g. ["1", "450s"]): built live from the trade stream, in a backtest from its data. A multiple of resolution needs no entry'),
-  params: z.record(z.string(), z.unknown(), { error: 'is not a map of parameters' }).default({}).describe('Checked against the strategy\'s declared params'),
+    .describe(
+      'Other candle resolutions the strategy reads with ctx.candles(symbol, seconds), in the notation of resolution (e.g. ["1", "450s"]): built live from the trade stream, in a backtest from its data. A multiple of resolution needs no entry',
+    ),
+  params: z.record(z.string(), z.unknown(), { error: 'is not a map of parameters' }).default({}).describe("Checked against the strategy's declared params"),
   schedule: z
     .strictObject({
       cron: cronExpr(),
@@ -150,7 +154,7 @@ export const paperSchema = z.strictObject({
   balances: symbolMap(money({ allowZero: true }))
     .prefault({ USDT: '10000', TMN: '500000000' })
     .describe('Starting balances of the paper account'),
-  fees: fees.optional().describe('Override the markets\' fees'),
+  fees: fees.optional().describe("Override the markets' fees"),
 });
 
 export const WEEKDAY_NAMES = ['sun', 'mon', 'tue', 'wed', 'thu', 'fri', 'sat'] as const;
@@ -160,12 +164,17 @@ const dataEntry = z
     symbol: symbol(),
     file: filePath('Candle file (CSV, JSON)').optional(),
     fetch: bool('Download from the exchange and cache').optional(),
-    format: z.string({ error: 'is not a string' }).regex(/^[a-z0-9-]+$/, { error: 'is not a format name (lower-case, e.g. csv)' }).optional(),
+    format: z
+      .string({ error: 'is not a string' })
+      .regex(/^[a-z0-9-]+$/, { error: 'is not a format name (lower-case, e.g. csv)' })
+      .optional(),
     weekdays: z
       .array(z.enum(WEEKDAY_NAMES, { error: `is not a weekday (allowed: ${WEEKDAY_NAMES.join(', ')})` }), { error: 'is not a list of weekdays' })
       .min(1, { error: 'must list at least one weekday' })
       .optional()
-      .describe('UTC weekdays the market trades (e.g. [mon, tue, wed, thu, fri]); candles missing on the other days are not gaps. Default: detected (weekdays without any candle in three weeks or more of data are taken as closed)'),
+      .describe(
+        'UTC weekdays the market trades (e.g. [mon, tue, wed, thu, fri]); candles missing on the other days are not gaps. Default: detected (weekdays without any candle in three weeks or more of data are taken as closed)',
+      ),
   })
   .refine((e) => (e.file !== undefined) !== (e.fetch === true), {
     error: 'needs exactly one source: file: <path> or fetch: true',
@@ -192,26 +201,31 @@ export const marketDeclSchema = z.strictObject({
   takerFee: money({ allowZero: true, max: '0.1' }),
 });
 
-export const backtestSchema = z.strictObject({
-  data: z.array(dataEntry, { error: 'is not a list of data sources' }).min(1, { error: 'must list at least one data source' }),
-  from: instant('Start (inclusive)'),
-  to: instant('End (exclusive)'),
-  resolution: resolution().optional(),
-  balances: symbolMap(money({ allowZero: true })).prefault({ USDT: '10000' }),
-  fees: z
-    .union([fees, z.literal('account')], { error: 'is not { maker, taker } or account' })
-    .optional()
-    .describe('Fees of every market ({ maker, taker }), or account: the account\'s own rates per market from GET /v1/account/fee (needs exchange.apiKey); default: each market\'s listed rates'),
-  slippagePct: z.number({ error: 'is not a number' }).min(0, { error: 'must be from 0 to 100' }).max(100, { error: 'must be from 0 to 100' }).default(0),
-  fillOnTouch: bool('Fill a limit order when the price touches it (else it must trade through)').default(false),
-  volumeCapPct: pct('Largest share of a candle\'s volume one order may fill, in %').optional(),
-  markets: z.array(marketDeclSchema).default([]).describe('Markets not in the built-in catalog'),
-  allowErrors: bool('Exit with code 0 even when a strategy handler threw (the errors are still counted and shown); default: exit code 1').default(false),
-  closeAtEnd: bool('At the last candle, cancel the open orders and sell (close) what each strategy still holds at that close ± slippage with the taker fee, instead of valuing it as an `open at end` trade').default(false),
-}).superRefine((b, ctx) => {
-  if (b.from >= b.to) ctx.addIssue({ code: 'custom', path: ['to'], message: `must be after from (${new Date(b.from).toISOString()})` });
-});
-
+export const backtestSchema = z
+  .strictObject({
+    data: z.array(dataEntry, { error: 'is not a list of data sources' }).min(1, { error: 'must list at least one data source' }),
+    from: instant('Start (inclusive)'),
+    to: instant('End (exclusive)'),
+    resolution: resolution().optional(),
+    balances: symbolMap(money({ allowZero: true })).prefault({ USDT: '10000' }),
+    fees: z
+      .union([fees, z.literal('account')], { error: 'is not { maker, taker } or account' })
+      .optional()
+      .describe(
+        "Fees of every market ({ maker, taker }), or account: the account's own rates per market from GET /v1/account/fee (needs exchange.apiKey); default: each market's listed rates",
+      ),
+    slippagePct: z.number({ error: 'is not a number' }).min(0, { error: 'must be from 0 to 100' }).max(100, { error: 'must be from 0 to 100' }).default(0),
+    fillOnTouch: bool('Fill a limit order when the price touches it (else it must trade through)').default(false),
+    volumeCapPct: pct("Largest share of a candle's volume one order may fill, in %").optional(),
+    markets: z.array(marketDeclSchema).default([]).describe('Markets not in the built-in catalog'),
+    allowErrors: bool('Exit with code 0 even when a strategy handler threw (the errors are still counted and shown); default: exit code 1').default(false),
+    closeAtEnd: bool(
+      'At the last candle, cancel the open orders and sell (close) what each strategy still holds at that close ± slippage with the taker fee, instead of valuing it as an `open at end` trade',
+    ).default(false),
+  })
+  .superRefine((b, ctx) => {
+    if (b.from >= b.to) ctx.addIssue({ code: 'custom', path: ['to'], message: `must be after from (${new Date(b.from).toISOString()})` });
+  });
 
 /** `journal.file` when a config does not set it. */
 export { DEFAULT_JOURNAL_FILE, DEFAULT_SERVER_PORT };
@@ -228,7 +242,9 @@ export const configSchema = z.strictObject({
     .string()
     .regex(/^[A-Z0-9]{2,12}$/, { error: 'is not an asset code (upper-case letters and digits, e.g. USDT)' })
     .optional()
-    .describe('The asset equity, drawdown and PnL are counted in, in every mode; default: USDT when a market of the run (traded, or a backtest data series) is quoted in USDT, else the quote asset of the first'),
+    .describe(
+      'The asset equity, drawdown and PnL are counted in, in every mode; default: USDT when a market of the run (traded, or a backtest data series) is quoted in USDT, else the quote asset of the first',
+    ),
   risk: riskSchema.prefault({}),
   paper: paperSchema.prefault({}),
   backtest: backtestSchema.optional(),

@@ -59,7 +59,13 @@ export function yamlData(doc: Document, lc: LineCounter): YamlData {
   if (self) {
     const line = lineAt(lc, self);
     return {
-      issues: [{ path: '', message: `the alias *${self.source} is inside the node its anchor &${self.source} names: the data would contain itself (a configuration cannot hold a cycle)`, ...(line !== undefined ? { line } : {}) }],
+      issues: [
+        {
+          path: '',
+          message: `the alias *${self.source} is inside the node its anchor &${self.source} names: the data would contain itself (a configuration cannot hold a cycle)`,
+          ...(line !== undefined ? { line } : {}),
+        },
+      ],
       reported: new Set(),
     };
   }
@@ -87,7 +93,12 @@ export function yamlData(doc: Document, lc: LineCounter): YamlData {
       const line = isScalar(node) ? lineAt(lc, node) : undefined;
       const p = formatPath(path);
       reported.add(p);
-      issues.push({ path: p, message: Number.isNaN(v) ? `${written} is not a number` : `${written} is not a finite number (beyond the largest number, about 1.8e308)`, value: written, ...(line !== undefined ? { line } : {}) });
+      issues.push({
+        path: p,
+        message: Number.isNaN(v) ? `${written} is not a number` : `${written} is not a finite number (beyond the largest number, about 1.8e308)`,
+        value: written,
+        ...(line !== undefined ? { line } : {}),
+      });
       return;
     }
     if (Array.isArray(v)) v.forEach((x, i) => walk(x, [...path, i]));

@@ -119,7 +119,11 @@ export function convertIssue(issue: z.core.$ZodIssue, ctx: IssueContext): Config
   const value = valueAt(ctx.data, path);
   const s = shown(path, value, ctx);
   const message =
-    issue.message === DEFAULT_MESSAGE || issue.message === '' ? defaultMessage(issue, s.text, value) : value === undefined ? `is required (${issue.message.replace(/^is not /, 'expected ')})` : `${s.text} ${issue.message}`;
+    issue.message === DEFAULT_MESSAGE || issue.message === ''
+      ? defaultMessage(issue, s.text, value)
+      : value === undefined
+        ? `is required (${issue.message.replace(/^is not /, 'expected ')})`
+        : `${s.text} ${issue.message}`;
   const out: ConfigIssue = { path: formatPath(path), message };
   if (s.value !== undefined) out.value = s.value;
   return [out];

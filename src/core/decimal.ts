@@ -158,7 +158,8 @@ export function productIsExact(a: Decimal, b: Decimal): boolean {
  * the value the division gives. Every condition is checked on the values, never assumed.
  */
 export function perUnit(total: Decimal, qty: Decimal, fill: { price: Decimal; quantity: Decimal; sum?: Decimal | undefined } | undefined): Decimal {
-  if (fill?.sum && productIsExact(fill.price, fill.quantity) && deq(fill.quantity, qty) && deq(fill.sum, total) && deq(fill.sum, fill.price.mul(fill.quantity))) return fill.price;
+  if (fill?.sum && productIsExact(fill.price, fill.quantity) && deq(fill.quantity, qty) && deq(fill.sum, total) && deq(fill.sum, fill.price.mul(fill.quantity)))
+    return fill.price;
   return total.div(qty);
 }
 
@@ -177,14 +178,14 @@ export function dcmp(a: Decimal, b: Decimal): number {
   if (!ad || !bd || ad[0] === 0 || bd[0] === 0) return a.cmp(b);
   const as = a.s;
   if (as !== b.s) return as;
-  if (a.e !== b.e) return (a.e > b.e) !== (as < 0) ? 1 : -1;
+  if (a.e !== b.e) return a.e > b.e !== as < 0 ? 1 : -1;
   const n = ad.length < bd.length ? ad.length : bd.length;
   for (let i = 0; i < n; i++) {
     const x = ad[i]!;
     const y = bd[i]!;
-    if (x !== y) return (x > y) !== (as < 0) ? 1 : -1;
+    if (x !== y) return x > y !== as < 0 ? 1 : -1;
   }
-  return ad.length === bd.length ? 0 : (ad.length > bd.length) !== (as < 0) ? 1 : -1;
+  return ad.length === bd.length ? 0 : ad.length > bd.length !== as < 0 ? 1 : -1;
 }
 
 /** a > b (false when either is NaN), as `a.gt(b)`, without copying b (dcmp). */

@@ -125,13 +125,7 @@ function safeValue(value: unknown): string {
  * `success: false`). One table for the REST client and the in-process simulator venue, so a refusal
  * is the same error whichever venue gave it.
  */
-export function errorForStatus(
-  status: number,
-  message: string,
-  context: ErrorContext = {},
-  fields: FieldErrors = {},
-  retryAfterMs?: number,
-): MizanError {
+export function errorForStatus(status: number, message: string, context: ErrorContext = {}, fields: FieldErrors = {}, retryAfterMs?: number): MizanError {
   switch (status) {
     case 400:
       return new BadRequestError(message, context);

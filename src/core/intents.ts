@@ -132,8 +132,7 @@ export type IntentKind = Intent['kind'];
 
 /** Verdicts of the risk module: denials are values, not exceptions. */
 export type Verdict<I extends Intent = Intent> =
-  | { ok: true; intent: I; adjustments: Adjustment[] }
-  | { ok: false; intent: I; rule: string; reason: string; retryAfterMs?: number };
+  { ok: true; intent: I; adjustments: Adjustment[] } | { ok: false; intent: I; rule: string; reason: string; retryAfterMs?: number };
 
 export interface Adjustment {
   rule: string;

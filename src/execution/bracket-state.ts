@@ -68,7 +68,12 @@ export function bracketOf(tag: string | undefined): { leg: 'sl' | 'tp' | 'x'; en
 }
 
 /** What the resting legs (stop, target) of a strategy's brackets in a market hold (base), and which legs they are. */
-export function restingLegs(records: Iterable<BracketRecord>, orders: ReadonlyMap<string, TrackedOrder>, strategy: string, symbol: string): { quantity: Decimal; legs: string[] } {
+export function restingLegs(
+  records: Iterable<BracketRecord>,
+  orders: ReadonlyMap<string, TrackedOrder>,
+  strategy: string,
+  symbol: string,
+): { quantity: Decimal; legs: string[] } {
   let quantity = new Decimal(0);
   const legs = new Set<string>();
   for (const r of records) {

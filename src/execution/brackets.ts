@@ -22,14 +22,15 @@
  * loaded at construction (before recovery, whose fills they must see) and `resume()` after recovery
  * places what is missing.
  */
-import { Decimal, roundToIncrement } from '../core/decimal.js';
+import { Decimal } from '../core/decimal.js';
 import type { Brackets, SpotOrderIntent } from '../core/intents.js';
 import type { Logger } from '../core/logger.js';
 import type { OrderType } from '../core/types/order.js';
-import type { FillEvent, MarketView, OrderUpdate } from '../core/views.js';
+import type { FillEvent, OrderUpdate } from '../core/views.js';
 import type { BracketRecord, BracketStore } from './bracket-state.js';
 import type { ExecutionEngine } from './engine.js';
 import { isFinal, type TrackedOrder } from './tracked-order.js';
+import { netOf, placeable, remainingOf, roundTo, type BracketMarket } from './bracket-sizing.js';
 
 export { bracketOf, memoryBracketStore, STRATEGY_EXIT } from './bracket-state.js';
 import { bracketOf, restingLegs, STRATEGY_EXIT } from './bracket-state.js';
@@ -38,7 +39,7 @@ export type { BracketRecord, BracketStore } from './bracket-state.js';
 export interface BracketDeps {
   engine: ExecutionEngine;
   store: BracketStore;
-  market(symbol: string): Pick<MarketView, 'base' | 'qtyStep' | 'priceTick' | 'minQty' | 'minNotional'> | undefined;
+  market(symbol: string): BracketMarket | undefined;
   /** The market's last traded price, as the kernel keeps it for every mode (kernel/market-prices.ts). */
   last(symbol: string): Decimal | undefined;
   logger: Logger;
@@ -97,7 +98,7 @@ export class BracketManager {
       if (r.symbol !== symbol || r.phase !== 'open' || !this.localTarget(r)) continue;
       const tp = new Decimal(r.takeProfit!);
       const reached = r.exitSide === 'SELL' ? price.gte(tp) : price.lte(tp);
-      if (!reached || this.remaining(r).lte(0)) continue;
+      if (!reached || remainingOf(r, this.deps.market(r.symbol)).lte(0)) continue;
       this.startExit(r, `take profit ${r.takeProfit} reached (last trade ${price.toFixed()})`);
     }
   }
@@ -112,8 +113,11 @@ export class BracketManager {
     for (const r of [...this.records.values()]) {
       if (r.strategy !== strategy || r.symbol !== symbol) continue;
       const entry = this.deps.engine.orders.get(r.entry);
-      if (entry && !isFinal(entry.state)) this.deps.engine.cancel(entry.clientOrderId).catch((err: unknown) => this.deps.logger.error({ entry: r.entry, err }, 'bracket: cancelling the entry for an exit failed'));
-      total = total.plus(this.remaining(r));
+      if (entry && !isFinal(entry.state))
+        this.deps.engine
+          .cancel(entry.clientOrderId)
+          .catch((err: unknown) => this.deps.logger.error({ entry: r.entry, err }, 'bracket: cancelling the entry for an exit failed'));
+      total = total.plus(remainingOf(r, this.deps.market(r.symbol)));
       if (r.phase === 'open') this.startExit(r, `${STRATEGY_EXIT} ${strategy}`);
     }
     return total;
@@ -136,7 +140,12 @@ export class BracketManager {
       r.exited = new Decimal(r.exited).plus(f.quantity).toFixed();
       this.save(r);
       if (child.leg === 'sl' || f.clientOrderId === r.target) {
-        this.note(r, { bracket: child.leg === 'sl' ? 'stop loss filled' : 'take profit filled', child: f.clientOrderId, price: f.price.toFixed(), quantity: f.quantity.toFixed() });
+        this.note(r, {
+          bracket: child.leg === 'sl' ? 'stop loss filled' : 'take profit filled',
+          child: f.clientOrderId,
+          price: f.price.toFixed(),
+          quantity: f.quantity.toFixed(),
+        });
       }
       this.finishIfDone(r);
       return;
@@ -145,7 +154,7 @@ export class BracketManager {
     if (!o?.brackets) return;
     const r = this.records.get(o.clientOrderId) ?? this.create(o, o.brackets);
     if (!r) return;
-    r.held = new Decimal(r.held).plus(this.net(r, f)).toFixed();
+    r.held = new Decimal(r.held).plus(netOf(f, this.deps.market(r.symbol))).toFixed();
     this.save(r);
     this.sync(r);
   }
@@ -188,7 +197,10 @@ export class BracketManager {
         this.end(r);
         return;
       } else if (u.order.filled.lt(u.order.quantity)) {
-        this.deps.logger.warn({ entry: r.entry, child: id, leg, state: u.order.state, reason }, `bracket ended: its ${leg === 'stop' ? 'stop loss' : 'take profit'} order was ${u.order.state} (not by the bracket)`);
+        this.deps.logger.warn(
+          { entry: r.entry, child: id, leg, state: u.order.state, reason },
+          `bracket ended: its ${leg === 'stop' ? 'stop loss' : 'take profit'} order was ${u.order.state} (not by the bracket)`,
+        );
         this.note(r, { bracket: 'ended', child: id, state: u.order.state, reason });
         this.end(r);
         return;
@@ -230,14 +242,14 @@ export class BracketManager {
       const o = id ? e.orders.get(id) : undefined;
       return o && !isFinal(o.state) ? o : undefined;
     };
-    const rem = this.remaining(r);
+    const rem = remainingOf(r, this.deps.market(r.symbol));
     if (r.phase === 'exiting') {
       for (const leg of ['stop', 'target'] as const) {
         const o = live(r[leg]);
         if (o) return this.cancel(o.clientOrderId);
       }
       if (live(r.exit)) return;
-      if (this.placeable(r, rem)) this.place(r, 'exit', rem);
+      if (placeable(r, rem, this.deps.market(r.symbol))) this.place(r, 'exit', rem);
       return;
     }
     const leg: Leg | undefined = r.stopLoss ? 'stop' : r.takeProfit ? 'target' : undefined;
@@ -245,10 +257,10 @@ export class BracketManager {
     const cur = live(r[leg]);
     if (cur) {
       // Resize a resting child that has not started filling to what the entry has filled since.
-      if (cur.filled.isZero() && !cur.quantity.eq(rem) && this.placeable(r, rem)) this.cancel(cur.clientOrderId);
+      if (cur.filled.isZero() && !cur.quantity.eq(rem) && placeable(r, rem, this.deps.market(r.symbol))) this.cancel(cur.clientOrderId);
       return;
     }
-    if (!this.placeable(r, rem)) return;
+    if (!placeable(r, rem, this.deps.market(r.symbol))) return;
     const last = leg === 'stop' ? this.deps.last(r.symbol) : undefined;
     if (last) {
       const sl = new Decimal(r.stopLoss!);
@@ -290,8 +302,8 @@ export class BracketManager {
       // exit the strategy asked for (exit()) as `x`.
       tag: `bracket-${leg === 'stop' || (leg === 'exit' && r.why?.startsWith('stop')) ? 'sl' : leg === 'exit' && r.why?.startsWith(STRATEGY_EXIT) ? 'x' : 'tp'}:${r.entry}`,
       // A sell's stop rounds up and its target up (never sell under the price asked); a buy's down.
-      ...(leg === 'stop' ? { stopPrice: this.round(new Decimal(r.stopLoss!), tick, r.exitSide === 'SELL' ? 'up' : 'down') } : {}),
-      ...(leg === 'target' ? { price: this.round(new Decimal(r.takeProfit!), tick, r.exitSide === 'SELL' ? 'up' : 'down') } : {}),
+      ...(leg === 'stop' ? { stopPrice: roundTo(new Decimal(r.stopLoss!), tick, r.exitSide === 'SELL' ? 'up' : 'down') } : {}),
+      ...(leg === 'target' ? { price: roundTo(new Decimal(r.takeProfit!), tick, r.exitSide === 'SELL' ? 'up' : 'down') } : {}),
     };
     this.busy.add(r.entry);
     this.note(r, { bracket: `placing ${leg === 'exit' ? 'market exit' : leg === 'stop' ? 'stop loss' : 'take profit'}`, quantity: quantity.toFixed() });
@@ -324,10 +336,13 @@ export class BracketManager {
       return o !== undefined && !isFinal(o.state);
     });
     if (anyLive || !entryFinal) return;
-    const rem = this.remaining(r);
-    if (this.placeable(r, rem)) return;
+    const rem = remainingOf(r, this.deps.market(r.symbol));
+    if (placeable(r, rem, this.deps.market(r.symbol))) return;
     if (rem.gt(0) && new Decimal(r.exited).isZero() && new Decimal(r.held).gt(0)) {
-      this.deps.logger.warn({ entry: r.entry, quantity: rem.toFixed() }, 'bracket ended: the filled quantity is under the market\'s minimum order, nothing could be placed');
+      this.deps.logger.warn(
+        { entry: r.entry, quantity: rem.toFixed() },
+        "bracket ended: the filled quantity is under the market's minimum order, nothing could be placed",
+      );
     }
     this.note(r, { bracket: 'done', held: r.held, exited: r.exited });
     this.end(r);
@@ -359,33 +374,6 @@ export class BracketManager {
     const leg: Leg = c!.leg === 'sl' ? 'stop' : o.type === 'MARKET' ? 'exit' : 'target';
     r[leg] = id;
     this.save(r);
-  }
-
-  /** What is left to close, rounded down to the market's quantity step. */
-  private remaining(r: BracketRecord): Decimal {
-    const rem = new Decimal(r.held).minus(r.exited);
-    if (rem.lte(0)) return ZERO;
-    const step = this.deps.market(r.symbol)?.qtyStep;
-    return step ? roundToIncrement(rem, step, 'down') : rem;
-  }
-
-  private placeable(r: BracketRecord, q: Decimal): boolean {
-    if (q.lte(0)) return false;
-    const m = this.deps.market(r.symbol);
-    if (!m) return true;
-    if (q.lt(m.minQty)) return false;
-    const px = r.stopLoss ?? r.takeProfit;
-    return !px || q.mul(px).gte(m.minNotional);
-  }
-
-  /** Quantity an entry fill adds: a buy's fee taken in the base asset is not there to sell. */
-  private net(r: BracketRecord, f: FillEvent): Decimal {
-    const base = this.deps.market(r.symbol)?.base;
-    return f.side === 'BUY' && base !== undefined && f.feeAsset === base ? Decimal.max(f.quantity.minus(f.fee), 0) : f.quantity;
-  }
-
-  private round(p: Decimal, tick: Decimal | undefined, mode: 'up' | 'down'): Decimal {
-    return tick ? roundToIncrement(p, tick, mode) : p;
   }
 
   private save(r: BracketRecord): void {

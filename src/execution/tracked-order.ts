@@ -137,7 +137,14 @@ function snapshotPayload(snap: SpotOrder): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(snap)) {
     if (v instanceof Decimal) out[k] = v.toFixed();
-    else if (k === 'fills' && Array.isArray(v)) out[k] = (v as SpotOrder['fills']).map((f) => ({ price: f.price.toFixed(), quantity: f.quantity.toFixed(), fee: f.fee.toFixed(), feeAsset: f.feeAsset, ...(f.feeCoefficient ? { feeCoefficient: f.feeCoefficient.toFixed() } : {}) }));
+    else if (k === 'fills' && Array.isArray(v))
+      out[k] = (v as SpotOrder['fills']).map((f) => ({
+        price: f.price.toFixed(),
+        quantity: f.quantity.toFixed(),
+        fee: f.fee.toFixed(),
+        feeAsset: f.feeAsset,
+        ...(f.feeCoefficient ? { feeCoefficient: f.feeCoefficient.toFixed() } : {}),
+      }));
     else out[k] = v;
   }
   return out;
@@ -193,7 +200,8 @@ export function applySnapshot(o: TrackedOrder, snap: SpotOrder, now: number): Sn
     const fee = snap.fee !== undefined ? dmax(snap.fee.minus(o.fee), ZERO) : estimateFee(snap, dq);
     // The asset the answer names, else the order's received asset (set from its market's instrument).
     const feeAsset = snap.fills.at(-1)?.feeAsset ?? o.feeAsset;
-    if (feeAsset === undefined) return refuse(o, `the new fill of ${dq.toFixed()} names no fee asset and ${o.symbol}'s instrument is not known`, snapshotPayload(snap));
+    if (feeAsset === undefined)
+      return refuse(o, `the new fill of ${dq.toFixed()} names no fee asset and ${o.symbol}'s instrument is not known`, snapshotPayload(snap));
     // The average price of what the snapshot newly filled; when that is exactly its last fill, that fill's price.
     const price = perUnit(dQuote, dq, snap.fills.at(-1));
     const first = o.filled.isZero() && o.filledQuote.isZero();
@@ -248,7 +256,14 @@ export function applyTradeDetail(o: TrackedOrder, t: TradeDetail, now: number): 
   const fills: FillEvent[] = [];
   if (isFinal(o.state)) return { changed: false, previous, fills };
   if (!t.quantity.gt(0) || !t.price.gt(0) || !t.sum.gt(0) || neg(t.fee)) {
-    const payload = { quantity: t.quantity.toFixed(), price: t.price.toFixed(), sum: t.sum.toFixed(), fee: t.fee.toFixed(), feeAsset: t.feeAsset, timestamp: t.timestamp };
+    const payload = {
+      quantity: t.quantity.toFixed(),
+      price: t.price.toFixed(),
+      sum: t.sum.toFixed(),
+      fee: t.fee.toFixed(),
+      feeAsset: t.feeAsset,
+      timestamp: t.timestamp,
+    };
     return refuse(o, 'a trade detail needs a quantity, price and sum above 0 and a fee not below 0', payload);
   }
   const total = dmin((o.detailQty ?? new Decimal(0)).plus(t.quantity), o.quantity);

@@ -38,7 +38,8 @@ export function strategySource(template: string, name: string): string {
 }
 
 function checkName(name: string): void {
-  if (!NAME.test(name)) throw new Error(`strategy name ${JSON.stringify(name)}: use lower-case letters, digits and dashes, starting with a letter (e.g. my-strategy)`);
+  if (!NAME.test(name))
+    throw new Error(`strategy name ${JSON.stringify(name)}: use lower-case letters, digits and dashes, starting with a letter (e.g. my-strategy)`);
 }
 
 /** Writes strategies/<name>.ts in `dir` from a template; refuses to overwrite. Returns the file. */
@@ -79,8 +80,7 @@ function allowScripts(dependency: string, root: string): Record<string, boolean>
   if (/^(file:|\.{1,2}\/|\/|~\/)/.test(dependency)) {
     const path = dependency.replace(/^file:/, '');
     key = `file:${path.startsWith('~/') ? join(homedir(), path.slice(2)) : resolve(root, path)}`;
-  }
-  else if (/^(git\+|git:|github:|gitlab:|bitbucket:|gist:)|^[\w.-]+\/[\w.-]+(#|$)/.test(dependency)) key = dependency.replace(/#.*$/, '');
+  } else if (/^(git\+|git:|github:|gitlab:|bitbucket:|gist:)|^[\w.-]+\/[\w.-]+(#|$)/.test(dependency)) key = dependency.replace(/#.*$/, '');
   return { ...own, [key]: true };
 }
 
@@ -251,7 +251,10 @@ export function initProject(dir: string, opts: { dependency?: string } = {}): In
   }
   const theirs = (existing?.dependencies as Record<string, unknown> | undefined)?.mizan;
   const dependency = opts.dependency ?? (typeof theirs === 'string' ? theirs : installedMizanSpec(PACKAGE_ROOT, mizanVersion(), root));
-  const name = basename(root).toLowerCase().replace(/[^a-z0-9-]/g, '-') || 'mizan-app';
+  const name =
+    basename(root)
+      .toLowerCase()
+      .replace(/[^a-z0-9-]/g, '-') || 'mizan-app';
   const all = files(name, dependency, root);
   const clashes = [...Object.keys(all), `data/${DATA_FILE}`].filter((f) => f !== 'package.json' && existsSync(join(root, f)));
   if (clashes.length) throw new Error(`${root} already has ${clashes.join(', ')}: not overwriting (choose an empty or new folder)`);

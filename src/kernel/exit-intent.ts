@@ -51,19 +51,28 @@ export function planExit(intent: ExitIntent, d: ExitDeps): ExitPlan {
     };
   }
   if (byBrackets.gt(0)) return {};
-  return { denied: `${intent.strategy} holds ${held.toFixed()} in ${intent.symbol}${held.gt(0) && m ? `, under the market's minimum order ${m.minQty.toFixed()}` : ''}: nothing to exit` };
+  return {
+    denied: `${intent.strategy} holds ${held.toFixed()} in ${intent.symbol}${held.gt(0) && m ? `, under the market's minimum order ${m.minQty.toFixed()}` : ''}: nothing to exit`,
+  };
 }
 
 /**
  * A sell the balance rule refused while a bracket of the strategy rests in that market: the reason
  * says that the bracket's leg locks the coins, how many, and that exit() is the way out.
  */
-export function explainLocked(v: Verdict, brackets: { resting(strategy: string, symbol: string): { quantity: Decimal; legs: string[] } }, market: (symbol: string) => { base: string } | undefined): Verdict {
+export function explainLocked(
+  v: Verdict,
+  brackets: { resting(strategy: string, symbol: string): { quantity: Decimal; legs: string[] } },
+  market: (symbol: string) => { base: string } | undefined,
+): Verdict {
   if (v.ok || v.rule !== 'balance') return v;
   const it = v.intent;
   if ((it.kind !== 'order' && it.kind !== 'instant') || it.side !== 'SELL') return v;
   const held = brackets.resting(it.strategy, it.symbol);
   if (held.quantity.lte(0)) return v;
   const base = market(it.symbol)?.base ?? '';
-  return { ...v, reason: `${v.reason}; ${held.quantity.toFixed()} ${base} of it is locked by the resting ${held.legs.join(' and ')} of ${it.strategy}'s bracket on ${it.symbol}: exit('${it.symbol}') cancels the bracket's legs, then sells` };
+  return {
+    ...v,
+    reason: `${v.reason}; ${held.quantity.toFixed()} ${base} of it is locked by the resting ${held.legs.join(' and ')} of ${it.strategy}'s bracket on ${it.symbol}: exit('${it.symbol}') cancels the bracket's legs, then sells`,
+  };
 }

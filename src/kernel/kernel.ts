@@ -239,7 +239,11 @@ export class TradingKernel {
       const price = roundPrice(bound, tick, !long);
       return price.gt(0) ? price : best;
     };
-    this.riskPort = riskPort(risk, portfolio, { closePrice, explain: (v) => explainLocked(v, this.brackets, p.market), ...(p.gate ? { gate: (i: Intent) => p.gate!(i) } : {}) });
+    this.riskPort = riskPort(risk, portfolio, {
+      closePrice,
+      explain: (v) => explainLocked(v, this.brackets, p.market),
+      ...(p.gate ? { gate: (i: Intent) => p.gate!(i) } : {}),
+    });
     this.core = new TradingCore({
       clock,
       logger,
@@ -363,7 +367,10 @@ export class TradingKernel {
       const fresh = e.unpriced.filter((a) => !this.unpricedWarned.has(a));
       if (fresh.length > 0) {
         for (const a of fresh) this.unpricedWarned.add(a);
-        this.p.logger.warn({ unpriced: e.unpriced, skipped: this.unpricedSamples }, `equity sample skipped: no price for ${e.unpriced.join(', ')} (the protections see only fully priced samples)`);
+        this.p.logger.warn(
+          { unpriced: e.unpriced, skipped: this.unpricedSamples },
+          `equity sample skipped: no price for ${e.unpriced.join(', ')} (the protections see only fully priced samples)`,
+        );
       }
       return e;
     }

@@ -10,7 +10,11 @@ import type { StrategyContext } from '../strategy/define.js';
 import { plotter } from '../strategy/plots.js';
 import type { StrategyInstance, TradingCoreDeps } from './trading-core-ports.js';
 
-export function strategyContext(inst: StrategyInstance, d: TradingCoreDeps, candles: (symbol: string, res: number | undefined) => CandleWindow): StrategyContext {
+export function strategyContext(
+  inst: StrategyInstance,
+  d: TradingCoreDeps,
+  candles: (symbol: string, res: number | undefined) => CandleWindow,
+): StrategyContext {
   return {
     name: inst.name,
     params: inst.params,
@@ -56,4 +60,3 @@ export function undeclared(inst: StrategyInstance, symbol: string, seconds: numb
       (inst.markets.includes(symbol) ? '' : `; ${symbol} is not one of its markets (${inst.markets.join(', ')}), whose candles only are fed`),
   );
 }
-

@@ -168,7 +168,10 @@ export class TradingCore {
       marketsOf: (s) => this.instance(s)?.markets,
     });
     if ('denied' in plan) return this.verdict(intent, { ok: false, intent, rule: 'exit', reason: plan.denied });
-    d.logger.debug({ strategy: intent.strategy, symbol: intent.symbol, rest: plan.order?.size.kind === 'base' ? plan.order.size.quantity.toFixed() : '0' }, 'exit: the brackets cancel their legs and exit at market; the rest is sold at market');
+    d.logger.debug(
+      { strategy: intent.strategy, symbol: intent.symbol, rest: plan.order?.size.kind === 'base' ? plan.order.size.quantity.toFixed() : '0' },
+      'exit: the brackets cancel their legs and exit at market; the rest is sold at market',
+    );
     return plan.order ? this.verdict(plan.order, d.risk.check(plan.order)) : undefined;
   }
 

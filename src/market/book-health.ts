@@ -13,14 +13,7 @@
  */
 import type { BookSide } from './ports.js';
 
-export type StaleReason =
-  | 'initializing'
-  | 'crossed'
-  | 'unsorted'
-  | 'malformed'
-  | 'side_too_old'
-  | 'stream_down'
-  | 'channel_stale';
+export type StaleReason = 'initializing' | 'crossed' | 'unsorted' | 'malformed' | 'side_too_old' | 'stream_down' | 'channel_stale';
 
 export type SideReason = 'unsorted' | 'malformed' | 'stream_down' | 'channel_stale';
 
@@ -47,15 +40,7 @@ export interface BookHealth {
   changedAt: number;
 }
 
-const ORDER: readonly StaleReason[] = [
-  'initializing',
-  'stream_down',
-  'channel_stale',
-  'crossed',
-  'unsorted',
-  'malformed',
-  'side_too_old',
-];
+const ORDER: readonly StaleReason[] = ['initializing', 'stream_down', 'channel_stale', 'crossed', 'unsorted', 'malformed', 'side_too_old'];
 
 /** Canonical order of reasons, so two health values compare by a string key. */
 export function sortReasons(reasons: Iterable<StaleReason>): StaleReason[] {

@@ -85,10 +85,7 @@ export class BookTracker extends EventEmitter<BookTrackerEvents> {
     super();
     this.opts = { ...DEFAULT_BOOK_TRACKER_OPTIONS, ...deps.options };
     this.log = deps.logger ?? silentLogger;
-    this.scheduler = new ResyncScheduler(
-      { clock: deps.clock, timers: deps.timers ?? realTimers, logger: this.log, run: (s) => this.resync(s) },
-      this.opts,
-    );
+    this.scheduler = new ResyncScheduler({ clock: deps.clock, timers: deps.timers ?? realTimers, logger: this.log, run: (s) => this.resync(s) }, this.opts);
   }
 
   track(symbol: string): OrderBook {

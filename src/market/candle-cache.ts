@@ -46,7 +46,10 @@ export function cacheOrigin(url: string): { origin: string; folder: string } {
     throw new ParameterError('source', url, 'a URL such as https://api.wallex.ir');
   }
   const scheme = u.protocol.replace(/:$/, '');
-  const folder = [scheme === 'https' ? '' : scheme, u.hostname, u.port].filter((p) => p !== '').join('_').replace(/[^A-Za-z0-9._-]/g, '_');
+  const folder = [scheme === 'https' ? '' : scheme, u.hostname, u.port]
+    .filter((p) => p !== '')
+    .join('_')
+    .replace(/[^A-Za-z0-9._-]/g, '_');
   return { origin: u.origin, folder };
 }
 
@@ -105,9 +108,7 @@ export class CandleCache {
       symbol,
       resolution,
       covered: mergeRanges(store.covered).map(([a, b]) => [a, b]),
-      candles: [...store.candles.values()]
-        .sort((a, b) => a.time - b.time)
-        .map((c) => [c.time, s(c.open), s(c.high), s(c.low), s(c.close), s(c.volume)]),
+      candles: [...store.candles.values()].sort((a, b) => a.time - b.time).map((c) => [c.time, s(c.open), s(c.high), s(c.low), s(c.close), s(c.volume)]),
     };
     await mkdir(path.dirname(file), { recursive: true });
     const tmp = `${file}.${process.pid}.${++tmpSeq}.tmp`;

@@ -82,7 +82,10 @@ export class CandleHistory {
     const key = `${symbol}/${resolution}`;
     // One fetch per key at a time: a second identical fetch waits and then reads the cache.
     const run = (this.locks.get(key) ?? Promise.resolve()).then(() => this.fetchUnlocked(symbol, resolution, from, to));
-    this.locks.set(key, run.catch(() => undefined));
+    this.locks.set(
+      key,
+      run.catch(() => undefined),
+    );
     return run;
   }
 
@@ -163,11 +166,10 @@ export class CandleHistory {
   }
 }
 
-
 /** Split [from, to] into requests touching at most `size` periods each (pages end on the grid). */
 function pages([from, to]: Range, res: number, off: number, size: number): Range[] {
   const out: Range[] = [];
-  for (let a = from; a <= to; ) {
+  for (let a = from; a <= to;) {
     const periodStart = Math.floor((a - off) / res) * res + off;
     const b = Math.min(to, periodStart + size * res - 1);
     out.push([a, b]);

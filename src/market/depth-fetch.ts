@@ -5,11 +5,7 @@ import type { DepthSource, RawDepth } from './ports.js';
 export type DepthOutcome = { ok: true; depth: RawDepth | DepthSnapshot } | { ok: false; error: unknown };
 
 /** Never rejects: each symbol gets its depth or the error that prevented it. */
-export async function fetchDepths(
-  source: DepthSource,
-  symbols: readonly string[],
-  allDepthsThreshold: number,
-): Promise<Map<string, DepthOutcome>> {
+export async function fetchDepths(source: DepthSource, symbols: readonly string[], allDepthsThreshold: number): Promise<Map<string, DepthOutcome>> {
   const out = new Map<string, DepthOutcome>();
   const { getAllDepths } = source;
   if (symbols.length >= allDepthsThreshold && getAllDepths) {

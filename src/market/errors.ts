@@ -3,7 +3,10 @@ import { FinalError, RetryableError } from '../core/errors.js';
 
 /** A symbol the market catalog does not list. Final: asking again gives the same answer. */
 export class UnknownMarketError extends FinalError {
-  constructor(readonly symbol: string, known: number) {
+  constructor(
+    readonly symbol: string,
+    known: number,
+  ) {
     super(`unknown market symbol: ${JSON.stringify(symbol)} (not among the ${known} markets of /v1/markets)`);
   }
 }

@@ -5,16 +5,7 @@
  */
 import type { Timers } from '../core/timers.js';
 import type { Decimal } from '../core/decimal.js';
-import type {
-  ActiveMarket,
-  Candle,
-  DepthSnapshot,
-  MarketInfo,
-  MarketStats,
-  PriceTick,
-  PublicTrade,
-  Resolution,
-} from '../core/types/market.js';
+import type { ActiveMarket, Candle, DepthSnapshot, MarketInfo, MarketStats, PriceTick, PublicTrade, Resolution } from '../core/types/market.js';
 import type { FeeRates } from '../core/types/account.js';
 import type { MarginMarket } from '../core/types/margin-extra.js';
 

@@ -79,7 +79,11 @@ export class Delivery {
     if (this.queue.length >= this.opts.queueSize) {
       this.queue.shift();
       this.stats.dropped++;
-      this.warn('dropped', { target: this.name, queueSize: this.opts.queueSize, dropped: this.stats.dropped }, `notify: the queue of ${this.name} is full (${this.opts.queueSize}): the oldest message was dropped (${this.stats.dropped} dropped in all)`);
+      this.warn(
+        'dropped',
+        { target: this.name, queueSize: this.opts.queueSize, dropped: this.stats.dropped },
+        `notify: the queue of ${this.name} is full (${this.opts.queueSize}): the oldest message was dropped (${this.stats.dropped} dropped in all)`,
+      );
     }
     this.queue.push(n);
     this.stats.queued = this.queue.length;
@@ -130,7 +134,11 @@ export class Delivery {
       }
       if (!out.retry || attempt >= this.opts.retries) {
         this.stats.failed++;
-        this.warn('failed', { target: this.name, event: n.event, attempts: attempt + 1, reason: out.why, failed: this.stats.failed }, `notify: ${this.name}: a ${n.event} message was not delivered after ${attempt + 1} attempt(s): ${out.why}`);
+        this.warn(
+          'failed',
+          { target: this.name, event: n.event, attempts: attempt + 1, reason: out.why, failed: this.stats.failed },
+          `notify: ${this.name}: a ${n.event} message was not delivered after ${attempt + 1} attempt(s): ${out.why}`,
+        );
         return;
       }
       const backoff = Math.min(this.opts.maxBackoffMs, this.opts.backoffMs * 2 ** attempt);

@@ -94,7 +94,12 @@ export function requestFor(t: NotifyTargetConfig, n: Notice, bot: { mode: string
   switch (t.format) {
     case 'telegram': {
       const base = (t.baseUrl ?? TELEGRAM_API).replace(/\/+$/, '');
-      const body = { chat_id: t.chatId, text: telegramText(n, t.parseMode), ...(t.parseMode ? { parse_mode: t.parseMode } : {}), disable_web_page_preview: true };
+      const body = {
+        chat_id: t.chatId,
+        text: telegramText(n, t.parseMode),
+        ...(t.parseMode ? { parse_mode: t.parseMode } : {}),
+        disable_web_page_preview: true,
+      };
       return { url: `${base}/bot${t.token}/sendMessage`, headers: json, body: JSON.stringify(body) };
     }
     case 'discord':

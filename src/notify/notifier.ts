@@ -132,7 +132,20 @@ export function startNotifier(bot: BotParts, cfg: NotificationsConfig, o: Notifi
               'info',
               `Fill: ${f.strategy} ${f.side} ${f.quantity.toFixed()} ${f.symbol} @ ${f.price.toFixed()}`,
               `value ${value.toFixed()} · fee ${f.fee.toFixed()} ${f.feeAsset} · order ${f.clientId}${f.tag ? ` · tag ${f.tag}` : ''}`,
-              { fillId: f.id, strategy: f.strategy, symbol: f.symbol, side: f.side, price: f.price.toFixed(), quantity: f.quantity.toFixed(), value: value.toFixed(), fee: f.fee.toFixed(), feeAsset: f.feeAsset, clientOrderId: f.clientId, tag: f.tag ?? null, ts: f.ts },
+              {
+                fillId: f.id,
+                strategy: f.strategy,
+                symbol: f.symbol,
+                side: f.side,
+                price: f.price.toFixed(),
+                quantity: f.quantity.toFixed(),
+                value: value.toFixed(),
+                fee: f.fee.toFixed(),
+                feeAsset: f.feeAsset,
+                clientOrderId: f.clientId,
+                tag: f.tag ?? null,
+                ts: f.ts,
+              },
             );
           }
           if (rows.length < 500) return;
@@ -167,7 +180,12 @@ export function startNotifier(bot: BotParts, cfg: NotificationsConfig, o: Notifi
         'warning',
         `${total} denial${total === 1 ? '' : 's'} in the last ${secs(windowMs)}: ${parts.join(', ')}`,
         groups.map(([rule, g]) => `${rule}: ${g.example}`).join('\n'),
-        { total, windowSec: cfg.denialsEverySec, byRule: Object.fromEntries(groups.map(([rule, g]) => [rule, g.n])), examples: Object.fromEntries(groups.map(([rule, g]) => [rule, g.example])) },
+        {
+          total,
+          windowSec: cfg.denialsEverySec,
+          byRule: Object.fromEntries(groups.map(([rule, g]) => [rule, g.n])),
+          examples: Object.fromEntries(groups.map(([rule, g]) => [rule, g.example])),
+        },
       );
     });
     offs.push(() => denials.stop());
@@ -186,7 +204,12 @@ export function startNotifier(bot: BotParts, cfg: NotificationsConfig, o: Notifi
     // Protection breaches (daily loss, drawdown, stop-loss guard) move the state: their reason says which.
     const onState = (rec: TradingStateRecord, prev: TradingStateRecord) => {
       const level: NoticeLevel = rec.state === 'halted' ? 'error' : rec.state === 'reducing' ? 'warning' : 'info';
-      send('tradingState', level, `Trading state: ${rec.state} (was ${prev.state})`, rec.reason ?? '', { state: rec.state, previous: prev.state, reason: rec.reason ?? null, since: rec.since });
+      send('tradingState', level, `Trading state: ${rec.state} (was ${prev.state})`, rec.reason ?? '', {
+        state: rec.state,
+        previous: prev.state,
+        reason: rec.reason ?? null,
+        since: rec.since,
+      });
     };
     risk.on('state', onState);
     offs.push(() => risk.off('state', onState));
@@ -242,7 +265,13 @@ export function startNotifier(bot: BotParts, cfg: NotificationsConfig, o: Notifi
       const timer = setTimeout(() => {
         if (reportedAt !== undefined || !down.has(conn)) return;
         reportedAt = since;
-        send('stream', 'error', `Stream disconnected for ${cfg.disconnectedAfterSec} s`, `connection ${conn} down since ${new Date(since).toISOString()}: ${reason}; market data is stale, the books are unhealthy`, { state: 'down', connection: conn, since, reason, downForSec: cfg.disconnectedAfterSec });
+        send(
+          'stream',
+          'error',
+          `Stream disconnected for ${cfg.disconnectedAfterSec} s`,
+          `connection ${conn} down since ${new Date(since).toISOString()}: ${reason}; market data is stale, the books are unhealthy`,
+          { state: 'down', connection: conn, since, reason, downForSec: cfg.disconnectedAfterSec },
+        );
       }, afterMs);
       timer.unref();
       down.set(conn, { since, reason, timer });
@@ -270,7 +299,10 @@ export function startNotifier(bot: BotParts, cfg: NotificationsConfig, o: Notifi
   // ------------------------------------------------------------------------------ daily summary
   if (cfg.dailySummary && wanted('dailySummary')) {
     const [h, m, s = '0'] = cfg.dailySummary.at.split(':');
-    const task = cron.schedule(`${Number(s)} ${Number(m)} ${Number(h)} * * *`, () => summary(), { timezone: cfg.dailySummary.timezone, name: 'mizan-notify-summary' });
+    const task = cron.schedule(`${Number(s)} ${Number(m)} ${Number(h)} * * *`, () => summary(), {
+      timezone: cfg.dailySummary.timezone,
+      name: 'mizan-notify-summary',
+    });
     offs.push(() => void task.stop());
     log.info({ at: cfg.dailySummary.at, timezone: cfg.dailySummary.timezone }, 'notify: daily summary scheduled');
   }

@@ -97,7 +97,8 @@ export function parseConstraint(text: string, params: readonly string[]): Constr
       }
     }
   };
-  const cmp = (op: string, a: number, b: number) => (op === '<' ? a < b : op === '<=' ? a <= b : op === '>' ? a > b : op === '>=' ? a >= b : op === '==' ? a === b : a !== b);
+  const cmp = (op: string, a: number, b: number) =>
+    op === '<' ? a < b : op === '<=' ? a <= b : op === '>' ? a > b : op === '>=' ? a >= b : op === '==' ? a === b : a !== b;
   return {
     text,
     names: [...names],

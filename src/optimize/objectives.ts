@@ -40,7 +40,12 @@ export function parseObjective(given: string, flag = '--objective'): Objective {
   const o = OBJECTIVES[text];
   if (o) return { name: text, ...o };
   const d = METRIC_DEFINITIONS.find((m) => m.key === text);
-  if (!d) throw new Error(`${flag} ${JSON.stringify(given)}: unknown (use ${Object.keys(OBJECTIVES).join(', ')} or a metric key such as ${METRIC_DEFINITIONS.slice(0, 3).map((m) => m.key).join(', ')})`);
+  if (!d)
+    throw new Error(
+      `${flag} ${JSON.stringify(given)}: unknown (use ${Object.keys(OBJECTIVES).join(', ')} or a metric key such as ${METRIC_DEFINITIONS.slice(0, 3)
+        .map((m) => m.key)
+        .join(', ')})`,
+    );
   return { name: text, metric: d.key, direction: MINIMISED.has(d.key) ? 'minimize' : 'maximize' };
 }
 
@@ -108,7 +113,8 @@ export function objectiveSpanProblem(objective: Objective, from: number, to: num
   }
   if (objective.metric === 'cagrPct' || objective.metric === 'calmar') {
     const min = DEFAULT_THRESHOLDS.minDaysForCagr;
-    if ((to - from) / DAY_MS < min) return `${objective.name} needs a span of at least ${min} days and this range has ${+((to - from) / DAY_MS).toFixed(2)}: it would be n/a in every trial`;
+    if ((to - from) / DAY_MS < min)
+      return `${objective.name} needs a span of at least ${min} days and this range has ${+((to - from) / DAY_MS).toFixed(2)}: it would be n/a in every trial`;
   }
   return null;
 }

@@ -19,7 +19,17 @@ import { GridSampler, type SamplerName } from './samplers.js';
 import { gridValues, parseParamSpec, ParamSpecError, type ParamDist, type Params, type SearchSpace } from './space.js';
 import { bestTrial, openStudy, runStudy, type StudyOutcome } from './study.js';
 import type { StudyRecord, StudyStore, TrialRecord } from './store.js';
-import { farBelow, overallOutOfSample, stitch, WF_WARN_SHARE, walkForwardWindows, type WalkForwardResult, type WalkForwardSpec, type WalkForwardWindow, type WindowResult } from './walk-forward.js';
+import {
+  farBelow,
+  overallOutOfSample,
+  stitch,
+  WF_WARN_SHARE,
+  walkForwardWindows,
+  type WalkForwardResult,
+  type WalkForwardSpec,
+  type WalkForwardWindow,
+  type WindowResult,
+} from './walk-forward.js';
 
 /** Each `--param` resolved to `instance.param` and checked against what the strategy declares. */
 export async function resolveSpace(config: MizanConfig, texts: readonly string[]): Promise<SearchSpace> {
@@ -34,7 +44,10 @@ export async function resolveSpace(config: MizanConfig, texts: readonly string[]
     if (!target && inst) throw new Error(`--param ${raw.name}: the config has no strategy instance named ${inst} (its instances: ${names})`);
     if (!target) throw new Error(`--param ${raw.name}: name the instance (instance.param) when the config has several strategies (its instances: ${names})`);
     const spec = (target.definition.params as ParamSpecs)[param];
-    if (!spec) throw new Error(`--param ${raw.name}: ${target.definition.name} declares no parameter ${param} (it has: ${Object.keys(target.definition.params).join(', ')})`);
+    if (!spec)
+      throw new Error(
+        `--param ${raw.name}: ${target.definition.name} declares no parameter ${param} (it has: ${Object.keys(target.definition.params).join(', ')})`,
+      );
     const d: ParamDist = { ...parseParamSpec(text, spec.type === 'number'), name: `${target.name}.${param}` };
     const value = text.slice(text.indexOf('=') + 1);
     if (spec.type === 'int' || spec.type === 'number') {
@@ -45,9 +58,11 @@ export async function resolveSpace(config: MizanConfig, texts: readonly string[]
         if (spec.max !== undefined && v > spec.max) throw new ParamSpecError(raw.name, value, `goes above the declared maximum ${spec.max}`);
         if (spec.type === 'int' && !Number.isInteger(v)) throw new ParamSpecError(raw.name, value, `has ${v}, not a whole number (${param} is declared int)`);
       }
-      if (spec.type === 'int' && d.kind === 'float') throw new ParamSpecError(raw.name, value, `is a real range; ${param} is declared int (use whole bounds and steps)`);
+      if (spec.type === 'int' && d.kind === 'float')
+        throw new ParamSpecError(raw.name, value, `is a real range; ${param} is declared int (use whole bounds and steps)`);
     } else if (spec.type === 'boolean') {
-      if (d.kind !== 'categorical' || d.choices.some((c) => typeof c !== 'boolean')) throw new ParamSpecError(raw.name, value, `is not a list of true/false (${param} is declared boolean)`);
+      if (d.kind !== 'categorical' || d.choices.some((c) => typeof c !== 'boolean'))
+        throw new ParamSpecError(raw.name, value, `is not a list of true/false (${param} is declared boolean)`);
     } else {
       if (d.kind !== 'categorical') throw new ParamSpecError(raw.name, value, `is a range; ${param} is declared string (list the choices: a,b,c)`);
       const strs = d.choices.map(String);
@@ -78,7 +93,9 @@ export function toCombo(p: Params): Combo {
  * their lower ends, and all at their upper ends).
  */
 export function warmupCombos(space: SearchSpace): Combo[] {
-  const ends = space.map((d): (number | string | boolean)[] => (d.kind === 'categorical' ? d.choices : d.step !== undefined && !d.log ? [d.low, gridValues(d).at(-1)!] : [d.low, d.high]));
+  const ends = space.map((d): (number | string | boolean)[] =>
+    d.kind === 'categorical' ? d.choices : d.step !== undefined && !d.log ? [d.low, gridValues(d).at(-1)!] : [d.low, d.high],
+  );
   const count = ends.reduce((n, e) => n * e.length, 1);
   let sets: Params[] = [{}];
   if (count <= 512) {
@@ -137,13 +154,32 @@ export async function runOptimize(o: OptimizeOptions): Promise<OptimizeOutcome> 
   const open = (name: string, range: { from: number; to: number }) =>
     openStudy(
       o.store,
-      { name, configFile: o.configFile, configHash: hash, space: o.space, ...(o.sampler ? { sampler: o.sampler } : {}), ...(o.seed !== undefined ? { seed: o.seed } : {}), objective: o.objective, constraints: o.constraints, range },
+      {
+        name,
+        configFile: o.configFile,
+        configHash: hash,
+        space: o.space,
+        ...(o.sampler ? { sampler: o.sampler } : {}),
+        ...(o.seed !== undefined ? { seed: o.seed } : {}),
+        objective: o.objective,
+        constraints: o.constraints,
+        range,
+      },
       Date.now(),
       () => randomInt(0, 2 ** 31),
     );
-  const first = open(windows ? `${o.studyName}/wf1` : o.studyName, windows ? { from: windows[0]!.trainFrom, to: windows[0]!.trainTo } : { from: bt.from, to: bt.to });
-  const { columns } = await loadSweepData(o.config, warmupCombos(o.space), { ...(o.candleSource ? { candleSource: o.candleSource } : {}), ...(o.onDataReport ? { onDataReport: o.onDataReport } : {}) });
-  const executor = o.executor ?? (o.executorFactory ? await o.executorFactory({ config: o.config, columns }) : undefined) ?? workerPoolExecutor({ configFile: o.configFile, config: o.config, columns, ...(o.workers !== undefined ? { workers: o.workers } : {}) });
+  const first = open(
+    windows ? `${o.studyName}/wf1` : o.studyName,
+    windows ? { from: windows[0]!.trainFrom, to: windows[0]!.trainTo } : { from: bt.from, to: bt.to },
+  );
+  const { columns } = await loadSweepData(o.config, warmupCombos(o.space), {
+    ...(o.candleSource ? { candleSource: o.candleSource } : {}),
+    ...(o.onDataReport ? { onDataReport: o.onDataReport } : {}),
+  });
+  const executor =
+    o.executor ??
+    (o.executorFactory ? await o.executorFactory({ config: o.config, columns }) : undefined) ??
+    workerPoolExecutor({ configFile: o.configFile, config: o.config, columns, ...(o.workers !== undefined ? { workers: o.workers } : {}) });
   const pid = process.pid;
   const claimed: StudyRecord[] = [];
   const run = async (study: StudyRecord, range: { from: number; to: number }, created: boolean, w?: WindowResult) => {
@@ -151,7 +187,12 @@ export async function runOptimize(o: OptimizeOptions): Promise<OptimizeOutcome> 
     claimed.push(study);
     o.onStudy?.(study, created, o.store.trials(study.id).filter((t) => t.state !== 'running').length, w);
     return runStudy({
-      store: o.store, study, space: o.space, objective: o.objective, executor, trials: o.trials,
+      store: o.store,
+      study,
+      space: o.space,
+      objective: o.objective,
+      executor,
+      trials: o.trials,
       toRequest: (p) => ({ params: toCombo(p), from: range.from, to: range.to }),
       ...(o.shouldStop ? { shouldStop: o.shouldStop } : {}),
       ...(o.onTrial ? { onTrial: o.onTrial } : {}),
@@ -188,8 +229,13 @@ export async function runOptimize(o: OptimizeOptions): Promise<OptimizeOutcome> 
     }
     const stitched = stitch(results.flatMap((r) => (r.equity ? [r.equity] : [])));
     const wf: WalkForwardResult = {
-      spec: o.walkForward!.text, objective: o.objective.name, direction: o.objective.direction, windows: results, stitched,
-      overall: overallOutOfSample(results, stitched, o.objective), threshold: WF_WARN_SHARE,
+      spec: o.walkForward!.text,
+      objective: o.objective.name,
+      direction: o.objective.direction,
+      windows: results,
+      stitched,
+      overall: overallOutOfSample(results, stitched, o.objective),
+      threshold: WF_WARN_SHARE,
     };
     o.store.saveWalkForward(o.studyName, wf, Date.now());
     return { study: last!.study, outcome: last!.outcome, walkForward: wf, interrupted: false };
@@ -200,13 +246,26 @@ export async function runOptimize(o: OptimizeOptions): Promise<OptimizeOutcome> 
 }
 
 /** Refuses, before anything runs, an objective a training range is too short to compute (naming the window and the minimum). */
-export function checkObjectiveSpan(objective: Objective, range: { from: number; to: number }, windows: readonly WalkForwardWindow[] | undefined, wfText?: string): void {
-  const iso = (ms: number) => new Date(ms).toISOString().replace(/T00:00:00\.000Z$/, '').replace(/:00\.000Z$/, 'Z');
+export function checkObjectiveSpan(
+  objective: Objective,
+  range: { from: number; to: number },
+  windows: readonly WalkForwardWindow[] | undefined,
+  wfText?: string,
+): void {
+  const iso = (ms: number) =>
+    new Date(ms)
+      .toISOString()
+      .replace(/T00:00:00\.000Z$/, '')
+      .replace(/:00\.000Z$/, 'Z');
   for (const w of windows ?? [{ index: 0, trainFrom: range.from, trainTo: range.to }]) {
     const problem = objectiveSpanProblem(objective, w.trainFrom, w.trainTo);
     if (!problem) continue;
-    const where = windows ? `--walk-forward ${JSON.stringify(wfText)}: training window ${w.index} (${iso(w.trainFrom)}..${iso(w.trainTo)})` : `the backtest range ${iso(w.trainFrom)}..${iso(w.trainTo)}`;
-    throw new Error(`--objective ${objective.name}: ${where}: ${problem}; train on a longer window or choose an objective with no minimum (return, profit-factor, win-rate, expectancy, drawdown)`);
+    const where = windows
+      ? `--walk-forward ${JSON.stringify(wfText)}: training window ${w.index} (${iso(w.trainFrom)}..${iso(w.trainTo)})`
+      : `the backtest range ${iso(w.trainFrom)}..${iso(w.trainTo)}`;
+    throw new Error(
+      `--objective ${objective.name}: ${where}: ${problem}; train on a longer window or choose an objective with no minimum (return, profit-factor, win-rate, expectancy, drawdown)`,
+    );
   }
 }
 

@@ -77,10 +77,14 @@ function ticks(a: Axis, horizontal: boolean): string {
     const label = num(v);
     if (horizontal) {
       const x = sx(a, v).toFixed(1);
-      out.push(`<line x1="${x}" y1="${H - PAD.b}" x2="${x}" y2="${H - PAD.b + 4}" stroke="#999"/><text class="tick x-tick" x="${x}" y="${H - PAD.b + 16}" text-anchor="middle">${esc(label)}</text>`);
+      out.push(
+        `<line x1="${x}" y1="${H - PAD.b}" x2="${x}" y2="${H - PAD.b + 4}" stroke="#999"/><text class="tick x-tick" x="${x}" y="${H - PAD.b + 16}" text-anchor="middle">${esc(label)}</text>`,
+      );
     } else {
       const y = sy(a, a.log ? Math.log10(v) : v).toFixed(1);
-      out.push(`<line x1="${PAD.l - 4}" y1="${y}" x2="${W - PAD.r}" y2="${y}" stroke="#eee"/><text class="tick y-tick" x="${PAD.l - 6}" y="${Number(y) + 4}" text-anchor="end">${esc(label)}</text>`);
+      out.push(
+        `<line x1="${PAD.l - 4}" y1="${y}" x2="${W - PAD.r}" y2="${y}" stroke="#eee"/><text class="tick y-tick" x="${PAD.l - 6}" y="${Number(y) + 4}" text-anchor="end">${esc(label)}</text>`,
+      );
     }
   }
   return out.join('');
@@ -99,10 +103,16 @@ function trialsChart(s: StudyRecord, trials: readonly TrialRecord[]): string {
   if (ok.length === 0) return '<p>No complete trial yet.</p>';
   const xa = axisOf(trials.map((t) => t.number));
   const ya = axisOf(ok.map((t) => t.value!));
-  const dots = ok.map((t) => `<circle class="trial" cx="${sx(xa, t.number).toFixed(1)}" cy="${sy(ya, t.value!).toFixed(1)}" r="3.5" fill="#1565c0" fill-opacity="0.7"><title>trial ${t.number}: ${esc(num(t.value))}</title></circle>`);
+  const dots = ok.map(
+    (t) =>
+      `<circle class="trial" cx="${sx(xa, t.number).toFixed(1)}" cy="${sy(ya, t.value!).toFixed(1)}" r="3.5" fill="#1565c0" fill-opacity="0.7"><title>trial ${t.number}: ${esc(num(t.value))}</title></circle>`,
+  );
   const bad = trials
     .filter((t) => t.state === 'infeasible' || t.state === 'failed')
-    .map((t) => `<path class="infeasible" d="M${(sx(xa, t.number) - 3).toFixed(1)},${H - PAD.b - 6} l6,6 m0,-6 l-6,6" stroke="#c62828"><title>trial ${t.number}: ${t.state}${t.reason ? ` (${esc(t.reason)})` : ''}</title></path>`);
+    .map(
+      (t) =>
+        `<path class="infeasible" d="M${(sx(xa, t.number) - 3).toFixed(1)},${H - PAD.b - 6} l6,6 m0,-6 l-6,6" stroke="#c62828"><title>trial ${t.number}: ${t.state}${t.reason ? ` (${esc(t.reason)})` : ''}</title></path>`,
+    );
   let best: number | undefined;
   const pts: string[] = [];
   for (const t of [...trials].sort((a, b) => a.number - b.number)) {
@@ -110,7 +120,13 @@ function trialsChart(s: StudyRecord, trials: readonly TrialRecord[]): string {
     if (best !== undefined) pts.push(`${sx(xa, t.number).toFixed(1)},${sy(ya, best).toFixed(1)}`);
   }
   const line = `<polyline class="best-line" points="${pts.join(' ')}" fill="none" stroke="#2e7d32" stroke-width="2"/>`;
-  return frame('trials', `Objective (${s.objective}) per trial; green: best so far; red crosses: infeasible or failed`, ticks(xa, true) + ticks(ya, false) + line + dots.join('') + bad.join(''), 'trial', s.objective);
+  return frame(
+    'trials',
+    `Objective (${s.objective}) per trial; green: best so far; red crosses: infeasible or failed`,
+    ticks(xa, true) + ticks(ya, false) + line + dots.join('') + bad.join(''),
+    'trial',
+    s.objective,
+  );
 }
 
 function paramDists(s: StudyRecord): ParamDist[] {
@@ -128,9 +144,16 @@ function scatterCharts(s: StudyRecord, trials: readonly TrialRecord[]): string {
   return paramDists(s)
     .map((d) => {
       const log = d.kind !== 'categorical' && d.log;
-      const xa = d.kind === 'categorical' ? { min: -0.5, max: d.choices.length - 0.5, log: false } : axisOf(ok.map((t) => Number(t.params[d.name])), log);
+      const xa =
+        d.kind === 'categorical'
+          ? { min: -0.5, max: d.choices.length - 0.5, log: false }
+          : axisOf(
+              ok.map((t) => Number(t.params[d.name])),
+              log,
+            );
       const dots = ok.map(
-        (t) => `<circle class="point" cx="${sx(xa, catIndex(d, t.params[d.name]!)).toFixed(1)}" cy="${sy(ya, t.value!).toFixed(1)}" r="3.5" fill="#6a1b9a" fill-opacity="0.6"><title>${esc(d.name)}=${esc(String(t.params[d.name]))}: ${esc(num(t.value))} (trial ${t.number})</title></circle>`,
+        (t) =>
+          `<circle class="point" cx="${sx(xa, catIndex(d, t.params[d.name]!)).toFixed(1)}" cy="${sy(ya, t.value!).toFixed(1)}" r="3.5" fill="#6a1b9a" fill-opacity="0.6"><title>${esc(d.name)}=${esc(String(t.params[d.name]))}: ${esc(num(t.value))} (trial ${t.number})</title></circle>`,
       );
       const xt =
         d.kind === 'categorical'
@@ -173,7 +196,8 @@ function heatmap(s: StudyRecord, trials: readonly TrialRecord[], imp: Importance
   const hi = Math.max(...scores);
   const cw = (W - PAD.l - PAD.r) / n;
   const ch = (H - PAD.t - PAD.b) / n;
-  const edge = (d: Extract<ParamDist, { kind: 'int' | 'float' }>, k: number) => (d.log ? Math.exp(Math.log(d.low) + ((Math.log(d.high) - Math.log(d.low)) * k) / n) : d.low + ((d.high - d.low) * k) / n);
+  const edge = (d: Extract<ParamDist, { kind: 'int' | 'float' }>, k: number) =>
+    d.log ? Math.exp(Math.log(d.low) + ((Math.log(d.high) - Math.log(d.low)) * k) / n) : d.low + ((d.high - d.low) * k) / n;
   const rects = [...cells.entries()].map(([k, c]) => {
     const [i, j] = k.split(',').map(Number) as [number, number];
     const value = s.direction === 'maximize' ? c.best : -c.best;
@@ -181,19 +205,36 @@ function heatmap(s: StudyRecord, trials: readonly TrialRecord[], imp: Importance
   });
   const labels: string[] = [];
   // Nice values placed where they fall on each axis (log axes: at their log position).
-  const at = (d: Extract<ParamDist, { kind: 'int' | 'float' }>, v: number) => (d.log ? (Math.log(v) - Math.log(d.low)) / (Math.log(d.high) - Math.log(d.low)) : (v - d.low) / (d.high - d.low));
-  const axisTicks = (d: Extract<ParamDist, { kind: 'int' | 'float' }>) => (d.log ? logTicks({ min: Math.log10(d.low), max: Math.log10(d.high), log: true }) : niceTicks(d.low, d.high));
-  for (const v of axisTicks(dx)) labels.push(`<text class="tick x-tick" x="${(PAD.l + at(dx, v) * n * cw).toFixed(1)}" y="${H - PAD.b + 16}" text-anchor="middle">${esc(num(v))}</text>`);
-  for (const v of axisTicks(dy)) labels.push(`<text class="tick y-tick" x="${PAD.l - 6}" y="${(H - PAD.b - at(dy, v) * n * ch + 4).toFixed(1)}" text-anchor="end">${esc(num(v))}</text>`);
+  const at = (d: Extract<ParamDist, { kind: 'int' | 'float' }>, v: number) =>
+    d.log ? (Math.log(v) - Math.log(d.low)) / (Math.log(d.high) - Math.log(d.low)) : (v - d.low) / (d.high - d.low);
+  const axisTicks = (d: Extract<ParamDist, { kind: 'int' | 'float' }>) =>
+    d.log ? logTicks({ min: Math.log10(d.low), max: Math.log10(d.high), log: true }) : niceTicks(d.low, d.high);
+  for (const v of axisTicks(dx))
+    labels.push(`<text class="tick x-tick" x="${(PAD.l + at(dx, v) * n * cw).toFixed(1)}" y="${H - PAD.b + 16}" text-anchor="middle">${esc(num(v))}</text>`);
+  for (const v of axisTicks(dy))
+    labels.push(`<text class="tick y-tick" x="${PAD.l - 6}" y="${(H - PAD.b - at(dy, v) * n * ch + 4).toFixed(1)}" text-anchor="end">${esc(num(v))}</text>`);
   // The colour legend: the scale from the worst to the best cell, with their values.
   const lx = W + 16;
   const lh = H - PAD.t - PAD.b;
   const shown = (sc: number) => (s.direction === 'maximize' ? sc : -sc);
   const steps = 20;
   const legend = [`<g class="legend"><text x="${lx}" y="${PAD.t - 4}" font-size="11">${esc(s.objective)}</text>`];
-  for (let k = 0; k < steps; k++) legend.push(`<rect class="legend-step" x="${lx}" y="${(PAD.t + (lh * k) / steps).toFixed(1)}" width="16" height="${(lh / steps + 0.5).toFixed(1)}" fill="${color(1 - k / (steps - 1))}"/>`);
-  legend.push(`<text class="legend-max" x="${lx + 22}" y="${PAD.t + 10}">${esc(num(shown(hi)))} (best)</text>`, `<text class="legend-min" x="${lx + 22}" y="${PAD.t + lh}">${esc(num(shown(lo)))}</text></g>`);
-  return frame('heatmap', `Best ${s.objective} per cell of ${dx.name} × ${dy.name} (the two most important numeric parameters; darker is better)`, rects.join('') + labels.join('') + legend.join(''), dx.name, dy.name, LEGEND_W);
+  for (let k = 0; k < steps; k++)
+    legend.push(
+      `<rect class="legend-step" x="${lx}" y="${(PAD.t + (lh * k) / steps).toFixed(1)}" width="16" height="${(lh / steps + 0.5).toFixed(1)}" fill="${color(1 - k / (steps - 1))}"/>`,
+    );
+  legend.push(
+    `<text class="legend-max" x="${lx + 22}" y="${PAD.t + 10}">${esc(num(shown(hi)))} (best)</text>`,
+    `<text class="legend-min" x="${lx + 22}" y="${PAD.t + lh}">${esc(num(shown(lo)))}</text></g>`,
+  );
+  return frame(
+    'heatmap',
+    `Best ${s.objective} per cell of ${dx.name} × ${dy.name} (the two most important numeric parameters; darker is better)`,
+    rects.join('') + labels.join('') + legend.join(''),
+    dx.name,
+    dy.name,
+    LEGEND_W,
+  );
 }
 
 function importanceChart(imp: Importance[]): string {
@@ -218,7 +259,9 @@ function walkForwardCharts(wf: WalkForwardResult): string {
     const bar = (v: number | null, off: number, cls: string, fill: string, label: string) => {
       if (v === null) return;
       const y = sy(ya, v);
-      out.push(`<rect class="${cls}" x="${(PAD.l + k * gw + gw * off).toFixed(1)}" y="${Math.min(y, zero).toFixed(1)}" width="${(gw * 0.35).toFixed(1)}" height="${Math.max(1, Math.abs(zero - y)).toFixed(1)}" fill="${fill}"><title>window ${w.index} ${label}: ${esc(num(v))}</title></rect>`);
+      out.push(
+        `<rect class="${cls}" x="${(PAD.l + k * gw + gw * off).toFixed(1)}" y="${Math.min(y, zero).toFixed(1)}" width="${(gw * 0.35).toFixed(1)}" height="${Math.max(1, Math.abs(zero - y)).toFixed(1)}" fill="${fill}"><title>window ${w.index} ${label}: ${esc(num(v))}</title></rect>`,
+      );
     };
     bar(w.isValue, 0.12, 'is-bar', '#1565c0', 'in-sample');
     bar(w.oosValue, 0.53, 'oos-bar', w.warn ? '#c62828' : '#2e7d32', 'out-of-sample');
@@ -226,18 +269,49 @@ function walkForwardCharts(wf: WalkForwardResult): string {
     return out;
   });
   const zeroLine = `<line x1="${PAD.l}" y1="${sy(ya, 0)}" x2="${W - PAD.r}" y2="${sy(ya, 0)}" stroke="#555"/>`;
-  let out = frame('walk-forward', `Walk-forward ${wf.spec}: ${wf.objective} in-sample (blue) and out-of-sample (green; red: more than ${wf.threshold * 100}% below in-sample)`, ticks(ya, false) + zeroLine + bars.join(''), 'window', wf.objective);
+  let out = frame(
+    'walk-forward',
+    `Walk-forward ${wf.spec}: ${wf.objective} in-sample (blue) and out-of-sample (green; red: more than ${wf.threshold * 100}% below in-sample)`,
+    ticks(ya, false) + zeroLine + bars.join(''),
+    'window',
+    wf.objective,
+  );
   const e = wf.stitched;
   if (e.values.length >= 2) {
     const xa = axisOf(e.times);
     const ea = axisOf(e.values);
     const pts = e.times.map((t, i) => `${sx(xa, t).toFixed(1)},${sy(ea, e.values[i]!).toFixed(1)}`).join(' ');
-    const seps = wf.windows.map((w) => `<line class="window-edge" x1="${sx(xa, w.testFrom).toFixed(1)}" y1="${PAD.t}" x2="${sx(xa, w.testFrom).toFixed(1)}" y2="${H - PAD.b}" stroke="#bbb" stroke-dasharray="3,3"/>`).join('');
-    const xt = [0, 1, 2, 3, 4].map((k) => `<text x="${PAD.l + ((W - PAD.l - PAD.r) * k) / 4}" y="${H - PAD.b + 16}" text-anchor="middle">${new Date(xa.min + ((xa.max - xa.min) * k) / 4).toISOString().slice(0, 10)}</text>`).join('');
-    out += frame('oos-equity', 'Out-of-sample equity: the test windows stitched (each starts where the previous ended)', xt + ticks(ea, false) + seps + `<polyline class="equity-line" points="${pts}" fill="none" stroke="#2e7d32" stroke-width="1.5"/>`, 'time', 'equity');
+    const seps = wf.windows
+      .map(
+        (w) =>
+          `<line class="window-edge" x1="${sx(xa, w.testFrom).toFixed(1)}" y1="${PAD.t}" x2="${sx(xa, w.testFrom).toFixed(1)}" y2="${H - PAD.b}" stroke="#bbb" stroke-dasharray="3,3"/>`,
+      )
+      .join('');
+    const xt = [0, 1, 2, 3, 4]
+      .map(
+        (k) =>
+          `<text x="${PAD.l + ((W - PAD.l - PAD.r) * k) / 4}" y="${H - PAD.b + 16}" text-anchor="middle">${new Date(xa.min + ((xa.max - xa.min) * k) / 4).toISOString().slice(0, 10)}</text>`,
+      )
+      .join('');
+    out += frame(
+      'oos-equity',
+      'Out-of-sample equity: the test windows stitched (each starts where the previous ended)',
+      xt + ticks(ea, false) + seps + `<polyline class="equity-line" points="${pts}" fill="none" stroke="#2e7d32" stroke-width="1.5"/>`,
+      'time',
+      'equity',
+    );
   }
   const rows = wf.windows
-    .map((w) => `<tr${w.warn ? ' class="warn"' : ''}><td>${w.index}</td><td>${new Date(w.trainFrom).toISOString()} .. ${new Date(w.trainTo).toISOString()}</td><td>${new Date(w.testFrom).toISOString()} .. ${new Date(w.testTo).toISOString()}</td><td>${esc(num(w.isValue))}</td><td>${esc(num(w.oosValue))}</td><td>${esc(w.params ? Object.entries(w.params).map(([k, v]) => `${k}=${v}`).join(' ') : '')}</td><td>${esc(w.note ?? '')}</td></tr>`)
+    .map(
+      (w) =>
+        `<tr${w.warn ? ' class="warn"' : ''}><td>${w.index}</td><td>${new Date(w.trainFrom).toISOString()} .. ${new Date(w.trainTo).toISOString()}</td><td>${new Date(w.testFrom).toISOString()} .. ${new Date(w.testTo).toISOString()}</td><td>${esc(num(w.isValue))}</td><td>${esc(num(w.oosValue))}</td><td>${esc(
+          w.params
+            ? Object.entries(w.params)
+                .map(([k, v]) => `${k}=${v}`)
+                .join(' ')
+            : '',
+        )}</td><td>${esc(w.note ?? '')}</td></tr>`,
+    )
     .join('');
   out += `<table class="wf"><thead><tr><th>window</th><th>train</th><th>test</th><th>in-sample</th><th>out-of-sample</th><th>params</th><th>note</th></tr></thead><tbody>${rows}</tbody><tfoot><tr><td colspan="3">overall</td><td>${esc(num(wf.overall.isValue))}</td><td>${esc(num(wf.overall.oosValue))}</td><td colspan="2">${wf.overall.warn ? 'WARNING: out-of-sample far below in-sample' : ''}</td></tr></tfoot></table>`;
   return out;
@@ -247,19 +321,37 @@ export function renderOptimizeReport(r: OptimizeReportInput): string {
   const s = r.study;
   const ok = r.trials.filter(complete);
   const names = paramDists(s).map((d) => d.name);
-  const imp = paramImportance(names, ok.map((t) => ({ params: t.params, value: t.value! })));
+  const imp = paramImportance(
+    names,
+    ok.map((t) => ({ params: t.params, value: t.value! })),
+  );
   let best: TrialRecord | undefined;
   for (const t of ok) if (!best || scoreOf(t.value, s.direction)! > scoreOf(best.value, s.direction)!) best = t;
   const count = (st: string) => r.trials.filter((t) => t.state === st).length;
   const top = [...ok].sort((a, b) => scoreOf(b.value, s.direction)! - scoreOf(a.value, s.direction)! || a.number - b.number).slice(0, 20);
   const table = top
-    .map((t, i) => `<tr><td>${i + 1}</td><td>${t.number}</td><td>${esc(num(t.value))}</td><td>${esc(num(t.metrics.totalReturnPct))}</td><td>${esc(num(t.metrics.maxDrawdownPct))}</td><td>${esc(num(t.metrics.trades))}</td><td>${esc(Object.entries(t.params).map(([k, v]) => `${k}=${typeof v === 'number' ? +v.toPrecision(6) : v}`).join(' '))}</td></tr>`)
+    .map(
+      (t, i) =>
+        `<tr><td>${i + 1}</td><td>${t.number}</td><td>${esc(num(t.value))}</td><td>${esc(num(t.metrics.totalReturnPct))}</td><td>${esc(num(t.metrics.maxDrawdownPct))}</td><td>${esc(num(t.metrics.trades))}</td><td>${esc(
+          Object.entries(t.params)
+            .map(([k, v]) => `${k}=${typeof v === 'number' ? +v.toPrecision(6) : v}`)
+            .join(' '),
+        )}</td></tr>`,
+    )
     .join('');
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>mizan optimisation: ${esc(s.name)}</title>
 <style>body{font:14px system-ui,sans-serif;margin:24px;color:#222}figure{margin:16px 0}figcaption{font-weight:600;margin-bottom:4px}svg text{font-size:11px;fill:#444}svg .axis{font-size:12px;fill:#222}table{border-collapse:collapse;margin:12px 0}td,th{border:1px solid #ddd;padding:3px 8px;text-align:right}th{background:#f3f3f3}tr.warn td{background:#fdecea}.charts{display:flex;flex-wrap:wrap;gap:16px}</style></head><body>
 <h1>Optimisation: ${esc(s.name)}</h1>
 <p>Objective <b>${esc(s.objective)}</b> (${s.direction}), sampler ${esc(s.sampler)}, seed ${s.seed}, config ${esc(s.configFile)}; ${r.trials.length} trials (complete ${count('complete')}, infeasible ${count('infeasible')}, failed ${count('failed')}).</p>
-<p id="best">${best ? `Best: trial ${best.number}, ${esc(s.objective)} ${esc(num(best.value))}: ${esc(Object.entries(best.params).map(([k, v]) => `${k}=${v}`).join(' '))}` : 'No complete trial.'}</p>
+<p id="best">${
+    best
+      ? `Best: trial ${best.number}, ${esc(s.objective)} ${esc(num(best.value))}: ${esc(
+          Object.entries(best.params)
+            .map(([k, v]) => `${k}=${v}`)
+            .join(' '),
+        )}`
+      : 'No complete trial.'
+  }</p>
 <div class="charts">${trialsChart(s, r.trials)}${importanceChart(imp)}${heatmap(s, r.trials, imp)}${scatterCharts(s, r.trials)}</div>
 ${r.walkForward ? `<h2>Walk-forward</h2><div class="charts">${walkForwardCharts(r.walkForward)}</div>` : ''}
 <h2>Top trials</h2><table><thead><tr><th>rank</th><th>trial</th><th>${esc(s.objective)}</th><th>return %</th><th>max DD %</th><th>trades</th><th>params</th></tr></thead><tbody>${table}</tbody></table>

@@ -66,7 +66,10 @@ function clampStep(x: number, low: number, high: number, step: number): number {
 
 export class RandomSampler implements Sampler {
   readonly name = 'random';
-  constructor(private readonly space: SearchSpace, private readonly seed: number) {}
+  constructor(
+    private readonly space: SearchSpace,
+    private readonly seed: number,
+  ) {}
   ask(number: number, _history?: readonly SamplerTrial[], attempt?: number): Params {
     const rng = rngOf(this.seed, number, attempt);
     return Object.fromEntries(this.space.map((d) => [d.name, sampleUniform(d, rng)]));
@@ -78,7 +81,11 @@ export class GridSampler implements Sampler {
   private readonly order: number[];
   private readonly axes: ParamValue[][];
   readonly size: number;
-  constructor(private readonly space: SearchSpace, seed: number, private readonly accept?: (p: Params) => boolean) {
+  constructor(
+    private readonly space: SearchSpace,
+    seed: number,
+    private readonly accept?: (p: Params) => boolean,
+  ) {
     this.axes = space.map(gridValues);
     this.size = this.axes.reduce((n, a) => n * a.length, 1);
     if (this.size > 1_000_000) throw new Error(`the grid has ${this.size} points (over 1 000 000): use larger steps, or the tpe or random sampler`);
@@ -106,7 +113,11 @@ export class GridSampler implements Sampler {
 }
 
 export function paramsKey(p: Params): string {
-  return JSON.stringify(Object.keys(p).sort().map((k) => [k, p[k]]));
+  return JSON.stringify(
+    Object.keys(p)
+      .sort()
+      .map((k) => [k, p[k]]),
+  );
 }
 
 export interface TpeOptions {
@@ -152,7 +163,11 @@ export function tpeWeights(n: number): number[] {
 export class TpeSampler implements Sampler {
   readonly name = 'tpe';
   private readonly opts: TpeOptions;
-  constructor(private readonly space: SearchSpace, private readonly seed: number, opts: Partial<TpeOptions> = {}) {
+  constructor(
+    private readonly space: SearchSpace,
+    private readonly seed: number,
+    opts: Partial<TpeOptions> = {},
+  ) {
     this.opts = { ...DEFAULT_TPE, ...opts };
   }
 
@@ -285,7 +300,13 @@ function erfc(x: number): number {
   const r =
     t *
     Math.exp(
-      -z * z - 1.26551223 + t * (1.00002368 + t * (0.37409196 + t * (0.09678418 + t * (-0.18628806 + t * (0.27886807 + t * (-1.13520398 + t * (1.48851587 + t * (-0.82215223 + t * 0.17087277)))))))),
+      -z * z -
+        1.26551223 +
+        t *
+          (1.00002368 +
+            t *
+              (0.37409196 +
+                t * (0.09678418 + t * (-0.18628806 + t * (0.27886807 + t * (-1.13520398 + t * (1.48851587 + t * (-0.82215223 + t * 0.17087277)))))))),
     );
   return x >= 0 ? r : 2 - r;
 }

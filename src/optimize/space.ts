@@ -23,7 +23,11 @@ const NUM = /^[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$/;
 const WHOLE = /^[+-]?\d+$/;
 
 export class ParamSpecError extends Error {
-  constructor(readonly param: string, readonly value: string, reason: string) {
+  constructor(
+    readonly param: string,
+    readonly value: string,
+    reason: string,
+  ) {
     super(`--param ${param}: ${JSON.stringify(value)} ${reason}`);
     this.name = 'ParamSpecError';
   }
@@ -76,7 +80,11 @@ export function parseParamSpec(text: string, forceFloat = false): ParamDist {
 export function gridValues(d: ParamDist): ParamValue[] {
   if (d.kind === 'categorical') return d.choices;
   if (d.kind === 'float' && d.step === undefined) {
-    throw new ParamSpecError(d.name, `${d.low}..${d.high}${d.log ? ':log' : ''}`, 'is a continuous range: the grid sampler needs a step (LOW..HIGH:STEP) or a list');
+    throw new ParamSpecError(
+      d.name,
+      `${d.low}..${d.high}${d.log ? ':log' : ''}`,
+      'is a continuous range: the grid sampler needs a step (LOW..HIGH:STEP) or a list',
+    );
   }
   const step = d.step!;
   if (d.kind === 'int' && d.log) {

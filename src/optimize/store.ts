@@ -49,19 +49,57 @@ export interface TrialRecord {
 }
 
 interface StudyRow {
-  id: number; name: string; config_file: string; config_hash: string; space: string; sampler: string; seed: number;
-  objective: string; direction: string; constraints: string; range_from: number; range_to: number; created_at: number; owner_pid: number | null;
+  id: number;
+  name: string;
+  config_file: string;
+  config_hash: string;
+  space: string;
+  sampler: string;
+  seed: number;
+  objective: string;
+  direction: string;
+  constraints: string;
+  range_from: number;
+  range_to: number;
+  created_at: number;
+  owner_pid: number | null;
 }
-interface TrialRow { number: number; params: string; state: string; value: number | null; metrics: string; reason: string | null; started_at: number; finished_at: number | null }
+interface TrialRow {
+  number: number;
+  params: string;
+  state: string;
+  value: number | null;
+  metrics: string;
+  reason: string | null;
+  started_at: number;
+  finished_at: number | null;
+}
 
 const toStudy = (r: StudyRow): StudyRecord => ({
-  id: r.id, name: r.name, configFile: r.config_file, configHash: r.config_hash, space: r.space, sampler: r.sampler, seed: r.seed,
-  objective: r.objective, direction: r.direction as Direction, constraints: JSON.parse(r.constraints) as Constraints,
-  rangeFrom: r.range_from, rangeTo: r.range_to, createdAt: r.created_at, ownerPid: r.owner_pid,
+  id: r.id,
+  name: r.name,
+  configFile: r.config_file,
+  configHash: r.config_hash,
+  space: r.space,
+  sampler: r.sampler,
+  seed: r.seed,
+  objective: r.objective,
+  direction: r.direction as Direction,
+  constraints: JSON.parse(r.constraints) as Constraints,
+  rangeFrom: r.range_from,
+  rangeTo: r.range_to,
+  createdAt: r.created_at,
+  ownerPid: r.owner_pid,
 });
 const toTrial = (r: TrialRow): TrialRecord => ({
-  number: r.number, params: JSON.parse(r.params) as Params, state: r.state as TrialState, value: r.value,
-  metrics: JSON.parse(r.metrics) as TrialRecord['metrics'], reason: r.reason, startedAt: r.started_at, finishedAt: r.finished_at,
+  number: r.number,
+  params: JSON.parse(r.params) as Params,
+  state: r.state as TrialState,
+  value: r.value,
+  metrics: JSON.parse(r.metrics) as TrialRecord['metrics'],
+  reason: r.reason,
+  startedAt: r.started_at,
+  finishedAt: r.finished_at,
 });
 
 export class StudyStore {
@@ -109,7 +147,20 @@ export class StudyStore {
         `INSERT INTO studies (name, config_file, config_hash, space, sampler, seed, objective, direction, constraints, range_from, range_to, created_at)
          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       )
-      .run(s.name, s.configFile, s.configHash, s.space, s.sampler, s.seed, s.objective, s.direction, JSON.stringify(s.constraints), s.rangeFrom, s.rangeTo, s.createdAt);
+      .run(
+        s.name,
+        s.configFile,
+        s.configHash,
+        s.space,
+        s.sampler,
+        s.seed,
+        s.objective,
+        s.direction,
+        JSON.stringify(s.constraints),
+        s.rangeFrom,
+        s.rangeTo,
+        s.createdAt,
+      );
     return this.study(s.name)!;
   }
 
@@ -142,7 +193,9 @@ export class StudyStore {
   }
 
   addTrial(studyId: number, number: number, params: Params, now: number): void {
-    this.db.prepare("INSERT INTO trials (study_id, number, params, state, metrics, started_at) VALUES (?, ?, ?, 'running', '{}', ?)").run(studyId, number, JSON.stringify(params), now);
+    this.db
+      .prepare("INSERT INTO trials (study_id, number, params, state, metrics, started_at) VALUES (?, ?, ?, 'running', '{}', ?)")
+      .run(studyId, number, JSON.stringify(params), now);
   }
 
   /** A trial left `running` by a dead process starts again (same number and params). */
@@ -150,7 +203,12 @@ export class StudyStore {
     this.db.prepare("UPDATE trials SET started_at = ?, finished_at = NULL WHERE study_id = ? AND number = ? AND state = 'running'").run(now, studyId, number);
   }
 
-  finishTrial(studyId: number, number: number, r: { state: Exclude<TrialState, 'running'>; value: number | null; metrics: TrialRecord['metrics']; reason?: string }, now: number): void {
+  finishTrial(
+    studyId: number,
+    number: number,
+    r: { state: Exclude<TrialState, 'running'>; value: number | null; metrics: TrialRecord['metrics']; reason?: string },
+    now: number,
+  ): void {
     const res = this.db
       .prepare("UPDATE trials SET state = ?, value = ?, metrics = ?, reason = ?, finished_at = ? WHERE study_id = ? AND number = ? AND state = 'running'")
       .run(r.state, r.value, JSON.stringify(r.metrics), r.reason ?? null, now, studyId, number);
@@ -158,7 +216,11 @@ export class StudyStore {
   }
 
   saveWalkForward(studyName: string, result: unknown, now: number): void {
-    this.db.prepare('INSERT INTO walk_forward (study_name, result, updated_at) VALUES (?, ?, ?) ON CONFLICT(study_name) DO UPDATE SET result = excluded.result, updated_at = excluded.updated_at').run(studyName, JSON.stringify(result), now);
+    this.db
+      .prepare(
+        'INSERT INTO walk_forward (study_name, result, updated_at) VALUES (?, ?, ?) ON CONFLICT(study_name) DO UPDATE SET result = excluded.result, updated_at = excluded.updated_at',
+      )
+      .run(studyName, JSON.stringify(result), now);
   }
 
   walkForward(studyName: string): unknown {

@@ -33,20 +33,34 @@ export function openStudy(store: StudyStore, spec: StudySpec, now: number, rando
   const constraints = JSON.stringify(spec.constraints);
   if (!old) {
     const study = store.createStudy({
-      name: spec.name, configFile: spec.configFile, configHash: spec.configHash, space, sampler: spec.sampler ?? 'tpe',
-      seed: spec.seed ?? randomSeed(), objective: spec.objective.name, direction: spec.objective.direction, constraints: spec.constraints,
-      rangeFrom: spec.range.from, rangeTo: spec.range.to, createdAt: now,
+      name: spec.name,
+      configFile: spec.configFile,
+      configHash: spec.configHash,
+      space,
+      sampler: spec.sampler ?? 'tpe',
+      seed: spec.seed ?? randomSeed(),
+      objective: spec.objective.name,
+      direction: spec.objective.direction,
+      constraints: spec.constraints,
+      rangeFrom: spec.range.from,
+      rangeTo: spec.range.to,
+      createdAt: now,
     });
     return { study, created: true };
   }
   const differs = (what: string, stored: string, given: string) =>
     new Error(`study ${spec.name} exists with a different ${what} (stored: ${stored}; given: ${given}): use another --study name, or the same ${what}`);
-  if (old.configHash !== spec.configHash) throw differs('config', `${old.configFile} sha256 ${old.configHash.slice(0, 12)}`, `${spec.configFile} sha256 ${spec.configHash.slice(0, 12)}`);
+  if (old.configHash !== spec.configHash)
+    throw differs('config', `${old.configFile} sha256 ${old.configHash.slice(0, 12)}`, `${spec.configFile} sha256 ${spec.configHash.slice(0, 12)}`);
   if (old.space !== space) throw differs('param space', old.space, space);
   if (old.objective !== spec.objective.name) throw differs('objective', old.objective, spec.objective.name);
   if (JSON.stringify(old.constraints) !== constraints) throw differs('constraints', JSON.stringify(old.constraints), constraints);
   if (old.rangeFrom !== spec.range.from || old.rangeTo !== spec.range.to) {
-    throw differs('range', `${new Date(old.rangeFrom).toISOString()}..${new Date(old.rangeTo).toISOString()}`, `${new Date(spec.range.from).toISOString()}..${new Date(spec.range.to).toISOString()}`);
+    throw differs(
+      'range',
+      `${new Date(old.rangeFrom).toISOString()}..${new Date(old.rangeTo).toISOString()}`,
+      `${new Date(spec.range.from).toISOString()}..${new Date(spec.range.to).toISOString()}`,
+    );
   }
   if (spec.sampler !== undefined && spec.sampler !== old.sampler) throw differs('sampler', old.sampler, spec.sampler);
   if (spec.seed !== undefined && spec.seed !== old.seed) throw differs('seed', String(old.seed), String(spec.seed));
@@ -100,10 +114,18 @@ export interface StudyOutcome {
 export async function runStudy(o: RunStudyOptions): Promise<StudyOutcome> {
   const now = o.now ?? Date.now;
   const { store, study } = o;
-  const accept = constraintsPredicate(study.constraints.params ?? [], o.space.map((d) => d.name));
+  const accept = constraintsPredicate(
+    study.constraints.params ?? [],
+    o.space.map((d) => d.name),
+  );
   const sampler = createSampler(study.sampler as SamplerName, o.space, study.seed, {}, accept);
   const history = store.trials(study.id);
-  const toSampler = (t: TrialRecord): SamplerTrial => ({ number: t.number, params: t.params, state: t.state, score: t.state === 'complete' ? scoreOf(t.value, study.direction) : null });
+  const toSampler = (t: TrialRecord): SamplerTrial => ({
+    number: t.number,
+    params: t.params,
+    state: t.state,
+    score: t.state === 'complete' ? scoreOf(t.value, study.direction) : null,
+  });
   let finished = history.filter((t) => FINISHED.has(t.state)).length;
   let best = bestTrial(history, study.direction);
   const tell = (number: number, reply: TrialResult) => {
@@ -119,7 +141,12 @@ export async function runStudy(o: RunStudyOptions): Promise<StudyOutcome> {
   // A parameter set already in the study is never run again: the trial is answered with that trial's result.
   const copy = (t: TrialRecord, from: TrialRecord) => {
     const reason = `same parameters as trial #${from.number}: answered from the study, not run again${from.reason ? ` (${from.reason})` : ''}`;
-    store.finishTrial(study.id, t.number, { state: from.state as Exclude<TrialRecord['state'], 'running'>, value: from.value, metrics: from.metrics, reason }, now());
+    store.finishTrial(
+      study.id,
+      t.number,
+      { state: from.state as Exclude<TrialRecord['state'], 'running'>, value: from.value, metrics: from.metrics, reason },
+      now(),
+    );
     Object.assign(t, { state: from.state, value: from.value, metrics: from.metrics, reason, finishedAt: now() });
     finished++;
     o.onTrial?.(t, best, finished, o.trials);
@@ -139,7 +166,9 @@ export async function runStudy(o: RunStudyOptions): Promise<StudyOutcome> {
       if (attempt >= MAX_DUPLICATE_DRAWS) break;
     }
     if (dup) return { params: dupParams!, same: dup };
-    throw new Error(`the sampler drew ${MAX_DRAWS} points and none satisfied --constraint ${(study.constraints.params ?? []).map((c) => JSON.stringify(c)).join(' --constraint ')}: widen the ranges or the constraints`);
+    throw new Error(
+      `the sampler drew ${MAX_DRAWS} points and none satisfied --constraint ${(study.constraints.params ?? []).map((c) => JSON.stringify(c)).join(' --constraint ')}: widen the ranges or the constraints`,
+    );
   };
 
   // Trials a killed process left running: run again first, same number and params, counted once.

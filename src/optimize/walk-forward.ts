@@ -30,7 +30,8 @@ const UNIT_MS: Record<string, number> = { h: 3_600_000, d: 86_400_000, w: 7 * 86
 
 function duration(key: string, text: string, whole: string): number {
   const m = /^(\d+)([hdw])$/.exec(text);
-  if (!m || Number(m[1]) === 0) throw new Error(`--walk-forward ${JSON.stringify(whole)}: ${key}=${text} is not a duration (a whole number > 0 with h, d or w, e.g. 30d)`);
+  if (!m || Number(m[1]) === 0)
+    throw new Error(`--walk-forward ${JSON.stringify(whole)}: ${key}=${text} is not a duration (a whole number > 0 with h, d or w, e.g. 30d)`);
   return Number(m[1]) * UNIT_MS[m[2]!]!;
 }
 
@@ -48,11 +49,13 @@ export function parseWalkForward(text: string): WalkForwardSpec {
     if (got[m[1]!] !== undefined) throw new Error(`--walk-forward ${JSON.stringify(text)}: ${m[1]} is given twice`);
     got[m[1]!] = m[2]!;
   }
-  if (got.train === undefined || got.test === undefined) throw new Error(`--walk-forward ${JSON.stringify(text)}: needs train=… and test=… (e.g. train=90d,test=30d)`);
+  if (got.train === undefined || got.test === undefined)
+    throw new Error(`--walk-forward ${JSON.stringify(text)}: needs train=… and test=… (e.g. train=90d,test=30d)`);
   const trainMs = duration('train', got.train, text);
   const testMs = duration('test', got.test, text);
   const stepMs = got.step === undefined ? testMs : duration('step', got.step, text);
-  if (stepMs < testMs) throw new Error(`--walk-forward ${JSON.stringify(text)}: step=${got.step} is shorter than test=${got.test} (the test windows would overlap)`);
+  if (stepMs < testMs)
+    throw new Error(`--walk-forward ${JSON.stringify(text)}: step=${got.step} is shorter than test=${got.test} (the test windows would overlap)`);
   return { trainMs, testMs, stepMs, anchored, text };
 }
 
@@ -66,7 +69,9 @@ export function walkForwardWindows(spec: WalkForwardSpec, from: number, to: numb
   }
   if (out.length === 0) {
     const days = (ms: number) => `${+(ms / 86_400_000).toFixed(2)} days`;
-    throw new Error(`--walk-forward ${JSON.stringify(spec.text)}: no window fits the range ${new Date(from).toISOString()}..${new Date(to).toISOString()} (${days(to - from)}; one window needs train + test = ${days(spec.trainMs + spec.testMs)})`);
+    throw new Error(
+      `--walk-forward ${JSON.stringify(spec.text)}: no window fits the range ${new Date(from).toISOString()}..${new Date(to).toISOString()} (${days(to - from)}; one window needs train + test = ${days(spec.trainMs + spec.testMs)})`,
+    );
   }
   return out;
 }
@@ -126,7 +131,16 @@ export function stitch(curves: readonly { times: number[]; values: number[] }[])
   return { times, values };
 }
 
-const EQUITY_METRICS = new Set<MetricKey>(['totalReturnPct', 'cagrPct', 'maxDrawdownPct', 'maxDrawdownDurationMs', 'longestDrawdownMs', 'sharpe', 'sortino', 'calmar']);
+const EQUITY_METRICS = new Set<MetricKey>([
+  'totalReturnPct',
+  'cagrPct',
+  'maxDrawdownPct',
+  'maxDrawdownDurationMs',
+  'longestDrawdownMs',
+  'sharpe',
+  'sortino',
+  'calmar',
+]);
 
 /**
  * The overall numbers: in-sample and out-of-sample objective as the mean over the windows (compared

@@ -27,61 +27,9 @@ import type { MarginPosition } from '../core/types/margin.js';
 import type { FillEvent } from '../core/views.js';
 import { fillFeeValue, fillNotional } from '../portfolio/positions.js';
 import { ChurnMap } from '../core/churn-map.js';
+import { CLOSE_AT_END, marginExit, type MarginCosts, type TradeRecord } from './trade-record.js';
 
 const ZERO = new Decimal(0);
-/** The tag (and trade exit) of backtest.closeAtEnd's orders (close-at-end.ts). */
-export const CLOSE_AT_END = 'close at end';
-
-export interface TradeRecord {
-  strategy: string;
-  symbol: string;
-  side: 'long' | 'short';
-  entryTime: number;
-  exitTime: number;
-  entryPrice: string;
-  exitPrice: string;
-  quantity: string;
-  /** Net of fees, quote currency. */
-  pnl: string;
-  pnlPct: number;
-  fees: string;
-  entryTag?: string;
-  exitTag?: string;
-  /**
-   * How it ended: `signal` (the strategy's sell or marginClose), `stop loss` / `take profit` (a
-   * bracket's exit, a margin position's own), `liquidation`, `close at end` (backtest.closeAtEnd),
-   * `open at end`, or another margin close reason as the exchange gives it.
-   */
-  exit: string;
-  /** The quote asset of pnl and fees, only when it is not the run's reference asset. */
-  quote?: string;
-  /** pnl in the reference asset at the exit's price, only for a trade in another quote asset the run can price. */
-  pnlReference?: string;
-}
-
-/**
- * A margin position's close reason in the words of spot trades: closed by the bot (the strategy's
- * marginClose, or the margin monitor) `signal`, its stop loss and take profit `stop loss` and `take
- * profit`; any other reason as the exchange gives it (`expired`).
- */
-export function marginExit(reason: string | null | undefined): string {
-  if (reason === 'user') return 'signal';
-  if (reason === 'stop_loss') return 'stop loss';
-  if (reason === 'take_profit') return 'take profit';
-  return reason ? String(reason) : 'closed';
-}
-
-/** What a margin position cost and holds beyond its wire form (the sim desk's `costs`). */
-export interface MarginCosts {
-  openFee: Decimal;
-  closeFee: Decimal;
-  interest: Decimal;
-  /** Of the closing fee and the interest, what the position's equity paid (less than both after a gap liquidation). */
-  closeCostsPaid?: Decimal;
-  /** Base quantity held: + long, − short. */
-  baseQty: Decimal;
-}
-
 export interface TradeBookOptions {
   /** The run's reference asset (the equity's currency). */
   reference?: string;
@@ -233,7 +181,20 @@ export class TradeBook {
     let o = this.open.get(key);
     if (f.side === 'BUY') {
       if (!o) {
-        o = { entryTime: f.timestamp, held: ZERO, boughtQty: ZERO, cost: ZERO, soldQty: ZERO, proceeds: ZERO, fees: ZERO, quoteFees: ZERO, carried: ZERO, carriedQty: ZERO, buys: 0, sells: 0 };
+        o = {
+          entryTime: f.timestamp,
+          held: ZERO,
+          boughtQty: ZERO,
+          cost: ZERO,
+          soldQty: ZERO,
+          proceeds: ZERO,
+          fees: ZERO,
+          quoteFees: ZERO,
+          carried: ZERO,
+          carriedQty: ZERO,
+          buys: 0,
+          sells: 0,
+        };
         const dust = this.dustLeft.get(key);
         if (dust) {
           this.dustLeft.delete(key);
@@ -249,7 +210,7 @@ export class TradeBook {
       o.cost = o.cost.plus(fillNotional(f));
       o.held = o.held.plus(f.feeAsset === base ? f.quantity.minus(f.fee) : f.quantity);
       o.fees = o.fees.plus(feeQuote);
-    if (f.feeAsset !== base) o.quoteFees = o.quoteFees.plus(f.fee);
+      if (f.feeAsset !== base) o.quoteFees = o.quoteFees.plus(f.fee);
       return;
     }
     if (!o) return; // selling coins held before the run (or a closed trade's dust): not a round trip of this strategy
@@ -385,6 +346,8 @@ export class TradeBook {
   }
 
   sorted(): TradeRecord[] {
-    return [...this.trades].sort((a, b) => a.exitTime - b.exitTime || a.entryTime - b.entryTime || (a.strategy < b.strategy ? -1 : a.strategy > b.strategy ? 1 : 0));
+    return [...this.trades].sort(
+      (a, b) => a.exitTime - b.exitTime || a.entryTime - b.entryTime || (a.strategy < b.strategy ? -1 : a.strategy > b.strategy ? 1 : 0),
+    );
   }
 }

@@ -16,7 +16,10 @@ export interface QueueUrl {
 
 /** `redis://user:secret@h:1/2` -> `redis://user:***@h:1/2`. */
 export function redactUrl(url: string): string {
-  return url.replace(/^([a-z]+:\/\/)([^@/]*)@/i, (_m, proto: string, auth: string) => `${proto}${auth.includes(':') ? `${auth.slice(0, auth.indexOf(':'))}:***` : '***'}@`);
+  return url.replace(
+    /^([a-z]+:\/\/)([^@/]*)@/i,
+    (_m, proto: string, auth: string) => `${proto}${auth.includes(':') ? `${auth.slice(0, auth.indexOf(':'))}:***` : '***'}@`,
+  );
 }
 
 /** Parses and checks a `--queue` value; the error names the option and the value (password hidden). */
@@ -104,7 +107,11 @@ export function whenReady(r: Redis, q: QueueUrl): Promise<void> {
       r.off('ready', onReady);
       r.off('error', onError);
       r.disconnect();
-      reject(new Error(`redis ${q.shown}: ${TLS_FATAL.test(err.code ?? '') ? `TLS: ${err.message} (${err.code}; NODE_EXTRA_CA_CERTS=ca.pem adds a CA)` : err.message}`));
+      reject(
+        new Error(
+          `redis ${q.shown}: ${TLS_FATAL.test(err.code ?? '') ? `TLS: ${err.message} (${err.code}; NODE_EXTRA_CA_CERTS=ca.pem adds a CA)` : err.message}`,
+        ),
+      );
     };
     r.on('ready', onReady);
     r.on('error', onError);

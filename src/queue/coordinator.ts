@@ -19,7 +19,20 @@ import type { TrialRequest } from '../backtest/sweep-trial.js';
 import { accountFeeStrings, type TrialExecutorFactory, type TrialResult } from '../backtest/sweep.js';
 import type { MizanConfig } from '../config/schema.js';
 import { connect, whenReady, type QueueUrl } from './connection.js';
-import { dataKey, doneKey, jobId, KEEP_SECONDS, PREFIX, QUEUE_NAME, recordRow, resultsKey, specKey, type StoredRow, type SweepSpec, type TrialJob } from './store.js';
+import {
+  dataKey,
+  doneKey,
+  jobId,
+  KEEP_SECONDS,
+  PREFIX,
+  QUEUE_NAME,
+  recordRow,
+  resultsKey,
+  specKey,
+  type StoredRow,
+  type SweepSpec,
+  type TrialJob,
+} from './store.js';
 import { configToWire, mizanCode, packColumns, sha256, strategyCode, type Columns } from './wire.js';
 
 export interface QueueSweepOptions {
@@ -134,7 +147,8 @@ export async function openQueueStudy(q: QueueUrl, ctx: StudyContext, o: QueueSwe
   }
   const resumed = results.size;
 
-  const add = (keys: string[]) => queue.addBulk(keys.map((k) => ({ name: 'trial', data: { sweep, key: k, req: pending.get(k)!.req }, opts: { ...JOB_OPTIONS, jobId: jobId(sweep, k) } })));
+  const add = (keys: string[]) =>
+    queue.addBulk(keys.map((k) => ({ name: 'trial', data: { sweep, key: k, req: pending.get(k)!.req }, opts: { ...JOB_OPTIONS, jobId: jobId(sweep, k) } })));
   let flushing: Promise<void> | undefined;
   const flush = async () => {
     await Promise.resolve();
@@ -168,7 +182,11 @@ export async function openQueueStudy(q: QueueUrl, ctx: StudyContext, o: QueueSwe
         if (state === 'unknown') lost.push(k);
         else if (state === 'failed') {
           const job = await queue.getJob(jobId(sweep, k));
-          await recordRow(redis, sweep, k, { metrics: {}, error: `failed on the queue after ${job?.attemptsMade ?? '?'} attempt(s): ${job?.failedReason ?? 'unknown reason'}`, failed: true });
+          await recordRow(redis, sweep, k, {
+            metrics: {},
+            error: `failed on the queue after ${job?.attemptsMade ?? '?'} attempt(s): ${job?.failedReason ?? 'unknown reason'}`,
+            failed: true,
+          });
         }
       }
       if (lost.length) {
@@ -183,9 +201,12 @@ export async function openQueueStudy(q: QueueUrl, ctx: StudyContext, o: QueueSwe
     }
   };
   const repairAfter = o.repairAfterMs ?? 5000;
-  const timer = setInterval(() => {
-    if (Date.now() - lastProgress >= repairAfter) void repair();
-  }, Math.min(1000, repairAfter));
+  const timer = setInterval(
+    () => {
+      if (Date.now() - lastProgress >= repairAfter) void repair();
+    },
+    Math.min(1000, repairAfter),
+  );
   let firstReady = redis.status !== 'ready';
   redis.on('ready', () => {
     if (firstReady) return void (firstReady = false);
@@ -199,10 +220,11 @@ export async function openQueueStudy(q: QueueUrl, ctx: StudyContext, o: QueueSwe
       const done = results.get(key);
       if (done) return Promise.resolve(done);
       const p = pending.get(key);
-      if (p) return new Promise<StoredRow>((resolve) => {
-        const prev = p.resolve;
-        p.resolve = (r) => (prev(r), resolve(r));
-      });
+      if (p)
+        return new Promise<StoredRow>((resolve) => {
+          const prev = p.resolve;
+          p.resolve = (r) => (prev(r), resolve(r));
+        });
       return new Promise<StoredRow>((resolve) => {
         pending.set(key, { req, resolve, added: false });
         flushing ??= flush().catch(() => undefined);
@@ -238,7 +260,10 @@ export function queueExecutor(q: QueueUrl, o: QueueSweepOptions): TrialExecutorF
  * by a stopped process) is read from Redis when a worker already finished it.
  */
 export function queueTrialExecutor(q: QueueUrl, o: QueueSweepOptions & { concurrency: number }) {
-  return async (ctx: { config: MizanConfig; columns: Columns }): Promise<{ readonly concurrency: number; run(req: TrialRequest): Promise<StoredRow & { ms: number }>; close(): Promise<void> }> => {
+  return async (ctx: {
+    config: MizanConfig;
+    columns: Columns;
+  }): Promise<{ readonly concurrency: number; run(req: TrialRequest): Promise<StoredRow & { ms: number }>; close(): Promise<void> }> => {
     const study = await openQueueStudy(q, { config: ctx.config, columns: ctx.columns, accountFees: accountFeeStrings(ctx.config), identity: 'optimize' }, o);
     return {
       concurrency: o.concurrency,

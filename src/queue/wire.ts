@@ -38,7 +38,8 @@ export function configToWire(config: MizanConfig): string {
     if (Decimal.isDecimal(v)) return { $decimal: (v as Decimal).toFixed() };
     if (Array.isArray(v)) return v.map((x, i) => walk(x, `${path}[${i}]`));
     const proto = Object.getPrototypeOf(v) as unknown;
-    if (proto !== Object.prototype && proto !== null) throw new Error(`config ${path}: a ${(v as object).constructor?.name ?? 'value'} cannot be sent to a queue worker`);
+    if (proto !== Object.prototype && proto !== null)
+      throw new Error(`config ${path}: a ${(v as object).constructor?.name ?? 'value'} cannot be sent to a queue worker`);
     return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, walk(x, path ? `${path}.${k}` : k)]));
   };
   return JSON.stringify(walk(stripped, ''));
@@ -58,7 +59,9 @@ export function configFromWire(json: string, strategiesFrom: string): MizanConfi
   }) as Omit<MizanConfig, 'source'>;
   return {
     ...parsed,
-    strategies: parsed.strategies.map((s) => (STRATEGY_FILE_RE.test(s.strategy) ? { ...s, strategyFile: isAbsolute(s.strategy) ? s.strategy : resolve(strategiesFrom, s.strategy) } : s)),
+    strategies: parsed.strategies.map((s) =>
+      STRATEGY_FILE_RE.test(s.strategy) ? { ...s, strategyFile: isAbsolute(s.strategy) ? s.strategy : resolve(strategiesFrom, s.strategy) } : s,
+    ),
     source: { baseDir: strategiesFrom },
   } as MizanConfig;
 }
@@ -95,7 +98,10 @@ let ownCode: CodeId | undefined;
 export function mizanCode(): CodeId {
   if (ownCode) return ownCode;
   const h = createHash('sha256');
-  for (const f of codeFiles(CODE_ROOT)) h.update(`${relative(CODE_ROOT, f)}\0`).update(readFileSync(f)).update('\0');
+  for (const f of codeFiles(CODE_ROOT))
+    h.update(`${relative(CODE_ROOT, f)}\0`)
+      .update(readFileSync(f))
+      .update('\0');
   const version = (JSON.parse(readFileSync(join(PACKAGE_ROOT, 'package.json'), 'utf8')) as { version: string }).version;
   ownCode = { version, hash: h.digest('hex') };
   return ownCode;
@@ -129,7 +135,8 @@ export function codeMismatch(want: { mizan: CodeId; strategies: StrategyCode[] }
   }
   for (const w of want.strategies) {
     const h = have.strategies.find((x) => x.name === w.name);
-    if (!h || h.hash !== w.hash) return `strategy ${w.name} (${w.strategy}) is ${short(h?.hash ?? 'missing')} on this worker, ${short(w.hash)} on the coordinator`;
+    if (!h || h.hash !== w.hash)
+      return `strategy ${w.name} (${w.strategy}) is ${short(h?.hash ?? 'missing')} on this worker, ${short(w.hash)} on the coordinator`;
   }
   return undefined;
 }

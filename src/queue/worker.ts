@@ -126,11 +126,14 @@ export async function startWorker(o: WorkerOptions): Promise<RunningWorker> {
       // One sweep's threads at a time: the others' go once idle.
       for (const [id, other] of sweeps) {
         if (id === sweep) continue;
-        void other.then((s) => {
-          if (!s.pool || s.pool.active > 0) return;
-          sweeps.delete(id);
-          void s.pool.close();
-        }, () => undefined);
+        void other.then(
+          (s) => {
+            if (!s.pool || s.pool.active > 0) return;
+            sweeps.delete(id);
+            void s.pool.close();
+          },
+          () => undefined,
+        );
       }
     }
     return p;
@@ -189,10 +192,20 @@ export async function startWorker(o: WorkerOptions): Promise<RunningWorker> {
       throw new UnrecoverableError(error);
     }
     const columns = await columnsOf(s.spec.data);
-    s.pool ??= new ThreadPool({ config: s.spec.config, strategiesFrom: o.strategiesFrom, columns: sharedColumns(columns), ...(s.spec.accountFees ? { accountFees: s.spec.accountFees } : {}) });
+    s.pool ??= new ThreadPool({
+      config: s.spec.config,
+      strategiesFrom: o.strategiesFrom,
+      columns: sharedColumns(columns),
+      ...(s.spec.accountFees ? { accountFees: s.spec.accountFees } : {}),
+    });
     log.info({ sweep, trial: key, attempt: job.attemptsMade + 1 }, 'trial started');
     const a = await s.pool.run(key, req);
-    const recorded = await recordRow(redis, sweep, key, { metrics: a.metrics, ...(a.error ? { error: a.error } : {}), ...(a.equity ? { equity: a.equity } : {}), ms: Math.round(a.ms) });
+    const recorded = await recordRow(redis, sweep, key, {
+      metrics: a.metrics,
+      ...(a.error ? { error: a.error } : {}),
+      ...(a.equity ? { equity: a.equity } : {}),
+      ms: Math.round(a.ms),
+    });
     if (recorded) log.info({ sweep, trial: key, ms: Math.round(a.ms), ...(a.error ? { error: a.error } : {}) }, 'trial done');
     else log.info({ sweep, trial: key, ms: Math.round(a.ms) }, 'trial done, but another worker recorded it first: not counted twice');
   };
@@ -213,7 +226,8 @@ export async function startWorker(o: WorkerOptions): Promise<RunningWorker> {
   });
   worker.on('ready', () => (down = false));
   worker.on('failed', (job, err) => {
-    if (job && !(err instanceof UnrecoverableError)) log.warn({ sweep: job.data.sweep, trial: job.data.key, attempt: job.attemptsMade }, `trial failed: ${err.message}`);
+    if (job && !(err instanceof UnrecoverableError))
+      log.warn({ sweep: job.data.sweep, trial: job.data.key, attempt: job.attemptsMade }, `trial failed: ${err.message}`);
   });
   await worker.waitUntilReady();
   log.info({ queue: o.queue.shown, concurrency: o.concurrency, mizan: own.version, code: own.hash.slice(0, 16) }, 'worker ready');
@@ -222,7 +236,11 @@ export async function startWorker(o: WorkerOptions): Promise<RunningWorker> {
     active: () => inHand,
     async stop(force = false) {
       await worker.close(force);
-      for (const p of sweeps.values()) await p.then((s) => s.pool?.close(), () => undefined);
+      for (const p of sweeps.values())
+        await p.then(
+          (s) => s.pool?.close(),
+          () => undefined,
+        );
       await redis.quit().catch(() => undefined);
     },
   };

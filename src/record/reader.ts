@@ -7,15 +7,7 @@ import { createReadStream } from 'node:fs';
 import { readdir, readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createGunzip } from 'node:zlib';
-import {
-  GAPS_FILE,
-  checkMarketName,
-  isChunkName,
-  parseLine,
-  type GapRecord,
-  type RecordedEvent,
-  type RecordedLine,
-} from './format.js';
+import { GAPS_FILE, checkMarketName, isChunkName, parseLine, type GapRecord, type RecordedEvent, type RecordedLine } from './format.js';
 
 export interface ReadOptions {
   /** Markets to read (default: every market directory of the recording). */
@@ -50,7 +42,10 @@ export async function marketChunks(dir: string, market: string): Promise<string[
     }
     throw err;
   }
-  return files.filter(isChunkName).sort().map((f) => join(mdir, f));
+  return files
+    .filter(isChunkName)
+    .sort()
+    .map((f) => join(mdir, f));
 }
 
 /**
@@ -132,11 +127,7 @@ export async function* readRecording(dir: string, opts: ReadOptions = {}): Async
   }
 }
 
-async function nextInRange(
-  it: AsyncGenerator<RecordedEvent>,
-  from: number,
-  to: number,
-): Promise<RecordedEvent | undefined> {
+async function nextInRange(it: AsyncGenerator<RecordedEvent>, from: number, to: number): Promise<RecordedEvent | undefined> {
   for (;;) {
     const r = await it.next();
     if (r.done) return undefined;

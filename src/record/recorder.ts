@@ -37,7 +37,12 @@ export class Recorder {
   async start(): Promise<void> {
     const o = this.o;
     const w = (this.writer = await RecordingWriter.open(o.out, o.markets));
-    const stream = (this.stream = new StreamClient({ url: o.streamUrl ?? o.url, transport: o.transport, protocol: o.protocol, logger: o.logger.child({ component: 'stream' }) }));
+    const stream = (this.stream = new StreamClient({
+      url: o.streamUrl ?? o.url,
+      transport: o.transport,
+      protocol: o.protocol,
+      logger: o.logger.child({ component: 'stream' }),
+    }));
     const src = (): RecordSource => (stream.transport === 'socketio' ? 'socketio' : 'ws');
     stream.on('message', (channel, data) => {
       const at = channel.lastIndexOf('@');

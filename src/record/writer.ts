@@ -8,14 +8,7 @@
 import { appendFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
-import {
-  GAPS_FILE,
-  checkMarketName,
-  chunkName,
-  type GapCause,
-  type GapRecord,
-  type RecordedLine,
-} from './format.js';
+import { GAPS_FILE, checkMarketName, chunkName, type GapCause, type GapRecord, type RecordedLine } from './format.js';
 import { lastLine } from './reader.js';
 
 interface MarketBuffer {

@@ -84,7 +84,8 @@ export class RiskEngine extends EventEmitter<RiskEngineEvents> {
     this.protections = new Protections(pc, this.state, deps.sink);
     for (const [name, lim] of Object.entries(deps.strategies ?? {})) this.setStrategyLimits(name, lim);
     const sink = deps.sink;
-    const rateStore = sink?.saveOrderRate && sink.loadOrderRate ? { load: () => sink.loadOrderRate!(), save: (t: readonly number[]) => sink.saveOrderRate!(t) } : undefined;
+    const rateStore =
+      sink?.saveOrderRate && sink.loadOrderRate ? { load: () => sink.loadOrderRate!(), save: (t: readonly number[]) => sink.saveOrderRate!(t) } : undefined;
     this.orderRate = new OrderRateBudget(this.global.orderRate ?? DEFAULT_ORDER_RATE, deps.clock, rateStore);
     this.rules = [
       new IntentShapeRule(),

@@ -11,7 +11,16 @@ import type { IntentKind } from '../core/intents.js';
 import { ORDER_TYPES } from '../core/types/order.js';
 import type { CheckState, RiskRule } from './rule.js';
 
-export const INTENT_KINDS: readonly IntentKind[] = ['order', 'cancel', 'cancelAll', 'instant', 'marginOpen', 'marginAddCollateral', 'marginClose', 'marginBrackets'];
+export const INTENT_KINDS: readonly IntentKind[] = [
+  'order',
+  'cancel',
+  'cancelAll',
+  'instant',
+  'marginOpen',
+  'marginAddCollateral',
+  'marginClose',
+  'marginBrackets',
+];
 const SIDES = ['BUY', 'SELL'] as const;
 const POSITION_SIDES = ['long', 'short'] as const;
 const SIZE_KINDS = ['base', 'quote', 'fraction'] as const;
@@ -81,7 +90,8 @@ export function intentShapeProblem(intent: unknown): string | undefined {
   const kind = intent.kind;
   if (typeof kind !== 'string' || !KINDS.has(kind)) return `unknown intent kind ${show(kind)} (known: ${INTENT_KINDS.join(', ')})`;
   // `??` chains: each check runs only while the ones before it passed (no closures on the hot path).
-  const common = text(intent, 'strategy') ?? (intent.tag !== undefined && typeof intent.tag !== 'string' ? `tag must be a string, got ${show(intent.tag)}` : undefined);
+  const common =
+    text(intent, 'strategy') ?? (intent.tag !== undefined && typeof intent.tag !== 'string' ? `tag must be a string, got ${show(intent.tag)}` : undefined);
   if (common) return common;
   switch (kind as IntentKind) {
     case 'order':

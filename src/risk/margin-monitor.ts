@@ -135,7 +135,12 @@ export class MarginMonitor extends EventEmitter<{ action: [MarginAction] }> {
   private topUp(p: MarginPosition, px: Decimal, where: string, base: Omit<MarginAlert, 'action'>): MarginAction {
     const c = this.deps.config;
     const asset = p.collateral.currency ?? this.deps.quoteOf(p.market);
-    if (asset === undefined) return { ...base, action: 'warn', reason: `${where}: top-up due at ${c.topUpAtPct}% but the position names no collateral asset and ${p.market} is not in the market catalog` };
+    if (asset === undefined)
+      return {
+        ...base,
+        action: 'warn',
+        reason: `${where}: top-up due at ${c.topUpAtPct}% but the position names no collateral asset and ${p.market} is not in the market catalog`,
+      };
     const left = this.budgetLeft(asset);
     if (!this.deps.formulas) return { ...base, action: 'warn', reason: `${where}: top-up due at ${c.topUpAtPct}% but no collateral formula is configured` };
     const target = c.topUpTargetPct ?? c.warnAtPct ?? (c.topUpAtPct as number) * 2;
@@ -147,6 +152,12 @@ export class MarginMonitor extends EventEmitter<{ action: [MarginAction] }> {
     const amount = Decimal.min(need, left);
     this.spent.set(asset, (this.spent.get(asset) ?? ZERO).plus(amount));
     const partial = amount.lt(need) ? ` (budget allows ${amount.toFixed()} of the ${need.toFixed()} needed)` : '';
-    return { ...base, action: 'topUp', amount, asset, reason: `${where}: adding ${amount.toFixed()} ${asset} to move the call price to about ${targetCall.toFixed()} (${target}% away)${partial}` };
+    return {
+      ...base,
+      action: 'topUp',
+      amount,
+      asset,
+      reason: `${where}: adding ${amount.toFixed()} ${asset} to move the call price to about ${targetCall.toFixed()} (${target}% away)${partial}`,
+    };
   }
 }

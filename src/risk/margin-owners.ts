@@ -103,7 +103,8 @@ export class PositionOwners {
     let i = this.pending.findIndex((x) => x.collateral === req.collateral && x.riskCoef === req.riskCoef);
     if (i < 0) {
       i = this.pending.findIndex(
-        (x) => x.market === req.market && x.side === req.side && x.collateral.eq(req.collateral) && x.riskCoef.eq(req.riskCoef) && same(x.openPrice, req.openPrice),
+        (x) =>
+          x.market === req.market && x.side === req.side && x.collateral.eq(req.collateral) && x.riskCoef.eq(req.riskCoef) && same(x.openPrice, req.openPrice),
       );
     }
     if (i < 0) return undefined;

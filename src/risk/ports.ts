@@ -11,7 +11,10 @@ import type { BookView, MarketView } from '../core/views.js';
 import type { RiskVerdict } from './types.js';
 
 /** What the rules need of a market (a subset of MarketView). */
-export type RiskMarket = Pick<MarketView, 'symbol' | 'base' | 'quote' | 'qtyStep' | 'priceTick' | 'minQty' | 'maxQty' | 'minNotional' | 'makerFee' | 'takerFee' | 'riskCoef'>;
+export type RiskMarket = Pick<
+  MarketView,
+  'symbol' | 'base' | 'quote' | 'qtyStep' | 'priceTick' | 'minQty' | 'maxQty' | 'minNotional' | 'makerFee' | 'takerFee' | 'riskCoef'
+>;
 
 /** What the rules need of a local order book (a subset of BookView). */
 export interface RiskBook {

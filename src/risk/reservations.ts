@@ -154,7 +154,17 @@ export class Reservations {
   reserve(req: ReserveRequest): string {
     if (req.amount.isNeg()) throw new RangeError(`reservation amount must not be negative, got ${req.amount.toFixed()}`);
     const id = `${this.idPrefix}-${++this.seq}`;
-    const r: Reservation = { id, kind: req.kind, strategy: req.strategy, account: req.account, asset: req.asset, amount: req.amount, remaining: req.amount, filled: ZERO, covered: false };
+    const r: Reservation = {
+      id,
+      kind: req.kind,
+      strategy: req.strategy,
+      account: req.account,
+      asset: req.asset,
+      amount: req.amount,
+      remaining: req.amount,
+      filled: ZERO,
+      covered: false,
+    };
     if (req.symbol !== undefined) r.symbol = req.symbol;
     if (req.side !== undefined) r.side = req.side;
     if (req.quantity !== undefined) r.quantity = req.quantity;

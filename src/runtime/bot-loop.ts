@@ -123,7 +123,9 @@ export class BotLoop {
     this.d.engine.on('final', this.onFinal);
     const every = (ms: number, fn: () => unknown) => {
       if (ms <= 0) return;
-      this.handles.push(this.timers.setInterval(() => void Promise.resolve(fn()).catch((err: unknown) => this.d.logger.error({ err }, 'periodic task failed')), ms));
+      this.handles.push(
+        this.timers.setInterval(() => void Promise.resolve(fn()).catch((err: unknown) => this.d.logger.error({ err }, 'periodic task failed')), ms),
+      );
     };
     every(iv.pollMs, async () => {
       if (this.polling) return;
@@ -188,7 +190,9 @@ export class BotLoop {
       openOrders: this.d.engine.liveOrders().length,
       fills: this.d.core.fills,
       denials: this.d.core.denials,
-      ...(this.d.core.lastDenial ? { lastDenial: `${this.d.core.lastDenial.intent.strategy} ${this.d.core.lastDenial.rule}: ${this.d.core.lastDenial.reason}` } : {}),
+      ...(this.d.core.lastDenial
+        ? { lastDenial: `${this.d.core.lastDenial.intent.strategy} ${this.d.core.lastDenial.rule}: ${this.d.core.lastDenial.reason}` }
+        : {}),
       denied: this.d.core.denialTally.breakdown(),
       errors: [...this.d.core.runners.values()].reduce((n, r) => n + r.errors, 0),
       books: { healthy: this.d.symbols.length - unhealthy.length, total: this.d.symbols.length, unhealthy },
@@ -204,7 +208,8 @@ export class BotLoop {
     const zero = new Decimal(0);
     for (const s of this.d.config.strategies) {
       for (const m of s.markets) {
-        if (!rows.some((r) => r.strategy === s.name && r.symbol === m)) rows.push({ strategy: s.name, symbol: m, quantity: zero, avgPrice: zero, realized: zero, unrealized: zero, fees: zero, trades: 0 });
+        if (!rows.some((r) => r.strategy === s.name && r.symbol === m))
+          rows.push({ strategy: s.name, symbol: m, quantity: zero, avgPrice: zero, realized: zero, unrealized: zero, fees: zero, trades: 0 });
       }
     }
     const order = (name: string) => this.d.config.strategies.findIndex((s) => s.name === name);

@@ -76,9 +76,17 @@ export async function connectExchange(config: MizanConfig, opts: AssemblyOptions
 
 /** The journal, bound to this exchange and key: another account's journal is refused (store/binding.ts). */
 export function openBotJournal(config: MizanConfig, opts: AssemblyOptions, x: ExchangeConnection, clock: Clock, logger: Logger, life: Lifecycle): Journal {
-  const journal = Journal.open(config.journal.file, { clock, logger, checkpoint: 'background', secrets: configSecrets(config, [...(opts.secrets ?? []), x.embedded?.account.apiKey]) });
+  const journal = Journal.open(config.journal.file, {
+    clock,
+    logger,
+    checkpoint: 'background',
+    secrets: configSecrets(config, [...(opts.secrets ?? []), x.embedded?.account.apiKey]),
+  });
   life.add('journal', { stop: () => journal.close() });
-  const identity = config.mode === 'paper' ? { exchange: 'paper' } : { exchange: exchangeIdentity(x.baseUrl), ...(x.apiKey ? { keyFingerprint: keyFingerprint(x.apiKey) } : {}) };
+  const identity =
+    config.mode === 'paper'
+      ? { exchange: 'paper' }
+      : { exchange: exchangeIdentity(x.baseUrl), ...(x.apiKey ? { keyFingerprint: keyFingerprint(x.apiKey) } : {}) };
   bindJournal(journal, identity, { adopt: opts.adoptJournal === true, logger, now: clock.now() });
   return journal;
 }
@@ -92,9 +100,24 @@ export interface BotVenues {
 }
 
 /** Paper: one simulated account following the market; live: the REST API, one venue per account. */
-export function buildVenues(config: MizanConfig, x: ExchangeConnection, catalog: MarketCatalog, market: MarketDataEngine, clock: Clock, logger: Logger, life: Lifecycle): BotVenues {
+export function buildVenues(
+  config: MizanConfig,
+  x: ExchangeConnection,
+  catalog: MarketCatalog,
+  market: MarketDataEngine,
+  clock: Clock,
+  logger: Logger,
+  life: Lifecycle,
+): BotVenues {
   if (config.mode === 'paper') {
-    const paper = createPaperVenue({ clock, logger, markets: catalog.list(), balances: config.paper.balances, ...(config.paper.fees ? { fees: config.paper.fees } : {}), seed: config.simulator.seed });
+    const paper = createPaperVenue({
+      clock,
+      logger,
+      markets: catalog.list(),
+      balances: config.paper.balances,
+      ...(config.paper.fees ? { fees: config.paper.fees } : {}),
+      seed: config.simulator.seed,
+    });
     paper.follow(market);
     life.add('paper venue', { stop: () => paper.detach() });
     return { venue: paper.venue, venueFor: () => paper.venue, paper };

@@ -106,18 +106,26 @@ export async function startBot(config: MizanConfig, opts: BotOptions = {}): Prom
   }
   // The journal's directory, before connecting to anything (store/location.ts: no recursive mkdir that can hang).
   const journalProblem = journalLocationProblem(config.journal.file, { probe: false });
-  if (journalProblem) throw new ConfigError([{ path: 'journal.file', message: journalLocationMessage(config.journal.file, journalProblem), value: config.journal.file }]);
+  if (journalProblem)
+    throw new ConfigError([{ path: 'journal.file', message: journalLocationMessage(config.journal.file, journalProblem), value: config.journal.file }]);
   const instances = await loadStrategyInstances(config);
   const clock = opts.clock ?? new SystemClock();
   const logger = opts.logger ?? loggerFromConfig(config);
   // Every part is added as it starts; a failed start and the bot's stop() end them the same way, last first.
   const life = new Lifecycle(logger.child({ component: 'stop' }));
   // The start's reads ride out a rate-limited or slow exchange (exchange.startupRetryMs).
-  const startup = new StartupRetry({ budgetMs: config.exchange.startupRetryMs, logger: logger.child({ component: 'start' }), ...(opts.signal ? { signal: opts.signal } : {}) });
+  const startup = new StartupRetry({
+    budgetMs: config.exchange.startupRetryMs,
+    logger: logger.child({ component: 'start' }),
+    ...(opts.signal ? { signal: opts.signal } : {}),
+  });
   try {
     const x = await connectExchange(config, opts, logger, life);
     const { rest, baseUrl, embedded } = x;
-    const catalog = life.add('market catalog', new MarketCatalog({ source: startup.wrap(rest, ['getMarkets', 'getActiveMarkets', 'getFees', 'getMarginMarkets']), logger }));
+    const catalog = life.add(
+      'market catalog',
+      new MarketCatalog({ source: startup.wrap(rest, ['getMarkets', 'getActiveMarkets', 'getFees', 'getMarginMarkets']), logger }),
+    );
     await catalog.start();
     const symbols = [...new Set(instances.flatMap((i) => i.markets))];
     const unknown = instances.flatMap((inst, i) => inst.markets.filter((s) => !catalog.has(s)).map((s) => ({ i, s })));
@@ -126,17 +134,37 @@ export async function startBot(config: MizanConfig, opts: BotOptions = {}): Prom
     }
     // Live: refuse to start with an API key the exchange refuses (401/403), before anything is written.
     // A trading-credit account trades with its own key (config `accounts:`), never the main one.
-    if (config.mode === 'live') await checkApiKey(startupKeyClient(startup, rest), instances.map((i) => i.account), (account) => config.accounts[account]?.apiKey);
-    const stream = new StreamClient({ url: config.exchange.stream?.url ?? baseUrl, transport: config.exchange.stream?.transport ?? 'auto', protocol: config.exchange.stream?.protocol ?? 4, maxChannelsPerConnection: config.exchange.stream.maxChannelsPerConnection, logger: logger.child({ component: 'stream' }) });
+    if (config.mode === 'live')
+      await checkApiKey(
+        startupKeyClient(startup, rest),
+        instances.map((i) => i.account),
+        (account) => config.accounts[account]?.apiKey,
+      );
+    const stream = new StreamClient({
+      url: config.exchange.stream?.url ?? baseUrl,
+      transport: config.exchange.stream?.transport ?? 'auto',
+      protocol: config.exchange.stream?.protocol ?? 4,
+      maxChannelsPerConnection: config.exchange.stream.maxChannelsPerConnection,
+      logger: logger.child({ component: 'stream' }),
+    });
     // Per market, the resolutions of the strategies trading it and the others they declared (`candles:`), built from the trade stream.
-    const market = new MarketDataEngine({ stream, depth: { getDepth: (s) => rest.getDepth(s), getAllDepths: () => rest.getAllDepth() }, clock, logger, options: { candleResolutions: [], marketCandles: candlesPerMarket(instances), book: { crossedGraceMs: config.exchange.stream.crossedGraceMs } } });
+    const market = new MarketDataEngine({
+      stream,
+      depth: { getDepth: (s) => rest.getDepth(s), getAllDepths: () => rest.getAllDepth() },
+      clock,
+      logger,
+      options: { candleResolutions: [], marketCandles: candlesPerMarket(instances), book: { crossedGraceMs: config.exchange.stream.crossedGraceMs } },
+    });
 
     const journal = openBotJournal(config, opts, x, clock, logger, life);
     const ports = marketPorts(config, catalog, market, symbols);
     // The kernel's one reference rule (kernel/reference.ts) over the catalog's instruments; the
     // journal keeps them too, for offline readers (`mizan journal pnl`).
     const reference = referenceAsset(config.reference, symbols, ports.split);
-    recordInstruments(journal, symbols.map((s) => [s, ports.split(s)] as const));
+    recordInstruments(
+      journal,
+      symbols.map((s) => [s, ports.split(s)] as const),
+    );
     const { venue, venueFor: rawVenueFor, paper } = buildVenues(config, x, catalog, market, clock, logger, life);
 
     // The same kernel as a backtest; live and paper supply the exchange's venues, the local books, the

@@ -15,7 +15,8 @@ export class ApiKeyRefusedError extends Error {
     readonly account: string,
     override readonly cause: AuthenticationError | PermissionDeniedError,
   ) {
-    const what = cause instanceof AuthenticationError ? 'the exchange does not accept the API key' : 'the API key may not read balances (or this IP is not permitted)';
+    const what =
+      cause instanceof AuthenticationError ? 'the exchange does not accept the API key' : 'the API key may not read balances (or this IP is not permitted)';
     super(`live trading not started: ${what} (account ${account}): ${cause.message}. Nothing was traded.`);
     this.name = 'ApiKeyRefusedError';
   }
@@ -32,7 +33,11 @@ export interface KeyCheckClient {
  * sub-account id) once, a trading-credit account with its own key (`keyOf`); throws
  * ApiKeyRefusedError on the first 401/403.
  */
-export async function checkApiKey(client: KeyCheckClient, accounts: readonly string[], keyOf: (account: string) => string | undefined = () => undefined): Promise<void> {
+export async function checkApiKey(
+  client: KeyCheckClient,
+  accounts: readonly string[],
+  keyOf: (account: string) => string | undefined = () => undefined,
+): Promise<void> {
   for (const name of new Set([MAIN_ACCOUNT, ...accounts])) {
     const sub = subAccountId(name);
     const reader = sub === undefined ? client : client.withSubAccount(sub, keyOf(name));

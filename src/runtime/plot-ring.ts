@@ -54,7 +54,8 @@ export class PlotRing {
   /** The strategy's series: market → name → points (copies), oldest first. */
   of(strategy: string): { symbol: string; name: string; points: PlotPoint[] }[] {
     const out: { symbol: string; name: string; points: PlotPoint[] }[] = [];
-    for (const [symbol, byName] of this.series.get(strategy) ?? []) for (const [name, points] of byName) out.push({ symbol, name, points: points.map((p) => ({ ...p })) });
+    for (const [symbol, byName] of this.series.get(strategy) ?? [])
+      for (const [name, points] of byName) out.push({ symbol, name, points: points.map((p) => ({ ...p })) });
     return out;
   }
 }

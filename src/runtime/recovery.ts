@@ -103,7 +103,16 @@ export function replayJournalFills(journal: Journal, portfolio: PositionSink): n
 
 export async function recoverOrders(d: RecoveryDeps): Promise<RecoveryReport> {
   const rows = d.journal.openOrders();
-  const report: RecoveryReport = { fromJournal: rows.length, resolved: 0, missing: [], unknown: [], orphans: [], fillsReplayed: 0, fillsFound: 0, closedFromEarlierPaperRun: [] };
+  const report: RecoveryReport = {
+    fromJournal: rows.length,
+    resolved: 0,
+    missing: [],
+    unknown: [],
+    orphans: [],
+    fillsReplayed: 0,
+    fillsFound: 0,
+    closedFromEarlierPaperRun: [],
+  };
   if (d.freshVenue ?? d.venueFor(MAIN_ACCOUNT).kind === 'paper') {
     // Nothing to look up: the exchange those orders rested on ended with its process.
     const tracked = rows.map(trackedFromRow);
@@ -135,14 +144,27 @@ export async function recoverOrders(d: RecoveryDeps): Promise<RecoveryReport> {
   }
   if (d.orderHistory) {
     try {
-      report.history = await crossCheckHistory({ journal: d.journal, history: d.orderHistory, prefixes: d.prefixes, logger: d.logger, adopted: report.orphans });
+      report.history = await crossCheckHistory({
+        journal: d.journal,
+        history: d.orderHistory,
+        prefixes: d.prefixes,
+        logger: d.logger,
+        adopted: report.orphans,
+      });
     } catch (err) {
       d.logger.warn({ err }, 'recovery could not read the order history of the exchange');
     }
   }
   if (report.fromJournal || report.orphans.length) {
     d.logger.warn(
-      { fromJournal: report.fromJournal, resolved: report.resolved, missing: report.missing, unknown: report.unknown, orphans: report.orphans, fillsFound: report.fillsFound },
+      {
+        fromJournal: report.fromJournal,
+        resolved: report.resolved,
+        missing: report.missing,
+        unknown: report.unknown,
+        orphans: report.orphans,
+        fillsFound: report.fillsFound,
+      },
       'recovered orders from the journal and the exchange',
     );
   }

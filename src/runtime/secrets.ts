@@ -73,7 +73,9 @@ export async function secretsOfConfigFile(file: string | undefined, env: Env = p
   const str = (x: unknown) => (typeof x === 'string' ? x : undefined);
   return usable([
     str(exchange.apiKey),
-    ...Object.values(obj(v.accounts)).map((a) => str(obj(a).apiKeyEnv)).map((name) => (name === undefined ? undefined : env[name])),
+    ...Object.values(obj(v.accounts))
+      .map((a) => str(obj(a).apiKeyEnv))
+      .map((name) => (name === undefined ? undefined : env[name])),
     str(obj(exchange.stream).privateKey),
     str(server.token),
     str(server.controlToken),

@@ -77,7 +77,8 @@ export class StartupRetry {
   private running = true;
 
   constructor(private readonly o: StartupRetryOptions) {
-    if (!Number.isFinite(o.budgetMs) || o.budgetMs < 0) throw new RangeError(`startupRetryMs must be a non-negative number of milliseconds, got ${String(o.budgetMs)}`);
+    if (!Number.isFinite(o.budgetMs) || o.budgetMs < 0)
+      throw new RangeError(`startupRetryMs must be a non-negative number of milliseconds, got ${String(o.budgetMs)}`);
     this.clock = o.clock ?? new SystemClock();
     this.deadline = this.clock.now() + o.budgetMs;
     this.sleep = o.sleep ?? defaultSleep;
@@ -160,7 +161,10 @@ export class StartupRetry {
 }
 
 /** The balance reads of the API-key check, each retried at start (sub-account views too). */
-export function startupKeyClient<C extends { getBalances(): Promise<B>; withSubAccount(id: string, apiKey?: string): { getBalances(): Promise<B> } }, B>(s: StartupRetry, client: C) {
+export function startupKeyClient<C extends { getBalances(): Promise<B>; withSubAccount(id: string, apiKey?: string): { getBalances(): Promise<B> } }, B>(
+  s: StartupRetry,
+  client: C,
+) {
   return {
     getBalances: () => s.call(() => client.getBalances()),
     withSubAccount: (id: string, apiKey?: string) => {
@@ -174,7 +178,11 @@ export function startupKeyClient<C extends { getBalances(): Promise<B>; withSubA
  * `venueFor` whose venues retry the named reads while the start lasts (one wrapper per account),
  * and are the venues themselves once it is over.
  */
-export function startupVenues<V extends object>(s: StartupRetry, venueFor: (account: string) => V, methods: readonly (keyof V & string)[]): (account: string) => V {
+export function startupVenues<V extends object>(
+  s: StartupRetry,
+  venueFor: (account: string) => V,
+  methods: readonly (keyof V & string)[],
+): (account: string) => V {
   const wrapped = new Map<string, { venue: V; wrapper: V }>();
   return (account) => {
     const venue = venueFor(account);

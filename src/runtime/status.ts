@@ -64,7 +64,10 @@ export function statusLine(s: StatusSnapshot, color: boolean): string {
   const pnl = s.equity.minus(s.startEquity);
   const trades = s.realized.plus(s.unrealized);
   const pnlText = `${fmtSigned(pnl)} (trades ${fmtSigned(trades)}, prices ${fmtSigned(pnl.minus(trades))})`;
-  const books = s.books.healthy === s.books.total ? c(32, `${s.books.healthy}/${s.books.total} healthy`) : c(33, `${s.books.healthy}/${s.books.total} healthy (${s.books.unhealthy.join(', ')} stale)`);
+  const books =
+    s.books.healthy === s.books.total
+      ? c(32, `${s.books.healthy}/${s.books.total} healthy`)
+      : c(33, `${s.books.healthy}/${s.books.total} healthy (${s.books.unhealthy.join(', ')} stale)`);
   const state = s.tradingState === 'active' ? '' : `  state ${c(31, s.tradingState.toUpperCase())}`;
   const late = s.lateTrades ? `  late trades ${s.lateTrades}` : '';
   const waiting = s.strategies ? progressText(s.strategies) : '';
@@ -102,7 +105,14 @@ export function pnlTable(rows: readonly PnlRow[], split: Split): string[] {
   const cells = rows.map((r) => {
     const { base, quote } = split(r.symbol);
     const dp = ASSET_DP[quote] ?? 4;
-    return [r.strategy, r.symbol, `${r.quantity.toFixed()} ${base}`, `${fmtSigned(r.realized, dp)} ${quote}`, `${fmtSigned(r.unrealized, dp)} ${quote}`, `${fmtMoney(r.fees, dp)} ${quote}`];
+    return [
+      r.strategy,
+      r.symbol,
+      `${r.quantity.toFixed()} ${base}`,
+      `${fmtSigned(r.realized, dp)} ${quote}`,
+      `${fmtSigned(r.unrealized, dp)} ${quote}`,
+      `${fmtMoney(r.fees, dp)} ${quote}`,
+    ];
   });
   const head = ['strategy', 'market', 'position', 'realized', 'unrealized', 'fees'];
   const right = [false, false, true, true, true, true];

@@ -138,7 +138,9 @@ export async function compileStrategy(file: string, mods: MizanModules): Promise
   } catch (err) {
     const errors = (err as { errors?: { text: string; location: { file: string; line: number; column: number } | null }[] }).errors;
     if (!errors?.length) throw err;
-    const lines = errors.map((e) => (e.location ? `${resolve(dirname(file), e.location.file)}:${e.location.line}:${e.location.column + 1}: ${e.text}` : e.text));
+    const lines = errors.map((e) =>
+      e.location ? `${resolve(dirname(file), e.location.file)}:${e.location.line}:${e.location.column + 1}: ${e.text}` : e.text,
+    );
     throw new StrategyCompileError(lines.join('\n'));
   }
   // The source map inline, its sources absolute (stack traces name the strategy's own files).

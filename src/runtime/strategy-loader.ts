@@ -67,7 +67,12 @@ export async function importStrategy(nameOrFile: string, file?: string): Promise
   }
   // A user's file, when mizan runs compiled, is compiled with esbuild (runtime/strategy-compile.ts);
   // from the sources (vitest, bin/run-ts.js) the running TypeScript loader imports it as it is.
-  const url = file && OWN_EXT === '.js' ? await compileStrategy(resolve(path), mizanModules()) : !file && modules?.bundledStrategy ? modules.bundledStrategy(nameOrFile) : pathToFileURL(path).href;
+  const url =
+    file && OWN_EXT === '.js'
+      ? await compileStrategy(resolve(path), mizanModules())
+      : !file && modules?.bundledStrategy
+        ? modules.bundledStrategy(nameOrFile)
+        : pathToFileURL(path).href;
   let mod: { default?: unknown };
   try {
     mod = (await import(url)) as { default?: unknown };
@@ -161,7 +166,9 @@ export async function checkStrategyEntries(data: unknown, baseDir: string): Prom
 }
 
 /** Each market's candle resolutions: those of the strategies trading it (their own and their declared `candles:`). */
-export function candlesPerMarket(instances: readonly { markets: readonly string[]; resolutionSec: number; candleSeconds?: readonly number[] }[]): Record<string, number[]> {
+export function candlesPerMarket(
+  instances: readonly { markets: readonly string[]; resolutionSec: number; candleSeconds?: readonly number[] }[],
+): Record<string, number[]> {
   const out: Record<string, Set<number>> = {};
   for (const i of instances) for (const m of i.markets) for (const r of [i.resolutionSec, ...(i.candleSeconds ?? [])]) (out[m] ??= new Set()).add(r);
   return Object.fromEntries(Object.entries(out).map(([m, rs]) => [m, [...rs].sort((a, b) => a - b)]));

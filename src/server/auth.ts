@@ -30,7 +30,10 @@ export function generateToken(): string {
  * The tokens: the config's (already taken from the environment), else the default variables, else
  * generated. A variable that is set but unusable is an error naming it (the value is not shown).
  */
-export function resolveTokens(fromConfig: { token?: string | undefined; controlToken?: string | undefined }, env: Readonly<Record<string, string | undefined>>): ResolvedTokens {
+export function resolveTokens(
+  fromConfig: { token?: string | undefined; controlToken?: string | undefined },
+  env: Readonly<Record<string, string | undefined>>,
+): ResolvedTokens {
   const generated: Access[] = [];
   const pick = (access: Access, configured: string | undefined): string => {
     if (configured) return configured;
@@ -45,7 +48,8 @@ export function resolveTokens(fromConfig: { token?: string | undefined; controlT
   };
   const read = pick('read', fromConfig.token);
   const control = pick('control', fromConfig.controlToken);
-  if (read === control) throw new Error(`${TOKEN_ENV.control}: is the same as ${TOKEN_ENV.read} (value hidden): the read-only and the control token must differ`);
+  if (read === control)
+    throw new Error(`${TOKEN_ENV.control}: is the same as ${TOKEN_ENV.read} (value hidden): the read-only and the control token must differ`);
   return { read, control, generated };
 }
 

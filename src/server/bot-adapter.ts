@@ -16,16 +16,7 @@ import type { FillRow, OrderRow, TradingStateRecord } from '../store/types.js';
 import type { OrderView } from '../strategy/views.js';
 import type { LiveCandle } from '../market/candle-aggregator.js';
 import type { LogRing } from './log-ring.js';
-import {
-  NotFoundError,
-  type BotControl,
-  type BotEvent,
-  type CandleDto,
-  type FillDto,
-  type OrderDto,
-  type StrategyDto,
-  type TradingStateDto,
-} from './port.js';
+import { NotFoundError, type BotControl, type BotEvent, type CandleDto, type FillDto, type OrderDto, type StrategyDto, type TradingStateDto } from './port.js';
 import { MAIN_ACCOUNT } from '../core/account.js';
 import { DenialLog } from './denial-log.js';
 import { booksView, plotsView, Precisions } from './bot-views.js';
@@ -95,7 +86,15 @@ function fillDto(f: FillRow): FillDto {
 }
 
 function candleDto(c: LiveCandle): CandleDto {
-  return { time: c.time, open: c.open.toFixed(), high: c.high.toFixed(), low: c.low.toFixed(), close: c.close.toFixed(), volume: c.volume.toFixed(), empty: c.empty };
+  return {
+    time: c.time,
+    open: c.open.toFixed(),
+    high: c.high.toFixed(),
+    low: c.low.toFixed(),
+    close: c.close.toFixed(),
+    volume: c.volume.toFixed(),
+    empty: c.empty,
+  };
 }
 
 /** JSON-safe copy (Decimals become their strings). */
@@ -105,7 +104,6 @@ export interface BotControlAdapter extends BotControl {
   /** Stop listening to the bot (before the bot stops). */
   close(): void;
 }
-
 
 export function botControl(bot: Bot, logs: LogRing, now: () => number = () => Date.now(), early?: DenialLog): BotControlAdapter {
   const { config, core, engine, risk, portfolio, market, journal, loop } = bot;
@@ -291,7 +289,9 @@ export function botControl(bot: Bot, logs: LogRing, now: () => number = () => Da
     },
     marginPositions() {
       const owners = new Map(journal.positions().map((r) => [String(r.id), r.strategy ?? null]));
-      return portfolio.marginPositions().map((p) => ({ id: String(p.id), market: p.market, side: p.side, state: p.state, strategy: owners.get(String(p.id)) ?? null, detail: plain(p) }));
+      return portfolio
+        .marginPositions()
+        .map((p) => ({ id: String(p.id), market: p.market, side: p.side, state: p.state, strategy: owners.get(String(p.id)) ?? null, detail: plain(p) }));
     },
     equity(q) {
       const rows = journal.equity(q.since !== undefined ? { since: q.since } : {});
@@ -299,12 +299,19 @@ export function botControl(bot: Bot, logs: LogRing, now: () => number = () => Da
     },
     logs: (q) => logs.tail(q.limit, q.minLevel),
     candles(q) {
-      if (!symbols.includes(q.symbol)) throw new NotFoundError(`market ${JSON.stringify(q.symbol)} is not a market of this bot (markets: ${symbols.join(', ')})`);
+      if (!symbols.includes(q.symbol))
+        throw new NotFoundError(`market ${JSON.stringify(q.symbol)} is not a market of this bot (markets: ${symbols.join(', ')})`);
       // Each market's candles are built at the resolutions of the strategies trading it.
       const resolutions = market.candleResolutions(q.symbol);
-      if (!resolutions.includes(q.resolution)) throw new NotFoundError(`the bot builds no candles of ${q.symbol} at resolution ${q.resolution}s (resolutions: ${resolutions.join(', ')})`);
+      if (!resolutions.includes(q.resolution))
+        throw new NotFoundError(`the bot builds no candles of ${q.symbol} at resolution ${q.resolution}s (resolutions: ${resolutions.join(', ')})`);
       const current = market.currentCandle(q.symbol, q.resolution);
-      return { symbol: q.symbol, resolution: q.resolution, candles: market.candles(q.symbol, q.resolution).slice(-q.limit).map(candleDto), current: current ? candleDto(current) : null };
+      return {
+        symbol: q.symbol,
+        resolution: q.resolution,
+        candles: market.candles(q.symbol, q.resolution).slice(-q.limit).map(candleDto),
+        current: current ? candleDto(current) : null,
+      };
     },
     books: () => booksView(market, symbols, prec),
     plots(name) {

@@ -27,7 +27,15 @@ export class Precisions {
       this.assets.set(m.quoteAsset, Math.max(this.assets.get(m.quoteAsset) ?? 0, m.quoteAssetPrecision));
     }
     for (const { s, m } of known) {
-      this.markets.set(s, { symbol: s, base: m.baseAsset, quote: m.quoteAsset, pricePrecision: m.pricePrecision, quantityPrecision: m.quantityPrecision, basePrecision: this.asset(m.baseAsset), quotePrecision: this.asset(m.quoteAsset) });
+      this.markets.set(s, {
+        symbol: s,
+        base: m.baseAsset,
+        quote: m.quoteAsset,
+        pricePrecision: m.pricePrecision,
+        quantityPrecision: m.quantityPrecision,
+        basePrecision: this.asset(m.baseAsset),
+        quotePrecision: this.asset(m.quoteAsset),
+      });
     }
   }
 
@@ -77,7 +85,19 @@ export function fixed(d: Decimal, dp: number | undefined): string {
 export function booksView(market: Pick<MarketDataEngine, 'book' | 'health' | 'symbols'>, symbols: readonly string[], p: Precisions): BookDto[] {
   return symbols.map((symbol) => {
     const h = market.health(symbol);
-    const empty: BookDto = { symbol, healthy: h.healthy, bestBid: null, bestAsk: null, mid: null, spread: null, spreadBps: null, depth: null, bids: [], asks: [], lastUpdateAt: h.lastUpdateAt ?? null };
+    const empty: BookDto = {
+      symbol,
+      healthy: h.healthy,
+      bestBid: null,
+      bestAsk: null,
+      mid: null,
+      spread: null,
+      spreadBps: null,
+      depth: null,
+      bids: [],
+      asks: [],
+      lastUpdateAt: h.lastUpdateAt ?? null,
+    };
     if (!market.symbols().includes(symbol)) return empty;
     const book = market.book(symbol);
     const level = (l: { price: Decimal; quantity: Decimal }): LevelDto => ({ price: p.price(symbol, l.price), quantity: p.quantity(symbol, l.quantity) });
@@ -87,7 +107,11 @@ export function booksView(market: Pick<MarketDataEngine, 'book' | 'health' | 'sy
     const spread = book.spread();
     const bps = book.spreadBps();
     const band = book.depthWithin(DEPTH_PERCENT);
-    const side = (s: { quantity: Decimal; notional: Decimal; levels: number }) => ({ quantity: p.quantity(symbol, s.quantity), notional: p.quote(symbol, s.notional), levels: s.levels });
+    const side = (s: { quantity: Decimal; notional: Decimal; levels: number }) => ({
+      quantity: p.quantity(symbol, s.quantity),
+      notional: p.quote(symbol, s.notional),
+      levels: s.levels,
+    });
     return {
       ...empty,
       bestBid: bid ? level(bid) : null,

@@ -87,7 +87,8 @@ export function requestGuard({ tokens, limit, origins, log, refuse }: GuardOptio
       const why = token === undefined ? 'no token' : 'wrong token';
       const nowBlocked = limit.fail(address);
       log.warn({ address, method: req.method, url: req.url, reason: why }, `api: ${why}`);
-      if (nowBlocked) log.warn({ address }, "api: too many failed token checks; this address's wrong tokens get 429 until its window ends (valid ones are still served)");
+      if (nowBlocked)
+        log.warn({ address }, "api: too many failed token checks; this address's wrong tokens get 429 until its window ends (valid ones are still served)");
       reply.header('www-authenticate', 'Bearer');
       return refuse(reply, 401, token === undefined ? 'missing Authorization: Bearer <token>' : 'wrong token');
     }

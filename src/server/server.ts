@@ -76,7 +76,9 @@ const int = (name: string, min: number, max: number) =>
     .min(min, { error: `${name} must be from ${min} to ${max}` })
     .max(max, { error: `${name} must be from ${min} to ${max}` });
 const name = z.string().min(1).max(100);
-const since = z.union([int('since', 0, 8.64e15), z.iso.datetime({ offset: true }).transform((s) => Date.parse(s))], { error: 'since is not epoch milliseconds or an ISO time' });
+const since = z.union([int('since', 0, 8.64e15), z.iso.datetime({ offset: true }).transform((s) => Date.parse(s))], {
+  error: 'since is not epoch milliseconds or an ISO time',
+});
 const pageQuery = {
   strategy: name.optional(),
   symbol: z
@@ -87,7 +89,10 @@ const pageQuery = {
   limit: int('limit', 1, 500).default(100),
   offset: int('offset', 0, 1e9).default(0),
 };
-const ordersQuery = z.strictObject({ ...pageQuery, status: z.enum(['pending', 'open', 'partially_filled', 'filled', 'cancelled', 'rejected', 'expired', 'unknown']).optional() });
+const ordersQuery = z.strictObject({
+  ...pageQuery,
+  status: z.enum(['pending', 'open', 'partially_filled', 'filled', 'cancelled', 'rejected', 'expired', 'unknown']).optional(),
+});
 const fillsQuery = z.strictObject(pageQuery);
 const equityQuery = z.strictObject({ since: since.optional(), limit: int('limit', 1, 10_000).default(1_000) });
 const LEVELS = { trace: 10, debug: 20, info: 30, warn: 40, error: 50, fatal: 60 } as const;
@@ -104,7 +109,11 @@ const streamQuery = z.strictObject({
     .pipe(z.array(z.enum(TOPICS, { error: `is not a topic (allowed: ${TOPICS.join(', ')})` })))
     .optional(),
 });
-const reasonText = z.string({ error: 'reason is not a string' }).trim().min(1, { error: 'reason must not be empty' }).max(500, { error: 'reason is longer than 500 characters' });
+const reasonText = z
+  .string({ error: 'reason is not a string' })
+  .trim()
+  .min(1, { error: 'reason must not be empty' })
+  .max(500, { error: 'reason is longer than 500 characters' });
 const haltBody = z.strictObject({ reason: reasonText });
 const resumeBody = z.strictObject({ reason: reasonText.optional() });
 const stopBody = z.strictObject({ keepOrders: z.boolean({ error: 'keepOrders is not true or false' }).default(false) });
@@ -121,7 +130,10 @@ function parse<T extends z.ZodType>(schema: T, value: unknown, where: string): z
     .map((i) => {
       const path = i.path.length ? i.path.join('.') : where;
       const v = i.path.reduce<unknown>((o, k) => (o !== null && typeof o === 'object' ? (o as Record<PropertyKey, unknown>)[k] : undefined), value);
-      const shown = i.code === 'unrecognized_keys' ? `unknown field(s) ${i.keys.join(', ')}` : `${i.message}${v !== undefined && typeof v !== 'object' ? ` (got ${JSON.stringify(v)})` : ''}`;
+      const shown =
+        i.code === 'unrecognized_keys'
+          ? `unknown field(s) ${i.keys.join(', ')}`
+          : `${i.message}${v !== undefined && typeof v !== 'object' ? ` (got ${JSON.stringify(v)})` : ''}`;
       return `${where}${i.path.length ? `.${path}` : ''}: ${shown}`;
     })
     .join('; ');
@@ -149,7 +161,8 @@ export async function startServer(o: ServerOptions): Promise<RunningServer> {
   const files = loadDashboardFiles();
   const headersTimeout = o.headersTimeoutMs ?? DEFAULT_SERVER_LIMITS.headersTimeoutMs;
   const requestTimeout = o.requestTimeoutMs ?? DEFAULT_SERVER_LIMITS.requestTimeoutMs;
-  if (headersTimeout > requestTimeout) throw new Error(`server.headersTimeoutMs: ${headersTimeout} must not be longer than server.requestTimeoutMs (${requestTimeout})`);
+  if (headersTimeout > requestTimeout)
+    throw new Error(`server.headersTimeoutMs: ${headersTimeout} must not be longer than server.requestTimeoutMs (${requestTimeout})`);
   const maxStreams = o.maxWebSocketClients ?? DEFAULT_SERVER_LIMITS.maxWebSocketClients;
   const app: FastifyInstance = Fastify({
     logger: false,

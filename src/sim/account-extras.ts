@@ -59,15 +59,45 @@ export interface CoinConfig {
 }
 
 export const DEFAULT_COINS: CoinConfig[] = [
-  { key: 'BTC', name: 'بیت کوین', nameEn: 'Bitcoin', type: 'coin', networks: [{ name: 'BTC', kind: 'btc', minConfirmation: 2, transactionFee: '0.0002', minWithdrawal: '0.0005', minDeposit: '0.0001' }] },
-  { key: 'ETH', name: 'اتریوم', nameEn: 'Ethereum', type: 'coin', networks: [{ name: 'ERC20', kind: 'evm', minConfirmation: 12, transactionFee: '0.002', minWithdrawal: '0.005', minDeposit: '0.001' }] },
-  { key: 'USDT', name: 'تتر', nameEn: 'Tether', type: 'token', networks: [
-    { name: 'TRC20', kind: 'tron', minConfirmation: 20, transactionFee: '1', minWithdrawal: '5', minDeposit: '1' },
-    { name: 'ERC20', kind: 'evm', minConfirmation: 12, transactionFee: '5', minWithdrawal: '20', minDeposit: '5' },
-    { name: 'BSC', kind: 'evm', minConfirmation: 15, transactionFee: '0.5', minWithdrawal: '5', minDeposit: '1' },
-  ] },
-  { key: 'TRX', name: 'ترون', nameEn: 'TRON', type: 'coin', networks: [{ name: 'TRC20', kind: 'tron', minConfirmation: 20, transactionFee: '1', minWithdrawal: '10', minDeposit: '1' }] },
-  { key: 'XRP', name: 'ریپل', nameEn: 'Ripple', type: 'coin', networks: [{ name: 'XRP', kind: 'memo', minConfirmation: 1, transactionFee: '0.25', minWithdrawal: '10', minDeposit: '1' }] },
+  {
+    key: 'BTC',
+    name: 'بیت کوین',
+    nameEn: 'Bitcoin',
+    type: 'coin',
+    networks: [{ name: 'BTC', kind: 'btc', minConfirmation: 2, transactionFee: '0.0002', minWithdrawal: '0.0005', minDeposit: '0.0001' }],
+  },
+  {
+    key: 'ETH',
+    name: 'اتریوم',
+    nameEn: 'Ethereum',
+    type: 'coin',
+    networks: [{ name: 'ERC20', kind: 'evm', minConfirmation: 12, transactionFee: '0.002', minWithdrawal: '0.005', minDeposit: '0.001' }],
+  },
+  {
+    key: 'USDT',
+    name: 'تتر',
+    nameEn: 'Tether',
+    type: 'token',
+    networks: [
+      { name: 'TRC20', kind: 'tron', minConfirmation: 20, transactionFee: '1', minWithdrawal: '5', minDeposit: '1' },
+      { name: 'ERC20', kind: 'evm', minConfirmation: 12, transactionFee: '5', minWithdrawal: '20', minDeposit: '5' },
+      { name: 'BSC', kind: 'evm', minConfirmation: 15, transactionFee: '0.5', minWithdrawal: '5', minDeposit: '1' },
+    ],
+  },
+  {
+    key: 'TRX',
+    name: 'ترون',
+    nameEn: 'TRON',
+    type: 'coin',
+    networks: [{ name: 'TRC20', kind: 'tron', minConfirmation: 20, transactionFee: '1', minWithdrawal: '10', minDeposit: '1' }],
+  },
+  {
+    key: 'XRP',
+    name: 'ریپل',
+    nameEn: 'Ripple',
+    type: 'coin',
+    networks: [{ name: 'XRP', kind: 'memo', minConfirmation: 1, transactionFee: '0.25', minWithdrawal: '10', minDeposit: '1' }],
+  },
 ];
 
 export interface AccountExtrasOptions {
@@ -88,7 +118,11 @@ const TEHRAN_OFFSET_MS = 3.5 * 3600_000;
 const BASE58 = '123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz';
 
 const hash = (s: string): string => createHash('sha256').update(s).digest('hex');
-const digits = (s: string, n: number): string => [...hash(s)].map((c) => String(parseInt(c, 16) % 10)).join('').slice(0, n);
+const digits = (s: string, n: number): string =>
+  [...hash(s)]
+    .map((c) => String(parseInt(c, 16) % 10))
+    .join('')
+    .slice(0, n);
 
 export class AccountExtras {
   private readonly data = new Map<string, AccountData>();
@@ -115,7 +149,11 @@ export class AccountExtras {
     return this.ensure(account).cards.map((c) => {
       const issuer = c.bankCode ? { code: c.bankCode, label: c.bankName ?? c.bankCode } : CARD_ISSUERS[c.cardNumber.slice(0, 6)];
       return {
-        id: c.id, card_number: c.cardNumber, owners: c.owners, status: c.status, is_default: c.isDefault ? 1 : 0,
+        id: c.id,
+        card_number: c.cardNumber,
+        owners: c.owners,
+        status: c.status,
+        is_default: c.isDefault ? 1 : 0,
         bank_details: issuer ? { ...issuer, is_available: c.status === 'ACCEPTED' } : null,
       };
     });
@@ -153,8 +191,13 @@ export class AccountExtras {
 
   ibanWire(iban: IbanRecord): Record<string, unknown> {
     return {
-      id: iban.id, iban: iban.iban, owners: iban.owners, bank_name: iban.bankName, status: iban.status,
-      is_default: iban.isDefault ? 1 : 0, withdraw_daily_amount: iban.dailyAmount.toFixed(),
+      id: iban.id,
+      iban: iban.iban,
+      owners: iban.owners,
+      bank_name: iban.bankName,
+      status: iban.status,
+      is_default: iban.isDefault ? 1 : 0,
+      withdraw_daily_amount: iban.dailyAmount.toFixed(),
       withdraw_available_amount: this.available(iban).toFixed(),
       bank_details: { code: iban.bankCode, label: iban.bankName, is_available: iban.status === 'ACCEPTED' },
     };
@@ -170,14 +213,24 @@ export class AccountExtras {
     if (!c) throw simErrors.notFound(`coin ${JSON.stringify(coin)} not found`);
     const nets = network ? c.networks.filter((n) => n.name.toUpperCase() === network.toUpperCase()) : c.networks;
     if (nets.length === 0) throw simErrors.invalid({ network: [`network ${JSON.stringify(network)} is not available for ${c.key}`] });
-    const availability = { deposit_availability: true, withdrawal_availability: true, deposit_unavailability_reason: null, withdrawal_unavailability_reason: null };
+    const availability = {
+      deposit_availability: true,
+      withdrawal_availability: true,
+      deposit_unavailability_reason: null,
+      withdrawal_unavailability_reason: null,
+    };
     const wallets: Record<string, unknown> = {};
     for (const n of nets) {
       const seed = `${account}:${c.key}:${n.name}`;
       wallets[n.name] = {
         network: { id: c.networks.indexOf(n) + 1, name: n.name, ...availability },
-        address: address(n.kind, seed), memo: n.kind === 'memo' ? digits(`${seed}:memo`, 9) : null, expire_at: null,
-        min_confirmation: n.minConfirmation, transaction_fee: n.transactionFee, min_withdrawal_value: n.minWithdrawal, min_deposit_value: n.minDeposit,
+        address: address(n.kind, seed),
+        memo: n.kind === 'memo' ? digits(`${seed}:memo`, 9) : null,
+        expire_at: null,
+        min_confirmation: n.minConfirmation,
+        transaction_fee: n.transactionFee,
+        min_withdrawal_value: n.minWithdrawal,
+        min_deposit_value: n.minDeposit,
       };
     }
     return {
@@ -197,15 +250,26 @@ export class AccountExtras {
     const tail = digits(`${account}:id`, 4);
     d = {
       profile: {
-        tracking_id: Number(digits(`${account}:tracking`, 7)), first_name: 'کاربر', last_name: 'آزمایشی',
-        national_code: `00******${tail.slice(0, 2)}`, face_image: '', birthday: '1990-03-21T00:00:00Z',
+        tracking_id: Number(digits(`${account}:tracking`, 7)),
+        first_name: 'کاربر',
+        last_name: 'آزمایشی',
+        national_code: `00******${tail.slice(0, 2)}`,
+        face_image: '',
+        birthday: '1990-03-21T00:00:00Z',
         address: { country: 'ایران', province: 'تهران', city: 'تهران', location: '', postal_code: '', house_number: '' },
         phone_number: { area_code: '021', main_number: digits(`${account}:phone`, 8) },
-        mobile_number: `0912***${tail}`, verification: 'VERIFIED', email: `u***@example.com`,
-        invite_code: hash(`${account}:invite`).slice(0, 6), avatar: null, commission: 25,
+        mobile_number: `0912***${tail}`,
+        verification: 'VERIFIED',
+        email: `u***@example.com`,
+        invite_code: hash(`${account}:invite`).slice(0, 6),
+        avatar: null,
+        commission: 25,
         settings: { mode: 'pro', theme: 'dark', money_withdraw: true, coin_withdraw: true },
         status: { first_name: 'ACCEPTED', last_name: 'ACCEPTED', national_code: 'ACCEPTED', mobile_number: 'ACCEPTED', email: 'ACCEPTED' },
-        kyc_info: { level: 2 }, meta: {}, created_at: now, updated_at: now,
+        kyc_info: { level: 2 },
+        meta: {},
+        created_at: now,
+        updated_at: now,
       },
       cards: [],
       ibans: [],
@@ -213,8 +277,14 @@ export class AccountExtras {
     this.data.set(account, d);
     d.cards.push({ id: this.nextCardId++, cardNumber: `603799******${tail}`, owners: ['کاربر آزمایشی'], status: 'ACCEPTED', isDefault: true });
     d.ibans.push({
-      id: this.nextIbanId++, iban: `IR06017000000*******${tail}`, owners: ['کاربر آزمایشی'], bankName: 'بانک ملی', bankCode: 'BMI',
-      status: 'ACCEPTED', isDefault: true, dailyAmount: this.opts.defaultDailyAmount ?? new Decimal(100_000_000),
+      id: this.nextIbanId++,
+      iban: `IR06017000000*******${tail}`,
+      owners: ['کاربر آزمایشی'],
+      bankName: 'بانک ملی',
+      bankCode: 'BMI',
+      status: 'ACCEPTED',
+      isDefault: true,
+      dailyAmount: this.opts.defaultDailyAmount ?? new Decimal(100_000_000),
     });
     return d;
   }

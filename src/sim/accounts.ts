@@ -115,7 +115,8 @@ export class AccountStore {
     const ips = req.ips ?? [];
     if (permissions.includes('withdraw') && ips.length === 0) fields.ips = ['permitted IPs are required with the withdraw permission'];
     // The limit counts the keys of one account: the main account's, or one trading-credit account's.
-    if (this.activeKeys(accountId).filter((k) => k.subAccount === req.subAccount).length >= MAX_ACTIVE_KEYS) fields.name = [...(fields.name ?? []), `at most ${MAX_ACTIVE_KEYS} active API keys are allowed`];
+    if (this.activeKeys(accountId).filter((k) => k.subAccount === req.subAccount).length >= MAX_ACTIVE_KEYS)
+      fields.name = [...(fields.name ?? []), `at most ${MAX_ACTIVE_KEYS} active API keys are allowed`];
     if (Object.keys(fields).length > 0) throw new SimError(422, `API key not created: ${Object.values(fields).flat().join('; ')}`, fields);
     const key = req.key ?? `sim_${this.prng.hex(24)}`;
     if (this.keys.has(key)) throw new SimError(409, 'an API key with this value already exists');

@@ -133,7 +133,10 @@ export function banner(r: RunningSim): string {
     r.server.wsUrl ? `  ws       ${r.server.wsUrl}  (plain WebSocket, JSON array frames)` : '  ws       not served (--no-ws)',
     `  API key  ${r.account.apiKey}  (account "${r.account.accountId}", read + trade: ${funds})`,
     `  private  stream key ${r.streamKey}  (channels <key> and <key>@tradeDetails; POST /__sim/stream-key for other accounts)`,
-    `  markets  ${r.sim.markets().map((m) => m.symbol).join(', ')}`,
+    `  markets  ${r.sim
+      .markets()
+      .map((m) => m.symbol)
+      .join(', ')}`,
     `  data     ${r.feed}`,
     `  faults   POST ${r.server.url}/__sim/faults`,
     'Press Ctrl-C to stop.',
@@ -177,38 +180,55 @@ export function registerSimCommand(program: Command, deps: SimCommandDeps = {}):
   const write = deps.write ?? ((s: string) => void process.stdout.write(s));
   return program
     .command('sim')
-    .description('run the simulated exchange (REST, and the stream on the plain WebSocket /ws and socket.io, on 127.0.0.1) with replayed market data and a funded test account')
+    .description(
+      'run the simulated exchange (REST, and the stream on the plain WebSocket /ws and socket.io, on 127.0.0.1) with replayed market data and a funded test account',
+    )
     .option('--port <port>', 'port to listen on (0 picks a free one)', intOption('port', 0, 65535), 0)
     .option('--data <dir>', 'folder of replay data (default: the bundled backtest/data)')
     .option('--speed <factor>', 'replay speed: 1 real time, N times faster, 0 as fast as possible', speedOption, 1)
     .option('--seed <n>', 'seed of every id and random choice', intOption('seed', 0, 2 ** 31 - 1), 1)
     .option('--no-replay', 'serve the seeded starting books without replaying data')
     .option('--no-ws', 'serve the stream on socket.io only (no plain WebSocket at /ws)')
-    .option('--max-channels <n>', 'channels one stream connection may subscribe (the exchange\'s guidance: about 50)', intOption('max-channels', 1, 10_000), 50)
-    .option('--public-rate-limit <calls/seconds>', 'limit public market-data calls per caller IP, e.g. 10/1 (default: no limit); over it: 429 with Retry-After', publicRateOption)
-    .action(async (o: { port: number; data?: string; speed: number; seed: number; replay: boolean; ws: boolean; maxChannels: number; publicRateLimit?: PublicRateLimit }) => {
-      const running = await runSim({
-        port: o.port,
-        stream: { ...(o.ws ? {} : { ws: false }), maxChannelsPerConnection: o.maxChannels },
-        ...(o.publicRateLimit ? { publicRateLimit: o.publicRateLimit } : {}),
-        speed: o.speed,
-        seed: o.seed,
-        replay: o.replay,
-        ...(o.data ? { data: o.data } : {}),
-        ...(deps.logger ? { logger: deps.logger } : {}),
-        ...(deps.routes ? { routes: deps.routes } : {}),
-      });
-      write(banner(running));
-      await new Promise<void>((resolve) => {
-        const onSignal = () => {
-          process.off('SIGINT', onSignal);
-          process.off('SIGTERM', onSignal);
-          resolve();
-        };
-        process.on('SIGINT', onSignal);
-        process.on('SIGTERM', onSignal);
-      });
-      await running.stop();
-      write('mizan sim: stopped\n');
-    });
+    .option('--max-channels <n>', "channels one stream connection may subscribe (the exchange's guidance: about 50)", intOption('max-channels', 1, 10_000), 50)
+    .option(
+      '--public-rate-limit <calls/seconds>',
+      'limit public market-data calls per caller IP, e.g. 10/1 (default: no limit); over it: 429 with Retry-After',
+      publicRateOption,
+    )
+    .action(
+      async (o: {
+        port: number;
+        data?: string;
+        speed: number;
+        seed: number;
+        replay: boolean;
+        ws: boolean;
+        maxChannels: number;
+        publicRateLimit?: PublicRateLimit;
+      }) => {
+        const running = await runSim({
+          port: o.port,
+          stream: { ...(o.ws ? {} : { ws: false }), maxChannelsPerConnection: o.maxChannels },
+          ...(o.publicRateLimit ? { publicRateLimit: o.publicRateLimit } : {}),
+          speed: o.speed,
+          seed: o.seed,
+          replay: o.replay,
+          ...(o.data ? { data: o.data } : {}),
+          ...(deps.logger ? { logger: deps.logger } : {}),
+          ...(deps.routes ? { routes: deps.routes } : {}),
+        });
+        write(banner(running));
+        await new Promise<void>((resolve) => {
+          const onSignal = () => {
+            process.off('SIGINT', onSignal);
+            process.off('SIGTERM', onSignal);
+            resolve();
+          };
+          process.on('SIGINT', onSignal);
+          process.on('SIGTERM', onSignal);
+        });
+        await running.stop();
+        write('mizan sim: stopped\n');
+      },
+    );
 }

@@ -86,9 +86,17 @@ export class CryptoHistory {
     this.deps.ledger.credit(account, t.asset, t.amount);
     const tx = this.txHash('deposit', account);
     const rec: WireCryptoDeposit = {
-      asset: t.asset, amount: t.amount.toFixed(), txHash: tx, block_explorer_link: `https://explorer.invalid/tx/${tx}`,
-      confirmations: 1, min_confirmation: 1, coin_type: this.coinType(t.asset), network: network(t.network), status: 'confirmed',
-      time: isoSeconds(this.deps.clock.now()), wallet: { address: t.address, memo_base: t.memo !== undefined, memo: t.memo ?? null },
+      asset: t.asset,
+      amount: t.amount.toFixed(),
+      txHash: tx,
+      block_explorer_link: `https://explorer.invalid/tx/${tx}`,
+      confirmations: 1,
+      min_confirmation: 1,
+      coin_type: this.coinType(t.asset),
+      network: network(t.network),
+      status: 'confirmed',
+      time: isoSeconds(this.deps.clock.now()),
+      wallet: { address: t.address, memo_base: t.memo !== undefined, memo: t.memo ?? null },
       deposit_type: 'DEPOSIT',
     };
     push(this.deposits, account, rec);
@@ -103,10 +111,18 @@ export class CryptoHistory {
     const tx = this.txHash('withdrawal', account);
     const id = 2_000_000_000 + this.seq;
     const rec: WireCryptoWithdrawal = {
-      id, asset: t.asset, amount: t.amount.toFixed(), wallet_address: t.address, memo: t.memo ?? null, fee: fee ? fee.toFixed() : '0',
-      txHash: tx, block_explorer_link: `https://explorer.invalid/tx/${tx}`, status: 'Accomplished',
+      id,
+      asset: t.asset,
+      amount: t.amount.toFixed(),
+      wallet_address: t.address,
+      memo: t.memo ?? null,
+      fee: fee ? fee.toFixed() : '0',
+      txHash: tx,
+      block_explorer_link: `https://explorer.invalid/tx/${tx}`,
+      status: 'Accomplished',
       coin: { ...this.coinType(t.asset), id: 1, status: 1, min_confirmation_rate: null, transaction_fee: null, configs: { type: 'address', service: 'sim' } },
-      network: network(t.network), time: isoSeconds(this.deps.clock.now()),
+      network: network(t.network),
+      time: isoSeconds(this.deps.clock.now()),
     };
     push(this.withdrawals, account, rec);
     return rec;
@@ -131,8 +147,14 @@ export class CryptoHistory {
 
   private coinType(asset: string): WireCoinType {
     return {
-      key: asset, name: this.deps.names?.(asset) ?? asset, name_en: asset, type: 'CRYPTO', deposit_availability: 'ENABLE',
-      withdrawal_availability: 'ENABLE', deposit_unavailability_reason: null, withdrawal_unavailability_reason: null,
+      key: asset,
+      name: this.deps.names?.(asset) ?? asset,
+      name_en: asset,
+      type: 'CRYPTO',
+      deposit_availability: 'ENABLE',
+      withdrawal_availability: 'ENABLE',
+      deposit_unavailability_reason: null,
+      withdrawal_unavailability_reason: null,
     };
   }
 

@@ -56,7 +56,8 @@ export class FaultInjector extends EventEmitter<{ drop: () => void }> {
     }
     if (c.failNext !== undefined) {
       if (!FAIL_STATUSES.has(c.failNext.status)) throw new RangeError(`failNext.status must be 429, 500 or 503, got ${String(c.failNext.status)}`);
-      if (!Number.isInteger(c.failNext.count) || c.failNext.count < 0) throw new RangeError(`failNext.count must be a non-negative integer, got ${String(c.failNext.count)}`);
+      if (!Number.isInteger(c.failNext.count) || c.failNext.count < 0)
+        throw new RangeError(`failNext.count must be a non-negative integer, got ${String(c.failNext.count)}`);
       this.fail = c.failNext.count > 0 ? { ...c.failNext } : null;
     }
     if (c.stalledChannels !== undefined) {
@@ -64,7 +65,8 @@ export class FaultInjector extends EventEmitter<{ drop: () => void }> {
       for (const ch of c.stalledChannels) this.stalled.add(ch);
     }
     if (c.malformed !== undefined) {
-      if (!Number.isInteger(c.malformed.count) || c.malformed.count < 0) throw new RangeError(`malformed.count must be a non-negative integer, got ${String(c.malformed.count)}`);
+      if (!Number.isInteger(c.malformed.count) || c.malformed.count < 0)
+        throw new RangeError(`malformed.count must be a non-negative integer, got ${String(c.malformed.count)}`);
       this.malformed = c.malformed.count > 0 ? { count: c.malformed.count, channel: c.malformed.channel ?? null } : null;
     }
     if (c.loseOrderResponses !== undefined) {

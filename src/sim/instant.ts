@@ -166,15 +166,37 @@ export class InstantDesk {
     }
     this.quotes.delete(quoteKey(account, req.symbol, req.side));
     const order: WireInstantOrder = {
-      symbol: req.symbol, sourceMarket: spec.base, destinationMarket: spec.quote, type: 'OTC', side: req.side,
-      clientOrderId: this.nextClientId(), transactTime: Math.floor(now / 1000),
-      price: price.toFixed(), origQty: qty.toFixed(), executedSum: sum.toFixed(), executedQty: qty.toFixed(),
-      executedPrice: price.toFixed(), sum: sum.toFixed(), executedPercent: 100, status: 'FILLED', active: false,
-      fills: [{
-        price: price.toFixed(), quantity: qty.toFixed(), fee: fee.toFixed(), feeCoefficient: rate.toFixed(),
-        feeAsset: buy ? spec.base : spec.quote, timestamp: isoSeconds(now), symbol: req.symbol, sum: sum.toFixed(),
-        makerFeeCoefficient: spec.makerFee.toFixed(), takerFeeCoefficient: rate.toFixed(), isBuyer: buy,
-      }],
+      symbol: req.symbol,
+      sourceMarket: spec.base,
+      destinationMarket: spec.quote,
+      type: 'OTC',
+      side: req.side,
+      clientOrderId: this.nextClientId(),
+      transactTime: Math.floor(now / 1000),
+      price: price.toFixed(),
+      origQty: qty.toFixed(),
+      executedSum: sum.toFixed(),
+      executedQty: qty.toFixed(),
+      executedPrice: price.toFixed(),
+      sum: sum.toFixed(),
+      executedPercent: 100,
+      status: 'FILLED',
+      active: false,
+      fills: [
+        {
+          price: price.toFixed(),
+          quantity: qty.toFixed(),
+          fee: fee.toFixed(),
+          feeCoefficient: rate.toFixed(),
+          feeAsset: buy ? spec.base : spec.quote,
+          timestamp: isoSeconds(now),
+          symbol: req.symbol,
+          sum: sum.toFixed(),
+          makerFeeCoefficient: spec.makerFee.toFixed(),
+          takerFeeCoefficient: rate.toFixed(),
+          isBuyer: buy,
+        },
+      ],
     };
     this.orders.set(order.clientOrderId, { account, order });
     // debug: the bot logs its own fills (with the strategy); this is the exchange's side of it.
@@ -197,11 +219,18 @@ export class InstantDesk {
       const last = this.deps.prices.lastPrice(symbol) ?? this.deps.prices.mid(symbol);
       const names = this.deps.names?.(symbol);
       out[symbol] = {
-        symbol, baseAsset: spec.base, quoteAsset: spec.quote,
-        faName: names?.faName ?? `${spec.base} - ${spec.quote}`, enName: names?.enName ?? `${spec.base} - ${spec.quote}`,
-        minQty: new Decimal(10).pow(-spec.quantityPrecision).toNumber(), minNotional: b.min.toNumber(), maxNotional: b.max.toNumber(),
+        symbol,
+        baseAsset: spec.base,
+        quoteAsset: spec.quote,
+        faName: names?.faName ?? `${spec.base} - ${spec.quote}`,
+        enName: names?.enName ?? `${spec.base} - ${spec.quote}`,
+        minQty: new Decimal(10).pow(-spec.quantityPrecision).toNumber(),
+        minNotional: b.min.toNumber(),
+        maxNotional: b.max.toNumber(),
         stats: { '24h_ch': this.deps.change24h?.(symbol) ?? 0, lastPrice: last ? last.toNumber() : null },
-        buyStatus: 'ENABLE', sellStatus: 'ENABLE', exchangeStatus: 'ENABLE',
+        buyStatus: 'ENABLE',
+        sellStatus: 'ENABLE',
+        exchangeStatus: 'ENABLE',
       };
     }
     return out;
@@ -237,7 +266,9 @@ export class InstantDesk {
 
   /** `OTC-` and a UUID-shaped id derived from the seed and a counter: unique and reproducible. */
   private nextClientId(): string {
-    const h = createHash('sha256').update(`${this.deps.idSeed ?? 'mizan-sim'}:${++this.seq}`).digest('hex');
+    const h = createHash('sha256')
+      .update(`${this.deps.idSeed ?? 'mizan-sim'}:${++this.seq}`)
+      .digest('hex');
     return `OTC-${h.slice(0, 8)}-${h.slice(8, 12)}-4${h.slice(13, 16)}-8${h.slice(17, 20)}-${h.slice(20, 32)}`;
   }
 }

@@ -86,7 +86,8 @@ export class PropLifecycle {
   issuedKey(account: string, clientId: string): string {
     this.deps.desk.subAccountOf(account, clientId);
     const key = this.keys.get(clientId);
-    if (key === undefined) throw simErrors.notFound(`no API key was issued with trading-credit account ${clientId} (it was not bought through POST /v1/prop/user/packages)`);
+    if (key === undefined)
+      throw simErrors.notFound(`no API key was issued with trading-credit account ${clientId} (it was not bought through POST /v1/prop/user/packages)`);
     return key;
   }
 
@@ -101,7 +102,8 @@ export class PropLifecycle {
     const fields: Record<string, string[]> = {};
     const credit = positive(body.credit);
     if (!credit) fields.credit = [`credit must be a positive amount, got ${JSON.stringify(body.credit ?? null)}`];
-    if (body.currency !== sub.pkg.currency) fields.currency = [`currency must be ${sub.pkg.currency}, the package's currency, got ${JSON.stringify(body.currency ?? null)}`];
+    if (body.currency !== sub.pkg.currency)
+      fields.currency = [`currency must be ${sub.pkg.currency}, the package's currency, got ${JSON.stringify(body.currency ?? null)}`];
     const usage = Number(body.usageCount);
     if (!Number.isInteger(usage) || usage < 1) fields.usageCount = [`usageCount must be a whole number >= 1, got ${JSON.stringify(body.usageCount ?? null)}`];
     if (Object.keys(fields).length > 0) throw simErrors.invalid(fields);
@@ -113,7 +115,8 @@ export class PropLifecycle {
   /** `DELETE /v1/prop/user/packages/connect-to-wallet`. */
   disconnectWallet(account: string, clientId: string): unknown[] {
     this.active(account, clientId);
-    if (!this.links.delete(clientId)) throw simErrors.invalid({ 'sub-account-client-id': [`trading-credit account ${clientId} is not connected to the wallet`] });
+    if (!this.links.delete(clientId))
+      throw simErrors.invalid({ 'sub-account-client-id': [`trading-credit account ${clientId} is not connected to the wallet`] });
     return [];
   }
 
@@ -135,22 +138,45 @@ export class PropLifecycle {
     const link = this.links.get(clientId);
     return {
       packageDetail: {
-        id: p.id, title: p.title, assurance: p.assurance.toFixed(), loan: p.loan.toFixed(), currency: p.currency,
+        id: p.id,
+        title: p.title,
+        assurance: p.assurance.toFixed(),
+        loan: p.loan.toFixed(),
+        currency: p.currency,
         destination_currency: p.destinationCurrency === p.currency ? null : p.destinationCurrency,
-        dailyFee: e.daily_fee, dailyFeeDiscount: e.daily_fee_discount, dailyFeeAfterDiscount: e.daily_fee_after_discount,
-        darkImageUrl: img(p.id, 'dark'), lightImageUrl: img(p.id, 'light'), startBalance: start.toFixed(), expireDays: p.expireDays,
+        dailyFee: e.daily_fee,
+        dailyFeeDiscount: e.daily_fee_discount,
+        dailyFeeAfterDiscount: e.daily_fee_after_discount,
+        darkImageUrl: img(p.id, 'dark'),
+        lightImageUrl: img(p.id, 'light'),
+        startBalance: start.toFixed(),
+        expireDays: p.expireDays,
       },
       userPackageDetail: {
         id: this.deps.desk.subAccountsOf(account).findIndex((x) => x.clientId === clientId) + 1,
-        status: sub.status, createdAt: isoSeconds(sub.createdAtMs), expireAt: isoSeconds(sub.expireAtMs), type: 'prop',
-        openDays: e.open_days, totalDays: e.total_days, cyclesCount: e.open_days, debtCyclesCount: 0, paidCyclesCount: e.open_days,
-        warningLimit: p.warningLimit.toFixed(), liquidityLimit: p.liquidityLimit.toFixed(), profit: profit.toFixed(),
+        status: sub.status,
+        createdAt: isoSeconds(sub.createdAtMs),
+        expireAt: isoSeconds(sub.expireAtMs),
+        type: 'prop',
+        openDays: e.open_days,
+        totalDays: e.total_days,
+        cyclesCount: e.open_days,
+        debtCyclesCount: 0,
+        paidCyclesCount: e.open_days,
+        warningLimit: p.warningLimit.toFixed(),
+        liquidityLimit: p.liquidityLimit.toFixed(),
+        profit: profit.toFixed(),
         profitPercentage: profit.div(p.assurance).mul(100).toDecimalPlaces(2).toFixed(),
-        connectToWallet: link ? JSON.stringify(linkJson(link)) : null, renew: this.renew.has(clientId),
-        finalFeeAfterDiscount: e.final_fee_after_discount, finalFee: e.final_fee,
-        finalPayableFeeAmount: e.final_fee_after_discount, finalPayback: p.loan.toFixed(),
+        connectToWallet: link ? JSON.stringify(linkJson(link)) : null,
+        renew: this.renew.has(clientId),
+        finalFeeAfterDiscount: e.final_fee_after_discount,
+        finalFee: e.final_fee,
+        finalPayableFeeAmount: e.final_fee_after_discount,
+        finalPayback: p.loan.toFixed(),
       },
-      alertsData: sub.isWarned ? [{ type: 'warning', message: `the account's value is at or under the warning limit ${p.warningLimit.toFixed()} ${p.currency}` }] : [],
+      alertsData: sub.isWarned
+        ? [{ type: 'warning', message: `the account's value is at or under the warning limit ${p.warningLimit.toFixed()} ${p.currency}` }]
+        : [],
     };
   }
 
@@ -167,11 +193,20 @@ export class PropLifecycle {
     const value = positive(body.value);
     if (!body.currency) throw simErrors.invalid({ currency: ['currency is required'] });
     // The docs' 422 sample: "transferring BTC to this account is not allowed".
-    if (body.currency !== sub.pkg.currency) throw simErrors.invalid({ currency: [`انتقال ارز ${body.currency} به این اکانت مجاز نمی باشد.`] }, 'اطلاعات وارد شده اشتباه است');
+    if (body.currency !== sub.pkg.currency)
+      throw simErrors.invalid({ currency: [`انتقال ارز ${body.currency} به این اکانت مجاز نمی باشد.`] }, 'اطلاعات وارد شده اشتباه است');
     if (!value) throw simErrors.invalid({ value: [`value must be a positive amount, got ${JSON.stringify(body.value ?? null)}`] });
     this.deps.ledger.debitFree(account, sub.pkg.currency, value);
     this.deps.ledger.credit(sub.ledgerId, sub.pkg.currency, value);
-    this.transfers.push({ uniqueId: this.transfers.length + 1, account, clientId, title: sub.pkg.title, currency: sub.pkg.currency, value, atMs: this.deps.clock.now() });
+    this.transfers.push({
+      uniqueId: this.transfers.length + 1,
+      account,
+      clientId,
+      title: sub.pkg.title,
+      currency: sub.pkg.currency,
+      value,
+      atMs: this.deps.clock.now(),
+    });
     return this.subAccountJson(sub);
   }
 
@@ -181,10 +216,19 @@ export class PropLifecycle {
       .filter((t) => t.account === account)
       .reverse()
       .map((t) => ({
-        unique_id: t.uniqueId, source_client_id: account, source_client_title: 'main', destination_client_id: t.clientId,
-        destination_client_title: t.title, source_user_type: 'main', destination_user_type: 'prop',
-        fa_source_user_type: 'اصلی', fa_destination_user_type: 'اعتبار معاملاتی', currency: t.currency, value: t.value.toFixed(),
-        reason: 'transfer', createdAt: isoSeconds(t.atMs),
+        unique_id: t.uniqueId,
+        source_client_id: account,
+        source_client_title: 'main',
+        destination_client_id: t.clientId,
+        destination_client_title: t.title,
+        source_user_type: 'main',
+        destination_user_type: 'prop',
+        fa_source_user_type: 'اصلی',
+        fa_destination_user_type: 'اعتبار معاملاتی',
+        currency: t.currency,
+        value: t.value.toFixed(),
+        reason: 'transfer',
+        createdAt: isoSeconds(t.atMs),
       }));
   }
 
@@ -196,8 +240,15 @@ export class PropLifecycle {
 
   private subAccountJson(s: SubAccountView): Record<string, unknown> {
     return {
-      userId: s.userId, title: s.pkg.title, darkAvatarUrl: img(s.pkg.id, 'dark'), lightAvatarUrl: img(s.pkg.id, 'light'),
-      clientId: s.clientId, isActive: s.status === 'active', type: 'prop', createdAt: isoSeconds(s.createdAtMs), isSuspend: false,
+      userId: s.userId,
+      title: s.pkg.title,
+      darkAvatarUrl: img(s.pkg.id, 'dark'),
+      lightAvatarUrl: img(s.pkg.id, 'light'),
+      clientId: s.clientId,
+      isActive: s.status === 'active',
+      type: 'prop',
+      createdAt: isoSeconds(s.createdAtMs),
+      isSuspend: false,
     };
   }
 }

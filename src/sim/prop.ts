@@ -45,12 +45,40 @@ const D = (v: string | number) => new Decimal(v);
 const img = (id: number, theme: string) => `https://sim.local/prop/${id}-${theme}.png`;
 
 export const DEFAULT_PROP_PACKAGES: PropPackageConfig[] = [
-  { id: 1, title: 'اعتبار معاملاتی ۱۰۰ میلیون تومانی', currency: 'TMN', destinationCurrency: 'TMN', assurance: D(10_000_000), loan: D(90_000_000),
-    warningLimit: D(94_000_000), liquidityLimit: D(92_000_000), status: 'active', expireDays: 30, dailyFee: D(50_000), dailyFeeDiscount: D(0),
-    finalFee: D(200_000), finalFeeDiscount: D(0), unavailableMarkets: ['SHIBTMN'] },
-  { id: 2, title: 'Trading credit 10,000 USDT', currency: 'USDT', destinationCurrency: 'USDT', assurance: D(1_000), loan: D(9_000),
-    warningLimit: D(9_400), liquidityLimit: D(9_200), status: 'active', expireDays: 14, dailyFee: D(5), dailyFeeDiscount: D(1),
-    finalFee: D(10), finalFeeDiscount: D(0), unavailableMarkets: [] },
+  {
+    id: 1,
+    title: 'اعتبار معاملاتی ۱۰۰ میلیون تومانی',
+    currency: 'TMN',
+    destinationCurrency: 'TMN',
+    assurance: D(10_000_000),
+    loan: D(90_000_000),
+    warningLimit: D(94_000_000),
+    liquidityLimit: D(92_000_000),
+    status: 'active',
+    expireDays: 30,
+    dailyFee: D(50_000),
+    dailyFeeDiscount: D(0),
+    finalFee: D(200_000),
+    finalFeeDiscount: D(0),
+    unavailableMarkets: ['SHIBTMN'],
+  },
+  {
+    id: 2,
+    title: 'Trading credit 10,000 USDT',
+    currency: 'USDT',
+    destinationCurrency: 'USDT',
+    assurance: D(1_000),
+    loan: D(9_000),
+    warningLimit: D(9_400),
+    liquidityLimit: D(9_200),
+    status: 'active',
+    expireDays: 14,
+    dailyFee: D(5),
+    dailyFeeDiscount: D(1),
+    finalFee: D(10),
+    finalFeeDiscount: D(0),
+    unavailableMarkets: [],
+  },
 ];
 
 export interface PropDeskDeps {
@@ -116,10 +144,19 @@ export class PropDesk {
     if (!p) throw simErrors.notFound(`trading-credit package ${id} not found`);
     return {
       detail: {
-        id: p.id, title: p.title, currency: p.currency, destination_currency: p.destinationCurrency,
-        assurance: p.assurance.toFixed(), loan: p.loan.toFixed(), warning_limit: p.warningLimit.toFixed(),
-        liquidity_limit: p.liquidityLimit.toFixed(), status: p.status, expire_days: p.expireDays,
-        dark_image_url: img(p.id, 'dark'), light_image_url: img(p.id, 'light'), ...this.feeFields(p),
+        id: p.id,
+        title: p.title,
+        currency: p.currency,
+        destination_currency: p.destinationCurrency,
+        assurance: p.assurance.toFixed(),
+        loan: p.loan.toFixed(),
+        warning_limit: p.warningLimit.toFixed(),
+        liquidity_limit: p.liquidityLimit.toFixed(),
+        status: p.status,
+        expire_days: p.expireDays,
+        dark_image_url: img(p.id, 'dark'),
+        light_image_url: img(p.id, 'light'),
+        ...this.feeFields(p),
         usage_count_step: this.usage.get(p.id) ?? 0,
       },
       unavailableMarkets: [...p.unavailableMarkets],
@@ -132,12 +169,22 @@ export class PropDesk {
     if (!pkg) throw simErrors.notFound(`trading-credit package ${packageId} not found`);
     if (pkg.status !== 'active') throw simErrors.invalid({ package_id: [`package ${packageId} is ${pkg.status}`] });
     this.deps.ledger.debitFree(account, pkg.currency, pkg.assurance);
-    const h = createHash('sha256').update(`${this.deps.idSeed ?? 'mizan-sim'}:prop:${++this.seq}`).digest('hex');
+    const h = createHash('sha256')
+      .update(`${this.deps.idSeed ?? 'mizan-sim'}:prop:${++this.seq}`)
+      .digest('hex');
     const clientId = `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20, 32)}`;
     const now = this.deps.clock.now();
     const sub: SubAccount = {
-      clientId, ledgerId: `${account}/prop/${clientId}`, account, userId: this.userId(account), pkg,
-      createdAtMs: now, expireAtMs: now + pkg.expireDays * DAY_MS, status: 'active', isWarned: false, closeReason: null,
+      clientId,
+      ledgerId: `${account}/prop/${clientId}`,
+      account,
+      userId: this.userId(account),
+      pkg,
+      createdAtMs: now,
+      expireAtMs: now + pkg.expireDays * DAY_MS,
+      status: 'active',
+      isWarned: false,
+      closeReason: null,
     };
     this.deps.ledger.credit(sub.ledgerId, pkg.currency, pkg.assurance.plus(pkg.loan));
     this.subs.set(clientId, sub);
@@ -180,7 +227,10 @@ export class PropDesk {
 
   /** `GET /v1/prop/user/packages/history`: newest first. */
   history(account: string): Record<string, unknown>[] {
-    return [...this.subs.values()].filter((x) => x.account === account).reverse().map((x) => this.entry(x));
+    return [...this.subs.values()]
+      .filter((x) => x.account === account)
+      .reverse()
+      .map((x) => this.entry(x));
   }
 
   /** `DELETE /v1/prop/user/packages`: values and empties the sub-account, pays back the loan and fees. */
@@ -202,8 +252,13 @@ export class PropDesk {
     Object.assign(sub, { status: 'closed', closeReason: reason, finishedAtMs: now, finalBalance: value, fees, openDays, finalAssurance: back });
     this.log.info({ account, clientId, reason, finalBalance: value.toFixed() }, 'trading-credit account closed');
     return {
-      client_id: clientId, currency: pkg.currency, final_balance: value.toFixed(), final_balance_without_transfers: value.toFixed(),
-      prop_package_id: pkg.id, start_balance: pkg.assurance.plus(pkg.loan).toFixed(), user_id: sub.userId,
+      client_id: clientId,
+      currency: pkg.currency,
+      final_balance: value.toFixed(),
+      final_balance_without_transfers: value.toFixed(),
+      prop_package_id: pkg.id,
+      start_balance: pkg.assurance.plus(pkg.loan).toFixed(),
+      user_id: sub.userId,
     };
   }
 
@@ -212,9 +267,15 @@ export class PropDesk {
     for (const sub of this.subs.values()) {
       if (sub.status !== 'active') continue;
       try {
-        if (nowMs >= sub.expireAtMs) { this.close(sub.account, sub.clientId, 'expired'); continue; }
+        if (nowMs >= sub.expireAtMs) {
+          this.close(sub.account, sub.clientId, 'expired');
+          continue;
+        }
         const v = this.value(sub);
-        if (v.lte(sub.pkg.liquidityLimit)) { this.close(sub.account, sub.clientId, 'liquidity'); continue; }
+        if (v.lte(sub.pkg.liquidityLimit)) {
+          this.close(sub.account, sub.clientId, 'liquidity');
+          continue;
+        }
         sub.isWarned = v.lte(sub.pkg.warningLimit);
       } catch (e) {
         if (!(e instanceof SimError)) throw e;
@@ -228,7 +289,10 @@ export class PropDesk {
     const cur = sub.pkg.currency;
     let total = new Decimal(0);
     for (const [asset, e] of Object.entries(this.deps.ledger.balances(sub.ledgerId))) {
-      if (asset === cur) { total = total.plus(e.value); continue; }
+      if (asset === cur) {
+        total = total.plus(e.value);
+        continue;
+      }
       if (e.value.isZero()) continue;
       const sym = `${asset}${cur}`;
       const px = this.deps.prices.bestBid(sym) ?? this.deps.prices.lastPrice(sym);
@@ -246,15 +310,20 @@ export class PropDesk {
 
   private userId(account: string): number {
     let id = this.userIds.get(account);
-    if (id === undefined) { id = 1000 + this.userIds.size + 1; this.userIds.set(account, id); }
+    if (id === undefined) {
+      id = 1000 + this.userIds.size + 1;
+      this.userIds.set(account, id);
+    }
     return id;
   }
 
   private feeFields(p: PropPackageConfig): Record<string, string> {
     return {
-      daily_fee: p.dailyFee.toFixed(), daily_fee_discount: p.dailyFeeDiscount.toFixed(),
+      daily_fee: p.dailyFee.toFixed(),
+      daily_fee_discount: p.dailyFeeDiscount.toFixed(),
       daily_fee_after_discount: after(p.dailyFee, p.dailyFeeDiscount).toFixed(),
-      final_fee: p.finalFee.toFixed(), final_fee_discount: p.finalFeeDiscount.toFixed(),
+      final_fee: p.finalFee.toFixed(),
+      final_fee_discount: p.finalFeeDiscount.toFixed(),
       final_fee_after_discount: after(p.finalFee, p.finalFeeDiscount).toFixed(),
     };
   }
@@ -267,18 +336,37 @@ export class PropDesk {
     const profit = x.finalBalance?.minus(start);
     const fees = this.feeFields(p);
     return {
-      user_id: x.userId, client_id: x.clientId, package_title: p.title, dark_image_url: img(p.id, 'dark'), light_image_url: img(p.id, 'light'),
-      currency: p.currency, destination_currency: p.destinationCurrency, assurance: p.assurance.toFixed(), loan: p.loan.toFixed(),
-      final_balance: s(x.finalBalance), final_balance_without_transfers: s(x.finalBalance), start_balance: start.toFixed(),
-      warning_limit: p.warningLimit.toFixed(), liquidity_limit: p.liquidityLimit.toFixed(), created_at: isoSeconds(x.createdAtMs),
-      finished_at: x.finishedAtMs === undefined ? null : isoSeconds(x.finishedAtMs), expire_at: isoSeconds(x.expireAtMs),
-      close_reason: x.closeReason, status: x.status, is_warned: x.isWarned, expire_days: p.expireDays, ...fees,
-      open_days: openDays, total_days: p.expireDays,
+      user_id: x.userId,
+      client_id: x.clientId,
+      package_title: p.title,
+      dark_image_url: img(p.id, 'dark'),
+      light_image_url: img(p.id, 'light'),
+      currency: p.currency,
+      destination_currency: p.destinationCurrency,
+      assurance: p.assurance.toFixed(),
+      loan: p.loan.toFixed(),
+      final_balance: s(x.finalBalance),
+      final_balance_without_transfers: s(x.finalBalance),
+      start_balance: start.toFixed(),
+      warning_limit: p.warningLimit.toFixed(),
+      liquidity_limit: p.liquidityLimit.toFixed(),
+      created_at: isoSeconds(x.createdAtMs),
+      finished_at: x.finishedAtMs === undefined ? null : isoSeconds(x.finishedAtMs),
+      expire_at: isoSeconds(x.expireAtMs),
+      close_reason: x.closeReason,
+      status: x.status,
+      is_warned: x.isWarned,
+      expire_days: p.expireDays,
+      ...fees,
+      open_days: openDays,
+      total_days: p.expireDays,
       applicable_daily_fee: after(p.dailyFee, new Decimal(0)).mul(openDays).toFixed(),
       applicable_daily_fee_discount: p.dailyFeeDiscount.mul(openDays).toFixed(),
       applicable_daily_fee_after_discount: after(p.dailyFee, p.dailyFeeDiscount).mul(openDays).toFixed(),
-      profit: s(profit), profit_percentage: profit ? profit.div(p.assurance).mul(100).toDecimalPlaces(2).toFixed() : null,
-      final_assurance: s(x.finalAssurance), final_payBack: x.finalBalance && x.finalAssurance ? x.finalBalance.minus(x.finalAssurance).toFixed() : null,
+      profit: s(profit),
+      profit_percentage: profit ? profit.div(p.assurance).mul(100).toDecimalPlaces(2).toFixed() : null,
+      final_assurance: s(x.finalAssurance),
+      final_payBack: x.finalBalance && x.finalAssurance ? x.finalBalance.minus(x.finalAssurance).toFixed() : null,
     };
   }
 }

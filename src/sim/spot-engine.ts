@@ -252,7 +252,9 @@ export class SpotEngine {
   cancel(accountId: string, clientOrderId: string): SimOrder {
     const o = this.order(accountId, clientOrderId);
     if (!o.active) {
-      throw new SimError(422, 'The given data was invalid.', { client_id: [`order ${clientOrderId} is already ${o.status === 'FILLED' ? 'fully executed' : 'cancelled'}`] });
+      throw new SimError(422, 'The given data was invalid.', {
+        client_id: [`order ${clientOrderId} is already ${o.status === 'FILLED' ? 'fully executed' : 'cancelled'}`],
+      });
     }
     const book = this.book(o.symbol);
     const side: BookSide = o.side === 'BUY' ? 'bid' : 'ask';

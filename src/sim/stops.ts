@@ -19,9 +19,7 @@ export class StopBook {
 
   /** The earliest stop whose condition `last` meets: at or below a stop set below, at or above one set above. */
   nextTriggered(symbol: string, last: Decimal): SimOrder | undefined {
-    return this.pending.get(symbol)?.find((o) =>
-      o.stopCondition === 'LESS_THAN_OR_EQUAL' ? last.lte(o.stopPrice!) : last.gte(o.stopPrice!),
-    );
+    return this.pending.get(symbol)?.find((o) => (o.stopCondition === 'LESS_THAN_OR_EQUAL' ? last.lte(o.stopPrice!) : last.gte(o.stopPrice!)));
   }
 
   count(symbol: string): number {

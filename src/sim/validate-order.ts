@@ -43,7 +43,10 @@ export function validateOrder(req: PlaceOrderRequest, market: MarketSpec | undef
       if (dlt(q, market.minQty)) add(fields, 'quantity', `quantity ${q.toFixed()} is below the minimum ${market.minQty.toFixed()} ${market.baseAsset}`);
       if (dgt(q, market.maxQty)) add(fields, 'quantity', `quantity ${q.toFixed()} is above the maximum ${market.maxQty.toFixed()} ${market.baseAsset}`);
     }
-    for (const [field, v] of [['price', needsPrice ? req.price : undefined], ['stop_Price', isStop ? req.stopPrice : undefined]] as const) {
+    for (const [field, v] of [
+      ['price', needsPrice ? req.price : undefined],
+      ['stop_Price', isStop ? req.stopPrice : undefined],
+    ] as const) {
       if (!v) continue;
       if (v.lte(0)) add(fields, field, `${field} must be positive, got ${v.toFixed()}`);
       else if (v.decimalPlaces() > market.tickSize) add(fields, field, `${field} ${v.toFixed()} has more than ${market.tickSize} decimal places`);
@@ -52,7 +55,11 @@ export function validateOrder(req: PlaceOrderRequest, market: MarketSpec | undef
     if (unit && unit.gt(0) && q.gt(0)) {
       const total = unit.mul(q);
       if (dlt(total, market.minNotional)) {
-        add(fields, 'quantity', `order total ${total.toFixed()} ${market.quoteAsset} is below the minimum ${market.minNotional.toFixed()} ${market.quoteAsset}`);
+        add(
+          fields,
+          'quantity',
+          `order total ${total.toFixed()} ${market.quoteAsset} is below the minimum ${market.minNotional.toFixed()} ${market.quoteAsset}`,
+        );
       }
     }
     if (req.type === 'MARKET' && !referencePrice) add(fields, 'symbol', `market ${market.symbol} has no price yet: a MARKET order cannot be valued`);

@@ -83,17 +83,28 @@ export class WithdrawalDesk {
     if (!iban) throw simErrors.invalid({ iban: [`iban ${req.iban} is not one of this account's IBANs`] });
     if (iban.status !== 'ACCEPTED') throw simErrors.invalid({ iban: [`iban ${req.iban} is ${iban.status}, not ACCEPTED`] });
     const value = req.value;
-    if (value.lte(0) || !value.isInteger()) throw simErrors.invalid({ value: [`value must be a positive whole number of ${CURRENCY}, got ${value.toFixed()}`] });
+    if (value.lte(0) || !value.isInteger())
+      throw simErrors.invalid({ value: [`value must be a positive whole number of ${CURRENCY}, got ${value.toFixed()}`] });
     const left = this.deps.extras.available(iban);
-    if (value.gt(left)) throw simErrors.invalid({ value: [`value ${value.toFixed()} is above the ${left.toFixed()} ${CURRENCY} left of today's amount for iban ${iban.id}`] });
+    if (value.gt(left))
+      throw simErrors.invalid({ value: [`value ${value.toFixed()} is above the ${left.toFixed()} ${CURRENCY} left of today's amount for iban ${iban.id}`] });
     this.deps.ledger.lock(account, CURRENCY, value); // 402 when the free balance is short
     this.deps.extras.consume(iban, value);
     const fee = this.deps.fee?.(value) ?? new Decimal(0);
     const now = this.deps.clock.now();
-    const code = createHash('sha256').update(`${this.deps.idSeed ?? 'mizan-sim'}:wd:${++this.seq}`).digest('hex').slice(0, 12).toUpperCase();
+    const code = createHash('sha256')
+      .update(`${this.deps.idSeed ?? 'mizan-sim'}:wd:${++this.seq}`)
+      .digest('hex')
+      .slice(0, 12)
+      .toUpperCase();
     const record: WireWithdrawal = {
-      amount: value.toNumber(), fee: fee.toNumber(), tracking_code: code, created_at: isoSeconds(now), status: 'pending',
-      iban: this.deps.extras.ibanWire(iban), details: split(value.minus(fee), this.deps.transferMax ?? new Decimal(50_000_000)),
+      amount: value.toNumber(),
+      fee: fee.toNumber(),
+      tracking_code: code,
+      created_at: isoSeconds(now),
+      status: 'pending',
+      iban: this.deps.extras.ibanWire(iban),
+      details: split(value.minus(fee), this.deps.transferMax ?? new Decimal(50_000_000)),
     };
     this.all.set(code, { account, amount: value, record });
     this.log.info({ account, iban: iban.id, value: value.toFixed(), tracking: code }, 'withdrawal requested');

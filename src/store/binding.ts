@@ -29,7 +29,10 @@ export interface JournalBinding extends AccountIdentity {
 
 /** sha256 of the fixed prefix and the key, first 16 hex characters. */
 export function keyFingerprint(key: string): string {
-  return createHash('sha256').update(DOMAIN + key).digest('hex').slice(0, 16);
+  return createHash('sha256')
+    .update(DOMAIN + key)
+    .digest('hex')
+    .slice(0, 16);
 }
 
 /** A URL compared as the same exchange whatever its trailing slashes. */
@@ -72,14 +75,19 @@ const same = (a: AccountIdentity, b: AccountIdentity) => a.exchange === b.exchan
  */
 export function bindJournal(journal: Journal, current: AccountIdentity, o: { adopt?: boolean; logger: Logger; now: number }): 'bound' | 'same' | 'adopted' {
   const bound = readBinding(journal);
-  const write = () => journal.kvSet(NS, KEY, { exchange: current.exchange, ...(current.keyFingerprint ? { keyFingerprint: current.keyFingerprint } : {}), since: o.now });
+  const write = () =>
+    journal.kvSet(NS, KEY, { exchange: current.exchange, ...(current.keyFingerprint ? { keyFingerprint: current.keyFingerprint } : {}), since: o.now });
   if (!bound) {
     write();
     o.logger.info({ file: journal.file, exchange: current.exchange, keyFingerprint: current.keyFingerprint ?? null }, 'journal bound to this account');
     return 'bound';
   }
   if (same(bound, current)) {
-    if (o.adopt) o.logger.info({ file: journal.file, exchange: current.exchange, keyFingerprint: current.keyFingerprint ?? null }, '--adopt-journal: the journal already belongs to this account; nothing to adopt');
+    if (o.adopt)
+      o.logger.info(
+        { file: journal.file, exchange: current.exchange, keyFingerprint: current.keyFingerprint ?? null },
+        '--adopt-journal: the journal already belongs to this account; nothing to adopt',
+      );
     return 'same';
   }
   if (!o.adopt) throw new JournalBindingError(journal.file, bound, current);

@@ -56,7 +56,8 @@ function prepare(db: Database.Database) {
     verdict: db.prepare(
       'INSERT INTO verdicts (intent_id, ts, ok, rule, reason, adjustments) VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (intent_id) DO UPDATE SET ts = excluded.ts, ok = excluded.ok, rule = excluded.rule, reason = excluded.reason, adjustments = excluded.adjustments',
     ),
-    orderInsert: db.prepare(`INSERT INTO orders (client_id, strategy, symbol, side, type, venue, account, price, quantity, executed_qty, status, final, created_ts, updated_ts, intent_id, tag, json)
+    orderInsert:
+      db.prepare(`INSERT INTO orders (client_id, strategy, symbol, side, type, venue, account, price, quantity, executed_qty, status, final, created_ts, updated_ts, intent_id, tag, json)
       VALUES (@clientId, @strategy, @symbol, @side, @type, @venue, @account, @price, @quantity, @executedQty, @status, @final, @ts, @ts, @intentId, @tag, @detail)`),
     orderUpdate: db.prepare(
       'UPDATE orders SET status = @status, final = @final, executed_qty = COALESCE(@executedQty, executed_qty), updated_ts = @ts, json = COALESCE(@detail, json) WHERE client_id = @clientId AND final = 0',
@@ -98,7 +99,10 @@ export class Journal extends JournalQueries {
     this.text = <T extends string | null>(t: T): T => (t === null || secrets.length === 0 ? t : (scrub(t, secrets) as T));
     if (deps.checkpoint === 'background' && file !== ':memory:' && !deps.readonly) {
       db.pragma('wal_autocheckpoint = 0');
-      this.checkpointer = new Checkpointer(file, { logger: deps.logger ?? silentLogger, ...(deps.checkpointIntervalMs !== undefined ? { intervalMs: deps.checkpointIntervalMs } : {}) });
+      this.checkpointer = new Checkpointer(file, {
+        logger: deps.logger ?? silentLogger,
+        ...(deps.checkpointIntervalMs !== undefined ? { intervalMs: deps.checkpointIntervalMs } : {}),
+      });
     }
   }
 
@@ -207,7 +211,14 @@ export class Journal extends JournalQueries {
   updateOrder(clientId: string, u: OrderUpdate): boolean {
     return this.transaction(() => {
       const detail = u.detail === undefined ? null : this.text(json(u.detail));
-      const changed = this.st.orderUpdate.run({ clientId, status: u.status, final: u.final ? 1 : 0, executedQty: money(u.executedQty), ts: u.ts, detail }).changes;
+      const changed = this.st.orderUpdate.run({
+        clientId,
+        status: u.status,
+        final: u.final ? 1 : 0,
+        executedQty: money(u.executedQty),
+        ts: u.ts,
+        detail,
+      }).changes;
       if (changed === 0) return false;
       this.st.event.run(clientId, u.ts, u.status, detail);
       return true;

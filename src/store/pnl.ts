@@ -78,7 +78,17 @@ export function computePnl(journal: JournalQueries, opts: JournalPnlOptions = {}
     const feeValue = f.feeAsset === split(f.symbol).quote ? f.fee : f.fee.mul(f.price);
     const quoteDp = Math.max(f.price.mul(f.quantity).decimalPlaces(), feeValue.decimalPlaces());
     dps.set(f.symbol, { quote: Math.min(MAX_DP, Math.max(dp.quote, quoteDp)), price: Math.min(MAX_DP, Math.max(dp.price, f.price.decimalPlaces())) });
-    const pnl = book.apply({ clientOrderId: f.clientId, strategy: f.strategy, symbol: f.symbol, side: f.side, price: f.price, quantity: f.quantity, fee: f.fee, feeAsset: f.feeAsset, timestamp: f.ts });
+    const pnl = book.apply({
+      clientOrderId: f.clientId,
+      strategy: f.strategy,
+      symbol: f.symbol,
+      side: f.side,
+      price: f.price,
+      quantity: f.quantity,
+      fee: f.fee,
+      feeAsset: f.feeAsset,
+      timestamp: f.ts,
+    });
     if (opts.since !== undefined && f.ts < opts.since) continue;
     const k = `${f.strategy}\u0000${f.symbol}`;
     const c = counted.get(k) ?? { fills: 0, realized: ZERO, fees: ZERO };
@@ -91,7 +101,19 @@ export function computePnl(journal: JournalQueries, opts: JournalPnlOptions = {}
     const c = counted.get(`${p.strategy}\u0000${p.symbol}`);
     if (!c) continue;
     const dp = dps.get(p.symbol) ?? { quote: MAX_DP, price: MAX_DP };
-    const row: JournalPnlRow = { strategy: p.strategy, symbol: p.symbol, quote: p.quote, fills: c.fills, position: p.quantity, avgPrice: p.avgPrice, realized: c.realized, fees: c.fees, oversold: p.oversold, quoteDp: dp.quote, priceDp: dp.price };
+    const row: JournalPnlRow = {
+      strategy: p.strategy,
+      symbol: p.symbol,
+      quote: p.quote,
+      fills: c.fills,
+      position: p.quantity,
+      avgPrice: p.avgPrice,
+      realized: c.realized,
+      fees: c.fees,
+      oversold: p.oversold,
+      quoteDp: dp.quote,
+      priceDp: dp.price,
+    };
     const mark = opts.marks?.[p.symbol];
     if (mark) row.unrealized = book.unrealized(p, mark);
     rows.push(row);

@@ -6,7 +6,18 @@ import type Database from 'better-sqlite3';
 import { toDecimal } from '../core/decimal.js';
 import type { Decimal } from '../core/decimal.js';
 import type { Side } from '../core/types/market.js';
-import type { EquityRow, FillRow, IntentRow, OrderEventRow, OrderRow, PageFilter, PositionRow, QueryFilter, TradingStateName, TradingStateRecord } from './types.js';
+import type {
+  EquityRow,
+  FillRow,
+  IntentRow,
+  OrderEventRow,
+  OrderRow,
+  PageFilter,
+  PositionRow,
+  QueryFilter,
+  TradingStateName,
+  TradingStateRecord,
+} from './types.js';
 
 interface OrderSql {
   client_id: string;
@@ -146,7 +157,9 @@ export class JournalQueries {
       w.params.status = f.status;
     }
     const total = (this.db.prepare(`SELECT COUNT(*) AS n FROM orders ${sql}`).get(w.params) as { n: number }).n;
-    const rows = this.db.prepare(`SELECT * FROM orders ${sql} ORDER BY created_ts DESC, client_id DESC LIMIT @limit OFFSET @offset`).all({ ...w.params, limit: f.limit, offset: f.offset ?? 0 }) as OrderSql[];
+    const rows = this.db
+      .prepare(`SELECT * FROM orders ${sql} ORDER BY created_ts DESC, client_id DESC LIMIT @limit OFFSET @offset`)
+      .all({ ...w.params, limit: f.limit, offset: f.offset ?? 0 }) as OrderSql[];
     return { rows: rows.map(orderRow), total };
   }
 
@@ -160,7 +173,9 @@ export class JournalQueries {
     }
     const total = (this.db.prepare(`SELECT COUNT(*) AS n FROM fills ${sql}`).get(w.params) as { n: number }).n;
     const order = f.afterId !== undefined ? 'id ASC' : 'ts DESC, id DESC';
-    const rows = this.db.prepare(`SELECT * FROM fills ${sql} ORDER BY ${order} LIMIT @limit OFFSET @offset`).all({ ...w.params, limit: f.limit, offset: f.offset ?? 0 }) as FillSql[];
+    const rows = this.db
+      .prepare(`SELECT * FROM fills ${sql} ORDER BY ${order} LIMIT @limit OFFSET @offset`)
+      .all({ ...w.params, limit: f.limit, offset: f.offset ?? 0 }) as FillSql[];
     return { rows: rows.map(fillRow), total };
   }
 
@@ -171,7 +186,9 @@ export class JournalQueries {
       state: string;
       detail: string | null;
     }[];
-    return rows.map((r) => (r.detail === null ? { clientId: r.client_id, ts: r.ts, state: r.state } : { clientId: r.client_id, ts: r.ts, state: r.state, detail: parse(r.detail) }));
+    return rows.map((r) =>
+      r.detail === null ? { clientId: r.client_id, ts: r.ts, state: r.state } : { clientId: r.client_id, ts: r.ts, state: r.state, detail: parse(r.detail) },
+    );
   }
 
   fills(f: QueryFilter = {}): FillRow[] {
@@ -219,7 +236,12 @@ export class JournalQueries {
 
   equity(f: Pick<QueryFilter, 'since' | 'until'> = {}): EquityRow[] {
     const w = where(f, 'ts');
-    const rows = this.db.prepare(`SELECT ts, asset, equity, balances FROM equity ${w.sql} ORDER BY ts, id`).all(w.params) as { ts: number; asset: string; equity: string; balances: string }[];
+    const rows = this.db.prepare(`SELECT ts, asset, equity, balances FROM equity ${w.sql} ORDER BY ts, id`).all(w.params) as {
+      ts: number;
+      asset: string;
+      equity: string;
+      balances: string;
+    }[];
     return rows.map((r) => {
       const balances: Record<string, Decimal> = {};
       for (const [k, v] of Object.entries(JSON.parse(r.balances) as Record<string, string>)) balances[k] = toDecimal(v, `equity.balances.${k}`);
@@ -228,7 +250,8 @@ export class JournalQueries {
   }
 
   tradingState(): TradingStateRecord | undefined {
-    const r = this.db.prepare('SELECT state, reason, since FROM trading_state WHERE id = 1').get() as { state: TradingStateName; reason: string | null; since: number } | undefined;
+    const r = this.db.prepare('SELECT state, reason, since FROM trading_state WHERE id = 1').get() as
+      { state: TradingStateName; reason: string | null; since: number } | undefined;
     if (!r) return undefined;
     return r.reason === null ? { state: r.state, since: r.since } : { state: r.state, reason: r.reason, since: r.since };
   }

@@ -78,8 +78,7 @@ function order(
   return draft;
 }
 
-export const limit = (side: Side, symbol: string, size: Size, price: DecimalInput, o?: OrderOptions) =>
-  order(side, symbol, 'LIMIT', size, price, undefined, o);
+export const limit = (side: Side, symbol: string, size: Size, price: DecimalInput, o?: OrderOptions) => order(side, symbol, 'LIMIT', size, price, undefined, o);
 export const market = (side: Side, symbol: string, size: Size, o?: OrderOptions) => order(side, symbol, 'MARKET', size, undefined, undefined, o);
 export const stopLimit = (side: Side, symbol: string, size: Size, stopPrice: DecimalInput, price: DecimalInput, o?: OrderOptions) =>
   order(side, symbol, 'STOP_LIMIT', size, price, stopPrice, o);

@@ -82,14 +82,26 @@ export class HandlerErrors {
     const wall = this.wallNow();
     if (!e) {
       const other = key === '\u0000other';
-      this.kinds.set(key, { strategy: this.strategy, handler: other ? '(any)' : handler, error: other ? `errors of more than ${MAX_KINDS} kinds, the first: ${error}` : error, count: 1, firstAt: this.opts.now(), stack, lastLogged: wall, unlogged: 0 });
+      this.kinds.set(key, {
+        strategy: this.strategy,
+        handler: other ? '(any)' : handler,
+        error: other ? `errors of more than ${MAX_KINDS} kinds, the first: ${error}` : error,
+        count: 1,
+        firstAt: this.opts.now(),
+        stack,
+        lastLogged: wall,
+        unlogged: 0,
+      });
       this.logger.error({ handler, err }, `strategy handler ${handler} failed: ${error}`);
       return;
     }
     e.count++;
     e.unlogged++;
     if (wall - e.lastLogged >= this.everyMs) {
-      this.logger.error({ handler, error, repeats: e.unlogged, total: e.count }, `strategy handler ${handler} failed again ${e.unlogged} time(s) since the last report (${e.count} in all): ${error}`);
+      this.logger.error(
+        { handler, error, repeats: e.unlogged, total: e.count },
+        `strategy handler ${handler} failed again ${e.unlogged} time(s) since the last report (${e.count} in all): ${error}`,
+      );
       e.lastLogged = wall;
       e.unlogged = 0;
     }

@@ -34,7 +34,10 @@ export function resolveParams<P extends ParamSpecs>(
   const input = given ?? {};
   for (const key of Object.keys(input)) {
     if (!(key in specs)) {
-      issues.push({ path: `${path}.${key}`, message: `unknown parameter ${JSON.stringify(key)}${didYouMean(key, Object.keys(specs))} (known: ${Object.keys(specs).join(', ') || 'none'})` });
+      issues.push({
+        path: `${path}.${key}`,
+        message: `unknown parameter ${JSON.stringify(key)}${didYouMean(key, Object.keys(specs))} (known: ${Object.keys(specs).join(', ') || 'none'})`,
+      });
     }
   }
   for (const [key, spec] of Object.entries(specs)) {

@@ -25,15 +25,19 @@ const NAME = /^[A-Za-z_][A-Za-z0-9_.-]*$/;
 /** Throws naming the plot and the field when a declaration is malformed (checked by defineStrategy). */
 export function checkPlotSpecs(strategy: string, plots: unknown): void {
   if (plots === undefined) return;
-  if (typeof plots !== 'object' || plots === null || Array.isArray(plots)) throw new Error(`strategy ${strategy}: plots must be an object of name → { pane, color?, levels? }, got ${JSON.stringify(plots)}`);
+  if (typeof plots !== 'object' || plots === null || Array.isArray(plots))
+    throw new Error(`strategy ${strategy}: plots must be an object of name → { pane, color?, levels? }, got ${JSON.stringify(plots)}`);
   for (const [name, spec] of Object.entries(plots as Record<string, unknown>)) {
     const where = `strategy ${strategy}: plots.${name}`;
     if (!NAME.test(name)) throw new Error(`${where}: a plot name is letters, digits, _ . - (starting with a letter or _), got ${JSON.stringify(name)}`);
-    if (typeof spec !== 'object' || spec === null || Array.isArray(spec)) throw new Error(`${where} must be an object { pane, color?, levels? }, got ${JSON.stringify(spec)}`);
+    if (typeof spec !== 'object' || spec === null || Array.isArray(spec))
+      throw new Error(`${where} must be an object { pane, color?, levels? }, got ${JSON.stringify(spec)}`);
     const s = spec as Record<string, unknown>;
     for (const k of Object.keys(s)) if (k !== 'pane' && k !== 'color' && k !== 'levels') throw new Error(`${where}.${k}: unknown field (pane, color, levels)`);
-    if (s.pane !== undefined && (typeof s.pane !== 'string' || !NAME.test(s.pane))) throw new Error(`${where}.pane must be a name (letters, digits, _ . -), got ${JSON.stringify(s.pane)}`);
-    if (s.color !== undefined && (typeof s.color !== 'string' || !/^[#A-Za-z0-9(),.% ]+$/.test(s.color))) throw new Error(`${where}.color must be a CSS colour (#1e88e5, rgb(…), a name), got ${JSON.stringify(s.color)}`);
+    if (s.pane !== undefined && (typeof s.pane !== 'string' || !NAME.test(s.pane)))
+      throw new Error(`${where}.pane must be a name (letters, digits, _ . -), got ${JSON.stringify(s.pane)}`);
+    if (s.color !== undefined && (typeof s.color !== 'string' || !/^[#A-Za-z0-9(),.% ]+$/.test(s.color)))
+      throw new Error(`${where}.color must be a CSS colour (#1e88e5, rgb(…), a name), got ${JSON.stringify(s.color)}`);
     if (s.levels !== undefined && (!Array.isArray(s.levels) || !s.levels.every((x) => typeof x === 'number' && Number.isFinite(x)))) {
       throw new Error(`${where}.levels must be a list of finite numbers, got ${JSON.stringify(s.levels)}`);
     }
@@ -48,20 +52,33 @@ export const paneOf = (spec: PlotSpec | undefined): string => spec?.pane ?? 'pri
  * number; NaN leaves a gap) and the market (optional when the instance trades one), then hands the
  * point to `sink` (none: checked and dropped).
  */
-export function plotter(o: { strategy: string; plots: PlotSpecs | undefined; markets: readonly string[]; sink?: PlotSink }): (name: string, value: number, symbol?: string) => void {
+export function plotter(o: {
+  strategy: string;
+  plots: PlotSpecs | undefined;
+  markets: readonly string[];
+  sink?: PlotSink;
+}): (name: string, value: number, symbol?: string) => void {
   const declared = o.plots ?? {};
   const names = Object.keys(declared);
   return (name, value, symbol) => {
     if (typeof name !== 'string' || !Object.prototype.hasOwnProperty.call(declared, name)) {
-      throw new Error(`ctx.plot(${JSON.stringify(name)}): not declared in the strategy's plots (${names.length > 0 ? `declared: ${names.join(', ')}` : 'it declares none'}); add it to defineStrategy({ plots: { ${typeof name === 'string' ? name : 'name'}: { pane: 'price' } } })`);
+      throw new Error(
+        `ctx.plot(${JSON.stringify(name)}): not declared in the strategy's plots (${names.length > 0 ? `declared: ${names.join(', ')}` : 'it declares none'}); add it to defineStrategy({ plots: { ${typeof name === 'string' ? name : 'name'}: { pane: 'price' } } })`,
+      );
     }
-    if (typeof value !== 'number') throw new Error(`ctx.plot(${JSON.stringify(name)}, ${JSON.stringify(value)}): the value must be a number (NaN leaves a gap)`);
+    if (typeof value !== 'number')
+      throw new Error(`ctx.plot(${JSON.stringify(name)}, ${JSON.stringify(value)}): the value must be a number (NaN leaves a gap)`);
     let sym = symbol;
     if (sym === undefined) {
-      if (o.markets.length !== 1) throw new Error(`ctx.plot(${JSON.stringify(name)}): strategy ${o.strategy} trades ${o.markets.length} markets; name the market: ctx.plot(${JSON.stringify(name)}, value, symbol)`);
+      if (o.markets.length !== 1)
+        throw new Error(
+          `ctx.plot(${JSON.stringify(name)}): strategy ${o.strategy} trades ${o.markets.length} markets; name the market: ctx.plot(${JSON.stringify(name)}, value, symbol)`,
+        );
       sym = o.markets[0]!;
     } else if (!o.markets.includes(sym)) {
-      throw new Error(`ctx.plot(${JSON.stringify(name)}, value, ${JSON.stringify(sym)}): strategy ${o.strategy} does not trade ${sym} (markets: ${o.markets.join(', ')})`);
+      throw new Error(
+        `ctx.plot(${JSON.stringify(name)}, value, ${JSON.stringify(sym)}): strategy ${o.strategy} does not trade ${sym} (markets: ${o.markets.join(', ')})`,
+      );
     }
     o.sink?.(o.strategy, sym, name, value);
   };

@@ -151,7 +151,12 @@ export class StrategyRunner {
     if (!result) return;
     const done = this.emit(result, { type: 'candle', symbol, bar });
     // Its intents are still executing: the next event waits for them, as behind a queued event.
-    return done ? this.settle(done.then(() => undefined), undefined) : undefined;
+    return done
+      ? this.settle(
+          done.then(() => undefined),
+          undefined,
+        )
+      : undefined;
   }
 
   /**

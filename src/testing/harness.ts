@@ -119,7 +119,9 @@ export function harness(def: AnyStrategyDefinition, opts: HarnessOptions): Harne
   /** A closed candle into the windows (as the trading core's bar feed does). */
   const intoWindows = (symbol: string, bar: Bar) => {
     if (bar.seconds !== res && !declared.includes(bar.seconds)) {
-      throw new Error(`a ${bar.seconds}s bar of ${symbol} fed to a ${res}s strategy: give bars of ${res}s, or declare ${bar.seconds} in the harness's candles: [...]`);
+      throw new Error(
+        `a ${bar.seconds}s bar of ${symbol} fed to a ${res}s strategy: give bars of ${res}s, or declare ${bar.seconds} in the harness's candles: [...]`,
+      );
     }
     windowOf(symbol, bar.seconds).pushBar(bar);
     if (bar.seconds === res) for (const h of higher.get(symbol) ?? []) h.push(bar);
@@ -137,7 +139,19 @@ export function harness(def: AnyStrategyDefinition, opts: HarnessOptions): Harne
     market: (symbol) => {
       const quote = symbol.endsWith('TMN') ? 'TMN' : 'USDT';
       const z = d(0);
-      return { symbol, base: symbol.slice(0, -quote.length), quote, qtyStep: d('1e-8'), priceTick: d('1e-8'), quantityPrecision: 8, pricePrecision: 8, minQty: z, minNotional: z, makerFee: d('0.002'), takerFee: d('0.002') };
+      return {
+        symbol,
+        base: symbol.slice(0, -quote.length),
+        quote,
+        qtyStep: d('1e-8'),
+        priceTick: d('1e-8'),
+        quantityPrecision: 8,
+        pricePrecision: 8,
+        minQty: z,
+        minNotional: z,
+        makerFee: d('0.002'),
+        takerFee: d('0.002'),
+      };
     },
     book: (symbol) => books.get(symbol),
     candles,
@@ -148,7 +162,12 @@ export function harness(def: AnyStrategyDefinition, opts: HarnessOptions): Harne
     position: (s) => positions.get(s),
     marginPositions: (m) => margin.filter((p) => !m || p.market === m),
     openOrders: (symbol) => orders.filter((o) => !symbol || o.symbol === symbol),
-    plot: plotter({ strategy: 'test', plots: def.plots, markets: opts.markets, sink: (_s, symbol, name, value) => void plots.push({ name, symbol, value, time: clock.now() }) }),
+    plot: plotter({
+      strategy: 'test',
+      plots: def.plots,
+      markets: opts.markets,
+      sink: (_s, symbol, name, value) => void plots.push({ name, symbol, value, time: clock.now() }),
+    }),
   };
   const created = def.create(ctx);
   // onCandle and onBook as the kernel delivers them: the candle is in ctx.candles() and the book is
@@ -229,9 +248,23 @@ export function candle(time: number, close: number | string): Bar {
  * A full OHLCV bar starting at `time` (seconds) and `seconds` long (default 60), volume 1 unless given.
  * Its high must be the highest and its low the lowest of its prices.
  */
-export function bar(time: number, open: number | string, high: number | string, low: number | string, close: number | string, volume: number | string = 1, seconds = 60): Bar {
+export function bar(
+  time: number,
+  open: number | string,
+  high: number | string,
+  low: number | string,
+  close: number | string,
+  volume: number | string = 1,
+  seconds = 60,
+): Bar {
   const [o, h, l, c, v] = [open, high, low, close, volume].map(Number) as [number, number, number, number, number];
-  const named: [string, number][] = [['open', o], ['high', h], ['low', l], ['close', c], ['volume', v]];
+  const named: [string, number][] = [
+    ['open', o],
+    ['high', h],
+    ['low', l],
+    ['close', c],
+    ['volume', v],
+  ];
   for (const [k, x] of named) if (!Number.isFinite(x) || x < 0) throw new RangeError(`bar at ${time}: ${k} ${String(x)} is not a number of 0 or more`);
   if (h < Math.max(o, c, l) || l > Math.min(o, c)) throw new RangeError(`bar at ${time}: high ${h} and low ${l} do not bound open ${o} and close ${c}`);
   if (!Number.isInteger(seconds) || seconds < 1) throw new RangeError(`bar at ${time}: seconds ${seconds} is not a whole number of seconds`);

@@ -191,7 +191,10 @@ export class PrivateStreamTracker extends EventEmitter<{ orphan: [OrphanUpdate] 
     if (o.filled.gte(h.update.executedQty)) return this.release(o);
     this.held.delete(id);
     this.counts.refreshes++;
-    this.deps.logger.debug({ clientOrderId: id, reported: h.update.executedQty.toFixed(), booked: o.filled.toFixed() }, 'fills without details: reading the order');
+    this.deps.logger.debug(
+      { clientOrderId: id, reported: h.update.executedQty.toFixed(), booked: o.filled.toFixed() },
+      'fills without details: reading the order',
+    );
     await this.deps.engine.refresh(id);
   }
 

@@ -8,9 +8,7 @@
  */
 import { isoTime } from '../core/clock.js';
 import { perUnit, deq, type Decimal } from '../core/decimal.js';
-import {
-  errorForStatus,
-} from '../core/errors.js';
+import { errorForStatus } from '../core/errors.js';
 import type {
   Balances,
   Fill,
@@ -354,4 +352,3 @@ export class SimVenue implements Venue {
     return () => void this.sim.off('order', fn);
   }
 }
-

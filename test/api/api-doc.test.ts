@@ -11,11 +11,16 @@ import { REPO } from '../backtest/helpers.js';
 
 describe('API reference', () => {
   it('docs/API.md equals what the declarations generate (run `npm run docs` after an API change)', () => {
-    const run = () => execFileSync(process.execPath, [join(REPO, 'scripts/api-doc.mjs'), '--check'], { cwd: REPO, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+    const run = () =>
+      execFileSync(process.execPath, [join(REPO, 'scripts/api-doc.mjs'), '--check'], { cwd: REPO, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
     expect(run).not.toThrow();
     const doc = readFileSync(join(REPO, 'docs/API.md'), 'utf8');
     for (const section of ['mizan', 'mizan/testing', 'mizan/backtest', 'mizan/exchange', 'mizan/sim']) expect(doc).toContain(`## \`${section}\``);
-    const code = doc.split('```ts').slice(1).map((b) => b.split('```')[0]!).join('\n');
+    const code = doc
+      .split('```ts')
+      .slice(1)
+      .map((b) => b.split('```')[0]!)
+      .join('\n');
     expect(code).not.toMatch(/\bany\b/);
   }, 120_000);
 });

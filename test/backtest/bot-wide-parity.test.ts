@@ -48,12 +48,23 @@ describe('protections and bot-wide limits: paper versus backtest on the same can
     { name: 'limits.orderRate', limits: 'orderRate: { limit: 3, windowMs: 600000, reserveForCancels: 0 }', params: '', rule: 'orderRate', firstDenied: 2 },
     { name: 'limits.maxOpenOrders', limits: `maxOpenOrders: 3, ${HIGH_RATE}`, params: '', rule: 'exposure', firstDenied: 2 },
     { name: 'limits.maxPositionValue.total', limits: `maxPositionValue: { total: { USDT: 50 } }, ${HIGH_RATE}`, params: '', rule: 'exposure', firstDenied: 1 },
-    { name: 'limits.maxPositionValue.asset', limits: `maxPositionValue: { asset: { BTC: 0.0025 } }, ${HIGH_RATE}`, params: ', baseQty: 0.001', rule: 'exposure', firstDenied: 1 },
+    {
+      name: 'limits.maxPositionValue.asset',
+      limits: `maxPositionValue: { asset: { BTC: 0.0025 } }, ${HIGH_RATE}`,
+      params: ', baseQty: 0.001',
+      rule: 'exposure',
+      firstDenied: 1,
+    },
   ];
   for (const { name, limits, params, rule, firstDenied } of LIMITS) {
     it(`${name}: the bot-wide limit denies the same instances on the same candles`, async () => {
       const strategies = [inst('first', 'rest', '', params), inst('second', 'rest', '', params)].join('\n');
-      const { paper, backtest, n } = await runner.paperThenBacktest(strategies, `risk:\n  limits: { ${limits} }`, (l) => (l['first']?.candles ?? 0) >= 5 && (l['second']?.candles ?? 0) >= 5, 5);
+      const { paper, backtest, n } = await runner.paperThenBacktest(
+        strategies,
+        `risk:\n  limits: { ${limits} }`,
+        (l) => (l['first']?.candles ?? 0) >= 5 && (l['second']?.candles ?? 0) >= 5,
+        5,
+      );
       const s = show(paper, backtest);
       expect(paper['first']!.denials.slice(0, 2), s).toEqual([`${firstDenied}:${rule}`, `${firstDenied + 1}:${rule}`]);
       expect(paper['second']!.denials.slice(0, 2), s).toEqual([`1:${rule}`, `2:${rule}`]);

@@ -41,7 +41,11 @@ export interface PaneInfo {
 /** Every pane of the report's chart, read through the chart's API and the pane's canvases. */
 export async function panes(page: Page): Promise<PaneInfo[]> {
   return page.evaluate(() => {
-    type Canvas = { width: number; height: number; getContext(kind: '2d'): { getImageData(x: number, y: number, w: number, h: number): { data: Uint8ClampedArray } } | null };
+    type Canvas = {
+      width: number;
+      height: number;
+      getContext(kind: '2d'): { getImageData(x: number, y: number, w: number, h: number): { data: Uint8ClampedArray } } | null;
+    };
     type Pane = { getHeight(): number; getSeries(): unknown[]; getHTMLElement(): { querySelectorAll(s: string): ArrayLike<Canvas> } | null };
     const r = (globalThis as unknown as { __report: { chart: { panes(): Pane[] }; panes: { kind: string; label: string }[] } }).__report;
     return r.chart.panes().map((p, i) => {

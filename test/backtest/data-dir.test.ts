@@ -47,7 +47,10 @@ describe('backtest --data', () => {
     // Another directory holding a shorter copy at the same relative path: --data reads that one.
     const dir = mkdtempSync(join(tmpdir(), 'mizan-data-dir-'));
     mkdirSync(join(dir, 'backtest/data'), { recursive: true });
-    const lines = gunzipSync(readFileSync(join(REPO, DATA))).toString('utf8').trimEnd().split('\n');
+    const lines = gunzipSync(readFileSync(join(REPO, DATA)))
+      .toString('utf8')
+      .trimEnd()
+      .split('\n');
     writeFileSync(join(dir, DATA), lines.slice(0, 5_001).join('\n') + '\n');
     const cut = await backtest(dir, ['--data', dir]);
     expect(cut.data.series[0]!.source).toBe(join(dir, DATA));

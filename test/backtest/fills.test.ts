@@ -101,7 +101,11 @@ describe('candle fill model', () => {
       const r = await run(rows, '', {
         at: {
           0: () => marginOpen({ market: 'BTCUSDT', side: 'long', collateral: 1000, riskCoef: 2 }),
-          [minutes]: (ctx) => ctx.marginPositions('BTCUSDT').filter((p) => p.state === 'open').map((p) => marginClose(p.id)),
+          [minutes]: (ctx) =>
+            ctx
+              .marginPositions('BTCUSDT')
+              .filter((p) => p.state === 'open')
+              .map((p) => marginClose(p.id)),
         },
       });
       const t = r.result.trades.find((x) => x.side === 'long');

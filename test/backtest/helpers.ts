@@ -107,7 +107,11 @@ export const BUNDLED_5M = join(REPO, 'backtest/data/BTCUSDT-5m-freqtrade-2023.cs
  * lines of the `backtest:` section after `data:` (range, balances, ...), `extra` top-level sections.
  * Returns what it printed and its result.json.
  */
-export async function cliBacktest<R>(dir: string, name: string, o: { strategies: string; backtest: string; extra?: string }): Promise<{ stdout: string; result: R }> {
+export async function cliBacktest<R>(
+  dir: string,
+  name: string,
+  o: { strategies: string; backtest: string; extra?: string },
+): Promise<{ stdout: string; result: R }> {
   const file = join(dir, `${name}.yaml`);
   writeFileSync(
     file,

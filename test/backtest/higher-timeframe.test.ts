@@ -9,7 +9,7 @@ import { CandleWindow } from '../../src/strategy/candle-window.js';
 import { HigherTimeframe } from '../../src/kernel/higher-timeframe.js';
 import { config, scripted, T0, writeCandles, type Ohlcv } from './helpers.js';
 
-describe('higher timeframes from a strategy\'s own candles', () => {
+describe("higher timeframes from a strategy's own candles", () => {
   it('ctx.candles(symbol, 3600) in a 300 s strategy gives the closed hours, built from its 5-minute candles', async () => {
     // 36 five-minute candles = 3 hours; candle i: open 100+i, high 100+i+0.5, low 100+i-0.5, close 100+i+0.25, volume 1.
     const rows: Ohlcv[] = Array.from({ length: 36 }, (_, i) => [100 + i, 100 + i + 0.5, 100 + i - 0.5, 100 + i + 0.25, 1]);
@@ -20,7 +20,9 @@ describe('higher timeframes from a strategy\'s own candles', () => {
       seen.push({ k, n: w.length, ...(w.length ? { last: w.at(-1) } : {}) });
       return undefined;
     };
-    await runBacktest(config(file, { rows: 36, resSec: 300 }), { instances: [scripted({ at: { 5: read(5), 10: read(10), 11: read(11), 12: read(12), 35: read(35) } }, 300)] });
+    await runBacktest(config(file, { rows: 36, resSec: 300 }), {
+      instances: [scripted({ at: { 5: read(5), 10: read(10), 11: read(11), 12: read(12), 35: read(35) } }, 300)],
+    });
     // Candle 10 closes at 00:55: the first hour is still open. Candle 11 closes at 01:00: it closed.
     expect(seen.find((s) => s.k === 5)!.n).toBe(0);
     expect(seen.find((s) => s.k === 10)!.n).toBe(0);

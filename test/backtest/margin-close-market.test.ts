@@ -21,7 +21,11 @@ async function closeIntoGap(side: 'long' | 'short', nextOpen: number, extra = ''
   const r = await runScript([flat, flat, flat, gap, gap, gap], extra, {
     at: {
       0: () => marginOpen({ market: 'BTCUSDT', side, collateral: 1000, riskCoef: 2 }),
-      2: (ctx) => ctx.marginPositions('BTCUSDT').filter((p) => p.state === 'open').map((p) => marginClose(p.id)),
+      2: (ctx) =>
+        ctx
+          .marginPositions('BTCUSDT')
+          .filter((p) => p.state === 'open')
+          .map((p) => marginClose(p.id)),
       4: (ctx) => void later.push(...ctx.marginPositions('BTCUSDT')),
     },
   });
@@ -46,7 +50,7 @@ describe('marginClose without a price', () => {
     expect(trade.exitTime).toBe((T0 + 3 * 60) * 1000);
   });
 
-  it('closes at the better price when the market moved 4 % in the position\'s favour', async () => {
+  it("closes at the better price when the market moved 4 % in the position's favour", async () => {
     // The bound (98) is 5.8 % from the new market (104): a close that executes at once is not "too far".
     const long = await closeIntoGap('long', 104);
     expect(`${long.trade.exit} @${long.trade.exitPrice}`).toBe('signal @104');

@@ -15,8 +15,19 @@ import { cliBacktest } from './helpers.js';
 const dir = mkdtempSync(join(tmpdir(), 'mizan-bt-owners-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-interface Trade { strategy: string; side: string; entryTime: number; exitTime: number | null; entryPrice: string; exitPrice: string | null; exit: string }
-interface Result { trades: Trade[]; denied: { total: number } }
+interface Trade {
+  strategy: string;
+  side: string;
+  entryTime: number;
+  exitTime: number | null;
+  entryPrice: string;
+  exitPrice: string | null;
+  exit: string;
+}
+interface Result {
+  trades: Trade[];
+  denied: { total: number };
+}
 
 // The same slow average: the same warm-up, so each instance starts from the same history alone and together.
 const QUICK = '  - { name: quick, strategy: margin-trend, markets: [BTCUSDT], resolution: "300s", params: { fast: 5, slow: 26, collateral: 300 } }';
@@ -38,7 +49,9 @@ async function backtest(name: string, strategies: string[]): Promise<Result> {
 // candle, so times are compared by candle; prices exactly.
 const candleOf = (ms: number | null) => (ms === null ? null : Math.floor(ms / 300_000));
 const shape = (trades: Trade[], strategy: string) =>
-  trades.filter((t) => t.strategy === strategy).map((t) => ({ side: t.side, entry: candleOf(t.entryTime), exit: candleOf(t.exitTime), entryPrice: t.entryPrice, exitPrice: t.exitPrice, reason: t.exit }));
+  trades
+    .filter((t) => t.strategy === strategy)
+    .map((t) => ({ side: t.side, entry: candleOf(t.entryTime), exit: candleOf(t.exitTime), entryPrice: t.entryPrice, exitPrice: t.exitPrice, reason: t.exit }));
 
 describe('margin positions belong to the strategy that opened them (mizan backtest, child process)', () => {
   it("each strategy's trades with the other on the same market are the trades it makes alone", async () => {
@@ -74,7 +87,11 @@ describe('a margin close or top-up of another strategy position', () => {
             id = seen.a[0] ?? 0;
             return undefined;
           },
-          5: (ctx) => ctx.marginPositions('BTCUSDT').filter((p) => p.state === 'open').map((p) => marginClose(p.id)),
+          5: (ctx) =>
+            ctx
+              .marginPositions('BTCUSDT')
+              .filter((p) => p.state === 'open')
+              .map((p) => marginClose(p.id)),
         },
       }),
       name: 'a',

@@ -29,7 +29,7 @@ afterAll(async () => {
 });
 
 describe('paper versus backtest on the same data', () => {
-  it('sma-cross takes the same trades at the same moments, prices within the fill models\' difference', async () => {
+  it("sma-cross takes the same trades at the same moments, prices within the fill models' difference", async () => {
     const journalFile = join(dir, 'paper.sqlite');
     const strategy = `  - { name: sma, strategy: sma-cross, markets: [BTCUSDT], resolution: 1s, params: { fast: 2, slow: 4, fraction: 0.5 } }`;
     const paperConfig = parseConfig(`

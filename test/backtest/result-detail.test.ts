@@ -112,7 +112,11 @@ describe("runBacktest detail: 'summary'", () => {
   });
 
   it('mizan backtest prints the same summary without --out (which builds no order record) as with it', async () => {
-    const run = (args: string[]) => promisify(execFile)(process.execPath, [join(REPO, 'bin/mizan.js'), 'backtest', 'config/backtest.yaml', ...args], { cwd: REPO, env: { ...process.env, NO_COLOR: '1' } });
+    const run = (args: string[]) =>
+      promisify(execFile)(process.execPath, [join(REPO, 'bin/mizan.js'), 'backtest', 'config/backtest.yaml', ...args], {
+        cwd: REPO,
+        env: { ...process.env, NO_COLOR: '1' },
+      });
     const out = join(mkdtempSync(join(tmpdir(), 'mizan-detail-')), 'out');
     const [lean, full] = await Promise.all([run([]), run(['--out', out])]);
     expect(full.stdout).toContain('wrote ');

@@ -30,7 +30,7 @@ describe('the equity curve the metrics get', () => {
     expect(r.result.metrics.totalReturnPct.value).toBeCloseTo((r.result.summary.endEquity / 10000 - 1) * 100, 10);
   });
 
-  it('an order placed in onStart at the first candle\'s open comes after the start point (its fee is in the return)', async () => {
+  it("an order placed in onStart at the first candle's open comes after the start point (its fee is in the return)", async () => {
     const flat100: Ohlcv = [100, 100, 100, 100, 1000];
     const def = defineStrategy({
       name: 'on-start',
@@ -38,7 +38,14 @@ describe('the equity curve the metrics get', () => {
       params: {},
       create: () => ({ onStart: () => limit('BUY', 'BTCUSDT', qty(10), 101) }),
     });
-    const inst: StrategyInstance = { name: 's', definition: def as StrategyInstance['definition'], params: {}, markets: ['BTCUSDT'], resolutionSec: 60, account: 'main' };
+    const inst: StrategyInstance = {
+      name: 's',
+      definition: def as StrategyInstance['definition'],
+      params: {},
+      markets: ['BTCUSDT'],
+      resolutionSec: 60,
+      account: 'main',
+    };
     const rows = [flat100, flat100, flat100];
     const r = await runBacktest(config(writeCandles(rows), { rows: rows.length }), { instances: [inst] });
     expect(r.result.orders.map((o) => o.state)).toEqual(['filled']);
@@ -48,9 +55,13 @@ describe('the equity curve the metrics get', () => {
     expect(r.result.metrics.totalReturnPct.value).toBeCloseTo(-0.02, 9);
   });
 
-  it('values an asset through a slower market from its first candle\'s open, not from its first close (no fake return)', async () => {
+  it("values an asset through a slower market from its first candle's open, not from its first close (no fake return)", async () => {
     // BTCUSDT one-minute and BTCTMN hourly, all flat: 50,000,000 TMN = 10 BTC = 1,000 USDT from the start.
-    const csv = (n: number, res: number, price: number) => writeCandles(Array.from({ length: n }, (): Ohlcv => [price, price, price, price, 50]), res);
+    const csv = (n: number, res: number, price: number) =>
+      writeCandles(
+        Array.from({ length: n }, (): Ohlcv => [price, price, price, price, 50]),
+        res,
+      );
     const usdt = csv(180, 60, 100);
     const tmn = csv(3, 3600, 5_000_000);
     const cfg = parseConfig(
@@ -261,9 +272,14 @@ journal: { file: ":memory:" }
   it('keeps fees and pnl in an asset the run cannot price apart, and says so', async () => {
     // ETHTMN next to BTCUSDT: nothing converts TMN (or ETH) to USDT.
     const eth: Ohlcv = [200_000, 200_000, 200_000, 200_000, 50];
-    const { r, summary } = await twoMarkets('{ USDT: 10000, TMN: 1000000 }', [eth, eth, eth, eth], {
-      at: { 0: () => market('BUY', 'ETHTMN', qty(1)), 2: () => market('SELL', 'ETHTMN', qty('0.996')) },
-    }, 'ETHTMN');
+    const { r, summary } = await twoMarkets(
+      '{ USDT: 10000, TMN: 1000000 }',
+      [eth, eth, eth, eth],
+      {
+        at: { 0: () => market('BUY', 'ETHTMN', qty(1)), 2: () => market('SELL', 'ETHTMN', qty('0.996')) },
+      },
+      'ETHTMN',
+    );
     expect(r.result.unpricedAssets).toEqual(['ETH', 'TMN']);
     expect(r.result.fees.paid).toBe('0');
     expect(r.result.fees.unconverted).toEqual({ TMN: '1596.8' });
@@ -281,9 +297,9 @@ journal: { file: ":memory:" }
     const { r } = await twoMarkets('{ USDT: 10000, TMN: 50000000 }', [tmn, tmn, tmn, [5_000_000, 5_500_000, 5_000_000, 5_500_000, 50]], {
       at: { 0: () => marginOpen({ market: 'BTCTMN', side: 'long', collateral: 1000000, riskCoef: 2, openPrice: 5000000 }) },
     });
-    expect(r.result.summary.endEquity).toBeCloseTo(10000 + (50_000_000 - 8_000 + 200_000) * 100 / 5_500_000, 6);
+    expect(r.result.summary.endEquity).toBeCloseTo(10000 + ((50_000_000 - 8_000 + 200_000) * 100) / 5_500_000, 6);
     const t = r.result.trades[0]!;
     expect([t.exit, t.pnl, t.quote]).toEqual(['open at end', '192000', 'TMN']);
-    expect(Number(t.pnlReference)).toBeCloseTo(192_000 * 100 / 5_500_000, 9);
+    expect(Number(t.pnlReference)).toBeCloseTo((192_000 * 100) / 5_500_000, 9);
   });
 });

@@ -47,12 +47,21 @@ const RISK = `risk:
 
 describe('risk settings: paper versus backtest on the same candles', () => {
   it('stoplossGuard, the margin monitor and a passing call distance act on the same candles', async () => {
-    const strategies = [inst('stops', 'roundTrips', '', ', sellTag: stop-loss'), inst('held', 'marginHold'), inst('callFar', 'marginHold', ', risk: { minCallDistancePct: 1 }')].join('\n');
+    const strategies = [
+      inst('stops', 'roundTrips', '', ', sellTag: stop-loss'),
+      inst('held', 'marginHold'),
+      inst('callFar', 'marginHold', ', risk: { minCallDistancePct: 1 }'),
+    ].join('\n');
     const risk = `risk:
   limits: { orderRate: { limit: 1000, windowMs: 10000, reserveForCancels: 0 } }
   protections: { stoplossGuard: { trades: 2, windowMinutes: 60 } }
   marginMonitor: { warnAtPct: 60 }`;
-    const { paper, backtest, n } = await paperThenBacktest(strategies, risk, (l) => (l['stops']?.candles ?? 0) >= 14 && (l['held']?.alerts.length ?? 0) > 0, 14);
+    const { paper, backtest, n } = await paperThenBacktest(
+      strategies,
+      risk,
+      (l) => (l['stops']?.candles ?? 0) >= 14 && (l['held']?.alerts.length ?? 0) > 0,
+      14,
+    );
     const upTo = (xs: string[]) => xs.filter((x) => Number(x.split(':')[0]) < n);
     const show = `paper ${JSON.stringify(paper)} | backtest ${JSON.stringify(backtest)}`;
     // Two stop-loss exits: the guard moves the bot to reducing; the next buy is denied (tradingState).
@@ -71,7 +80,12 @@ describe('risk settings: paper versus backtest on the same candles', () => {
 
   it('each setting denies on the same candles with the same rule, and the fills match', async () => {
     const kinds = (l: Record<string, ParityLog>) => l['kinds'];
-    const { paper, backtest, n } = await paperThenBacktest(STRATEGIES, RISK, (l) => (kinds(l)?.candles ?? 0) >= 22 && !!kinds(l)?.margin.some((m) => m.startsWith('closed')), 22);
+    const { paper, backtest, n } = await paperThenBacktest(
+      STRATEGIES,
+      RISK,
+      (l) => (kinds(l)?.candles ?? 0) >= 22 && !!kinds(l)?.margin.some((m) => m.startsWith('closed')),
+      22,
+    );
 
     // Only what both runs saw: paper may have handled candles after the window was read.
     const upTo = (xs: string[]) => xs.filter((x) => Number(x.split(':')[0]) < n);
@@ -92,14 +106,22 @@ describe('risk settings: paper versus backtest on the same candles', () => {
     expect(paper['callNear']!.denials).toEqual(['1:margin']);
     // Every intent kind passed in both (the kinds plan asks nothing a limit forbids) and filled alike.
     expect(paper['kinds']!.denials, show('kinds')).toEqual([]);
-    expect(backtest['kinds']!.fills.filter((f) => !f.startsWith('margin')), show('kinds')).toEqual(paper['kinds']!.fills.filter((f) => !f.startsWith('margin')));
+    expect(
+      backtest['kinds']!.fills.filter((f) => !f.startsWith('margin')),
+      show('kinds'),
+    ).toEqual(paper['kinds']!.fills.filter((f) => !f.startsWith('margin')));
     expect(paper['kinds']!.fills.some((f) => f.startsWith('instant-sell'))).toBe(true);
     // The margin position: opened, collateral added, closed without a price (at the market), after
     // which it leaves ctx.marginPositions() in both modes.
     expect(backtest['kinds']!.margin, show('kinds')).toEqual(paper['kinds']!.margin);
     expect(paper['kinds']!.margin, show('kinds')).toEqual(['open:40', 'open:45', 'closed']);
     // Three losing round trips, then the cooldown pauses the strategy (rule tradingState).
-    expect(paper['cool']!.denials.some((x) => x.endsWith(':tradingState')), show('cool')).toBe(true);
-    expect(filledOrders(backtest['cool']!.fills), show('cool')).toEqual(filledOrders(paper['cool']!.fills).slice(0, filledOrders(backtest['cool']!.fills).length));
+    expect(
+      paper['cool']!.denials.some((x) => x.endsWith(':tradingState')),
+      show('cool'),
+    ).toBe(true);
+    expect(filledOrders(backtest['cool']!.fills), show('cool')).toEqual(
+      filledOrders(paper['cool']!.fills).slice(0, filledOrders(backtest['cool']!.fills).length),
+    );
   }, 120_000);
 });

@@ -7,7 +7,22 @@ import { SpotOrderLog } from '../../src/backtest/spot-order-log.js';
 const d = (x: string) => new Decimal(x);
 
 function order(id: string, createdAt: number): TrackedOrder {
-  return { clientOrderId: id, strategy: 's', account: 'main', symbol: 'BTCUSDT', side: 'BUY', type: 'MARKET', quantity: d('1'), filled: d('0'), filledQuote: d('0'), fee: d('0'), state: 'pending', createdAt, updatedAt: createdAt, quietPolls: 0 };
+  return {
+    clientOrderId: id,
+    strategy: 's',
+    account: 'main',
+    symbol: 'BTCUSDT',
+    side: 'BUY',
+    type: 'MARKET',
+    quantity: d('1'),
+    filled: d('0'),
+    filledQuote: d('0'),
+    fee: d('0'),
+    state: 'pending',
+    createdAt,
+    updatedAt: createdAt,
+    quietPolls: 0,
+  };
 }
 
 describe('SpotOrderLog', () => {

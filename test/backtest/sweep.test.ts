@@ -31,13 +31,16 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 function writeConfig(name: string, body: string): string {
   const file = join(dir, name);
-  writeFileSync(file, `mode: backtest
+  writeFileSync(
+    file,
+    `mode: backtest
 strategies:
   - { name: sma, strategy: sma-cross, markets: [BTCUSDT], resolution: "60s", params: { fast: 5, slow: 20, fraction: 0.5 } }
 ${body}
 journal: { file: ":memory:" }
 logging: { level: warn, pretty: false }
-`);
+`,
+  );
   return file;
 }
 
@@ -65,11 +68,14 @@ async function mizan(args: string[]): Promise<{ out: string; err: string }> {
 describe('sweep data', () => {
   it('reports gaps and a missing start/end once, before any worker starts, then runs', async () => {
     // 2017-11-04T23:02Z .. 2017-11-14T22:59Z with gaps; the range asks for more on both sides.
-    const file = writeConfig('gappy.yaml', `backtest:
+    const file = writeConfig(
+      'gappy.yaml',
+      `backtest:
   data: [ { symbol: BTCUSDT, file: ${JSON.stringify(UNITTEST)} } ]
   from: 2017-11-04
   to: 2017-11-16
-  balances: { USDT: 10000 }`);
+  balances: { USDT: 10000 }`,
+    );
     const config = await loadConfig(file);
     const combos = await expandSweep(config, [parseParamRange('fast=5,8')]);
     const events: string[] = [];
@@ -88,11 +94,14 @@ describe('sweep data', () => {
   });
 
   it('stops with BacktestDataError, before any worker, when a market has no candle in range', async () => {
-    const file = writeConfig('outside.yaml', `backtest:
+    const file = writeConfig(
+      'outside.yaml',
+      `backtest:
   data: [ { symbol: BTCUSDT, file: ${JSON.stringify(UNITTEST)} } ]
   from: 2020-01-01
   to: 2020-02-01
-  balances: { USDT: 10000 }`);
+  balances: { USDT: 10000 }`,
+    );
     const config = await loadConfig(file);
     const combos = await expandSweep(config, [parseParamRange('fast=5,8')]);
     let workers = 0;
@@ -103,20 +112,28 @@ describe('sweep data', () => {
   });
 
   it('mizan sweep prints the data problems before the runs and stops as mizan backtest does', async () => {
-    const gappy = writeConfig('gappy-cli.yaml', `backtest:
+    const gappy = writeConfig(
+      'gappy-cli.yaml',
+      `backtest:
   data: [ { symbol: BTCUSDT, file: ${JSON.stringify(UNITTEST)} } ]
   from: 2017-11-05
   to: 2017-11-14
-  balances: { USDT: 10000 }`);
+  balances: { USDT: 10000 }`,
+    );
     const ok = await mizan(['sweep', gappy, '--param', 'fast=5,8', '--workers', '1', '--out', join(dir, 'gappy.csv')]);
     expect(ok.err).toMatch(/^data: BTCUSDT: \d+ gap\(s\), \d+ missing candle\(s\): 2017-11-/m);
     expect(ok.out).toContain('(2 runs, 1 worker)');
-    const outside = writeConfig('outside-cli.yaml', `backtest:
+    const outside = writeConfig(
+      'outside-cli.yaml',
+      `backtest:
   data: [ { symbol: BTCUSDT, file: ${JSON.stringify(UNITTEST)} } ]
   from: 2020-01-01
   to: 2020-02-01
-  balances: { USDT: 10000 }`);
-    await expect(mizan(['sweep', outside, '--param', 'fast=5,8', '--out', join(dir, 'x.csv')])).rejects.toThrow(/backtest data is missing:\n {2}BTCUSDT: no candle in the requested range/);
+  balances: { USDT: 10000 }`,
+    );
+    await expect(mizan(['sweep', outside, '--param', 'fast=5,8', '--out', join(dir, 'x.csv')])).rejects.toThrow(
+      /backtest data is missing:\n {2}BTCUSDT: no candle in the requested range/,
+    );
   }, 60_000);
 });
 
@@ -138,12 +155,15 @@ describe('sweep with fetch: true', () => {
   });
 
   it('fetches once in the parent, then every worker runs on it; a second sweep reads the cache only', async () => {
-    const file = writeConfig('fetch.yaml', `exchange: { baseUrl: ${JSON.stringify(running.server.url)} }
+    const file = writeConfig(
+      'fetch.yaml',
+      `exchange: { baseUrl: ${JSON.stringify(running.server.url)} }
 backtest:
   data: [ { symbol: BTCUSDT, fetch: true } ]
   from: ${T0 + 3600}
   to: ${T0 + 3000 * 60}
-  balances: { USDT: 10000 }`);
+  balances: { USDT: 10000 }`,
+    );
     const config = await loadConfig(file);
     const combos = await expandSweep(config, [parseParamRange('fast=3..6:1'), parseParamRange('slow=20,30')]);
     const rest = new WallexRestClient({ baseUrl: config.exchange.baseUrl, timeoutMs: 5000 });
@@ -163,16 +183,21 @@ backtest:
 
 describe('sweep options', () => {
   it('--workers must be a whole number of threads, 1 or more', async () => {
-    for (const bad of ['abc', '0', '-1', '1.5', '']) expect(() => parseWorkers(bad)).toThrow(`--workers ${JSON.stringify(bad)}: expected a whole number of worker threads, 1 or more`);
+    for (const bad of ['abc', '0', '-1', '1.5', ''])
+      expect(() => parseWorkers(bad)).toThrow(`--workers ${JSON.stringify(bad)}: expected a whole number of worker threads, 1 or more`);
     expect(parseWorkers('3')).toBe(3);
-    await expect(mizan(['sweep', SWEEP_CONFIG, '--param', 'fast=5', '--workers', 'abc', '--out', join(dir, 'w.csv')])).rejects.toThrow('--workers "abc": expected a whole number');
+    await expect(mizan(['sweep', SWEEP_CONFIG, '--param', 'fast=5', '--workers', 'abc', '--out', join(dir, 'w.csv')])).rejects.toThrow(
+      '--workers "abc": expected a whole number',
+    );
     const config = await loadConfig(SWEEP_CONFIG);
     await expect(runSweep([{ sma: { fast: 5 } }], { configFile: SWEEP_CONFIG, config, workers: Number.NaN })).rejects.toThrow(/--workers NaN/);
   });
 
   it('--param names an instance the config does not have: says so and lists the instances', async () => {
     const config = await loadConfig(SWEEP_CONFIG);
-    await expect(expandSweep(config, [parseParamRange('other.fast=5')])).rejects.toThrow('--param other.fast: the config has no strategy instance named other (its instances: sma)');
+    await expect(expandSweep(config, [parseParamRange('other.fast=5')])).rejects.toThrow(
+      '--param other.fast: the config has no strategy instance named other (its instances: sma)',
+    );
     await expect(expandSweep(config, [parseParamRange('sma.fast=5')])).resolves.toEqual([{ sma: { fast: 5 } }]);
   });
 
@@ -229,7 +254,37 @@ describe('default worker count', () => {
     const s = new WorkerScaler();
     s.started(0, 0);
     // Measured on the bundled 120-run sweep: the slow outliers are collections and compiles.
-    const ms = [538, 244, 178, 79, 99, 56, 67, 40, 29, 29, 39, 27, 48, 46, 55, 41, 51, 68, 58, 102, 75, 83, 35, 41, 85, 31, 21, 21, ...Array<number>(92).fill(17)];
+    const ms = [
+      538,
+      244,
+      178,
+      79,
+      99,
+      56,
+      67,
+      40,
+      29,
+      29,
+      39,
+      27,
+      48,
+      46,
+      55,
+      41,
+      51,
+      68,
+      58,
+      102,
+      75,
+      83,
+      35,
+      41,
+      85,
+      31,
+      21,
+      21,
+      ...Array<number>(92).fill(17),
+    ];
     let t = 2096 - ms[0]!;
     ms.forEach((d, k) => {
       s.result(0, d, (t += d));

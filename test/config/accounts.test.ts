@@ -31,7 +31,7 @@ function yaml(o: { mode?: string; account?: string; accounts?: string } = {}): s
 }
 const issues = (text: string, env: Record<string, string>) => inspectConfig(text, { env }).issues.map((i) => `${i.path}: ${i.message}`);
 
-describe('accounts: the trading-credit accounts\' own keys', () => {
+describe("accounts: the trading-credit accounts' own keys", () => {
   it('resolves each key from its variable', () => {
     const c = parseConfig(yaml({ accounts: 'accounts:\n  "prop:abc-1": { apiKeyEnv: PROP_1_KEY }' }), { env: { WALLEX_API_KEY: MAIN, PROP_1_KEY: PROP } });
     expect(c.accounts).toEqual({ 'prop:abc-1': { apiKeyEnv: 'PROP_1_KEY', apiKey: PROP } });
@@ -49,16 +49,22 @@ describe('accounts: the trading-credit accounts\' own keys', () => {
 
   it('live: the variable must be set, and not to the main key; values never printed', () => {
     const text = yaml({ accounts: 'accounts:\n  "prop:abc-1": { apiKeyEnv: PROP_1_KEY }' });
-    expect(issues(text, { WALLEX_API_KEY: MAIN })).toEqual(['accounts["prop:abc-1"].apiKeyEnv: names PROP_1_KEY, which is not set in the environment: set it to the API key of prop:abc-1']);
+    expect(issues(text, { WALLEX_API_KEY: MAIN })).toEqual([
+      'accounts["prop:abc-1"].apiKeyEnv: names PROP_1_KEY, which is not set in the environment: set it to the API key of prop:abc-1',
+    ]);
     const same = issues(text, { WALLEX_API_KEY: MAIN, PROP_1_KEY: MAIN });
-    expect(same).toEqual(['accounts["prop:abc-1"].apiKeyEnv: PROP_1_KEY holds the same key as exchange.apiKey (value hidden): prop:abc-1 needs the API key issued for it']);
+    expect(same).toEqual([
+      'accounts["prop:abc-1"].apiKeyEnv: PROP_1_KEY holds the same key as exchange.apiKey (value hidden): prop:abc-1 needs the API key issued for it',
+    ]);
     expect(same.join()).not.toContain(MAIN);
     // Paper does not need the key itself.
     expect(issues(yaml({ mode: 'paper', accounts: 'accounts:\n  "prop:abc-1": { apiKeyEnv: PROP_1_KEY }' }), {})).toEqual([]);
   });
 
   it('refuses a name that is not a trading-credit account, a bad variable name and unknown fields', () => {
-    const out = issues(yaml({ accounts: 'accounts:\n  "prop:abc-1": { apiKeyEnv: "1-bad", apiKey: x }\n  main: { apiKeyEnv: K }' }), { WALLEX_API_KEY: MAIN }).join('\n');
+    const out = issues(yaml({ accounts: 'accounts:\n  "prop:abc-1": { apiKeyEnv: "1-bad", apiKey: x }\n  main: { apiKeyEnv: K }' }), {
+      WALLEX_API_KEY: MAIN,
+    }).join('\n');
     expect(out).toMatch(/apiKeyEnv.*is not the name of an environment variable/);
     expect(out).toMatch(/apiKey/);
     expect(out).toMatch(/is not a trading-credit account/);

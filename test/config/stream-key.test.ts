@@ -40,7 +40,9 @@ describe('exchange.stream.privateKey', () => {
   });
 
   it('names a missing variable, and refuses a value that is no stream key without printing it', () => {
-    expect(issues(file('${WALLEX_STREAM_KEY}'), { WALLEX_API_KEY: 'k-123' }).message).toMatch(/exchange\.stream\.privateKey: environment variable WALLEX_STREAM_KEY is not set/);
+    expect(issues(file('${WALLEX_STREAM_KEY}'), { WALLEX_API_KEY: 'k-123' }).message).toMatch(
+      /exchange\.stream\.privateKey: environment variable WALLEX_STREAM_KEY is not set/,
+    );
     const bad = 'has@at-sign-secret';
     const err = issues(file('${WALLEX_STREAM_KEY}'), { WALLEX_API_KEY: 'k-123', WALLEX_STREAM_KEY: bad });
     expect(err.message).toMatch(/exchange\.stream\.privateKey: is not a stream key \(value hidden, 18 characters\)/);

@@ -18,7 +18,26 @@ function rng(seed: number): () => number {
 /** Values that cross decimal.js's base-1e7 word boundaries, equal prefixes, signs, zeros and non-finite ones. */
 function values(): Decimal[] {
   const r = rng(20261125);
-  const out: string[] = ['0', '-0', 'NaN', 'Infinity', '-Infinity', '1', '-1', '1e-30', '-1e-30', '1e30', '9999999', '10000000', '10000001', '0.0000001', '0.00000010000001', '16726.1', '16726.10000001', '16726.09999999'];
+  const out: string[] = [
+    '0',
+    '-0',
+    'NaN',
+    'Infinity',
+    '-Infinity',
+    '1',
+    '-1',
+    '1e-30',
+    '-1e-30',
+    '1e30',
+    '9999999',
+    '10000000',
+    '10000001',
+    '0.0000001',
+    '0.00000010000001',
+    '16726.1',
+    '16726.10000001',
+    '16726.09999999',
+  ];
   for (let i = 0; i < 600; i++) {
     const digits = 1 + Math.floor(r() * 24);
     let m = '';
@@ -69,7 +88,7 @@ describe('dcmp and the comparisons built on it answer as decimal.js does', () =>
     expect(dmin(new Decimal(0), new Decimal('-0')).isNeg()).toBe(true);
   });
 
-  it('reads any decimal.js instance, not only mizan\'s (a strategy may build its own)', () => {
+  it("reads any decimal.js instance, not only mizan's (a strategy may build its own)", () => {
     const theirs = new DecimalJs('16726.10000001');
     expect(dcmp(new Decimal('16726.1'), theirs)).toBe(-1);
     expect(deq(new Decimal('16726.10000001'), theirs)).toBe(true);

@@ -66,7 +66,7 @@ describe('float artifacts and rounding', () => {
   });
 });
 
-describe('perUnit: total / qty, the one fill\'s price when the total is exactly that fill', () => {
+describe("perUnit: total / qty, the one fill's price when the total is exactly that fill", () => {
   it('takes the fill price only when it is what the division gives', () => {
     const fill = { price: d('61234.57'), quantity: d('0.0123'), sum: d('61234.57').mul('0.0123') };
     const got = perUnit(fill.sum, fill.quantity, fill);

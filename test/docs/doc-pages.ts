@@ -58,7 +58,7 @@ export function shellWords(line: string): string[] {
 /** Leaves out the optional parts of a synopsis: every `[…]` group, nested ones included. */
 export function withoutOptional(line: string): string {
   let s = line;
-  for (let prev = ''; prev !== s; ) {
+  for (let prev = ''; prev !== s;) {
     prev = s;
     s = s.replace(/\[[^[\]]*\]/g, '');
   }
@@ -71,7 +71,10 @@ export function withoutOptional(line: string): string {
  * left out. Other lines (npm, curl, apt-get) are not mizan's and are not returned.
  */
 export function mizanCommands(block: ShBlock): string[][] {
-  const joined = block.lines.join('\n').replace(/\\\n\s*/g, ' ').split('\n');
+  const joined = block.lines
+    .join('\n')
+    .replace(/\\\n\s*/g, ' ')
+    .split('\n');
   const out: string[][] = [];
   for (const raw of joined) {
     const words = shellWords(withoutOptional(raw.trim()));

@@ -29,7 +29,11 @@ const bodies: string[] = [];
 // Response bodies are read field by field in the assertions.
 type Json = Record<string, any>;
 
-async function call(method: string, path: string, opts: { token?: string | null; body?: unknown; raw?: string; headers?: Record<string, string> } = {}): Promise<{ status: number; body: Json; headers: Headers }> {
+async function call(
+  method: string,
+  path: string,
+  opts: { token?: string | null; body?: unknown; raw?: string; headers?: Record<string, string> } = {},
+): Promise<{ status: number; body: Json; headers: Headers }> {
   const headers: Record<string, string> = { ...(opts.headers ?? {}) };
   const token = opts.token === undefined ? READ : opts.token;
   if (token !== null) headers.authorization = `Bearer ${token}`;
@@ -74,9 +78,17 @@ function openStream(query = '', headers: Record<string, string> = { authorizatio
 }
 
 beforeAll(async () => {
-  const copy = defaultConfigCopy(dir, (y) => `${y.replace('exchange:\n  simulator: true', 'exchange:\n  simulator: true\n  apiKey: ${WALLEX_API_KEY}')}server:\n  origins: [https://dash.example]\n`);
+  const copy = defaultConfigCopy(
+    dir,
+    (y) =>
+      `${y.replace('exchange:\n  simulator: true', 'exchange:\n  simulator: true\n  apiKey: ${WALLEX_API_KEY}')}server:\n  origins: [https://dash.example]\n`,
+  );
   journalFile = copy.journal;
-  child = startMizan(['run', copy.config, '--serve', '--port', '0'], { MIZAN_SERVER_TOKEN: READ, MIZAN_SERVER_CONTROL_TOKEN: CONTROL, WALLEX_API_KEY: API_KEY });
+  child = startMizan(['run', copy.config, '--serve', '--port', '0'], {
+    MIZAN_SERVER_TOKEN: READ,
+    MIZAN_SERVER_CONTROL_TOKEN: CONTROL,
+    WALLEX_API_KEY: API_KEY,
+  });
   await waitFor('the API address', () => /API on http:\/\/127\.0\.0\.1:\d+/.test(child.out()), 60_000, child, 200);
   base = /API on (http:\/\/127\.0\.0\.1:\d+)/.exec(child.out())![1]!;
   await waitFor('open orders', () => journal((j) => j.openOrders().length) > 0, 45_000, child, 250);
@@ -128,7 +140,12 @@ describe('mizan run --serve: the API of a paper bot', () => {
     await expect
       .poll(async () => {
         const [whole, page] = [await get('/api/v1/orders?limit=500'), await get('/api/v1/orders?limit=1&offset=1')];
-        return page.body.limit === 1 && page.body.offset === 1 && page.body.total === whole.body.total && page.body.items[0].clientOrderId === whole.body.items[1].clientOrderId;
+        return (
+          page.body.limit === 1 &&
+          page.body.offset === 1 &&
+          page.body.total === whole.body.total &&
+          page.body.items[0].clientOrderId === whole.body.items[1].clientOrderId
+        );
       }, settle)
       .toBe(true);
     const gridOpen = await get('/api/v1/orders?strategy=btc-grid&status=open&symbol=BTCTMN');
@@ -169,11 +186,18 @@ describe('mizan run --serve: the API of a paper bot', () => {
     expect(candles.body).toMatchObject({ symbol: 'BTCUSDT', resolution: SMA_RES });
     expect(candles.body.candles.length).toBeGreaterThan(0);
     expect(candles.body.candles.length).toBeLessThanOrEqual(3);
-    expect(candles.body.candles[0]).toMatchObject({ time: expect.any(Number), open: expect.stringMatching(/^\d/), close: expect.stringMatching(/^\d/), empty: expect.any(Boolean) });
+    expect(candles.body.candles[0]).toMatchObject({
+      time: expect.any(Number),
+      open: expect.stringMatching(/^\d/),
+      close: expect.stringMatching(/^\d/),
+      empty: expect.any(Boolean),
+    });
     const times = candles.body.candles.map((x: Json) => x.time as number);
     expect([...times].sort((a, b) => a - b)).toEqual(times);
     expect(times.every((t: number) => t % SMA_RES === 0)).toBe(true);
-    expect((await get('/api/v1/candles?symbol=BTCUSDT&resolution=7')).body.error.message).toContain(`no candles of BTCUSDT at resolution 7s (resolutions: ${SMA_RES})`); // only its strategies' resolutions
+    expect((await get('/api/v1/candles?symbol=BTCUSDT&resolution=7')).body.error.message).toContain(
+      `no candles of BTCUSDT at resolution 7s (resolutions: ${SMA_RES})`,
+    ); // only its strategies' resolutions
     expect((await get('/api/v1/candles?symbol=XRPUSDT&resolution=60')).status).toBe(404);
     expect((await get('/api/v1/candles?resolution=60')).body.error.message).toContain('query.symbol');
     expect(st.body.strategies.find((s: Json) => s.name === 'btc-sma').resolution).toBe(SMA_RES);
@@ -193,7 +217,13 @@ describe('mizan run --serve: the API of a paper bot', () => {
       for (const f of journal((j) => j.fillsPage({ afterId: startId, limit: 100 }).rows)) if (!seen.has(f.id)) seen.set(f.id, Date.now());
     }, 25);
     try {
-      await waitFor('a new fill in the journal and on the stream', () => s.messages.some((m) => m.msg.type === 'fill' && seen.has(m.msg.fill.id)), 90_000, child, 100);
+      await waitFor(
+        'a new fill in the journal and on the stream',
+        () => s.messages.some((m) => m.msg.type === 'fill' && seen.has(m.msg.fill.id)),
+        90_000,
+        child,
+        100,
+      );
     } finally {
       clearInterval(poll);
     }
@@ -204,7 +234,12 @@ describe('mizan run --serve: the API of a paper bot', () => {
     expect(s.messages[0]!.msg.type).toBe('hello');
     await waitFor('a status push', () => s.messages.some((x) => x.msg.type === 'status'), 10_000, child);
     // Each candle the bot closes (btc-sma's candles of BTCUSDT), as GET /candles then lists it.
-    await waitFor('a candle push', () => s.messages.some((x) => x.msg.type === 'candle' && x.msg.symbol === 'BTCUSDT' && x.msg.resolution === SMA_RES), 30_000, child);
+    await waitFor(
+      'a candle push',
+      () => s.messages.some((x) => x.msg.type === 'candle' && x.msg.symbol === 'BTCUSDT' && x.msg.resolution === SMA_RES),
+      30_000,
+      child,
+    );
     const pushed = s.messages.find((x) => x.msg.type === 'candle' && x.msg.symbol === 'BTCUSDT')!.msg;
     const listed = (await get(`/api/v1/candles?symbol=BTCUSDT&resolution=${SMA_RES}&limit=1000`)).body.candles as Json[];
     expect(listed.find((c) => c.time === pushed.candle.time)).toEqual(pushed.candle);
@@ -231,7 +266,12 @@ describe('mizan run --serve: the API of a paper bot', () => {
     expect(r!.status).toBe(200);
     expect(r!.body.order).toMatchObject({ clientOrderId: id, status: 'cancelled', final: true });
     expect(journal((j) => j.order(id))).toMatchObject({ status: 'cancelled', final: true });
-    await waitFor('the cancel on the stream', () => s.messages.some((m) => m.msg.type === 'order' && m.msg.order.clientOrderId === id && m.msg.order.status === 'cancelled'), 5_000, child);
+    await waitFor(
+      'the cancel on the stream',
+      () => s.messages.some((m) => m.msg.type === 'order' && m.msg.order.clientOrderId === id && m.msg.order.status === 'cancelled'),
+      5_000,
+      child,
+    );
     s.ws.close();
     expect((await post('/api/v1/orders/no-such-order/cancel')).status).toBe(404);
   });
@@ -244,14 +284,26 @@ describe('mizan run --serve: the API of a paper bot', () => {
     expect(journal((j) => j.openOrders().filter((o) => o.strategy === 'btc-grid').length)).toBe(0);
     // The others go on (the market maker requotes every 2 s): once it has placed an order since the
     // stop, the stopped grid has had books to react to, and placed nothing.
-    await waitFor('eth-mm placing an order after the stop', () => journal((j) => j.orders({ strategy: 'eth-mm', since: stoppedAt + 1 }).length) > 0, 20_000, child, 250);
+    await waitFor(
+      'eth-mm placing an order after the stop',
+      () => journal((j) => j.orders({ strategy: 'eth-mm', since: stoppedAt + 1 }).length) > 0,
+      20_000,
+      child,
+      250,
+    );
     expect(journal((j) => j.orders({ strategy: 'btc-grid', since: stoppedAt }).length)).toBe(0);
     expect((await get('/api/v1/strategies/btc-grid')).body.state).toBe('stopped');
     expect((await get('/api/v1/strategies/eth-mm')).body.state).toBe('running');
 
     const start = await post('/api/v1/strategies/btc-grid/start', {});
     expect(start.body).toMatchObject({ name: 'btc-grid', state: 'running' });
-    await waitFor('the grid placing orders again', () => journal((j) => j.openOrders().filter((o) => o.strategy === 'btc-grid').length) > 0, 20_000, child, 250);
+    await waitFor(
+      'the grid placing orders again',
+      () => journal((j) => j.openOrders().filter((o) => o.strategy === 'btc-grid').length) > 0,
+      20_000,
+      child,
+      250,
+    );
   }, 60_000);
 
   it('cancels every order of a strategy', async () => {
@@ -291,7 +343,13 @@ describe('mizan run --serve: the API of a paper bot', () => {
     const resumedAt = Date.now();
     expect((await post('/api/v1/strategies/btc-grid/stop', {})).status).toBe(200);
     expect((await post('/api/v1/strategies/btc-grid/start', {})).status).toBe(200);
-    await waitFor('orders placed after the resume', () => journal((j) => j.orders({ strategy: 'btc-grid', since: resumedAt }).some((o) => o.status === 'open')), 30_000, child, 250);
+    await waitFor(
+      'orders placed after the resume',
+      () => journal((j) => j.orders({ strategy: 'btc-grid', since: resumedAt }).some((o) => o.status === 'open')),
+      30_000,
+      child,
+      250,
+    );
     s.ws.close();
   }, 90_000);
 
@@ -348,7 +406,12 @@ describe('mizan run --serve: the API of a paper bot', () => {
     // The order may end on its own meanwhile (the market maker requotes, the grid fills); what must
     // not happen is an action of the API (each is logged before it is carried out): none is.
     const actions = ['api: halt', 'api: resume', 'api: stop strategy', 'api: start strategy', 'api: cancel the orders of a strategy', 'api: cancel order'];
-    expect(child.lines().slice(mark).filter((l) => actions.includes(String(l.msg)))).toEqual([]);
+    expect(
+      child
+        .lines()
+        .slice(mark)
+        .filter((l) => actions.includes(String(l.msg))),
+    ).toEqual([]);
   });
 
   it('refuses a bad or oversized body (400, 413) and changes nothing', async () => {
@@ -383,7 +446,10 @@ describe('mizan run --serve: the API of a paper bot', () => {
       expect(r.headers.get('access-control-allow-origin'), near).toBeNull();
     }
     // Its preflight (a browser sends no token on it) is answered; nothing else's is.
-    const pre = await call('OPTIONS', '/api/v1/halt', { token: null, headers: { origin: 'https://dash.example', 'access-control-request-method': 'POST', 'access-control-request-headers': 'authorization,content-type' } });
+    const pre = await call('OPTIONS', '/api/v1/halt', {
+      token: null,
+      headers: { origin: 'https://dash.example', 'access-control-request-method': 'POST', 'access-control-request-headers': 'authorization,content-type' },
+    });
     expect(pre.status).toBe(204);
     expect(pre.headers.get('access-control-allow-origin')).toBe('https://dash.example');
     expect(pre.headers.get('access-control-allow-headers')).toBe('authorization, content-type');
@@ -391,7 +457,10 @@ describe('mizan run --serve: the API of a paper bot', () => {
     const preSame = await call('OPTIONS', '/api/v1/halt', { token: null, headers: { origin: base, 'access-control-request-method': 'POST' } });
     expect(preSame.headers.get('access-control-allow-origin')).toBeNull();
     expect(preSame.status).toBe(401);
-    const preForeign = await call('OPTIONS', '/api/v1/halt', { token: null, headers: { origin: 'https://evil.example', 'access-control-request-method': 'POST' } });
+    const preForeign = await call('OPTIONS', '/api/v1/halt', {
+      token: null,
+      headers: { origin: 'https://evil.example', 'access-control-request-method': 'POST' },
+    });
     expect(preForeign.status).toBe(403);
     expect(preForeign.headers.get('access-control-allow-origin')).toBeNull();
     // A preflight changes nothing: the halt itself still needs the control token.

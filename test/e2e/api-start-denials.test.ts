@@ -45,7 +45,11 @@ describe('the API lists the denials of the first moments', () => {
     const body = (await r.json()) as { recentDenials: { rule: string; reason: string; intent: string; symbol: string }[] };
     expect(body.recentDenials).toHaveLength(1);
     // Denied at start (no book yet to price a market order, or the balance): either way listed, with its reason.
-    expect(body.recentDenials[0], JSON.stringify(body.recentDenials[0])).toMatchObject({ rule: expect.stringMatching(/^(marketLimits|balance)$/), intent: 'order', symbol: 'BTCUSDT' });
+    expect(body.recentDenials[0], JSON.stringify(body.recentDenials[0])).toMatchObject({
+      rule: expect.stringMatching(/^(marketLimits|balance)$/),
+      intent: 'order',
+      symbol: 'BTCUSDT',
+    });
     expect(body.recentDenials[0]!.reason.length).toBeGreaterThan(10);
   }, 90_000);
 });

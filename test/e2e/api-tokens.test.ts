@@ -28,7 +28,10 @@ const status = (base: string, token: string) => fetch(`${base}/api/v1/status`, {
 describe('mizan run: the API tokens', () => {
   it('generates both tokens when none is set, prints each once, and keeps them out of the log file and the journal', async () => {
     const logFile = join(dir, 'gen.log');
-    const { config, journal } = defaultConfigCopy(dir, (y) => `${y.replace('logging:\n  level: info', `logging:\n  level: info\n  file: ${logFile}`)}server:\n  port: 0\n`);
+    const { config, journal } = defaultConfigCopy(
+      dir,
+      (y) => `${y.replace('logging:\n  level: info', `logging:\n  level: info\n  file: ${logFile}`)}server:\n  port: 0\n`,
+    );
     const env = { MIZAN_SERVER_TOKEN: '', MIZAN_SERVER_CONTROL_TOKEN: '' };
     const c = startMizan(['run', config], env);
     children.push(c);
@@ -40,7 +43,12 @@ describe('mizan run: the API tokens', () => {
     expect(read).not.toBe(control);
     expect(await status(base, read)).toBe(200);
     expect(await status(base, 'not-the-token-0123456789')).toBe(401);
-    const halt = (token: string) => fetch(`${base}/api/v1/halt`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: JSON.stringify({ reason: 'generated token' }) }).then((r) => r.status);
+    const halt = (token: string) =>
+      fetch(`${base}/api/v1/halt`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ reason: 'generated token' }),
+      }).then((r) => r.status);
     expect(await halt(read)).toBe(403);
     expect(await halt(control)).toBe(200);
     await stop(c);
@@ -48,13 +56,15 @@ describe('mizan run: the API tokens', () => {
     const log = readFileSync(logFile, 'utf8');
     expect(log).toContain('api: listening');
     expect(log).toContain('api: wrong token');
-    const db = readFileSync(journal).toString('latin1') + (() => {
-      try {
-        return readFileSync(`${journal}-wal`).toString('latin1');
-      } catch {
-        return '';
-      }
-    })();
+    const db =
+      readFileSync(journal).toString('latin1') +
+      (() => {
+        try {
+          return readFileSync(`${journal}-wal`).toString('latin1');
+        } catch {
+          return '';
+        }
+      })();
     for (const t of [read, control]) {
       expect(log).not.toContain(t);
       expect(db).not.toContain(t);
@@ -65,8 +75,15 @@ describe('mizan run: the API tokens', () => {
     const port = 20_000 + Math.floor(Math.random() * 20_000);
     const sub = join(dir, 'section');
     mkdirSync(sub);
-    const { config } = defaultConfigCopy(sub, (y) => `${y}server:\n  host: 127.0.0.1\n  port: ${port}\n  token: \${BOT_READ}\n  controlToken: \${BOT_CONTROL}\n`);
-    const c = startMizan(['run', config], { BOT_READ: 'section-read-token-0123456789', BOT_CONTROL: 'section-control-token-0123456789', MIZAN_SERVER_TOKEN: 'default-read-token-0123456789' });
+    const { config } = defaultConfigCopy(
+      sub,
+      (y) => `${y}server:\n  host: 127.0.0.1\n  port: ${port}\n  token: \${BOT_READ}\n  controlToken: \${BOT_CONTROL}\n`,
+    );
+    const c = startMizan(['run', config], {
+      BOT_READ: 'section-read-token-0123456789',
+      BOT_CONTROL: 'section-control-token-0123456789',
+      MIZAN_SERVER_TOKEN: 'default-read-token-0123456789',
+    });
     children.push(c);
     await waitFor('the API', () => c.out().includes(`API on http://127.0.0.1:${port}/api/v1/`), 60_000, c, 200);
     expect(c.out()).not.toContain('generated');

@@ -60,7 +60,8 @@ ${o.logging ?? ''}`,
   return { dir, config, out: join(dir, 'out') };
 }
 
-const thrower = (params = '{}') => `  - { name: t, strategy: ${JSON.stringify(join(FIX, 'thrower.ts'))}, markets: [BTCUSDT], resolution: "60s", params: ${params} }`;
+const thrower = (params = '{}') =>
+  `  - { name: t, strategy: ${JSON.stringify(join(FIX, 'thrower.ts'))}, markets: [BTCUSDT], resolution: "60s", params: ${params} }`;
 const denied = `  - { name: d, strategy: ${JSON.stringify(join(FIX, 'denied.ts'))}, markets: [BTCUSDT], resolution: "60s" }`;
 
 /** The JSON log lines of stderr (the logger writes JSON when stderr is not a terminal). */
@@ -78,7 +79,10 @@ describe('mizan backtest: strategy errors and logs', () => {
     expect(r.code).toBe(1);
     const errs = logLines(r.stderr).filter((l) => l.level === 50);
     // One line per kind (onStart's TypeError, onCandle's Error), each with the strategy file in its stack.
-    expect(errs.map((l) => l.msg)).toEqual(['strategy handler onStart failed: TypeError: cannot start', 'strategy handler onCandle failed: Error: boom on a candle']);
+    expect(errs.map((l) => l.msg)).toEqual([
+      'strategy handler onStart failed: TypeError: cannot start',
+      'strategy handler onCandle failed: Error: boom on a candle',
+    ]);
     for (const l of errs) {
       expect(l.strategy).toBe('t');
       expect(l.err?.stack).toContain('fixtures/thrower.ts:');
@@ -87,7 +91,9 @@ describe('mizan backtest: strategy errors and logs', () => {
     expect(r.stdout).toContain('strategy handler errors: 38');
     expect(r.stdout).toMatch(/37 × t\.onCandle: Error: boom on a candle \(first at 2024-01-01T00:04:00\.000Z\)/);
     expect(r.stderr).toContain('exit code 1 (--allow-errors or backtest.allowErrors accepts them)');
-    expect(readFileSync(join(s.out, 'report.html'), 'utf8')).toContain('<b>Strategy handler errors: 38</b><br>1 × t.onStart: TypeError: cannot start (first at 2024-01-01T00:00:00.000Z)<br>37 × t.onCandle');
+    expect(readFileSync(join(s.out, 'report.html'), 'utf8')).toContain(
+      '<b>Strategy handler errors: 38</b><br>1 × t.onStart: TypeError: cannot start (first at 2024-01-01T00:00:00.000Z)<br>37 × t.onCandle',
+    );
     const res = readResult(s.out) as unknown as { errors: { total: number; kinds: unknown[] } };
     expect(res.errors).toEqual({
       total: 38,
@@ -156,7 +162,9 @@ describe('mizan backtest: denied intents by rule and reason', () => {
     expect(r.stdout).toMatch(/ {8}27 × quantity 9345\.850467–9901\.267326 is above the maximum 100 of BTCUSDT\n/);
     expect(r.stdout).toMatch(/ {8}13 × order total 0\.000909–0\.000963 USDT \(0\.000009 × 101–107\) is below the minimum 10 of BTCUSDT\n/);
     expect(r.stdout).not.toContain(' # ');
-    const res = readResult(s.out) as unknown as { denied: { total: number; byRule: { rule: string; count: number; reasons: { reason: string; count: number; example: string }[]; otherReasons: number }[] } };
+    const res = readResult(s.out) as unknown as {
+      denied: { total: number; byRule: { rule: string; count: number; reasons: { reason: string; count: number; example: string }[]; otherReasons: number }[] };
+    };
     expect(res.denied.total).toBe(40);
     expect(res.denied.byRule).toHaveLength(1);
     const rule = res.denied.byRule[0]!;
@@ -167,6 +175,8 @@ describe('mizan backtest: denied intents by rule and reason', () => {
     ]);
     expect(rule.reasons[0]!.example).toMatch(/^quantity \d+\.\d+ is above the maximum 100 of BTCUSDT$/);
     const html = readFileSync(join(s.out, 'report.html'), 'utf8');
-    expect(html).toContain('<b>Denied intents: 40</b><br>marketLimits: 40<br>&nbsp;&nbsp;27 × quantity 9345.850467–9901.267326 is above the maximum 100 of BTCUSDT');
+    expect(html).toContain(
+      '<b>Denied intents: 40</b><br>marketLimits: 40<br>&nbsp;&nbsp;27 × quantity 9345.850467–9901.267326 is above the maximum 100 of BTCUSDT',
+    );
   }, 60_000);
 });

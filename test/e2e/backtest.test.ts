@@ -17,7 +17,9 @@ describe('mizan backtest config/backtest.yaml', () => {
     const b = join(tmp.dir, 'run2');
     const r1 = await mizan(['backtest', 'config/backtest.yaml', '--out', a]);
     expect(r1.code, r1.all).toBe(0);
-    expect(r1.stdout).toMatch(/^backtest 2023-01-03T00:00:00\.000Z \.\. 2023-02-09T00:00:00\.000Z: sma \(sma-cross on BTCUSDT\); rsi \(rsi-reversion on BTCUSDT\)$/m);
+    expect(r1.stdout).toMatch(
+      /^backtest 2023-01-03T00:00:00\.000Z \.\. 2023-02-09T00:00:00\.000Z: sma \(sma-cross on BTCUSDT\); rsi \(rsi-reversion on BTCUSDT\)$/m,
+    );
     expect(r1.stdout).toMatch(/^candles \d+, orders \d+, trades \d+( \(\d+ open at end\))?, denied intents \d+/m);
     expect(r1.stdout).toMatch(/^Total return\s+-?[\d.]+ %$/m);
     expect(r1.stdout).toMatch(/^Buy & hold return\s+-?[\d.]+ %$/m);

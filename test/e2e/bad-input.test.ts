@@ -76,20 +76,29 @@ backtest:
 
 describe('candle files that used to be read wrongly', { timeout: 120_000 }, () => {
   it('the same file, well formed, runs (the cases below differ by one line)', async () => {
-    const csv = tmp.file('ok.csv', candles(() => undefined));
+    const csv = tmp.file(
+      'ok.csv',
+      candles(() => undefined),
+    );
     const r = await mizan(['backtest', tmp.file('bt-ok.yaml', backtest(csv))]);
     expect(r.code, r.all).toBe(0);
   });
 
   it('a row with more fields than the header is refused naming the file and line', async () => {
-    const csv = tmp.file('wide.csv', candles((rows) => (rows[200] += ',1,2,3'))); // line 201
+    const csv = tmp.file(
+      'wide.csv',
+      candles((rows) => (rows[200] += ',1,2,3')),
+    ); // line 201
     const r = await mizan(['backtest', tmp.file('bt-wide.yaml', backtest(csv))]);
     expect(r.code, r.all).toBe(1);
     expect(r.stderr).toContain(`${csv}, line 201: expected 6 fields (as the header has), got 9: "${T0 + 300 * 199},100,101,99,100.5,1,1,2,3"`);
   });
 
   it('a timestamp shifted by 17 s names its line and both times, not "candles are 283s long"', async () => {
-    const csv = tmp.file('shift.csv', candles((rows) => (rows[401] = rows[401]!.replace(String(T0 + 300 * 400), String(T0 + 300 * 400 + 17))))); // line 402
+    const csv = tmp.file(
+      'shift.csv',
+      candles((rows) => (rows[401] = rows[401]!.replace(String(T0 + 300 * 400), String(T0 + 300 * 400 + 17)))),
+    ); // line 402
     const r = await mizan(['backtest', tmp.file('bt-shift.yaml', backtest(csv))]);
     expect(r.code, r.all).toBe(1);
     const t = T0 + 300 * 400 + 17;

@@ -48,7 +48,11 @@ async function backtest(how: 'exit' | 'sell'): Promise<{ result: Json; stdout: s
     ].join('\n'),
   );
   const out = join(dir, how);
-  const { stdout } = await promisify(execFile)(process.execPath, ['bin/mizan.js', 'backtest', cfg, '--out', out], { cwd: REPO, env: { ...process.env, NO_COLOR: '1' }, maxBuffer: 1 << 24 }).catch((err: { stdout?: string; stderr?: string; code?: number }) => {
+  const { stdout } = await promisify(execFile)(process.execPath, ['bin/mizan.js', 'backtest', cfg, '--out', out], {
+    cwd: REPO,
+    env: { ...process.env, NO_COLOR: '1' },
+    maxBuffer: 1 << 24,
+  }).catch((err: { stdout?: string; stderr?: string; code?: number }) => {
     throw new Error(`mizan backtest exited ${err.code}: ${err.stdout}\n${err.stderr}`);
   });
   const result = JSON.parse(readFileSync(join(out, 'result.json'), 'utf8')) as Json;
@@ -68,7 +72,7 @@ function ledgerValue(r: Json): Decimal {
 }
 
 describe('mizan backtest: leaving a position while its bracket rests', () => {
-  it('exit(): the bracket\'s stop is cancelled, then the position sold at market; no denial; the trades add up to the equity change', async () => {
+  it("exit(): the bracket's stop is cancelled, then the position sold at market; no denial; the trades add up to the equity change", async () => {
     const { result: r, stdout } = await backtest('exit');
     expect(r.denied.total, JSON.stringify(r.denied)).toBe(0);
     expect(stdout).toMatch(/denied intents 0\n/);
@@ -102,7 +106,11 @@ describe('mizan backtest: leaving a position while its bracket rests', () => {
     expect(reason).not.toMatch(/(^|\s)#(\s|$)/);
     // The numbers (a range where they differed between the denials), the lock and exit() named.
     const N = String.raw`\d+(?:\.\d+)?(?:–\d+(?:\.\d+)?)?`;
-    expect(reason).toMatch(new RegExp(`^needs ${N} BTC \\(fees included\\) but only ${N} is free on main \\(value ${N} − locked ${N} − reserved ${N}\\); ${N} BTC of it is locked by the resting stop loss of leaver's bracket on BTCUSDT: exit\\('BTCUSDT'\\) cancels the bracket's legs, then sells$`));
+    expect(reason).toMatch(
+      new RegExp(
+        `^needs ${N} BTC \\(fees included\\) but only ${N} is free on main \\(value ${N} − locked ${N} − reserved ${N}\\); ${N} BTC of it is locked by the resting stop loss of leaver's bracket on BTCUSDT: exit\\('BTCUSDT'\\) cancels the bracket's legs, then sells$`,
+      ),
+    );
     expect(stdout).toContain(`${String(balance.reasons[0].count).padStart(6)} × ${reason}`);
     expect(stdout).not.toMatch(/ # /);
     expect(html.includes(`&nbsp;&nbsp;${balance.reasons[0].count} × ${reason}`), 'the report lists the reason with its numbers').toBe(true);

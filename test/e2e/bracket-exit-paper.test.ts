@@ -29,7 +29,7 @@ afterAll(async () => {
 type Json = Record<string, any>;
 
 describe('mizan run (paper): a sell while the bracket rests, and exit()', () => {
-  it('the status line and the API give the denial\'s numbers and the lock; exit() sells without a denial; Ctrl-C breaks the denials down', async () => {
+  it("the status line and the API give the denial's numbers and the lock; exit() sells without a denial; Ctrl-C breaks the denials down", async () => {
     const journal = join(dir, 'paper.sqlite');
     const cfg = join(dir, 'paper.yaml');
     writeFileSync(
@@ -64,8 +64,9 @@ describe('mizan run (paper): a sell while the bracket rests, and exit()', () => 
       }
     };
     // The status line: the last denial, with its numbers and the lock.
-    const line = /denied (\d+) \(last: leaver balance: needs [\d.]+ BTC \(fees included\) but only [\d.]+ is free on main \(value [\d.]+ − locked [\d.]+ − reserved [\d.]+\); [\d.]+ BTC of it is locked by the resting stop loss of leaver's bracket on BTCUSDT: exit\('BTCUSDT'\) cancels the bracket's legs, then sells\)/;
-    await waitFor('a status line with leaver\'s denial', () => line.test(c.out()), 90_000, c, 250);
+    const line =
+      /denied (\d+) \(last: leaver balance: needs [\d.]+ BTC \(fees included\) but only [\d.]+ is free on main \(value [\d.]+ − locked [\d.]+ − reserved [\d.]+\); [\d.]+ BTC of it is locked by the resting stop loss of leaver's bracket on BTCUSDT: exit\('BTCUSDT'\) cancels the bracket's legs, then sells\)/;
+    await waitFor("a status line with leaver's denial", () => line.test(c.out()), 90_000, c, 250);
     await waitFor('two exits of exiter booked', () => exits() >= 2, 90_000, c, 500);
 
     const s = await api('/api/v1/status');

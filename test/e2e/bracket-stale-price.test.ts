@@ -47,7 +47,10 @@ describe('mizan backtest: a bracket after a long flat period', () => {
       ].join('\n'),
     );
     const out = join(dir, 'out');
-    const { stdout } = await promisify(execFile)(process.execPath, ['bin/mizan.js', 'backtest', cfg, '--out', out], { cwd: REPO, env: { ...process.env, NO_COLOR: '1' } });
+    const { stdout } = await promisify(execFile)(process.execPath, ['bin/mizan.js', 'backtest', cfg, '--out', out], {
+      cwd: REPO,
+      env: { ...process.env, NO_COLOR: '1' },
+    });
     const r = JSON.parse(readFileSync(join(out, 'result.json'), 'utf8')) as Result;
     // No stop was judged crossed on a stale price: every entry got its resting stop.
     expect(stdout).not.toContain('already crossed');

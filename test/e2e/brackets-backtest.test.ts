@@ -16,7 +16,16 @@ const FIX = resolve(import.meta.dirname, 'fixtures');
 const dir = mkdtempSync(join(tmpdir(), 'mizan-e2e-brackets-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-interface OrderRow { type: string; side: string; state: string; filled: string; avgPrice: string | null; stopPrice: string | null; tag: string | null; quantity: string }
+interface OrderRow {
+  type: string;
+  side: string;
+  state: string;
+  filled: string;
+  avgPrice: string | null;
+  stopPrice: string | null;
+  tag: string | null;
+  quantity: string;
+}
 
 async function backtest(csv: string): Promise<{ orders: OrderRow[]; trades: { exit: string; exitPrice: string }[]; stdout: string }> {
   const name = csv.replace('.csv', '');
@@ -43,7 +52,10 @@ async function backtest(csv: string): Promise<{ orders: OrderRow[]; trades: { ex
     ].join('\n'),
   );
   const out = join(dir, name);
-  const { stdout } = await promisify(execFile)(process.execPath, ['bin/mizan.js', 'backtest', cfg, '--out', out], { cwd: REPO, env: { ...process.env, NO_COLOR: '1' } });
+  const { stdout } = await promisify(execFile)(process.execPath, ['bin/mizan.js', 'backtest', cfg, '--out', out], {
+    cwd: REPO,
+    env: { ...process.env, NO_COLOR: '1' },
+  });
   const result = JSON.parse(readFileSync(join(out, 'result.json'), 'utf8')) as { orders: OrderRow[]; trades: { exit: string; exitPrice: string }[] };
   return { orders: result.orders, trades: result.trades, stdout };
 }

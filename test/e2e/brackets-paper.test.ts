@@ -31,12 +31,20 @@ async function paperBot(name: string): Promise<{ bot: Bot; price(p: string): voi
     ].join('\n'),
     { baseDir: REPO },
   );
-  const bot = await startBot(config, { logger: silentLogger, sim: { port: 0, replay: false }, intervals: { statusEveryMs: 0, pollMs: 200, syncMs: 1000, equityMs: 60_000 } });
+  const bot = await startBot(config, {
+    logger: silentLogger,
+    sim: { port: 0, replay: false },
+    intervals: { statusEveryMs: 0, pollMs: 200, syncMs: 1000, equityMs: 60_000 },
+  });
   const sim = bot.embedded!.sim;
   let px = '62550';
   const set = () => {
     const p = d(px);
-    sim.replaceBook('BTCUSDT', [{ price: p.mul('0.9999').toDecimalPlaces(2), quantity: d('5') }], [{ price: p.mul('1.0001').toDecimalPlaces(2), quantity: d('5') }]);
+    sim.replaceBook(
+      'BTCUSDT',
+      [{ price: p.mul('0.9999').toDecimalPlaces(2), quantity: d('5') }],
+      [{ price: p.mul('1.0001').toDecimalPlaces(2), quantity: d('5') }],
+    );
     sim.recordTrade({ symbol: 'BTCUSDT', price: p, quantity: d('0.0001'), isBuyOrder: true, timestamp: Date.now() });
   };
   set();

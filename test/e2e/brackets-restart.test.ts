@@ -21,7 +21,10 @@ describe('brackets across a SIGKILL (live mode against the simulator)', () => {
     const sim = await handSim('62550');
     const journal = join(tmp.dir, 'brk.sqlite');
     const config = join(tmp.dir, 'brk.yaml');
-    writeFileSync(config, liveYaml({ url: sim.running.server.url, journal, strategy: STRATEGY, params: { quantity: 0.001, stopLoss: 60000, takeProfit: 65000 } }));
+    writeFileSync(
+      config,
+      liveYaml({ url: sim.running.server.url, journal, strategy: STRATEGY, params: { quantity: 0.001, stopLoss: 60000, takeProfit: 65000 } }),
+    );
     let child: Child | undefined;
     const types = () => sim.orders().map((o) => `${o.type} ${o.side} ${o.status}`);
     try {
@@ -41,19 +44,25 @@ describe('brackets across a SIGKILL (live mode against the simulator)', () => {
       expect(types()).toEqual(['MARKET BUY FILLED', 'STOP_MARKET SELL NEW']); // nothing placed twice
 
       sim.price('65000');
-      await waitFor('the take profit to exit', () => sim.orders().some((o) => o.type === 'MARKET' && o.side === 'SELL' && o.status === 'FILLED'), 20_000).catch((e: Error) => {
-        throw new Error(`${e.message}\n${types().join('\n')}\n${child!.out()}`);
-      });
+      await waitFor('the take profit to exit', () => sim.orders().some((o) => o.type === 'MARKET' && o.side === 'SELL' && o.status === 'FILLED'), 20_000).catch(
+        (e: Error) => {
+          throw new Error(`${e.message}\n${types().join('\n')}\n${child!.out()}`);
+        },
+      );
       expect(types()).toEqual(['MARKET BUY FILLED', 'STOP_MARKET SELL CANCELED', 'MARKET SELL FILLED']);
       expect(sim.running.sim.getOrder(sim.running.account.accountId, stop.clientOrderId).status).toBe('CANCELED');
-      await waitFor('the strategy to hear of the exit', () => {
-        const j = Journal.open(journal, { readonly: true });
-        try {
-          return ((j.kvGet('e2e', 'fills') as string[] | undefined) ?? []).length > 0;
-        } finally {
-          j.close();
-        }
-      }, 10_000);
+      await waitFor(
+        'the strategy to hear of the exit',
+        () => {
+          const j = Journal.open(journal, { readonly: true });
+          try {
+            return ((j.kvGet('e2e', 'fills') as string[] | undefined) ?? []).length > 0;
+          } finally {
+            j.close();
+          }
+        },
+        10_000,
+      );
       child.proc.kill('SIGINT');
       expect((await child.exited).code, child.out()).toBe(0);
       child = undefined;
@@ -65,7 +74,10 @@ describe('brackets across a SIGKILL (live mode against the simulator)', () => {
         expect(j.kvGet('e2e', 'orders')).toEqual(expect.arrayContaining(['STOP_MARKET cancelled bracket-sl', 'MARKET filled bracket-tp']));
         // The emulated OCO is journaled on the entry.
         const entry = j.orders({}).find((o) => o.tag === 'entry')!;
-        const notes = j.orderEvents(entry.clientId).map((e) => (e.detail as { bracket?: string } | null)?.bracket).filter(Boolean);
+        const notes = j
+          .orderEvents(entry.clientId)
+          .map((e) => (e.detail as { bracket?: string } | null)?.bracket)
+          .filter(Boolean);
         expect(notes).toEqual(expect.arrayContaining(['placing stop loss', 'exiting', 'placing market exit', 'done']));
       } finally {
         j.close();

@@ -68,7 +68,10 @@ describe('mizan check on a file with problems of every stage', { timeout: 120_00
 
 describe('mizan check on a backtest file: the data stage with the others', { timeout: 120_000 }, () => {
   it('lists a parameter problem, a strategy module problem and a resolution the data cannot give, in the order of the file', async () => {
-    const csv = tmp.file('m5.csv', ['time,open,high,low,close,volume', ...Array.from({ length: 12 }, (_, i) => `${1672704000 + 300 * i},100,101,99,100.5,1`)].join('\n') + '\n');
+    const csv = tmp.file(
+      'm5.csv',
+      ['time,open,high,low,close,volume', ...Array.from({ length: 12 }, (_, i) => `${1672704000 + 300 * i},100,101,99,100.5,1`)].join('\n') + '\n',
+    );
     const file = tmp.file(
       'bt-broken.yaml',
       `mode: backtest
@@ -93,7 +96,9 @@ journal: { file: ":memory:" }
     const r = await mizan(['check', file]);
     expect(r.code, r.all).toBe(1);
     expect(r.all).toContain(`${file}: 3 problems`);
-    expect(r.all).toMatch(/strategies\[0\]\.candles\[0\]: strategy a declares "1" \(60s\), which cannot be built from the backtest data of BTCUSDT .*its candles are 300s long.*\(line 7\)/);
+    expect(r.all).toMatch(
+      /strategies\[0\]\.candles\[0\]: strategy a declares "1" \(60s\), which cannot be built from the backtest data of BTCUSDT .*its candles are 300s long.*\(line 7\)/,
+    );
     expect(r.all).toMatch(/strategies\[0\]\.params\.fracton: unknown parameter "fracton"; did you mean "fraction"\?.*\(line 8\)/);
     expect(r.all).toMatch(/strategies\[1\]\.strategy: strategy "sma-crss" not found.*\(line 10\)/);
     const lines = [...r.all.matchAll(/\(line (\d+)\)$/gm)].map((m) => Number(m[1]));

@@ -74,7 +74,9 @@ describe('mizan CLI consistency (issue 34 item 10)', () => {
 
   it('journal, halt, resume and status name the journal with the same options (-f/--file, -c/--config)', async () => {
     const helps = await Promise.all(
-      [['halt'], ['resume'], ['status'], ['journal', 'orders'], ['journal', 'fills'], ['journal', 'pnl']].map(async (cmd) => [cmd.join(' '), (await mizan([...cmd, '--help'])).stdout] as const),
+      [['halt'], ['resume'], ['status'], ['journal', 'orders'], ['journal', 'fills'], ['journal', 'pnl']].map(
+        async (cmd) => [cmd.join(' '), (await mizan([...cmd, '--help'])).stdout] as const,
+      ),
     );
     const byCommand = helps.map(([cmd, help]) => [cmd, new Map(entries(help, 'Options'))] as const);
     const [, first] = byCommand[0]!;
@@ -107,7 +109,10 @@ describe('mizan CLI consistency (issue 34 item 10)', () => {
       return `${T0 + i * 60},${p},${p + 2},${p - 2},${p + 1},5`;
     });
     const config = writeBacktest(dir, rows, 3, 8, 300);
-    const r = await mizan(['sweep', config, '--param', 'fast=2,3,12', '--param', 'slow=5,40', '--workers', '1', '--out', join(dir, 's.csv')], { cwd: dir, timeoutMs: 120_000 });
+    const r = await mizan(['sweep', config, '--param', 'fast=2,3,12', '--param', 'slow=5,40', '--workers', '1', '--out', join(dir, 's.csv')], {
+      cwd: dir,
+      timeoutMs: 120_000,
+    });
     expect(r.code, r.stderr).toBe(0);
     const lines = r.stdout.split('\n');
     const h = lines.findIndex((l) => l.startsWith('rank'));

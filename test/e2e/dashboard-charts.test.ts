@@ -50,7 +50,9 @@ async function shot(name: string): Promise<void> {
 /** What a chart element's series (left on it by charts.js) holds: lightweight-charts' own data. */
 const seriesData = (p: Page, testid: string) =>
   p.evaluate((id) => {
-    const el = (globalThis as unknown as { document: { querySelector(s: string): { chartSeries?: { data(): { time: number; value?: number }[] } } | null } }).document.querySelector(`[data-testid=${id}]`);
+    const el = (
+      globalThis as unknown as { document: { querySelector(s: string): { chartSeries?: { data(): { time: number; value?: number }[] } } | null } }
+    ).document.querySelector(`[data-testid=${id}]`);
     return el?.chartSeries ? el.chartSeries.data().map((d) => ({ time: d.time, value: d.value ?? null })) : null;
   }, testid);
 
@@ -82,16 +84,17 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 }, 60_000);
 
-describe('the dashboard\'s charts and market views (mizan run --serve, in chromium)', () => {
-  it('prints the dashboard\'s URL at start-up', () => {
+describe("the dashboard's charts and market views (mizan run --serve, in chromium)", () => {
+  it("prints the dashboard's URL at start-up", () => {
     expect(child.out()).toContain(`dashboard: ${base}/`);
   });
 
-  it('the API rounds equity to the reference asset\'s precision and every market amount to the market\'s', async () => {
+  it("the API rounds equity to the reference asset's precision and every market amount to the market's", async () => {
     const s = await api('/api/v1/status');
     expect(s.reference).toBe('USDT');
     expect(typeof s.referencePrecision).toBe('number');
-    for (const k of ['equity', 'startEquity', 'pnl', 'realized', 'unrealized']) expect(decimals(s[k] as string), `status.${k} ${s[k]}`).toBeLessThanOrEqual(s.referencePrecision);
+    for (const k of ['equity', 'startEquity', 'pnl', 'realized', 'unrealized'])
+      expect(decimals(s[k] as string), `status.${k} ${s[k]}`).toBeLessThanOrEqual(s.referencePrecision);
     const points = (await api('/api/v1/equity?limit=10000')).points as Json[];
     expect(points.length).toBeGreaterThanOrEqual(HISTORY_MINUTES);
     for (const p of points) expect(decimals(p.equity), `equity point ${p.equity}`).toBeLessThanOrEqual(s.referencePrecision);
@@ -107,10 +110,10 @@ describe('the dashboard\'s charts and market views (mizan run --serve, in chromi
     }
   });
 
-  it('the overview\'s equity is one series of evenly spaced periods at real times, capped, through the stream\'s 2 s statuses', async () => {
+  it("the overview's equity is one series of evenly spaced periods at real times, capped, through the stream's 2 s statuses", async () => {
     const read = async () => {
       const d = await seriesData(page, 'equity-chart');
-      expect(d, 'the equity chart\'s series').not.toBeNull();
+      expect(d, "the equity chart's series").not.toBeNull();
       return d!;
     };
     await expect.poll(async () => (await read()).length, { timeout: 30_000 }).toBeGreaterThan(100);
@@ -134,19 +137,31 @@ describe('the dashboard\'s charts and market views (mizan run --serve, in chromi
     expect(later.length - first.length).toBeLessThanOrEqual(1);
     // The last point is the equity the bot pushed last (the stat above the chart), as a number.
     const shown = Number(await page.getByTestId('equity').getAttribute('data-value'));
-    await expect.poll(async () => Math.abs((await read()).at(-1)!.value! - Number(await page.getByTestId('equity').getAttribute('data-value'))), { timeout: 10_000 }).toBe(0);
+    await expect
+      .poll(async () => Math.abs((await read()).at(-1)!.value! - Number(await page.getByTestId('equity').getAttribute('data-value'))), { timeout: 10_000 })
+      .toBe(0);
     expect(shown).toBeGreaterThan(0);
     await shot('overview');
   });
 
-  it('a strategy page draws the strategy\'s declared plots over its candles', async () => {
+  it("a strategy page draws the strategy's declared plots over its candles", async () => {
     await page.goto(`${base}/#/strategy/btc-sma`);
     const chart = page.getByTestId('candles-BTCUSDT');
     await expect.poll(() => chart.getAttribute('data-plots'), { timeout: 60_000 }).toBe('2');
     const drawn = await page.evaluate(() => {
       type S = { data(): { time: number; value?: number }[] };
-      const el = (globalThis as unknown as { document: { querySelector(s: string): { plotSeries?: Map<string, S> } | null } }).document.querySelector('[data-testid=candles-BTCUSDT]')!;
-      return Object.fromEntries([...el.plotSeries!.entries()].map(([k, s]) => [k, s.data().filter((d) => d.value !== undefined).map((d) => ({ time: d.time, value: d.value! }))]));
+      const el = (globalThis as unknown as { document: { querySelector(s: string): { plotSeries?: Map<string, S> } | null } }).document.querySelector(
+        '[data-testid=candles-BTCUSDT]',
+      )!;
+      return Object.fromEntries(
+        [...el.plotSeries!.entries()].map(([k, s]) => [
+          k,
+          s
+            .data()
+            .filter((d) => d.value !== undefined)
+            .map((d) => ({ time: d.time, value: d.value! })),
+        ]),
+      );
     });
     expect(Object.keys(drawn).sort()).toEqual(['fastSma', 'slowSma']);
     const plots = (await api('/api/v1/strategies/btc-sma/plots')).plots as Json[];
@@ -202,9 +217,12 @@ describe('the dashboard\'s charts and market views (mizan run --serve, in chromi
     await shot('books');
   });
 
-  it('the Positions page shows each position\'s current price and value (position × price)', async () => {
+  it("the Positions page shows each position's current price and value (position × price)", async () => {
     // The bundled strategies hold positions within their first minute (npm-start-first-minute.test.ts).
-    const positions = async () => ((await api('/api/v1/strategies')).strategies as Json[]).flatMap((s) => (s.pnl as Json[]).filter((p) => Number(p.position) !== 0).map((p): Json => ({ strategy: s.name as string, ...p })));
+    const positions = async () =>
+      ((await api('/api/v1/strategies')).strategies as Json[]).flatMap((s) =>
+        (s.pnl as Json[]).filter((p) => Number(p.position) !== 0).map((p): Json => ({ strategy: s.name as string, ...p })),
+      );
     await expect.poll(async () => (await positions()).length, { timeout: 90_000 }).toBeGreaterThan(0);
     const status = await api('/api/v1/status');
     const markets = new Map((status.markets as Json[]).map((m) => [m.symbol as string, m]));
@@ -216,7 +234,10 @@ describe('the dashboard\'s charts and market views (mizan run --serve, in chromi
       const cent = new Decimal(10).pow(-m.quotePrecision);
       // value is the exact position × the exact mid, rounded; both shown rounded: within their roundings.
       const err = new Decimal(p.value).minus(new Decimal(p.position).mul(p.price)).abs();
-      expect(err.lte(new Decimal(p.position).abs().mul(tick).plus(unit.mul(p.price)).plus(cent)), `${p.strategy} ${p.symbol}: ${p.value} vs ${p.position} × ${p.price}`).toBe(true);
+      expect(
+        err.lte(new Decimal(p.position).abs().mul(tick).plus(unit.mul(p.price)).plus(cent)),
+        `${p.strategy} ${p.symbol}: ${p.value} vs ${p.position} × ${p.price}`,
+      ).toBe(true);
       expect(decimals(p.price)).toBeLessThanOrEqual(m.pricePrecision);
       expect(decimals(p.value)).toBeLessThanOrEqual(m.quotePrecision);
     }

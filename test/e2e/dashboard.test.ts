@@ -67,16 +67,25 @@ function journal<T>(bot: RunningBot, fn: (j: Journal) => T): T {
   }
 }
 
-const apiOpenOrders = async (bot: RunningBot, token: string) => ((await api(bot, '/api/v1/strategies', token)).strategies as Json[]).flatMap((s) => s.openOrders as Json[]);
-const pageOpenOrderIds = (p: Page) => p.locator('[data-testid=open-orders] tbody tr[data-id]').evaluateAll((rows) => rows.map((r) => (r as unknown as { dataset: { id: string } }).dataset.id).sort());
-const haltDenials = async () => ((await api(a, '/api/v1/strategies', A.read)).strategies as Json[]).flatMap((x) => x.recentDenials as Json[]).filter((d) => d.rule === 'tradingState');
+const apiOpenOrders = async (bot: RunningBot, token: string) =>
+  ((await api(bot, '/api/v1/strategies', token)).strategies as Json[]).flatMap((s) => s.openOrders as Json[]);
+const pageOpenOrderIds = (p: Page) =>
+  p
+    .locator('[data-testid=open-orders] tbody tr[data-id]')
+    .evaluateAll((rows) => rows.map((r) => (r as unknown as { dataset: { id: string } }).dataset.id).sort());
+const haltDenials = async () =>
+  ((await api(a, '/api/v1/strategies', A.read)).strategies as Json[]).flatMap((x) => x.recentDenials as Json[]).filter((d) => d.rule === 'tradingState');
 /** An amount as the page shows it: at the reference asset's decimals (the status's referencePrecision). */
 const shown = (v: string, dp: number) => Number(v).toLocaleString('en-US', { minimumFractionDigits: 0, maximumFractionDigits: dp });
 
 /** How many colours each selector's canvases hold (a drawn chart has more than its background). */
 async function drawnColours(p: Page, selectors: string[]): Promise<number[]> {
   return p.evaluate((sels) => {
-    type Canvas = { width: number; height: number; getContext(kind: '2d'): { getImageData(x: number, y: number, w: number, h: number): { data: Uint8ClampedArray } } | null };
+    type Canvas = {
+      width: number;
+      height: number;
+      getContext(kind: '2d'): { getImageData(x: number, y: number, w: number, h: number): { data: Uint8ClampedArray } } | null;
+    };
     const doc = (globalThis as unknown as { document: { querySelectorAll(selector: string): ArrayLike<Canvas> } }).document;
     return sels.map((sel) => {
       const seen = new Set<number>();
@@ -100,7 +109,11 @@ async function shot(name: string): Promise<void> {
 beforeAll(async () => {
   a = await startBot('a', A, (y) => y);
   // Bot B: other balances (its equity differs from A's), and A's page may read it.
-  b = await startBot('b', B, (y) => `${y.replace('balances: { USDT: 10000, TMN: 2000000000 }', 'balances: { USDT: 4000, TMN: 500000000 }')}server:\n  origins: ["${a.base}"]\n`);
+  b = await startBot(
+    'b',
+    B,
+    (y) => `${y.replace('balances: { USDT: 10000, TMN: 2000000000 }', 'balances: { USDT: 4000, TMN: 500000000 }')}server:\n  origins: ["${a.base}"]\n`,
+  );
   await waitFor('open orders on bot A', () => journal(a, (j) => j.openOrders().length) > 0, 60_000, a.child, 250);
   browser = await launchChromium();
   page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
@@ -158,7 +171,12 @@ describe('the dashboard (mizan run --serve, in chromium)', () => {
     expect(await page.getByTestId('mode').textContent()).toBe('paper');
     expect(await page.locator('[data-testid=trading-state]').getAttribute('data-state')).toBe('active');
     await page.locator('[data-testid=equity-chart] canvas').first().waitFor();
-    await expect.poll(async () => Math.min(...(await drawnColours(page, ['[data-testid=equity-chart]', '[data-testid=drawdown-chart]']))), { timeout: 15_000, interval: 250 }).toBeGreaterThan(2);
+    await expect
+      .poll(async () => Math.min(...(await drawnColours(page, ['[data-testid=equity-chart]', '[data-testid=drawdown-chart]']))), {
+        timeout: 15_000,
+        interval: 250,
+      })
+      .toBeGreaterThan(2);
     await shot('overview');
 
     // The open orders: the same ids as the API's (the market maker replaces its quotes every 2 s:
@@ -166,11 +184,14 @@ describe('the dashboard (mizan run --serve, in chromium)', () => {
     await page.goto(`${a.base}/#/orders`);
     await page.getByTestId('open-orders').waitFor();
     await expect
-      .poll(async () => {
-        const [mine, theirs] = await Promise.all([pageOpenOrderIds(page), apiOpenOrders(a, A.read)]);
-        const ids = theirs.map((o) => o.clientOrderId as string).sort();
-        return ids.length > 0 && JSON.stringify(mine) === JSON.stringify(ids);
-      }, { timeout: 30_000, interval: 200 })
+      .poll(
+        async () => {
+          const [mine, theirs] = await Promise.all([pageOpenOrderIds(page), apiOpenOrders(a, A.read)]);
+          const ids = theirs.map((o) => o.clientOrderId as string).sort();
+          return ids.length > 0 && JSON.stringify(mine) === JSON.stringify(ids);
+        },
+        { timeout: 30_000, interval: 200 },
+      )
       .toBe(true);
     await shot('orders');
   }, 120_000);
@@ -215,7 +236,9 @@ describe('the dashboard (mizan run --serve, in chromium)', () => {
     expect((await api(a, '/api/v1/status', A.read)).tradingState.state).toBe('active');
     await page.getByTestId('confirm-reason').fill('dashboard drill');
     await page.getByTestId('confirm-ok').click();
-    await expect.poll(async () => (await api(a, '/api/v1/status', A.read)).tradingState, { timeout: 10_000 }).toMatchObject({ state: 'halted', reason: 'dashboard drill (API)' });
+    await expect
+      .poll(async () => (await api(a, '/api/v1/status', A.read)).tradingState, { timeout: 10_000 })
+      .toMatchObject({ state: 'halted', reason: 'dashboard drill (API)' });
     expect(journal(a, (j) => j.tradingState())).toMatchObject({ state: 'halted', reason: 'dashboard drill (API)' });
     await waitFor('every open order cancelled', () => journal(a, (j) => j.openOrders().length) === 0, 20_000, a.child, 250);
     // The page learns it from the stream.
@@ -236,17 +259,26 @@ describe('the dashboard (mizan run --serve, in chromium)', () => {
     await page.goto(`${a.base}/#/fills`);
     await page.getByTestId('fills').waitFor();
     await expect
-      .poll(async () => {
-        const [first, theirs] = await Promise.all([page.locator('[data-testid=fills] tbody tr[data-id]').first().getAttribute('data-id'), api(a, '/api/v1/fills?limit=1', A.read)]);
-        return first === String((theirs.items as Json[])[0]!.id);
-      }, { timeout: 30_000, interval: 200 })
+      .poll(
+        async () => {
+          const [first, theirs] = await Promise.all([
+            page.locator('[data-testid=fills] tbody tr[data-id]').first().getAttribute('data-id'),
+            api(a, '/api/v1/fills?limit=1', A.read),
+          ]);
+          return first === String((theirs.items as Json[])[0]!.id);
+        },
+        { timeout: 30_000, interval: 200 },
+      )
       .toBe(true);
 
     await page.goto(`${a.base}/#/denials`);
     const denials = await haltDenials();
     expect(denials.length).toBeGreaterThan(0);
     // Every strategy is denied with the same halt reason: pick the row of the strategy and reason the API lists first.
-    const row = page.locator('[data-testid=denials] tbody tr', { hasText: denials[0]!.reason as string }).filter({ hasText: denials[0]!.strategy as string }).first();
+    const row = page
+      .locator('[data-testid=denials] tbody tr', { hasText: denials[0]!.reason as string })
+      .filter({ hasText: denials[0]!.strategy as string })
+      .first();
     await row.waitFor({ timeout: 10_000 });
     expect(await row.textContent()).toContain(denials[0]!.strategy as string);
     expect(await row.textContent()).toContain('tradingState');
@@ -266,9 +298,24 @@ describe('the dashboard (mizan run --serve, in chromium)', () => {
     const bal = (await api(a, '/api/v1/balances', A.read)).accounts.main as Json[];
     expect(await page.locator('[data-testid=balances-main] tbody tr').count()).toBe(bal.length);
     expect(await page.getByTestId('balances-main').textContent()).toContain('USDT');
-    const held = ((await api(a, '/api/v1/strategies', A.read)).strategies as Json[]).flatMap((x) => (x.pnl as Json[]).filter((p) => Number(p.position) !== 0).map((p) => `${x.name as string} ${p.symbol as string}`));
+    const held = ((await api(a, '/api/v1/strategies', A.read)).strategies as Json[]).flatMap((x) =>
+      (x.pnl as Json[]).filter((p) => Number(p.position) !== 0).map((p) => `${x.name as string} ${p.symbol as string}`),
+    );
     await expect
-      .poll(async () => (await page.locator('[data-testid=positions] tbody tr:not(.empty)').evaluateAll((rows) => rows.map((r) => Array.from((r as unknown as { cells: ArrayLike<{ textContent: string }> }).cells).slice(0, 2).map((c) => c.textContent).join(' ')))).sort(), { timeout: 10_000 })
+      .poll(
+        async () =>
+          (
+            await page.locator('[data-testid=positions] tbody tr:not(.empty)').evaluateAll((rows) =>
+              rows.map((r) =>
+                Array.from((r as unknown as { cells: ArrayLike<{ textContent: string }> }).cells)
+                  .slice(0, 2)
+                  .map((c) => c.textContent)
+                  .join(' '),
+              ),
+            )
+          ).sort(),
+        { timeout: 10_000 },
+      )
       .toEqual(held.sort());
 
     // The log page follows the stream: a line logged after it loaded appears (a resume, logged with its reason).
@@ -291,10 +338,16 @@ describe('the dashboard (mizan run --serve, in chromium)', () => {
     await expect.poll(async () => Number(await chart.getAttribute('data-markers')), { timeout: 10_000 }).toBeGreaterThanOrEqual(fills.length);
     // btc-sma may fill again between two reads: compared until the page and the API agree at one moment.
     await expect
-      .poll(async () => {
-        const [rows, theirs] = await Promise.all([page.locator('[data-testid=strategy-fills] tbody tr[data-id]').count(), api(a, '/api/v1/fills?strategy=btc-sma&limit=500', A.read)]);
-        return rows === Math.min((theirs.items as Json[]).length, 100);
-      }, { timeout: 20_000, interval: 200 })
+      .poll(
+        async () => {
+          const [rows, theirs] = await Promise.all([
+            page.locator('[data-testid=strategy-fills] tbody tr[data-id]').count(),
+            api(a, '/api/v1/fills?strategy=btc-sma&limit=500', A.read),
+          ]);
+          return rows === Math.min((theirs.items as Json[]).length, 100);
+        },
+        { timeout: 20_000, interval: 200 },
+      )
       .toBe(true);
     expect(await page.getByTestId('strategy-state').textContent()).toBe('running');
     // The chart paints on an animation frame: on a busy machine (the whole suite running) the canvas
@@ -357,10 +410,13 @@ describe('the dashboard (mizan run --serve, in chromium)', () => {
     expect(await page.locator('h1').textContent()).toBe('bot B: overview');
     await page.goto(`${a.base}/#/orders`);
     await expect
-      .poll(async () => {
-        const [mine, theirs] = await Promise.all([pageOpenOrderIds(page), apiOpenOrders(b, B.read)]);
-        return JSON.stringify(mine) === JSON.stringify(theirs.map((o) => o.clientOrderId as string).sort());
-      }, { timeout: 30_000, interval: 200 })
+      .poll(
+        async () => {
+          const [mine, theirs] = await Promise.all([pageOpenOrderIds(page), apiOpenOrders(b, B.read)]);
+          return JSON.stringify(mine) === JSON.stringify(theirs.map((o) => o.clientOrderId as string).sort());
+        },
+        { timeout: 30_000, interval: 200 },
+      )
       .toBe(true);
     // B answered A's page (its origin is listed) and said so in its log.
     expect(b.child.lines().some((l) => l.msg === 'api: request from a foreign origin refused')).toBe(false);

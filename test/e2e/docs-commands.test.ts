@@ -34,7 +34,16 @@ describe("the docs' commands", () => {
   it('finds the blocks: every one kept from running says why, and the runnable ones cover the main commands', () => {
     for (const b of blocks) if (b.notRun !== undefined) expect(b.notRun, `${b.page}:${b.line}`).toMatch(/\w{3,}/);
     const run = runnable.flatMap((b) => mizanCommands(b).map((c) => `${b.page} ${c[0]}`));
-    expect(run).toEqual(expect.arrayContaining(['README.md check', 'README.md backtest', 'README.md run', 'docs/backtesting.md backtest', 'docs/backtesting.md sweep', 'docs/backtesting.md analyze']));
+    expect(run).toEqual(
+      expect.arrayContaining([
+        'README.md check',
+        'README.md backtest',
+        'README.md run',
+        'docs/backtesting.md backtest',
+        'docs/backtesting.md sweep',
+        'docs/backtesting.md analyze',
+      ]),
+    );
   });
 
   for (const b of runnable) {

@@ -32,7 +32,11 @@ describe('paper mode: an emptied book and drawdown protection', () => {
       ].join('\n'),
       { baseDir: REPO },
     );
-    const bot = await startBot(config, { logger: silentLogger, sim: { port: 0, replay: false }, intervals: { statusEveryMs: 0, pollMs: 200, syncMs: 500, equityMs: 100 } });
+    const bot = await startBot(config, {
+      logger: silentLogger,
+      sim: { port: 0, replay: false },
+      intervals: { statusEveryMs: 0, pollMs: 200, syncMs: 500, equityMs: 100 },
+    });
     const sim = bot.embedded!.sim;
     const priced = () => bot.portfolio.equity(Date.now()).unpriced.length === 0;
     try {
@@ -45,20 +49,28 @@ describe('paper mode: an emptied book and drawdown protection', () => {
       // The book is emptied (as during a resync), no trade was ever printed: BTC has no price.
       const empty = () => sim.replaceBook('BTCUSDT', [], []);
       empty();
-      await waitFor('BTC unpriced', () => {
-        empty();
-        return !priced();
-      }, 20_000);
+      await waitFor(
+        'BTC unpriced',
+        () => {
+          empty();
+          return !priced();
+        },
+        20_000,
+      );
       const skippedBefore = bot.kernel.unpricedSamples;
       await waitFor('several samples skipped', () => bot.kernel.unpricedSamples >= skippedBefore + 5, 20_000);
       expect(bot.risk.state.record.reason ?? '').toBe('');
       expect(bot.risk.state.state).toBe('active');
       // Priced again: the samples reach the protections, still no halt (no real loss).
       full();
-      await waitFor('BTC priced again', () => {
-        full();
-        return priced();
-      }, 20_000);
+      await waitFor(
+        'BTC priced again',
+        () => {
+          full();
+          return priced();
+        },
+        20_000,
+      );
       await new Promise((r) => setTimeout(r, 500));
       expect(bot.risk.state.state).toBe('active');
     } finally {

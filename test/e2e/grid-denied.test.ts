@@ -28,7 +28,10 @@ async function run(orderQuote: number): Promise<string> {
       '',
     ].join('\n'),
   );
-  const { stdout, stderr } = await promisify(execFile)(process.execPath, ['bin/mizan.js', 'run', cfg, '--duration', '6'], { cwd: REPO, env: { ...process.env, NO_COLOR: '1' } });
+  const { stdout, stderr } = await promisify(execFile)(process.execPath, ['bin/mizan.js', 'run', cfg, '--duration', '6'], {
+    cwd: REPO,
+    env: { ...process.env, NO_COLOR: '1' },
+  });
   return stdout + stderr;
 }
 

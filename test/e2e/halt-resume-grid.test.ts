@@ -44,7 +44,11 @@ describe('halt and resume do not switch the grid off (issue 34 item 3)', () => {
     child = bot.child;
     const c = child;
     const post = async (path: string, body: unknown) => {
-      const r = await fetch(`${bot.base}${path}`, { method: 'POST', headers: { authorization: `Bearer ${CONTROL}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+      const r = await fetch(`${bot.base}${path}`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${CONTROL}`, 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
       return { status: r.status, body: (await r.json()) as Record<string, unknown> };
     };
     await waitFor('the ladder (3 open buy rungs)', () => openRungs() === 3, 45_000, c, 250);
@@ -60,7 +64,13 @@ describe('halt and resume do not switch the grid off (issue 34 item 3)', () => {
     const halt = mizanSync(['halt', 'e2e', 'cli', 'drill', '--config', config]);
     expect(halt.code, halt.out).toBe(0);
     await waitFor('the CLI halt applied', () => stateLines(c).some((l) => l.state === 'halted' && String(l.reason).includes('e2e cli drill')), 10_000, c);
-    await waitFor('every grid order cancelled again', () => journal((j) => j.openOrders().filter((o) => o.strategy === 'btc-grid').length) === 0, 20_000, c, 250);
+    await waitFor(
+      'every grid order cancelled again',
+      () => journal((j) => j.openOrders().filter((o) => o.strategy === 'btc-grid').length) === 0,
+      20_000,
+      c,
+      250,
+    );
     const resumedAgain = Date.now();
     const resume = mizanSync(['resume', '--config', config]);
     expect(resume.code, resume.out).toBe(0);

@@ -104,7 +104,9 @@ describe('declared candle resolutions in mizan backtest', { timeout: 120_000 }, 
     const cfg = config('bad', data, [{ name: 'a', res: 450, candles: '["450s", "1"]' }]);
     const r = await mizan(['backtest', cfg]);
     expect(r.code, r.all).toBe(1);
-    expect(r.all).toMatch(/strategies\[0\]\.candles\[0\]: strategy a declares "450s" \(450s\), which cannot be built from the backtest data of BTCUSDT .*300s long/);
+    expect(r.all).toMatch(
+      /strategies\[0\]\.candles\[0\]: strategy a declares "450s" \(450s\), which cannot be built from the backtest data of BTCUSDT .*300s long/,
+    );
     expect(r.all).toMatch(/strategies\[0\]\.candles\[1\]: strategy a declares "1" \(60s\), which cannot be built from the backtest data of BTCUSDT/);
     expect(r.all).not.toMatch(/^\s+at /m);
   });
@@ -114,7 +116,9 @@ describe('declared candle resolutions in mizan backtest', { timeout: 120_000 }, 
     const cfg = config('undeclared', data, [{ name: 'u', res: 450 }]);
     const r = await mizan(['backtest', cfg]);
     expect(r.code, r.all).toBe(1);
-    expect(r.all).toMatch(/strategy u: ctx\.candles\("BTCUSDT", 450\) reads 450s candles, which are neither its resolution \(300s\) nor a multiple of it, and the config does not declare them: add "450s" to this strategy's `candles:` list/);
+    expect(r.all).toMatch(
+      /strategy u: ctx\.candles\("BTCUSDT", 450\) reads 450s candles, which are neither its resolution \(300s\) nor a multiple of it, and the config does not declare them: add "450s" to this strategy's `candles:` list/,
+    );
     expect(reads(r.stderr)).toEqual([]);
   });
 
@@ -190,8 +194,12 @@ describe('declared candle resolutions against fetch: true data (the simulator ov
     const cfg = fetchConfig('fine', '1', '["30s", "90s"]', 30);
     const r = await mizan(['backtest', cfg], { cwd: tmp.dir });
     expect(r.code, r.all).toBe(1);
-    expect(r.all).toMatch(/strategies\[0\]\.candles\[0\]: strategy fine declares "30s" \(30s\), which cannot be built from the backtest data of BTCUSDT \(\/v1\/udf\/history BTCUSDT\): its candles are 60s long, and a declared resolution must be at least that long and a multiple of them/);
-    expect(r.all).toMatch(/strategies\[0\]\.candles\[1\]: strategy fine declares "90s" \(90s\), which cannot be built from the backtest data of BTCUSDT \(\/v1\/udf\/history BTCUSDT\): its candles are 60s long, and a declared resolution must be a multiple of them/);
+    expect(r.all).toMatch(
+      /strategies\[0\]\.candles\[0\]: strategy fine declares "30s" \(30s\), which cannot be built from the backtest data of BTCUSDT \(\/v1\/udf\/history BTCUSDT\): its candles are 60s long, and a declared resolution must be at least that long and a multiple of them/,
+    );
+    expect(r.all).toMatch(
+      /strategies\[0\]\.candles\[1\]: strategy fine declares "90s" \(90s\), which cannot be built from the backtest data of BTCUSDT \(\/v1\/udf\/history BTCUSDT\): its candles are 60s long, and a declared resolution must be a multiple of them/,
+    );
     expect(r.all).not.toMatch(/^\s+at /m);
     expect(reads(r.stderr)).toEqual([]);
   });
@@ -212,8 +220,12 @@ describe('declared candle resolutions against fetch: true data (the simulator ov
     const cfg = fetchConfig('chk', '2s', '["1s"]', 1);
     const r = await mizan(['check', cfg]);
     expect(r.code, r.all).toBe(1);
-    expect(r.all).toMatch(/strategies\[0\]\.resolution: strategy chk: "2s" \(2s\) cannot be fetched for BTCUSDT \(backtest\.data fetch: true\): \/v1\/udf\/history serves .* \(line 7\)/);
-    expect(r.all).toMatch(/strategies\[0\]\.candles\[0\]: strategy chk declares "1s" \(1s\), which cannot be built from the backtest data of BTCUSDT .*its candles are 2s long.* \(line 8\)/);
+    expect(r.all).toMatch(
+      /strategies\[0\]\.resolution: strategy chk: "2s" \(2s\) cannot be fetched for BTCUSDT \(backtest\.data fetch: true\): \/v1\/udf\/history serves .* \(line 7\)/,
+    );
+    expect(r.all).toMatch(
+      /strategies\[0\]\.candles\[0\]: strategy chk declares "1s" \(1s\), which cannot be built from the backtest data of BTCUSDT .*its candles are 2s long.* \(line 8\)/,
+    );
   });
 });
 
@@ -246,13 +258,22 @@ describe('mizan check: declared and own resolutions against the data files', { t
     const r = await mizan(['check', cfg]);
     expect(r.code, r.all).toBe(1);
     expect(r.all).toContain(`${cfg}: 3 problems`);
-    expect(r.all).toMatch(new RegExp(`strategies\\[1\\]\\.resolution: strategy finer: "120s" \\(120s\\) cannot be built from the backtest data of BTCUSDT \\(${data.replace(/[.]/g, '\\.')}\\): its candles are 300s long.* \\(line 11\\)`));
-    expect(r.all).toMatch(/strategies\[1\]\.candles\[0\]: strategy finer declares "1" \(60s\), which cannot be built from the backtest data of BTCUSDT .*300s long, and a declared resolution must be at least that long and a multiple of them \(line 12\)/);
+    expect(r.all).toMatch(
+      new RegExp(
+        `strategies\\[1\\]\\.resolution: strategy finer: "120s" \\(120s\\) cannot be built from the backtest data of BTCUSDT \\(${data.replace(/[.]/g, '\\.')}\\): its candles are 300s long.* \\(line 11\\)`,
+      ),
+    );
+    expect(r.all).toMatch(
+      /strategies\[1\]\.candles\[0\]: strategy finer declares "1" \(60s\), which cannot be built from the backtest data of BTCUSDT .*300s long, and a declared resolution must be at least that long and a multiple of them \(line 12\)/,
+    );
     expect(r.all).toMatch(/strategies\[1\]\.candles\[1\]: strategy finer declares "450s" \(450s\), which cannot be built .*a multiple of them \(line 12\)/);
     expect(r.all).not.toMatch(/candles\[2\]|strategies\[0\]/);
     expect(r.all).not.toMatch(/^\s+at /m);
     // the same file with data it can give: ok
-    const fine = tmp.file('check-data-ok.yaml', readFileSync(cfg, 'utf8').replace('resolution: "120s"', 'resolution: "600s"').replace('["1", "450s", "15"]', '["15"]'));
+    const fine = tmp.file(
+      'check-data-ok.yaml',
+      readFileSync(cfg, 'utf8').replace('resolution: "120s"', 'resolution: "600s"').replace('["1", "450s", "15"]', '["15"]'),
+    );
     const g = await mizan(['check', fine]);
     expect(g.code, g.all).toBe(0);
     expect(g.stdout).toContain(`${fine}: ok`);

@@ -22,7 +22,10 @@ import { REPO } from '../backtest/helpers.js';
 
 const README = readFileSync(join(REPO, 'README.md'), 'utf8');
 const section = README.slice(README.indexOf('## Use it in your own project'), README.indexOf('\n## Working on mizan itself'));
-const block = /```sh\n([\s\S]*?)```/.exec(section)![1]!.split('\n').filter((l) => l.trim() && !l.startsWith('npx mizan run '));
+const block = /```sh\n([\s\S]*?)```/
+  .exec(section)![1]!
+  .split('\n')
+  .filter((l) => l.trim() && !l.startsWith('npx mizan run '));
 const tarballLine = block.find((l) => l.startsWith('npm install ../mizan-'))!;
 const folderLine = /`(npm install \.\.\/mizan)`/.exec(section)?.[1];
 const gitLine = /`(npm install git\+https:\/\/<host>\/<owner>\/mizan\.git)`/.exec(section)?.[1];
@@ -79,7 +82,7 @@ function expectProject(out: string, app: string): void {
   expect(readFileSync(join(app, 'strategies/breakout.ts'), 'utf8')).toContain("from 'mizan'");
 }
 
-describe("README install section (issue 34 item 1)", () => {
+describe('README install section (issue 34 item 1)', () => {
   it('the README names its block and its folder and git forms', () => {
     expect(block[0]).toBe('mkdir my-bot && cd my-bot');
     expect(tarballLine).toMatch(/^npm install \.\.\/mizan-0\.1\.0\.tgz\b/);
@@ -129,7 +132,11 @@ describe("README install section (issue 34 item 1)", () => {
 
   it('npm publish --dry-run is clean (no upload: --dry-run, and the registry an unreachable loopback port)', () => {
     const { npm_config_better_sqlite3_local_prebuilds: _, ...plain } = env;
-    const r = spawnSync('npm', ['publish', '--dry-run', '--ignore-scripts'], { cwd: REPO, env: { ...plain, npm_config_offline: 'false', npm_config_registry: 'http://127.0.0.1:9/' }, encoding: 'utf8' });
+    const r = spawnSync('npm', ['publish', '--dry-run', '--ignore-scripts'], {
+      cwd: REPO,
+      env: { ...plain, npm_config_offline: 'false', npm_config_registry: 'http://127.0.0.1:9/' },
+      encoding: 'utf8',
+    });
     expect(r.status, r.stderr).toBe(0);
     // Every warning but the one about the missing login (the package's own problems would show here).
     const warnings = `${r.stdout}\n${r.stderr}`.split('\n').filter((l) => /npm (warn|error)/i.test(l) && !/requires you to be logged in/.test(l));

@@ -49,7 +49,10 @@ describe('malformed intents from a strategy, through mizan run', () => {
     // The SIGINT handler is installed once startBot returned (the first status line follows it).
     await waitFor('the first status line', () => c.out().includes('[paper '), 20_000, c);
     c.proc.kill('SIGINT');
-    const end = await Promise.race([c.exited, new Promise<never>((_, rej) => setTimeout(() => rej(new Error(`no exit after SIGINT:\n${c.out().slice(-3000)}`)), 20_000))]);
+    const end = await Promise.race([
+      c.exited,
+      new Promise<never>((_, rej) => setTimeout(() => rej(new Error(`no exit after SIGINT:\n${c.out().slice(-3000)}`)), 20_000)),
+    ]);
     expect(end.code, c.out().slice(-3000)).toBe(0);
     expect(c.out()).not.toMatch(/SqliteError|TypeError|Unhandled|uncaught/);
 

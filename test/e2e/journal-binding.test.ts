@@ -29,7 +29,13 @@ beforeAll(async () => {
   running = await startDrillSim();
   accountA = running.account.accountId;
   accountB = createTestAccount(running.sim, { id: 'other', apiKey: KEY_B }).accountId;
-  writeFileSync(config, liveYaml({ url: running.server.url, journal: journalFile, params: { everyMs: 100, maxOrders: 6, maxOpen: 3, fillEvery: 0 } }).replace('level: warn', 'level: info'));
+  writeFileSync(
+    config,
+    liveYaml({ url: running.server.url, journal: journalFile, params: { everyMs: 100, maxOrders: 6, maxOpen: 3, fillEvery: 0 } }).replace(
+      'level: warn',
+      'level: info',
+    ),
+  );
 }, 60_000);
 
 afterAll(async () => {
@@ -64,7 +70,10 @@ describe('mizan run --live: a journal is bound to the account that wrote it', ()
     await waitFor('open orders of account A', () => running.sim.openOrders(accountA).length >= 2 && openInJournal() >= 2, 45_000, a, 200);
     a.proc.kill('SIGKILL');
     await a.exited;
-    const openA = running.sim.openOrders(accountA).map((o) => o.clientOrderId).sort();
+    const openA = running.sim
+      .openOrders(accountA)
+      .map((o) => o.clientOrderId)
+      .sort();
     const journalOpen = openInJournal();
     expect(openA.length).toBeGreaterThanOrEqual(2);
 
@@ -81,7 +90,12 @@ describe('mizan run --live: a journal is bound to the account that wrote it', ()
     expect(out).not.toContain(KEY_B);
     expect(out).not.toMatch(/^ {2}balances /m); // no banner: nothing started
     expect(running.sim.orders(accountB)).toHaveLength(0);
-    expect(running.sim.openOrders(accountA).map((o) => o.clientOrderId).sort()).toEqual(openA);
+    expect(
+      running.sim
+        .openOrders(accountA)
+        .map((o) => o.clientOrderId)
+        .sort(),
+    ).toEqual(openA);
     expect(openInJournal()).toBe(journalOpen);
 
     // --adopt-journal: B runs on it, the adoption logged.
@@ -89,7 +103,10 @@ describe('mizan run --live: a journal is bound to the account that wrote it', ()
     // The first status line comes after the run's signal handlers are set: Ctrl-C then stops it cleanly.
     await waitFor('account B trading', () => running.sim.orders(accountB).length > 0 && /\[live \d/.test(adopt.out()), 45_000, adopt, 200);
     const adopted = adopt.lines().find((l) => l.msg === 'journal adopted (--adopt-journal): it now belongs to this account');
-    expect(adopted, adopt.out()).toMatchObject({ from: { exchange: running.server.url, keyFingerprint: keyFingerprint(DRILL_KEY) }, to: { exchange: running.server.url, keyFingerprint: keyFingerprint(KEY_B) } });
+    expect(adopted, adopt.out()).toMatchObject({
+      from: { exchange: running.server.url, keyFingerprint: keyFingerprint(DRILL_KEY) },
+      to: { exchange: running.server.url, keyFingerprint: keyFingerprint(KEY_B) },
+    });
     expect(adopt.out()).not.toContain(KEY_B);
     adopt.proc.kill('SIGINT');
     expect(await exitOf(adopt, 20_000)).toMatchObject({ code: 0 });

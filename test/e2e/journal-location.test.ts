@@ -23,7 +23,18 @@ beforeAll(() => {
   mkdirSync(join(cwd, '.mizan'));
   // The journal a paper run of config/default.yaml leaves, with one order in it.
   const j = Journal.open(paper);
-  j.recordOrder({ clientId: 'btcsma_1', strategy: 'btc-sma', symbol: 'BTCUSDT', side: 'BUY', type: 'MARKET', venue: 'paper', quantity: new Decimal('0.01'), status: 'open', final: false, ts: Date.UTC(2026, 0, 1) });
+  j.recordOrder({
+    clientId: 'btcsma_1',
+    strategy: 'btc-sma',
+    symbol: 'BTCUSDT',
+    side: 'BUY',
+    type: 'MARKET',
+    venue: 'paper',
+    quantity: new Decimal('0.01'),
+    status: 'open',
+    final: false,
+    ts: Date.UTC(2026, 0, 1),
+  });
   j.close();
 });
 
@@ -48,7 +59,10 @@ describe('which journal mizan halt / resume / status / journal use', { timeout: 
   it('--config <file>: the journal.file of that config', async () => {
     const other = join(cwd, 'other.sqlite');
     Journal.open(other).close();
-    const cfg = tmp.file('bot.yaml', `mode: paper\nstrategies:\n  - { name: a, strategy: sma-cross, markets: [BTCUSDT], resolution: "1" }\njournal: { file: ${other} }\n`);
+    const cfg = tmp.file(
+      'bot.yaml',
+      `mode: paper\nstrategies:\n  - { name: a, strategy: sma-cross, markets: [BTCUSDT], resolution: "1" }\njournal: { file: ${other} }\n`,
+    );
     const h = await run('halt', 'by config', '--config', cfg);
     expect(h.code, h.all).toBe(0);
     expect((await run('status', '--config', cfg)).stdout).toMatch(/halted .*\(by config\)/);

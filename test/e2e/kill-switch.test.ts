@@ -50,7 +50,10 @@ describe('mizan run + mizan halt / kill -USR2 / mizan resume + Ctrl-C', () => {
     expect(c.alive(), c.out().slice(-3000)).toBe(true);
 
     c.proc.kill('SIGINT');
-    const end = await Promise.race([c.exited, new Promise<never>((_, rej) => setTimeout(() => rej(new Error(`no exit 20 s after SIGINT:\n${c.out().slice(-3000)}`)), 20_000))]);
+    const end = await Promise.race([
+      c.exited,
+      new Promise<never>((_, rej) => setTimeout(() => rej(new Error(`no exit 20 s after SIGINT:\n${c.out().slice(-3000)}`)), 20_000)),
+    ]);
     expect(end.code, c.out().slice(-3000)).toBe(0);
     expect(c.out()).toContain('mizan stopped after');
     expect(c.out()).not.toMatch(/TypeError|ReferenceError|Unhandled|uncaught/);

@@ -16,10 +16,7 @@ afterAll(() => tmp.remove());
 
 async function runUntilExit(config: string, key: string) {
   const c = startMizan(['run', config, '--live'], { [KEY_ENV]: key });
-  const end = await Promise.race([
-    c.exited,
-    new Promise<'running'>((r) => setTimeout(() => r('running'), 30_000)),
-  ]);
+  const end = await Promise.race([c.exited, new Promise<'running'>((r) => setTimeout(() => r('running'), 30_000))]);
   if (end === 'running') c.proc.kill('SIGKILL');
   return { end, out: c.out() };
 }
@@ -44,14 +41,24 @@ describe('mizan run --live with a refused API key', () => {
   it('403: refuses to start, naming the permission', async () => {
     const running = await startDrillSim();
     const proxy = await startRewriteProxy(running.server.url, (req) =>
-      req.url.startsWith('/v1/account/balances') ? { answer: { status: 403, body: JSON.stringify({ success: false, code: 403, message: 'forbidden', result: {} }) } } : undefined,
+      req.url.startsWith('/v1/account/balances')
+        ? { answer: { status: 403, body: JSON.stringify({ success: false, code: 403, message: 'forbidden', result: {} }) } }
+        : undefined,
     );
     try {
       const config = join(tmp.dir, 'k403.yaml');
-      writeFileSync(config, liveYaml({ url: proxy.url, journal: join(tmp.dir, 'k403.sqlite') }).replace(`  baseUrl: ${proxy.url}\n`, `  baseUrl: ${proxy.url}\n  stream: { url: ${running.server.url} }\n`));
+      writeFileSync(
+        config,
+        liveYaml({ url: proxy.url, journal: join(tmp.dir, 'k403.sqlite') }).replace(
+          `  baseUrl: ${proxy.url}\n`,
+          `  baseUrl: ${proxy.url}\n  stream: { url: ${running.server.url} }\n`,
+        ),
+      );
       const { end, out } = await runUntilExit(config, DRILL_KEY);
       expect(end, out).toMatchObject({ code: 1 });
-      expect(out).toMatch(/live trading not started: the API key may not read balances \(or this IP is not permitted\) \(account main\): GET \/v1\/account\/balances -> HTTP 403/);
+      expect(out).toMatch(
+        /live trading not started: the API key may not read balances \(or this IP is not permitted\) \(account main\): GET \/v1\/account\/balances -> HTTP 403/,
+      );
       expect(out).not.toContain(DRILL_KEY);
     } finally {
       await proxy.close();

@@ -40,7 +40,10 @@ async function faults(body: object): Promise<void> {
 
 function config(name: string, o: { strategy?: string; params?: object } = {}): { file: string; journal: string } {
   const journal = join(tmp.dir, `${name}.sqlite`);
-  let yaml = liveYaml({ url, journal, name: 'ping', timeoutMs: 1500, params: { maxOrders: 3, fillEvery: 1, everyMs: 100 } }).replace('level: warn', 'level: info');
+  let yaml = liveYaml({ url, journal, name: 'ping', timeoutMs: 1500, params: { maxOrders: 3, fillEvery: 1, everyMs: 100 } }).replace(
+    'level: warn',
+    'level: info',
+  );
   if (o.strategy) yaml = yaml.replace(/strategy: .*\n/, `strategy: ${o.strategy}\n`).replace(/params: .*\n/, `params: ${JSON.stringify(o.params ?? {})}\n`);
   const file = join(tmp.dir, `${name}.yaml`);
   writeFileSync(file, yaml);
@@ -72,7 +75,12 @@ describe('mizan run --live starting against a faulty exchange', () => {
     await faults({ failNext: { status: 429, count: 10 } });
     const bot = runLive(file);
     try {
-      await waitFor('the start to wait out the 429s', () => /exchange rate-limited at start: retrying GET \/v1\/markets in 1\.0 s \(attempt 2\)/.test(bot.out()), 60_000, bot);
+      await waitFor(
+        'the start to wait out the 429s',
+        () => /exchange rate-limited at start: retrying GET \/v1\/markets in 1\.0 s \(attempt 2\)/.test(bot.out()),
+        60_000,
+        bot,
+      );
       await tradesThenStops(bot, journal);
       const waits = bot.lines().filter((l) => typeof l.msg === 'string' && l.msg.startsWith('exchange rate-limited at start'));
       // One line per wait, each naming the call, its delay and the attempt.
@@ -89,7 +97,12 @@ describe('mizan run --live starting against a faulty exchange', () => {
     await faults({ latencyMs: 2500 });
     const bot = runLive(file);
     try {
-      await waitFor('a start-up call to time out and be retried', () => /exchange did not answer in time at start: retrying GET \/\S+ in \d+\.\d s \(attempt 2\)/.test(bot.out()), 60_000, bot);
+      await waitFor(
+        'a start-up call to time out and be retried',
+        () => /exchange did not answer in time at start: retrying GET \/\S+ in \d+\.\d s \(attempt 2\)/.test(bot.out()),
+        60_000,
+        bot,
+      );
       expect(bot.out()).toMatch(/no answer within 1500 ms/);
       await faults({ reset: true });
       await tradesThenStops(bot, journal);

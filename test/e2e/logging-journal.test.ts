@@ -40,7 +40,9 @@ describe('logging and journal output', { timeout: 120_000 }, () => {
     const log = join(tmp.dir, 'logs/bot.log');
     const config = tmp.file(
       'logging.yaml',
-      defaultConfigWith(join(tmp.dir, 'log-run.sqlite'), (t) => t.replace(/logging:\n {2}level: info\s*$/, `logging:\n  level: info\n  pretty: true\n  file: ${log}\n`)),
+      defaultConfigWith(join(tmp.dir, 'log-run.sqlite'), (t) =>
+        t.replace(/logging:\n {2}level: info\s*$/, `logging:\n  level: info\n  pretty: true\n  file: ${log}\n`),
+      ),
     );
     expect(readFileSync(config, 'utf8')).toContain(`file: ${log}`);
     const r = await mizan(['run', config, '--duration', '8']);
@@ -71,8 +73,30 @@ describe('logging and journal output', { timeout: 120_000 }, () => {
     ];
     fills.forEach(([id, side, price, qty], n) => {
       const ts = Date.UTC(2026, 0, 1, 0, n);
-      j.recordOrder({ clientId: id, strategy: 's', symbol: 'BTCUSDT', side, type: 'LIMIT', venue: 'paper', price: d(price), quantity: d(qty), status: 'filled', final: true, ts });
-      j.recordFill({ clientId: id, strategy: 's', symbol: 'BTCUSDT', side, price: d(price), quantity: d(qty), fee: d(price).mul(qty).mul('0.002'), feeAsset: 'USDT', ts });
+      j.recordOrder({
+        clientId: id,
+        strategy: 's',
+        symbol: 'BTCUSDT',
+        side,
+        type: 'LIMIT',
+        venue: 'paper',
+        price: d(price),
+        quantity: d(qty),
+        status: 'filled',
+        final: true,
+        ts,
+      });
+      j.recordFill({
+        clientId: id,
+        strategy: 's',
+        symbol: 'BTCUSDT',
+        side,
+        price: d(price),
+        quantity: d(qty),
+        fee: d(price).mul(qty).mul('0.002'),
+        feeAsset: 'USDT',
+        ts,
+      });
     });
     j.close();
     // A journal that does not record its markets' instruments: named, and --market supplies them.

@@ -21,7 +21,16 @@ const RATE = 0.0005;
 const C = 500;
 const K = 2;
 
-interface Trade { side: string; entryTime: number; exitTime: number; entryPrice: string; exitPrice: string; quantity: string; fees: string; exit: string }
+interface Trade {
+  side: string;
+  entryTime: number;
+  exitTime: number;
+  entryPrice: string;
+  exitPrice: string;
+  quantity: string;
+  fees: string;
+  exit: string;
+}
 
 describe('mizan backtest of margin-trend: interest on a close at a 4-hour boundary', () => {
   it('charges the period due when the strategy closes exactly at the boundary', async () => {

@@ -68,9 +68,18 @@ function journalFills(file: string, strategy: string): number[] {
 function delivered(recv: Receiver, tgPath: string, dcPath: string) {
   const ok = (r: Received) => r.status !== undefined && r.status < 300;
   const unescape = (s: string) => s.replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&');
-  const json = recv.on('/json').filter(ok).map((r) => ({ event: String(r.json.event), title: String(r.json.title), body: r.json as Json }));
-  const tg = recv.on(tgPath).filter(ok).map((r) => unescape(String(r.json.text)));
-  const dc = recv.on(dcPath).filter(ok).map((r) => String(r.json.content));
+  const json = recv
+    .on('/json')
+    .filter(ok)
+    .map((r) => ({ event: String(r.json.event), title: String(r.json.title), body: r.json as Json }));
+  const tg = recv
+    .on(tgPath)
+    .filter(ok)
+    .map((r) => unescape(String(r.json.text)));
+  const dc = recv
+    .on(dcPath)
+    .filter(ok)
+    .map((r) => String(r.json.content));
   return { json, tg, dc };
 }
 
@@ -80,7 +89,10 @@ describe('mizan run with notifications: json, telegram, discord', () => {
     const tgPath = `/bot${TG_TOKEN}/sendMessage`;
     const dcPath = `/api/webhooks/4242/${DISCORD_SECRET}`;
     const recv = await startReceiver((r, nth) => {
-      if (r.path === tgPath) return nth === 1 ? { status: 500, body: JSON.stringify({ ok: false, description: `internal error at ${r.path}` }) } : { status: 200, body: '{"ok":true,"result":{}}' };
+      if (r.path === tgPath)
+        return nth === 1
+          ? { status: 500, body: JSON.stringify({ ok: false, description: `internal error at ${r.path}` }) }
+          : { status: 200, body: '{"ok":true,"result":{}}' };
       if (r.path === '/flaky') return nth <= 2 ? { status: 500, body: '{"error":"try later"}' } : { status: 200, body: '{}' };
       if (r.path.startsWith('/api/webhooks/')) return { status: 204 };
       return { status: 200, body: '{}' };
@@ -141,7 +153,15 @@ notifications:
 `,
     );
     // The exchange key, also leaked by the strategy into its handler error (PROBE_LEAK): it must reach no notification.
-    const env = { TG_TOKEN, DISCORD_URL: `${recv.url}${dcPath}`, HOOK_AUTH, MIZAN_SERVER_TOKEN: READ, MIZAN_SERVER_CONTROL_TOKEN: CONTROL, WALLEX_API_KEY: API_KEY, PROBE_LEAK: API_KEY };
+    const env = {
+      TG_TOKEN,
+      DISCORD_URL: `${recv.url}${dcPath}`,
+      HOOK_AUTH,
+      MIZAN_SERVER_TOKEN: READ,
+      MIZAN_SERVER_CONTROL_TOKEN: CONTROL,
+      WALLEX_API_KEY: API_KEY,
+      PROBE_LEAK: API_KEY,
+    };
     const c = startMizan(['run', config], env);
     children.push(c);
     await waitFor('the embedded simulator', () => /embedded simulator at http:\/\/127\.0\.0\.1:\d+/.test(c.out()), 60_000, c, 100);
@@ -169,10 +189,16 @@ notifications:
 
     await waitFor('the daily summary', () => count('dailySummary') >= 1, Math.max(30_000, summaryAt - Date.now() + 30_000), c, 250);
     // Every target has had time to deliver (retries included) before the counts.
-    await waitFor('every delivery', () => {
-      const d = delivered(recv, tgPath, dcPath);
-      return d.tg.length === d.json.length && d.dc.length === d.json.length && recv.on('/flaky').filter((r) => r.status === 200).length >= 2;
-    }, 30_000, c, 200);
+    await waitFor(
+      'every delivery',
+      () => {
+        const d = delivered(recv, tgPath, dcPath);
+        return d.tg.length === d.json.length && d.dc.length === d.json.length && recv.on('/flaky').filter((r) => r.status === 200).length >= 2;
+      },
+      30_000,
+      c,
+      200,
+    );
 
     // API bodies (searched for secrets below).
     const apiBodies: string[] = [];
@@ -184,14 +210,18 @@ notifications:
     expect(await stop(c)).toBe(0);
     // The bot has exited, so it can send nothing more; once every connection it opened to the
     // receiver has closed, every request it sent (a late duplicate included) has been recorded.
-    await waitForCondition(async () => (await recv.connections()) === 0, { what: 'the bot\'s connections to the receiver to close', timeout: 15_000 });
+    await waitForCondition(async () => (await recv.connections()) === 0, { what: "the bot's connections to the receiver to close", timeout: 15_000 });
 
     // ------------------------------------------------------------ each event, each format, once
     const d = delivered(recv, tgPath, dcPath);
     const byEvent = (e: string) => d.json.filter((n) => n.event === e);
     const fills = journalFills(journal, 'probe');
     expect(fills.length).toBeGreaterThan(0);
-    expect(byEvent('fills').map((n) => n.body.data.fillId).sort((a, b) => a - b)).toEqual(fills);
+    expect(
+      byEvent('fills')
+        .map((n) => n.body.data.fillId)
+        .sort((a, b) => a - b),
+    ).toEqual(fills);
     const denialLines = c.lines().filter((l) => l.msg === 'probe denied');
     expect(denialLines).toHaveLength(5);
     expect(byEvent('denials')).toHaveLength(1);
@@ -219,7 +249,9 @@ notifications:
     expect(d.dc.map((t) => titles.find((x) => t.startsWith(`**${x}**`))).sort()).toEqual(titles);
     const tgBody = recv.on(tgPath)[0]!.json;
     expect(tgBody).toMatchObject({ chat_id: -1001234567, parse_mode: 'HTML' });
-    console.log(`notifications: ${d.json.length} notices to each of json, telegram, discord (${fills.length} fills, 1 denials, 1 errors, 2 tradingState, 2 stream, 1 dailySummary)`);
+    console.log(
+      `notifications: ${d.json.length} notices to each of json, telegram, discord (${fills.length} fills, 1 denials, 1 errors, 2 tradingState, 2 stream, 1 dailySummary)`,
+    );
 
     // ------------------------------------------------------------ retries with backoff
     const flaky = recv.on('/flaky');
@@ -231,7 +263,9 @@ notifications:
     console.log(`retries of a 500ing receiver: attempts ${gap1} ms and ${gap2} ms apart (backoffMs 400, doubled)`);
     // The delays the bot chose (its debug lines): 400 ms, then doubled; the receiver saw at least those gaps.
     const retryLines = c.lines().filter((l) => l.msg === 'notify: attempt failed; retrying' && l.target === 'flaky');
-    console.log(`  the bot's retry lines at ${retryLines.map((l) => `${String(l.time)} (retryInMs ${String(l.retryInMs)})`).join(', ')}; receiver at ${tries.map((r) => r.at).join(', ')}`);
+    console.log(
+      `  the bot's retry lines at ${retryLines.map((l) => `${String(l.time)} (retryInMs ${String(l.retryInMs)})`).join(', ')}; receiver at ${tries.map((r) => r.at).join(', ')}`,
+    );
     expect(retryLines.map((l) => [l.attempt, l.retryInMs])).toEqual([
       [1, 400],
       [2, 800],
@@ -244,7 +278,10 @@ notifications:
     const logText = readFileSync(logFile, 'utf8');
     // The Telegram 500 echoed the path with the token: the retry's line shows it scrubbed.
     expect(logText).toMatch(/notify: attempt failed; retrying.*\[REDACTED\]|\[REDACTED\].*notify: attempt failed; retrying/);
-    const journalBytes = [journal, `${journal}-wal`].filter(existsSync).map((f) => readFileSync(f).toString('latin1')).join('');
+    const journalBytes = [journal, `${journal}-wal`]
+      .filter(existsSync)
+      .map((f) => readFileSync(f).toString('latin1'))
+      .join('');
     const sentBodies = recv.requests.map((r) => r.body).join('\n');
     expect(sentBodies).not.toContain(API_KEY);
     for (const secret of [TG_TOKEN, DISCORD_SECRET, HOOK_AUTH, 'hook-auth-secret-e2e-4c6e8a', API_KEY]) {
@@ -296,7 +333,9 @@ ${notifications}`;
     );
     const ok = mizanSync(['check', file], { TG_TOKEN, DISCORD_URL: `http://127.0.0.1:9/api/webhooks/1/${DISCORD_SECRET}` });
     expect(ok.out).toContain(': ok');
-    expect(ok.out).toContain('notifications: telegram#0 (telegram: all events); discord#1 (discord: tradingState, dailySummary); daily summary at 21:00 Asia/Tehran');
+    expect(ok.out).toContain(
+      'notifications: telegram#0 (telegram: all events); discord#1 (discord: tradingState, dailySummary); daily summary at 21:00 Asia/Tehran',
+    );
     expect(ok.code).toBe(0);
     for (const secret of [TG_TOKEN, DISCORD_SECRET]) expect(ok.out).not.toContain(secret);
   }, 60_000);
@@ -342,13 +381,19 @@ ${notifications}`,
     expect(ea.code, a.out().slice(-2000)).toBe(0);
     expect(eb.code, b.out().slice(-2000)).toBe(0);
 
-    const lat = (c: MizanChild) => c.lines().filter((l) => l.msg === 'probe latency').map((l) => Number(l.ms)).sort((x, y) => x - y);
+    const lat = (c: MizanChild) =>
+      c
+        .lines()
+        .filter((l) => l.msg === 'probe latency')
+        .map((l) => Number(l.ms))
+        .sort((x, y) => x - y);
     const pct = (xs: number[], p: number) => xs[Math.min(xs.length - 1, Math.floor(p * xs.length))]!;
     const la = lat(a);
     const lb = lat(b);
     const fa = journalFills(join(dir, 'hanging.sqlite'), 'probe').length;
     const fb = journalFills(join(dir, 'none.sqlite'), 'probe').length;
-    const report = (name: string, xs: number[], fills: number) => `${name}: ${xs.length} orders, intent→open p50 ${pct(xs, 0.5)} ms, p95 ${pct(xs, 0.95)} ms, max ${xs[xs.length - 1]} ms; ${fills} fills`;
+    const report = (name: string, xs: number[], fills: number) =>
+      `${name}: ${xs.length} orders, intent→open p50 ${pct(xs, 0.5)} ms, p95 ${pct(xs, 0.95)} ms, max ${xs[xs.length - 1]} ms; ${fills} fills`;
     console.log(`latency over ${seconds} s, both bots at once:\n  ${report('hanging/500 receivers', la, fa)}\n  ${report('no notifications     ', lb, fb)}`);
     console.log(`  the hanging receiver got ${hang.requests.length} requests, the failing one ${fail.requests.length}`);
 

@@ -16,17 +16,49 @@ beforeAll(() => {
 });
 afterAll(() => tmp.remove());
 
-interface Row { number: number; params: string; state: string; value: number | null; reason: string | null }
+interface Row {
+  number: number;
+  params: string;
+  state: string;
+  value: number | null;
+  reason: string | null;
+}
 
 describe('mizan optimize --constraint', () => {
   it('TPE proposes only fast < slow, runs each parameter set once and answers repeats from the study', async () => {
     const storage = join(tmp.dir, 'c.sqlite');
     // 10 points satisfy fast < slow in 5..8 × 6..9: 14 trials must repeat 4 of them.
-    const r = await mizan(['optimize', CONFIG, '--param', 'fast=5..8', '--param', 'slow=6..9', '--constraint', 'fast < slow', '--trials', '14', '--objective', 'return', '--workers', '1', '--seed', '4', '--study', 'c', '--storage', storage], { timeoutMs: 240_000 });
+    const r = await mizan(
+      [
+        'optimize',
+        CONFIG,
+        '--param',
+        'fast=5..8',
+        '--param',
+        'slow=6..9',
+        '--constraint',
+        'fast < slow',
+        '--trials',
+        '14',
+        '--objective',
+        'return',
+        '--workers',
+        '1',
+        '--seed',
+        '4',
+        '--study',
+        'c',
+        '--storage',
+        storage,
+      ],
+      { timeoutMs: 240_000 },
+    );
     expect(r.code, r.all).toBe(0);
     expect(r.stdout).toContain('constraints: fast < slow');
     const db = new Database(storage, { readonly: true });
-    const rows = db.prepare('SELECT t.number, t.params, t.state, t.value, t.reason FROM trials t JOIN studies s ON s.id = t.study_id WHERE s.name = ? ORDER BY t.number').all('c') as Row[];
+    const rows = db
+      .prepare('SELECT t.number, t.params, t.state, t.value, t.reason FROM trials t JOIN studies s ON s.id = t.study_id WHERE s.name = ? ORDER BY t.number')
+      .all('c') as Row[];
     db.close();
     expect(rows.length).toBe(14);
     const ps = rows.map((x) => JSON.parse(x.params) as Record<string, number>);
@@ -65,7 +97,25 @@ describe('mizan optimize --constraint', () => {
 describe('mizan sweep --constraint and one metric vocabulary', () => {
   it('runs only the combinations where the constraint holds, ranked by a name optimize also takes', async () => {
     const out = join(tmp.dir, 'sweep.csv');
-    const r = await mizan(['sweep', CONFIG, '--param', 'fast=10..30:10', '--param', 'slow=10..30:10', '--constraint', 'fast < slow', '--metric', 'win-rate', '--workers', '1', '--out', out], { timeoutMs: 120_000 });
+    const r = await mizan(
+      [
+        'sweep',
+        CONFIG,
+        '--param',
+        'fast=10..30:10',
+        '--param',
+        'slow=10..30:10',
+        '--constraint',
+        'fast < slow',
+        '--metric',
+        'win-rate',
+        '--workers',
+        '1',
+        '--out',
+        out,
+      ],
+      { timeoutMs: 120_000 },
+    );
     expect(r.code, r.all).toBe(0);
     expect(r.stderr).toContain('constraints: 3 of 9 combination(s) satisfy "fast < slow"');
     expect(r.stdout).toMatch(/^rank {2}winRatePct {2}/m);
@@ -81,18 +131,28 @@ describe('mizan sweep --constraint and one metric vocabulary', () => {
   it('profit-factor, win-rate and the aliases pf, winrate are accepted by both; an unknown name is refused by both', async () => {
     const storage = join(tmp.dir, 'names.sqlite');
     for (const name of ['profit-factor', 'pf']) {
-      const s = await mizan(['sweep', CONFIG, '--param', 'fast=10', '--param', 'slow=30', '--metric', name, '--workers', '1', '--out', join(tmp.dir, `${name}.csv`)], { timeoutMs: 60_000 });
+      const s = await mizan(
+        ['sweep', CONFIG, '--param', 'fast=10', '--param', 'slow=30', '--metric', name, '--workers', '1', '--out', join(tmp.dir, `${name}.csv`)],
+        { timeoutMs: 60_000 },
+      );
       expect(s.code, s.all).toBe(0);
       expect(s.stdout).toMatch(/^rank {2}profitFactor {2}/m);
     }
-    const o = await mizan(['optimize', CONFIG, '--param', 'fast=10,12', '--param', 'slow=30', '--objective', 'winrate', '--trials', '1', '--workers', '1', '--storage', storage], { timeoutMs: 60_000 });
+    const o = await mizan(
+      ['optimize', CONFIG, '--param', 'fast=10,12', '--param', 'slow=30', '--objective', 'winrate', '--trials', '1', '--workers', '1', '--storage', storage],
+      { timeoutMs: 60_000 },
+    );
     expect(o.code, o.all).toBe(0);
     expect(o.stdout).toMatch(/^study backtest-sweep: win-rate \(maximize\)/m);
     const bad1 = await mizan(['sweep', CONFIG, '--param', 'fast=10', '--metric', 'winratio'], { timeoutMs: 60_000 });
     expect(bad1.code).toBe(1);
-    expect(bad1.stderr).toContain('--metric "winratio": unknown (use sharpe, sortino, calmar, return, cagr, profit-factor, expectancy, sqn, win-rate, drawdown');
+    expect(bad1.stderr).toContain(
+      '--metric "winratio": unknown (use sharpe, sortino, calmar, return, cagr, profit-factor, expectancy, sqn, win-rate, drawdown',
+    );
     const bad2 = await mizan(['optimize', CONFIG, '--param', 'fast=10,12', '--objective', 'winratio', '--storage', storage], { timeoutMs: 60_000 });
     expect(bad2.code).toBe(1);
-    expect(bad2.stderr).toContain('--objective "winratio": unknown (use sharpe, sortino, calmar, return, cagr, profit-factor, expectancy, sqn, win-rate, drawdown');
+    expect(bad2.stderr).toContain(
+      '--objective "winratio": unknown (use sharpe, sortino, calmar, return, cagr, profit-factor, expectancy, sqn, win-rate, drawdown',
+    );
   }, 180_000);
 });

@@ -62,16 +62,58 @@ describe('docs/optimisation.md: Optimisation', () => {
 
   it('refuses an objective a training window cannot compute, naming the window and the minimum, before any trial', async () => {
     const storage = join(tmp.dir, 'refused.sqlite');
-    const r = await mizan(['optimize', 'config/backtest-sweep.yaml', '--param', 'fast=5..50', '--param', 'slow=20..200', '--trials', '30', '--objective', 'sharpe', '--walk-forward', 'train=14d,test=7d', '--storage', storage], { cwd: tmp.dir, timeoutMs: 60_000 });
+    const r = await mizan(
+      [
+        'optimize',
+        'config/backtest-sweep.yaml',
+        '--param',
+        'fast=5..50',
+        '--param',
+        'slow=20..200',
+        '--trials',
+        '30',
+        '--objective',
+        'sharpe',
+        '--walk-forward',
+        'train=14d,test=7d',
+        '--storage',
+        storage,
+      ],
+      { cwd: tmp.dir, timeoutMs: 60_000 },
+    );
     expect(r.code, r.all).toBe(1);
-    expect(r.stderr).toContain('--objective sharpe: --walk-forward "train=14d,test=7d": training window 1 (2023-01-03..2023-01-17): sharpe needs at least 30 daily returns and this range has 14');
+    expect(r.stderr).toContain(
+      '--objective sharpe: --walk-forward "train=14d,test=7d": training window 1 (2023-01-03..2023-01-17): sharpe needs at least 30 daily returns and this range has 14',
+    );
     expect(r.all).not.toMatch(/^trial /m);
     expect(r.all).not.toContain('study ');
   }, 60_000);
 
   it('an infeasible trial carries the reason its objective is n/a', async () => {
     const storage = join(tmp.dir, 'sqn.sqlite');
-    const r = await mizan(['optimize', 'config/backtest-sweep.yaml', '--param', 'fast=20..30', '--param', 'slow=150..200', '--trials', '1', '--workers', '1', '--seed', '3', '--objective', 'sqn', '--walk-forward', 'train=7d,test=7d', '--storage', storage], { cwd: tmp.dir, timeoutMs: 60_000 });
+    const r = await mizan(
+      [
+        'optimize',
+        'config/backtest-sweep.yaml',
+        '--param',
+        'fast=20..30',
+        '--param',
+        'slow=150..200',
+        '--trials',
+        '1',
+        '--workers',
+        '1',
+        '--seed',
+        '3',
+        '--objective',
+        'sqn',
+        '--walk-forward',
+        'train=7d,test=7d',
+        '--storage',
+        storage,
+      ],
+      { cwd: tmp.dir, timeoutMs: 60_000 },
+    );
     expect(r.code, r.all).toBe(0);
     expect(r.stderr).toMatch(/^trial 0 infeasible sqn n\/a .*\| sqn is n\/a: \d+ closed trades; needs at least 30$/m);
   }, 60_000);

@@ -9,9 +9,21 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { mizan, tempDir, type TempDir } from './cli.js';
 
-interface Rect { left: number; right: number; top: number; bottom: number }
-interface El { getBoundingClientRect(): Rect; querySelectorAll(sel: string): Iterable<El>; getAttribute(name: string): string | null; textContent: string | null }
-interface Doc { querySelectorAll(sel: string): Iterable<El> }
+interface Rect {
+  left: number;
+  right: number;
+  top: number;
+  bottom: number;
+}
+interface El {
+  getBoundingClientRect(): Rect;
+  querySelectorAll(sel: string): Iterable<El>;
+  getAttribute(name: string): string | null;
+  textContent: string | null;
+}
+interface Doc {
+  querySelectorAll(sel: string): Iterable<El>;
+}
 
 let tmp: TempDir;
 beforeAll(() => {
@@ -31,7 +43,31 @@ function nice(values: number[]): boolean {
 it('ticks at nice numbers, keeps the y label clear of the ticks and gives the heatmap a colour legend', async () => {
   const storage = join(tmp.dir, 's.sqlite');
   const report = join(tmp.dir, 'report.html');
-  const r = await mizan(['optimize', 'config/backtest-sweep.yaml', '--param', 'fast=3..41', '--param', 'slow=40..150', '--param', 'fraction=0.1..1', '--objective', 'return', '--trials', '12', '--workers', '1', '--seed', '2', '--storage', storage, '--report', report], { timeoutMs: 200_000 });
+  const r = await mizan(
+    [
+      'optimize',
+      'config/backtest-sweep.yaml',
+      '--param',
+      'fast=3..41',
+      '--param',
+      'slow=40..150',
+      '--param',
+      'fraction=0.1..1',
+      '--objective',
+      'return',
+      '--trials',
+      '12',
+      '--workers',
+      '1',
+      '--seed',
+      '2',
+      '--storage',
+      storage,
+      '--report',
+      report,
+    ],
+    { timeoutMs: 200_000 },
+  );
   expect(r.code, r.all).toBe(0);
   if (!existsSync('/usr/bin/chromium')) expect.fail('/usr/bin/chromium is missing: apt-get install -y chromium');
   const { chromium } = await import('playwright-core');

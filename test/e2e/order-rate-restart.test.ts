@@ -31,7 +31,10 @@ function orderCount(file: string): number {
 
 async function stop(c: MizanChild): Promise<void> {
   c.proc.kill('SIGINT');
-  const end = await Promise.race([c.exited, new Promise<never>((_, rej) => setTimeout(() => rej(new Error(`no exit after SIGINT:\n${c.out().slice(-3000)}`)), 30_000))]);
+  const end = await Promise.race([
+    c.exited,
+    new Promise<never>((_, rej) => setTimeout(() => rej(new Error(`no exit after SIGINT:\n${c.out().slice(-3000)}`)), 30_000)),
+  ]);
   expect(end.code, c.out().slice(-3000)).toBe(0);
 }
 

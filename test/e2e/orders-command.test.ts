@@ -17,12 +17,23 @@ describe('mizan orders', () => {
   it("lists the exchange's orders beside the journal's, flagging differences", async () => {
     const h = await startFullSim();
     try {
-      const place = (id: string, q = '2') => h.call('POST', '/v1/account/orders', { body: { symbol: 'USDTTMN', side: 'BUY', type: 'LIMIT', price: '50000', quantity: q, client_id: id } });
+      const place = (id: string, q = '2') =>
+        h.call('POST', '/v1/account/orders', { body: { symbol: 'USDTTMN', side: 'BUY', type: 'LIMIT', price: '50000', quantity: q, client_id: id } });
       for (const id of ['bot_same', 'bot_diff', 'bot_new']) expect((await place(id)).status).toBe(201);
       await h.client.cancelOrder('bot_diff');
       const file = join(tmp.dir, 'journal.sqlite');
       const j = Journal.open(file, { clock: h.clock });
-      const base = { strategy: 'grid', symbol: 'USDTTMN', side: 'BUY' as const, type: 'LIMIT', venue: 'live', account: 'main', price: d('50000'), quantity: d('2'), ts: h.clock.now() };
+      const base = {
+        strategy: 'grid',
+        symbol: 'USDTTMN',
+        side: 'BUY' as const,
+        type: 'LIMIT',
+        venue: 'live',
+        account: 'main',
+        price: d('50000'),
+        quantity: d('2'),
+        ts: h.clock.now(),
+      };
       j.recordOrder({ ...base, clientId: 'bot_same', executedQty: d(0), status: 'open', final: false });
       j.recordOrder({ ...base, clientId: 'bot_diff', executedQty: d(0), status: 'open', final: false });
       j.close();

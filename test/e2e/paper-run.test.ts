@@ -93,7 +93,7 @@ describe('npm start (mizan run config/default.yaml)', () => {
     expect(r.all).not.toMatch(/TypeError|ReferenceError|Unhandled|uncaught/);
   }, 90_000);
 
-  it('spot fills are logged; a restart after kill -9 closes the earlier paper run\'s open orders once, with one clear line', async () => {
+  it("spot fills are logged; a restart after kill -9 closes the earlier paper run's open orders once, with one clear line", async () => {
     const journal = join(tmp.dir, 'restart.sqlite');
     const fixture = join(REPO, 'test/e2e/fixtures/buy-once.ts');
     const config = tmp.file(
@@ -104,7 +104,10 @@ describe('npm start (mizan run config/default.yaml)', () => {
     // the market buy fills at once: logged like the instant desk's fills
     const fill = await first.waitFor(/market order filled/, 40_000);
     expect(fill).toBeTruthy();
-    const line = first.output().split('\n').find((l) => l.includes('market order filled'))!;
+    const line = first
+      .output()
+      .split('\n')
+      .find((l) => l.includes('market order filled'))!;
     const rec = JSON.parse(line) as Record<string, unknown>;
     expect(rec).toMatchObject({ strategy: 'e2e-buy', symbol: 'BTCUSDT', side: 'BUY', msg: 'market order filled' });
     expect(rec.quantity).toMatch(/^\d+\.\d+$/);

@@ -27,7 +27,11 @@ const PARAMS = { everyMs: 100, maxOrders: 3, maxOpen: 5, fillEvery: 0 };
 function propYaml(o: { url: string; journal: string; account: string; keySource?: boolean; mode?: 'live' | 'paper' }): string {
   let y = liveYaml({ url: o.url, journal: o.journal, params: PARAMS }).replace('    resolution: "1"\n', `    resolution: "1"\n    account: "${o.account}"\n`);
   if (o.keySource !== false) y += `accounts:\n  "${o.account}": { apiKeyEnv: ${PROP_ENV} }\n`;
-  if (o.mode === 'paper') y = y.replace('mode: live', 'mode: paper').replace('  simulator: false\n', '  simulator: true\n').replace(/ {2}apiKey: .*\n/, '');
+  if (o.mode === 'paper')
+    y = y
+      .replace('mode: live', 'mode: paper')
+      .replace('  simulator: false\n', '  simulator: true\n')
+      .replace(/ {2}apiKey: .*\n/, '');
   return y;
 }
 
@@ -60,7 +64,12 @@ describe('mizan run with a trading-credit account and its own API key', () => {
       writeFileSync(config, propYaml({ url: running.server.url, journal, account }));
       const ledger = `${running.account.accountId}/prop/${subId}`;
       c.current = startMizan(['run', config, '--live'], { [KEY_ENV]: DRILL_KEY, [PROP_ENV]: PROP_KEY });
-      await waitFor('3 orders on the sub-account', () => running.sim.orders(ledger).filter((o) => o.clientOrderId.startsWith('ping_')).length >= 3, 45_000, c.current);
+      await waitFor(
+        '3 orders on the sub-account',
+        () => running.sim.orders(ledger).filter((o) => o.clientOrderId.startsWith('ping_')).length >= 3,
+        45_000,
+        c.current,
+      );
       // None on the main account: the main key never placed them (the simulator refuses it for the sub-account).
       expect(running.sim.orders(running.account.accountId).filter((o) => o.clientOrderId.startsWith('ping_'))).toHaveLength(0);
       c.current.proc.kill('SIGINT');
@@ -120,13 +129,18 @@ describe('mizan run with a trading-credit account and its own API key', () => {
           j.close();
         }
       };
-      await waitFor('3 paper orders on the trading-credit account', () => {
-        try {
-          return count() >= 3;
-        } catch {
-          return false; // the journal is not created yet
-        }
-      }, 45_000, c);
+      await waitFor(
+        '3 paper orders on the trading-credit account',
+        () => {
+          try {
+            return count() >= 3;
+          } catch {
+            return false; // the journal is not created yet
+          }
+        },
+        45_000,
+        c,
+      );
       c.proc.kill('SIGINT');
       const end = await c.exited;
       expect(end.code, c.out()).toBe(0);

@@ -31,7 +31,15 @@ describe('mizan record', { timeout: 240_000 }, () => {
   it('records, survives SIGKILL by appending with a killed gap, and closes on Ctrl-C', async () => {
     const config = tmp.file(
       'record.yaml',
-      ['mode: paper', `exchange: { baseUrl: ${JSON.stringify(sim.server.url)}, stream: { transport: ws } }`, 'strategies:', '  - name: s', '    strategy: sma-cross', '    markets: [BTCUSDT]', ''].join('\n'),
+      [
+        'mode: paper',
+        `exchange: { baseUrl: ${JSON.stringify(sim.server.url)}, stream: { transport: ws } }`,
+        'strategies:',
+        '  - name: s',
+        '    strategy: sma-cross',
+        '    markets: [BTCUSDT]',
+        '',
+      ].join('\n'),
     );
     const out = join(tmp.dir, 'rec');
     const first = startRun(['record', config, '--out', out]);
@@ -57,7 +65,12 @@ describe('mizan record', { timeout: 240_000 }, () => {
     second.interrupt();
     const r = await second.exited;
     expect(r.code).toBe(0);
-    const after = readFileSync(readdirSync(join(out, 'BTCUSDT')).sort().map((f) => join(out, 'BTCUSDT', f)).find((f) => f === chunk)!);
+    const after = readFileSync(
+      readdirSync(join(out, 'BTCUSDT'))
+        .sort()
+        .map((f) => join(out, 'BTCUSDT', f))
+        .find((f) => f === chunk)!,
+    );
     expect(after.subarray(0, before.length).equals(before)).toBe(true); // appended, not rewritten
     const evs = await events(out);
     for (let i = 1; i < evs.length; i++) expect(evs[i]!.t).toBeGreaterThanOrEqual(evs[i - 1]!.t);

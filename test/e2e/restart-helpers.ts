@@ -38,12 +38,18 @@ export async function kill9(c: Child): Promise<void> {
 }
 
 /** A simulator without replay: the test sets the BTCUSDT market with `price()`, refreshed every 300 ms. */
-export async function handSim(start = '62550'): Promise<{ running: RunningSim; price(p: string): void; stop(): Promise<void>; orders(): SimOrder[]; open(): SimOrder[] }> {
+export async function handSim(
+  start = '62550',
+): Promise<{ running: RunningSim; price(p: string): void; stop(): Promise<void>; orders(): SimOrder[]; open(): SimOrder[] }> {
   const running = await runSim({ port: 0, apiKey: DRILL_KEY, seed: 7, replay: false });
   let px = start;
   const set = () => {
     const p = d(px);
-    running.sim.replaceBook('BTCUSDT', [{ price: p.mul('0.9999').toDecimalPlaces(2), quantity: d('5') }], [{ price: p.mul('1.0001').toDecimalPlaces(2), quantity: d('5') }]);
+    running.sim.replaceBook(
+      'BTCUSDT',
+      [{ price: p.mul('0.9999').toDecimalPlaces(2), quantity: d('5') }],
+      [{ price: p.mul('1.0001').toDecimalPlaces(2), quantity: d('5') }],
+    );
     running.sim.recordTrade({ symbol: 'BTCUSDT', price: p, quantity: d('0.0001'), isBuyOrder: true, timestamp: Date.now() });
   };
   set();

@@ -55,7 +55,12 @@ export function startMizan(args: string[], env: Record<string, string> = {}): Mi
 
 /** Run a short mizan command to its end (halt, resume, status, journal ...). */
 export function mizanSync(args: string[], env: Record<string, string> = {}): { code: number | null; out: string } {
-  const r = spawnSync(process.execPath, ['bin/mizan.js', ...args], { cwd: REPO, env: { ...process.env, NO_COLOR: '1', ...env }, encoding: 'utf8', timeout: 60_000 });
+  const r = spawnSync(process.execPath, ['bin/mizan.js', ...args], {
+    cwd: REPO,
+    env: { ...process.env, NO_COLOR: '1', ...env },
+    encoding: 'utf8',
+    timeout: 60_000,
+  });
   return { code: r.status, out: `${r.stdout}${r.stderr}` };
 }
 

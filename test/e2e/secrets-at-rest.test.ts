@@ -36,11 +36,18 @@ function tradingState(): { state: string; reason?: string } | undefined {
 
 /** The journal's bytes on disk: the database file and its write-ahead log. */
 function journalBytes(): string {
-  return [journalFile, `${journalFile}-wal`].filter((f) => existsSync(f)).map((f) => readFileSync(f).toString('latin1')).join('\n');
+  return [journalFile, `${journalFile}-wal`]
+    .filter((f) => existsSync(f))
+    .map((f) => readFileSync(f).toString('latin1'))
+    .join('\n');
 }
 
 beforeAll(async () => {
-  const copy = defaultConfigCopy(dir, (y) => y.replace('exchange:\n  simulator: true', 'exchange:\n  simulator: true\n  apiKey: ${WALLEX_API_KEY}').replace('logging:\n', `logging:\n  file: ${logFile}\n`));
+  const copy = defaultConfigCopy(dir, (y) =>
+    y
+      .replace('exchange:\n  simulator: true', 'exchange:\n  simulator: true\n  apiKey: ${WALLEX_API_KEY}')
+      .replace('logging:\n', `logging:\n  file: ${logFile}\n`),
+  );
   config = copy.config;
   journalFile = copy.journal;
   child = startMizan(['run', config, '--serve', '--port', '0'], ENV);
@@ -60,7 +67,11 @@ afterAll(async () => {
 describe('secrets at rest: a halt reason holding the API key and the control token', () => {
   it('reaches neither the journal file, nor its -wal, nor the log file, nor mizan status / mizan journal', async () => {
     const reason = `leaked key ${API_KEY} and token ${CONTROL} here`;
-    const r = await fetch(`${base}/api/v1/halt`, { method: 'POST', headers: { authorization: `Bearer ${CONTROL}`, 'content-type': 'application/json' }, body: JSON.stringify({ reason }) });
+    const r = await fetch(`${base}/api/v1/halt`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${CONTROL}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ reason }),
+    });
     const body = await r.text();
     expect(r.status, body).toBe(200);
     expect(body).not.toContain(API_KEY);

@@ -45,7 +45,9 @@ function openStream(): Promise<Stream & { first: 'hello' | 'closed' }> {
   const ws = new WebSocket(`${bot.base.replace('http', 'ws')}/api/v1/stream?topics=status`, { headers: { authorization: `Bearer ${READ}` } });
   sockets.push(ws);
   const messages: Stream['messages'] = [];
-  const closed = new Promise<{ code: number; reason: string; at: number }>((r) => ws.once('close', (code, reason) => r({ code, reason: reason.toString(), at: Date.now() })));
+  const closed = new Promise<{ code: number; reason: string; at: number }>((r) =>
+    ws.once('close', (code, reason) => r({ code, reason: reason.toString(), at: Date.now() })),
+  );
   ws.on('message', (d) => messages.push({ at: Date.now(), type: (JSON.parse(d.toString()) as { type: string }).type }));
   return new Promise((resolve, reject) => {
     ws.once('message', () => resolve({ ws, messages, closed, first: 'hello' }));
@@ -58,7 +60,7 @@ function openStream(): Promise<Stream & { first: 'hello' | 'closed' }> {
 /** A stream that is served: tried again while refused (a slot just freed is seen a moment later by the server). */
 async function openServed(): Promise<Stream> {
   let s = await openStream();
-  for (const deadline = Date.now() + 5_000; s.first !== 'hello' && Date.now() < deadline; ) s = await openStream();
+  for (const deadline = Date.now() + 5_000; s.first !== 'hello' && Date.now() < deadline;) s = await openStream();
   expect(s.first).toBe('hello');
   return s;
 }

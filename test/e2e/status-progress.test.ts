@@ -18,7 +18,11 @@ afterAll(async () => {
 });
 
 /** The status lines printed so far. */
-const statusLines = (c: MizanChild) => c.out().split('\n').filter((l) => /^\[paper \d+m\d\ds\] equity/.test(l));
+const statusLines = (c: MizanChild) =>
+  c
+    .out()
+    .split('\n')
+    .filter((l) => /^\[paper \d+m\d\ds\] equity/.test(l));
 
 describe('the status line of a paper bot that has not traded yet (issue 34 item 8)', () => {
   it('names the strategy warming up (candles seen / declared warm-up), then the ones that have not signalled', async () => {
@@ -29,15 +33,25 @@ describe('the status line of a paper bot that has not traded yet (issue 34 item 
         .replace('params: { fast: 2, slow: 4, fraction: 0.2 }', 'params: { fast: 2, slow: 8, fraction: 0.2 }')
         .replace('cron: "*/30 * * * * *"', 'cron: "0 0 0 1 1 *"')
         .replace(/ {2}- name: eth-mm\n(?: {4}.*\n)+/, '');
-      if (!out.includes('slow: 8') || !out.includes('0 0 0 1 1 *') || out.includes('eth-mm')) throw new Error('config/default.yaml changed: this test edits its btc-sma, usdt-dca and eth-mm entries');
+      if (!out.includes('slow: 8') || !out.includes('0 0 0 1 1 *') || out.includes('eth-mm'))
+        throw new Error('config/default.yaml changed: this test edits its btc-sma, usdt-dca and eth-mm entries');
       return out;
     });
     child = startMizan(['run', config]);
     const c = child;
     await waitFor('a status line with btc-sma warming up', () => statusLines(c).some((l) => /btc-sma warming up [0-7]\/8/.test(l)), 30_000, c, 100);
-    await waitFor('a status line after the warm-up', () => statusLines(c).some((l) => l.includes('no signal yet') && !l.includes('warming up')), 60_000, c, 250);
+    await waitFor(
+      'a status line after the warm-up',
+      () => statusLines(c).some((l) => l.includes('no signal yet') && !l.includes('warming up')),
+      60_000,
+      c,
+      250,
+    );
     const lines = statusLines(c);
-    const seen = lines.map((l) => /btc-sma warming up (\d)\/8/.exec(l)?.[1]).filter((x): x is string => x !== undefined).map(Number);
+    const seen = lines
+      .map((l) => /btc-sma warming up (\d)\/8/.exec(l)?.[1])
+      .filter((x): x is string => x !== undefined)
+      .map(Number);
     expect(seen.length, lines.join('\n')).toBeGreaterThan(0);
     // The count goes up with the candles (never down) and never reaches the warm-up while shown.
     expect([...seen].sort((a, b) => a - b)).toEqual(seen);

@@ -27,7 +27,10 @@ async function restartDrill(o: { name: string; strategy: string; params: Record<
       throw new Error(`${e.message}\n${child!.out()}`);
     });
     await sleep(o.settleMs);
-    const before = sim.open().map((x) => x.clientOrderId).sort();
+    const before = sim
+      .open()
+      .map((x) => x.clientOrderId)
+      .sort();
     await kill9(child);
     child = startMizan(config);
     await waitFor('the restarted bot to start', () => /recovered \d+ open order/.test(child!.out()), 30_000).catch((e: Error) => {
@@ -48,7 +51,13 @@ async function restartDrill(o: { name: string; strategy: string; params: Record<
 
 describe('example strategies restarted after SIGKILL', () => {
   it('grid keeps its ladder: 4 open buys before the kill, the same 4 after the restart (not 8)', async () => {
-    const r = await restartDrill({ name: 'grid', strategy: 'grid', params: { levels: 4, spacingPct: 0.5, orderQuote: 20 }, ready: (n) => n >= 4, settleMs: 3000 });
+    const r = await restartDrill({
+      name: 'grid',
+      strategy: 'grid',
+      params: { levels: 4, spacingPct: 0.5, orderQuote: 20 },
+      ready: (n) => n >= 4,
+      settleMs: 3000,
+    });
     expect(r.before).toHaveLength(4);
     expect(r.after, r.out).toHaveLength(4);
     expect(r.orders.filter((o) => o.side === 'BUY')).toHaveLength(4);
@@ -56,10 +65,19 @@ describe('example strategies restarted after SIGKILL', () => {
   }, 120_000);
 
   it('market-maker keeps one quote per side: its restart replaces the recovered quotes instead of adding to them', async () => {
-    const r = await restartDrill({ name: 'mm', strategy: 'market-maker', params: { orderQuote: 50, minSpreadBps: 20, refreshMs: 200 }, ready: (n) => n >= 1, settleMs: 3000 });
+    const r = await restartDrill({
+      name: 'mm',
+      strategy: 'market-maker',
+      params: { orderQuote: 50, minSpreadBps: 20, refreshMs: 200 },
+      ready: (n) => n >= 1,
+      settleMs: 3000,
+    });
     expect(r.before.length).toBeGreaterThanOrEqual(1);
     expect(r.after.length, r.out).toBeLessThanOrEqual(2);
-    expect(r.after.filter((x) => x.startsWith('BUY')), r.out).toHaveLength(1);
+    expect(
+      r.after.filter((x) => x.startsWith('BUY')),
+      r.out,
+    ).toHaveLength(1);
     expect(r.exit.code, r.out).toBe(0);
   }, 120_000);
 
@@ -67,7 +85,17 @@ describe('example strategies restarted after SIGKILL', () => {
     const sim = await handSim('62550');
     const journal = join(tmp.dir, 'mt.sqlite');
     const config = join(tmp.dir, 'mt.yaml');
-    writeFileSync(config, liveYaml({ url: sim.running.server.url, journal, strategy: 'margin-trend', params: { fast: 2, slow: 3, collateral: 100, riskCoef: 2, stopLossPct: 5, takeProfitPct: 20 }, name: 'mt', resolution: '5s' }));
+    writeFileSync(
+      config,
+      liveYaml({
+        url: sim.running.server.url,
+        journal,
+        strategy: 'margin-trend',
+        params: { fast: 2, slow: 3, collateral: 100, riskCoef: 2, stopLossPct: 5, takeProfitPct: 20 },
+        name: 'mt',
+        resolution: '5s',
+      }),
+    );
     const rest = new WallexRestClient({ baseUrl: sim.running.server.url, apiKey: DRILL_KEY });
     let positions: MarginPosition[] = [];
     const read = async () => (positions = await rest.getMarginPositions({}));
@@ -96,7 +124,10 @@ describe('example strategies restarted after SIGKILL', () => {
       expect((await child.exited).code, out).toBe(0);
       child = undefined;
       // The same single position, still active (a flip would have closed it and opened another).
-      expect(positions.map((p) => `${p.id} ${p.side}`), out).toEqual([before[0]!.split(' ').slice(0, 2).join(' ')]);
+      expect(
+        positions.map((p) => `${p.id} ${p.side}`),
+        out,
+      ).toEqual([before[0]!.split(' ').slice(0, 2).join(' ')]);
       expect(positions[0]!.state, out).toMatch(/^(open|pending)$/);
     } finally {
       clearInterval(rise);

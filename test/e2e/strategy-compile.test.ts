@@ -65,7 +65,7 @@ logging: { level: warn }
 const note = (stderr: string) => JSON.parse(/NOTE (.*)/.exec(stderr)?.[1] ?? 'null') as { sameDecimal: boolean; text: string; fromBundle: boolean } | null;
 
 describe('mizan backtest compiles a strategy file with esbuild', { timeout: 180_000 }, () => {
-  it('runs a TypeScript strategy with type-only, relative and mizan imports, with the kernel\'s Decimal', async () => {
+  it("runs a TypeScript strategy with type-only, relative and mizan imports, with the kernel's Decimal", async () => {
     mkdirSync(join(tmp.dir, 'lib'));
     tmp.file('mine.ts', STRATEGY);
     tmp.file('lib/types.ts', TYPES);
@@ -97,7 +97,10 @@ describe('mizan backtest compiles a strategy file with esbuild', { timeout: 180_
   });
 
   it('reports an error thrown while the strategy file is evaluated with its file:line:column', async () => {
-    tmp.file('throws.ts', `import { defineStrategy } from 'mizan';\nconst limit: number = 3;\nif (limit > 2) throw new RangeError('limit too high: ' + limit);\nexport default defineStrategy({ name: 'x', description: 'x', params: {}, create: () => ({}) });\n`);
+    tmp.file(
+      'throws.ts',
+      `import { defineStrategy } from 'mizan';\nconst limit: number = 3;\nif (limit > 2) throw new RangeError('limit too high: ' + limit);\nexport default defineStrategy({ name: 'x', description: 'x', params: {}, create: () => ({}) });\n`,
+    );
     tmp.file('throws.yaml', config('./throws.ts'));
     const r = await mizan(['backtest', 'throws.yaml'], { cwd: tmp.dir });
     expect(r.code).not.toBe(0);

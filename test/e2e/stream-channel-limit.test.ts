@@ -27,7 +27,11 @@ const yaml = (name: string, limit?: number) =>
   ].join('\n');
 
 async function channelsOf(name: string, limit?: number): Promise<string[][]> {
-  const bot = await startBot(parseConfig(yaml(name, limit), { baseDir: REPO }), { logger: silentLogger, sim: { port: 0, replay: false }, intervals: { statusEveryMs: 0 } });
+  const bot = await startBot(parseConfig(yaml(name, limit), { baseDir: REPO }), {
+    logger: silentLogger,
+    sim: { port: 0, replay: false },
+    intervals: { statusEveryMs: 0 },
+  });
   try {
     return bot.stream.connectionChannels().filter((c) => c.length > 0);
   } finally {

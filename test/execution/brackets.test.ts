@@ -34,7 +34,13 @@ function setup(opts: { sim?: SimulatedExchange; clock?: ManualClock; store?: Bra
   const spec = sim.market('BTCUSDT')!;
   // The kernel's part, as kernel.ts wires it: the last prices, and fills to the brackets once booked.
   const prices = new MarketPrices(() => undefined);
-  const brackets = new BracketManager({ engine, store, market: (s) => (s === 'BTCUSDT' ? marketView(spec, { makerFee: d('0.002'), takerFee: d('0.002') }) : undefined), last: (s) => prices.last(s), logger: silentLogger });
+  const brackets = new BracketManager({
+    engine,
+    store,
+    market: (s) => (s === 'BTCUSDT' ? marketView(spec, { makerFee: d('0.002'), takerFee: d('0.002') }) : undefined),
+    last: (s) => prices.last(s),
+    logger: silentLogger,
+  });
   engine.on('fill', (f) => {
     prices.onTrade(f.symbol, f.price, f.timestamp);
     brackets.onFill(f);
@@ -73,7 +79,10 @@ function marketAt(sim: SimulatedExchange, clock: ManualClock, price: string, qua
   sim.recordTrade({ symbol: 'BTCUSDT', price: p, quantity: d(quantity), isBuyOrder: false, timestamp: clock.now() });
 }
 
-const open = (s: SimulatedExchange) => s.openOrders('acc', 'BTCUSDT').map((o) => `${o.type} ${o.side} ${o.origQty.toFixed()}${o.stopPrice ? ` @stop ${o.stopPrice.toFixed()}` : ` @${o.price.toFixed()}`}`);
+const open = (s: SimulatedExchange) =>
+  s
+    .openOrders('acc', 'BTCUSDT')
+    .map((o) => `${o.type} ${o.side} ${o.origQty.toFixed()}${o.stopPrice ? ` @stop ${o.stopPrice.toFixed()}` : ` @${o.price.toFixed()}`}`);
 const net = (q: Decimal) => q.minus(q.mul('0.002')).toFixed(); // the taker fee of a buy is taken in BTC
 
 describe('brackets', () => {
@@ -170,7 +179,18 @@ describe('brackets', () => {
     const first = setup();
     first.brackets.reset();
     const store = memoryBracketStore();
-    store.save({ entry: 'bt_x', strategy: 'bt', account: 'main', symbol: 'BTCUSDT', exitSide: 'SELL', stopLoss: '95', takeProfit: '105', held: '0.998', exited: '0', phase: 'open' });
+    store.save({
+      entry: 'bt_x',
+      strategy: 'bt',
+      account: 'main',
+      symbol: 'BTCUSDT',
+      exitSide: 'SELL',
+      stopLoss: '95',
+      takeProfit: '105',
+      held: '0.998',
+      exited: '0',
+      phase: 'open',
+    });
     first.sim.placeOrder('acc', { symbol: 'BTCUSDT', side: 'BUY', type: 'MARKET', quantity: d('1'), clientId: 'bt_x' });
     const t = setup({ sim: first.sim, clock: first.clock, store });
     t.brackets.resume();
@@ -199,7 +219,12 @@ describe('brackets', () => {
     await t.engine.submitOrder(entry('MARKET', '1', { stopLoss: '101', takeProfit: '110' }));
     await flush();
     expect(open(t.sim)).toEqual([]);
-    expect(t.sim.orders('acc').filter((o) => o.side === 'SELL').map((o) => `${o.type} ${o.status}`)).toEqual(['MARKET FILLED']);
+    expect(
+      t.sim
+        .orders('acc')
+        .filter((o) => o.side === 'SELL')
+        .map((o) => `${o.type} ${o.status}`),
+    ).toEqual(['MARKET FILLED']);
     expect(t.brackets.list()).toEqual([]);
   });
 });
@@ -220,15 +245,21 @@ describe('brackets: exits the exchange refuses', () => {
 describe('brackets: the builders', () => {
   it('refuse a limit entry whose stop or target lies on the wrong side of its price, naming the field and values', async () => {
     const { limit, qty } = await import('../../src/strategy/builders.js');
-    expect(() => limit('BUY', 'BTCUSDT', qty('1'), '100', { brackets: { stopLoss: '101' } })).toThrow('brackets.stopLoss: 101 must be below the BUY entry price 100');
-    expect(() => limit('BUY', 'BTCUSDT', qty('1'), '100', { brackets: { takeProfit: '99' } })).toThrow('brackets.takeProfit: 99 must be above the BUY entry price 100');
-    expect(() => limit('SELL', 'BTCUSDT', qty('1'), '100', { brackets: { stopLoss: '99' } })).toThrow('brackets.stopLoss: 99 must be above the SELL entry price 100');
+    expect(() => limit('BUY', 'BTCUSDT', qty('1'), '100', { brackets: { stopLoss: '101' } })).toThrow(
+      'brackets.stopLoss: 101 must be below the BUY entry price 100',
+    );
+    expect(() => limit('BUY', 'BTCUSDT', qty('1'), '100', { brackets: { takeProfit: '99' } })).toThrow(
+      'brackets.takeProfit: 99 must be above the BUY entry price 100',
+    );
+    expect(() => limit('SELL', 'BTCUSDT', qty('1'), '100', { brackets: { stopLoss: '99' } })).toThrow(
+      'brackets.stopLoss: 99 must be above the SELL entry price 100',
+    );
     expect(limit('BUY', 'BTCUSDT', qty('1'), '100', { brackets: { stopLoss: '95', takeProfit: '105' } }).brackets?.stopLoss?.toFixed()).toBe('95');
   });
 });
 
 describe('brackets: the journal', () => {
-  it('keeps an entry\'s brackets and a stop\'s trigger in the order row, so a recovered order still carries them', async () => {
+  it("keeps an entry's brackets and a stop's trigger in the order row, so a recovered order still carries them", async () => {
     const { Journal } = await import('../../src/store/journal.js');
     const { JournalExecutionAdapter, trackedFromRow } = await import('../../src/runtime/journal-adapters.js');
     const { journalBracketStore } = await import('../../src/runtime/bracket-store.js');
@@ -247,7 +278,17 @@ describe('brackets: the journal', () => {
       expect([s.stopPrice?.toFixed(), s.brackets]).toEqual(['90', undefined]);
       // The brackets' own state: one key per entry in the journal, notes on the entry's events.
       const store = journalBracketStore(journal);
-      store.save({ entry: e.clientOrderId, strategy: 'bt', account: 'main', symbol: 'BTCUSDT', exitSide: 'SELL', stopLoss: '90', held: '1', exited: '0', phase: 'open' });
+      store.save({
+        entry: e.clientOrderId,
+        strategy: 'bt',
+        account: 'main',
+        symbol: 'BTCUSDT',
+        exitSide: 'SELL',
+        stopLoss: '90',
+        held: '1',
+        exited: '0',
+        phase: 'open',
+      });
       store.note!(e.clientOrderId, { bracket: 'placing stop loss' });
       expect(store.load().map((r) => r.entry)).toEqual([e.clientOrderId]);
       expect(journal.orderEvents(e.clientOrderId).map((x) => (x.detail as { bracket?: string }).bracket)).toContain('placing stop loss');

@@ -1,13 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/core/clock.js';
 import { d, Decimal } from '../../src/core/decimal.js';
-import {
-  DuplicateOrderError,
-  ExchangeUnavailableError,
-  InsufficientBalanceError,
-  NotFoundError,
-  RequestTimeoutError,
-} from '../../src/core/errors.js';
+import { DuplicateOrderError, ExchangeUnavailableError, InsufficientBalanceError, NotFoundError, RequestTimeoutError } from '../../src/core/errors.js';
 import { silentLogger } from '../../src/core/logger.js';
 import type { SpotOrderIntent } from '../../src/core/intents.js';
 import type { NewSpotOrder, SpotOrder } from '../../src/core/types/order.js';
@@ -279,7 +273,20 @@ describe('ExecutionEngine: final orders leave the hot set (issue 15.4)', () => {
 
   it('adopted orders from the journal join the live index when they are not final', () => {
     const { engine } = setup();
-    const base = { strategy: 's', account: 'main', symbol: 'BTCUSDT', side: 'BUY' as const, type: 'LIMIT', quantity: d('1'), filled: d('0'), filledQuote: d('0'), fee: d('0'), createdAt: 0, updatedAt: 0, quietPolls: 0 };
+    const base = {
+      strategy: 's',
+      account: 'main',
+      symbol: 'BTCUSDT',
+      side: 'BUY' as const,
+      type: 'LIMIT',
+      quantity: d('1'),
+      filled: d('0'),
+      filledQuote: d('0'),
+      fee: d('0'),
+      createdAt: 0,
+      updatedAt: 0,
+      quietPolls: 0,
+    };
     engine.adopt([
       { ...base, clientOrderId: 'a', state: 'open' },
       { ...base, clientOrderId: 'b', state: 'filled' },

@@ -12,8 +12,22 @@ import { Journal } from '../../src/store/journal.js';
 
 function order(id: string, over: Partial<TrackedOrder> = {}): TrackedOrder {
   return {
-    clientOrderId: id, strategy: 's', account: 'main', symbol: 'BTCUSDT', side: 'BUY', type: 'LIMIT', price: d('60000'),
-    quantity: d('0.01'), filled: d(0), filledQuote: d(0), fee: d(0), state: 'pending', createdAt: 1, updatedAt: 1, quietPolls: 0, ...over,
+    clientOrderId: id,
+    strategy: 's',
+    account: 'main',
+    symbol: 'BTCUSDT',
+    side: 'BUY',
+    type: 'LIMIT',
+    price: d('60000'),
+    quantity: d('0.01'),
+    filled: d(0),
+    filledQuote: d(0),
+    fee: d(0),
+    state: 'pending',
+    createdAt: 1,
+    updatedAt: 1,
+    quietPolls: 0,
+    ...over,
   };
 }
 

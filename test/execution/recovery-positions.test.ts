@@ -19,11 +19,20 @@ import { recoverOrders } from '../../src/runtime/recovery.js';
 import { Journal } from '../../src/store/journal.js';
 import { testInstrument, testSplit } from '../support/instruments.js';
 
-
 function snap(id: string, executed: string, sum: string, active: boolean): SpotOrder {
   return {
-    symbol: 'BTCUSDT', type: 'LIMIT', side: 'BUY', clientOrderId: id, price: d('60000'), origQty: d('0.002'),
-    executedQty: d(executed), executedSum: d(sum), fee: d('0'), status: active ? 'NEW' : 'FILLED', active, fills: [],
+    symbol: 'BTCUSDT',
+    type: 'LIMIT',
+    side: 'BUY',
+    clientOrderId: id,
+    price: d('60000'),
+    origQty: d('0.002'),
+    executedQty: d(executed),
+    executedSum: d(sum),
+    fee: d('0'),
+    status: active ? 'NEW' : 'FILLED',
+    active,
+    fills: [],
   };
 }
 
@@ -40,13 +49,40 @@ function setup() {
     },
     openOrders: async () => [...orders.values()].filter((o) => o.active),
   } as unknown as Venue;
-  const engine = new ExecutionEngine({ venueFor: () => venue, instrument: testInstrument, clock, logger: silentLogger, ids: new ClientIdGenerator(clock, 't'), journal: new JournalExecutionAdapter(journal, 'live') });
+  const engine = new ExecutionEngine({
+    venueFor: () => venue,
+    instrument: testInstrument,
+    clock,
+    logger: silentLogger,
+    ids: new ClientIdGenerator(clock, 't'),
+    journal: new JournalExecutionAdapter(journal, 'live'),
+  });
   const portfolio = new Portfolio({ split: testSplit, price: () => undefined, reference: 'USDT' });
-  const base = { strategy: 'ping', symbol: 'BTCUSDT', side: 'BUY' as const, type: 'LIMIT', venue: 'live', account: 'main', price: d('60000'), quantity: d('0.002') };
+  const base = {
+    strategy: 'ping',
+    symbol: 'BTCUSDT',
+    side: 'BUY' as const,
+    type: 'LIMIT',
+    venue: 'live',
+    account: 'main',
+    price: d('60000'),
+    quantity: d('0.002'),
+  };
   // Order A filled before the crash (journaled with its fill); order B was being created when the
   // process died: pending in the journal, filled on the exchange.
   journal.recordOrder({ ...base, clientId: 'ping_a_0', executedQty: d('0.002'), status: 'filled', final: true, ts: clock.now() });
-  journal.recordFill({ clientId: 'ping_a_0', fillKey: 'ping_a_0:0.002', strategy: 'ping', symbol: 'BTCUSDT', side: 'BUY', price: d('60000'), quantity: d('0.002'), fee: d('0'), feeAsset: 'BTC', ts: clock.now() });
+  journal.recordFill({
+    clientId: 'ping_a_0',
+    fillKey: 'ping_a_0:0.002',
+    strategy: 'ping',
+    symbol: 'BTCUSDT',
+    side: 'BUY',
+    price: d('60000'),
+    quantity: d('0.002'),
+    fee: d('0'),
+    feeAsset: 'BTC',
+    ts: clock.now(),
+  });
   journal.recordOrder({ ...base, clientId: 'ping_b_0', executedQty: d('0'), status: 'pending', final: false, ts: clock.now() });
   orders.set('ping_b_0', snap('ping_b_0', '0.002', '122', false));
   return { journal, engine, venue, portfolio };
@@ -55,7 +91,14 @@ function setup() {
 describe('recovery restores positions', () => {
   it('replays journal fills and applies the fills discovered while reconciling, once', async () => {
     const s = setup();
-    const report = await recoverOrders({ journal: s.journal, engine: s.engine, venueFor: () => s.venue, logger: silentLogger, prefixes: ['ping'], portfolio: s.portfolio });
+    const report = await recoverOrders({
+      journal: s.journal,
+      engine: s.engine,
+      venueFor: () => s.venue,
+      logger: silentLogger,
+      prefixes: ['ping'],
+      portfolio: s.portfolio,
+    });
     expect(report.fillsReplayed).toBe(1);
     expect(report.fillsFound).toBe(1);
     expect(report.resolved).toBe(1);
@@ -65,8 +108,22 @@ describe('recovery restores positions', () => {
     // The discovered fill is journaled, so a second recovery replays two fills and finds none.
     expect(s.journal.fills({})).toHaveLength(2);
     const again = new Portfolio({ split: testSplit, price: () => undefined, reference: 'USDT' });
-    const engine2 = new ExecutionEngine({ venueFor: () => s.venue, instrument: testInstrument, clock: new ManualClock(0), logger: silentLogger, ids: new ClientIdGenerator(new ManualClock(0), 'u'), journal: new JournalExecutionAdapter(s.journal, 'live') });
-    const r2 = await recoverOrders({ journal: s.journal, engine: engine2, venueFor: () => s.venue, logger: silentLogger, prefixes: ['ping'], portfolio: again });
+    const engine2 = new ExecutionEngine({
+      venueFor: () => s.venue,
+      instrument: testInstrument,
+      clock: new ManualClock(0),
+      logger: silentLogger,
+      ids: new ClientIdGenerator(new ManualClock(0), 'u'),
+      journal: new JournalExecutionAdapter(s.journal, 'live'),
+    });
+    const r2 = await recoverOrders({
+      journal: s.journal,
+      engine: engine2,
+      venueFor: () => s.venue,
+      logger: silentLogger,
+      prefixes: ['ping'],
+      portfolio: again,
+    });
     expect([r2.fromJournal, r2.fillsReplayed, r2.fillsFound]).toEqual([0, 2, 0]);
     expect(again.positions.view('ping', 'BTCUSDT')!.quantity.toFixed()).toBe('0.004');
     s.journal.close();

@@ -27,9 +27,21 @@ describe('a partly filled order and its reservation', () => {
     const reservations = new Reservations({ liveLocked: false });
     const engine = new ExecutionEngine({ venueFor: () => venue, clock, logger: silentLogger, ids: new ClientIdGenerator(clock, 'x'), reservations });
     engine.listen(venue);
-    const id = reservations.reserve({ kind: 'order', strategy: 's', account: 'main', asset: 'USDT', amount: d('60000'), symbol: 'BTCUSDT', side: 'BUY', quantity: d('1') });
+    const id = reservations.reserve({
+      kind: 'order',
+      strategy: 's',
+      account: 'main',
+      asset: 'USDT',
+      amount: d('60000'),
+      symbol: 'BTCUSDT',
+      side: 'BUY',
+      quantity: d('1'),
+    });
 
-    const o = await engine.submitOrder({ kind: 'order', strategy: 's', symbol: 'BTCUSDT', side: 'BUY', type: 'LIMIT', price: d('60000'), size: { kind: 'base', quantity: d('1') } }, { reservationId: id });
+    const o = await engine.submitOrder(
+      { kind: 'order', strategy: 's', symbol: 'BTCUSDT', side: 'BUY', type: 'LIMIT', price: d('60000'), size: { kind: 'base', quantity: d('1') } },
+      { reservationId: id },
+    );
 
     expect(o.filled.toFixed()).toBe('0.25');
     expect(o.state).toBe('partially_filled');

@@ -6,14 +6,53 @@ import { parseBalances } from '../../src/exchange/parse/index.js';
 import { applySnapshot, applyTradeDetail, type TrackedOrder } from '../../src/execution/tracked-order.js';
 
 function order(): TrackedOrder {
-  return { clientOrderId: 'c1', strategy: 's', account: 'main', symbol: 'BTCUSDT', side: 'BUY', type: 'LIMIT', price: d('60000'), quantity: d('0.001'), filled: d('0'), filledQuote: d('0'), fee: d('0'), feeAsset: 'BTC', state: 'open', createdAt: 0, updatedAt: 0, quietPolls: 0 };
+  return {
+    clientOrderId: 'c1',
+    strategy: 's',
+    account: 'main',
+    symbol: 'BTCUSDT',
+    side: 'BUY',
+    type: 'LIMIT',
+    price: d('60000'),
+    quantity: d('0.001'),
+    filled: d('0'),
+    filledQuote: d('0'),
+    fee: d('0'),
+    feeAsset: 'BTC',
+    state: 'open',
+    createdAt: 0,
+    updatedAt: 0,
+    quietPolls: 0,
+  };
 }
 
 function snap(over: Partial<SpotOrder>): SpotOrder {
-  return { symbol: 'BTCUSDT', type: 'LIMIT', side: 'BUY', clientOrderId: 'c1', price: d('60000'), origQty: d('0.001'), executedQty: d('0'), status: 'NEW', active: true, fills: [], ...over };
+  return {
+    symbol: 'BTCUSDT',
+    type: 'LIMIT',
+    side: 'BUY',
+    clientOrderId: 'c1',
+    price: d('60000'),
+    origQty: d('0.001'),
+    executedQty: d('0'),
+    status: 'NEW',
+    active: true,
+    fills: [],
+    ...over,
+  };
 }
 
-const fill = (over: Partial<SpotOrder['fills'][number]>) => ({ symbol: 'BTCUSDT', price: d('60000'), quantity: d('0.001'), sum: d('60'), fee: d('0.000001'), feeAsset: 'BTC', isBuyer: true, timestamp: 1, ...over });
+const fill = (over: Partial<SpotOrder['fills'][number]>) => ({
+  symbol: 'BTCUSDT',
+  price: d('60000'),
+  quantity: d('0.001'),
+  sum: d('60'),
+  fee: d('0.000001'),
+  feeAsset: 'BTC',
+  isBuyer: true,
+  timestamp: 1,
+  ...over,
+});
 
 describe('order snapshots out of bounds are refused, never booked', () => {
   const cases: [string, Partial<SpotOrder>, string][] = [
@@ -22,7 +61,11 @@ describe('order snapshots out of bounds are refused, never booked', () => {
     ['negative price', { price: d('-1') }, 'price -1 is negative'],
     ['a fill at price 0', { executedQty: d('0.001'), executedSum: d('0'), executedPrice: d('0') }, 'the new fill of 0.001 would be booked at a price of 0'],
     ['negative fee', { executedQty: d('0.001'), executedSum: d('60'), fee: d('-0.1') }, 'fee -0.1 is negative'],
-    ['negative fee rate', { executedQty: d('0.001'), executedSum: d('60'), fills: [fill({ feeCoefficient: d('-0.002') })] }, "a fill's fee rate -0.002 is negative"],
+    [
+      'negative fee rate',
+      { executedQty: d('0.001'), executedSum: d('60'), fills: [fill({ feeCoefficient: d('-0.002') })] },
+      "a fill's fee rate -0.002 is negative",
+    ],
     ['a fill priced 0', { executedQty: d('0.001'), executedSum: d('60'), fills: [fill({ price: d('0') })] }, "a fill's price 0 is not above 0"],
   ];
   for (const [name, over, reason] of cases) {
@@ -47,7 +90,9 @@ describe('order snapshots out of bounds are refused, never booked', () => {
   it('a trade detail with a price of 0 or a negative fee is refused', () => {
     const o = order();
     expect(applyTradeDetail(o, { quantity: d('0.001'), price: d('0'), sum: d('0'), fee: d('0'), feeAsset: 'BTC', timestamp: 1 }, 1).refused).toBeDefined();
-    expect(applyTradeDetail(o, { quantity: d('0.001'), price: d('60000'), sum: d('60'), fee: d('-1'), feeAsset: 'BTC', timestamp: 1 }, 1).refused).toBeDefined();
+    expect(
+      applyTradeDetail(o, { quantity: d('0.001'), price: d('60000'), sum: d('60'), fee: d('-1'), feeAsset: 'BTC', timestamp: 1 }, 1).refused,
+    ).toBeDefined();
     expect(o.filled.toFixed()).toBe('0');
   });
 

@@ -20,15 +20,32 @@ const SHIB = { base: 'SHIB', quote: 'IRT' };
 /** A venue whose create answers a filled order listing no fills (so no fee asset is named). */
 function venue(): Venue {
   const answer = (o: { symbol: string; side: 'BUY' | 'SELL'; quantity: Decimal; clientId: string }): SpotOrder => ({
-    symbol: o.symbol, type: 'MARKET', side: o.side, clientOrderId: o.clientId, price: d('0.5'), origQty: o.quantity, executedQty: o.quantity,
-    executedSum: o.quantity.mul('0.5'), fee: d('1'), status: 'FILLED', active: false, fills: [], transactTime: 0,
+    symbol: o.symbol,
+    type: 'MARKET',
+    side: o.side,
+    clientOrderId: o.clientId,
+    price: d('0.5'),
+    origQty: o.quantity,
+    executedQty: o.quantity,
+    executedSum: o.quantity.mul('0.5'),
+    fee: d('1'),
+    status: 'FILLED',
+    active: false,
+    fills: [],
+    transactTime: 0,
   });
   return { kind: 'test', createOrder: async (o: Parameters<typeof answer>[0]) => answer(o) } as unknown as Venue;
 }
 
 async function fillOf(side: 'BUY' | 'SELL', instrument?: (s: string) => typeof SHIB | undefined) {
   const clock = new ManualClock(0);
-  const engine = new ExecutionEngine({ venueFor: () => venue(), clock, logger: silentLogger, ids: new ClientIdGenerator(clock, 't'), ...(instrument ? { instrument } : {}) });
+  const engine = new ExecutionEngine({
+    venueFor: () => venue(),
+    clock,
+    logger: silentLogger,
+    ids: new ClientIdGenerator(clock, 't'),
+    ...(instrument ? { instrument } : {}),
+  });
   const fills: FillEvent[] = [];
   engine.on('fill', (f) => fills.push(f));
   const o = await engine.submitOrder({ kind: 'order', strategy: 's', symbol: 'SHIBIRT', side, type: 'MARKET', size: { kind: 'base', quantity: d('100') } });
@@ -51,7 +68,16 @@ describe("fee assets from the kernel's instruments", () => {
 
   it("an instant order's fill without a named fee asset takes the received asset given", () => {
     const o = {
-      symbol: 'SHIBIRT', side: 'SELL', clientOrderId: 'i1', price: d('0.5'), origQty: d('10'), executedQty: d('10'), executedSum: d('5'), status: 'FILLED', active: false, transactTime: 0,
+      symbol: 'SHIBIRT',
+      side: 'SELL',
+      clientOrderId: 'i1',
+      price: d('0.5'),
+      origQty: d('10'),
+      executedQty: d('10'),
+      executedSum: d('5'),
+      status: 'FILLED',
+      active: false,
+      transactTime: 0,
       fills: [{ symbol: 'SHIBIRT', price: d('0.5'), quantity: d('10'), sum: d('5'), fee: d('0.02'), isBuyer: false, timestamp: 1 }],
     } as unknown as InstantOrder;
     expect(instantFills(o, 's', 5, 'IRT').map((f) => f.feeAsset)).toEqual(['IRT']);

@@ -20,7 +20,7 @@ describe('the reference asset: one rule for every mode (kernel/reference.ts)', (
     expect(() => referenceAsset('ETH', ['BTCUSDT'], split)).toThrow(/reference: "ETH" is not an asset of a traded market \(BTCUSDT\)/);
   });
 
-  it('else USDT when a traded market is quoted in USDT, else the first traded market\'s quote', () => {
+  it("else USDT when a traded market is quoted in USDT, else the first traded market's quote", () => {
     expect(referenceAsset(undefined, ['BTCTMN', 'BTCUSDT'], split)).toBe('USDT');
     expect(referenceAsset(undefined, ['BTCTMN', 'USDTTMN'], split)).toBe('TMN');
     expect(referenceAsset(undefined, ['SHIBIRT'], split)).toBe('IRT');

@@ -148,17 +148,44 @@ describe('book side ticks', () => {
 
   it('grows the scale for a price with more decimals and keeps the old levels when a side is refused', () => {
     const s = new BookSideLevels('ask', 2);
-    expect(s.replace([{ price: '10.25', quantity: 1 }, { price: '10.3', quantity: 1 }], 1)).toBeUndefined();
+    expect(
+      s.replace(
+        [
+          { price: '10.25', quantity: 1 },
+          { price: '10.3', quantity: 1 },
+        ],
+        1,
+      ),
+    ).toBeUndefined();
     expect(s.scale).toBe(2);
-    expect(s.replace([{ price: '10.25', quantity: 1 }, { price: '10.2501', quantity: 2 }], 2)).toBeUndefined();
+    expect(
+      s.replace(
+        [
+          { price: '10.25', quantity: 1 },
+          { price: '10.2501', quantity: 2 },
+        ],
+        2,
+      ),
+    ).toBeUndefined();
     expect(s.scale).toBe(4);
     expect(s.price(1).toString()).toBe('10.2501');
-    expect(s.replace([{ price: '11', quantity: 1 }, { price: '10.99999', quantity: 1 }], 3)).toEqual({
+    expect(
+      s.replace(
+        [
+          { price: '11', quantity: 1 },
+          { price: '10.99999', quantity: 1 },
+        ],
+        3,
+      ),
+    ).toEqual({
       problem: 'unsorted',
       index: 1,
       detail: 'price 10.99999 after 11',
     });
-    expect(sideOf(s)).toEqual([{ price: '10.25', quantity: '1' }, { price: '10.2501', quantity: '2' }]);
+    expect(sideOf(s)).toEqual([
+      { price: '10.25', quantity: '1' },
+      { price: '10.2501', quantity: '2' },
+    ]);
     expect(s.scale).toBe(4);
     // A signed price is still accepted as before, through the float64 path.
     expect(s.replace([{ price: '+12', quantity: 1 }], 4)).toBeUndefined();

@@ -44,7 +44,12 @@ describe('BookTracker', () => {
     source.books.set('X', depth(100, 101));
     await tracker.coldStart(['X']);
     const before = source.calls.length;
-    expect(tracker.applySide('X', 'ask', [{ price: '105', quantity: 1 }, { price: '104', quantity: 1 }])).toBe(false);
+    expect(
+      tracker.applySide('X', 'ask', [
+        { price: '105', quantity: 1 },
+        { price: '104', quantity: 1 },
+      ]),
+    ).toBe(false);
     expect(tracker.health('X').reasons).toEqual(['unsorted']);
     expect(tracker.book('X').bestAsk()?.price.toString()).toBe('101');
     // More bad messages before the resync runs: still one request (no storm).
@@ -57,7 +62,7 @@ describe('BookTracker', () => {
     expect(healths.map((h) => h.reasons.join('+'))).toEqual(['', 'unsorted', 'unsorted+malformed', '']);
   });
 
-  it('a side crossing the other side\'s older snapshot is a transient; crossed once the other side confirms it', async () => {
+  it("a side crossing the other side's older snapshot is a transient; crossed once the other side confirms it", async () => {
     const { timers, source, tracker, healths } = setup();
     source.books.set('X', depth(100, 101));
     await tracker.coldStart(['X']);

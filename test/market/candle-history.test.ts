@@ -14,7 +14,10 @@ const START = Date.UTC(2025, 0, 1) / 1000;
 /** Serves deterministic candles; periods where (t / res) % 97 === 5 have no trade (no candle). */
 class FakeHistory implements CandleHistorySource {
   queries: CandleQuery[] = [];
-  constructor(private readonly cap: number, private readonly clock: ManualClock) {}
+  constructor(
+    private readonly cap: number,
+    private readonly clock: ManualClock,
+  ) {}
   async getCandles(q: CandleQuery): Promise<Candle[]> {
     this.queries.push(q);
     const res = resolutionSeconds(q.resolution);

@@ -36,14 +36,20 @@ function direct(trades: PublicTrade[], res: number): Array<Omit<LiveCandle, 'res
 }
 
 const plain = (c: Omit<LiveCandle, 'resolution'>) => ({
-  time: c.time, o: c.open.toString(), h: c.high.toString(), l: c.low.toString(), c: c.close.toString(),
-  v: c.volume.toString(), n: c.tradeCount, empty: c.empty,
+  time: c.time,
+  o: c.open.toString(),
+  h: c.high.toString(),
+  l: c.low.toString(),
+  c: c.close.toString(),
+  v: c.volume.toString(),
+  n: c.tradeCount,
+  empty: c.empty,
 });
 
 describe('CandleAggregator', () => {
   it('builds the same candles as a direct computation, including empty periods', () => {
     let seed = 42;
-    const rnd = () => ((seed = (seed * 16807) % 2147483647) / 2147483647);
+    const rnd = () => (seed = (seed * 16807) % 2147483647) / 2147483647;
     const trades: PublicTrade[] = [];
     let t = T0 + 1234;
     let price = 82_000;
@@ -108,7 +114,7 @@ describe('resample', () => {
   it('resampling live 1m candles equals aggregating the trades at 5m and 1h directly', () => {
     const trades: PublicTrade[] = [];
     let seed = 9;
-    const rnd = () => ((seed = (seed * 16807) % 2147483647) / 2147483647);
+    const rnd = () => (seed = (seed * 16807) % 2147483647) / 2147483647;
     let t = T0 + 500;
     for (let i = 0; i < 1500; i++) {
       t += Math.floor(rnd() * (rnd() < 0.05 ? 900_000 : 30_000));
@@ -130,9 +136,15 @@ describe('resample', () => {
   it('fillGaps inserts flagged empty candles at the previous close', () => {
     const c = (time: number, p: string) => ({ time, open: d(p), high: d(p), low: d(p), close: d(p), volume: d(1) });
     const out = fillGaps([c(180, '3'), c(0, '1'), c(60, '2'), c(60, '9')], 60);
-    expect(out.map((x) => [x.time, x.close.toString(), x.empty])).toEqual([[0, '1', false], [60, '2', false], [120, '2', true], [180, '3', false]]);
+    expect(out.map((x) => [x.time, x.close.toString(), x.empty])).toEqual([
+      [0, '1', false],
+      [60, '2', false],
+      [120, '2', true],
+      [180, '3', false],
+    ]);
     expect(resample(out, 60, 120).map((x) => [x.time, x.open.toString(), x.close.toString(), x.volume.toString()])).toEqual([
-      [0, '1', '2', '2'], [120, '3', '3', '1'],
+      [0, '1', '2', '2'],
+      [120, '3', '3', '1'],
     ]);
   });
 });

@@ -35,12 +35,19 @@ const until = async (cond: () => boolean, ms: number, what = 'the condition') =>
 const key = (t: { price: { toFixed(): string }; quantity: { toFixed(): string }; isBuyOrder: boolean; timestamp: number }) =>
   `${t.price.toFixed()}|${t.quantity.toFixed()}|${t.isBuyOrder}|${Math.floor(t.timestamp / 1000)}`;
 
-describe('stream connections through the server\'s lifetime cuts', () => {
+describe("stream connections through the server's lifetime cuts", () => {
   for (const transport of ['ws', 'socketio'] as const satisfies readonly StreamTransport[]) {
     it(`over ${transport}: replaces each connection before its cut, no stale book, no missed trade, no candle gap`, async () => {
       const s: RunningSim = await runSim({ port: 0, seed: 3, replay: false, stream: { pingIntervalMs: 250, lifetime: RULE } });
       cleanup.push(() => s.stop());
-      let replay: ReplayHandle | undefined = startReplay({ sim: s.sim, sources: defaultReplaySources(undefined, { seed: 3 }), speed: 3, loop: true, timeBase: 'clock', prime: true });
+      let replay: ReplayHandle | undefined = startReplay({
+        sim: s.sim,
+        sources: defaultReplaySources(undefined, { seed: 3 }),
+        speed: 3,
+        loop: true,
+        timeBase: 'clock',
+        prime: true,
+      });
       replay.done.catch(() => undefined);
       cleanup.push(() => replay?.stop());
       const simTrades: string[] = [];

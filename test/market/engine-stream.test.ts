@@ -72,8 +72,7 @@ describe('MarketDataEngine over the real StreamClient and a socket.io server', (
     await stream.connect();
     await waitFor(() => symbols.every((s) => server.subscribers(`${s}@buyDepth`) > 0 && server.subscribers(`${s}@sellDepth`) > 0), 'subscriptions');
 
-    const push = (s: string, side: BookSide) =>
-      server.send(`${s}@${side === 'bid' ? 'buyDepth' : 'sellDepth'}`, keyed((refs.get(s) as RefBook).levels(side)));
+    const push = (s: string, side: BookSide) => server.send(`${s}@${side === 'bid' ? 'buyDepth' : 'sellDepth'}`, keyed((refs.get(s) as RefBook).levels(side)));
     for (let i = 0; i < 2500; i++) {
       for (const s of symbols) push(s, (refs.get(s) as RefBook).change());
       if (i === 1000) server.send('BTCTMN@buyDepth', { 0: { price: 'not a price', quantity: 1 } }); // malformed
@@ -87,9 +86,7 @@ describe('MarketDataEngine over the real StreamClient and a socket.io server', (
       const local = engine.book(s).snapshot();
       const want = (refs.get(s) as RefBook).snapshot();
       const fmt = (l: { price: unknown; quantity: unknown }) => `${Number(l.price)}x${Number(l.quantity)}`;
-      return (
-        local.bids.map(fmt).join() === want.bids.map(fmt).join() && local.asks.map(fmt).join() === want.asks.map(fmt).join()
-      );
+      return local.bids.map(fmt).join() === want.bids.map(fmt).join() && local.asks.map(fmt).join() === want.asks.map(fmt).join();
     };
     await waitFor(() => symbols.every(same), 'local books equal to the server books');
     expect(symbols.every((s) => engine.health(s).healthy)).toBe(true);

@@ -55,8 +55,12 @@ describe('MarketDataEngine', () => {
     for (const [s, ref] of refs) {
       const local = engine.book(s).snapshot();
       const want = ref.snapshot();
-      expect(local.bids.map((l) => [l.price.toString(), l.quantity.toString()])).toEqual(want.bids.map((l) => [d(l.price as string).toString(), d(l.quantity as number).toString()]));
-      expect(local.asks.map((l) => [l.price.toString(), l.quantity.toString()])).toEqual(want.asks.map((l) => [d(l.price as string).toString(), d(l.quantity as number).toString()]));
+      expect(local.bids.map((l) => [l.price.toString(), l.quantity.toString()])).toEqual(
+        want.bids.map((l) => [d(l.price as string).toString(), d(l.quantity as number).toString()]),
+      );
+      expect(local.asks.map((l) => [l.price.toString(), l.quantity.toString()])).toEqual(
+        want.asks.map((l) => [d(l.price as string).toString(), d(l.quantity as number).toString()]),
+      );
     }
     expect(seen.length).toBeGreaterThanOrEqual(n);
     expect(engine.counters.listenerErrors).toBe(0);
@@ -80,7 +84,10 @@ describe('MarketDataEngine', () => {
     expect(engine.book('A').bestBid()?.price.toString()).toBe('12');
     expect(engine.healthyBook('A')).toBe(engine.book('A'));
     expect(source.allCalls).toBe(2);
-    expect(events.filter(([s]) => s === 'A')).toEqual([['A', false, 'stream_down'], ['A', true, '']]);
+    expect(events.filter(([s]) => s === 'A')).toEqual([
+      ['A', false, 'stream_down'],
+      ['A', true, ''],
+    ]);
   });
 
   it('maps channelStale/channelFresh of depth channels to the book side', async () => {

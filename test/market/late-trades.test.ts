@@ -84,7 +84,21 @@ describe('late trades', () => {
     expect(lines.length).toBeLessThan(20);
 
     const status = statusLine(
-      { elapsedMs: 1, mode: 'live', reference: 'USDT', equity: d(1), startEquity: d(1), realized: d(0), unrealized: d(0), openOrders: 0, fills: 0, denials: 0, books: { healthy: 2, total: 2, unhealthy: [] }, tradingState: 'active', lateTrades: engine.lateTradeCount() },
+      {
+        elapsedMs: 1,
+        mode: 'live',
+        reference: 'USDT',
+        equity: d(1),
+        startEquity: d(1),
+        realized: d(0),
+        unrealized: d(0),
+        openOrders: 0,
+        fills: 0,
+        denials: 0,
+        books: { healthy: 2, total: 2, unhealthy: [] },
+        tradingState: 'active',
+        lateTrades: engine.lateTradeCount(),
+      },
       false,
     );
     expect(status).toContain('late trades 1000');
@@ -97,7 +111,13 @@ describe('late trades', () => {
     const stream = new FakeStream();
     const source = new FakeDepthSource(true);
     for (const s of ['AAA', 'BBB']) source.books.set(s, depth(99, 101));
-    const engine = new MarketDataEngine({ stream, depth: source, clock, timers, options: { candleResolutions: [], marketCandles: { AAA: [60], BBB: [5, 900] } } });
+    const engine = new MarketDataEngine({
+      stream,
+      depth: source,
+      clock,
+      timers,
+      options: { candleResolutions: [], marketCandles: { AAA: [60], BBB: [5, 900] } },
+    });
     await engine.start(['AAA', 'BBB']);
     expect(engine.candleResolutions('AAA')).toEqual([60]);
     expect(engine.candleResolutions('BBB')).toEqual([5, 900]);

@@ -17,7 +17,15 @@ afterEach(async () => {
   stop = undefined;
 });
 
-const open = (riskCoef: string): MarginOpenIntent => ({ kind: 'marginOpen', strategy: 's1', market: 'BTCUSDT', side: 'long', collateral: d('100'), riskCoef: d(riskCoef), openPrice: d('60000') });
+const open = (riskCoef: string): MarginOpenIntent => ({
+  kind: 'marginOpen',
+  strategy: 's1',
+  market: 'BTCUSDT',
+  side: 'long',
+  collateral: d('100'),
+  riskCoef: d(riskCoef),
+  openPrice: d('60000'),
+});
 
 describe('risk-coefficient bounds of the margin markets', () => {
   it('the catalog loads them through the client; a market without margin keeps none', async () => {
@@ -26,7 +34,12 @@ describe('risk-coefficient bounds of the margin markets', () => {
     const cat = new MarketCatalog({ source: h.client, options: { refreshMs: 0 } });
     await cat.start();
     const btc = cat.get('BTCUSDT');
-    expect([btc.riskCoef?.min.toFixed(), btc.riskCoef?.max.toFixed(), btc.riskCoef?.step?.toFixed(), btc.marginMaxAgeSec]).toEqual(['2', '10', '0.5', 21 * 86400]);
+    expect([btc.riskCoef?.min.toFixed(), btc.riskCoef?.max.toFixed(), btc.riskCoef?.step?.toFixed(), btc.marginMaxAgeSec]).toEqual([
+      '2',
+      '10',
+      '0.5',
+      21 * 86400,
+    ]);
     const view = marketView(btc, { makerFee: d(0), takerFee: d(0) });
     expect(view.riskCoef?.max.toFixed()).toBe('10');
   });
@@ -39,7 +52,14 @@ describe('risk-coefficient bounds of the margin markets', () => {
     expect(w.engine().check(open('12')).ok).toBe(true);
     w.markets.set('BTCUSDT', { ...btc, riskCoef: { min: d(2), max: d(10), step: d('0.5') } });
     const e = w.engine();
-    for (const [k, ok] of [['12', false], ['1.5', false], ['2.25', false], ['2', true], ['9.5', true], ['10', true]] as const) {
+    for (const [k, ok] of [
+      ['12', false],
+      ['1.5', false],
+      ['2.25', false],
+      ['2', true],
+      ['9.5', true],
+      ['10', true],
+    ] as const) {
       const v = e.check(open(k));
       expect({ k, ok: v.ok }).toEqual({ k, ok });
       if (!v.ok) {

@@ -10,13 +10,33 @@ import type { MarketInfoSource } from '../../src/market/ports.js';
 import { ManualTimers } from './support/fakes.js';
 
 const info = (symbol: string, base: string, quote: string, step: number, tick: number, extra: Partial<MarketInfo> = {}): MarketInfo => ({
-  symbol, baseAsset: base, quoteAsset: quote, baseAssetPrecision: 8, quoteAssetPrecision: quote === 'TMN' ? 0 : 8,
-  stepSize: step, tickSize: tick, minQty: d('1e-6'), minNotional: d(quote === 'TMN' ? 100000 : 10), ...extra,
+  symbol,
+  baseAsset: base,
+  quoteAsset: quote,
+  baseAssetPrecision: 8,
+  quoteAssetPrecision: quote === 'TMN' ? 0 : 8,
+  stepSize: step,
+  tickSize: tick,
+  minQty: d('1e-6'),
+  minNotional: d(quote === 'TMN' ? 100000 : 10),
+  ...extra,
 });
 
 const active = (symbol: string, flags: Partial<ActiveMarket> = {}): ActiveMarket => ({
-  symbol, baseAsset: '', quoteAsset: '', categories: [], spotIsNew: false, otcIsNew: false, isNew: false,
-  isSpot: true, isOtc: false, isMargin: false, isTmnBased: false, isUsdtBased: false, isZeroFee: false, ...flags,
+  symbol,
+  baseAsset: '',
+  quoteAsset: '',
+  categories: [],
+  spotIsNew: false,
+  otcIsNew: false,
+  isNew: false,
+  isSpot: true,
+  isOtc: false,
+  isMargin: false,
+  isTmnBased: false,
+  isUsdtBased: false,
+  isZeroFee: false,
+  ...flags,
 });
 
 class FakeInfo implements MarketInfoSource {

@@ -17,16 +17,24 @@ function capture(name: string): RawLevel[] {
 function book(): OrderBook {
   const b = new OrderBook('BTCUSDT');
   // Stream shape: price strings, quantity numbers.
-  b.applySide('bid', [
-    { price: '100.5', quantity: 1 },
-    { price: '100.1', quantity: 2 },
-    { price: '99', quantity: 3 },
-  ], 1000);
-  b.applySide('ask', [
-    { price: '101.5', quantity: 0.5 },
-    { price: '102', quantity: 1.5 },
-    { price: '110', quantity: 4 },
-  ], 1001);
+  b.applySide(
+    'bid',
+    [
+      { price: '100.5', quantity: 1 },
+      { price: '100.1', quantity: 2 },
+      { price: '99', quantity: 3 },
+    ],
+    1000,
+  );
+  b.applySide(
+    'ask',
+    [
+      { price: '101.5', quantity: 0.5 },
+      { price: '102', quantity: 1.5 },
+      { price: '110', quantity: 4 },
+    ],
+    1001,
+  );
   return b;
 }
 
@@ -46,7 +54,14 @@ describe('OrderBook', () => {
 
   it('keeps exact values where a float would not: exponent quantities and long decimal strings', () => {
     const b = new OrderBook('USDTTMN');
-    b.applySide('bid', [{ price: '1018259534.0000000000000000', quantity: 1e-6 }, { price: '0.1', quantity: '0.2' }], 1);
+    b.applySide(
+      'bid',
+      [
+        { price: '1018259534.0000000000000000', quantity: 1e-6 },
+        { price: '0.1', quantity: '0.2' },
+      ],
+      1,
+    );
     b.applySide('ask', [{ price: '1018259535.1', quantity: '3e-8' }], 1);
     expect(b.bestBid()?.quantity.toString()).toBe('0.000001');
     expect(b.levels('bid')[1]?.price.plus(b.levels('bid')[1]!.quantity).toString()).toBe('0.3');
@@ -111,13 +126,33 @@ describe('OrderBook', () => {
 
   it('refuses unsorted and malformed sides and keeps the previous levels', () => {
     const b = book();
-    const unsorted = b.applySide('bid', [{ price: '99', quantity: 1 }, { price: '100', quantity: 1 }], 2000);
+    const unsorted = b.applySide(
+      'bid',
+      [
+        { price: '99', quantity: 1 },
+        { price: '100', quantity: 1 },
+      ],
+      2000,
+    );
     expect(unsorted?.problem).toBe('unsorted');
     expect(unsorted?.index).toBe(1);
-    const dup = b.applySide('ask', [{ price: '101', quantity: 1 }, { price: '101', quantity: 1 }], 2000);
+    const dup = b.applySide(
+      'ask',
+      [
+        { price: '101', quantity: 1 },
+        { price: '101', quantity: 1 },
+      ],
+      2000,
+    );
     expect(dup?.problem).toBe('unsorted');
-    for (const bad of [{ price: 'abc', quantity: 1 }, { price: '0x10', quantity: 1 }, { price: '-1', quantity: 1 },
-      { price: '1', quantity: -2 }, { price: '', quantity: 1 }, { price: '1', quantity: Number.NaN }]) {
+    for (const bad of [
+      { price: 'abc', quantity: 1 },
+      { price: '0x10', quantity: 1 },
+      { price: '-1', quantity: 1 },
+      { price: '1', quantity: -2 },
+      { price: '', quantity: 1 },
+      { price: '1', quantity: Number.NaN },
+    ]) {
       expect(b.applySide('bid', [bad as RawLevel], 2000)?.problem).toBe('malformed');
     }
     expect(b.applySide('bid', [null as unknown as RawLevel], 2000)?.problem).toBe('malformed');
@@ -127,7 +162,14 @@ describe('OrderBook', () => {
 
   it('skips zero-quantity levels, accepts an empty side and detects a crossed book', () => {
     const b = book();
-    b.applySide('bid', [{ price: '105', quantity: 0 }, { price: '101.6', quantity: 1 }], 3000);
+    b.applySide(
+      'bid',
+      [
+        { price: '105', quantity: 0 },
+        { price: '101.6', quantity: 1 },
+      ],
+      3000,
+    );
     expect(b.bids.n).toBe(1);
     expect(b.isCrossed()).toBe(true);
     b.applySide('bid', [], 3001);
@@ -150,13 +192,26 @@ describe('OrderBook', () => {
 
 describe('parseDecimalString', () => {
   it('gives the same double as Number() for plain decimals and NaN for junk', () => {
-    for (const s of ['62525.04', '1018259534.0000000000000000', '0.000451', '1e-06', '0E-8', '.5', '5.', ' 12', '-3',
-      '12345678901234567890.5', '0.1', '9007199254740993', '123.4560000']) {
+    for (const s of [
+      '62525.04',
+      '1018259534.0000000000000000',
+      '0.000451',
+      '1e-06',
+      '0E-8',
+      '.5',
+      '5.',
+      ' 12',
+      '-3',
+      '12345678901234567890.5',
+      '0.1',
+      '9007199254740993',
+      '123.4560000',
+    ]) {
       expect(parseDecimalString(s)).toBe(Number(s));
     }
     for (const s of ['', 'abc', '0x10', '1.2.3', 'Infinity', '1,5']) expect(parseDecimalString(s)).toBeNaN();
     let seed = 7;
-    const rnd = () => ((seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648);
+    const rnd = () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
     for (let i = 0; i < 20000; i++) {
       const s = (rnd() * 10 ** Math.floor(rnd() * 12)).toFixed(Math.floor(rnd() * 10));
       expect(parseDecimalString(s)).toBe(Number(s));
@@ -166,14 +221,26 @@ describe('parseDecimalString', () => {
 
 describe('decimalToNumber', () => {
   it('gives the same double as Number(string) for Decimals of every size and sign', () => {
-    for (const s of ['0', '62525.04', '-3.5', '1e-06', '1018259534.0000000000000000', '123456789012345678901234.5', '1e30', '1e-30',
-      '9007199254740993', '0.1', '100000000000000000000', '12345678901234567']) {
+    for (const s of [
+      '0',
+      '62525.04',
+      '-3.5',
+      '1e-06',
+      '1018259534.0000000000000000',
+      '123456789012345678901234.5',
+      '1e30',
+      '1e-30',
+      '9007199254740993',
+      '0.1',
+      '100000000000000000000',
+      '12345678901234567',
+    ]) {
       expect(decimalToNumber(new Decimal(s))).toBe(Number(s));
     }
     expect(decimalToNumber(new Decimal(NaN))).toBeNaN();
     expect(decimalToNumber(new Decimal(Infinity))).toBe(Infinity);
     let seed = 3;
-    const rnd = () => ((seed = (seed * 16807) % 2147483647) / 2147483647);
+    const rnd = () => (seed = (seed * 16807) % 2147483647) / 2147483647;
     for (let i = 0; i < 20000; i++) {
       const s = (rnd() * 10 ** Math.floor(rnd() * 14 - 4)).toFixed(Math.floor(rnd() * 12)) + (i % 3 === 0 ? 'e-7' : '');
       expect(decimalToNumber(new Decimal(s))).toBe(Number(s));

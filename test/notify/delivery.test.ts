@@ -37,7 +37,11 @@ async function setup(answer: (nth: number) => Answer, opts: Partial<DeliveryOpti
   const log = capture();
   const d = new Delivery(
     'test',
-    (n) => ({ url: `${recv.url}/hook/s3cret-token-value`, headers: { 'content-type': 'application/json' }, body: JSON.stringify({ id: n.id, title: n.title }) }),
+    (n) => ({
+      url: `${recv.url}/hook/s3cret-token-value`,
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ id: n.id, title: n.title }),
+    }),
     { timeoutMs: 2_000, retries: 3, backoffMs: 200, maxBackoffMs: 5_000, queueSize: 10, ...opts },
     log.logger,
     ['s3cret-token-value'],
@@ -60,7 +64,9 @@ describe('Delivery', () => {
   });
 
   it('honours the Retry-After of a 429 (Telegram parameters.retry_after)', async () => {
-    const { recv, d } = await setup((nth) => (nth === 1 ? { status: 429, body: JSON.stringify({ ok: false, parameters: { retry_after: 1 } }) } : { status: 200 }));
+    const { recv, d } = await setup((nth) =>
+      nth === 1 ? { status: 429, body: JSON.stringify({ ok: false, parameters: { retry_after: 1 } }) } : { status: 200 },
+    );
     d.enqueue(notice());
     await d.idle();
     expect(recv.requests).toHaveLength(2);

@@ -8,7 +8,12 @@ describe('notification formats', () => {
   it('telegram: sendMessage under the token, the text escaped for the parse mode', () => {
     const r = requestFor({ format: 'telegram', token: '1:abc', chatId: '-100', parseMode: 'HTML', baseUrl: 'http://127.0.0.1:9/' }, n, { mode: 'paper' });
     expect(r.url).toBe('http://127.0.0.1:9/bot1:abc/sendMessage');
-    expect(JSON.parse(r.body)).toEqual({ chat_id: '-100', text: '🛑 <b>a &lt;b&gt; &amp; c_d*</b>\nline (1).', parse_mode: 'HTML', disable_web_page_preview: true });
+    expect(JSON.parse(r.body)).toEqual({
+      chat_id: '-100',
+      text: '🛑 <b>a &lt;b&gt; &amp; c_d*</b>\nline (1).',
+      parse_mode: 'HTML',
+      disable_web_page_preview: true,
+    });
     expect(telegramText(n, 'MarkdownV2')).toBe('🛑 *a <b\\> & c\\_d\\**\nline \\(1\\)\\.');
     expect(telegramText(n)).toBe('🛑 a <b> & c_d*\nline (1).');
     expect(requestFor({ format: 'telegram', token: '1:abc', chatId: 5 }, n, { mode: 'live' }).url).toBe('https://api.telegram.org/bot1:abc/sendMessage');
@@ -27,6 +32,17 @@ describe('notification formats', () => {
     const r = requestFor({ format: 'json', url: 'http://127.0.0.1:9/h', headers: { Authorization: 'Bearer s' } }, n, { mode: 'live' });
     expect(r.headers).toEqual({ 'content-type': 'application/json', Authorization: 'Bearer s' });
     expect(JSON.parse(r.body)).toEqual(jsonBody(n, { mode: 'live' }));
-    expect(jsonBody(n, { mode: 'live' })).toEqual({ source: 'mizan', id: 'x1', event: 'errors', level: 'error', time: '2026-01-02T03:04:05.000Z', ts: n.time, mode: 'live', title: n.title, text: n.text, data: { k: 1 } });
+    expect(jsonBody(n, { mode: 'live' })).toEqual({
+      source: 'mizan',
+      id: 'x1',
+      event: 'errors',
+      level: 'error',
+      time: '2026-01-02T03:04:05.000Z',
+      ts: n.time,
+      mode: 'live',
+      title: n.title,
+      text: n.text,
+      data: { k: 1 },
+    });
   });
 });

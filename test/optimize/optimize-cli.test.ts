@@ -20,12 +20,19 @@ beforeAll(() => {
 });
 afterAll(() => tmp.remove());
 
-interface Row { number: number; params: string; state: string; value: number | null }
+interface Row {
+  number: number;
+  params: string;
+  state: string;
+  value: number | null;
+}
 
 function trialsOf(storage: string, study: string): Row[] {
   const db = new Database(storage, { readonly: true, fileMustExist: true });
   try {
-    return db.prepare('SELECT t.number, t.params, t.state, t.value FROM trials t JOIN studies s ON s.id = t.study_id WHERE s.name = ? ORDER BY t.number').all(study) as Row[];
+    return db
+      .prepare('SELECT t.number, t.params, t.state, t.value FROM trials t JOIN studies s ON s.id = t.study_id WHERE s.name = ? ORDER BY t.number')
+      .all(study) as Row[];
   } finally {
     db.close();
   }
@@ -45,7 +52,21 @@ async function untilDb(cond: () => boolean, timeoutMs: number): Promise<void> {
 }
 
 describe('mizan optimize: resume', () => {
-  const args = (storage: string, study: string) => ['optimize', CONFIG, ...SPACE, '--trials', '24', '--seed', '11', '--workers', '1', '--study', study, '--storage', storage];
+  const args = (storage: string, study: string) => [
+    'optimize',
+    CONFIG,
+    ...SPACE,
+    '--trials',
+    '24',
+    '--seed',
+    '11',
+    '--workers',
+    '1',
+    '--study',
+    study,
+    '--storage',
+    storage,
+  ];
   let reference: Row[];
 
   beforeAll(async () => {
@@ -150,7 +171,9 @@ describe('mizan optimize: resume', () => {
     const space = await mizan([...base, '--param', 'fast=5..40', '--param', 'slow=20..200', '--param', 'fraction=0.1..1', '--seed', '11']);
     expect(space.code).toBe(1);
     expect(space.stderr).toMatch(/mizan: study ref exists with a different param space \(stored: .*"high":50.*; given: .*"high":40.*\)/);
-    const cfg = tmp.file('other.yaml', `mode: backtest
+    const cfg = tmp.file(
+      'other.yaml',
+      `mode: backtest
 strategies:
   - { name: sma, strategy: sma-cross, markets: [BTCUSDT], resolution: "300s", params: { fast: 10, slow: 30, fraction: 0.5 } }
 backtest:
@@ -160,10 +183,13 @@ backtest:
   balances: { USDT: 5000 }
 journal: { file: ":memory:" }
 logging: { level: warn, pretty: false }
-`);
+`,
+    );
     const config = await mizan(['optimize', cfg, ...SPACE, '--trials', '24', '--study', 'ref', '--storage', storage]);
     expect(config.code).toBe(1);
-    expect(config.stderr).toMatch(/study ref exists with a different config \(stored: .*backtest-sweep\.yaml sha256 \w{12}; given: .*other\.yaml sha256 \w{12}\)/);
+    expect(config.stderr).toMatch(
+      /study ref exists with a different config \(stored: .*backtest-sweep\.yaml sha256 \w{12}; given: .*other\.yaml sha256 \w{12}\)/,
+    );
     const objective = await mizan([...base, ...SPACE, '--objective', 'return']);
     expect(objective.stderr).toMatch(/study ref exists with a different objective \(stored: sharpe; given: return\)/);
     const seed = await mizan([...base, ...SPACE, '--seed', '12']);
@@ -178,7 +204,7 @@ describe('mizan optimize: option errors name the option and the value', () => {
     [['--param', 'fast=5..x'], /--param fast: "5\.\.x" has an upper bound "x" that is not a number/],
     [['--param', 'fast=50..5'], /--param fast: "50\.\.5" needs LOW < HIGH \(got 50 and 5\)/],
     [['--param', 'fast=1..50'], /--param fast: "1\.\.50" goes below the declared minimum 2/],
-    [["--param", "fast=5.5..50"], /--param fast: "5\.5\.\.50" has 5\.5, not a whole number \(fast is declared int\)/],
+    [['--param', 'fast=5.5..50'], /--param fast: "5\.5\.\.50" has 5\.5, not a whole number \(fast is declared int\)/],
     [['--param', 'fraction=0..1:log'], /--param fraction: "0\.\.1:log" is on a log scale, which needs LOW > 0 \(got 0\)/],
     [['--param', 'fast=5..50:lin'], /--param fast: "5\.\.50:lin" has "lin" after ":"/],
     [['--param', 'nope=1..2'], /--param nope: sma-cross declares no parameter nope/],
@@ -189,34 +215,88 @@ describe('mizan optimize: option errors name the option and the value', () => {
     [['--param', 'fraction=0.1..1', '--sampler', 'grid'], /--param sma\.fraction: .*continuous range: the grid sampler needs a step/],
     [['--param', 'fast=5..50', '--walk-forward', 'train=90d'], /--walk-forward "train=90d": needs train=… and test=…/],
     [['--param', 'fast=5..50', '--walk-forward', 'train=30d,test=10x'], /--walk-forward "train=30d,test=10x": test=10x is not a duration/],
-    [['--param', 'fast=5..50', '--walk-forward', 'train=30d,test=30d'], /--walk-forward "train=30d,test=30d": no window fits the range .* \(37 days; one window needs train \+ test = 60 days\)/],
+    [
+      ['--param', 'fast=5..50', '--walk-forward', 'train=30d,test=30d'],
+      /--walk-forward "train=30d,test=30d": no window fits the range .* \(37 days; one window needs train \+ test = 60 days\)/,
+    ],
   ];
-  it.each(cases)('%j', async (extra, re) => {
-    const storage = join(tmp.dir, 'errors.sqlite');
-    const r = await mizan(['optimize', CONFIG, '--storage', storage, ...extra]);
-    expect(r.code, r.all).toBe(1);
-    expect(r.stderr).toMatch(re);
-    expect(r.stderr).not.toMatch(/^\s+at /m);
-  }, 60_000);
+  it.each(cases)(
+    '%j',
+    async (extra, re) => {
+      const storage = join(tmp.dir, 'errors.sqlite');
+      const r = await mizan(['optimize', CONFIG, '--storage', storage, ...extra]);
+      expect(r.code, r.all).toBe(1);
+      expect(r.stderr).toMatch(re);
+      expect(r.stderr).not.toMatch(/^\s+at /m);
+    },
+    60_000,
+  );
 });
 
 describe('acceptance: TPE against a grid on sma-cross over the bundled data', () => {
   it('--sampler tpe --trials 60 reaches at least the best sharpe of a 100-point grid (10 fast × 10 slow), for seeds 1, 2 and 3', async () => {
     const storage = join(tmp.dir, 'acceptance.sqlite');
-    const grid = await mizan(['optimize', CONFIG, '--param', 'fast=5..50:5', '--param', 'slow=20..200:20', '--sampler', 'grid', '--trials', '100', '--workers', '2', '--study', 'grid', '--storage', storage], { timeoutMs: 400_000 });
+    const grid = await mizan(
+      [
+        'optimize',
+        CONFIG,
+        '--param',
+        'fast=5..50:5',
+        '--param',
+        'slow=20..200:20',
+        '--sampler',
+        'grid',
+        '--trials',
+        '100',
+        '--workers',
+        '2',
+        '--study',
+        'grid',
+        '--storage',
+        storage,
+      ],
+      { timeoutMs: 400_000 },
+    );
     expect(grid.code, grid.all).toBe(0);
     const best = (rows: Row[]) => Math.max(...rows.filter((r) => r.state === 'complete').map((r) => r.value!));
     const g = trialsOf(storage, 'grid');
     expect(g.length).toBe(100);
     const side: Record<string, { runs: number; best: number }> = { grid: { runs: g.length, best: best(g) } };
     for (const seed of [1, 2, 3]) {
-      const tpe = await mizan(['optimize', CONFIG, '--param', 'fast=5..50', '--param', 'slow=20..200', '--sampler', 'tpe', '--trials', '60', '--seed', String(seed), '--workers', '1', '--study', `tpe${seed}`, '--storage', storage], { timeoutMs: 400_000 });
+      const tpe = await mizan(
+        [
+          'optimize',
+          CONFIG,
+          '--param',
+          'fast=5..50',
+          '--param',
+          'slow=20..200',
+          '--sampler',
+          'tpe',
+          '--trials',
+          '60',
+          '--seed',
+          String(seed),
+          '--workers',
+          '1',
+          '--study',
+          `tpe${seed}`,
+          '--storage',
+          storage,
+        ],
+        { timeoutMs: 400_000 },
+      );
       expect(tpe.code, tpe.all).toBe(0);
       const t = trialsOf(storage, `tpe${seed}`);
       expect(t.length).toBe(60);
       side[`tpe seed ${seed}`] = { runs: t.length, best: best(t) };
     }
-    console.log('acceptance (sharpe, higher is better):\n' + Object.entries(side).map(([k, v]) => `  ${k.padEnd(11)} ${String(v.runs).padStart(3)} runs  best ${v.best.toFixed(4)}`).join('\n'));
+    console.log(
+      'acceptance (sharpe, higher is better):\n' +
+        Object.entries(side)
+          .map(([k, v]) => `  ${k.padEnd(11)} ${String(v.runs).padStart(3)} runs  best ${v.best.toFixed(4)}`)
+          .join('\n'),
+    );
     for (const seed of [1, 2, 3]) expect(side[`tpe seed ${seed}`]!.best).toBeGreaterThanOrEqual(side.grid!.best);
     // Side by side in mizan study list.
     const list = await mizan(['study', 'list', '--storage', storage]);
@@ -227,7 +307,10 @@ describe('acceptance: TPE against a grid on sma-cross over the bundled data', ()
 
 it('the storage directory is created when missing', async () => {
   const storage = join(tmp.dir, 'nested/dir/s.sqlite');
-  const r = await mizan(['optimize', CONFIG, '--param', 'fast=5..10', '--param', 'slow=30', '--trials', '2', '--workers', '1', '--seed', '1', '--storage', storage], { timeoutMs: 120_000 });
+  const r = await mizan(
+    ['optimize', CONFIG, '--param', 'fast=5..10', '--param', 'slow=30', '--trials', '2', '--workers', '1', '--seed', '1', '--storage', storage],
+    { timeoutMs: 120_000 },
+  );
   expect(r.code, r.all).toBe(0);
   expect(existsSync(storage)).toBe(true);
 }, 180_000);
@@ -235,10 +318,35 @@ it('the storage directory is created when missing', async () => {
 describe('mizan optimize: constraints, objectives, grid, workers', () => {
   it('--min-trades and --max-drawdown make trials infeasible (stored with the reason, never best); --objective drawdown is minimised', async () => {
     const storage = join(tmp.dir, 'constraints.sqlite');
-    const r = await mizan(['optimize', CONFIG, ...SPACE, '--objective', 'drawdown', '--min-trades', '45', '--max-drawdown', '20', '--trials', '16', '--seed', '4', '--workers', '1', '--study', 'c', '--storage', storage], { timeoutMs: 240_000 });
+    const r = await mizan(
+      [
+        'optimize',
+        CONFIG,
+        ...SPACE,
+        '--objective',
+        'drawdown',
+        '--min-trades',
+        '45',
+        '--max-drawdown',
+        '20',
+        '--trials',
+        '16',
+        '--seed',
+        '4',
+        '--workers',
+        '1',
+        '--study',
+        'c',
+        '--storage',
+        storage,
+      ],
+      { timeoutMs: 240_000 },
+    );
     expect(r.code, r.all).toBe(0);
     const db = new Database(storage, { readonly: true });
-    const rows = db.prepare("SELECT t.number, t.state, t.value, t.metrics, t.reason FROM trials t JOIN studies s ON s.id = t.study_id WHERE s.name = 'c' ORDER BY t.number").all() as { number: number; state: string; value: number | null; metrics: string; reason: string | null }[];
+    const rows = db
+      .prepare("SELECT t.number, t.state, t.value, t.metrics, t.reason FROM trials t JOIN studies s ON s.id = t.study_id WHERE s.name = 'c' ORDER BY t.number")
+      .all() as { number: number; state: string; value: number | null; metrics: string; reason: string | null }[];
     db.close();
     const m = (x: { metrics: string }) => JSON.parse(x.metrics) as { trades?: number; maxDrawdownPct?: number };
     const few = rows.filter((x) => x.state === 'infeasible' && /trades, under --min-trades 45$/.test(x.reason ?? ''));
@@ -257,21 +365,49 @@ describe('mizan optimize: constraints, objectives, grid, workers', () => {
     const best = complete.reduce((a, b) => (b.value! < a.value! ? b : a));
     expect(r.stdout).toContain(`best: trial #${best.number} drawdown `);
     expect(r.stdout).toMatch(/^constraints: trades >= 45, max drawdown <= 20%$/m);
-    expect(r.stderr).toMatch(/^trial \d+ infeasible drawdown [\d.]+ \| .*\| (\d+ trades, under --min-trades 45|max drawdown [\d.]+%, over --max-drawdown 20)$/m);
+    expect(r.stderr).toMatch(
+      /^trial \d+ infeasible drawdown [\d.]+ \| .*\| (\d+ trades, under --min-trades 45|max drawdown [\d.]+%, over --max-drawdown 20)$/m,
+    );
   }, 300_000);
 
   it('the grid runs each point once and stops when exhausted', async () => {
     const storage = join(tmp.dir, 'grid.sqlite');
-    const r = await mizan(['optimize', CONFIG, '--param', 'fast=10..20:10', '--param', 'slow=60,90', '--sampler', 'grid', '--trials', '10', '--workers', '2', '--study', 'g', '--storage', storage], { timeoutMs: 240_000 });
+    const r = await mizan(
+      [
+        'optimize',
+        CONFIG,
+        '--param',
+        'fast=10..20:10',
+        '--param',
+        'slow=60,90',
+        '--sampler',
+        'grid',
+        '--trials',
+        '10',
+        '--workers',
+        '2',
+        '--study',
+        'g',
+        '--storage',
+        storage,
+      ],
+      { timeoutMs: 240_000 },
+    );
     expect(r.code, r.all).toBe(0);
     expect(r.stderr).toContain('the grid is exhausted: every point has run');
     const rows = trialsOf(storage, 'g');
-    expect(rows.map((x) => x.params).sort()).toEqual(['{"sma.fast":10,"sma.slow":60}', '{"sma.fast":10,"sma.slow":90}', '{"sma.fast":20,"sma.slow":60}', '{"sma.fast":20,"sma.slow":90}']);
+    expect(rows.map((x) => x.params).sort()).toEqual([
+      '{"sma.fast":10,"sma.slow":60}',
+      '{"sma.fast":10,"sma.slow":90}',
+      '{"sma.fast":20,"sma.slow":60}',
+      '{"sma.fast":20,"sma.slow":90}',
+    ]);
   }, 300_000);
 
   it('is reproducible with the same --seed and --workers 2 (batches of two asked from the same history)', async () => {
     const storage = join(tmp.dir, 'workers.sqlite');
-    const run = (study: string) => mizan(['optimize', CONFIG, ...SPACE, '--trials', '14', '--seed', '9', '--workers', '2', '--study', study, '--storage', storage], { timeoutMs: 240_000 });
+    const run = (study: string) =>
+      mizan(['optimize', CONFIG, ...SPACE, '--trials', '14', '--seed', '9', '--workers', '2', '--study', study, '--storage', storage], { timeoutMs: 240_000 });
     const a = await run('w2a');
     expect(a.code, a.all).toBe(0);
     expect(a.stderr).toContain('2 worker(s)');

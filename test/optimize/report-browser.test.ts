@@ -12,9 +12,22 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { mizan, REPO, tempDir, type TempDir } from '../e2e/cli.js';
 
 /** The few DOM members the page checks use (the tests compile without the DOM library). */
-interface Rect { left: number; right: number; top: number; bottom: number; width: number; height: number }
-interface El { getBoundingClientRect(): Rect; querySelectorAll(sel: string): Iterable<El>; getAttribute(name: string): string | null }
-interface Doc { querySelector(sel: string): El | null }
+interface Rect {
+  left: number;
+  right: number;
+  top: number;
+  bottom: number;
+  width: number;
+  height: number;
+}
+interface El {
+  getBoundingClientRect(): Rect;
+  querySelectorAll(sel: string): Iterable<El>;
+  getAttribute(name: string): string | null;
+}
+interface Doc {
+  querySelector(sel: string): El | null;
+}
 
 let tmp: TempDir;
 beforeAll(() => {
@@ -26,13 +39,41 @@ it('draws trials over time, objective by parameter, a heatmap, importance and th
   const storage = join(tmp.dir, 's.sqlite');
   const report = join(tmp.dir, 'report.html');
   const r = await mizan(
-    ['optimize', 'config/backtest-sweep.yaml', '--param', 'fast=5..30', '--param', 'slow=40..150', '--param', 'fraction=0.1..1', '--objective', 'return', '--trials', '14', '--workers', '1', '--seed', '2', '--study', 'rep', '--storage', storage, '--walk-forward', 'train=14d,test=7d', '--report', report],
+    [
+      'optimize',
+      'config/backtest-sweep.yaml',
+      '--param',
+      'fast=5..30',
+      '--param',
+      'slow=40..150',
+      '--param',
+      'fraction=0.1..1',
+      '--objective',
+      'return',
+      '--trials',
+      '14',
+      '--workers',
+      '1',
+      '--seed',
+      '2',
+      '--study',
+      'rep',
+      '--storage',
+      storage,
+      '--walk-forward',
+      'train=14d,test=7d',
+      '--report',
+      report,
+    ],
     { timeoutMs: 400_000 },
   );
   expect(r.code, r.all).toBe(0);
   expect(r.stdout).toContain(`wrote ${report}`);
   const db = new Database(storage, { readonly: true });
-  const last = db.prepare("SELECT t.state, t.value FROM trials t JOIN studies s ON s.id = t.study_id WHERE s.name = 'rep/wf3'").all() as { state: string; value: number | null }[];
+  const last = db.prepare("SELECT t.state, t.value FROM trials t JOIN studies s ON s.id = t.study_id WHERE s.name = 'rep/wf3'").all() as {
+    state: string;
+    value: number | null;
+  }[];
   db.close();
   const complete = last.filter((t) => t.state === 'complete').length;
   expect(complete).toBeGreaterThan(0);
@@ -75,7 +116,9 @@ it('draws trials over time, objective by parameter, a heatmap, importance and th
     expect(await drawn('oos-equity', 'line.window-edge')).toBe(3);
     // The best-so-far line never goes down (maximised objective): its y coordinates only fall on screen.
     const ys = await page.evaluate(() =>
-      ((globalThis as unknown as { document: Doc }).document.querySelector('polyline.best-line')!.getAttribute('points') ?? '').split(' ').map((p: string) => Number(p.split(',')[1])),
+      ((globalThis as unknown as { document: Doc }).document.querySelector('polyline.best-line')!.getAttribute('points') ?? '')
+        .split(' ')
+        .map((p: string) => Number(p.split(',')[1])),
     );
     for (let i = 1; i < ys.length; i++) expect(ys[i]!).toBeLessThanOrEqual(ys[i - 1]!);
     expect(await page.locator('table.wf tbody tr').count()).toBe(3);

@@ -91,7 +91,7 @@ describe('samplers', () => {
     }
   });
 
-  it('respect each parameter\'s kind: whole numbers, steps, log bounds, choices', () => {
+  it("respect each parameter's kind: whole numbers, steps, log bounds, choices", () => {
     const space = sp('a=3..9', 'e=0..1:0.25', 'd=1e-3..10:log', 'k=2..64:log', 'c=x,y');
     for (const name of ['tpe', 'random'] as const) {
       const sampler = createSampler(name, space, 3);

@@ -14,7 +14,8 @@ import { mizan, REPO, tempDir, type TempDir } from '../e2e/cli.js';
 const FROM = Date.parse('2023-01-03T00:00:00Z');
 const TO = Date.parse('2023-02-09T00:00:00Z');
 const iso = (ms: number) => new Date(ms).toISOString().slice(0, 10);
-const show = (spec: string) => walkForwardWindows(parseWalkForward(spec), FROM, TO).map((w) => `${w.index} ${iso(w.trainFrom)}..${iso(w.trainTo)} | ${iso(w.testFrom)}..${iso(w.testTo)}`);
+const show = (spec: string) =>
+  walkForwardWindows(parseWalkForward(spec), FROM, TO).map((w) => `${w.index} ${iso(w.trainFrom)}..${iso(w.trainTo)} | ${iso(w.testFrom)}..${iso(w.testTo)}`);
 
 describe('walk-forward windows on the bundled range (hand-checked)', () => {
   it('rolling train=14d,test=7d: three windows, the fourth test (02-07..02-14) would end after 02-09', () => {
@@ -37,11 +38,17 @@ describe('walk-forward windows on the bundled range (hand-checked)', () => {
       '2 2023-01-13..2023-01-27 | 2023-01-27..2023-02-01',
     ]);
     const w = walkForwardWindows(parseWalkForward('train=720h,test=168h'), FROM, TO);
-    expect(w.map((x) => [new Date(x.testFrom).toISOString(), new Date(x.testTo).toISOString()])).toEqual([['2023-02-02T00:00:00.000Z', '2023-02-09T00:00:00.000Z']]);
+    expect(w.map((x) => [new Date(x.testFrom).toISOString(), new Date(x.testTo).toISOString()])).toEqual([
+      ['2023-02-02T00:00:00.000Z', '2023-02-09T00:00:00.000Z'],
+    ]);
   });
   it('refuses a step shorter than the test, and unknown parts', () => {
-    expect(() => parseWalkForward('train=14d,test=7d,step=3d')).toThrow('--walk-forward "train=14d,test=7d,step=3d": step=3d is shorter than test=7d (the test windows would overlap)');
-    expect(() => parseWalkForward('train=14d,test=7d,rolling')).toThrow('--walk-forward "train=14d,test=7d,rolling": "rolling" is not train=…, test=…, step=… or anchored');
+    expect(() => parseWalkForward('train=14d,test=7d,step=3d')).toThrow(
+      '--walk-forward "train=14d,test=7d,step=3d": step=3d is shorter than test=7d (the test windows would overlap)',
+    );
+    expect(() => parseWalkForward('train=14d,test=7d,rolling')).toThrow(
+      '--walk-forward "train=14d,test=7d,rolling": "rolling" is not train=…, test=…, step=… or anchored',
+    );
   });
   it('stitches the test windows: each starts where the previous ended', () => {
     const s = stitch([
@@ -71,7 +78,30 @@ describe('mizan optimize --walk-forward', () => {
     const storage = join(tmp.dir, 's.sqlite');
     const report = join(tmp.dir, 'wf.html');
     const r = await mizan(
-      ['optimize', 'config/backtest-sweep.yaml', '--param', 'fast=5..30', '--param', 'slow=40..120', '--objective', 'return', '--trials', '8', '--workers', '1', '--seed', '5', '--study', 'wf', '--storage', storage, '--walk-forward', 'train=14d,test=7d', '--report', report],
+      [
+        'optimize',
+        'config/backtest-sweep.yaml',
+        '--param',
+        'fast=5..30',
+        '--param',
+        'slow=40..120',
+        '--objective',
+        'return',
+        '--trials',
+        '8',
+        '--workers',
+        '1',
+        '--seed',
+        '5',
+        '--study',
+        'wf',
+        '--storage',
+        storage,
+        '--walk-forward',
+        'train=14d,test=7d',
+        '--report',
+        report,
+      ],
       { timeoutMs: 400_000 },
     );
     expect(r.code, r.all).toBe(0);
@@ -79,16 +109,22 @@ describe('mizan optimize --walk-forward', () => {
     expect(r.stdout).toMatch(/^ +1 {2}2023-01-03T00:00Z\.\.2023-01-17T00:00Z {2}2023-01-17T00:00Z\.\.2023-01-24T00:00Z /m);
     expect(r.stdout).toMatch(/^ +2 {2}2023-01-10T00:00Z\.\.2023-01-24T00:00Z {2}2023-01-24T00:00Z\.\.2023-01-31T00:00Z /m);
     expect(r.stdout).toMatch(/^ +3 {2}2023-01-17T00:00Z\.\.2023-01-31T00:00Z {2}2023-01-31T00:00Z\.\.2023-02-07T00:00Z /m);
-    expect(r.stdout).toMatch(/^ {2}overall: in-sample -?[\d.]+, out-of-sample -?[\d.]+ \(means over the windows\); stitched out-of-sample equity: return -?[\d.]+%/m);
+    expect(r.stdout).toMatch(
+      /^ {2}overall: in-sample -?[\d.]+, out-of-sample -?[\d.]+ \(means over the windows\); stitched out-of-sample equity: return -?[\d.]+%/m,
+    );
     const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
     for (const k of [1, 2, 3]) expect(r.stderr).toContain(`study wf/wf${k} (walk-forward window ${k}: train `);
 
     const db = new Database(storage, { readonly: true });
     const wf = JSON.parse((db.prepare('SELECT result FROM walk_forward WHERE study_name = ?').get('wf') as { result: string }).result) as WalkForwardResult;
-    const counts = db.prepare("SELECT s.name, COUNT(*) AS n FROM trials t JOIN studies s ON s.id = t.study_id GROUP BY s.name ORDER BY s.name").all();
+    const counts = db.prepare('SELECT s.name, COUNT(*) AS n FROM trials t JOIN studies s ON s.id = t.study_id GROUP BY s.name ORDER BY s.name').all();
     const ranges = db.prepare('SELECT name, range_from, range_to FROM studies ORDER BY name').all() as { name: string; range_from: number; range_to: number }[];
     db.close();
-    expect(counts).toEqual([{ name: 'wf/wf1', n: 8 }, { name: 'wf/wf2', n: 8 }, { name: 'wf/wf3', n: 8 }]);
+    expect(counts).toEqual([
+      { name: 'wf/wf1', n: 8 },
+      { name: 'wf/wf2', n: 8 },
+      { name: 'wf/wf3', n: 8 },
+    ]);
     expect(ranges.map((x) => [x.name, iso(x.range_from), iso(x.range_to)])).toEqual([
       ['wf/wf1', '2023-01-03', '2023-01-17'],
       ['wf/wf2', '2023-01-10', '2023-01-24'],

@@ -47,7 +47,11 @@ describe('user strategy files', () => {
       // Run from the project root: ../strategies/… is relative to config/, not to the working directory.
       let out: string;
       try {
-        out = execFileSync(process.execPath, [join(REPO, 'bin/mizan.js'), 'check', 'config/paper.yaml'], { cwd: dir, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+        out = execFileSync(process.execPath, [join(REPO, 'bin/mizan.js'), 'check', 'config/paper.yaml'], {
+          cwd: dir,
+          encoding: 'utf8',
+          stdio: ['ignore', 'pipe', 'pipe'],
+        });
       } finally {
         rmSync(dir, { recursive: true, force: true });
       }

@@ -22,8 +22,25 @@ afterEach(async () => {
 afterAll(() => tmp.remove());
 
 const base = (study: string, storage: string, extra: string[]) => [
-  'optimize', 'config/backtest-sweep.yaml', '--param', 'fast=5..50', '--param', 'slow=20..200', '--param', 'fraction=0.1..1',
-  '--trials', '8', '--seed', '11', '--workers', '2', '--study', study, '--storage', join(tmp.dir, storage), ...extra,
+  'optimize',
+  'config/backtest-sweep.yaml',
+  '--param',
+  'fast=5..50',
+  '--param',
+  'slow=20..200',
+  '--param',
+  'fraction=0.1..1',
+  '--trials',
+  '8',
+  '--seed',
+  '11',
+  '--workers',
+  '2',
+  '--study',
+  study,
+  '--storage',
+  join(tmp.dir, storage),
+  ...extra,
 ];
 
 describe('mizan optimize --queue', () => {
@@ -45,7 +62,12 @@ describe('mizan optimize --queue', () => {
       expect(queued.stdout.length).toBeGreaterThan(200);
       if (extra.length) expect(queued.stdout).toMatch(/overall: in-sample -?\d[\d.]*, out-of-sample -?\d[\d.]*.*stitched out-of-sample equity: return -?\d/);
     }
-    const done = started.flatMap((w) => w.output().split('\n').filter((l) => l.includes('"trial done"')));
+    const done = started.flatMap((w) =>
+      w
+        .output()
+        .split('\n')
+        .filter((l) => l.includes('"trial done"')),
+    );
     expect(done.length).toBeGreaterThanOrEqual(8);
   }, 300_000);
 });

@@ -34,7 +34,9 @@ export class QueueProcesses {
   /** `mizan worker` on the queue at `url`: one trial at a time, short lock and stalled-check times. */
   worker(url: string, extra: string[] = []): Running {
     const cache = join(this.cacheRoot(), `cache-${++this.workers}`);
-    return this.track(startRun(['worker', '--queue', url, '--concurrency', '1', '--lock-duration', '3000', '--stalled-interval', '1000', '--cache-dir', cache, ...extra]));
+    return this.track(
+      startRun(['worker', '--queue', url, '--concurrency', '1', '--lock-duration', '3000', '--stalled-interval', '1000', '--cache-dir', cache, ...extra]),
+    );
   }
 
   async stop(): Promise<void> {

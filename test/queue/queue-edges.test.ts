@@ -44,7 +44,10 @@ describe('mizan sweep --queue: securing and option errors', () => {
     expect(tmp.read('acl.csv').trim().split('\n')).toHaveLength(3);
     expect(r.all + w.output()).not.toContain(password);
     // A wrong password: a clear error, still without the password.
-    const bad = await mizan(['sweep', CONFIG, '--param', 'fast=5', '--queue', `redis://mizan:wrong-${password}@127.0.0.1:${redis.port}`, '--out', join(tmp.dir, 'x.csv')], { timeoutMs: 60_000 });
+    const bad = await mizan(
+      ['sweep', CONFIG, '--param', 'fast=5', '--queue', `redis://mizan:wrong-${password}@127.0.0.1:${redis.port}`, '--out', join(tmp.dir, 'x.csv')],
+      { timeoutMs: 60_000 },
+    );
     expect(bad.code).toBe(1);
     expect(bad.all).toMatch(/WRONGPASS|invalid username-password/);
     expect(bad.all).not.toContain(password);
@@ -59,7 +62,23 @@ describe('mizan sweep --queue: securing and option errors', () => {
     ssl(['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', 'ca.key', '-out', 'ca.crt', '-days', '2', '-subj', '/CN=mizan test CA']);
     ssl(['req', '-newkey', 'rsa:2048', '-nodes', '-keyout', 'server.key', '-out', 'server.csr', '-subj', '/CN=127.0.0.1']);
     tmp.file('san.ext', 'subjectAltName=IP:127.0.0.1\n');
-    ssl(['x509', '-req', '-in', 'server.csr', '-CA', 'ca.crt', '-CAkey', 'ca.key', '-CAcreateserial', '-out', 'server.crt', '-days', '2', '-extfile', 'san.ext']);
+    ssl([
+      'x509',
+      '-req',
+      '-in',
+      'server.csr',
+      '-CA',
+      'ca.crt',
+      '-CAkey',
+      'ca.key',
+      '-CAcreateserial',
+      '-out',
+      'server.crt',
+      '-days',
+      '2',
+      '-extfile',
+      'san.ext',
+    ]);
     const f = (name: string) => join(tmp.dir, name);
     const s = await startRedis({ tls: { cert: f('server.crt'), key: f('server.key'), ca: f('ca.crt') } });
     procs.server(s);
@@ -117,7 +136,10 @@ describe('mizan sweep --queue: faults', () => {
         .replace("from '../src/index.js'", "from 'mizan'")
         .replace('const { fast: fastN, slow: slowN } = ctx.params;', 'const { fast: fastN, slow: slowN } = ctx.params;\n    if (fastN === 6) process.exit(3);');
       dir.file('dies.ts', source);
-      const config = dir.file('sweep.yaml', readFileSync(CONFIG, 'utf8').replace('strategy: sma-cross', 'strategy: ./dies.ts').replace('file: backtest/data/', `file: ${REPO}/backtest/data/`));
+      const config = dir.file(
+        'sweep.yaml',
+        readFileSync(CONFIG, 'utf8').replace('strategy: sma-cross', 'strategy: ./dies.ts').replace('file: backtest/data/', `file: ${REPO}/backtest/data/`),
+      );
       const redis = await redisServer();
       const w = worker(redis.url, ['--strategies-from', dir.dir]);
       await w.waitFor(/"worker ready"/, 30_000);

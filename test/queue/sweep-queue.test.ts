@@ -123,7 +123,17 @@ describe('mizan sweep --queue with mizan worker processes', () => {
     process.kill(a!.pid, 'SIGCONT');
     const r = await s.exited;
     expect(r.code, r.all).toBe(0);
-    await until('both workers are done with the trial', () => [a!, b!].every((w) => w.output().split('\n').some((l) => l.includes(`"trial":"${String(inHand)}",`) && l.includes('"trial done'))), 30_000);
+    await until(
+      'both workers are done with the trial',
+      () =>
+        [a!, b!].every((w) =>
+          w
+            .output()
+            .split('\n')
+            .some((l) => l.includes(`"trial":"${String(inHand)}",`) && l.includes('"trial done')),
+        ),
+      30_000,
+    );
     const second = [a!, b!].flatMap((w) => logLines(w, 'trial done, but another worker recorded it first: not counted twice'));
     expect(second.map((l) => l.trial)).toEqual([inHand]);
     expect(tmp.read('paused.csv')).toBe(localCsv);
@@ -166,7 +176,8 @@ describe('mizan sweep --queue with mizan worker processes', () => {
       expect(r.code, r.all).toBe(0);
       const rows = tmp.read('refused.csv').trim().split('\n').slice(1);
       expect(rows).toHaveLength(2);
-      for (const row of rows) expect(row).toMatch(/refused by worker [^:]+: strategy sma \(\.\/strat\.ts\) is [0-9a-f]{16} on this worker, [0-9a-f]{16} on the coordinator/);
+      for (const row of rows)
+        expect(row).toMatch(/refused by worker [^:]+: strategy sma \(\.\/strat\.ts\) is [0-9a-f]{16} on this worker, [0-9a-f]{16} on the coordinator/);
       const [, mine, theirs] = /is ([0-9a-f]{16}) on this worker, ([0-9a-f]{16})/.exec(rows[0]!)!;
       expect(mine).not.toBe(theirs);
       expect(wrong.output()).toMatch(/refusing the trials of sweep [0-9a-f]+: strategy sma/);
@@ -227,7 +238,9 @@ describe('mizan sweep --queue with mizan worker processes', () => {
     const queue = new Queue(QUEUE_NAME, { connection: { url: redis.url }, prefix: PREFIX });
     try {
       await queue.add('trial', { sweep: id, key: '0', req: { params: { sma: { fast: 5, slow: 12 } } } }, { jobId: `${id}-0-late` });
-      const handled = () => logLines(w, 'trial already has a result: not run again').length + logLines(w, 'trial done, but another worker recorded it first: not counted twice').length;
+      const handled = () =>
+        logLines(w, 'trial already has a result: not run again').length +
+        logLines(w, 'trial done, but another worker recorded it first: not counted twice').length;
       await until('the late job is handled', () => handled() > 0, 30_000);
     } finally {
       await queue.close();

@@ -13,7 +13,15 @@ import { REPO } from '../e2e/cli.js';
 describe('--queue URL', () => {
   it('reads host, port, db, user, password and TLS', () => {
     const q = parseQueueUrl('rediss://mizan:p%40ss-w0rd@redis.lan:6380/3');
-    expect(q.options).toMatchObject({ host: 'redis.lan', port: 6380, db: 3, username: 'mizan', password: 'p@ss-w0rd', tls: { servername: 'redis.lan' }, maxRetriesPerRequest: null });
+    expect(q.options).toMatchObject({
+      host: 'redis.lan',
+      port: 6380,
+      db: 3,
+      username: 'mizan',
+      password: 'p@ss-w0rd',
+      tls: { servername: 'redis.lan' },
+      maxRetriesPerRequest: null,
+    });
     expect(q.shown).toBe('rediss://mizan:***@redis.lan:6380/3');
     expect(parseQueueUrl('redis://127.0.0.1:6379').options).toMatchObject({ host: '127.0.0.1', port: 6379, db: 0 });
     expect(parseQueueUrl('redis://127.0.0.1:6379').options.tls).toBeUndefined();
@@ -68,7 +76,20 @@ server: { token: "\${T}" }
   });
 
   it('the candles: the same columns give the same bytes and hash', () => {
-    const cols = { BTCUSDT: { cols: { length: 2, time: new Float64Array([1, 2]), open: new Float64Array([3, 4]), high: new Float64Array([5, 6]), low: new Float64Array([1, 2]), close: new Float64Array([3, 4]), volume: new Float64Array([0, 1]) }, resSec: 60 } };
+    const cols = {
+      BTCUSDT: {
+        cols: {
+          length: 2,
+          time: new Float64Array([1, 2]),
+          open: new Float64Array([3, 4]),
+          high: new Float64Array([5, 6]),
+          low: new Float64Array([1, 2]),
+          close: new Float64Array([3, 4]),
+          volume: new Float64Array([0, 1]),
+        },
+        resSec: 60,
+      },
+    };
     const a = packColumns(cols);
     const b = packColumns(structuredClone(cols));
     expect(a.hash).toBe(b.hash);
@@ -82,8 +103,12 @@ server: { token: "\${T}" }
     expect(mine.strategies).toEqual([{ name: 'sma', strategy: 'sma-cross', hash: expect.stringMatching(/^[0-9a-f]{64}$/) as unknown as string }]);
     expect(codeMismatch(mine, mine)).toBeUndefined();
     const other = { ...mine, strategies: [{ ...mine.strategies[0]!, hash: 'a'.repeat(64) }] };
-    expect(codeMismatch(other, mine)).toBe(`strategy sma (sma-cross) is ${mine.strategies[0]!.hash.slice(0, 16)} on this worker, ${'a'.repeat(16)} on the coordinator`);
+    expect(codeMismatch(other, mine)).toBe(
+      `strategy sma (sma-cross) is ${mine.strategies[0]!.hash.slice(0, 16)} on this worker, ${'a'.repeat(16)} on the coordinator`,
+    );
     const older = { ...mine, mizan: { version: '0.0.9', hash: 'b'.repeat(64) } };
-    expect(codeMismatch(older, mine)).toBe(`mizan ${mine.mizan.version} (code ${mine.mizan.hash.slice(0, 16)}) on this worker, mizan 0.0.9 (code ${'b'.repeat(16)}) on the coordinator`);
+    expect(codeMismatch(older, mine)).toBe(
+      `mizan ${mine.mizan.version} (code ${mine.mizan.hash.slice(0, 16)}) on this worker, mizan 0.0.9 (code ${'b'.repeat(16)}) on the coordinator`,
+    );
   });
 });

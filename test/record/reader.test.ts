@@ -55,9 +55,7 @@ describe('recording reader', () => {
       ['BTCUSDT', 1000, 'trade'],
     ]);
     expect(evs[0]!.d).toEqual({ a: 1 });
-    expect((await all(dir, { markets: ['BTCUSDT'], from: H - 1000, to: H + 1000 })).map((e) => e.t - H)).toEqual([
-      -500,
-    ]);
+    expect((await all(dir, { markets: ['BTCUSDT'], from: H - 1000, to: H + 1000 })).map((e) => e.t - H)).toEqual([-500]);
   });
 
   it('drops a gzip member cut short by a killed recorder and keeps what precedes it', async () => {

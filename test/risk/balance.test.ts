@@ -83,7 +83,7 @@ describe('balance: free = value − locked − reserved, fees included', () => {
     expect(e.reservations.reserved('prop:abc', 'USDT').toFixed()).toBe('60.12');
   });
 
-  it('a collateral top-up reserves its amount in the position\'s collateral currency', () => {
+  it("a collateral top-up reserves its amount in the position's collateral currency", () => {
     const w = new World();
     w.setBalance('USDT', '50');
     w.margin = [marginPosition({ id: 7 })];
@@ -93,7 +93,7 @@ describe('balance: free = value − locked − reserved, fees included', () => {
     expect(e.check({ kind: 'marginAddCollateral', strategy: 's1', positionId: 8, amount: d('1') })).toMatchObject({ ok: false, rule: 'balance' });
   });
 
-  it('Reservations and the engine satisfy the executor\'s ReservationPort', () => {
+  it("Reservations and the engine satisfy the executor's ReservationPort", () => {
     const port1: ReservationPort = new Reservations();
     const port2: ReservationPort = new World().engine();
     expect(typeof port1.release).toBe('function');

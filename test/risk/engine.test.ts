@@ -54,7 +54,13 @@ describe('RiskEngine', () => {
   it('strategy limits only tighten the global ones', () => {
     const m = mergeLimits(
       { maxOpenOrders: 10, maxSlippagePct: 2, minCallDistancePct: 5, maxTotalLoan: { USDT: d('100') }, maxPositionValue: { market: { BTCUSDT: d('50') } } },
-      { maxOpenOrders: 20, maxSlippagePct: 1, minCallDistancePct: 3, maxTotalLoan: { USDT: d('200'), BTC: d('1') }, maxPositionValue: { market: { BTCUSDT: d('40') } } },
+      {
+        maxOpenOrders: 20,
+        maxSlippagePct: 1,
+        minCallDistancePct: 3,
+        maxTotalLoan: { USDT: d('200'), BTC: d('1') },
+        maxPositionValue: { market: { BTCUSDT: d('40') } },
+      },
     );
     expect(m.maxOpenOrders).toBe(10);
     expect(m.maxSlippagePct).toBe(1);
@@ -68,7 +74,15 @@ describe('RiskEngine', () => {
   it('a rule that throws becomes a denial naming it, and the reservation is not leaked', () => {
     const w = new World();
     w.setBalance('USDT', '1000');
-    const e = w.engine({ ports: { ...w.ports(), positions: () => { throw new Error('portfolio unavailable'); } }, limits: { maxPositionValue: { market: { BTCUSDT: d('1000') } } } });
+    const e = w.engine({
+      ports: {
+        ...w.ports(),
+        positions: () => {
+          throw new Error('portfolio unavailable');
+        },
+      },
+      limits: { maxPositionValue: { market: { BTCUSDT: d('1000') } } },
+    });
     const v = e.check(limit('BUY', '0.001', '60000'));
     expect(v).toMatchObject({ ok: false, rule: 'exposure', reason: 'rule failed: portfolio unavailable' });
     expect(e.reservations.size).toBe(0);

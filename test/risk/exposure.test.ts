@@ -32,7 +32,7 @@ describe('exposure: open orders', () => {
     expect(e.check(limit('SELL', '0.001', '61000')).ok).toBe(true); // exits are never blocked here
   });
 
-  it('a strategy\'s own limit counts only its own orders', () => {
+  it("a strategy's own limit counts only its own orders", () => {
     const w = world();
     const e = w.engine({ strategies: { s1: { maxOpenOrders: 1 } } });
     expect(e.check(limit('BUY', '0.001', '60000', 's2')).ok).toBe(true);

@@ -69,14 +69,25 @@ export class FakeBook implements RiskBook {
 /** BTCUSDT around 60000: bid 59990 / ask 60010, mid 60000. */
 export function btcBook(): FakeBook {
   return FakeBook.of(
-    [['59990', '1'], ['59900', '2'], ['59000', '5']],
-    [['60010', '1'], ['60100', '2'], ['61000', '5']],
+    [
+      ['59990', '1'],
+      ['59900', '2'],
+      ['59000', '5'],
+    ],
+    [
+      ['60010', '1'],
+      ['60100', '2'],
+      ['61000', '5'],
+    ],
   );
 }
 
 export class World {
   clock = new ManualClock(Date.UTC(2025, 0, 6, 12, 0, 0));
-  markets = new Map<string, RiskMarket>([[BTCUSDT.symbol, BTCUSDT], [USDTTMN.symbol, USDTTMN]]);
+  markets = new Map<string, RiskMarket>([
+    [BTCUSDT.symbol, BTCUSDT],
+    [USDTTMN.symbol, USDTTMN],
+  ]);
   books = new Map<string, FakeBook>([[BTCUSDT.symbol, btcBook()]]);
   balances = new Map<string, { value: Decimal; locked: Decimal }>();
   orders: OpenOrderRef[] = [];

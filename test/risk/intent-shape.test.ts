@@ -7,7 +7,15 @@ describe('intent shape (issue 16.6)', () => {
   it('passes well-formed intents of every kind', () => {
     const ok = [
       limit('BUY', '0.001', '60000'),
-      { kind: 'order', strategy: 's', symbol: 'BTCUSDT', side: 'SELL', type: 'MARKET', size: { kind: 'fraction', fraction: 0.5 }, brackets: { stopLoss: d('1') } },
+      {
+        kind: 'order',
+        strategy: 's',
+        symbol: 'BTCUSDT',
+        side: 'SELL',
+        type: 'MARKET',
+        size: { kind: 'fraction', fraction: 0.5 },
+        brackets: { stopLoss: d('1') },
+      },
       { kind: 'cancel', strategy: 's', clientOrderId: 'x' },
       { kind: 'cancelAll', strategy: 's', symbol: 'BTCUSDT' },
       { kind: 'instant', strategy: 's', symbol: 'USDTTMN', side: 'BUY', size: { kind: 'quote', amount: d('10') } },
@@ -31,7 +39,9 @@ describe('intent shape (issue 16.6)', () => {
     expect(intentShapeProblem({ ...o, symbol: '' })).toBe('symbol must be a non-empty string, got ""');
     expect(intentShapeProblem({ ...o, tag: 5 })).toBe('tag must be a string, got 5');
     expect(intentShapeProblem({ ...o, brackets: { stopLoss: 5 } })).toBe('brackets.stopLoss must be a Decimal, got 5');
-    expect(intentShapeProblem({ kind: 'marginOpen', strategy: 's', market: 'BTCUSDT', side: 'LONG', collateral: d('1'), riskCoef: d('2') })).toBe('side must be one of long, short, got "LONG"');
+    expect(intentShapeProblem({ kind: 'marginOpen', strategy: 's', market: 'BTCUSDT', side: 'LONG', collateral: d('1'), riskCoef: d('2') })).toBe(
+      'side must be one of long, short, got "LONG"',
+    );
     expect(intentShapeProblem({ kind: 'marginClose', strategy: 's', positionId: '3' })).toBe('positionId must be a whole number, got "3"');
     expect(intentShapeProblem({ kind: 'cancel', strategy: 's' })).toBe('clientOrderId must be a non-empty string, got undefined');
   });

@@ -20,7 +20,11 @@ afterEach(() => {
 
 function bot(file: string) {
   const journal = Journal.open(file, { clock: new SystemClock() });
-  const risk = new RiskEngine({ ports: { market: () => undefined, book: () => undefined, balance: () => undefined }, clock: new SystemClock(), sink: journalRiskSink(journal, journal) });
+  const risk = new RiskEngine({
+    ports: { market: () => undefined, book: () => undefined, balance: () => undefined },
+    clock: new SystemClock(),
+    sink: journalRiskSink(journal, journal),
+  });
   cleanups.push(() => journal.close());
   return { journal, risk };
 }
@@ -45,7 +49,17 @@ describe('kill switch: mizan halt / resume / status and the running bot', () => 
     const { risk } = bot(file);
     const cancels: string[] = [];
     risk.on('cancelAllOrders', ({ reason }) => cancels.push(reason));
-    watch(watchTradingState((() => { const j = Journal.open(file, { readonly: true }); cleanups.push(() => j.close()); return j; })(), risk, { intervalMs: 20 }));
+    watch(
+      watchTradingState(
+        (() => {
+          const j = Journal.open(file, { readonly: true });
+          cleanups.push(() => j.close());
+          return j;
+        })(),
+        risk,
+        { intervalMs: 20 },
+      ),
+    );
     expect(risk.state.state).toBe('active');
 
     const h = await cli(['halt', 'exchange', 'acting', 'up', '--file', file]);
@@ -55,7 +69,15 @@ describe('kill switch: mizan halt / resume / status and the running bot', () => 
     expect(risk.state.record.reason).toBe('exchange acting up');
     expect(cancels).toEqual(['exchange acting up']);
     // halted: a buy is denied by the trading state rule, a cancel passes
-    const buy = risk.check({ kind: 'order', strategy: 's', symbol: 'BTCUSDT', side: 'BUY', type: 'LIMIT', size: { kind: 'base', quantity: d('1') }, price: d('1') });
+    const buy = risk.check({
+      kind: 'order',
+      strategy: 's',
+      symbol: 'BTCUSDT',
+      side: 'BUY',
+      type: 'LIMIT',
+      size: { kind: 'base', quantity: d('1') },
+      price: d('1'),
+    });
     expect(buy.ok).toBe(false);
     expect(!buy.ok && buy.rule).toBe('tradingState');
     expect(risk.check({ kind: 'cancel', strategy: 's', clientOrderId: 'x' }).ok).toBe(true);
@@ -87,7 +109,7 @@ describe('kill switch: mizan halt / resume / status and the running bot', () => 
     expect(again.risk.state.record.reason).toBe('by hand');
   });
 
-  it('the engine\'s own changes are not mistaken for outside ones', () => {
+  it("the engine's own changes are not mistaken for outside ones", () => {
     const file = join(dir, `j${++n}.sqlite`);
     const { risk, journal } = bot(file);
     const w = watch(watchTradingState(journal, risk));

@@ -9,7 +9,15 @@ import type { SpotOrderIntent } from '../../src/core/intents.js';
 import { Reservations } from '../../src/risk/reservations.js';
 import { ACCOUNT, simStack } from './sim-stack.js';
 
-const buy = (price: string, qty: string): SpotOrderIntent => ({ kind: 'order', strategy: 'holder', symbol: 'BTCUSDT', side: 'BUY', type: 'LIMIT', price: d(price), size: { kind: 'base', quantity: d(qty) } });
+const buy = (price: string, qty: string): SpotOrderIntent => ({
+  kind: 'order',
+  strategy: 'holder',
+  symbol: 'BTCUSDT',
+  side: 'BUY',
+  type: 'LIMIT',
+  price: d(price),
+  size: { kind: 'base', quantity: d(qty) },
+});
 
 function setup(coverage: boolean) {
   const st = simStack({ balances: { USDT: '10000' }, coverage });

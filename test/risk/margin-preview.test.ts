@@ -49,7 +49,9 @@ describe('margin open: the dry-run preview gives the call price', () => {
     expect(near.previews).toHaveLength(1);
     expect(near.previews[0]!.openPrice.toFixed()).toBe(near.st.sim.mid('BTCUSDT')!.toFixed());
     expect(near.st.log.denials).toHaveLength(1);
-    expect(near.st.log.denials[0]!.reason).toMatch(/^the call price \d+(\.\d+)? is 4\d\.\d+% from the current price 60000 of BTCUSDT, closer than the 50% allowed$/);
+    expect(near.st.log.denials[0]!.reason).toMatch(
+      /^the call price \d+(\.\d+)? is 4\d\.\d+% from the current price 60000 of BTCUSDT, closer than the 50% allowed$/,
+    );
 
     const far = await stack({ minCallDistancePct: 30 });
     await far.st.core.process([open()]);

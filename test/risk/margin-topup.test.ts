@@ -8,9 +8,20 @@ const W = { callMargin: d('0.1'), quantityPrecision: 4 };
 function pos(side: 'long' | 'short', o: { collateral: string; loan: string; k: string; fill: string; interest?: string }): MarginPosition {
   const money = (v: string): { currency: string; value: Decimal } => ({ currency: 'USDT', value: d(v) });
   return {
-    id: 1, market: 'BTCUSDT', side, state: 'open', callPrice: d(0), liquidityPrice: d(0), isCalled: false,
-    openPrice: d(o.fill), openFilledPrice: d(o.fill), collateral: money(o.collateral), interest: money(o.interest ?? '0'),
-    loan: money(o.loan), profit: money('0'), riskCoef: d(o.k),
+    id: 1,
+    market: 'BTCUSDT',
+    side,
+    state: 'open',
+    callPrice: d(0),
+    liquidityPrice: d(0),
+    isCalled: false,
+    openPrice: d(o.fill),
+    openFilledPrice: d(o.fill),
+    collateral: money(o.collateral),
+    interest: money(o.interest ?? '0'),
+    loan: money(o.loan),
+    profit: money('0'),
+    riskCoef: d(o.k),
   };
 }
 

@@ -15,7 +15,9 @@ async function scenario(budget: string) {
   const st = simStack({ balances: { USDT: '10000' } });
   st.setPrice('BTCUSDT', '60000');
   await st.sync();
-  await st.core.process([{ kind: 'marginOpen', strategy: 'holder', market: 'BTCUSDT', side: 'long', collateral: d('1000'), riskCoef: d('5'), openPrice: d('60100') }]);
+  await st.core.process([
+    { kind: 'marginOpen', strategy: 'holder', market: 'BTCUSDT', side: 'long', collateral: d('1000'), riskCoef: d('5'), openPrice: d('60100') },
+  ]);
   expect(st.log.denials).toEqual([]);
   const opened = st.portfolio.marginPositions();
   expect(opened).toHaveLength(1);
@@ -50,7 +52,12 @@ async function scenario(budget: string) {
     await st.core.idle();
     for (const a of actions) {
       const after = st.desks.margin.get(ACCOUNT, id);
-      events.push({ action: a.action, price: price.toFixed(), toCall: a.distanceToCallPct, ...(a.amount ? { amount: a.amount.toFixed(), callAfter: after.call_price } : {}) });
+      events.push({
+        action: a.action,
+        price: price.toFixed(),
+        toCall: a.distanceToCallPct,
+        ...(a.amount ? { amount: a.amount.toFixed(), callAfter: after.call_price } : {}),
+      });
     }
   }
   watch.stop();

@@ -10,13 +10,30 @@ import type { MarginAlert } from '../../src/strategy/views.js';
 function position(id: number, over: Partial<MarginPosition> = {}): MarginPosition {
   const m = (v: string) => ({ currency: 'USDT', value: d(v) });
   return {
-    id, market: 'BTCUSDT', side: 'long', state: 'open', callPrice: d('50000'), liquidityPrice: d('47000'), isCalled: false,
-    openPrice: d('60000'), openFilledPrice: d('60000'), collateral: m('1000'), interest: m('0'), loan: m('4000'), profit: m('0'), riskCoef: d('5'), ...over,
+    id,
+    market: 'BTCUSDT',
+    side: 'long',
+    state: 'open',
+    callPrice: d('50000'),
+    liquidityPrice: d('47000'),
+    isCalled: false,
+    openPrice: d('60000'),
+    openFilledPrice: d('60000'),
+    collateral: m('1000'),
+    interest: m('0'),
+    loan: m('4000'),
+    profit: m('0'),
+    riskCoef: d('5'),
+    ...over,
   };
 }
 
 const monitor = () =>
-  new MarginMonitor({ config: { warnAtPct: 5, topUpAtPct: 3, closeAtPct: 1, topUpBudget: { USDT: d('1000') } }, formulas: { collateralForCallPrice: () => d('100') }, quoteOf: () => 'USDT' });
+  new MarginMonitor({
+    config: { warnAtPct: 5, topUpAtPct: 3, closeAtPct: 1, topUpBudget: { USDT: d('1000') } },
+    formulas: { collateralForCallPrice: () => d('100') },
+    quoteOf: () => 'USDT',
+  });
 
 describe('startMarginWatch', () => {
   it('sends intents of the owning strategy, refunds a top-up that did not happen, skips unowned positions', async () => {

@@ -10,7 +10,8 @@ function world() {
   return w;
 }
 
-const qtyOf = (i: unknown) => ((i as SpotOrderIntent).size.kind === 'base' ? ((i as SpotOrderIntent).size as { quantity: { toFixed(): string } }).quantity.toFixed() : 'unresolved');
+const qtyOf = (i: unknown) =>
+  (i as SpotOrderIntent).size.kind === 'base' ? ((i as SpotOrderIntent).size as { quantity: { toFixed(): string } }).quantity.toFixed() : 'unresolved';
 
 describe('market limits: prices on the tick, never worse', () => {
   it('rounds a buy price down and a sell price up, and says so', () => {
@@ -24,7 +25,9 @@ describe('market limits: prices on the tick, never worse', () => {
   });
 
   it('a price already on the tick is not adjusted', () => {
-    const v = world().engine().check(limit('BUY', '0.001', '60000.12'));
+    const v = world()
+      .engine()
+      .check(limit('BUY', '0.001', '60000.12'));
     expect(v.ok && v.adjustments).toEqual([]);
   });
 
@@ -39,7 +42,9 @@ describe('market limits: prices on the tick, never worse', () => {
 
 describe('market limits: quantity step, min and max quantity', () => {
   it('rounds the quantity down to the step', () => {
-    const v = world().engine().check(limit('BUY', '0.00123456', '60000'));
+    const v = world()
+      .engine()
+      .check(limit('BUY', '0.00123456', '60000'));
     expect(v.ok).toBe(true);
     expect(qtyOf(v.intent)).toBe('0.0012');
   });
@@ -63,7 +68,9 @@ describe('market limits: quantity step, min and max quantity', () => {
   });
 
   it('a quantity that rounds to zero is denied', () => {
-    const v = world().engine().check(limit('BUY', '0.00009', '60000'));
+    const v = world()
+      .engine()
+      .check(limit('BUY', '0.00009', '60000'));
     expect(!v.ok && v.reason).toContain('rounds down to 0');
   });
 });
@@ -79,7 +86,9 @@ describe('market limits: minimum notional', () => {
 
   it('rounding the quantity down can push the total below the minimum: denied, never rounded up', () => {
     // 0.00029 × 40000 = 11.6 would pass, but the step gives 0.0002 × 40000 = 8.
-    const v = world().engine().check(limit('BUY', '0.00029', '40000'));
+    const v = world()
+      .engine()
+      .check(limit('BUY', '0.00029', '40000'));
     expect(v).toMatchObject({ ok: false, rule: 'marketLimits' });
     expect(!v.ok && v.reason).toContain('order total 8 USDT');
   });
@@ -96,7 +105,9 @@ describe('market limits: minimum notional', () => {
 
 describe('market limits: sizing', () => {
   it('a quote amount at a limit price becomes a base quantity, rounded down', () => {
-    const v = world().engine().check(limit('BUY', { kind: 'quote', amount: d('100') }, '60000'));
+    const v = world()
+      .engine()
+      .check(limit('BUY', { kind: 'quote', amount: d('100') }, '60000'));
     expect(v.ok).toBe(true);
     expect(qtyOf(v.intent)).toBe('0.0016');
     expect(v.ok && v.adjustments[0]).toMatchObject({ field: 'size', from: 'quote 100', to: '0.0016' });
@@ -104,7 +115,9 @@ describe('market limits: sizing', () => {
 
   it('a quote amount for a market buy walks the asks', () => {
     // 30005 USDT at the first ask level (60010 × 1) buys 0.5.
-    const v = world().engine().check(market('BUY', { kind: 'quote', amount: d('30005') }));
+    const v = world()
+      .engine()
+      .check(market('BUY', { kind: 'quote', amount: d('30005') }));
     expect(v.ok).toBe(true);
     expect(qtyOf(v.intent)).toBe('0.5');
   });
@@ -125,7 +138,9 @@ describe('market limits: sizing', () => {
   });
 
   it('a fraction of the free base balance for a sell', () => {
-    const v = world().engine().check(limit('SELL', { kind: 'fraction', fraction: 0.25 }, '60000'));
+    const v = world()
+      .engine()
+      .check(limit('SELL', { kind: 'fraction', fraction: 0.25 }, '60000'));
     expect(qtyOf(v.intent)).toBe('2.5');
   });
 
@@ -149,10 +164,17 @@ describe('market limits: sizing', () => {
   });
 });
 
-describe('market limits: a margin position\'s stop loss and take profit on the tick (issue 33 item 9)', () => {
+describe("market limits: a margin position's stop loss and take profit on the tick (issue 33 item 9)", () => {
   const open = (side: 'long' | 'short', stopLoss?: string, takeProfit?: string): MarginOpenIntent => ({
-    kind: 'marginOpen', strategy: 's1', market: 'BTCUSDT', side, collateral: d('100'), riskCoef: d('2'), openPrice: d('60000'),
-    ...(stopLoss ? { stopLoss: d(stopLoss) } : {}), ...(takeProfit ? { takeProfit: d(takeProfit) } : {}),
+    kind: 'marginOpen',
+    strategy: 's1',
+    market: 'BTCUSDT',
+    side,
+    collateral: d('100'),
+    riskCoef: d('2'),
+    openPrice: d('60000'),
+    ...(stopLoss ? { stopLoss: d(stopLoss) } : {}),
+    ...(takeProfit ? { takeProfit: d(takeProfit) } : {}),
   });
 
   it('rounds them toward the open price (the protection never gets looser), and says so', () => {
@@ -161,14 +183,18 @@ describe('market limits: a margin position\'s stop loss and take profit on the t
     expect(l.ok, !l.ok ? l.reason : '').toBe(true);
     expect((l.intent as MarginOpenIntent).stopLoss?.toFixed()).toBe('58833.16'); // a long's stop: up
     expect((l.intent as MarginOpenIntent).takeProfit?.toFixed()).toBe('62400.12'); // a long's take profit: down
-    expect(l.ok && l.adjustments).toEqual(expect.arrayContaining([expect.objectContaining({ rule: 'marketLimits', field: 'stopLoss', from: '58833.152', to: '58833.16' })]));
+    expect(l.ok && l.adjustments).toEqual(
+      expect.arrayContaining([expect.objectContaining({ rule: 'marketLimits', field: 'stopLoss', from: '58833.152', to: '58833.16' })]),
+    );
     const s = e.check(open('short', '61200.128', '57600.121'));
     expect((s.intent as MarginOpenIntent).stopLoss?.toFixed()).toBe('61200.12'); // a short's stop: down
     expect((s.intent as MarginOpenIntent).takeProfit?.toFixed()).toBe('57600.13'); // a short's take profit: up
   });
 
   it('leaves prices on the tick as they are', () => {
-    const v = world().engine().check(open('long', '58800.5', '62400'));
+    const v = world()
+      .engine()
+      .check(open('long', '58800.5', '62400'));
     expect(v.ok && v.adjustments.filter((a) => a.field === 'stopLoss' || a.field === 'takeProfit')).toEqual([]);
   });
 

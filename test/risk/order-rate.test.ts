@@ -51,7 +51,7 @@ describe('order rate rule', () => {
     expect(e.check(limit('BUY', '0.001', '60000')).ok).toBe(true);
   });
 
-  it('a denied order takes no slot; a strategy budget is stricter than the bot\'s', () => {
+  it("a denied order takes no slot; a strategy budget is stricter than the bot's", () => {
     const w = new World();
     w.setBalance('USDT', '1000000');
     const e = w.engine({ strategies: { slow: { orderRate: { limit: 2, windowMs: 60_000 } } } });

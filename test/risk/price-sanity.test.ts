@@ -32,7 +32,11 @@ describe('price sanity: market order slippage through the local book', () => {
   const book = () =>
     FakeBook.of(
       [['59990', '1']],
-      [['60010', '1'], ['61210.2', '1'], ['61210.21', '1']],
+      [
+        ['60010', '1'],
+        ['61210.2', '1'],
+        ['61210.21', '1'],
+      ],
     );
 
   it('reaching exactly 2% from the best ask passes, one level further is denied', () => {
@@ -61,7 +65,17 @@ describe('price sanity: market order slippage through the local book', () => {
 
   it('a market sell walks the bids', () => {
     const w = world();
-    w.books.set('BTCUSDT', FakeBook.of([['60000', '1'], ['58800', '1'], ['58799.99', '1']], [['60010', '1']]));
+    w.books.set(
+      'BTCUSDT',
+      FakeBook.of(
+        [
+          ['60000', '1'],
+          ['58800', '1'],
+          ['58799.99', '1'],
+        ],
+        [['60010', '1']],
+      ),
+    );
     const e = w.engine();
     expect(e.check(market('SELL', '2')).ok).toBe(true);
     expect(e.check(market('SELL', '2.5'))).toMatchObject({ ok: false, rule: 'priceSanity' });
@@ -86,7 +100,15 @@ describe('price sanity: stale book', () => {
   it('a margin open price further from the mid than allowed is denied', () => {
     const w = world();
     const e = w.engine({ limits: { maxPriceDeviationPct: 5 } });
-    const intent = { kind: 'marginOpen' as const, strategy: 's1', market: 'BTCUSDT', side: 'long' as const, collateral: d('100'), riskCoef: d('2'), openPrice: d('63000.01') };
+    const intent = {
+      kind: 'marginOpen' as const,
+      strategy: 's1',
+      market: 'BTCUSDT',
+      side: 'long' as const,
+      collateral: d('100'),
+      riskCoef: d('2'),
+      openPrice: d('63000.01'),
+    };
     expect(e.check(intent)).toMatchObject({ ok: false, rule: 'priceSanity' });
     expect(e.check({ ...intent, openPrice: d('63000') }).ok).toBe(true);
   });

@@ -52,8 +52,17 @@ class TinyVenue {
     }
     const fill = this.rnd() < 0.4;
     const snap: SpotOrder = {
-      symbol: o.symbol, type: o.type, side: o.side, clientOrderId: o.clientId, price: o.price as Decimal, origQty: o.quantity,
-      executedQty: fill ? o.quantity : d('0'), executedSum: fill ? cost : d('0'), status: fill ? 'FILLED' : 'NEW', active: !fill, fills: [],
+      symbol: o.symbol,
+      type: o.type,
+      side: o.side,
+      clientOrderId: o.clientId,
+      price: o.price as Decimal,
+      origQty: o.quantity,
+      executedQty: fill ? o.quantity : d('0'),
+      executedSum: fill ? cost : d('0'),
+      status: fill ? 'FILLED' : 'NEW',
+      active: !fill,
+      fills: [],
     };
     if (fill) {
       this.usdt.value = this.usdt.value.minus(cost);
@@ -107,10 +116,25 @@ describe('race: many strategies, one balance', () => {
       createOrder: (o) => venue.createOrder(o),
       getOrder: (id) => venue.getOrder(id),
       cancelOrder: (id) => venue.cancelOrder(id),
-      openOrders: venue.unused, balances: venue.unused, instantOrder: venue.unused, previewPosition: venue.unused, openPosition: venue.unused,
-      addCollateral: venue.unused, closePosition: venue.unused, setBrackets: venue.unused, positions: venue.unused,
+      openOrders: venue.unused,
+      balances: venue.unused,
+      instantOrder: venue.unused,
+      previewPosition: venue.unused,
+      openPosition: venue.unused,
+      addCollateral: venue.unused,
+      closePosition: venue.unused,
+      setBrackets: venue.unused,
+      positions: venue.unused,
     };
-    const exec = new ExecutionEngine({ venueFor: () => v, instrument: testInstrument, clock, logger: silentLogger, ids: new ClientIdGenerator(clock, 't'), reservations: risk, sleep: async () => {} });
+    const exec = new ExecutionEngine({
+      venueFor: () => v,
+      instrument: testInstrument,
+      clock,
+      logger: silentLogger,
+      ids: new ClientIdGenerator(clock, 't'),
+      reservations: risk,
+      sleep: async () => {},
+    });
 
     let passed = 0;
     let denied = 0;
@@ -122,7 +146,15 @@ describe('race: many strategies, one balance', () => {
         for (let h = 0; h < hops; h++) await Promise.resolve();
         if (rnd() < 0.2) await new Promise((r) => setImmediate(r));
         const qty = (0.001 + Math.floor(rnd() * 20) * 0.001).toFixed(3);
-        const intent: SpotOrderIntent = { kind: 'order', strategy: name, symbol: 'BTCUSDT', side: 'BUY', type: 'LIMIT', size: { kind: 'base', quantity: d(qty) }, price: d('59000') };
+        const intent: SpotOrderIntent = {
+          kind: 'order',
+          strategy: name,
+          symbol: 'BTCUSDT',
+          side: 'BUY',
+          type: 'LIMIT',
+          size: { kind: 'base', quantity: d(qty) },
+          price: d('59000'),
+        };
         const verdict = risk.check(intent);
         const reserved = risk.reservations.reserved('main', 'USDT');
         if (reserved.gt(maxReserved)) maxReserved = reserved;

@@ -91,8 +91,18 @@ export function simStack(opts: { balances: Record<string, string>; names?: strin
   for (const m of sim.markets()) {
     const fees = sim.feeRates(ACCOUNT, m.symbol);
     markets.set(m.symbol, {
-      symbol: m.symbol, base: m.baseAsset, quote: m.quoteAsset, qtyStep: incrementFromDecimals(m.stepSize), priceTick: incrementFromDecimals(m.tickSize),
-      quantityPrecision: m.stepSize, pricePrecision: m.tickSize, minQty: m.minQty, maxQty: m.maxQty, minNotional: m.minNotional, makerFee: fees.makerFee, takerFee: fees.takerFee,
+      symbol: m.symbol,
+      base: m.baseAsset,
+      quote: m.quoteAsset,
+      qtyStep: incrementFromDecimals(m.stepSize),
+      priceTick: incrementFromDecimals(m.tickSize),
+      quantityPrecision: m.stepSize,
+      pricePrecision: m.tickSize,
+      minQty: m.minQty,
+      maxQty: m.maxQty,
+      minNotional: m.minNotional,
+      makerFee: fees.makerFee,
+      takerFee: fees.takerFee,
     });
   }
   const market = (s: string): RiskMarket | undefined => markets.get(s);
@@ -111,7 +121,14 @@ export function simStack(opts: { balances: Record<string, string>; names?: strin
       markPrice: (s) => sim.lastPrice(s),
     },
   });
-  engine = new ExecutionEngine({ venueFor: () => venue, instrument: (s) => (markets.has(s) ? split(s) : undefined), clock, logger: silentLogger, ids: new ClientIdGenerator(clock), reservations: risk });
+  engine = new ExecutionEngine({
+    venueFor: () => venue,
+    instrument: (s) => (markets.has(s) ? split(s) : undefined),
+    clock,
+    logger: silentLogger,
+    ids: new ClientIdGenerator(clock),
+    reservations: risk,
+  });
   engine.listen(venue);
   if (opts.coverage ?? true) followAcceptance(engine, risk.reservations, clock);
   const log: StackLog = { alerts: [], denials: [] };
@@ -129,7 +146,11 @@ export function simStack(opts: { balances: Record<string, string>; names?: strin
     market: (s) => markets.get(s),
     instrument: (s) => (markets.has(s) ? split(s) : undefined),
     book: () => undefined,
-    kv: (n) => ({ get: <T>(k: string) => kv.get(`${n}/${k}`) as T | undefined, set: (k, v) => void kv.set(`${n}/${k}`, v), delete: (k) => void kv.delete(`${n}/${k}`) }),
+    kv: (n) => ({
+      get: <T>(k: string) => kv.get(`${n}/${k}`) as T | undefined,
+      set: (k, v) => void kv.set(`${n}/${k}`, v),
+      delete: (k) => void kv.delete(`${n}/${k}`),
+    }),
   });
   /** The bot loop's balance and margin sync (`startedAt`: when the balance request went out). */
   const sync = async (startedAt = clock.now()) => {

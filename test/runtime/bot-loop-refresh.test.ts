@@ -29,7 +29,12 @@ function setup() {
   const engine = new EventEmitter<{ final: [TrackedOrder] }>();
   const reads: string[] = [];
   const deps = {
-    config: { strategies: [{ name: 'grid', account: 'main' }, { name: 'other', account: 'sub' }] },
+    config: {
+      strategies: [
+        { name: 'grid', account: 'main' },
+        { name: 'other', account: 'sub' },
+      ],
+    },
     clock,
     logger: silentLogger,
     engine,

@@ -22,7 +22,10 @@ describe('mizan check / mizan strategies', () => {
   });
   it('reports strategy parameter problems with their paths and fails', async () => {
     let out = '';
-    const f = file('bad.yaml', 'mode: paper\nstrategies:\n  - { name: x, strategy: sma-cross, markets: [BTCUSDT], resolution: "1", params: { fast: 1, slow: 999 } }\n');
+    const f = file(
+      'bad.yaml',
+      'mode: paper\nstrategies:\n  - { name: x, strategy: sma-cross, markets: [BTCUSDT], resolution: "1", params: { fast: 1, slow: 999 } }\n',
+    );
     expect(await checkConfig(f, { write: (t) => void (out += t) })).toBe(false);
     expect(out).toContain('strategies[0].params.fast: 1 is below the minimum 2');
     expect(out).toContain('strategies[0].params.slow: 999 is above the maximum 500');

@@ -69,7 +69,18 @@ journal: { file: ${join(dir, 'j.sqlite')} }
     const found: string[] = [];
     let visited = walk(ctx, found);
     // What the view accessors hand out is walked too.
-    const views = [ctx.market('BTCUSDT'), ctx.book('BTCUSDT'), ctx.balance('USDT'), ctx.position('BTCUSDT'), ctx.openOrders(), ctx.marginPositions(), ctx.candles('BTCUSDT'), ctx.state, ctx.clock, ctx.log];
+    const views = [
+      ctx.market('BTCUSDT'),
+      ctx.book('BTCUSDT'),
+      ctx.balance('USDT'),
+      ctx.position('BTCUSDT'),
+      ctx.openOrders(),
+      ctx.marginPositions(),
+      ctx.candles('BTCUSDT'),
+      ctx.state,
+      ctx.clock,
+      ctx.log,
+    ];
     for (const v of views) visited += walk(v, found);
     const book = ctx.book('BTCUSDT');
     if (book) visited += walk([book.health(), book.bids(5), book.asks(5)], found);

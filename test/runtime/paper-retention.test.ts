@@ -11,13 +11,35 @@ import type { Market } from '../../src/market/market-catalog.js';
 import { createPaperVenue, PAPER_RETAINED_ORDERS } from '../../src/runtime/paper.js';
 
 const BTCUSDT: Market = {
-  symbol: 'BTCUSDT', baseAsset: 'BTC', quoteAsset: 'USDT', quantityPrecision: 6, pricePrecision: 2, baseAssetPrecision: 8, quoteAssetPrecision: 8,
-  qtyStep: d('0.000001'), priceTick: d('0.01'), minQty: d('0.000001'), minNotional: d('1'), makerFee: d('0.002'), takerFee: d('0.002'), feeSource: 'default',
-  isSpot: true, isOtc: false, isMargin: false, isZeroFee: false, activeKnown: true,
+  symbol: 'BTCUSDT',
+  baseAsset: 'BTC',
+  quoteAsset: 'USDT',
+  quantityPrecision: 6,
+  pricePrecision: 2,
+  baseAssetPrecision: 8,
+  quoteAssetPrecision: 8,
+  qtyStep: d('0.000001'),
+  priceTick: d('0.01'),
+  minQty: d('0.000001'),
+  minNotional: d('1'),
+  makerFee: d('0.002'),
+  takerFee: d('0.002'),
+  feeSource: 'default',
+  isSpot: true,
+  isOtc: false,
+  isMargin: false,
+  isZeroFee: false,
+  activeKnown: true,
 };
 
 function paper(retainClosedOrders?: number) {
-  const p = createPaperVenue({ clock: new ManualClock(1_700_000_000_000), logger: silentLogger, markets: [BTCUSDT], balances: { USDT: '100000' }, ...(retainClosedOrders !== undefined ? { retainClosedOrders } : {}) });
+  const p = createPaperVenue({
+    clock: new ManualClock(1_700_000_000_000),
+    logger: silentLogger,
+    markets: [BTCUSDT],
+    balances: { USDT: '100000' },
+    ...(retainClosedOrders !== undefined ? { retainClosedOrders } : {}),
+  });
   p.sim.replaceBookSide('BTCUSDT', 'bid', [{ price: d('100'), quantity: d('1') }]);
   p.sim.replaceBookSide('BTCUSDT', 'ask', [{ price: d('101'), quantity: d('1') }]);
   p.sim.setLastPrice('BTCUSDT', d('100.5'));

@@ -29,8 +29,13 @@ function capture(): { logger: Logger; warnings: { obj: Record<string, unknown>; 
   const warnings: { obj: Record<string, unknown>; msg: string }[] = [];
   const noop = () => {};
   const logger: Logger = {
-    trace: noop, debug: noop, info: noop, error: noop, fatal: noop,
-    warn: ((obj: unknown, msg?: string) => void warnings.push({ obj: (typeof obj === 'object' ? obj : {}) as Record<string, unknown>, msg: msg ?? String(obj) })) as Logger['warn'],
+    trace: noop,
+    debug: noop,
+    info: noop,
+    error: noop,
+    fatal: noop,
+    warn: ((obj: unknown, msg?: string) =>
+      void warnings.push({ obj: (typeof obj === 'object' ? obj : {}) as Record<string, unknown>, msg: msg ?? String(obj) })) as Logger['warn'],
     child: () => logger,
   };
   return { logger, warnings };
@@ -46,20 +51,41 @@ describe('recovery: the journal against the exchange order history', () => {
       await h.stop();
       rmSync(dir, { recursive: true, force: true });
     };
-    const place = (id: string) => h.call('POST', '/v1/account/orders', { body: { symbol: 'USDTTMN', side: 'BUY', type: 'LIMIT', price: '50000', quantity: '2', client_id: id } });
+    const place = (id: string) =>
+      h.call('POST', '/v1/account/orders', { body: { symbol: 'USDTTMN', side: 'BUY', type: 'LIMIT', price: '50000', quantity: '2', client_id: id } });
     for (const id of ['bot_a', 'bot_b', 'bot_c', 'bot_d', 'other_x']) expect((await place(id)).status).toBe(201);
     await h.client.cancelOrder('bot_b');
     await h.client.cancelOrder('bot_c');
-    const base = { strategy: 'bot', symbol: 'USDTTMN', side: 'BUY' as const, type: 'LIMIT', venue: 'live', account: 'main', price: d('50000'), quantity: d('2') };
+    const base = {
+      strategy: 'bot',
+      symbol: 'USDTTMN',
+      side: 'BUY' as const,
+      type: 'LIMIT',
+      venue: 'live',
+      account: 'main',
+      price: d('50000'),
+      quantity: d('2'),
+    };
     // bot_a: open in both. bot_b: the journal holds it filled; the exchange cancelled it unfilled.
     journal.recordOrder({ ...base, clientId: 'bot_a', executedQty: d(0), status: 'open', final: false, ts: h.clock.now() });
     journal.recordOrder({ ...base, clientId: 'bot_b', executedQty: d(2), status: 'filled', final: true, ts: h.clock.now() });
 
     const { logger, warnings } = capture();
     const venue = new RestVenue(h.client);
-    const engine = new ExecutionEngine({ venueFor: () => venue, clock: h.clock, logger, ids: new ClientIdGenerator(h.clock, 't'), journal: new JournalExecutionAdapter(journal, 'live') });
+    const engine = new ExecutionEngine({
+      venueFor: () => venue,
+      clock: h.clock,
+      logger,
+      ids: new ClientIdGenerator(h.clock, 't'),
+      journal: new JournalExecutionAdapter(journal, 'live'),
+    });
     const report = await recoverOrders({
-      journal, engine, venueFor: () => venue, logger, prefixes: ['bot'], freshVenue: false,
+      journal,
+      engine,
+      venueFor: () => venue,
+      logger,
+      prefixes: ['bot'],
+      freshVenue: false,
       orderHistory: (q) => h.client.getOrderHistory(q),
     });
     engine.stop();
@@ -68,7 +94,13 @@ describe('recovery: the journal against the exchange order history', () => {
       checked: 4,
       adopted: ['bot_d'],
       notInJournal: [{ clientOrderId: 'bot_c', journal: null, exchange: { status: 'CANCELED', executedQty: '0', final: true } }],
-      differ: [{ clientOrderId: 'bot_b', journal: { status: 'filled', executedQty: '2', final: true }, exchange: { status: 'CANCELED', executedQty: '0', final: true } }],
+      differ: [
+        {
+          clientOrderId: 'bot_b',
+          journal: { status: 'filled', executedQty: '2', final: true },
+          exchange: { status: 'CANCELED', executedQty: '0', final: true },
+        },
+      ],
     });
     const logged = warnings.filter((w) => w.msg.startsWith('order history:'));
     expect(logged.map((w) => [w.obj.clientOrderId, w.msg])).toEqual([
@@ -89,8 +121,22 @@ describe('recovery: the journal against the exchange order history', () => {
     };
     const { logger, warnings } = capture();
     const venue = new RestVenue(h.client);
-    const engine = new ExecutionEngine({ venueFor: () => venue, clock: h.clock, logger, ids: new ClientIdGenerator(h.clock, 't'), journal: new JournalExecutionAdapter(journal, 'live') });
-    const report = await recoverOrders({ journal, engine, venueFor: () => venue, logger, prefixes: ['bot'], freshVenue: false, orderHistory: () => Promise.reject(new Error('HTTP 500')) });
+    const engine = new ExecutionEngine({
+      venueFor: () => venue,
+      clock: h.clock,
+      logger,
+      ids: new ClientIdGenerator(h.clock, 't'),
+      journal: new JournalExecutionAdapter(journal, 'live'),
+    });
+    const report = await recoverOrders({
+      journal,
+      engine,
+      venueFor: () => venue,
+      logger,
+      prefixes: ['bot'],
+      freshVenue: false,
+      orderHistory: () => Promise.reject(new Error('HTTP 500')),
+    });
     engine.stop();
     expect(report.history).toBeUndefined();
     expect(warnings.map((w) => w.msg)).toContain('recovery could not read the order history of the exchange');

@@ -51,7 +51,9 @@ describe('StartupRetry', () => {
     const started = clock.now();
     const err = await s.call(() => Promise.reject(new RateLimitError('GET /v1/markets -> HTTP 429', ctx, 2000))).catch((x: unknown) => x);
     expect(err).toBeInstanceOf(StartupBudgetError);
-    expect((err as Error).message).toBe('the exchange still failed after 3 attempt(s) over the start-up budget (exchange.startupRetryMs: 5000 ms): GET /v1/markets -> HTTP 429');
+    expect((err as Error).message).toBe(
+      'the exchange still failed after 3 attempt(s) over the start-up budget (exchange.startupRetryMs: 5000 ms): GET /v1/markets -> HTTP 429',
+    );
     expect(clock.now() - started).toBe(4000);
   });
 

@@ -32,7 +32,11 @@ function routeOf(transport: string | undefined): Promise<{ line: Record<string, 
     ].join('\n'),
   );
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['bin/mizan.js', 'run', file], { cwd: REPO, env: { ...process.env, NO_COLOR: '1' }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, ['bin/mizan.js', 'run', file], {
+      cwd: REPO,
+      env: { ...process.env, NO_COLOR: '1' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let out = '';
     let found: Record<string, unknown> | undefined;
     const timer = setTimeout(() => child.kill('SIGKILL'), 40_000);

@@ -130,11 +130,13 @@ export function compareJournal(file: string, running: RunningSim, prefix: string
         if (r.status !== 'rejected') problems.push(`${r.clientId}: journal says ${r.status} but the simulator has no such order`);
         continue;
       }
-      if (!o.executedQty.eq(r.executedQty)) problems.push(`${r.clientId}: executed ${r.executedQty.toFixed()} in the journal, ${o.executedQty.toFixed()} on the simulator`);
+      if (!o.executedQty.eq(r.executedQty))
+        problems.push(`${r.clientId}: executed ${r.executedQty.toFixed()} in the journal, ${o.executedQty.toFixed()} on the simulator`);
       if (r.status !== simState(o)) problems.push(`${r.clientId}: state ${r.status} in the journal, ${simState(o)} on the simulator`);
       if (r.final === o.active) problems.push(`${r.clientId}: final=${r.final} in the journal but active=${o.active} on the simulator`);
     }
-    for (const o of sims) if (!seen.has(o.clientOrderId)) problems.push(`${o.clientOrderId}: on the simulator (${simState(o)}) but not in the journal (orphan)`);
+    for (const o of sims)
+      if (!seen.has(o.clientOrderId)) problems.push(`${o.clientOrderId}: on the simulator (${simState(o)}) but not in the journal (orphan)`);
     return { simOrders: sims, journalOrders: rows, problems };
   } finally {
     journal.close();

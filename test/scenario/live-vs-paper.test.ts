@@ -26,7 +26,9 @@ const SEED = 11;
 const PARAMS = { maxOrders: 9, everyMs: 300, maxOpen: 2, fillEvery: 3, crossBps: 50 };
 
 function paperYaml(journal: string): string {
-  const balances = Object.entries(TEST_BALANCES).map(([a, v]) => `${a}: ${v}`).join(', ');
+  const balances = Object.entries(TEST_BALANCES)
+    .map(([a, v]) => `${a}: ${v}`)
+    .join(', ');
   return [
     'mode: paper',
     `simulator: { seed: ${SEED}, speed: 1 }`,
@@ -78,7 +80,10 @@ describe('drill: live against the wire server vs paper on the same replay', () =
     for (const [i, l] of live.fills.entries()) {
       const p = paper.fills[i]!;
       const order = (rows: OrderRow[], id: string) => rows.find((r) => r.clientId === id)!;
-      for (const [f, rows] of [[l, live.orders], [p, paper.orders]] as const) {
+      for (const [f, rows] of [
+        [l, live.orders],
+        [p, paper.orders],
+      ] as const) {
         const limit = order(rows, f.clientId).price!;
         // A marketable limit never fills beyond its limit price in either mode.
         expect(f.side === 'BUY' ? f.price.lte(limit) : f.price.gte(limit), `${f.clientId} ${f.price} vs limit ${limit}`).toBe(true);

@@ -19,7 +19,7 @@ describe('drill: create response lost after execution', () => {
     const creates: string[] = [];
     const origPlace = running.sim.placeOrder.bind(running.sim);
     running.sim.placeOrder = (account, req) => {
-      creates.push(req.clientId ?? "");
+      creates.push(req.clientId ?? '');
       return origPlace(account, req);
     };
     try {

@@ -53,7 +53,9 @@ describe('drill: live bot with the private stream', () => {
           expect([o.clientOrderId, qty.toFixed(), fee.toFixed()]).toEqual([o.clientOrderId, o.executedQty.toFixed(), o.fee.toFixed()]);
         }
         // Some state changes came from the stream (the journal names the source).
-        const fromStream = a.journalOrders.flatMap((r) => journal.orderEvents(r.clientId)).filter((e) => (e.detail as { source?: string } | undefined)?.source === 'private-stream');
+        const fromStream = a.journalOrders
+          .flatMap((r) => journal.orderEvents(r.clientId))
+          .filter((e) => (e.detail as { source?: string } | undefined)?.source === 'private-stream');
         expect(fromStream.length).toBeGreaterThan(0);
       } finally {
         journal.close();

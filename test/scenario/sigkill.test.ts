@@ -40,7 +40,10 @@ describe('drill: SIGKILL while placing and cancelling, then restart', () => {
     const running = await startDrillSim();
     const journalFile = join(tmp.dir, 'kill.sqlite');
     const config = join(tmp.dir, 'live.yaml');
-    writeFileSync(config, liveYaml({ url: running.server.url, journal: journalFile, params: { maxOrders: 10, everyMs: 100, maxOpen: 2, fillEvery: 4 }, timeoutMs: 2000 }));
+    writeFileSync(
+      config,
+      liveYaml({ url: running.server.url, journal: journalFile, params: { maxOrders: 10, everyMs: 100, maxOpen: 2, fillEvery: 4 }, timeoutMs: 2000 }),
+    );
     const account = running.account.accountId;
 
     // Kill switches inside the simulator's order handling: the process dies mid-call.
@@ -73,7 +76,10 @@ describe('drill: SIGKILL while placing and cancelling, then restart', () => {
       // Run 1: killed inside its 5th create (the order exists on the simulator, the bot never hears).
       killAt = { kind: 'create', count: 5 };
       child = startMizan(config);
-      const first = await Promise.race([child.exited, new Promise<never>((_, rej) => setTimeout(() => rej(new Error(`run 1 was not killed: ${child!.out()}`)), 40_000))]);
+      const first = await Promise.race([
+        child.exited,
+        new Promise<never>((_, rej) => setTimeout(() => rej(new Error(`run 1 was not killed: ${child!.out()}`)), 40_000)),
+      ]);
       expect(first.signal, child.out()).toBe('SIGKILL');
       const j1 = Journal.open(journalFile, { readonly: true });
       const pendingAfterKill = j1.openOrders().map((r) => r.clientId);
@@ -84,7 +90,10 @@ describe('drill: SIGKILL while placing and cancelling, then restart', () => {
       // Run 2: reconciles, trades on, killed inside a cancel.
       killAt = { kind: 'cancel', count: calls.cancel + 3 };
       child = startMizan(config);
-      const second = await Promise.race([child.exited, new Promise<never>((_, rej) => setTimeout(() => rej(new Error(`run 2 was not killed: ${child!.out()}`)), 40_000))]);
+      const second = await Promise.race([
+        child.exited,
+        new Promise<never>((_, rej) => setTimeout(() => rej(new Error(`run 2 was not killed: ${child!.out()}`)), 40_000)),
+      ]);
       expect(second.signal, child.out()).toBe('SIGKILL');
       expect(child.out()).toMatch(/recovered \d+ open order\(s\) from the journal/);
 
@@ -110,8 +119,16 @@ describe('drill: SIGKILL while placing and cancelling, then restart', () => {
         // The orders the first kill left pending were reconciled with the simulator's state.
         for (const id of pendingAfterKill) expect(j.order(id)!.final, id).toBe(true);
         // Fills: one journal fill per filled order (each fills in one trade), none twice.
-        const filled = a.simOrders.filter((o) => o.executedQty.gt(0)).map((o) => o.clientOrderId).sort();
-        expect(j.fills({}).map((f) => f.clientId).sort()).toEqual(filled);
+        const filled = a.simOrders
+          .filter((o) => o.executedQty.gt(0))
+          .map((o) => o.clientOrderId)
+          .sort();
+        expect(
+          j
+            .fills({})
+            .map((f) => f.clientId)
+            .sort(),
+        ).toEqual(filled);
       } finally {
         j.close();
       }

@@ -47,7 +47,11 @@ describe('drill: 429 and 503 storms', () => {
       });
       await waitFor('the create storm', () => !armed && !running.server.faults.state().failNext, 20_000, 20);
       // Storms while orders flow: every REST call (order calls, lookups, polls, balances) fails.
-      const storms: [429 | 503, number][] = [[429, 8], [503, 5], [429, 6]];
+      const storms: [429 | 503, number][] = [
+        [429, 8],
+        [503, 5],
+        [429, 6],
+      ];
       const injected: number[] = [];
       for (const [status, count] of storms) {
         while (bot.engine.orders.size < 4 + injected.length * 3 && bot.engine.orders.size < orders) await sleep(50);

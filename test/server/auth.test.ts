@@ -4,7 +4,11 @@ import { FailureLimit, TokenCheck, generateToken, resolveTokens } from '../../sr
 describe('API tokens', () => {
   it('takes the config first, then MIZAN_SERVER_TOKEN / MIZAN_SERVER_CONTROL_TOKEN, else generates', () => {
     const env = { MIZAN_SERVER_TOKEN: 'env-read-0123456789abc', MIZAN_SERVER_CONTROL_TOKEN: 'env-control-0123456789' };
-    expect(resolveTokens({ token: 'cfg-read-0123456789abc' }, env)).toEqual({ read: 'cfg-read-0123456789abc', control: 'env-control-0123456789', generated: [] });
+    expect(resolveTokens({ token: 'cfg-read-0123456789abc' }, env)).toEqual({
+      read: 'cfg-read-0123456789abc',
+      control: 'env-control-0123456789',
+      generated: [],
+    });
     const g = resolveTokens({}, {});
     expect(g.generated).toEqual(['read', 'control']);
     expect(g.read).toMatch(/^[A-Za-z0-9_-]{43}$/);
@@ -15,7 +19,9 @@ describe('API tokens', () => {
   it('refuses an unusable or shared token, naming the variable and hiding the value', () => {
     expect(() => resolveTokens({}, { MIZAN_SERVER_TOKEN: 'short1' })).toThrow(/^MIZAN_SERVER_TOKEN: is not a usable token \(value hidden, 6 characters\)/);
     expect(() => resolveTokens({}, { MIZAN_SERVER_TOKEN: 'x'.repeat(20) + '/' })).toThrow(/MIZAN_SERVER_TOKEN/);
-    expect(() => resolveTokens({}, { MIZAN_SERVER_TOKEN: 'same-token-0123456789', MIZAN_SERVER_CONTROL_TOKEN: 'same-token-0123456789' })).toThrow(/must differ/);
+    expect(() => resolveTokens({}, { MIZAN_SERVER_TOKEN: 'same-token-0123456789', MIZAN_SERVER_CONTROL_TOKEN: 'same-token-0123456789' })).toThrow(
+      /must differ/,
+    );
     try {
       resolveTokens({}, { MIZAN_SERVER_TOKEN: 'short1' });
     } catch (e) {

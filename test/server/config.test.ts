@@ -14,7 +14,10 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 let n = 0;
 async function load(serverLines: string[]) {
   const file = join(dir, `c${++n}.yaml`);
-  writeFileSync(file, ['mode: paper', 'strategies:', '  - { name: a, strategy: sma-cross, markets: [BTCUSDT] }', 'server:', ...serverLines.map((l) => `  ${l}`), ''].join('\n'));
+  writeFileSync(
+    file,
+    ['mode: paper', 'strategies:', '  - { name: a, strategy: sma-cross, markets: [BTCUSDT] }', 'server:', ...serverLines.map((l) => `  ${l}`), ''].join('\n'),
+  );
   return loadConfig(file, { env: {} });
 }
 

@@ -19,10 +19,14 @@ afterEach(async () => {
 
 describe('mizan sim', () => {
   it('prints its REST and stream address and a funded key, serves until SIGINT', async () => {
-    const child = spawn(process.execPath, [resolve(repo, 'bin/run-ts.js'), resolve(here, 'fixtures/sim-cli.ts'), 'sim', '--port', '0', '--no-replay', '--seed', '5'], {
-      cwd: repo,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    const child = spawn(
+      process.execPath,
+      [resolve(repo, 'bin/run-ts.js'), resolve(here, 'fixtures/sim-cli.ts'), 'sim', '--port', '0', '--no-replay', '--seed', '5'],
+      {
+        cwd: repo,
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
     let out = '';
     child.stdout.on('data', (b: Buffer) => (out += b.toString()));
     let err = '';
@@ -43,10 +47,14 @@ describe('mizan sim', () => {
   });
 
   it('--no-ws serves the stream on socket.io only: /ws answers 404 and the banner says so', async () => {
-    const child = spawn(process.execPath, [resolve(repo, 'bin/run-ts.js'), resolve(here, 'fixtures/sim-cli.ts'), 'sim', '--port', '0', '--no-replay', '--no-ws'], {
-      cwd: repo,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    const child = spawn(
+      process.execPath,
+      [resolve(repo, 'bin/run-ts.js'), resolve(here, 'fixtures/sim-cli.ts'), 'sim', '--port', '0', '--no-replay', '--no-ws'],
+      {
+        cwd: repo,
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
     let out = '';
     child.stdout.on('data', (b: Buffer) => (out += b.toString()));
     const exited = new Promise<number | null>((r) => child.on('exit', (code) => r(code)));
@@ -63,7 +71,18 @@ describe('mizan sim', () => {
   it('--public-rate-limit makes a polling client meet 429s; --max-channels caps channels per /ws connection', async () => {
     const child = spawn(
       process.execPath,
-      [resolve(repo, 'bin/run-ts.js'), resolve(here, 'fixtures/sim-cli.ts'), 'sim', '--port', '0', '--no-replay', '--public-rate-limit', '5/60', '--max-channels', '2'],
+      [
+        resolve(repo, 'bin/run-ts.js'),
+        resolve(here, 'fixtures/sim-cli.ts'),
+        'sim',
+        '--port',
+        '0',
+        '--no-replay',
+        '--public-rate-limit',
+        '5/60',
+        '--max-channels',
+        '2',
+      ],
       { cwd: repo, stdio: ['ignore', 'pipe', 'pipe'] },
     );
     let out = '';
@@ -110,10 +129,14 @@ describe('mizan sim', () => {
   });
 
   it('refuses a --public-rate-limit that is not <calls>/<seconds>, naming it and the value', async () => {
-    const child = spawn(process.execPath, [resolve(repo, 'bin/run-ts.js'), resolve(here, 'fixtures/sim-cli.ts'), 'sim', '--port', '0', '--no-replay', '--public-rate-limit', 'lots'], {
-      cwd: repo,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    const child = spawn(
+      process.execPath,
+      [resolve(repo, 'bin/run-ts.js'), resolve(here, 'fixtures/sim-cli.ts'), 'sim', '--port', '0', '--no-replay', '--public-rate-limit', 'lots'],
+      {
+        cwd: repo,
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
     let err = '';
     child.stderr.on('data', (b: Buffer) => (err += b.toString()));
     const code = await new Promise<number | null>((r) => child.on('exit', (c) => r(c)));
@@ -128,7 +151,7 @@ describe('mizan sim', () => {
     expect(banner(running)).toMatch(new RegExp(`ws\\s+${running.server.wsUrl!.replace(/[.]/g, '\\.')}\\s+\\(plain WebSocket`));
   });
 
-  it('serves the other desks\' endpoints (profile, instant, margin) through their routes', async () => {
+  it("serves the other desks' endpoints (profile, instant, margin) through their routes", async () => {
     running = await runSim({ port: 0, replay: false, seed: 2 });
     const key = running.account.apiKey;
     const profile = await fetch(`${running.server.url}/v1/account/profile`, { headers: { 'x-api-key': key } });
@@ -142,7 +165,8 @@ describe('mizan sim', () => {
     running = await runSim({ port: 0, speed: 0, seed: 3 });
     expect(running.feed).toContain('replaying');
     const sim = running.sim;
-    for (let i = 0; i < 600 && !(sim.lastPrice('BTCUSDT') && sim.lastPrice('USDTTMN') && sim.lastPrice('ETHTMN')); i++) await new Promise((r) => setTimeout(r, 50));
+    for (let i = 0; i < 600 && !(sim.lastPrice('BTCUSDT') && sim.lastPrice('USDTTMN') && sim.lastPrice('ETHTMN')); i++)
+      await new Promise((r) => setTimeout(r, 50));
     const res = await fetch(`${running.server.url}/v1/depth?symbol=BTCTMN`);
     const depth = parseDepth(((await res.json()) as { result: unknown }).result, 'BTCTMN');
     expect(depth.bids.length).toBeGreaterThan(0);

@@ -45,7 +45,14 @@ describe('simulator parts', () => {
 
   it('aggregates candles into the asked resolution and extends them with trades', () => {
     const store = new CandleStore();
-    const c = (time: number, o: string, h: string, l: string, cl: string, v: string) => ({ time, open: d(o), high: d(h), low: d(l), close: d(cl), volume: d(v) });
+    const c = (time: number, o: string, h: string, l: string, cl: string, v: string) => ({
+      time,
+      open: d(o),
+      high: d(h),
+      low: d(l),
+      close: d(cl),
+      volume: d(v),
+    });
     store.set('BTCUSDT', [c(3600, '10', '12', '9', '11', '1'), c(3660, '11', '15', '10', '14', '2'), c(7200, '14', '14', '13', '13', '3')]);
     const hourly = store.history('BTCUSDT', 3600, 3600, 7200);
     expect(hourly.map((x) => [x.time, x.open.toFixed(), x.high.toFixed(), x.low.toFixed(), x.close.toFixed(), x.volume.toFixed()])).toEqual([

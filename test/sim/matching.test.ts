@@ -12,7 +12,10 @@ describe('SimulatedExchange matching', () => {
   it('fills a limit buy partially across levels, rests the rest, and charges the taker fee in the received asset', () => {
     const { sim, acc } = makeSim();
     const o = sim.placeOrder(acc, { symbol: 'BTCUSDT', side: 'BUY', type: 'LIMIT', quantity: d('2.5'), price: d('102'), clientId: 'b1' });
-    expect(o.fills.map((f) => [f.price.toFixed(), f.quantity.toFixed()])).toEqual([['101', '1'], ['102', '1.5']]);
+    expect(o.fills.map((f) => [f.price.toFixed(), f.quantity.toFixed()])).toEqual([
+      ['101', '1'],
+      ['102', '1.5'],
+    ]);
     expect(o.active).toBe(false);
     expect(o.status).toBe('FILLED');
     // 2.5 BTC bought, fee 0.2% of 2.5 = 0.005 BTC
@@ -21,7 +24,10 @@ describe('SimulatedExchange matching', () => {
     expect(bal(sim, acc, 'USDT')).toEqual({ value: String(100000 - 101 - 153), locked: '0' });
     expect(o.executedSum.div(o.executedQty).toFixed()).toBe('101.6');
     // The replayed ask at 102 keeps 0.5, consumed until the next snapshot
-    expect(sim.book('BTCUSDT').asks.map((l) => [l.price.toFixed(), l.quantity.toFixed()])).toEqual([['102', '0.5'], ['103', '3']]);
+    expect(sim.book('BTCUSDT').asks.map((l) => [l.price.toFixed(), l.quantity.toFixed()])).toEqual([
+      ['102', '0.5'],
+      ['103', '3'],
+    ]);
   });
 
   it('rests a partly filled limit order, locks what it may spend, and releases it on cancel', () => {
@@ -88,10 +94,18 @@ describe('SimulatedExchange matching', () => {
     const e4 = err(() => sim.placeOrder(acc, { symbol: 'BTCUSDT', side: 'BUY', type: 'LIMIT', quantity: d('99'), price: d('10000') }));
     expect(e4.status).toBe(402);
     sim.placeOrder(acc, { symbol: 'BTCUSDT', side: 'BUY', type: 'LIMIT', quantity: d('0.2'), price: d('90'), clientId: 'dup' });
-    expect(err(() => sim.placeOrder(acc, { symbol: 'BTCUSDT', side: 'BUY', type: 'LIMIT', quantity: d('0.2'), price: d('90'), clientId: 'dup' })).status).toBe(409);
+    expect(err(() => sim.placeOrder(acc, { symbol: 'BTCUSDT', side: 'BUY', type: 'LIMIT', quantity: d('0.2'), price: d('90'), clientId: 'dup' })).status).toBe(
+      409,
+    );
     expect(err(() => sim.getOrder(acc, 'nope')).status).toBe(404);
-    expect(err(() => sim.placeOrder(acc, { symbol: 'BTCUSDT', side: 'BUY', type: 'LIMIT', quantity: d('0.2'), price: d('90'), clientId: 'bad-id' })).fields.client_id).toHaveLength(1);
-    expect(err(() => sim.placeOrder(acc, { symbol: 'BTCUSDT', side: 'BUY', type: 'LIMIT', quantity: d('0.2'), price: d('90'), stopPrice: d('95') })).fields.stop_Price).toHaveLength(1);
+    expect(
+      err(() => sim.placeOrder(acc, { symbol: 'BTCUSDT', side: 'BUY', type: 'LIMIT', quantity: d('0.2'), price: d('90'), clientId: 'bad-id' })).fields
+        .client_id,
+    ).toHaveLength(1);
+    expect(
+      err(() => sim.placeOrder(acc, { symbol: 'BTCUSDT', side: 'BUY', type: 'LIMIT', quantity: d('0.2'), price: d('90'), stopPrice: d('95') })).fields
+        .stop_Price,
+    ).toHaveLength(1);
     expect(err(() => sim.placeOrder(acc, { symbol: 'NOPE', side: 'BUY', type: 'LIMIT', quantity: d('1'), price: d('1') })).fields.symbol).toHaveLength(1);
     // nothing of the refused orders stayed locked
     expect(bal(sim, acc, 'USDT').locked).toBe('18');
@@ -116,7 +130,15 @@ describe('SimulatedExchange matching', () => {
     const { sim, acc } = makeSim();
     // last 100.5: a sell stop below triggers when the price falls to it, a buy stop above when it rises
     const down = sim.placeOrder(acc, { symbol: 'BTCUSDT', side: 'SELL', type: 'STOP_MARKET', quantity: d('0.5'), stopPrice: d('99.5'), clientId: 'sd' });
-    const up = sim.placeOrder(acc, { symbol: 'BTCUSDT', side: 'BUY', type: 'STOP_LIMIT', quantity: d('0.5'), stopPrice: d('101.5'), price: d('102'), clientId: 'su' });
+    const up = sim.placeOrder(acc, {
+      symbol: 'BTCUSDT',
+      side: 'BUY',
+      type: 'STOP_LIMIT',
+      quantity: d('0.5'),
+      stopPrice: d('101.5'),
+      price: d('102'),
+      clientId: 'su',
+    });
     expect(down.stopCondition).toBe('LESS_THAN_OR_EQUAL');
     expect(up.stopCondition).toBe('GREATER_THAN_OR_EQUAL');
     sim.recordTrade({ symbol: 'BTCUSDT', price: d('100'), quantity: d('0.1'), isBuyOrder: false, timestamp: 1_700_000_001_000 });

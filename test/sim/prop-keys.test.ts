@@ -29,7 +29,14 @@ afterAll(async () => {
   await s.stop();
 });
 
-const order = (clientId: string) => ({ symbol: 'BTCUSDT', side: 'BUY' as const, type: 'LIMIT' as const, quantity: d('0.01'), price: s.sim.bestBid('BTCUSDT')!.mul('0.9').toDecimalPlaces(2), clientId });
+const order = (clientId: string) => ({
+  symbol: 'BTCUSDT',
+  side: 'BUY' as const,
+  type: 'LIMIT' as const,
+  quantity: d('0.01'),
+  price: s.sim.bestBid('BTCUSDT')!.mul('0.9').toDecimalPlaces(2),
+  clientId,
+});
 const raw = async (key: string, sub?: string) => {
   const headers: Record<string, string> = { 'x-api-key': key };
   if (sub) headers['sub-account-client-id'] = sub;
@@ -43,9 +50,15 @@ describe('trading-credit accounts have their own API key', () => {
     expect(subKey).not.toBe(s.account.apiKey);
   });
 
-  it('the main key with the header is refused for the sub-account\'s orders, in the exchange\'s envelope, without the key', async () => {
+  it("the main key with the header is refused for the sub-account's orders, in the exchange's envelope, without the key", async () => {
     const main = new WallexRestClient({ baseUrl: s.server.url, apiKey: s.account.apiKey, retries: 0 });
-    const err = await main.withSubAccount(subId).createOrder(order('prop_main_1')).then(() => undefined, (e: unknown) => e as Error);
+    const err = await main
+      .withSubAccount(subId)
+      .createOrder(order('prop_main_1'))
+      .then(
+        () => undefined,
+        (e: unknown) => e as Error,
+      );
     expect(err?.message).toMatch(/403/);
     expect(err?.message).toMatch(/main account's API key cannot act for trading-credit account/);
     const r = await raw(s.account.apiKey, subId);
@@ -56,7 +69,7 @@ describe('trading-credit accounts have their own API key', () => {
     expect(s.sim.orders(`${s.account.accountId}/prop/${subId}`)).toHaveLength(0);
   });
 
-  it('the sub-account\'s key with the header places, reads and cancels its orders', async () => {
+  it("the sub-account's key with the header places, reads and cancels its orders", async () => {
     const main = new WallexRestClient({ baseUrl: s.server.url, apiKey: s.account.apiKey, retries: 0 });
     const sub = main.withSubAccount(subId, subKey);
     const o = await sub.createOrder(order('prop_own_1'));
@@ -69,7 +82,7 @@ describe('trading-credit accounts have their own API key', () => {
     expect((await main.getBalances()).USDT).toBeDefined();
   });
 
-  it('the sub-account\'s key acts only with its header and only for its account', async () => {
+  it("the sub-account's key acts only with its header and only for its account", async () => {
     const alone = await raw(subKey);
     expect(alone.status).toBe(403);
     expect(JSON.parse(alone.text).result).toHaveProperty('sub-account-client-id');

@@ -6,7 +6,15 @@ import { levels, makeSim } from './helpers.js';
 describe('SimulatedExchange stops and reservations', () => {
   it('rests a triggered stop-limit that does not cross, keeping its reservation until cancel', () => {
     const { sim, acc, clock } = makeSim();
-    const o = sim.placeOrder(acc, { symbol: 'BTCUSDT', side: 'SELL', type: 'STOP_LIMIT', quantity: d('1'), stopPrice: d('99'), price: d('105'), clientId: 'sl' });
+    const o = sim.placeOrder(acc, {
+      symbol: 'BTCUSDT',
+      side: 'SELL',
+      type: 'STOP_LIMIT',
+      quantity: d('1'),
+      stopPrice: d('99'),
+      price: d('105'),
+      clientId: 'sl',
+    });
     expect(o.stopCondition).toBe('LESS_THAN_OR_EQUAL');
     expect(sim.balances(acc).BTC!.locked.toFixed()).toBe('1');
     sim.recordTrade({ symbol: 'BTCUSDT', price: d('98.5'), quantity: d('0.1'), isBuyOrder: false, timestamp: clock.now() });

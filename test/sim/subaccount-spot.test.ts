@@ -48,7 +48,7 @@ describe('spot trading on a trading-credit sub-account', () => {
     expect((await sub.getBalances()).USDT!.locked.isZero()).toBe(true);
   });
 
-  it('refuses a sub-account id that is not the key owner\'s', async () => {
+  it("refuses a sub-account id that is not the key owner's", async () => {
     const main = new WallexRestClient({ baseUrl: s.server.url, apiKey: s.account.apiKey });
     // The main key never acts for a trading-credit account (403), known or not.
     await expect(main.withSubAccount('nope_123').getBalances()).rejects.toThrow(/HTTP 403/);

@@ -36,7 +36,9 @@ describe('journal account binding', () => {
     }
     expect(err).toBeInstanceOf(JournalBindingError);
     const msg = (err as Error).message;
-    expect(msg).toContain(`belongs to http://127.0.0.1:1234 (API key fingerprint ${A.keyFingerprint}), not to this run's http://127.0.0.1:1234 (API key fingerprint ${B.keyFingerprint})`);
+    expect(msg).toContain(
+      `belongs to http://127.0.0.1:1234 (API key fingerprint ${A.keyFingerprint}), not to this run's http://127.0.0.1:1234 (API key fingerprint ${B.keyFingerprint})`,
+    );
     expect(msg).toContain('--adopt-journal');
     expect(msg).not.toContain(KEY_A);
     expect(msg).not.toContain(KEY_B);
@@ -44,7 +46,10 @@ describe('journal account binding', () => {
     expect(() => bindJournal(j, { exchange: 'paper' }, { logger: c.logger, now: 3 })).toThrow(/not to this run's paper \(no API key\)/);
     expect(bindJournal(j, B, { adopt: true, logger: c.logger, now: 4 })).toBe('adopted');
     expect(readBinding(j)).toEqual({ ...B, since: 4 });
-    expect(c.lines.find((l) => l.level === 'warn')).toMatchObject({ msg: 'journal adopted (--adopt-journal): it now belongs to this account', obj: { from: { keyFingerprint: A.keyFingerprint }, to: { keyFingerprint: B.keyFingerprint } } });
+    expect(c.lines.find((l) => l.level === 'warn')).toMatchObject({
+      msg: 'journal adopted (--adopt-journal): it now belongs to this account',
+      obj: { from: { keyFingerprint: A.keyFingerprint }, to: { keyFingerprint: B.keyFingerprint } },
+    });
     expect(() => bindJournal(j, A, { logger: c.logger, now: 5 })).toThrow(JournalBindingError);
     j.close();
   });

@@ -23,7 +23,20 @@ afterEach(async () => {
 
 function writeOrders(j: Journal, n: number, from = 0): void {
   for (let i = from; i < from + n; i++) {
-    j.recordOrder({ clientId: `c_${i}`, strategy: 's', symbol: 'BTCUSDT', side: 'BUY', type: 'LIMIT', venue: 'live', price: d('60000'), quantity: d('0.01'), status: 'pending', final: false, ts: i, detail: { pad: 'x'.repeat(200) } });
+    j.recordOrder({
+      clientId: `c_${i}`,
+      strategy: 's',
+      symbol: 'BTCUSDT',
+      side: 'BUY',
+      type: 'LIMIT',
+      venue: 'live',
+      price: d('60000'),
+      quantity: d('0.01'),
+      status: 'pending',
+      final: false,
+      ts: i,
+      detail: { pad: 'x'.repeat(200) },
+    });
   }
 }
 
@@ -78,6 +91,8 @@ describe('journal background checkpoints', () => {
   });
 
   it('refuses a bad interval by name', () => {
-    expect(() => Journal.open(join(dir, 'bad.sqlite'), { checkpoint: 'background', checkpointIntervalMs: 0 })).toThrow(/checkpoint intervalMs must be positive, got 0/);
+    expect(() => Journal.open(join(dir, 'bad.sqlite'), { checkpoint: 'background', checkpointIntervalMs: 0 })).toThrow(
+      /checkpoint intervalMs must be positive, got 0/,
+    );
   });
 });

@@ -20,7 +20,11 @@ beforeEach(() => {
 });
 afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
-const bytes = (f: string) => [f, `${f}-wal`].filter(existsSync).map((x) => readFileSync(x).toString('latin1')).join('');
+const bytes = (f: string) =>
+  [f, `${f}-wal`]
+    .filter(existsSync)
+    .map((x) => readFileSync(x).toString('latin1'))
+    .join('');
 
 describe('Journal with secrets', () => {
   it('stores every free text with the secrets replaced, and nothing else changed', () => {
@@ -28,15 +32,39 @@ describe('Journal with secrets', () => {
     const j = Journal.open(file, { secrets: [KEY, TOKEN] });
     const leak = `see ${KEY} and ${TOKEN}`;
     j.setTradingState({ state: 'halted', reason: leak, since: 1 });
-    const id = j.recordDecision({ ok: false, intent: { kind: 'cancelAll', strategy: 's', symbol: 'BTCUSDT', note: leak } as never, rule: 'custom', reason: leak });
-    j.recordOrder({ clientId: 'c1', strategy: 's', symbol: 'BTCUSDT', side: 'BUY', type: 'LIMIT', venue: 'sim', price: d('1'), quantity: d('2'), status: 'pending', final: false, ts: 1, tag: leak, detail: { why: leak } });
+    const id = j.recordDecision({
+      ok: false,
+      intent: { kind: 'cancelAll', strategy: 's', symbol: 'BTCUSDT', note: leak } as never,
+      rule: 'custom',
+      reason: leak,
+    });
+    j.recordOrder({
+      clientId: 'c1',
+      strategy: 's',
+      symbol: 'BTCUSDT',
+      side: 'BUY',
+      type: 'LIMIT',
+      venue: 'sim',
+      price: d('1'),
+      quantity: d('2'),
+      status: 'pending',
+      final: false,
+      ts: 1,
+      tag: leak,
+      detail: { why: leak },
+    });
     j.updateOrder('c1', { status: 'rejected', final: true, ts: 2, detail: { error: leak } });
     j.recordOrderEvent('c1', 'retry', { error: leak }, 3);
     j.kvSet('s', 'note', { text: leak });
     expect(j.tradingState()?.reason).toBe('see [REDACTED] and [REDACTED]');
     expect(j.intents({}).find((i) => i.id === id)?.verdict?.reason).toBe('see [REDACTED] and [REDACTED]');
     expect(j.kvGet('s', 'note')).toEqual({ text: 'see [REDACTED] and [REDACTED]' });
-    expect(j.orders({})[0]).toMatchObject({ clientId: 'c1', tag: 'see [REDACTED] and [REDACTED]', status: 'rejected', detail: { error: 'see [REDACTED] and [REDACTED]' } });
+    expect(j.orders({})[0]).toMatchObject({
+      clientId: 'c1',
+      tag: 'see [REDACTED] and [REDACTED]',
+      status: 'rejected',
+      detail: { error: 'see [REDACTED] and [REDACTED]' },
+    });
     j.close();
     const b = bytes(file);
     expect(b).toContain('[REDACTED]');
@@ -55,11 +83,17 @@ describe('Journal with secrets', () => {
 describe('runtime/secrets: which strings are secret', () => {
   it('a parsed config: keys, tokens, notification secrets, extras and the secret variables; short values skipped', () => {
     const s = configSecrets(
-      { exchange: { apiKey: KEY, stream: { privateKey: 'stream-key-123456' } }, server: { controlToken: TOKEN }, notifications: { targets: [{ token: 'bot-token-999999', url: 'https://hooks.example/abc' }] } },
+      {
+        exchange: { apiKey: KEY, stream: { privateKey: 'stream-key-123456' } },
+        server: { controlToken: TOKEN },
+        notifications: { targets: [{ token: 'bot-token-999999', url: 'https://hooks.example/abc' }] },
+      },
       ['generated-token-xyz', undefined, 'short'],
       { WALLEX_API_KEY: KEY, MIZAN_SERVER_TOKEN: 'read-token-from-env', OTHER: 'not-a-secret-var' },
     );
-    expect(s.sort()).toEqual([KEY, TOKEN, 'bot-token-999999', 'generated-token-xyz', 'https://hooks.example/abc', 'read-token-from-env', 'stream-key-123456'].sort());
+    expect(s.sort()).toEqual(
+      [KEY, TOKEN, 'bot-token-999999', 'generated-token-xyz', 'https://hooks.example/abc', 'read-token-from-env', 'stream-key-123456'].sort(),
+    );
   });
 
   it('a config file, read without checking the rest of it, with its ${VAR} references', async () => {

@@ -179,7 +179,15 @@ describe('Journal: records survive reopening', () => {
     const j = Journal.open(file, { clock });
     const pass: Verdict = {
       ok: true,
-      intent: { kind: 'order', strategy: 'sma', symbol: 'BTCUSDT', side: 'BUY', type: 'LIMIT', size: { kind: 'base', quantity: d('0.00000001') }, price: d('30000.5') },
+      intent: {
+        kind: 'order',
+        strategy: 'sma',
+        symbol: 'BTCUSDT',
+        side: 'BUY',
+        type: 'LIMIT',
+        size: { kind: 'base', quantity: d('0.00000001') },
+        price: d('30000.5'),
+      },
       adjustments: [{ rule: 'precision', field: 'price', from: '30000.55', to: '30000.5', why: 'tick' }],
     };
     const deny: Verdict = { ok: false, intent: { kind: 'cancelAll', strategy: 'rsi', symbol: 'ETHUSDT' }, rule: 'halted', reason: 'trading halted' };
@@ -210,7 +218,7 @@ describe('Journal: records survive reopening', () => {
     k.close();
   });
 
-  it('trading state and strategies\' kv survive reopening', () => {
+  it("trading state and strategies' kv survive reopening", () => {
     const j = Journal.open(file, { clock: new ManualClock(7) });
     expect(j.tradingState()).toBeUndefined();
     j.setTradingState({ state: 'reducing', reason: 'daily loss 3%', since: 100 });

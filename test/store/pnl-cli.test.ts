@@ -24,10 +24,58 @@ beforeAll(async () => {
   file = join(dir, 'journal.sqlite');
   const j = Journal.open(file);
   j.transaction(() => {
-    j.recordOrder({ clientId: 'sma_1', strategy: 'sma', symbol: 'BTCUSDT', side: 'BUY', type: 'LIMIT', venue: 'sim', price: d('100'), quantity: d('1'), executedQty: d('1'), status: 'filled', final: true, ts: T0 });
-    j.recordOrder({ clientId: 'sma_2', strategy: 'sma', symbol: 'BTCUSDT', side: 'BUY', type: 'LIMIT', venue: 'sim', price: d('200'), quantity: d('1'), status: 'filled', final: true, ts: T0 + 1 * DAY });
-    j.recordOrder({ clientId: 'sma_3', strategy: 'sma', symbol: 'BTCUSDT', side: 'SELL', type: 'MARKET', venue: 'sim', quantity: d('1.999'), status: 'filled', final: true, ts: T0 + 2 * DAY });
-    j.recordOrder({ clientId: 'rsi_1', strategy: 'rsi', symbol: 'ETHTMN', side: 'SELL', type: 'LIMIT', venue: 'sim', price: d('1200000'), quantity: d('1'), status: 'open', final: false, ts: T0 + 3 * DAY });
+    j.recordOrder({
+      clientId: 'sma_1',
+      strategy: 'sma',
+      symbol: 'BTCUSDT',
+      side: 'BUY',
+      type: 'LIMIT',
+      venue: 'sim',
+      price: d('100'),
+      quantity: d('1'),
+      executedQty: d('1'),
+      status: 'filled',
+      final: true,
+      ts: T0,
+    });
+    j.recordOrder({
+      clientId: 'sma_2',
+      strategy: 'sma',
+      symbol: 'BTCUSDT',
+      side: 'BUY',
+      type: 'LIMIT',
+      venue: 'sim',
+      price: d('200'),
+      quantity: d('1'),
+      status: 'filled',
+      final: true,
+      ts: T0 + 1 * DAY,
+    });
+    j.recordOrder({
+      clientId: 'sma_3',
+      strategy: 'sma',
+      symbol: 'BTCUSDT',
+      side: 'SELL',
+      type: 'MARKET',
+      venue: 'sim',
+      quantity: d('1.999'),
+      status: 'filled',
+      final: true,
+      ts: T0 + 2 * DAY,
+    });
+    j.recordOrder({
+      clientId: 'rsi_1',
+      strategy: 'rsi',
+      symbol: 'ETHTMN',
+      side: 'SELL',
+      type: 'LIMIT',
+      venue: 'sim',
+      price: d('1200000'),
+      quantity: d('1'),
+      status: 'open',
+      final: false,
+      ts: T0 + 3 * DAY,
+    });
   });
   // As `mizan run` records them from the market catalog.
   recordInstruments(j, [
@@ -38,8 +86,28 @@ beforeAll(async () => {
     f({ clientId: 'sma_1', side: 'BUY', price: d('100'), quantity: d('1'), fee: d('0.001'), feeAsset: 'BTC', ts: T0 }),
     f({ clientId: 'sma_2', side: 'BUY', price: d('200'), quantity: d('1'), fee: d('0.2'), feeAsset: 'USDT', ts: T0 + 1 * DAY }),
     f({ clientId: 'sma_3', side: 'SELL', price: d('300'), quantity: d('1.999'), fee: d('0.5997'), feeAsset: 'USDT', ts: T0 + 2 * DAY }),
-    f({ clientId: 'rsi_0', strategy: 'rsi', symbol: 'ETHTMN', side: 'BUY', price: d('1000000'), quantity: d('2'), fee: d('0'), feeAsset: 'TMN', ts: T0 + 1 * DAY }),
-    f({ clientId: 'rsi_0b', strategy: 'rsi', symbol: 'ETHTMN', side: 'SELL', price: d('1100000'), quantity: d('1'), fee: d('100'), feeAsset: 'TMN', ts: T0 + 3 * DAY }),
+    f({
+      clientId: 'rsi_0',
+      strategy: 'rsi',
+      symbol: 'ETHTMN',
+      side: 'BUY',
+      price: d('1000000'),
+      quantity: d('2'),
+      fee: d('0'),
+      feeAsset: 'TMN',
+      ts: T0 + 1 * DAY,
+    }),
+    f({
+      clientId: 'rsi_0b',
+      strategy: 'rsi',
+      symbol: 'ETHTMN',
+      side: 'SELL',
+      price: d('1100000'),
+      quantity: d('1'),
+      fee: d('100'),
+      feeAsset: 'TMN',
+      ts: T0 + 3 * DAY,
+    }),
   ]);
   j.close();
 });
@@ -127,7 +195,19 @@ describe('mizan journal', () => {
     const live = join(dir, 'live.sqlite');
     const writer = Journal.open(live);
     try {
-      writer.recordOrder({ clientId: 'w_1', strategy: 'w', symbol: 'BTCTMN', side: 'BUY', type: 'LIMIT', venue: 'wallex', price: d('3500000000'), quantity: d('0.0001'), status: 'open', final: false, ts: T0 });
+      writer.recordOrder({
+        clientId: 'w_1',
+        strategy: 'w',
+        symbol: 'BTCTMN',
+        side: 'BUY',
+        type: 'LIMIT',
+        venue: 'wallex',
+        price: d('3500000000'),
+        quantity: d('0.0001'),
+        status: 'open',
+        final: false,
+        ts: T0,
+      });
       expect(await run('orders', '--file', live, '--open')).toMatch(/w_1 .*3500000000\s+0\.0001\s+0\s+open\s+wallex[\s\S]*1 orders\n$/);
       writer.updateOrder('w_1', { status: 'filled', final: true, executedQty: d('0.0001'), ts: T0 + 1 });
       expect(await run('orders', '--file', live, '--open')).toBe('no orders\n');
@@ -137,7 +217,9 @@ describe('mizan journal', () => {
   });
 
   it('a missing file or a bad --since is an error that says what to do', async () => {
-    await expect(run('orders', '--file', join(dir, 'none.sqlite'))).rejects.toThrow(/--file: journal ".*none\.sqlite" does not exist \(use --file <path> .*, or --config <file>/);
+    await expect(run('orders', '--file', join(dir, 'none.sqlite'))).rejects.toThrow(
+      /--file: journal ".*none\.sqlite" does not exist \(use --file <path> .*, or --config <file>/,
+    );
     await expect(run('fills', '--file', file, '--since', 'yesterday')).rejects.toThrow(/--since: "yesterday" is not a time/);
   });
 

@@ -58,7 +58,18 @@ describe('grid', () => {
     const first = drafts(await h.handlers.onBook!('BTCUSDT', simpleBook('BTCUSDT', '99', '101')));
     expect(first.map((x) => (x.kind === 'order' ? `${x.side}@${x.price!.toFixed()}` : x.kind))).toEqual(['BUY@99', 'BUY@98', 'BUY@97']);
     expect(drafts(await h.handlers.onBook!('BTCUSDT', simpleBook('BTCUSDT', '99', '101')))).toEqual([]);
-    const order = { clientOrderId: 'a', strategy: 'test', symbol: 'BTCUSDT', side: 'BUY' as const, type: 'LIMIT', quantity: d('0.2'), filled: d('0.2'), avgPrice: d(99), state: 'filled' as const, createdAt: 0 };
+    const order = {
+      clientOrderId: 'a',
+      strategy: 'test',
+      symbol: 'BTCUSDT',
+      side: 'BUY' as const,
+      type: 'LIMIT',
+      quantity: d('0.2'),
+      filled: d('0.2'),
+      avgPrice: d(99),
+      state: 'filled' as const,
+      createdAt: 0,
+    };
     h.setPosition('BTCUSDT', '0.1996'); // the buy fee was taken in BTC
     const sell = drafts(await h.handlers.onOrder!({ order, previous: 'open' }));
     expect(sell).toHaveLength(1);
@@ -70,12 +81,28 @@ describe('grid', () => {
   });
   it('at start keeps a recovered ladder and sells what its buys bought while the bot was down', async () => {
     const h = harness(grid, { markets: ['BTCUSDT'], params: { levels: 3, spacingPct: 1, orderQuote: 20 } });
-    const rung = { clientOrderId: 'r', strategy: 'test', symbol: 'BTCUSDT', side: 'BUY' as const, type: 'LIMIT', quantity: d('0.2'), filled: d(0), price: d(98), state: 'open' as const, createdAt: 0, tag: 'grid-buy-2' };
+    const rung = {
+      clientOrderId: 'r',
+      strategy: 'test',
+      symbol: 'BTCUSDT',
+      side: 'BUY' as const,
+      type: 'LIMIT',
+      quantity: d('0.2'),
+      filled: d(0),
+      price: d(98),
+      state: 'open' as const,
+      createdAt: 0,
+      tag: 'grid-buy-2',
+    };
     const sellOpen = { ...rung, clientOrderId: 's', side: 'SELL' as const, quantity: d('0.1'), price: d('100.98'), tag: 'grid-sell' };
     h.orders.push(rung, sellOpen);
     h.setPosition('BTCUSDT', '0.3', '99'); // 0.1 of it is on sale already
     const start = drafts(await h.handlers.onStart!());
-    expect(start.map((x) => (x.kind === 'order' ? `${x.side} ${(x.size as { quantity: ReturnType<typeof d> }).quantity.toFixed()}@${x.price!.toFixed()} ${x.tag}` : x.kind))).toEqual(['SELL 0.2@99.99 grid-sell']);
+    expect(
+      start.map((x) =>
+        x.kind === 'order' ? `${x.side} ${(x.size as { quantity: ReturnType<typeof d> }).quantity.toFixed()}@${x.price!.toFixed()} ${x.tag}` : x.kind,
+      ),
+    ).toEqual(['SELL 0.2@99.99 grid-sell']);
     // The ladder stands: no second one.
     expect(drafts(await h.handlers.onBook!('BTCUSDT', simpleBook('BTCUSDT', '99', '101')))).toEqual([]);
   });
@@ -103,10 +130,33 @@ describe('grid', () => {
     const h = harness(grid, { markets: ['BTCUSDT'], params: { levels: 1, spacingPct: 1, orderQuote: 20 } });
     const book = simpleBook('BTCUSDT', '99', '101');
     expect(drafts(await h.handlers.onBook!('BTCUSDT', book))).toHaveLength(1);
-    const rung = { clientOrderId: 'b', strategy: 'test', symbol: 'BTCUSDT', side: 'BUY' as const, type: 'LIMIT', quantity: d('0.2'), filled: d(0), state: 'open' as const, createdAt: 0, tag: 'grid-buy-1' };
+    const rung = {
+      clientOrderId: 'b',
+      strategy: 'test',
+      symbol: 'BTCUSDT',
+      side: 'BUY' as const,
+      type: 'LIMIT',
+      quantity: d('0.2'),
+      filled: d(0),
+      state: 'open' as const,
+      createdAt: 0,
+      tag: 'grid-buy-1',
+    };
     await h.handlers.onOrder!({ order: rung, previous: 'pending' });
     // It filled, its sell filled: nothing is held, nothing stands, the rebuy is denied.
-    const sold = { clientOrderId: 's', strategy: 'test', symbol: 'BTCUSDT', side: 'SELL' as const, type: 'LIMIT', quantity: d('0.2'), filled: d('0.2'), avgPrice: d(100), state: 'filled' as const, createdAt: 0, tag: 'grid-sell' };
+    const sold = {
+      clientOrderId: 's',
+      strategy: 'test',
+      symbol: 'BTCUSDT',
+      side: 'SELL' as const,
+      type: 'LIMIT',
+      quantity: d('0.2'),
+      filled: d('0.2'),
+      avgPrice: d(100),
+      state: 'filled' as const,
+      createdAt: 0,
+      tag: 'grid-sell',
+    };
     const [rebuy] = drafts(await h.handlers.onOrder!({ order: sold, previous: 'open' }));
     expect(rebuy).toMatchObject({ side: 'BUY', tag: 'grid-rebuy' });
     await h.handlers.onDenied!({ intent: { ...rebuy!, strategy: 'test' } as Intent, rule: 'balance', reason: 'not enough USDT' });
@@ -119,7 +169,8 @@ describe('grid', () => {
     const h = harness(grid, { markets: ['BTCUSDT'], params: { levels: 2, spacingPct: 1, orderQuote: 20 } });
     const book = simpleBook('BTCUSDT', '99', '101');
     const rungs = drafts(await h.handlers.onBook!('BTCUSDT', book));
-    for (const [i, r] of rungs.entries()) await h.handlers.onDenied!({ intent: { ...r, strategy: 'test' } as Intent, rule: 'orderRate', reason: 'no slot', retryAfterMs: 1_000 + i * 500 });
+    for (const [i, r] of rungs.entries())
+      await h.handlers.onDenied!({ intent: { ...r, strategy: 'test' } as Intent, rule: 'orderRate', reason: 'no slot', retryAfterMs: 1_000 + i * 500 });
     h.clock.advance(1_499);
     expect(drafts(await h.handlers.onBook!('BTCUSDT', book))).toEqual([]);
     h.clock.advance(1);
@@ -150,7 +201,11 @@ describe('market-maker', () => {
     h.setBalance('BTC', '5', '4.5');
     h.clock.advance(1);
     const q3 = drafts(await h.handlers.onBook!('BTCUSDT', simpleBook('BTCUSDT', '97', '101')));
-    expect(q3.filter((x) => x.kind === 'order' && (x as { side: string }).side === 'SELL').map((x) => (x as { size: { quantity: ReturnType<typeof d> } }).size.quantity.toFixed())).toEqual(['0.5']);
+    expect(
+      q3
+        .filter((x) => x.kind === 'order' && (x as { side: string }).side === 'SELL')
+        .map((x) => (x as { size: { quantity: ReturnType<typeof d> } }).size.quantity.toFixed()),
+    ).toEqual(['0.5']);
     h.setBalance('BTC', '5', '5');
     h.clock.advance(1);
     const q4 = drafts(await h.handlers.onBook!('BTCUSDT', simpleBook('BTCUSDT', '99', '103')));

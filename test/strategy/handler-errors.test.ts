@@ -7,7 +7,8 @@ import { HandlerErrors } from '../../src/strategy/handler-errors.js';
 
 function capturing(): { logger: Logger; lines: { obj: Record<string, unknown>; msg: string }[] } {
   const lines: { obj: Record<string, unknown>; msg: string }[] = [];
-  const error = (obj: object | string, msg?: string) => void lines.push(typeof obj === 'string' ? { obj: {}, msg: obj } : { obj: obj as Record<string, unknown>, msg: msg ?? '' });
+  const error = (obj: object | string, msg?: string) =>
+    void lines.push(typeof obj === 'string' ? { obj: {}, msg: obj } : { obj: obj as Record<string, unknown>, msg: msg ?? '' });
   const noop = () => {};
   const logger: Logger = { trace: noop, debug: noop, info: noop, warn: noop, error, fatal: noop, child: () => logger };
   return { logger, lines };

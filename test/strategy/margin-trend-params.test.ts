@@ -12,11 +12,16 @@ describe('margin-trend takeProfitPct', () => {
   it('declares a range below 100', () => {
     const spec = marginTrend.params.takeProfitPct;
     expect(spec?.type === 'number' && spec.max).toBe(99);
-    expect(resolveParams(marginTrend.params, { takeProfitPct: 100 })).toEqual({ ok: false, issues: [{ path: 'params.takeProfitPct', message: '100 is above the maximum 99' }] });
+    expect(resolveParams(marginTrend.params, { takeProfitPct: 100 })).toEqual({
+      ok: false,
+      issues: [{ path: 'params.takeProfitPct', message: '100 is above the maximum 99' }],
+    });
   });
 
   it('create() refuses 100 or more with a clear error', () => {
     const ctx = { params: { fast: 12, slow: 26, collateral: 100, riskCoef: 2, stopLossPct: 2, takeProfitPct: 150 }, markets: ['BTCUSDT'] };
-    expect(() => marginTrend.create(ctx as unknown as Parameters<typeof marginTrend.create>[0])).toThrow('takeProfitPct: 150 must be greater than 0 and below 100');
+    expect(() => marginTrend.create(ctx as unknown as Parameters<typeof marginTrend.create>[0])).toThrow(
+      'takeProfitPct: 150 must be greater than 0 and below 100',
+    );
   });
 });

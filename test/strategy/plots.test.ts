@@ -8,10 +8,16 @@ const base = { description: 'plots', params: {}, create: () => ({}) };
 describe('plots', () => {
   it('checks the declarations, naming the plot and the field', () => {
     expect(() => defineStrategy({ ...base, name: 'p', plots: { 'bad name': { pane: 'price' } } })).toThrow(/plots\.bad name: a plot name is letters/);
-    expect(() => defineStrategy({ ...base, name: 'p', plots: { rsi: { pane: 'rsi', levels: [30, Number.NaN] } } })).toThrow('strategy p: plots.rsi.levels must be a list of finite numbers, got [30,null]');
+    expect(() => defineStrategy({ ...base, name: 'p', plots: { rsi: { pane: 'rsi', levels: [30, Number.NaN] } } })).toThrow(
+      'strategy p: plots.rsi.levels must be a list of finite numbers, got [30,null]',
+    );
     expect(() => defineStrategy({ ...base, name: 'p', plots: { rsi: { pane: 'my pane' } } })).toThrow(/plots\.rsi\.pane must be a name/);
-    expect(() => defineStrategy({ ...base, name: 'p', plots: { rsi: { pane: 'rsi', colour: 'red' } as never } })).toThrow('strategy p: plots.rsi.colour: unknown field (pane, color, levels)');
-    expect(() => defineStrategy({ ...base, name: 'p', plots: { upper: { pane: 'price', color: '#1e88e5' }, rsi: { pane: 'rsi', levels: [30, 70] } } })).not.toThrow();
+    expect(() => defineStrategy({ ...base, name: 'p', plots: { rsi: { pane: 'rsi', colour: 'red' } as never } })).toThrow(
+      'strategy p: plots.rsi.colour: unknown field (pane, color, levels)',
+    );
+    expect(() =>
+      defineStrategy({ ...base, name: 'p', plots: { upper: { pane: 'price', color: '#1e88e5' }, rsi: { pane: 'rsi', levels: [30, 70] } } }),
+    ).not.toThrow();
   });
 
   it('ctx.plot takes declared names and numbers, and throws naming an undeclared name', async () => {

@@ -18,7 +18,8 @@ import type { OrderView } from '../../src/strategy/views.js';
 import { candle, drafts, harness, simpleBook } from '../support/strategy-harness.js';
 
 const halted = (draft: Draft) => ({ intent: { ...draft, strategy: 'test' } as Intent, rule: 'tradingState', reason: 'halted: operator' });
-const show = (ds: Draft[]) => ds.map((x) => (x.kind === 'order' ? `${x.side} ${x.type}${x.price ? '@' + x.price.toFixed() : ''} ${x.tag}` : `${x.kind} ${x.tag ?? ''}`.trim()));
+const show = (ds: Draft[]) =>
+  ds.map((x) => (x.kind === 'order' ? `${x.side} ${x.type}${x.price ? '@' + x.price.toFixed() : ''} ${x.tag}` : `${x.kind} ${x.tag ?? ''}`.trim()));
 
 describe('after a halt and a resume', () => {
   it('grid: lays its ladder again and sells the coins it holds (before: nothing for good)', async () => {
@@ -26,7 +27,19 @@ describe('after a halt and a resume', () => {
     await h.handlers.onStart!();
     const book = simpleBook('BTCUSDT', '99', '101');
     expect(show(drafts(await h.handlers.onBook!('BTCUSDT', book)))).toEqual(['BUY LIMIT@99 grid-buy-1', 'BUY LIMIT@98 grid-buy-2']);
-    const rung = (k: number): OrderView => ({ clientOrderId: `b${k}`, strategy: 'test', symbol: 'BTCUSDT', side: 'BUY', type: 'LIMIT', quantity: d('0.2'), filled: d(0), price: d(100 - k), state: 'open', createdAt: 0, tag: `grid-buy-${k}` });
+    const rung = (k: number): OrderView => ({
+      clientOrderId: `b${k}`,
+      strategy: 'test',
+      symbol: 'BTCUSDT',
+      side: 'BUY',
+      type: 'LIMIT',
+      quantity: d('0.2'),
+      filled: d(0),
+      price: d(100 - k),
+      state: 'open',
+      createdAt: 0,
+      tag: `grid-buy-${k}`,
+    });
     for (const k of [1, 2]) {
       h.orders.push(rung(k));
       await h.handlers.onOrder!({ order: rung(k), previous: 'pending' });
@@ -42,11 +55,23 @@ describe('after a halt and a resume', () => {
     expect(show(drafts(await h.handlers.onBook!('BTCUSDT', book)))).toEqual(['BUY LIMIT@99 grid-buy-1', 'BUY LIMIT@98 grid-buy-2']);
   });
 
-  it('grid: a resume that comes before the halt\'s cancels lays the ladder once they are done', async () => {
+  it("grid: a resume that comes before the halt's cancels lays the ladder once they are done", async () => {
     const h = harness(grid, { markets: ['BTCUSDT'], params: { levels: 1, spacingPct: 1, orderQuote: 20 } });
     const book = simpleBook('BTCUSDT', '99', '101');
     await h.handlers.onBook!('BTCUSDT', book);
-    const o: OrderView = { clientOrderId: 'b1', strategy: 'test', symbol: 'BTCUSDT', side: 'BUY', type: 'LIMIT', quantity: d('0.2'), filled: d(0), price: d(99), state: 'open', createdAt: 0, tag: 'grid-buy-1' };
+    const o: OrderView = {
+      clientOrderId: 'b1',
+      strategy: 'test',
+      symbol: 'BTCUSDT',
+      side: 'BUY',
+      type: 'LIMIT',
+      quantity: d('0.2'),
+      filled: d(0),
+      price: d(99),
+      state: 'open',
+      createdAt: 0,
+      tag: 'grid-buy-1',
+    };
     h.orders.push(o);
     await h.handlers.onOrder!({ order: o, previous: 'pending' });
     await h.setTradingState('halted');

@@ -37,14 +37,28 @@ export interface RedisServer {
 
 /** With `tls`, the server speaks TLS only (its certificate and key files, PEM), and `url` is rediss://. */
 export async function startRedis(o: { persist?: boolean; tls?: { cert: string; key: string; ca: string } } = {}): Promise<RedisServer> {
-  if (!existsSync(REDIS_SERVER)) throw new Error(`${REDIS_SERVER} is missing: run \`node scripts/ensure-redis.mjs\` (npm test's pretest) or \`apt-get install -y redis-server\``);
+  if (!existsSync(REDIS_SERVER))
+    throw new Error(`${REDIS_SERVER} is missing: run \`node scripts/ensure-redis.mjs\` (npm test's pretest) or \`apt-get install -y redis-server\``);
   const dir = mkdtempSync(join(tmpdir(), 'mizan-redis-'));
   const port = await freePort();
   let proc: ChildProcess | undefined;
   const launch = () =>
     new Promise<void>((resolve, reject) => {
       const ports = o.tls
-        ? ['--port', '0', '--tls-port', String(port), '--tls-cert-file', o.tls.cert, '--tls-key-file', o.tls.key, '--tls-ca-cert-file', o.tls.ca, '--tls-auth-clients', 'no']
+        ? [
+            '--port',
+            '0',
+            '--tls-port',
+            String(port),
+            '--tls-cert-file',
+            o.tls.cert,
+            '--tls-key-file',
+            o.tls.key,
+            '--tls-ca-cert-file',
+            o.tls.ca,
+            '--tls-auth-clients',
+            'no',
+          ]
         : ['--port', String(port)];
       const args = [...ports, '--bind', '127.0.0.1', '--dir', dir, '--save', '', '--daemonize', 'no', '--loglevel', 'notice'];
       args.push(...(o.persist ? ['--appendonly', 'yes', '--appendfsync', 'always'] : ['--appendonly', 'no']));

@@ -47,7 +47,8 @@ export async function startRewriteProxy(target: string, route: Route): Promise<R
         answer = decision.answer;
       } else {
         const headers: Record<string, string> = {};
-        for (const [k, v] of Object.entries(req.headers)) if (typeof v === 'string' && k !== 'host' && k !== 'content-length' && k !== 'connection') headers[k] = v;
+        for (const [k, v] of Object.entries(req.headers))
+          if (typeof v === 'string' && k !== 'host' && k !== 'content-length' && k !== 'connection') headers[k] = v;
         const up = await fetch(`${target}${r.url}`, { method: r.method, headers, ...(body && r.method !== 'GET' && r.method !== 'HEAD' ? { body } : {}) });
         answer = { status: up.status, body: await up.text() };
         if (decision.rewrite) answer = decision.rewrite(answer);

@@ -30,10 +30,7 @@ export async function waitFor(cond: () => boolean | Promise<boolean>, options: W
 }
 
 /** Like waitFor, but resolves with the first defined value `probe` returns. */
-export async function waitForValue<T>(
-  probe: () => T | undefined | Promise<T | undefined>,
-  options: WaitOptions,
-): Promise<T> {
+export async function waitForValue<T>(probe: () => T | undefined | Promise<T | undefined>, options: WaitOptions): Promise<T> {
   let value: T | undefined;
   await waitFor(async () => (value = await probe()) !== undefined, options);
   return value as T;

@@ -94,7 +94,8 @@ async function setup(options: Partial<ExecutionOptions>) {
   engine.on('fill', (f) => fills.push(f));
   const price = h.sim.bestBid('USDTTMN')!.minus(100);
   const place = async () =>
-    (await engine.submitOrder({ kind: 'order', strategy: 'ps', symbol: 'USDTTMN', side: 'BUY', type: 'LIMIT', size: { kind: 'base', quantity: d(10) }, price })).clientOrderId;
+    (await engine.submitOrder({ kind: 'order', strategy: 'ps', symbol: 'USDTTMN', side: 'BUY', type: 'LIMIT', size: { kind: 'base', quantity: d(10) }, price }))
+      .clientOrderId;
   /** A public trade through the order's price: fills `q` of it (maker). */
   const trade = (q: string) => h.sim.recordTrade({ symbol: 'USDTTMN', price: price.minus(1), quantity: d(q), isBuyOrder: false, timestamp: h.clock.now() });
   return { ...h, key, orderReads, lines, journal, engine, stream, tracker, fills, place, trade, hold, pollAfter };
@@ -122,10 +123,16 @@ describe('order tracking by the private stream (wire server, REST venue, SQLite 
     await until('the order to be filled', () => o.state === 'filled');
     expect(t.orderReads.length).toBe(readsBefore);
     const simOrder = t.sim.getOrder('test', id);
-    expect(t.fills.map((f) => [f.quantity.toFixed(), f.feeAsset])).toEqual([['4', 'USDT'], ['6', 'USDT']]);
+    expect(t.fills.map((f) => [f.quantity.toFixed(), f.feeAsset])).toEqual([
+      ['4', 'USDT'],
+      ['6', 'USDT'],
+    ]);
     expect(booked(t.fills)).toEqual({ qty: '10', fee: simOrder.fee.toFixed() });
     expect(t.journal.fills().map((f) => f.quantity.toFixed())).toEqual(['4', '6']);
-    const filled = t.journal.orderEvents(id).filter((e) => e.state === 'filled').map((e) => e.detail);
+    const filled = t.journal
+      .orderEvents(id)
+      .filter((e) => e.state === 'filled')
+      .map((e) => e.detail);
     expect(filled).toContainEqual({ source: 'private-stream', filled: '10' });
   });
 
@@ -175,7 +182,10 @@ describe('order tracking by the private stream (wire server, REST venue, SQLite 
     const simOrder = t.sim.getOrder('test', id);
     expect(booked(t.fills)).toEqual({ qty: '10', fee: simOrder.fee.toFixed() });
     expect(t.journal.fills()).toHaveLength(2);
-    const filled = t.journal.orderEvents(id).filter((e) => e.state === 'filled').map((e) => e.detail);
+    const filled = t.journal
+      .orderEvents(id)
+      .filter((e) => e.state === 'filled')
+      .map((e) => e.detail);
     expect(filled).toContainEqual({ filled: '10' }); // the transition came from a poll, not the stream
     t.hold.release();
     await until('the stream to come back', () => t.tracker.stats().up);

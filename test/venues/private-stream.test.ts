@@ -38,14 +38,45 @@ class ScriptedVenue {
 }
 
 function snap(id: string, over: Partial<SpotOrder>): SpotOrder {
-  return { symbol: 'USDTTMN', type: 'LIMIT', side: 'BUY', clientOrderId: id, price: d(80000), origQty: d(10), executedQty: d(0), executedSum: d(0), fee: d(0), status: 'NEW', active: true, fills: [], ...over };
+  return {
+    symbol: 'USDTTMN',
+    type: 'LIMIT',
+    side: 'BUY',
+    clientOrderId: id,
+    price: d(80000),
+    origQty: d(10),
+    executedQty: d(0),
+    executedSum: d(0),
+    fee: d(0),
+    status: 'NEW',
+    active: true,
+    fills: [],
+    ...over,
+  };
 }
 
 const detail = (id: string, q: string, fee: string, price = '80000'): PrivateTrade => ({
-  clientOrderId: id, symbol: 'USDTTMN', side: 'BUY', price: d(price), quantity: d(q), sum: d(price).mul(q), fee: d(fee), feeAsset: 'USDT', isMaker: true, timestamp: 1,
+  clientOrderId: id,
+  symbol: 'USDTTMN',
+  side: 'BUY',
+  price: d(price),
+  quantity: d(q),
+  sum: d(price).mul(q),
+  fee: d(fee),
+  feeAsset: 'USDT',
+  isMaker: true,
+  timestamp: 1,
 });
 const saved = (id: string, executed: string, active = true, status = 'NEW'): PrivateOrderUpdate => ({
-  clientOrderId: id, symbol: 'USDTTMN', side: 'BUY', price: d(80000), origQty: d(10), executedQty: d(executed), status, active, timestamp: 1,
+  clientOrderId: id,
+  symbol: 'USDTTMN',
+  side: 'BUY',
+  price: d(80000),
+  origQty: d(10),
+  executedQty: d(executed),
+  status,
+  active,
+  timestamp: 1,
 });
 
 function setup() {
@@ -53,7 +84,15 @@ function setup() {
   const venue = new ScriptedVenue();
   const pending: (() => void)[] = [];
   const timers: Timers = { setTimeout: (fn) => pending.push(fn), clearTimeout: () => undefined };
-  const engine = new ExecutionEngine({ venueFor: () => venue as unknown as Venue, instrument: testInstrument, clock, logger: silentLogger, ids: new ClientIdGenerator(clock, 't'), sleep: async () => {}, options: { fastPollMs: 100, slowPollMs: 100, coveredPollMs: 10_000 } });
+  const engine = new ExecutionEngine({
+    venueFor: () => venue as unknown as Venue,
+    instrument: testInstrument,
+    clock,
+    logger: silentLogger,
+    ids: new ClientIdGenerator(clock, 't'),
+    sleep: async () => {},
+    options: { fastPollMs: 100, slowPollMs: 100, coveredPollMs: 10_000 },
+  });
   const stream = Object.assign(new EventEmitter<PrivateStreamEvents>(), { isUp: true });
   const tracker = new PrivateStreamTracker({ engine, stream, clock, logger: silentLogger, timers, graceMs: 500 });
   tracker.start();
@@ -61,7 +100,18 @@ function setup() {
   engine.on('fill', (f) => fills.push(f));
   const orphans: OrphanUpdate[] = [];
   tracker.on('orphan', (o) => orphans.push(o));
-  const place = async () => (await engine.submitOrder({ kind: 'order', strategy: 'ps', symbol: 'USDTTMN', side: 'BUY', type: 'LIMIT', size: { kind: 'base', quantity: d(10) }, price: d(80000) })).clientOrderId;
+  const place = async () =>
+    (
+      await engine.submitOrder({
+        kind: 'order',
+        strategy: 'ps',
+        symbol: 'USDTTMN',
+        side: 'BUY',
+        type: 'LIMIT',
+        size: { kind: 'base', quantity: d(10) },
+        price: d(80000),
+      })
+    ).clientOrderId;
   const runTimers = async () => {
     for (const fn of pending.splice(0)) fn();
     await new Promise((r) => setTimeout(r, 0));

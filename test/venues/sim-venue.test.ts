@@ -70,13 +70,13 @@ describe('SimVenue', () => {
 
   it('maps refusals to the typed errors by status', async () => {
     const { venue } = setup();
-    await expect(venue.createOrder({ symbol: 'BTCUSDT', side: 'BUY', type: 'LIMIT', quantity: d('10'), price: d('59000'), clientId: 'big' })).rejects.toBeInstanceOf(
-      InsufficientBalanceError,
-    );
+    await expect(
+      venue.createOrder({ symbol: 'BTCUSDT', side: 'BUY', type: 'LIMIT', quantity: d('10'), price: d('59000'), clientId: 'big' }),
+    ).rejects.toBeInstanceOf(InsufficientBalanceError);
     await venue.createOrder({ symbol: 'BTCUSDT', side: 'BUY', type: 'LIMIT', quantity: d('0.01'), price: d('59000'), clientId: 'dup' });
-    await expect(venue.createOrder({ symbol: 'BTCUSDT', side: 'BUY', type: 'LIMIT', quantity: d('0.01'), price: d('59000'), clientId: 'dup' })).rejects.toBeInstanceOf(
-      DuplicateOrderError,
-    );
+    await expect(
+      venue.createOrder({ symbol: 'BTCUSDT', side: 'BUY', type: 'LIMIT', quantity: d('0.01'), price: d('59000'), clientId: 'dup' }),
+    ).rejects.toBeInstanceOf(DuplicateOrderError);
     await expect(venue.getOrder('nope')).rejects.toBeInstanceOf(NotFoundError);
     const bad = venue.createOrder({ symbol: 'BTCUSDT', side: 'BUY', type: 'LIMIT', quantity: d('0.0000001'), price: d('59000'), clientId: 'tiny' });
     await expect(bad).rejects.toBeInstanceOf(ValidationError);
@@ -121,7 +121,15 @@ describe('SimVenue', () => {
     engine.listen(venue);
     const fills: FillEvent[] = [];
     engine.on('fill', (f) => fills.push(f));
-    const o = await engine.submitOrder({ kind: 'order', strategy: 's1', symbol: 'BTCUSDT', side: 'BUY', type: 'LIMIT', size: { kind: 'base', quantity: d('0.2') }, price: d('59500') });
+    const o = await engine.submitOrder({
+      kind: 'order',
+      strategy: 's1',
+      symbol: 'BTCUSDT',
+      side: 'BUY',
+      type: 'LIMIT',
+      size: { kind: 'base', quantity: d('0.2') },
+      price: d('59500'),
+    });
     expect(o.state).toBe('open');
     // A public trade through the limit fills it as a maker at its own price.
     sim.recordTrade({ symbol: 'BTCUSDT', price: d('59400'), quantity: d('5'), isBuyOrder: false, timestamp: clock.now() });

@@ -29,7 +29,11 @@ describe('a venue that computes fills hands them to the engine', () => {
     const acct = sim.createAccount({ id: 'a1', balances: { USDT: '200000' } });
     const inner = new SimVenue({ sim, account: acct.id, kind: 'backtest' });
     // Only the create answer and the pushed fills: no order updates to diff.
-    const venue = { kind: 'backtest', createOrder: (o: Parameters<Venue['createOrder']>[0]) => inner.createOrder(o), onFill: inner.onFill.bind(inner) } as unknown as Venue;
+    const venue = {
+      kind: 'backtest',
+      createOrder: (o: Parameters<Venue['createOrder']>[0]) => inner.createOrder(o),
+      onFill: inner.onFill.bind(inner),
+    } as unknown as Venue;
     const engine = new ExecutionEngine({ venueFor: () => venue, clock, logger: silentLogger, ids: new ClientIdGenerator(clock, 'x') });
     engine.listen(venue);
     const simFills: SimFill[] = [];
@@ -37,7 +41,14 @@ describe('a venue that computes fills hands them to the engine', () => {
     const fills: FillEvent[] = [];
     engine.on('fill', (f) => fills.push(f));
 
-    const o = await engine.submitOrder({ kind: 'order', strategy: 's', symbol: 'BTCUSDT', side: 'BUY', type: 'MARKET', size: { kind: 'base', quantity: d('1.5') } });
+    const o = await engine.submitOrder({
+      kind: 'order',
+      strategy: 's',
+      symbol: 'BTCUSDT',
+      side: 'BUY',
+      type: 'MARKET',
+      size: { kind: 'base', quantity: d('1.5') },
+    });
 
     expect(o.state).toBe('filled');
     expect(simFills).toHaveLength(2);

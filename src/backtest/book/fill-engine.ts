@@ -132,7 +132,10 @@ export class BookFillEngine {
 
   snapshot(t: number, bids: readonly BookLevel[], asks: readonly BookLevel[]): void {
     this.advance(t);
-    for (const [side, levels] of [['BUY', bids], ['SELL', asks]] as const) {
+    for (const [side, levels] of [
+      ['BUY', bids],
+      ['SELL', asks],
+    ] as const) {
       const map = side === 'BUY' ? this.bids : this.asks;
       const next = new Map(levels.filter((l) => l.quantity.gt(0)).map((l) => [l.price.toFixed(), l] as const));
       for (const key of new Set([...map.keys(), ...next.keys()])) {

@@ -79,10 +79,7 @@ export function tradeStats(trades: readonly ClosedTrade[], minTradesForSqn: numb
   return {
     trades: ok(n),
     winRatePct: ok((wins / n) * 100),
-    profitFactor:
-      grossLoss > 0
-        ? ok(grossProfit / grossLoss)
-        : na(grossProfit > 0 ? 'no losing trades (gross loss is 0)' : 'no winning or losing trades'),
+    profitFactor: grossLoss > 0 ? ok(grossProfit / grossLoss) : na(grossProfit > 0 ? 'no losing trades (gross loss is 0)' : 'no winning or losing trades'),
     expectancy: ok(mean),
     sqn,
     avgTradePct: ok(sumPct / n),

@@ -43,7 +43,13 @@ export async function runBook(o: BookCommandOptions, d: ResolvedDeps): Promise<v
   const log = d.logger;
   const rest = new WallexRestClient({ baseUrl: o.url, logger: log.child({ component: 'rest' }) });
   await checkSymbol(rest, symbol, o.url);
-  const stream = new StreamClient({ url: o.url, transport: o.transport ?? 'auto', protocol: o.protocol, clock: d.clock, logger: log.child({ component: 'stream' }) });
+  const stream = new StreamClient({
+    url: o.url,
+    transport: o.transport ?? 'auto',
+    protocol: o.protocol,
+    clock: d.clock,
+    logger: log.child({ component: 'stream' }),
+  });
   const engine = new MarketDataEngine({
     stream,
     depth: { getDepth: (s) => rest.getDepth(s) },

@@ -64,7 +64,11 @@ export async function runCandles(o: CandlesCommandOptions, d: ResolvedDeps): Pro
   const bar =
     d.stderr.isTTY === true
       ? new cliProgress.SingleBar(
-          { format: `${o.symbol} ${o.resolution} [{bar}] {percentage}% | {value}/{total} periods | {eta_formatted}`, stream: d.stderr as NodeJS.WritableStream, hideCursor: true },
+          {
+            format: `${o.symbol} ${o.resolution} [{bar}] {percentage}% | {value}/{total} periods | {eta_formatted}`,
+            stream: d.stderr as NodeJS.WritableStream,
+            hideCursor: true,
+          },
           cliProgress.Presets.shades_classic,
         )
       : undefined;
@@ -95,7 +99,9 @@ export async function runCandles(o: CandlesCommandOptions, d: ResolvedDeps): Pro
   const summary = [
     `${o.symbol} ${o.resolution}: ${result.candles.length} candles from ${iso(o.from)} to ${iso(o.to)} (exclusive)` +
       `${o.out ? ` written to ${o.out}` : ''} (${result.requests} request${result.requests === 1 ? '' : 's'}${result.requests === 0 ? ', from the cache' : ''})`,
-    result.gaps.length === 0 ? 'no gaps' : `${result.gaps.length} gap${result.gaps.length === 1 ? '' : 's'}, ${missing} missing period${missing === 1 ? '' : 's'} (no trades, or data missing):`,
+    result.gaps.length === 0
+      ? 'no gaps'
+      : `${result.gaps.length} gap${result.gaps.length === 1 ? '' : 's'}, ${missing} missing period${missing === 1 ? '' : 's'} (no trades, or data missing):`,
     ...gapText(result.gaps),
   ];
   d.stderr.write(summary.join('\n') + '\n');

@@ -40,7 +40,11 @@ export function renderMarketsTable(markets: readonly Market[]): string[] {
   ]);
   const numeric = new Set([3, 4, 5, 6, 7, 8, 9]);
   const w = head.map((h, c) => Math.max(h.length, ...rows.map((r) => r[c]!.length)));
-  const line = (r: string[]) => r.map((v, c) => (numeric.has(c) ? v.padStart(w[c]!) : v.padEnd(w[c]!))).join('  ').trimEnd();
+  const line = (r: string[]) =>
+    r
+      .map((v, c) => (numeric.has(c) ? v.padStart(w[c]!) : v.padEnd(w[c]!)))
+      .join('  ')
+      .trimEnd();
   return [line(head), ...rows.map(line)];
 }
 

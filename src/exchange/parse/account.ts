@@ -57,7 +57,10 @@ export function parseProfile(json: unknown): Profile {
     phoneNumber:
       phone == null
         ? phone
-        : compact({ areaCode: strOpt(phone.area_code, 'result.phone_number.area_code'), mainNumber: strOpt(phone.main_number, 'result.phone_number.main_number') }),
+        : compact({
+            areaCode: strOpt(phone.area_code, 'result.phone_number.area_code'),
+            mainNumber: strOpt(phone.main_number, 'result.phone_number.main_number'),
+          }),
     mobileNumber: strOpt(o.mobile_number, 'result.mobile_number'),
     verification: strOpt(o.verification, 'result.verification'),
     email: strOpt(o.email, 'result.email'),

@@ -103,4 +103,3 @@ export function parseMarginProfit(json: unknown): MarginProfit {
     profitPercentage: decOpt(o.profit_percentage, 'profit.profit_percentage'),
   });
 }
-

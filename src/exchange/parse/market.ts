@@ -3,17 +3,7 @@
  * take the envelope's `result` (or the bare candle body), shared with the simulator's contract tests
  * and the stream client.
  */
-import type {
-  ActiveMarket,
-  BookLevel,
-  Candle,
-  CurrencyStats,
-  DepthSnapshot,
-  MarketInfo,
-  MarketStats,
-  PublicTrade,
-  Side,
-} from '../../core/types/index.js';
+import type { ActiveMarket, BookLevel, Candle, CurrencyStats, DepthSnapshot, MarketInfo, MarketStats, PublicTrade, Side } from '../../core/types/index.js';
 import {
   arr,
   bool,

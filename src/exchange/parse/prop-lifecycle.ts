@@ -135,15 +135,24 @@ export function parseActivePropAccount(json: unknown): ActivePropAccount {
   const uf = 'result.userPackageDetail';
   return {
     packageDetail: compact({
-      id: int(p.id, `${pf}.id`), title: str(p.title, `${pf}.title`), currency: str(p.currency, `${pf}.currency`),
-      assurance: dec(p.assurance, `${pf}.assurance`), loan: dec(p.loan, `${pf}.loan`),
-      startBalance: decOpt(p.startBalance, `${pf}.startBalance`), expireDays: intOpt(p.expireDays, `${pf}.expireDays`),
+      id: int(p.id, `${pf}.id`),
+      title: str(p.title, `${pf}.title`),
+      currency: str(p.currency, `${pf}.currency`),
+      assurance: dec(p.assurance, `${pf}.assurance`),
+      loan: dec(p.loan, `${pf}.loan`),
+      startBalance: decOpt(p.startBalance, `${pf}.startBalance`),
+      expireDays: intOpt(p.expireDays, `${pf}.expireDays`),
     }),
     userPackageDetail: compact({
-      status: str(u.status, `${uf}.status`), createdAt: strOpt(u.createdAt, `${uf}.createdAt`), expireAt: strOpt(u.expireAt, `${uf}.expireAt`),
-      openDays: intOpt(u.openDays, `${uf}.openDays`), totalDays: intOpt(u.totalDays, `${uf}.totalDays`),
-      warningLimit: decOpt(u.warningLimit, `${uf}.warningLimit`), liquidityLimit: decOpt(u.liquidityLimit, `${uf}.liquidityLimit`),
-      profit: decOpt(u.profit, `${uf}.profit`), profitPercentage: decOpt(u.profitPercentage, `${uf}.profitPercentage`),
+      status: str(u.status, `${uf}.status`),
+      createdAt: strOpt(u.createdAt, `${uf}.createdAt`),
+      expireAt: strOpt(u.expireAt, `${uf}.expireAt`),
+      openDays: intOpt(u.openDays, `${uf}.openDays`),
+      totalDays: intOpt(u.totalDays, `${uf}.totalDays`),
+      warningLimit: decOpt(u.warningLimit, `${uf}.warningLimit`),
+      liquidityLimit: decOpt(u.liquidityLimit, `${uf}.liquidityLimit`),
+      profit: decOpt(u.profit, `${uf}.profit`),
+      profitPercentage: decOpt(u.profitPercentage, `${uf}.profitPercentage`),
       connectToWallet: strOrNull(u.connectToWallet, `${uf}.connectToWallet`),
     }),
     alerts: (o.alertsData == null ? [] : arr(o.alertsData, 'result.alertsData')).map((a, i) => {

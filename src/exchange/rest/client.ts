@@ -122,7 +122,12 @@ export class WallexRestClient {
     const redactSub = makeRedactor(subAccountKey);
     this.redact = (t) => redactSub(redactMain(t));
     const sub: Record<string, string> = this.subAccountId === undefined ? {} : { 'sub-account-client-id': this.subAccountId };
-    this.http = subAccountKey !== undefined ? this.rootHttp.withApiKey(subAccountKey, sub) : this.subAccountId === undefined ? this.rootHttp : this.rootHttp.withHeaders(sub);
+    this.http =
+      subAccountKey !== undefined
+        ? this.rootHttp.withApiKey(subAccountKey, sub)
+        : this.subAccountId === undefined
+          ? this.rootHttp
+          : this.rootHttp.withHeaders(sub);
   }
 
   /** Last line of defence: no error leaves the client with the API key in it. */
@@ -145,7 +150,8 @@ export class WallexRestClient {
    * rate-limit state.
    */
   withSubAccount(id: string, apiKey?: string): WallexRestClient {
-    if (apiKey !== undefined && apiKey.length === 0) throw new ParameterError('apiKey', '(empty)', 'the trading-credit account\'s API key, or leave it out to send the main key');
+    if (apiKey !== undefined && apiKey.length === 0)
+      throw new ParameterError('apiKey', '(empty)', "the trading-credit account's API key, or leave it out to send the main key");
     return new WallexRestClient({ ...this.options, subAccountId: id }, this.rootHttp, apiKey);
   }
 

@@ -4,13 +4,7 @@
  * happened. Every text that came from the wire is passed through `redact` first, so an error page
  * that echoes the request headers cannot put the API key into a message.
  */
-import {
-  RetryableError,
-  type ErrorContext,
-  type FieldErrors,
-  type MizanError,
-  errorForStatus,
-} from '../../core/errors.js';
+import { RetryableError, type ErrorContext, type FieldErrors, type MizanError, errorForStatus } from '../../core/errors.js';
 import { readFieldErrors } from '../parse/envelope.js';
 import { isObject } from '../parse/fields.js';
 

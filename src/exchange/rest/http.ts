@@ -238,7 +238,12 @@ export class HttpCore {
       throw mapHttpError(isJson ? { status, body, method, path, retryAfterMs: wait } : { status, text, method, path, retryAfterMs: wait }, this.redact);
     }
     if (!isJson) {
-      const what = text.trim() === '' ? 'an empty body' : /^\s*</.test(text) ? `an HTML page ("${this.redact(snippet(text, 80))}")` : `malformed JSON ("${this.redact(snippet(text, 80))}")`;
+      const what =
+        text.trim() === ''
+          ? 'an empty body'
+          : /^\s*</.test(text)
+            ? `an HTML page ("${this.redact(snippet(text, 80))}")`
+            : `malformed JSON ("${this.redact(snippet(text, 80))}")`;
       throw new ResponseParseError(`${method} ${path} -> HTTP ${status}: expected JSON, got ${what}`, { method, path, status });
     }
     if (hasEnvelope(body)) {
@@ -246,7 +251,11 @@ export class HttpCore {
       return { status, payload: env.result, envelope: env };
     }
     if (spec.envelope === 'required') {
-      throw new ResponseParseError(`${method} ${path} -> HTTP ${status}: expected the {success, result} envelope, got a body without "success"`, { method, path, status });
+      throw new ResponseParseError(`${method} ${path} -> HTTP ${status}: expected the {success, result} envelope, got a body without "success"`, {
+        method,
+        path,
+        status,
+      });
     }
     return { status, payload: body };
   }

@@ -40,7 +40,14 @@ export async function createInstantOrder(http: HttpCore, o: NewInstantOrder): Pr
 export async function getInstantQuote(http: HttpCore, clock: Clock, symbol: string, side: Side): Promise<InstantQuote> {
   const s = v.symbol(symbol);
   const sd = v.side(side);
-  const res = await http.request({ method: 'GET', path: '/v1/account/otc/price', query: { symbol: s, side: sd }, auth: true, retry: true, envelope: 'required' });
+  const res = await http.request({
+    method: 'GET',
+    path: '/v1/account/otc/price',
+    query: { symbol: s, side: sd },
+    auth: true,
+    retry: true,
+    envelope: 'required',
+  });
   return parseInstantQuote(res.payload, { symbol: s, side: sd }, clock.now());
 }
 

@@ -7,7 +7,13 @@ import { toPlain, type Decimal } from '../../core/decimal.js';
 import type { MarginLevel, MarginMarket, MarginOrder, MarginPnl, MarginPosition, MarginProfit, MarginRatio, Paged } from '../../core/types/index.js';
 import { parseMarginPosition } from '../parse/margin.js';
 import {
-  parseMarginLevel, parseMarginLevels, parseMarginMarkets, parseMarginOrders, parseMarginPnl, parseMarginProfit, parseMarginRatio,
+  parseMarginLevel,
+  parseMarginLevels,
+  parseMarginMarkets,
+  parseMarginOrders,
+  parseMarginPnl,
+  parseMarginProfit,
+  parseMarginRatio,
 } from '../parse/margin-extra.js';
 import type { HttpCore } from './http.js';
 import { guardWrite } from './write.js';
@@ -52,7 +58,15 @@ export async function setMarginBrackets(http: HttpCore, id: number, b: MarginBra
   if (sl) body.stop_loss = toPlain(sl);
   if (tp) body.take_profit = toPlain(tp);
   return guardWrite('setMarginBrackets', undefined, async () => {
-    const res = await http.request({ method: 'PATCH', path: `/margin-trade/v1/positions/${pid}/sltp`, body, auth: true, retry: false, envelope: 'optional', orderCall: true });
+    const res = await http.request({
+      method: 'PATCH',
+      path: `/margin-trade/v1/positions/${pid}/sltp`,
+      body,
+      auth: true,
+      retry: false,
+      envelope: 'optional',
+      orderCall: true,
+    });
     return parseMarginPosition(res.payload, 'result');
   });
 }
@@ -60,7 +74,14 @@ export async function setMarginBrackets(http: HttpCore, id: number, b: MarginBra
 /** POST /margin-trade/v1/positions/{id}/profit: the position's profit (not retried: a POST). */
 export async function getMarginProfit(http: HttpCore, id: number): Promise<MarginProfit> {
   const pid = v.positiveInt(id, 'id');
-  const res = await http.request({ method: 'POST', path: `/margin-trade/v1/positions/${pid}/profit`, body: {}, auth: true, retry: false, envelope: 'optional' });
+  const res = await http.request({
+    method: 'POST',
+    path: `/margin-trade/v1/positions/${pid}/profit`,
+    body: {},
+    auth: true,
+    retry: false,
+    envelope: 'optional',
+  });
   return parseMarginProfit(res.payload);
 }
 

@@ -73,7 +73,15 @@ export async function getMarginPositions(http: HttpCore, f: MarginPositionFilter
 export async function openMarginPosition(http: HttpCore, r: MarginRequest): Promise<MarginPosition> {
   const body = positionBody(r);
   return guardWrite('openMarginPosition', undefined, async () => {
-    const res = await http.request({ method: 'POST', path: '/margin-trade/v1/positions', body, auth: true, retry: false, envelope: 'optional', orderCall: true });
+    const res = await http.request({
+      method: 'POST',
+      path: '/margin-trade/v1/positions',
+      body,
+      auth: true,
+      retry: false,
+      envelope: 'optional',
+      orderCall: true,
+    });
     return parseMarginPosition(res.payload, 'result');
   });
 }
@@ -83,7 +91,14 @@ export async function addMarginCollateral(http: HttpCore, id: number, change: Am
   const pid = v.positiveInt(id, 'id');
   const body = { change: toPlain(v.positive(change, 'change')) };
   return guardWrite('addMarginCollateral', undefined, async () => {
-    const res = await http.request({ method: 'PATCH', path: `/margin-trade/v1/positions/${pid}/collateral`, body, auth: true, retry: false, envelope: 'optional' });
+    const res = await http.request({
+      method: 'PATCH',
+      path: `/margin-trade/v1/positions/${pid}/collateral`,
+      body,
+      auth: true,
+      retry: false,
+      envelope: 'optional',
+    });
     return parseMarginPosition(res.payload, 'result');
   });
 }

@@ -52,7 +52,9 @@ export async function checkPropAvailability(http: HttpCore, packageId: number): 
 /** POST /v1/prop/user/packages {prop_package_id} (201): buys a package, opening a trading-credit account. */
 export async function buyPropPackage(http: HttpCore, packageId: number): Promise<SubAccount> {
   const id = v.positiveInt(packageId, 'packageId');
-  return guardWrite('buyPropPackage', undefined, async () => parseSubAccount((await write(http, 'POST', '/v1/prop/user/packages', { prop_package_id: String(id) })).payload));
+  return guardWrite('buyPropPackage', undefined, async () =>
+    parseSubAccount((await write(http, 'POST', '/v1/prop/user/packages', { prop_package_id: String(id) })).payload),
+  );
 }
 
 export interface WalletConnectionRequest {
@@ -67,8 +69,14 @@ export interface WalletConnectionRequest {
 /** POST /v1/prop/user/packages/connect-to-wallet {credit, currency, usageCount}, header `sub-account-client-id`. */
 export async function connectPropWallet(http: HttpCore, subAccountId: string, r: WalletConnectionRequest): Promise<WalletConnection> {
   const headers = sub(subAccountId);
-  const body = { credit: toPlain(v.positive(r.credit, 'credit')), currency: v.coin(r.currency, 'currency'), usageCount: v.positiveInt(r.usageCount, 'usageCount') };
-  return guardWrite('connectPropWallet', undefined, async () => parseWalletConnection((await write(http, 'POST', '/v1/prop/user/packages/connect-to-wallet', body, headers)).payload));
+  const body = {
+    credit: toPlain(v.positive(r.credit, 'credit')),
+    currency: v.coin(r.currency, 'currency'),
+    usageCount: v.positiveInt(r.usageCount, 'usageCount'),
+  };
+  return guardWrite('connectPropWallet', undefined, async () =>
+    parseWalletConnection((await write(http, 'POST', '/v1/prop/user/packages/connect-to-wallet', body, headers)).payload),
+  );
 }
 
 /** DELETE /v1/prop/user/packages/connect-to-wallet, header `sub-account-client-id`. */

@@ -108,7 +108,9 @@ export function nodeHttpTransport(baseUrl: string, options: NodeHttpTransportOpt
           const chunks: Buffer[] = [];
           res.on('data', (c: Buffer) => chunks.push(c));
           res.on('error', reject);
-          res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: new IncomingHeaders(res.headers), text: Buffer.concat(chunks).toString('utf8') }));
+          res.on('end', () =>
+            resolve({ status: res.statusCode ?? 0, headers: new IncomingHeaders(res.headers), text: Buffer.concat(chunks).toString('utf8') }),
+          );
         });
         r.on('error', reject);
         r.end(body);

@@ -109,7 +109,8 @@ export function coin(value: unknown, name = 'coin'): string {
 }
 
 export function network(value: unknown, name = 'network'): string {
-  if (typeof value !== 'string' || !NETWORK.test(value)) throw new ParameterError(name, value, 'a network name such as "TRC20" (letters, digits, "_", "-", ".")');
+  if (typeof value !== 'string' || !NETWORK.test(value))
+    throw new ParameterError(name, value, 'a network name such as "TRC20" (letters, digits, "_", "-", ".")');
   return value;
 }
 

@@ -66,10 +66,7 @@ export function cleanChannel(raw: string): string {
 }
 
 /** Channel names for a market: both depth sides, and optionally trades and statistics. */
-export function marketChannels(
-  symbol: string,
-  kinds: { depth?: boolean; trade?: boolean; marketCap?: boolean } = { depth: true },
-): string[] {
+export function marketChannels(symbol: string, kinds: { depth?: boolean; trade?: boolean; marketCap?: boolean } = { depth: true }): string[] {
   const out: string[] = [];
   if (kinds.depth !== false) out.push(cleanChannel(`${symbol}@buyDepth`), cleanChannel(`${symbol}@sellDepth`));
   if (kinds.trade === true) out.push(cleanChannel(`${symbol}@trade`));

@@ -145,14 +145,17 @@ export class StreamConnection {
     this.state = 'connecting';
     const transport = this.deps.choice.current;
     this.usedTransport = transport;
-    this.socket = openSocket({ ...this.deps.socket, transport }, {
-      connect: () => this.handleConnect(),
-      disconnect: (reason) => this.handleLost(reason, true),
-      error: (message) => this.handleLost(message, false),
-      broadcast: this.onBroadcast,
-      heartbeat: () => this.handleHeartbeat(),
-      malformed: (detail) => this.deps.events.malformedFrame?.(this, detail),
-    });
+    this.socket = openSocket(
+      { ...this.deps.socket, transport },
+      {
+        connect: () => this.handleConnect(),
+        disconnect: (reason) => this.handleLost(reason, true),
+        error: (message) => this.handleLost(message, false),
+        broadcast: this.onBroadcast,
+        heartbeat: () => this.handleHeartbeat(),
+        malformed: (detail) => this.deps.events.malformedFrame?.(this, detail),
+      },
+    );
   }
 
   private handleHeartbeat(): void {

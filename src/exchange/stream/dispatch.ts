@@ -10,13 +10,7 @@ import type { StreamClientEvents } from './events.js';
 import { type ParseCaches, type RawDepthLevel, parseDepth, parseMarketStats, parsePriceTicks, parseTrade, rawDepth } from './parse.js';
 
 /** Emits the typed event; returns the parse error of a malformed payload, else undefined. */
-export function dispatchParsed(
-  emitter: EventEmitter<StreamClientEvents>,
-  info: ChannelInfo,
-  data: unknown,
-  caches: ParseCaches,
-  depthSums: boolean,
-): unknown {
+export function dispatchParsed(emitter: EventEmitter<StreamClientEvents>, info: ChannelInfo, data: unknown, caches: ParseCaches, depthSums: boolean): unknown {
   switch (info.kind) {
     case 'depth': {
       const side = info.side === 'ask' ? 'ask' : 'bid';

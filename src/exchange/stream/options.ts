@@ -124,11 +124,7 @@ export function resolveOptions(options: StreamClientOptions): ResolvedStreamOpti
     reconnect: options.reconnect ?? {},
     connectTimeoutMs: positive('connectTimeoutMs', options.connectTimeoutMs, 10_000),
     staleAfterMs,
-    watchdogIntervalMs: positive(
-      'watchdogIntervalMs',
-      options.watchdogIntervalMs,
-      Math.min(1000, Math.max(50, Math.floor(shortest / 4))),
-    ),
+    watchdogIntervalMs: positive('watchdogIntervalMs', options.watchdogIntervalMs, Math.min(1000, Math.max(50, Math.floor(shortest / 4)))),
     rotateAfterMs: options.rotateAfterMs === undefined ? undefined : positive('rotateAfterMs', options.rotateAfterMs, 1),
     handoverTimeoutMs: positive('handoverTimeoutMs', options.handoverTimeoutMs, 5000),
     lifetime,
@@ -147,6 +143,7 @@ export function resolveLifetime(value: Partial<LifetimeRule> | false | undefined
   const rule = { ...EXCHANGE_LIFETIME, ...value };
   positive('lifetime.cutAfterMs', rule.cutAfterMs, 1);
   if (!Number.isFinite(rule.extendMs) || rule.extendMs < 0) throw new ParameterError('lifetime.extendMs', rule.extendMs, 'a number of ms >= 0');
-  if (!Number.isInteger(rule.maxExtensions) || rule.maxExtensions < 0) throw new ParameterError('lifetime.maxExtensions', rule.maxExtensions, 'an integer >= 0');
+  if (!Number.isInteger(rule.maxExtensions) || rule.maxExtensions < 0)
+    throw new ParameterError('lifetime.maxExtensions', rule.maxExtensions, 'an integer >= 0');
   return rule;
 }

@@ -249,10 +249,13 @@ export class PrivateStreamClient extends EventEmitter<PrivateStreamEvents> {
     if (deadline === undefined) return;
     let delay = deadline - this.lifetimeLeadMs - this.clock.now();
     if (retry) delay = Math.max(delay, Math.min(1000, this.lifetimeLeadMs / 4));
-    this.ageTimer = this.timers.setTimeout(() => {
-      this.ageTimer = undefined;
-      void this.rotate();
-    }, Math.max(0, delay));
+    this.ageTimer = this.timers.setTimeout(
+      () => {
+        this.ageTimer = undefined;
+        void this.rotate();
+      },
+      Math.max(0, delay),
+    );
   }
 
   stats(): PrivateStreamStats {

@@ -337,7 +337,10 @@ export class TransportChoice {
     this.decided ??= t;
     if (this.announced) return;
     this.announced = true;
-    this.logger.info({ transport: t, setting: this.setting, address: this.describe(t) }, `stream transport in use: ${t === 'ws' ? 'plain WebSocket' : 'socket.io'}`);
+    this.logger.info(
+      { transport: t, setting: this.setting, address: this.describe(t) },
+      `stream transport in use: ${t === 'ws' ? 'plain WebSocket' : 'socket.io'}`,
+    );
   }
 
   /**

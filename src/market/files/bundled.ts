@@ -42,19 +42,13 @@ export function formatBundled(candles: readonly Candle[]): string {
   const lines: string[] = [BUNDLED_HEADER];
   for (const c of candles) {
     if (!Number.isInteger(c.time)) throw new RangeError(`bundled candles need integer seconds, got time ${c.time}`);
-    lines.push(
-      `${c.time},${c.open.toFixed()},${c.high.toFixed()},${c.low.toFixed()},${c.close.toFixed()},${c.volume.toFixed()}`,
-    );
+    lines.push(`${c.time},${c.open.toFixed()},${c.high.toFixed()},${c.low.toFixed()},${c.close.toFixed()},${c.volume.toFixed()}`);
   }
   return lines.join('\n') + '\n';
 }
 
 /** Write candles (gzipped when the path ends in .gz) and the metadata sidecar. Returns the meta written. */
-export function writeBundledCandles(
-  csvPath: string,
-  candles: readonly Candle[],
-  meta: Omit<BundledMeta, 'format' | 'rows' | 'first' | 'last'>,
-): BundledMeta {
+export function writeBundledCandles(csvPath: string, candles: readonly Candle[], meta: Omit<BundledMeta, 'format' | 'rows' | 'first' | 'last'>): BundledMeta {
   const text = formatBundled(candles);
   mkdirSync(dirname(csvPath), { recursive: true });
   writeFileSync(csvPath, /\.gz$/i.test(csvPath) ? gzipSync(text, { level: 9 }) : text);

@@ -15,7 +15,20 @@
  * Float64 little-endian, `length` values each.
  */
 import { createHash } from 'node:crypto';
-import { closeSync, fstatSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, renameSync, statSync, unlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import {
+  closeSync,
+  fstatSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  readSync,
+  renameSync,
+  statSync,
+  unlinkSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import type { CandleColumns } from './columns.js';
 import { readCandleColumns, type CandleFileFormat } from './read.js';
@@ -104,7 +117,9 @@ function readEntry(path: string, want: Omit<Header, 'format' | 'length'>): (Cand
   const aligned = (buf.byteOffset + start) % 8 === 0;
   const col = (k: number) => {
     const off = start + 8 * n * k;
-    return aligned ? new Float64Array(buf.buffer, buf.byteOffset + off, n) : new Float64Array(buf.buffer.slice(buf.byteOffset + off, buf.byteOffset + off + 8 * n));
+    return aligned
+      ? new Float64Array(buf.buffer, buf.byteOffset + off, n)
+      : new Float64Array(buf.buffer.slice(buf.byteOffset + off, buf.byteOffset + off + 8 * n));
   };
   return { length: n, time: col(0), open: col(1), high: col(2), low: col(3), close: col(4), volume: col(5), format: h.format };
 }

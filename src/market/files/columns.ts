@@ -56,7 +56,15 @@ export function shareColumns(c: CandleColumns): CandleColumns {
     a.set(from.subarray(0, n));
     return a;
   };
-  return { length: n, time: view(0, c.time), open: view(1, c.open), high: view(2, c.high), low: view(3, c.low), close: view(4, c.close), volume: view(5, c.volume) };
+  return {
+    length: n,
+    time: view(0, c.time),
+    open: view(1, c.open),
+    high: view(2, c.high),
+    low: view(3, c.low),
+    close: view(4, c.close),
+    volume: view(5, c.volume),
+  };
 }
 
 export function candlesToColumns(candles: readonly Candle[]): CandleColumns {

@@ -29,7 +29,11 @@ export interface CsvLayout {
 }
 
 function clean(name: string): string {
-  return name.trim().replace(/^"(.*)"$/, '$1').trim().toLowerCase();
+  return name
+    .trim()
+    .replace(/^"(.*)"$/, '$1')
+    .trim()
+    .toLowerCase();
 }
 
 export function csvLayout(file: string, headerLine: string): CsvLayout {

@@ -85,7 +85,7 @@ function csvLines(file: string): number[] | undefined {
   const lines: number[] = [];
   let header = false;
   let lineNo = 0;
-  for (let pos = 0; pos < text.length; ) {
+  for (let pos = 0; pos < text.length;) {
     let end = text.indexOf('\n', pos);
     if (end < 0) end = text.length;
     lineNo++;

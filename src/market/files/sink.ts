@@ -105,7 +105,15 @@ export class ColumnSink extends CheckingSink {
   }
 
   row(pos: number, t: RawValue, o: RawValue, h: RawValue, l: RawValue, c: RawValue, v: RawValue): void {
-    this.append(pos, this.time(pos, t), this.num(pos, 'open', o), this.num(pos, 'high', h), this.num(pos, 'low', l), this.num(pos, 'close', c), this.num(pos, 'volume', v));
+    this.append(
+      pos,
+      this.time(pos, t),
+      this.num(pos, 'open', o),
+      this.num(pos, 'high', h),
+      this.num(pos, 'low', l),
+      this.num(pos, 'close', c),
+      this.num(pos, 'volume', v),
+    );
   }
 
   /** A row already read as numbers (`time` an epoch number of any unit). */

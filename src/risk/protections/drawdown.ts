@@ -10,6 +10,7 @@ export function checkDrawdown(memo: ProtectionsMemo, equity: Decimal, limitPct: 
   }
   if (!peak.gt(0)) return undefined;
   const dd = peak.minus(equity).div(peak).mul(100);
-  if (dd.gte(limitPct)) return `max drawdown: equity ${equity.toFixed()} is ${dd.toDecimalPlaces(4).toFixed()}% below its peak ${peak.toFixed()}, limit ${limitPct}%`;
+  if (dd.gte(limitPct))
+    return `max drawdown: equity ${equity.toFixed()} is ${dd.toDecimalPlaces(4).toFixed()}% below its peak ${peak.toFixed()}, limit ${limitPct}%`;
   return undefined;
 }

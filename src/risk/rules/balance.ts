@@ -42,7 +42,9 @@ export class BalanceRule implements RiskRule {
     const bal = this.ports.balance(s.account, spend.asset);
     const res = this.reservations.tryReserve(req, bal);
     if (!res.ok) {
-      const held = bal ? `value ${bal.value.toFixed()} − locked ${bal.locked.toFixed()} − reserved ${this.reservations.reserved(s.account, spend.asset).toFixed()}` : 'no balance';
+      const held = bal
+        ? `value ${bal.value.toFixed()} − locked ${bal.locked.toFixed()} − reserved ${this.reservations.reserved(s.account, spend.asset).toFixed()}`
+        : 'no balance';
       return `needs ${spend.amount.toFixed()} ${spend.asset} (fees included) but only ${res.free.toFixed()} is free on ${s.account} (${held})`;
     }
     s.reservationId = res.id;

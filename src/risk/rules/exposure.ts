@@ -35,7 +35,7 @@ export class ExposureRule implements RiskRule {
 
   check(s: CheckState): string | undefined {
     const it = s.intent;
-    const adds = (it.kind === 'order' || it.kind === 'instant') ? it.side === 'BUY' : it.kind === 'marginOpen';
+    const adds = it.kind === 'order' || it.kind === 'instant' ? it.side === 'BUY' : it.kind === 'marginOpen';
     if (!adds || !s.market) return undefined;
     const scopes: Scope[] = [
       { label: 'bot', limits: s.global },
@@ -121,7 +121,8 @@ export class ExposureRule implements RiskRule {
     }
     if (assetCap && s.quantity) {
       const after = assetQty.plus(s.quantity);
-      if (dgt(after, assetCap)) return `${scope.label} would hold ${after.toFixed()} ${m.base} (${assetQty.toFixed()} now + ${s.quantity.toFixed()}), above the limit ${assetCap.toFixed()}`;
+      if (dgt(after, assetCap))
+        return `${scope.label} would hold ${after.toFixed()} ${m.base} (${assetQty.toFixed()} now + ${s.quantity.toFixed()}), above the limit ${assetCap.toFixed()}`;
     }
     if (totalCap && dgt(inQuote.plus(add), totalCap)) {
       return `${scope.label} total position value in ${m.quote} would be ${inQuote.plus(add).toFixed()} (${inQuote.toFixed()} now + ${add.toFixed()}), above the limit ${totalCap.toFixed()}`;

@@ -46,7 +46,8 @@ export class MarginRule implements RiskRule {
           if (cur === asset) existing = existing.plus(p.loan.value);
         }
         const after = existing.plus(loan);
-        if (after.gt(cap)) return `total ${asset} loan would be ${after.toFixed()} (${existing.toFixed()} open + ${loan.toFixed()} for this position), above the limit ${cap.toFixed()}`;
+        if (after.gt(cap))
+          return `total ${asset} loan would be ${after.toFixed()} (${existing.toFixed()} open + ${loan.toFixed()} for this position), above the limit ${cap.toFixed()}`;
       }
     }
     const minDist = lim.minCallDistancePct;
@@ -57,7 +58,8 @@ export class MarginRule implements RiskRule {
         return `the dry-run preview was taken at the open price ${preview.openPrice.toFixed()}, not ${open.toFixed()}: its call price does not apply`;
       }
       const call = preview?.callPrice ?? this.ports.marginCallPrice?.(it, open, m);
-      if (!call) return `no call price for the new ${it.side} on ${it.market}: neither a dry-run preview nor a formula was given, and a minimum call distance of ${minDist}% is set`;
+      if (!call)
+        return `no call price for the new ${it.side} on ${it.market}: neither a dry-run preview nor a formula was given, and a minimum call distance of ${minDist}% is set`;
       const current = s.book?.mid() ?? open;
       const dist = (long ? current.minus(call) : call.minus(current)).div(current).mul(HUNDRED);
       if (dist.lt(minDist)) {

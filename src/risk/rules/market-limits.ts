@@ -36,13 +36,20 @@ export function roundPrice(price: Decimal, tick: Decimal, buy: boolean): Decimal
  * on the wrong side of the open price, or one that the rounding would bring to it, is a denial
  * naming the value, the tick and the open price.
  */
-export function marginBracketOnTick(field: 'stopLoss' | 'takeProfit', value: Decimal, side: 'long' | 'short', openPrice: Decimal, tick: Decimal): Decimal | string {
+export function marginBracketOnTick(
+  field: 'stopLoss' | 'takeProfit',
+  value: Decimal,
+  side: 'long' | 'short',
+  openPrice: Decimal,
+  tick: Decimal,
+): Decimal | string {
   if (!value.gt(0)) return `${field} must be positive, got ${value.toFixed()}`;
   const below = (field === 'stopLoss') === (side === 'long');
   const where = `${below ? 'below' : 'above'} the open price ${openPrice.toFixed()} of a ${side}`;
   if (below ? !value.lt(openPrice) : !value.gt(openPrice)) return `${field} ${value.toFixed()} must be ${where}`;
   const r = roundToStep(value, tick, below);
-  if (below ? !r.lt(openPrice) : !r.gt(openPrice)) return `${field} ${value.toFixed()} rounds to ${r.toFixed()} at the tick ${tick.toFixed()}, which is not ${where}`;
+  if (below ? !r.lt(openPrice) : !r.gt(openPrice))
+    return `${field} ${value.toFixed()} rounds to ${r.toFixed()} at the tick ${tick.toFixed()}, which is not ${where}`;
   return r;
 }
 
@@ -111,7 +118,7 @@ export class MarketLimitsRule implements RiskRule {
     if (size.kind === 'base') {
       qty = size.quantity;
     } else if (size.kind === 'quote') {
-      if (!(size.amount.gt(0))) return `size.amount must be positive, got ${size.amount.toFixed()}`;
+      if (!size.amount.gt(0)) return `size.amount must be positive, got ${size.amount.toFixed()}`;
       qty = walkable ? walkQuote(levels, size.amount).filled : size.amount.div(limitPx ?? (stopPx as Decimal));
     } else {
       const f = size.fraction;
@@ -122,10 +129,19 @@ export class MarketLimitsRule implements RiskRule {
       const budget = free.mul(f);
       qty = buy ? budget.div(boundPx.mul(onePlusOf(m.takerFee))) : budget;
     }
-    if (!(qty.gt(0))) return `quantity must be positive, got ${qty.toFixed()}`;
+    if (!qty.gt(0)) return `quantity must be positive, got ${qty.toFixed()}`;
     const rounded = roundToStep(qty, m.qtyStep, false);
     if (size.kind !== 'base' || !deq(rounded, qty)) {
-      adjust(s, NAME, 'size', sizeText(size), rounded.toFixed(), size.kind === 'base' ? `rounded down to the step ${gridText(m.qtyStep)}` : `resolved to a base quantity, rounded down to the step ${gridText(m.qtyStep)}`);
+      adjust(
+        s,
+        NAME,
+        'size',
+        sizeText(size),
+        rounded.toFixed(),
+        size.kind === 'base'
+          ? `rounded down to the step ${gridText(m.qtyStep)}`
+          : `resolved to a base quantity, rounded down to the step ${gridText(m.qtyStep)}`,
+      );
     }
     if (rounded.isZero()) return `quantity ${qty.toFixed()} rounds down to 0 at the step ${m.qtyStep.toFixed()} of ${it.symbol}`;
     if (dlt(rounded, m.minQty)) return `quantity ${rounded.toFixed()} is below the minimum ${m.minQty.toFixed()} of ${it.symbol}`;
@@ -160,7 +176,8 @@ export class MarketLimitsRule implements RiskRule {
     if (!value.gt(0)) return `${field} must be positive, got ${value.toFixed()}`;
     const r = roundPrice(value, tick, buy);
     if (r.isZero()) return `${field} ${value.toFixed()} rounds down to 0 at the tick ${tick.toFixed()}`;
-    if (!deq(r, value)) adjust(s, NAME, field, value.toFixed(), r.toFixed(), `rounded ${buy ? 'down' : 'up'} to the tick ${gridText(tick)} (never a worse price)`);
+    if (!deq(r, value))
+      adjust(s, NAME, field, value.toFixed(), r.toFixed(), `rounded ${buy ? 'down' : 'up'} to the tick ${gridText(tick)} (never a worse price)`);
     return r;
   }
 
@@ -193,7 +210,15 @@ export class MarketLimitsRule implements RiskRule {
       if (v === undefined) continue;
       const b = marginBracketOnTick(field, v, it.side, r, m.priceTick);
       if (typeof b === 'string') return b;
-      if (!deq(b, v)) adjust(s, NAME, field, v.toFixed(), b.toFixed(), `rounded ${b.gt(v) ? 'up' : 'down'} to the tick ${gridText(m.priceTick)}, toward the open price (the exit comes no later)`);
+      if (!deq(b, v))
+        adjust(
+          s,
+          NAME,
+          field,
+          v.toFixed(),
+          b.toFixed(),
+          `rounded ${b.gt(v) ? 'up' : 'down'} to the tick ${gridText(m.priceTick)}, toward the open price (the exit comes no later)`,
+        );
       brackets[field] = b;
     }
     s.intent = { ...it, openPrice: r, ...brackets };

@@ -43,7 +43,8 @@ export class OrderRateRule implements RiskRule {
       if (free < 1) {
         const who = b === this.bot ? 'the bot' : `strategy ${s.strategy}`;
         s.retryAfterMs = b.msUntilSlot();
-        const cap = kind === 'new' ? `${b.limit - b.reserveForCancels} new orders (${b.reserveForCancels} of ${b.limit} slots kept for cancels)` : `${b.limit} requests`;
+        const cap =
+          kind === 'new' ? `${b.limit - b.reserveForCancels} new orders (${b.reserveForCancels} of ${b.limit} slots kept for cancels)` : `${b.limit} requests`;
         return `${who} sent ${b.used()} order requests in the last ${b.windowMs} ms; ${kind === 'new' ? 'new orders' : 'cancels'} may use ${cap}; next slot in ${b.msUntilSlot()} ms`;
       }
       take = Math.min(take, free);

@@ -41,7 +41,8 @@ export class PriceSanityRule implements RiskRule {
     }
     if (type === 'MARKET' && it.kind === 'order') {
       if (!book) return `no local book of ${symbol} to walk a market order through`;
-      if (s.exhausted) return `the local book of ${symbol} cannot fill ${s.quantity?.toFixed()}: the order is larger than the book (the exchange would cancel it)`;
+      if (s.exhausted)
+        return `the local book of ${symbol} cannot fill ${s.quantity?.toFixed()}: the order is larger than the book (the exchange would cancel it)`;
       const buy = it.side === 'BUY';
       const best = buy ? book.bestAsk() : book.bestBid();
       const worst = s.worstLevel;

@@ -79,7 +79,9 @@ function renderChrome() {
   if (bot) conn.append(connectionBadge(bot));
   const list = document.getElementById('strategy-links');
   clear(list);
-  if (bot) for (const s of bot.strategies.values()) list.append(h('a', { href: `#/strategy/${encodeURIComponent(s.name)}`, 'data-route': `strategy/${s.name}` }, s.name));
+  if (bot)
+    for (const s of bot.strategies.values())
+      list.append(h('a', { href: `#/strategy/${encodeURIComponent(s.name)}`, 'data-route': `strategy/${s.name}` }, s.name));
   const route = currentRoute();
   for (const a of document.querySelectorAll('nav a')) a.classList.toggle('current', a.dataset.route === route.join('/'));
 }
@@ -115,7 +117,16 @@ function render() {
     return;
   }
   const bot = selected();
-  const pages = { overview: overviewPage, positions: positionsPage, orders: ordersPage, fills: fillsPage, denials: denialsPage, books: booksPage, logs: logsPage, strategy: strategyPage };
+  const pages = {
+    overview: overviewPage,
+    positions: positionsPage,
+    orders: ordersPage,
+    fills: fillsPage,
+    denials: denialsPage,
+    books: booksPage,
+    logs: logsPage,
+    strategy: strategyPage,
+  };
   const fn = pages[route[0]] ?? overviewPage;
   page = fn(el, bot, route.slice(1));
 }
@@ -136,28 +147,52 @@ function haltResume(bot) {
   const st = bot.status?.tradingState?.state;
   if (!st) return null;
   return st === 'active'
-    ? h('button', {
-        type: 'button',
-        class: 'danger',
-        testid: 'halt',
-        onclick: async () => {
-          const ok = await confirmAction({ title: `Halt ${bot.name}?`, message: 'Every open order is cancelled and no new order is placed until you resume. The halt survives restarts.', confirmLabel: 'Halt trading', reason: 'required' });
-          if (ok) await control(bot, 'halted', () => bot.post('/api/v1/halt', { reason: ok.reason }));
+    ? h(
+        'button',
+        {
+          type: 'button',
+          class: 'danger',
+          testid: 'halt',
+          onclick: async () => {
+            const ok = await confirmAction({
+              title: `Halt ${bot.name}?`,
+              message: 'Every open order is cancelled and no new order is placed until you resume. The halt survives restarts.',
+              confirmLabel: 'Halt trading',
+              reason: 'required',
+            });
+            if (ok) await control(bot, 'halted', () => bot.post('/api/v1/halt', { reason: ok.reason }));
+          },
         },
-      }, 'Halt trading…')
-    : h('button', {
-        type: 'button',
-        class: 'primary',
-        testid: 'resume',
-        onclick: async () => {
-          const ok = await confirmAction({ title: `Resume ${bot.name}?`, message: 'The strategies may place orders again at once.', confirmLabel: 'Resume trading', danger: false, reason: 'optional' });
-          if (ok) await control(bot, 'resumed', () => bot.post('/api/v1/resume', ok.reason ? { reason: ok.reason } : {}));
+        'Halt trading…',
+      )
+    : h(
+        'button',
+        {
+          type: 'button',
+          class: 'primary',
+          testid: 'resume',
+          onclick: async () => {
+            const ok = await confirmAction({
+              title: `Resume ${bot.name}?`,
+              message: 'The strategies may place orders again at once.',
+              confirmLabel: 'Resume trading',
+              danger: false,
+              reason: 'optional',
+            });
+            if (ok) await control(bot, 'resumed', () => bot.post('/api/v1/resume', ok.reason ? { reason: ok.reason } : {}));
+          },
         },
-      }, 'Resume trading…');
+        'Resume trading…',
+      );
 }
 
 function stat(label, value, attrs = {}) {
-  return h('div', { class: 'stat' }, h('div', { class: 'label' }, label), h('div', { class: `value ${attrs.class ?? ''}`, testid: attrs.testid, dataset: attrs.dataset, title: attrs.title }, value));
+  return h(
+    'div',
+    { class: 'stat' },
+    h('div', { class: 'label' }, label),
+    h('div', { class: `value ${attrs.class ?? ''}`, testid: attrs.testid, dataset: attrs.dataset, title: attrs.title }, value),
+  );
 }
 
 function overviewPage(el, bot) {
@@ -167,14 +202,31 @@ function overviewPage(el, bot) {
   const ddBox = h('div', { class: 'chart small', testid: 'drawdown-chart' });
   const pnl = h('section', {});
   const eqHead = h('h2', {}, 'Equity');
-  el.append(h('h1', {}, `${bot.name}: overview`), state, stats, eqHead, eqBox, h('h2', {}, 'Drawdown from the peak (%)'), ddBox, h('h2', {}, 'PnL by strategy'), pnl);
+  el.append(
+    h('h1', {}, `${bot.name}: overview`),
+    state,
+    stats,
+    eqHead,
+    eqBox,
+    h('h2', {}, 'Drawdown from the peak (%)'),
+    ddBox,
+    h('h2', {}, 'PnL by strategy'),
+    pnl,
+  );
   const charts = equityCharts(eqBox, ddBox);
   const offs = [
     live(bot, state, ['status', 'tradingState'], (box) => {
       const t = bot.status.tradingState;
       put(
         box,
-        h('div', { class: 'trading' }, h('span', { class: 'label' }, 'Trading'), h('span', { testid: 'trading-state', dataset: { state: t.state } }, stateBadge(t.state)), t.reason ? h('span', { class: 'reason', testid: 'trading-reason' }, t.reason) : null, h('span', { class: 'muted' }, `since ${time(t.since)}`)),
+        h(
+          'div',
+          { class: 'trading' },
+          h('span', { class: 'label' }, 'Trading'),
+          h('span', { testid: 'trading-state', dataset: { state: t.state } }, stateBadge(t.state)),
+          t.reason ? h('span', { class: 'reason', testid: 'trading-reason' }, t.reason) : null,
+          h('span', { class: 'muted' }, `since ${time(t.since)}`),
+        ),
         haltResume(bot),
       );
     }),
@@ -244,15 +296,24 @@ function ordersTable(bot, orders, testid) {
       [
         '',
         (o) =>
-          h('button', {
-            type: 'button',
-            class: 'small danger',
-            testid: 'cancel-order',
-            onclick: async () => {
-              const ok = await confirmAction({ title: 'Cancel this order?', message: `${o.strategy}: ${o.side} ${o.quantity} ${o.symbol} at ${o.price ?? 'market'} (${o.clientOrderId})`, confirmLabel: 'Cancel the order' });
-              if (ok) await control(bot, `order ${o.clientOrderId} cancelled`, () => bot.post(`/api/v1/orders/${encodeURIComponent(o.clientOrderId)}/cancel`));
+          h(
+            'button',
+            {
+              type: 'button',
+              class: 'small danger',
+              testid: 'cancel-order',
+              onclick: async () => {
+                const ok = await confirmAction({
+                  title: 'Cancel this order?',
+                  message: `${o.strategy}: ${o.side} ${o.quantity} ${o.symbol} at ${o.price ?? 'market'} (${o.clientOrderId})`,
+                  confirmLabel: 'Cancel the order',
+                });
+                if (ok)
+                  await control(bot, `order ${o.clientOrderId} cancelled`, () => bot.post(`/api/v1/orders/${encodeURIComponent(o.clientOrderId)}/cancel`));
+              },
             },
-          }, 'Cancel'),
+            'Cancel',
+          ),
       ],
     ],
     orders,
@@ -260,7 +321,8 @@ function ordersTable(bot, orders, testid) {
   );
 }
 
-const openOrdersOf = (bot, strategy) => [...bot.openOrders.values()].filter((o) => !strategy || o.strategy === strategy).sort((a, b) => b.createdAt - a.createdAt);
+const openOrdersOf = (bot, strategy) =>
+  [...bot.openOrders.values()].filter((o) => !strategy || o.strategy === strategy).sort((a, b) => b.createdAt - a.createdAt);
 
 function ordersPage(el, bot) {
   const open = h('section', {});
@@ -350,14 +412,22 @@ function denialsTable(denials, testid) {
 
 function denialsPage(el, bot) {
   const box = h('section', {});
-  el.append(h('h1', {}, `${bot.name}: denials`), h('p', { class: 'muted' }, 'Intents the risk rules refused and orders the exchange rejected, with the reason the strategy was given.'), box);
+  el.append(
+    h('h1', {}, `${bot.name}: denials`),
+    h('p', { class: 'muted' }, 'Intents the risk rules refused and orders the exchange rejected, with the reason the strategy was given.'),
+    box,
+  );
   return live(bot, box, ['denial'], (b) => b.append(denialsTable(bot.denials, 'denials')));
 }
 
 const LEVEL = { 10: 'trace', 20: 'debug', 30: 'info', 40: 'warn', 50: 'error', 60: 'fatal' };
 
 function logsPage(el, bot) {
-  const level = h('select', { testid: 'log-level' }, ['trace', 'debug', 'info', 'warn', 'error'].map((l) => h('option', { value: l, selected: l === 'info' }, l)));
+  const level = h(
+    'select',
+    { testid: 'log-level' },
+    ['trace', 'debug', 'info', 'warn', 'error'].map((l) => h('option', { value: l, selected: l === 'info' }, l)),
+  );
   const box = h('pre', { class: 'logs', testid: 'logs' });
   const min = () => Number(Object.entries(LEVEL).find(([, n]) => n === level.value)?.[0] ?? 30);
   const line = (l) => {
@@ -390,7 +460,17 @@ function strategyPage(el, bot, [name]) {
   const orders = h('section', {});
   const fillsBox = h('section', {});
   const denials = h('section', {});
-  el.append(h('h1', {}, `${bot.name}: ${name}`), head, charts, h('h2', {}, 'Open orders'), orders, h('h2', {}, 'Fills'), fillsBox, h('h2', {}, 'Recent denials'), denials);
+  el.append(
+    h('h1', {}, `${bot.name}: ${name}`),
+    head,
+    charts,
+    h('h2', {}, 'Open orders'),
+    orders,
+    h('h2', {}, 'Fills'),
+    fillsBox,
+    h('h2', {}, 'Recent denials'),
+    denials,
+  );
   const s0 = bot.strategies.get(name);
   if (!s0) {
     el.append(h('p', { class: 'error' }, bot.state === 'live' ? `${name} is not a strategy of ${bot.name}` : 'Connecting…'));
@@ -408,7 +488,10 @@ function strategyPage(el, bot, [name]) {
   }
   const mark = () => {
     for (const [m, { chart, box }] of byMarket) {
-      const n = chart.marks(openOrdersOf(bot, name).filter((o) => o.symbol === m), fills.filter((f) => f.symbol === m));
+      const n = chart.marks(
+        openOrdersOf(bot, name).filter((o) => o.symbol === m),
+        fills.filter((f) => f.symbol === m),
+      );
       box.dataset.markers = String(n);
     }
   };
@@ -452,33 +535,58 @@ function strategyPage(el, bot, [name]) {
     live(bot, head, ['strategies', 'strategy'], (box) => {
       const s = bot.strategies.get(name);
       if (!s) return;
-      const stop = h('button', {
-        type: 'button',
-        class: 'danger',
-        testid: 'stop-strategy',
-        onclick: async () => {
-          const ok = await confirmAction({ title: `Stop ${name}?`, message: 'Its onStop runs, it gets no more events and its open orders are cancelled. The other strategies go on.', confirmLabel: 'Stop the strategy' });
-          if (ok) await control(bot, `${name} stopped`, () => bot.post(`/api/v1/strategies/${encodeURIComponent(name)}/stop`, {}));
+      const stop = h(
+        'button',
+        {
+          type: 'button',
+          class: 'danger',
+          testid: 'stop-strategy',
+          onclick: async () => {
+            const ok = await confirmAction({
+              title: `Stop ${name}?`,
+              message: 'Its onStop runs, it gets no more events and its open orders are cancelled. The other strategies go on.',
+              confirmLabel: 'Stop the strategy',
+            });
+            if (ok) await control(bot, `${name} stopped`, () => bot.post(`/api/v1/strategies/${encodeURIComponent(name)}/stop`, {}));
+          },
         },
-      }, 'Stop…');
-      const start = h('button', {
-        type: 'button',
-        class: 'primary',
-        testid: 'start-strategy',
-        onclick: async () => {
-          const ok = await confirmAction({ title: `Start ${name}?`, message: 'A fresh instance starts, as after a restart of the bot.', confirmLabel: 'Start the strategy', danger: false });
-          if (ok) await control(bot, `${name} started`, () => bot.post(`/api/v1/strategies/${encodeURIComponent(name)}/start`, {}));
+        'Stop…',
+      );
+      const start = h(
+        'button',
+        {
+          type: 'button',
+          class: 'primary',
+          testid: 'start-strategy',
+          onclick: async () => {
+            const ok = await confirmAction({
+              title: `Start ${name}?`,
+              message: 'A fresh instance starts, as after a restart of the bot.',
+              confirmLabel: 'Start the strategy',
+              danger: false,
+            });
+            if (ok) await control(bot, `${name} started`, () => bot.post(`/api/v1/strategies/${encodeURIComponent(name)}/start`, {}));
+          },
         },
-      }, 'Start…');
-      const cancelAll = h('button', {
-        type: 'button',
-        class: 'danger',
-        testid: 'cancel-all',
-        onclick: async () => {
-          const ok = await confirmAction({ title: `Cancel every order of ${name}?`, message: 'The strategy keeps running and may place new orders.', confirmLabel: 'Cancel its orders' });
-          if (ok) await control(bot, `orders of ${name} cancelled`, () => bot.post(`/api/v1/strategies/${encodeURIComponent(name)}/cancel-orders`, {}));
+        'Start…',
+      );
+      const cancelAll = h(
+        'button',
+        {
+          type: 'button',
+          class: 'danger',
+          testid: 'cancel-all',
+          onclick: async () => {
+            const ok = await confirmAction({
+              title: `Cancel every order of ${name}?`,
+              message: 'The strategy keeps running and may place new orders.',
+              confirmLabel: 'Cancel its orders',
+            });
+            if (ok) await control(bot, `orders of ${name} cancelled`, () => bot.post(`/api/v1/strategies/${encodeURIComponent(name)}/cancel-orders`, {}));
+          },
         },
-      }, 'Cancel all its orders…');
+        'Cancel all its orders…',
+      );
       box.append(
         h(
           'div',
@@ -506,7 +614,14 @@ function strategyPage(el, bot, [name]) {
       );
     }),
     live(bot, orders, ['order'], (box) => box.append(ordersTable(bot, openOrdersOf(bot, name), 'strategy-orders'))),
-    live(bot, denials, ['denial'], (box) => box.append(denialsTable(bot.denials.filter((d) => d.strategy === name), 'strategy-denials'))),
+    live(bot, denials, ['denial'], (box) =>
+      box.append(
+        denialsTable(
+          bot.denials.filter((d) => d.strategy === name),
+          'strategy-denials',
+        ),
+      ),
+    ),
     bot.on((topic, data) => {
       if (topic === 'load') load();
       if (topic === 'order' && data.strategy === name) mark();
@@ -565,9 +680,35 @@ function botCard(bot) {
       h(
         'div',
         { class: 'actions' },
-        h('button', { type: 'button', class: 'primary', onclick: () => { sessionStorage.setItem(SELECTED, bot.entry.id); location.hash = '#/overview'; render(); } }, 'Open'),
+        h(
+          'button',
+          {
+            type: 'button',
+            class: 'primary',
+            onclick: () => {
+              sessionStorage.setItem(SELECTED, bot.entry.id);
+              location.hash = '#/overview';
+              render();
+            },
+          },
+          'Open',
+        ),
         s ? haltResume(bot) : null,
-        bot.entry.id === HOME ? null : h('button', { type: 'button', class: 'small', testid: 'remove-bot', onclick: () => { removeBot(bot.entry.id); render(); } }, 'Remove'),
+        bot.entry.id === HOME
+          ? null
+          : h(
+              'button',
+              {
+                type: 'button',
+                class: 'small',
+                testid: 'remove-bot',
+                onclick: () => {
+                  removeBot(bot.entry.id);
+                  render();
+                },
+              },
+              'Remove',
+            ),
       ),
     );
   };
@@ -644,7 +785,10 @@ function connectPage(el) {
           try {
             await new Bot(entry).get('/api/v1/status');
           } catch (x) {
-            err.textContent = x.status === 401 ? 'This token is refused: give the read-only or the control token the bot printed at start (or set in MIZAN_SERVER_TOKEN / MIZAN_SERVER_CONTROL_TOKEN).' : x.message;
+            err.textContent =
+              x.status === 401
+                ? 'This token is refused: give the read-only or the control token the bot printed at start (or set in MIZAN_SERVER_TOKEN / MIZAN_SERVER_CONTROL_TOKEN).'
+                : x.message;
             submit.disabled = false;
             return;
           }
@@ -659,7 +803,11 @@ function connectPage(el) {
         },
       },
       h('h1', {}, `Connect to ${location.host}`),
-      h('p', {}, 'Give the bot\'s token: the read-only one to watch, the control one to halt, resume, stop strategies and cancel orders. It stays in this browser and is sent only to the bot, in a header.'),
+      h(
+        'p',
+        {},
+        "Give the bot's token: the read-only one to watch, the control one to halt, resume, stop strategies and cancel orders. It stays in this browser and is sent only to the bot, in a header.",
+      ),
       h('label', { for: 'token' }, 'Token'),
       token,
       h('label', {}, remember, ' remember on this device (else forgotten when the tab closes)'),

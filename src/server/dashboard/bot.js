@@ -68,7 +68,10 @@ export class Bot {
     try {
       r = await fetch(`${this.base}${path}`, init);
     } catch {
-      throw new ApiError(0, `cannot reach ${this.base} (not running, or it does not allow this page's origin ${location.origin}: add it to server.origins in that bot's config)`);
+      throw new ApiError(
+        0,
+        `cannot reach ${this.base} (not running, or it does not allow this page's origin ${location.origin}: add it to server.origins in that bot's config)`,
+      );
     }
     const text = await r.text();
     let json = {};

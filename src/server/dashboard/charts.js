@@ -24,8 +24,17 @@ function chartIn(el, height) {
 export function equityCharts(eqEl, ddEl, format) {
   const eq = chartIn(eqEl, 260);
   const dd = chartIn(ddEl, 160);
-  const line = eq.addSeries(LC.LineSeries, { color: '#58a6ff', lineWidth: 2, ...(format ? { priceFormat: { type: 'custom', minMove: 1e-8, formatter: format } } : {}) });
-  const area = dd.addSeries(LC.AreaSeries, { lineColor: '#f85149', topColor: 'rgba(248,81,73,0.05)', bottomColor: 'rgba(248,81,73,0.4)', priceFormat: { type: 'custom', minMove: 0.001, formatter: (v) => `${v.toFixed(3)} %` } });
+  const line = eq.addSeries(LC.LineSeries, {
+    color: '#58a6ff',
+    lineWidth: 2,
+    ...(format ? { priceFormat: { type: 'custom', minMove: 1e-8, formatter: format } } : {}),
+  });
+  const area = dd.addSeries(LC.AreaSeries, {
+    lineColor: '#f85149',
+    topColor: 'rgba(248,81,73,0.05)',
+    bottomColor: 'rgba(248,81,73,0.4)',
+    priceFormat: { type: 'custom', minMove: 0.001, formatter: (v) => `${v.toFixed(3)} %` },
+  });
   eqEl.chartSeries = line;
   ddEl.chartSeries = area;
   let fitted = false;
@@ -63,7 +72,13 @@ export function equityCharts(eqEl, ddEl, format) {
 /** A market's candles with the strategy's orders (circles at their price) and fills (arrows). */
 export function candleChart(el, resolution) {
   const chart = chartIn(el, 360);
-  const series = chart.addSeries(LC.CandlestickSeries, { upColor: '#3fb950', downColor: '#f85149', borderVisible: false, wickUpColor: '#3fb950', wickDownColor: '#f85149' });
+  const series = chart.addSeries(LC.CandlestickSeries, {
+    upColor: '#3fb950',
+    downColor: '#f85149',
+    borderVisible: false,
+    wickUpColor: '#3fb950',
+    wickDownColor: '#f85149',
+  });
   const markers = LC.createSeriesMarkers(series, []);
   const bar = (c) => ({ time: c.time, open: Number(c.open), high: Number(c.high), low: Number(c.low), close: Number(c.close) });
   const snap = (ms) => Math.floor(ms / 1000 / resolution) * resolution;
@@ -84,7 +99,15 @@ export function candleChart(el, resolution) {
       const m = [
         ...orders
           .filter((o) => o.price !== null)
-          .map((o) => ({ time: snap(o.createdAt), position: 'atPriceMiddle', price: Number(o.price), shape: 'circle', color: String(o.side).toLowerCase() === 'buy' ? '#2ea04380' : '#da363380', size: 0.6, id: o.clientOrderId })),
+          .map((o) => ({
+            time: snap(o.createdAt),
+            position: 'atPriceMiddle',
+            price: Number(o.price),
+            shape: 'circle',
+            color: String(o.side).toLowerCase() === 'buy' ? '#2ea04380' : '#da363380',
+            size: 0.6,
+            id: o.clientOrderId,
+          })),
         ...fills.map((f) => ({
           time: snap(f.ts),
           position: 'atPriceMiddle',
@@ -108,7 +131,11 @@ export function candleChart(el, resolution) {
         let s = lines.get(p.name);
         if (!s) {
           const pane = p.pane === 'price' ? 0 : 1 + panes.indexOf(p.pane);
-          s = chart.addSeries(LC.LineSeries, { color: p.color ?? PALETTE[lines.size % PALETTE.length], lineWidth: 2, title: p.name, priceLineVisible: false, lastValueVisible: false }, pane);
+          s = chart.addSeries(
+            LC.LineSeries,
+            { color: p.color ?? PALETTE[lines.size % PALETTE.length], lineWidth: 2, title: p.name, priceLineVisible: false, lastValueVisible: false },
+            pane,
+          );
           for (const level of p.levels) s.createPriceLine({ price: level, color: '#8b949e', lineStyle: 2, lineWidth: 1, axisLabelVisible: true });
           lines.set(p.name, s);
         }

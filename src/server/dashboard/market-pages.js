@@ -25,7 +25,11 @@ export function fmt(bot) {
 
 export function booksPage(el, bot) {
   const box = h('section', {});
-  el.append(h('h1', {}, `${bot.name}: books`), h('p', { class: 'muted' }, 'Best bid and ask, the spread, and the quantity resting within 1 % of the mid on each side.'), box);
+  el.append(
+    h('h1', {}, `${bot.name}: books`),
+    h('p', { class: 'muted' }, 'Best bid and ask, the spread, and the quantity resting within 1 % of the mid on each side.'),
+    box,
+  );
   let books = null;
   let error = '';
   const draw = (b) => {
@@ -41,8 +45,28 @@ export function booksPage(el, bot) {
           ['best bid', (x) => h('span', { class: 'pos', testid: 'best-bid' }, lvl(x, x.bestBid))],
           ['best ask', (x) => h('span', { class: 'neg', testid: 'best-ask' }, lvl(x, x.bestAsk))],
           ['spread', (x) => h('span', { testid: 'spread' }, x.spread === null ? '—' : `${f.price(x.symbol, x.spread)} (${x.spreadBps} bps)`)],
-          ['bid depth ±1 %', (x) => h('span', { testid: 'bid-depth' }, x.depth ? `${f.qty(x.symbol, x.depth.bid.quantity)} (${f.quote(x.symbol, x.depth.bid.notional)} ${f.quoteOf(x.symbol)}, ${x.depth.bid.levels} levels)` : '—')],
-          ['ask depth ±1 %', (x) => h('span', { testid: 'ask-depth' }, x.depth ? `${f.qty(x.symbol, x.depth.ask.quantity)} (${f.quote(x.symbol, x.depth.ask.notional)} ${f.quoteOf(x.symbol)}, ${x.depth.ask.levels} levels)` : '—')],
+          [
+            'bid depth ±1 %',
+            (x) =>
+              h(
+                'span',
+                { testid: 'bid-depth' },
+                x.depth
+                  ? `${f.qty(x.symbol, x.depth.bid.quantity)} (${f.quote(x.symbol, x.depth.bid.notional)} ${f.quoteOf(x.symbol)}, ${x.depth.bid.levels} levels)`
+                  : '—',
+              ),
+          ],
+          [
+            'ask depth ±1 %',
+            (x) =>
+              h(
+                'span',
+                { testid: 'ask-depth' },
+                x.depth
+                  ? `${f.qty(x.symbol, x.depth.ask.quantity)} (${f.quote(x.symbol, x.depth.ask.notional)} ${f.quoteOf(x.symbol)}, ${x.depth.ask.levels} levels)`
+                  : '—',
+              ),
+          ],
           ['last update', (x) => (x.lastUpdateAt ? `${ago(x.lastUpdateAt)} (${time(x.lastUpdateAt)})` : 'never')],
         ],
         books,
@@ -79,7 +103,15 @@ export function positionsPage(el, bot) {
   const spot = h('section', {});
   const bal = h('section', {});
   const margin = h('section', {});
-  el.append(h('h1', {}, `${bot.name}: positions`), h('h2', {}, 'Positions by strategy'), spot, h('h2', {}, 'Balances'), bal, h('h2', {}, 'Margin positions'), margin);
+  el.append(
+    h('h1', {}, `${bot.name}: positions`),
+    h('h2', {}, 'Positions by strategy'),
+    spot,
+    h('h2', {}, 'Balances'),
+    bal,
+    h('h2', {}, 'Margin positions'),
+    margin,
+  );
   const off = live(bot, spot, ['strategies'], (box) => {
     const f = fmt(bot);
     const rows = [...bot.strategies.values()].flatMap((s) => s.pnl.filter((p) => Number(p.position) !== 0).map((p) => ({ s: s.name, ...p })));
@@ -91,7 +123,15 @@ export function positionsPage(el, bot) {
           ['position', (r) => f.base(r.symbol, r.position)],
           ['avg price', (r) => f.price(r.symbol, r.avgPrice)],
           ['price', (r) => h('span', { testid: 'position-price', dataset: { value: r.price ?? '' } }, r.price === null ? '—' : f.price(r.symbol, r.price))],
-          ['value', (r) => h('span', { testid: 'position-value', dataset: { value: r.value ?? '' } }, r.value === null ? '—' : `${f.quote(r.symbol, r.value)} ${f.quoteOf(r.symbol)}`)],
+          [
+            'value',
+            (r) =>
+              h(
+                'span',
+                { testid: 'position-value', dataset: { value: r.value ?? '' } },
+                r.value === null ? '—' : `${f.quote(r.symbol, r.value)} ${f.quoteOf(r.symbol)}`,
+              ),
+          ],
           ['unrealised', (r) => h('span', { class: signClass(r.unrealized) }, f.quote(r.symbol, r.unrealized))],
           ['realised', (r) => h('span', { class: signClass(r.realized) }, f.quote(r.symbol, r.realized))],
         ],
@@ -109,10 +149,33 @@ export function positionsPage(el, bot) {
         const f = fmt(bot);
         clear(bal);
         for (const [account, list] of Object.entries(b.accounts)) {
-          bal.append(h('h3', {}, `account ${account}`), table([['asset', (x) => x.asset], ['value', (x) => f.asset(x.asset, x.value)], ['locked', (x) => f.asset(x.asset, x.locked)]], list, { testid: `balances-${account}` }));
+          bal.append(
+            h('h3', {}, `account ${account}`),
+            table(
+              [
+                ['asset', (x) => x.asset],
+                ['value', (x) => f.asset(x.asset, x.value)],
+                ['locked', (x) => f.asset(x.asset, x.locked)],
+              ],
+              list,
+              { testid: `balances-${account}` },
+            ),
+          );
         }
         clear(margin);
-        margin.append(table([['id', (p) => p.id], ['market', (p) => p.market], ['side', (p) => p.side], ['state', (p) => p.state], ['strategy', (p) => p.strategy ?? '']], m.positions, { testid: 'margin', empty: 'no margin position' }));
+        margin.append(
+          table(
+            [
+              ['id', (p) => p.id],
+              ['market', (p) => p.market],
+              ['side', (p) => p.side],
+              ['state', (p) => p.state],
+              ['strategy', (p) => p.strategy ?? ''],
+            ],
+            m.positions,
+            { testid: 'margin', empty: 'no margin position' },
+          ),
+        );
       })
       .catch((err) => toast(err.message, 'error'));
   };

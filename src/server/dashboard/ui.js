@@ -66,13 +66,27 @@ export function table(columns, rows, { empty = 'none', testid, rowAttrs } = {}) 
   return h(
     'table',
     { class: 'data', testid },
-    h('thead', {}, h('tr', {}, columns.map(([head]) => h('th', {}, head)))),
+    h(
+      'thead',
+      {},
+      h(
+        'tr',
+        {},
+        columns.map(([head]) => h('th', {}, head)),
+      ),
+    ),
     h(
       'tbody',
       {},
       rows.length === 0
         ? h('tr', { class: 'empty' }, h('td', { colspan: columns.length }, empty))
-        : rows.map((r) => h('tr', rowAttrs ? rowAttrs(r) : {}, columns.map(([, cell]) => h('td', {}, cell(r))))),
+        : rows.map((r) =>
+            h(
+              'tr',
+              rowAttrs ? rowAttrs(r) : {},
+              columns.map(([, cell]) => h('td', {}, cell(r))),
+            ),
+          ),
     ),
   );
 }
@@ -95,7 +109,16 @@ export function confirmAction({ title, message, confirmLabel, danger = true, rea
   const dlg = document.getElementById('confirm');
   clear(dlg);
   const id = `reason-${++confirmSeq}`;
-  const input = reason ? h('input', { id, type: 'text', testid: 'confirm-reason', maxlength: 500, placeholder: reason === 'required' ? 'reason (required)' : 'reason (optional)', autocomplete: 'off' }) : null;
+  const input = reason
+    ? h('input', {
+        id,
+        type: 'text',
+        testid: 'confirm-reason',
+        maxlength: 500,
+        placeholder: reason === 'required' ? 'reason (required)' : 'reason (optional)',
+        autocomplete: 'off',
+      })
+    : null;
   const err = h('p', { class: 'error', testid: 'confirm-error' });
   const ok = h('button', { type: 'button', class: danger ? 'danger' : 'primary', testid: 'confirm-ok' }, confirmLabel);
   const cancel = h('button', { type: 'button', testid: 'confirm-cancel' }, 'Cancel');
@@ -124,7 +147,12 @@ export function confirmAction({ title, message, confirmLabel, danger = true, rea
 /** A short message at the top of the page (errors of a control stay until closed). */
 export function toast(text, kind = 'info') {
   const box = document.getElementById('toasts');
-  const el = h('div', { class: `toast ${kind}`, role: kind === 'error' ? 'alert' : 'status', testid: `toast-${kind}` }, text, h('button', { type: 'button', class: 'link', onclick: () => el.remove(), 'aria-label': 'close' }, '×'));
+  const el = h(
+    'div',
+    { class: `toast ${kind}`, role: kind === 'error' ? 'alert' : 'status', testid: `toast-${kind}` },
+    text,
+    h('button', { type: 'button', class: 'link', onclick: () => el.remove(), 'aria-label': 'close' }, '×'),
+  );
   box.append(el);
   if (kind !== 'error') setTimeout(() => el.remove(), 6000);
 }

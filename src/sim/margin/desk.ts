@@ -10,18 +10,15 @@
 import { Decimal } from '../../core/decimal.js';
 import type { Clock } from '../../core/clock.js';
 import { silentLogger, type Logger } from '../../core/logger.js';
-import type { PositionSide } from '../../core/types/margin.js';
 import type { Ledger } from '../ledger.js';
 import { simErrors } from '../errors.js';
 import { defaultMarginMarket, EXTEND_TIME_MS, MAX_AGE_MS, type MarginMarketConfig, type MarginMarkets } from './config.js';
 import { applyPrice, cancelPending, chargeInterest, fillOpen, refreshLevels, settle } from './lifecycle.js';
 import { equity, loanFor, openAmounts, triggerPrice } from './math.js';
-import { buyPrice, money, referencePrice, sellPrice, type MarketSpec, type MarketSpecs, type PriceView, type WireMoney } from './ports.js';
+import { buyPrice, money, referencePrice, sellPrice, type MarketSpec, type MarketSpecs, type PriceView } from './ports.js';
 import { isActive, toWire, type SimPosition, type WirePosition } from './position.js';
-import {
-  checkBrackets, checkPrice, checkRiskCoef, checkSide, collateralBounds, marketContext, validateInput,
-  type MarginInput,
-} from './validate.js';
+import { checkBrackets, checkPrice, checkRiskCoef, checkSide, collateralBounds, marketContext, validateInput, type MarginInput } from './validate.js';
+import type { LoanBoundsInput, PositionFilter, WireDryRun, WireLoanBounds } from './wire.js';
 
 export type { MarginInput } from './validate.js';
 
@@ -39,43 +36,6 @@ export interface MarginDeskDeps {
   logger?: Logger;
 }
 
-export interface LoanBoundsInput {
-  market: string;
-  side: PositionSide;
-  riskCoef: Decimal;
-  collateral?: Decimal;
-  openPrice?: Decimal;
-}
-
-export interface WireLoanBounds {
-  collateral: { min: string; max: string };
-  loan: WireMoney;
-}
-
-export interface WireDryRun {
-  market: string;
-  side: PositionSide;
-  open_price: string;
-  risk_coef: string;
-  call_price: string;
-  liquidity_price: string;
-  stop_loss: string | null;
-  take_profit: string | null;
-  extend_time: number;
-  max_age: number;
-  collateral: WireMoney;
-  loan: WireMoney;
-  extend_fee: WireMoney;
-  open_fee: WireMoney;
-  trade_fee: WireMoney;
-}
-
-export interface PositionFilter {
-  active?: boolean;
-  positionSide?: PositionSide;
-  market?: string;
-}
-
 const ZERO = new Decimal(0);
 
 export class MarginDesk {
@@ -87,16 +47,18 @@ export class MarginDesk {
 
   constructor(private readonly deps: MarginDeskDeps) {
     const defaults = new Map<string, MarginMarketConfig>();
-    this.markets = deps.markets ?? ((s) => {
-      let cfg = defaults.get(s);
-      if (!cfg) {
-        const spec = deps.specs(s);
-        if (!spec) return undefined;
-        cfg = defaultMarginMarket(spec.quote);
-        defaults.set(s, cfg);
-      }
-      return cfg;
-    });
+    this.markets =
+      deps.markets ??
+      ((s) => {
+        let cfg = defaults.get(s);
+        if (!cfg) {
+          const spec = deps.specs(s);
+          if (!spec) return undefined;
+          cfg = defaultMarginMarket(spec.quote);
+          defaults.set(s, cfg);
+        }
+        return cfg;
+      });
     this.log = deps.logger ?? silentLogger;
   }
 
@@ -161,12 +123,30 @@ export class MarginDesk {
     this.deps.ledger.lock(account, spec.quote, input.collateral);
     this.deps.ledger.debitFree(account, spec.quote, openFee);
     const p: SimPosition = {
-      id: this.nextId++, account, market: input.market, base: spec.base, quote: spec.quote, side: input.side,
-      state: 'pending', riskCoef: input.riskCoef, collateral: input.collateral, openPrice: input.openPrice,
-      stopLoss: input.stopLoss, takeProfit: input.takeProfit,
+      id: this.nextId++,
+      account,
+      market: input.market,
+      base: spec.base,
+      quote: spec.quote,
+      side: input.side,
+      state: 'pending',
+      riskCoef: input.riskCoef,
+      collateral: input.collateral,
+      openPrice: input.openPrice,
+      stopLoss: input.stopLoss,
+      takeProfit: input.takeProfit,
       loan: loanFor(input.side, input.collateral, input.riskCoef, input.openPrice, spec.quantityPrecision),
-      baseQty: ZERO, quoteNet: ZERO, interest: ZERO, interestPerPeriod: ZERO, periodsCharged: 0, openFee,
-      callPrice: ZERO, liquidityPrice: ZERO, isCalled: false, createdAtMs: now, updatedAtMs: now,
+      baseQty: ZERO,
+      quoteNet: ZERO,
+      interest: ZERO,
+      interestPerPeriod: ZERO,
+      periodsCharged: 0,
+      openFee,
+      callPrice: ZERO,
+      liquidityPrice: ZERO,
+      isCalled: false,
+      createdAtMs: now,
+      updatedAtMs: now,
     };
     this.positions.set(p.id, p);
     const market = input.side === 'long' ? buyPrice(this.deps.prices, input.market) : sellPrice(this.deps.prices, input.market);
@@ -286,8 +266,14 @@ export class MarginDesk {
       const cfg = spec ? this.markets(symbol) : undefined;
       if (!spec || !cfg) continue;
       out.push({
-        symbol, base: spec.base, quote: spec.quote, min_risk_coef: cfg.minRiskCoef.toFixed(), max_risk_coef: cfg.maxRiskCoef.toFixed(),
-        risk_coef_step: cfg.riskCoefStep.toFixed(), liquidity_margin: cfg.liquidityMargin.toFixed(), max_age: MAX_AGE_MS / 1000,
+        symbol,
+        base: spec.base,
+        quote: spec.quote,
+        min_risk_coef: cfg.minRiskCoef.toFixed(),
+        max_risk_coef: cfg.maxRiskCoef.toFixed(),
+        risk_coef_step: cfg.riskCoefStep.toFixed(),
+        liquidity_margin: cfg.liquidityMargin.toFixed(),
+        max_age: MAX_AGE_MS / 1000,
       });
     }
     return out;

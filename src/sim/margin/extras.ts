@@ -44,15 +44,32 @@ function ordersOf(desk: MarginDesk, account: string, p: WirePosition): WireMargi
   const qty = desk.costs(account, p.id).baseQty.abs().toFixed();
   const openSide = p.side === 'long' ? 'buy' : 'sell';
   const closeSide = p.side === 'long' ? 'sell' : 'buy';
-  const out: WireMarginOrder[] = [{
-    id: `${p.id}-open`, position_id: p.id, market: p.market, side: openSide, purpose: 'open', price: p.open_price,
-    filled_price: p.open_filled_price, quantity: qty,
-    state: p.open_filled_price ? 'filled' : p.state === 'canceled' ? 'canceled' : 'pending', created_at: p.created_at,
-  }];
+  const out: WireMarginOrder[] = [
+    {
+      id: `${p.id}-open`,
+      position_id: p.id,
+      market: p.market,
+      side: openSide,
+      purpose: 'open',
+      price: p.open_price,
+      filled_price: p.open_filled_price,
+      quantity: qty,
+      state: p.open_filled_price ? 'filled' : p.state === 'canceled' ? 'canceled' : 'pending',
+      created_at: p.created_at,
+    },
+  ];
   if (p.close_price || p.close_filled_price) {
     out.push({
-      id: `${p.id}-close`, position_id: p.id, market: p.market, side: closeSide, purpose: 'close', price: p.close_price ?? p.close_filled_price,
-      filled_price: p.close_filled_price, quantity: qty, state: p.close_filled_price ? 'filled' : 'pending', created_at: p.closed_at ?? p.updated_at,
+      id: `${p.id}-close`,
+      position_id: p.id,
+      market: p.market,
+      side: closeSide,
+      purpose: 'close',
+      price: p.close_price ?? p.close_filled_price,
+      filled_price: p.close_filled_price,
+      quantity: qty,
+      state: p.close_filled_price ? 'filled' : 'pending',
+      created_at: p.closed_at ?? p.updated_at,
     });
   }
   return out;
@@ -65,7 +82,11 @@ export function marginOrders(desk: MarginDesk, account: string, filter: { market
 }
 
 /** `POST positions/{id}/profit`: the position's profit now (at the mark while open, final once closed). */
-export function positionProfit(desk: MarginDesk, account: string, id: number): { id: number; market: string; state: string; profit: WirePosition['profit']; profit_percentage: string } {
+export function positionProfit(
+  desk: MarginDesk,
+  account: string,
+  id: number,
+): { id: number; market: string; state: string; profit: WirePosition['profit']; profit_percentage: string } {
   const p = desk.get(account, id);
   return { id: p.id, market: p.market, state: p.state, profit: p.profit, profit_percentage: p.profit_percentage };
 }
@@ -73,7 +94,11 @@ export function positionProfit(desk: MarginDesk, account: string, id: number): {
 /** `GET user/levels[/{market}]`: the risk-coefficient range open to this user (the simulator has one level, the market's). */
 export function userLevels(desk: MarginDesk): WireMarginLevel[] {
   return desk.publicMarkets().map((m) => ({
-    market: String(m.symbol), level: 1, min_risk_coef: String(m.min_risk_coef), max_risk_coef: String(m.max_risk_coef), risk_coef_step: String(m.risk_coef_step),
+    market: String(m.symbol),
+    level: 1,
+    min_risk_coef: String(m.min_risk_coef),
+    max_risk_coef: String(m.max_risk_coef),
+    risk_coef_step: String(m.risk_coef_step),
   }));
 }
 
@@ -101,6 +126,10 @@ export function userPnl(desk: MarginDesk, account: string): WireMarginPnl[] {
     by.set(currency, row);
   }
   return [...by.entries()].map(([currency, r]) => ({
-    currency, realized_profit: r.realized.toFixed(), unrealized_profit: r.unrealized.toFixed(), closed_positions: r.closed, open_positions: r.open,
+    currency,
+    realized_profit: r.realized.toFixed(),
+    unrealized_profit: r.unrealized.toFixed(),
+    closed_positions: r.closed,
+    open_positions: r.open,
   }));
 }

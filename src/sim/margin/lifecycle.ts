@@ -90,14 +90,7 @@ export type Outcome = 'none' | 'filled' | CloseReason;
  * orders), take profit and a requested close price (at their own price: limit orders), then the call
  * flag (true while the price is at or beyond the call price).
  */
-export function applyPrice(
-  p: SimPosition,
-  price: Decimal,
-  nowMs: number,
-  ledger: Ledger,
-  cfg: MarginMarketConfig,
-  spec: MarketSpec,
-): Outcome {
+export function applyPrice(p: SimPosition, price: Decimal, nowMs: number, ledger: Ledger, cfg: MarginMarketConfig, spec: MarketSpec): Outcome {
   let outcome: Outcome = 'none';
   if (p.state === 'pending') {
     if (!crossedAgainst(p.side, price, p.openPrice)) return 'none';
@@ -128,4 +121,3 @@ export function applyPrice(
   }
   return outcome;
 }
-

@@ -78,7 +78,10 @@ export function collateralBounds(k: Decimal, ctx: MarketContext): CollateralBoun
 export function checkCollateral(c: Decimal, k: Decimal, ctx: MarketContext): void {
   const b = collateralBounds(k, ctx);
   if (c.lt(b.min) || c.gt(b.max)) {
-    throw invalid('collateral', `collateral ${c.toFixed()} must be from ${b.min.toFixed()} to ${b.max.toFixed()} ${ctx.spec.quote} at risk_coef ${k.toFixed()}`);
+    throw invalid(
+      'collateral',
+      `collateral ${c.toFixed()} must be from ${b.min.toFixed()} to ${b.max.toFixed()} ${ctx.spec.quote} at risk_coef ${k.toFixed()}`,
+    );
   }
 }
 

@@ -58,10 +58,16 @@ export interface SimDesks {
 export function specsOf(sim: SimulatedExchange): MarketSpecs {
   return (symbol) => {
     const m = sim.market(symbol);
-    return m && {
-      base: m.baseAsset, quote: m.quoteAsset, pricePrecision: m.tickSize, quantityPrecision: m.stepSize,
-      makerFee: m.makerFee, takerFee: m.takerFee,
-    };
+    return (
+      m && {
+        base: m.baseAsset,
+        quote: m.quoteAsset,
+        pricePrecision: m.tickSize,
+        quantityPrecision: m.stepSize,
+        makerFee: m.makerFee,
+        takerFee: m.takerFee,
+      }
+    );
   };
 }
 
@@ -74,7 +80,9 @@ export function createSimDesks(sim: SimulatedExchange, opts: SimDeskOptions = {}
   const accountTakerFee = (account: string, market: string) => (sim.market(market) ? sim.feeRates(account, market).takerFee : undefined);
   const margin = new MarginDesk({ ...base, specs, symbols, accountTakerFee, ...(opts.marginMarkets ? { markets: opts.marginMarkets } : {}) });
   const instant = new InstantDesk({
-    ...base, specs, symbols,
+    ...base,
+    specs,
+    symbols,
     feeRate: (symbol, spec, account) => accountTakerFee(account, symbol) ?? spec.takerFee,
     names: (symbol) => {
       const m = sim.market(symbol);
@@ -108,7 +116,13 @@ export function createSimDesks(sim: SimulatedExchange, opts: SimDeskOptions = {}
   sim.on('price', onPrice);
   const propLifecycle = new PropLifecycle({ desk: prop, ledger: sim.ledger, clock: sim.clock, issueKey: (owner, clientId) => issuePropKey(owner, clientId) });
   return {
-    margin, instant, prop, withdrawals, extras, cryptoHistory, resolveSubAccount,
+    margin,
+    instant,
+    prop,
+    withdrawals,
+    extras,
+    cryptoHistory,
+    resolveSubAccount,
     routes: [
       ...marginRoutes(margin, { resolveSubAccount }),
       ...marginExtraRoutes(margin, resolveSubAccount),
@@ -119,7 +133,11 @@ export function createSimDesks(sim: SimulatedExchange, opts: SimDeskOptions = {}
       ...profileRoutes(extras),
       ...walletHistoryRoutes(cryptoHistory, resolveSubAccount),
     ],
-    adminRoutes: [...propAdminRoutes(prop, issuePropKey), ...propLifecycleAdminRoutes(propLifecycle), ...walletHistoryAdminRoutes(cryptoHistory, (id) => sim.accounts.get(id) !== undefined)],
+    adminRoutes: [
+      ...propAdminRoutes(prop, issuePropKey),
+      ...propLifecycleAdminRoutes(propLifecycle),
+      ...walletHistoryAdminRoutes(cryptoHistory, (id) => sim.accounts.get(id) !== undefined),
+    ],
     detach: () => void sim.off('price', onPrice),
   };
 }

@@ -57,9 +57,23 @@ function safeQuantityDecimals(candles: readonly Candle[], wanted: number): numbe
 
 export function candleSource(symbol: string, candles: readonly Candle[], opts: CandleSourceOptions = {}): CandleSource {
   if (candles.length === 0) throw new RangeError(`candleSource ${symbol}: no candles`);
-  const td = opts.tickDecimals ?? maxDecimals(candles.flatMap((c) => [c.open, c.high, c.low, c.close]), 8);
+  const td =
+    opts.tickDecimals ??
+    maxDecimals(
+      candles.flatMap((c) => [c.open, c.high, c.low, c.close]),
+      8,
+    );
   const step = opts.stepDecimals ?? 6;
-  const qd = safeQuantityDecimals(candles, Math.max(step, maxDecimals(candles.map((c) => c.volume), 12)));
+  const qd = safeQuantityDecimals(
+    candles,
+    Math.max(
+      step,
+      maxDecimals(
+        candles.map((c) => c.volume),
+        12,
+      ),
+    ),
+  );
   const resolutionSec = opts.resolutionSec ?? detectResolution(candles);
   const grid: GridCandle[] = candles.map((c) => ({
     time: c.time,
@@ -70,7 +84,10 @@ export function candleSource(symbol: string, candles: readonly Candle[], opts: C
     volume: toUnits(c.volume, qd, 'down'),
   }));
   const n = Math.max(4, opts.tradesPerCandle ?? 12);
-  const vols = grid.map((g) => g.volume).filter((v) => v > 0).sort((a, b) => a - b);
+  const vols = grid
+    .map((g) => g.volume)
+    .filter((v) => v > 0)
+    .sort((a, b) => a - b);
   const median = vols.length ? vols[Math.floor(vols.length / 2)]! : 10 ** qd;
   const model: CandleModelOptions = {
     seed: (opts.seed ?? 1) ^ hashString(symbol),

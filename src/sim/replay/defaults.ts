@@ -57,7 +57,10 @@ export function defaultReplaySources(dataDir: string = bundledDataDir(), opts: D
   const inverse = new Decimal(1).div(ratio);
   const rate = waveRate({ base: opts.usdtTmn ?? 59_000, amplitude: opts.rateAmplitude ?? 0.002 });
   // deep base book: about 14 BTC levels (0.01 USDT apart) merge into one ETH cent
-  const btc = hftSource(HFT_FILES.map((f) => join(dataDir, f)), { symbol: 'BTCUSDT', levels: 1500 });
+  const btc = hftSource(
+    HFT_FILES.map((f) => join(dataDir, f)),
+    { symbol: 'BTCUSDT', levels: 1500 },
+  );
   const g = MARKET_GRIDS;
   const markets: DerivedMarket[] = [
     { symbol: 'ETHUSDT', from: 'BTCUSDT', factor: () => ratio, quantityFactor: () => inverse, ...g.ETHUSDT! },

@@ -67,7 +67,11 @@ function bucket(p: string, f: Decimal, fNum: number, scale: number, td: number, 
   const x = Number(p) * fNum * scale;
   const r = Math.round(x);
   if (Math.abs(x - r) > Math.abs(x) * 1e-12 + 1e-9) return bid ? Math.floor(x) : Math.ceil(x);
-  return toDecimal(p, 'price').mul(f).toDecimalPlaces(td, bid ? Decimal.ROUND_FLOOR : Decimal.ROUND_CEIL).mul(scale).toNumber();
+  return toDecimal(p, 'price')
+    .mul(f)
+    .toDecimalPlaces(td, bid ? Decimal.ROUND_FLOOR : Decimal.ROUND_CEIL)
+    .mul(scale)
+    .toNumber();
 }
 
 function deriveSide(levels: readonly RawLevel[], f: Decimal, qf: Decimal, m: DerivedMarket, bid: boolean): RawLevel[] {
@@ -89,7 +93,11 @@ function deriveSide(levels: readonly RawLevel[], f: Decimal, qf: Decimal, m: Der
       qUnits = Math.floor(x);
     } else {
       const base = (sumDec ?? new Decimal(0)).plus(new Decimal(sumUnits).div(E8));
-      qUnits = base.mul(qf).toDecimalPlaces(m.stepDecimals, Decimal.ROUND_FLOOR).mul(10 ** m.stepDecimals).toNumber();
+      qUnits = base
+        .mul(qf)
+        .toDecimalPlaces(m.stepDecimals, Decimal.ROUND_FLOOR)
+        .mul(10 ** m.stepDecimals)
+        .toNumber();
     }
     if (qUnits > 0) out.push([unitsToString(cur, td), unitsToString(qUnits, m.stepDecimals)]);
   };
@@ -127,7 +135,9 @@ export function deriveTrade(ev: TradeEvent, m: DerivedMarket): TradeEvent | unde
   const h = halfSpread(m);
   const f = m.factor(ev.time).mul(ev.isBuyOrder ? ONE.plus(h) : ONE.minus(h));
   const qf = m.quantityFactor ? m.quantityFactor(ev.time) : ONE;
-  const price = toDecimal(ev.price, 'price').mul(f).toDecimalPlaces(m.tickDecimals, ev.isBuyOrder ? Decimal.ROUND_CEIL : Decimal.ROUND_FLOOR);
+  const price = toDecimal(ev.price, 'price')
+    .mul(f)
+    .toDecimalPlaces(m.tickDecimals, ev.isBuyOrder ? Decimal.ROUND_CEIL : Decimal.ROUND_FLOOR);
   const qty = toDecimal(ev.quantity, 'quantity').mul(qf).toDecimalPlaces(m.stepDecimals, Decimal.ROUND_FLOOR);
   if (qty.lte(0) || price.lte(0)) return undefined;
   return { kind: 'trade', symbol: m.symbol, time: ev.time, price: price.toFixed(), quantity: qty.toFixed(), isBuyOrder: ev.isBuyOrder };
@@ -195,11 +205,7 @@ export function derivedSource(base: ReplaySource, markets: readonly DerivedMarke
 }
 
 /** `<BASE>USDT` -> `<BASE>TMN` markets: USDT prices times a USDTTMN rate, whole Toman. */
-export function tmnMarkets(
-  usdtSymbols: readonly string[],
-  rate: Factor,
-  stepDecimals: Record<string, number> = {},
-): DerivedMarket[] {
+export function tmnMarkets(usdtSymbols: readonly string[], rate: Factor, stepDecimals: Record<string, number> = {}): DerivedMarket[] {
   return usdtSymbols.map((s) => {
     if (!s.endsWith('USDT')) throw new RangeError(`tmnMarkets: ${s} is not a USDT market`);
     const symbol = s.slice(0, -4) + 'TMN';

@@ -1,36 +1,12 @@
-export type {
-  ReplayTarget,
-  ReplayLevel,
-  ReplayTrade,
-  ReplayEvent,
-  BookEvent,
-  TradeEvent,
-  RawLevel,
-  ReplaySource,
-  MarketGrid,
-} from './types.js';
+export type { ReplayTarget, ReplayLevel, ReplayTrade, ReplayEvent, BookEvent, TradeEvent, RawLevel, ReplaySource, MarketGrid } from './types.js';
 export { startReplay, type ReplayOptions, type ReplayHandle, type ReplayProgress } from './driver.js';
 export { candleSource, type CandleSource, type CandleSourceOptions } from './candle-source.js';
 export { hftSource, type HftSource, type HftSourceOptions, type HftStats } from './hft-source.js';
-export {
-  derivedSource,
-  derivedTmnSource,
-  tmnMarkets,
-  type DerivedMarket,
-  type DerivedSourceOptions,
-  type Factor,
-} from './derived.js';
+export { derivedSource, derivedTmnSource, tmnMarkets, type DerivedMarket, type DerivedSourceOptions, type Factor } from './derived.js';
 export { constantRate, waveRate, usdtTmnCandles, type WaveRateOptions, type RateCandleOptions } from './rate.js';
 export { mergeSources } from './merge.js';
 export { CandleBuilder } from './candle-builder.js';
-export {
-  defaultReplaySources,
-  bundledDataDir,
-  readDerivation,
-  MARKET_GRIDS,
-  DEFAULT_MARKETS,
-  type DefaultSourcesOptions,
-} from './defaults.js';
+export { defaultReplaySources, bundledDataDir, readDerivation, MARKET_GRIDS, DEFAULT_MARKETS, type DefaultSourcesOptions } from './defaults.js';
 export { buildBundledData, measureEthBtcRatio, type Derivation } from './bundle.js';
 
 import type { Candle } from '../../core/types/market.js';

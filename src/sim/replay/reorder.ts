@@ -5,11 +5,7 @@
  * Captures are in receive order, and exchange times disagree with it by up to ~100 ms (a depth
  * diff carries the end of its 100 ms window, trades inside it carry earlier times).
  */
-export function* reorderByTime<T extends { time: number }>(
-  source: Iterable<T>,
-  windowMs: number,
-  onClamp: () => void = () => {},
-): Generator<T> {
+export function* reorderByTime<T extends { time: number }>(source: Iterable<T>, windowMs: number, onClamp: () => void = () => {}): Generator<T> {
   const buf: T[] = [];
   let released = -Infinity;
   for (const ev of source) {

@@ -18,9 +18,13 @@ const MANAGEMENT = [/^\/v1\/prop\//, /^\/sub-accounts(\/|$)/];
 export function checkKeyScope(keySubAccount: string | undefined, headerSubAccount: string | undefined, path: string): void {
   if (keySubAccount !== undefined) {
     if (headerSubAccount === undefined) {
-      throw new SimError(403, `this API key belongs to trading-credit account ${keySubAccount}: send it with the header sub-account-client-id: ${keySubAccount}`, {
-        'sub-account-client-id': ['the header is required with a trading-credit account\'s API key'],
-      });
+      throw new SimError(
+        403,
+        `this API key belongs to trading-credit account ${keySubAccount}: send it with the header sub-account-client-id: ${keySubAccount}`,
+        {
+          'sub-account-client-id': ["the header is required with a trading-credit account's API key"],
+        },
+      );
     }
     if (headerSubAccount !== keySubAccount) {
       throw new SimError(403, `this API key belongs to another trading-credit account, not ${JSON.stringify(headerSubAccount)}`, {
@@ -30,8 +34,12 @@ export function checkKeyScope(keySubAccount: string | undefined, headerSubAccoun
     return;
   }
   if (headerSubAccount !== undefined && !MANAGEMENT.some((re) => re.test(path))) {
-    throw new SimError(403, `the main account's API key cannot act for trading-credit account ${JSON.stringify(headerSubAccount)}: use the API key issued for that account`, {
-      'x-api-key': [`not the API key of trading-credit account ${JSON.stringify(headerSubAccount)}`],
-    });
+    throw new SimError(
+      403,
+      `the main account's API key cannot act for trading-credit account ${JSON.stringify(headerSubAccount)}: use the API key issued for that account`,
+      {
+        'x-api-key': [`not the API key of trading-credit account ${JSON.stringify(headerSubAccount)}`],
+      },
+    );
   }
 }

@@ -90,7 +90,12 @@ export async function createWireServer(opts: WireServerOptions): Promise<WireSer
   const { sim } = opts;
   const logger = opts.logger ?? silentLogger;
   const faults = opts.faults instanceof FaultInjector ? opts.faults : new FaultInjector(opts.faults ?? {});
-  const router = new Router([...publicRoutes(sim), ...accountRoutes(sim, opts.resolveSubAccount), ...spotRoutes(sim, opts.resolveSubAccount), ...(opts.routes ?? [])]);
+  const router = new Router([
+    ...publicRoutes(sim),
+    ...accountRoutes(sim, opts.resolveSubAccount),
+    ...spotRoutes(sim, opts.resolveSubAccount),
+    ...(opts.routes ?? []),
+  ]);
   const streamKeys = opts.streamKeys ?? new StreamKeys();
   const admin = new Router([...adminRoutes(sim, faults), ...streamKeyRoutes(sim, streamKeys), ...(opts.adminRoutes ?? [])]);
   const spec = SPEC_ENDPOINTS.map((e) => ({ ...e, ...compilePattern(e.path) }));

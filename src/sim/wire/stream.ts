@@ -32,6 +32,7 @@ import { MALFORMED_PAYLOAD, type FaultInjector } from '../faults.js';
 import { streamDepth, streamDepthArray, streamMarketCap, streamTrade } from './format.js';
 import type { DepthEvent, MarketSnapshot, PriceEvent } from '../events.js';
 import type { SimTrade } from '../order-types.js';
+import { DEFAULT_STREAM_LIFETIME, Lifetime, positiveMs, type StreamLifetime } from './stream-lifetime.js';
 import { followAccounts, type StreamKeys } from './private-stream.js';
 
 /** Channel names copied from the Persian documentation can carry invisible marks: keep ASCII only. */
@@ -43,15 +44,6 @@ export function cleanChannel(raw: unknown): string | undefined {
 
 /** The payload form of a route: socket.io's keyed objects with string prices, or /ws arrays with numbers. */
 export type WireForm = 'socketio' | 'ws';
-
-export interface StreamLifetime {
-  /** Life of a connection that answers no ping, ms. Default 30 min. */
-  cutAfterMs: number;
-  /** Added per ping answered, ms. Default 30 s. */
-  extendMs: number;
-  /** Answers that count. Default 100. */
-  maxExtensions: number;
-}
 
 export interface StreamServeOptions {
   /** Serve the plain WebSocket at `/ws` (default true). */
@@ -93,50 +85,6 @@ export interface AttachedStream {
   close(): void;
 }
 
-export const DEFAULT_STREAM_LIFETIME: Readonly<StreamLifetime> = { cutAfterMs: 30 * 60_000, extendMs: 30_000, maxExtensions: 100 };
-
-function positiveMs(field: string, v: number): number {
-  if (!Number.isFinite(v) || v <= 0) throw new RangeError(`${field} must be a number of ms > 0, got ${String(v)}`);
-  return v;
-}
-
-/** Tracks one connection's deadline and cuts it when it passes. */
-class Lifetime {
-  private answered = 0;
-  private deadline: number;
-  private timer: ReturnType<typeof setTimeout> | undefined;
-
-  constructor(
-    private readonly rule: StreamLifetime,
-    private readonly cut: () => void,
-  ) {
-    this.deadline = Date.now() + rule.cutAfterMs;
-    this.arm();
-  }
-
-  /** Extends the deadline for one heartbeat answer; false once the maximum of extensions is reached. */
-  answer(): boolean {
-    if (this.answered >= this.rule.maxExtensions) return false;
-    this.answered++;
-    this.deadline += this.rule.extendMs;
-    this.arm();
-    return true;
-  }
-
-  stop(): void {
-    clearTimeout(this.timer);
-    this.timer = undefined;
-  }
-
-  private arm(): void {
-    clearTimeout(this.timer);
-    this.timer = setTimeout(() => {
-      this.timer = undefined;
-      this.cut();
-    }, Math.max(0, this.deadline - Date.now()));
-  }
-}
-
 interface WsClient {
   socket: WebSocket;
   channels: Set<string>;
@@ -155,11 +103,14 @@ export function attachStream(
   const lifetime: StreamLifetime | undefined = options.lifetime === false ? undefined : { ...DEFAULT_STREAM_LIFETIME, ...options.lifetime };
   if (lifetime) {
     positiveMs('stream.lifetime.cutAfterMs', lifetime.cutAfterMs);
-    if (!Number.isFinite(lifetime.extendMs) || lifetime.extendMs < 0) throw new RangeError(`stream.lifetime.extendMs must be >= 0, got ${String(lifetime.extendMs)}`);
-    if (!Number.isInteger(lifetime.maxExtensions) || lifetime.maxExtensions < 0) throw new RangeError(`stream.lifetime.maxExtensions must be an integer >= 0, got ${String(lifetime.maxExtensions)}`);
+    if (!Number.isFinite(lifetime.extendMs) || lifetime.extendMs < 0)
+      throw new RangeError(`stream.lifetime.extendMs must be >= 0, got ${String(lifetime.extendMs)}`);
+    if (!Number.isInteger(lifetime.maxExtensions) || lifetime.maxExtensions < 0)
+      throw new RangeError(`stream.lifetime.maxExtensions must be an integer >= 0, got ${String(lifetime.maxExtensions)}`);
   }
   const maxChannels = options.maxChannelsPerConnection ?? 50;
-  if (!Number.isInteger(maxChannels) || maxChannels < 1) throw new RangeError(`stream.maxChannelsPerConnection must be an integer >= 1, got ${String(maxChannels)}`);
+  if (!Number.isInteger(maxChannels) || maxChannels < 1)
+    throw new RangeError(`stream.maxChannelsPerConnection must be an integer >= 1, got ${String(maxChannels)}`);
   const serveWs = options.ws ?? true;
   const counters = { lifetimeCuts: 0, lifetimeExtensions: 0, refusedSubscriptions: 0 };
   const extend = (life: Lifetime | undefined): void => {
@@ -224,7 +175,10 @@ export function attachStream(
   function admit(channels: Set<string>, channel: string, route: WireForm): boolean {
     if (channels.has(channel) || channels.size < maxChannels) return true;
     counters.refusedSubscriptions++;
-    logger.warn({ route, channel: channel.includes('@') ? channel : '<stream_key>', max: maxChannels }, 'simulator stream: subscription refused, the connection has its maximum of channels');
+    logger.warn(
+      { route, channel: channel.includes('@') ? channel : '<stream_key>', max: maxChannels },
+      'simulator stream: subscription refused, the connection has its maximum of channels',
+    );
     return false;
   }
 
@@ -341,9 +295,10 @@ export function attachStream(
     let pingSeq = 0;
     pinger = setInterval(() => {
       const frame = options.appPing ? JSON.stringify({ ping: ++pingSeq }) : undefined;
-      for (const c of wsClients) if (c.socket.readyState !== WebSocket.OPEN) continue;
-      else if (frame) c.socket.send(frame);
-      else c.socket.ping();
+      for (const c of wsClients)
+        if (c.socket.readyState !== WebSocket.OPEN) continue;
+        else if (frame) c.socket.send(frame);
+        else c.socket.ping();
     }, pingIntervalMs);
     pinger.unref();
   }

@@ -23,7 +23,8 @@ export class Sma implements StreamingIndicator {
   update(x: number): number {
     checkFinite('value', x);
     const old = this.window.push(x);
-    if (old === old) this.sum += x - old; // old is NaN until the window is full
+    if (old === old)
+      this.sum += x - old; // old is NaN until the window is full
     else this.sum += x;
     if (!this.window.full) return NaN;
     if (++this.sinceRecompute >= this.recomputeEvery) {

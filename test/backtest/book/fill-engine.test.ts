@@ -6,14 +6,25 @@ import { SimError } from '../../../src/sim/errors.js';
 
 const d = (x: string | number) => new Decimal(x);
 const MARKET: MarketSpec = {
-  symbol: 'BTCUSDT', baseAsset: 'BTC', quoteAsset: 'USDT', baseAssetPrecision: 8, quoteAssetPrecision: 2,
-  faName: 'BTC', faBaseAsset: 'BTC', faQuoteAsset: 'USDT', stepSize: 4, tickSize: 2,
-  minQty: d('0.0001'), maxQty: d(100), minNotional: d(1), makerFee: d('0.001'), takerFee: d('0.002'),
+  symbol: 'BTCUSDT',
+  baseAsset: 'BTC',
+  quoteAsset: 'USDT',
+  baseAssetPrecision: 8,
+  quoteAssetPrecision: 2,
+  faName: 'BTC',
+  faBaseAsset: 'BTC',
+  faQuoteAsset: 'USDT',
+  stepSize: 4,
+  tickSize: 2,
+  minQty: d('0.0001'),
+  maxQty: d(100),
+  minNotional: d(1),
+  makerFee: d('0.001'),
+  takerFee: d('0.002'),
   createdAt: '2024-01-01T00:00:00.000000Z',
 };
 const lv = (price: number, quantity: number) => ({ price: d(price), quantity: d(quantity) });
-const engine = (o: Partial<BookFillOptions> = {}) =>
-  new BookFillEngine(MARKET, { queueModel: 'risk-averse', entryLatencyMs: 10, cancelLatencyMs: 10, ...o });
+const engine = (o: Partial<BookFillOptions> = {}) => new BookFillEngine(MARKET, { queueModel: 'risk-averse', entryLatencyMs: 10, cancelLatencyMs: 10, ...o });
 const fills = (e: BookFillEngine) => e.takeFills().map((f) => `${f.t} ${f.price.toFixed()} ${f.quantity.toFixed()} ${f.liquidity}`);
 
 /**

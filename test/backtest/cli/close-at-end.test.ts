@@ -59,7 +59,9 @@ describe('mizan backtest: the position open at the end', () => {
     const r = await runCli(['backtest', s.config, '--out', s.out], { cwd: s.dir });
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toContain('trades 1 (1 open at end)');
-    expect(r.stdout).toContain('note: 1 trade is still open at the end: counted in the trades and metrics, valued at the last close without a closing fee (backtest.closeAtEnd: true sells at the last close instead)');
+    expect(r.stdout).toContain(
+      'note: 1 trade is still open at the end: counted in the trades and metrics, valued at the last close without a closing fee (backtest.closeAtEnd: true sells at the last close instead)',
+    );
     const res = readResult(s.out) as unknown as Res;
     expect(res.trades).toHaveLength(1);
     expect(res.trades[0]).toMatchObject({ exit: 'open at end', exitPrice: '1195' });

@@ -66,7 +66,11 @@ describe('mizan backtest on weekday data', () => {
     expect(new Date(t.entryTime).toISOString()).toBe('2024-01-08T00:00:00.000Z');
     expect(new Date(t.exitTime).toISOString()).toBe('2024-01-15T00:00:00.000Z');
     // The orders were decided at the Saturday closes and filled at the Monday opens.
-    const orders = (res as unknown as { orders: { side: string; createdAt: number; updatedAt: number }[] }).orders.map((o) => [o.side, new Date(o.createdAt).toISOString(), new Date(o.updatedAt).toISOString()]);
+    const orders = (res as unknown as { orders: { side: string; createdAt: number; updatedAt: number }[] }).orders.map((o) => [
+      o.side,
+      new Date(o.createdAt).toISOString(),
+      new Date(o.updatedAt).toISOString(),
+    ]);
     expect(orders).toEqual([
       ['BUY', '2024-01-06T00:00:00.000Z', '2024-01-08T00:00:00.000Z'],
       ['SELL', '2024-01-13T00:00:00.000Z', '2024-01-15T00:00:00.000Z'],
@@ -94,7 +98,11 @@ describe('mizan backtest on weekday data', () => {
     const r1 = await runCli(['backtest', plain.config], { cwd: plain.dir });
     expect(r1.stdout).toContain('data: BTCUSDT: 1 gap(s), 2 missing candle(s): 2024-01-06T00:00:00.000Z..2024-01-07T00:00:00.000Z (2)');
     const declared = setup(rows, 2, 'buy-sell.ts', ', params: { buyAt: 1000000 }');
-    writeFile(declared.dir, 'bt.yaml', (await import('node:fs')).readFileSync(declared.config, 'utf8').replace('file: daily.csv }', 'file: daily.csv, weekdays: [mon, tue, wed, thu, fri] }'));
+    writeFile(
+      declared.dir,
+      'bt.yaml',
+      (await import('node:fs')).readFileSync(declared.config, 'utf8').replace('file: daily.csv }', 'file: daily.csv, weekdays: [mon, tue, wed, thu, fri] }'),
+    );
     const r2 = await runCli(['backtest', declared.config], { cwd: declared.dir });
     expect(r2.code, r2.stderr).toBe(0);
     expect(r2.stdout).not.toContain('gap(s)');

@@ -51,7 +51,10 @@ journal: { file: ":memory:" }
     const r = await runCli(['backtest', file, '--out', out], { cwd: dir, timeoutMs: 110_000 });
     expect(r.stdout).toContain(`p.onCandle: Error: ctx.plot("closee"): not declared in the strategy's plots (declared: close, spread)`);
     expect(r.code).toBe(1);
-    const result = JSON.parse(readFileSync(join(out, 'result.json'), 'utf8')) as { plots: { name: string; pane: string; levels: number[]; times: number[] }[]; summary: { candles: number } };
+    const result = JSON.parse(readFileSync(join(out, 'result.json'), 'utf8')) as {
+      plots: { name: string; pane: string; levels: number[]; times: number[] }[];
+      summary: { candles: number };
+    };
     expect(result.plots.map((p) => [p.name, p.pane, p.levels])).toEqual([
       ['close', 'price', []],
       ['spread', 'spread', [0]],

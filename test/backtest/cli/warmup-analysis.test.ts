@@ -96,7 +96,9 @@ describe('mizan analyze warmup', { timeout: 180_000 }, () => {
     const r = await runCli(['analyze', 'warmup', short, '--extra', '200'], { cwd: dir, timeoutMs: 170_000 });
     expect(r.stdout).toContain('declared warm-up: ema 5 candle(s)');
     expect(r.stdout).toMatch(/^\+200\s+205\s+BTCUSDT 205\s+\d+\s+[1-9]\d*$/m);
-    expect(r.stdout).toMatch(/\+200: [1-9]\d* decision\(s\) differ from the declared run \(ema\); the first:\n {2}declared: 2023-01-0\d \d\d:\d\d UTC ema BUY MARKET BTCUSDT\n {2}\+200 {4}: 2023-01-0\d \d\d:\d\d UTC ema BUY MARKET BTCUSDT/);
+    expect(r.stdout).toMatch(
+      /\+200: [1-9]\d* decision\(s\) differ from the declared run \(ema\); the first:\n {2}declared: 2023-01-0\d \d\d:\d\d UTC ema BUY MARKET BTCUSDT\n {2}\+200 {4}: 2023-01-0\d \d\d:\d\d UTC ema BUY MARKET BTCUSDT/,
+    );
     expect(r.stdout).toContain('likely cause: an indicator of ema needs more than its declared 5 candle(s) of warm-up');
     expect(r.stdout).toContain('FAIL: decisions change with more history than declared');
     expect(r.code).toBe(1);

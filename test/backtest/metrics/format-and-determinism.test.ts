@@ -1,6 +1,12 @@
 import { describe, it, expect } from 'vitest';
 import {
-  computeMetrics, formatMetrics, formatDuration, formatMetricValue, METRIC_DEFINITIONS, type ClosedTrade, type Metrics,
+  computeMetrics,
+  formatMetrics,
+  formatDuration,
+  formatMetricValue,
+  METRIC_DEFINITIONS,
+  type ClosedTrade,
+  type Metrics,
 } from '../../../src/backtest/metrics/index.js';
 
 const H = 3_600_000;
@@ -30,7 +36,17 @@ function randomRun(seed: number) {
   for (let i = 0; i < 60; i++) {
     const entry = T0 + i * 3 * D;
     const pct = (rnd() - 0.45) * 10;
-    trades.push({ side: i % 2 ? 'short' : 'long', entryTime: entry, exitTime: entry + Math.floor(rnd() * 2 * D), entryPrice: 100, exitPrice: 100 + pct, quantity: 1, pnl: pct * 1e5, pnlPct: pct, fees: 300 });
+    trades.push({
+      side: i % 2 ? 'short' : 'long',
+      entryTime: entry,
+      exitTime: entry + Math.floor(rnd() * 2 * D),
+      entryPrice: 100,
+      exitPrice: 100 + pct,
+      quantity: 1,
+      pnl: pct * 1e5,
+      pnlPct: pct,
+      fees: 300,
+    });
   }
   return { equity: { times, values }, trades, feesPaid: 18_000, benchmark: { firstPrice: 2_000_000, lastPrice: 2_500_000 } };
 }

@@ -24,7 +24,13 @@ function trade(pnl: number, pnlPct: number, entry: number, exit: number): Closed
 }
 
 // Five daily points: 100, 110, 99, 121, 115.5 at 00:00 UTC of days 0..4.
-const FIVE = curve([[T0, 100], [T0 + D, 110], [T0 + 2 * D, 99], [T0 + 3 * D, 121], [T0 + 4 * D, 115.5]]);
+const FIVE = curve([
+  [T0, 100],
+  [T0 + D, 110],
+  [T0 + 2 * D, 99],
+  [T0 + 3 * D, 121],
+  [T0 + 4 * D, 115.5],
+]);
 
 describe('equity metrics, hand-worked', () => {
   it('total return, drawdown depth and durations on the five-point curve', () => {
@@ -49,7 +55,12 @@ describe('equity metrics, hand-worked', () => {
     expect(r[2]).toBeCloseTo(121 / 99 - 1, 12);
     expect(r[3]).toBeCloseTo(115.5 / 121 - 1, 12);
     // intraday points: only the last one of the day counts; a day with no point repeats the close (return 0)
-    const intraday = curve([[T0, 100], [T0 + 5 * H, 130], [T0 + 20 * H, 105], [T0 + 2 * D + H, 84]]);
+    const intraday = curve([
+      [T0, 100],
+      [T0 + 5 * H, 130],
+      [T0 + 20 * H, 105],
+      [T0 + 2 * D + H, 84],
+    ]);
     const r2 = dailyReturns(intraday);
     expect(r2).toHaveLength(3);
     expect(r2[0]).toBeCloseTo(0.05, 12); // 105 / 100 - 1
@@ -63,7 +74,11 @@ describe('equity metrics, hand-worked', () => {
     for (let t = T0; t <= T0 + 37 * D; t += 5 * 60_000) pts.push([t, 100 + ((t - T0) / D) * (t % 3 === 0 ? 1 : -1)]);
     expect(dailyReturns(curve(pts))).toHaveLength(37);
     // the last day's return covers the whole day: its close is the point at T0 + 37 D
-    const tail = curve([[T0, 100], [T0 + D - 5 * 60_000, 100], [T0 + D, 120]]);
+    const tail = curve([
+      [T0, 100],
+      [T0 + D - 5 * 60_000, 100],
+      [T0 + D, 120],
+    ]);
     expect(dailyReturns(tail)).toEqual([0.19999999999999996]);
     // 29 days of samples (day 0 00:00 .. day 29 00:00) give 29 returns: Sharpe stays n/a
     const p29: [number, number][] = [];
@@ -81,7 +96,7 @@ describe('equity metrics, hand-worked', () => {
     // downside deviation = sqrt((0.1^2 + 0.0454545^2) / 4) = 0.0549229 -> Sortino = 0.0441919 / 0.0549229 * sqrt(365) = 15.37218
     const m = computeMetrics({ equity: FIVE, trades: [], feesPaid: 0 }, { minDailyReturns: 2 });
     expect(v(m.sharpe)).toBeCloseTo(5.7968843182, 8);
-    expect(v(m.sortino)).toBeCloseTo(15.372183070, 8);
+    expect(v(m.sortino)).toBeCloseTo(15.37218307, 8);
     // risk-free 5 %/year: rf_d = 1.05^(1/365) - 1 subtracted from every day -> 5.77935
     const rf = computeMetrics({ equity: FIVE, trades: [], feesPaid: 0 }, { minDailyReturns: 2, riskFreeRate: 0.05 });
     expect(v(rf.sharpe)).toBeCloseTo(5.7793487351, 8);
@@ -90,7 +105,11 @@ describe('equity metrics, hand-worked', () => {
   it('CAGR and Calmar over two years: 100 -> 80 -> 121', () => {
     // CAGR = (121/100)^(365/730) - 1 = 10 %; max drawdown 20 %; Calmar = 0.10 / 0.20 = 0.5
     // the 20 % drawdown starts at the first point and ends when 121 >= 100: 730 days
-    const eq = curve([[T0, 100], [T0 + 365 * D, 80], [T0 + 730 * D, 121]]);
+    const eq = curve([
+      [T0, 100],
+      [T0 + 365 * D, 80],
+      [T0 + 730 * D, 121],
+    ]);
     const m = computeMetrics({ equity: eq, trades: [], feesPaid: 0 });
     expect(v(m.cagrPct)).toBeCloseTo(10, 10);
     expect(v(m.maxDrawdownPct)).toBeCloseTo(20, 10);
@@ -102,7 +121,10 @@ describe('equity metrics, hand-worked', () => {
   });
 
   it('the freqtrade anchor: +50 % in 3 days gives CAGR n/a, not 5e28 %', () => {
-    const eq = curve([[T0, 1000], [T0 + 3 * D, 1500]]);
+    const eq = curve([
+      [T0, 1000],
+      [T0 + 3 * D, 1500],
+    ]);
     const m = computeMetrics({ equity: eq, trades: [], feesPaid: 0 });
     expect(reason(m.cagrPct)).toBe('3 days of data; annualising needs at least 90 days');
     expect(reason(m.calmar)).toMatch(/^CAGR is n\/a/);
@@ -131,7 +153,14 @@ describe('equity metrics, hand-worked', () => {
     const flat = computeMetrics({ equity: curve(pts.map(([t]) => [t, 100])), trades: [], feesPaid: 0 });
     expect(reason(flat.sharpe)).toBe('daily returns have zero variance');
     // wiped out
-    const dead = computeMetrics({ equity: curve([[T0, 100], [T0 + 200 * D, 0]]), trades: [], feesPaid: 0 });
+    const dead = computeMetrics({
+      equity: curve([
+        [T0, 100],
+        [T0 + 200 * D, 0],
+      ]),
+      trades: [],
+      feesPaid: 0,
+    });
     expect(reason(dead.cagrPct)).toBe('equity ended at or below 0');
     expect(v(dead.maxDrawdownPct)).toBe(100);
   });
@@ -139,13 +168,11 @@ describe('equity metrics, hand-worked', () => {
 
 describe('trade metrics, hand-worked', () => {
   // pnl +30, -10, +20, -20 (pnl % 3, -1, 2, -2), durations 1h, 2h, 3h, 6h
-  const trades = [
-    trade(30, 3, T0, T0 + H),
-    trade(-10, -1, T0 + H, T0 + 3 * H),
-    trade(20, 2, T0 + 4 * H, T0 + 7 * H),
-    trade(-20, -2, T0 + 8 * H, T0 + 14 * H),
-  ];
-  const eq = curve([[T0, 1000], [T0 + 20 * H, 1020]]);
+  const trades = [trade(30, 3, T0, T0 + H), trade(-10, -1, T0 + H, T0 + 3 * H), trade(20, 2, T0 + 4 * H, T0 + 7 * H), trade(-20, -2, T0 + 8 * H, T0 + 14 * H)];
+  const eq = curve([
+    [T0, 1000],
+    [T0 + 20 * H, 1020],
+  ]);
 
   it('win rate, profit factor, expectancy, average/best/worst, durations, fees, SQN', () => {
     const m = computeMetrics({ equity: eq, trades, feesPaid: 0.8 }, { minTradesForSqn: 2 });
@@ -173,7 +200,16 @@ describe('trade metrics, hand-worked', () => {
     expect(v(winners.winRatePct)).toBe(100);
     const none = computeMetrics({ equity: eq, trades: [], feesPaid: 0 });
     expect(v(none.trades)).toBe(0);
-    for (const k of ['winRatePct', 'profitFactor', 'expectancy', 'avgTradePct', 'bestTradePct', 'worstTradePct', 'avgTradeDurationMs', 'maxTradeDurationMs'] as const) {
+    for (const k of [
+      'winRatePct',
+      'profitFactor',
+      'expectancy',
+      'avgTradePct',
+      'bestTradePct',
+      'worstTradePct',
+      'avgTradeDurationMs',
+      'maxTradeDurationMs',
+    ] as const) {
       expect(reason(none[k])).toBe('no closed trades');
     }
     expect(v(none.exposurePct)).toBe(0);
@@ -183,7 +219,10 @@ describe('trade metrics, hand-worked', () => {
 
   it('exposure: union of overlapping intervals clipped to the run', () => {
     // run 0..10h; [0,1h] u [0.5h,2h] = 2h, [5h,6h] = 1h, [9h,12h] clipped to 1h -> 4h / 10h = 40 %
-    const run = curve([[T0, 100], [T0 + 10 * H, 100]]);
+    const run = curve([
+      [T0, 100],
+      [T0 + 10 * H, 100],
+    ]);
     const exposure = [
       { start: T0 + 9 * H, end: T0 + 12 * H },
       { start: T0, end: T0 + H },

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { Decimal } from '../../../src/core/decimal.js';
 import { ANSI, PLAIN, computeBreakdowns, formatAmount, formatBreakdown, paintFor } from '../../../src/backtest/breakdowns.js';
 import { chartStep, fixed, utcMinute } from '../../../src/backtest/report-html.js';
-import type { TradeRecord } from '../../../src/portfolio/trade-book.js';
+import type { TradeRecord } from '../../../src/portfolio/trade-record.js';
 import type { Series } from '../../../src/backtest/data.js';
 
 const H = 3_600_000;
@@ -96,14 +96,33 @@ describe('report formatting', () => {
       return seed % n;
     };
     const digitsOf = (n: number, pick: string) => Array.from({ length: n }, () => pick[rnd(pick.length)]).join('');
-    const cases = ['0', '-0', '0.000', '-0.000', '-0.004', '-0.005', '0.005', '9.995', '-9.995', '999.9999', '99999.5', '0.5', '-0.5', '1e-7', '-2.5e-3', '1.5e+21', '00012.50'];
+    const cases = [
+      '0',
+      '-0',
+      '0.000',
+      '-0.000',
+      '-0.004',
+      '-0.005',
+      '0.005',
+      '9.995',
+      '-9.995',
+      '999.9999',
+      '99999.5',
+      '0.5',
+      '-0.5',
+      '1e-7',
+      '-2.5e-3',
+      '1.5e+21',
+      '00012.50',
+    ];
     for (let i = 0; i < 4000; i++) {
       const sign = rnd(3) === 0 ? '-' : '';
       const int = rnd(4) === 0 ? '0' : digitsOf(1 + rnd(9), rnd(3) === 0 ? '9' : '0123456789').replace(/^0+(?=\d)/, '');
       const frac = rnd(5) === 0 ? '' : digitsOf(1 + rnd(14), rnd(3) === 0 ? '59' : rnd(2) === 0 ? '049' : '0123456789');
       cases.push(`${sign}${int}${frac ? `.${frac}` : ''}`);
     }
-    for (const v of cases) for (const digits of [-1, 0, 1, 2, 3, 6, 8]) expect(`${v} ${digits} ${fixed(v, digits)}`).toBe(`${v} ${digits} ${viaDecimal(v, digits)}`);
+    for (const v of cases)
+      for (const digits of [-1, 0, 1, 2, 3, 6, 8]) expect(`${v} ${digits} ${fixed(v, digits)}`).toBe(`${v} ${digits} ${viaDecimal(v, digits)}`);
   });
 
   it('prints times as YYYY-MM-DD HH:mm UTC', () => {
@@ -111,7 +130,18 @@ describe('report formatting', () => {
   });
 
   it('puts every market on one bar grid: a common multiple of their candle lengths, at most maxCandles bars each', () => {
-    const s = (resSec: number, n: number): Series => ({ symbol: 'X', resSec, length: n, firstIndex: 0, time: new Float64Array(n), open: new Float64Array(n), high: new Float64Array(n), low: new Float64Array(n), close: new Float64Array(n), volume: new Float64Array(n) });
+    const s = (resSec: number, n: number): Series => ({
+      symbol: 'X',
+      resSec,
+      length: n,
+      firstIndex: 0,
+      time: new Float64Array(n),
+      open: new Float64Array(n),
+      high: new Float64Array(n),
+      low: new Float64Array(n),
+      close: new Float64Array(n),
+      volume: new Float64Array(n),
+    });
     expect(chartStep([s(300, 1000)], 5000)).toBe(300);
     expect(chartStep([s(300, 10_000)], 5000)).toBe(600);
     expect(chartStep([s(300, 1000), s(3600, 10)], 5000)).toBe(3600);

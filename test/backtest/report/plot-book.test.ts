@@ -18,7 +18,16 @@ describe('PlotBook', () => {
     t = 360_000;
     book.add('s', 'BTCUSDT', 'b', Number.NaN);
     const [a, b] = book.result([inst]);
-    expect(a).toEqual({ strategy: 's', symbol: 'BTCUSDT', name: 'a', pane: 'x', color: null, levels: [1], times: [120_000, 180_000, 240_000, 300_000], values: [120.5, 180.5, 240.5, 300.5] });
+    expect(a).toEqual({
+      strategy: 's',
+      symbol: 'BTCUSDT',
+      name: 'a',
+      pane: 'x',
+      color: null,
+      levels: [1],
+      times: [120_000, 180_000, 240_000, 300_000],
+      values: [120.5, 180.5, 240.5, 300.5],
+    });
     expect(b).toMatchObject({ name: 'b', pane: 'price', times: [360_000], values: [null] });
   });
 

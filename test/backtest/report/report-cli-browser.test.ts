@@ -57,12 +57,22 @@ describe('backtest report: breakdowns, plots, trades table, aligned panes', { ti
     expect(b.byStrategy[0]!.avgDurationMs).toBeCloseTo(sma.reduce((a, t) => a + t.exitTime - t.entryTime, 0) / sma.length, 6);
     expect(new Set(b.byExit.map((x) => x.key))).toEqual(new Set(result.trades.map((t) => t.exit)));
     // The summary prints the same tables (no colour: stdout is a pipe and run-cli sets NO_COLOR).
-    for (const [title, rows] of [['strategy', b.byStrategy], ['market', b.byMarket], ['exit reason', b.byExit]] as const) {
+    for (const [title, rows] of [
+      ['strategy', b.byStrategy],
+      ['market', b.byMarket],
+      ['exit reason', b.byExit],
+    ] as const) {
       for (const line of formatBreakdown(title, rows, 'USDT')) expect(stdout).toContain(line);
     }
     expect(stdout).not.toContain('\u001b[');
     expect(result.run.markets.BTCUSDT).toEqual({ base: 'BTC', quote: 'USDT', pricePrecision: 2, quantityPrecision: 6 });
-    expect(result.plots.map((p) => `${p.strategy}.${p.name}:${p.pane}`)).toEqual(['sma.fastSma:price', 'sma.slowSma:price', 'rsi.rsi:rsi', 'rsi.oversold:rsi', 'rsi.overbought:rsi']);
+    expect(result.plots.map((p) => `${p.strategy}.${p.name}:${p.pane}`)).toEqual([
+      'sma.fastSma:price',
+      'sma.slowSma:price',
+      'rsi.rsi:rsi',
+      'rsi.oversold:rsi',
+      'rsi.overbought:rsi',
+    ]);
     // From `from` on, one point per candle close.
     const fast = result.plots[0]!;
     expect(fast.times[0]).toBe(Date.parse('2023-01-03T00:00:00Z'));
@@ -105,7 +115,10 @@ journal: { file: ":memory:" }
     const s = run.series[0]!;
     const [fast, slow] = run.result.plots;
     expect(fast!.times.length).toBe(s.length - s.firstIndex + 1);
-    for (const [p, n] of [[fast!, 3], [slow!, 5]] as const) {
+    for (const [p, n] of [
+      [fast!, 3],
+      [slow!, 5],
+    ] as const) {
       for (let k = 0; k < p.times.length; k++) {
         // The point at a candle's close: the mean of that candle's and the n − 1 earlier closes.
         const i = s.time.findIndex((t) => (t + s.resSec) * 1000 === p.times[k]);
@@ -116,7 +129,7 @@ journal: { file: ":memory:" }
     }
   });
 
-  it('report.html draws every pane on one time axis, shows the run\'s breakdowns, sorts, filters and jumps to a trade', async () => {
+  it("report.html draws every pane on one time axis, shows the run's breakdowns, sorts, filters and jumps to a trade", async () => {
     const shots = artifactDir('report');
     const browser = await launchChromium();
     try {
@@ -135,7 +148,10 @@ journal: { file: ":memory:" }
       ]);
       // Buy and hold (issue 34 item 9): the start equity in BTCUSDT at the first open, valued at each
       // close; the trade P/L bars sum to the closed trades' pnl.
-      const data = (await page.evaluate(() => (0, eval)('DATA'))) as { hold: { label: string; data: { time: number; value?: number }[] }; tradePnl: { time: number; value?: number }[] };
+      const data = (await page.evaluate(() => (0, eval)('DATA'))) as {
+        hold: { label: string; data: { time: number; value?: number }[] };
+        tradePnl: { time: number; value?: number }[];
+      };
       expect(data.hold.label).toBe('buy and hold BTCUSDT');
       const start = result.equity.values[0]!;
       expect(data.hold.data[0]!.value).toBeCloseTo(start * (await closeRatio(0)), 6);
@@ -156,15 +172,29 @@ journal: { file: ":memory:" }
       // The page opens on the whole run, first bar to last (the old candle chart opened on its last
       // weeks while the equity chart showed the whole run).
       // (Read until the chart has applied it: it lays out on an animation frame, late on a loaded machine.)
-      const visibleRange = () => page.evaluate(() => (globalThis as unknown as { __report: { chart: { timeScale(): { getVisibleRange(): { from: number; to: number } | null } } } }).__report.chart.timeScale().getVisibleRange());
+      const visibleRange = () =>
+        page.evaluate(() =>
+          (globalThis as unknown as { __report: { chart: { timeScale(): { getVisibleRange(): { from: number; to: number } | null } } } }).__report.chart
+            .timeScale()
+            .getVisibleRange(),
+        );
       await expect.poll(visibleRange, { timeout: 10_000 }).toEqual({ from: ends[0]![0], to: ends[0]![1] });
       await page.screenshot({ path: join(shots, 'chart.png') });
 
       // The breakdown tables show result.json's numbers.
-      const cells = (id: string) => page.$$eval(`#${id} tbody tr`, (rows) => rows.map((r) => Array.from((r as unknown as { cells: ArrayLike<{ textContent: string | null }> }).cells, (c) => c.textContent ?? '')));
-      for (const [id, rows] of [['breakdown-strategy', result.breakdowns.byStrategy], ['breakdown-market', result.breakdowns.byMarket], ['breakdown-exit', result.breakdowns.byExit]] as const) {
+      const cells = (id: string) =>
+        page.$$eval(`#${id} tbody tr`, (rows) =>
+          rows.map((r) => Array.from((r as unknown as { cells: ArrayLike<{ textContent: string | null }> }).cells, (c) => c.textContent ?? '')),
+        );
+      for (const [id, rows] of [
+        ['breakdown-strategy', result.breakdowns.byStrategy],
+        ['breakdown-market', result.breakdowns.byMarket],
+        ['breakdown-exit', result.breakdowns.byExit],
+      ] as const) {
         const digits = pnlDigits(rows);
-        expect(await cells(id)).toEqual(rows.map((x) => [x.key, String(x.trades), x.winRatePct.toFixed(1), formatAmount(Number(x.pnl), digits), expect.any(String)]));
+        expect(await cells(id)).toEqual(
+          rows.map((x) => [x.key, String(x.trades), x.winRatePct.toFixed(1), formatAmount(Number(x.pnl), digits), expect.any(String)]),
+        );
       }
 
       // The trades table: readable times and amounts.
@@ -176,7 +206,10 @@ journal: { file: ":memory:" }
       // Sort by pnl (a click: ascending, another: descending).
       const pnlHeader = page.locator('#trades thead th', { hasText: /^pnl$/ });
       await pnlHeader.click();
-      const pnls = () => page.$$eval('#trades tbody tr', (rows) => rows.map((r) => Number((r as unknown as { cells: ArrayLike<{ dataset: { v?: string } }> }).cells[9]!.dataset.v)));
+      const pnls = () =>
+        page.$$eval('#trades tbody tr', (rows) =>
+          rows.map((r) => Number((r as unknown as { cells: ArrayLike<{ dataset: { v?: string } }> }).cells[9]!.dataset.v)),
+        );
       const asc = [...result.trades.map((t) => Number(t.pnl))].sort((a, b) => a - b);
       expect(await pnls()).toEqual(asc);
       await pnlHeader.click();
@@ -203,10 +236,13 @@ journal: { file: ":memory:" }
       // Zoomed in on the trade: its entry and exit in view, and far less than the whole run.
       const quarter = (Date.parse(result.run.to) - Date.parse(result.run.from)) / 1000 / 4;
       await expect
-        .poll(async () => {
-          const range = await visibleRange();
-          return range !== null && range.from <= entry && range.to >= exit && range.to - range.from < quarter;
-        }, { timeout: 10_000 })
+        .poll(
+          async () => {
+            const range = await visibleRange();
+            return range !== null && range.from <= entry && range.to >= exit && range.to - range.from < quarter;
+          },
+          { timeout: 10_000 },
+        )
         .toBe(true);
       await page.screenshot({ path: join(shots, 'trade-focused.png') });
       expect(errors).toEqual([]);

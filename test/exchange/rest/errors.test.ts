@@ -28,11 +28,20 @@ afterAll(async () => server.stop());
 beforeEach(() => server.reset());
 
 const env = (code: number, message: string, result: unknown = {}) => ({ success: false, code, message, result });
-const fail = (p: Promise<unknown>) => p.then(() => undefined, (e: unknown) => e as MizanError);
+const fail = (p: Promise<unknown>) =>
+  p.then(
+    () => undefined,
+    (e: unknown) => e as MizanError,
+  );
 
 describe('error mapping', () => {
   it.each([
-    [401, AuthenticationError, /HTTP 401: authentication failed: check that the API key is set, correct and not expired \(exchange said: توکن ارسالی نامعتبر است\)/, 'توکن ارسالی نامعتبر است'],
+    [
+      401,
+      AuthenticationError,
+      /HTTP 401: authentication failed: check that the API key is set, correct and not expired \(exchange said: توکن ارسالی نامعتبر است\)/,
+      'توکن ارسالی نامعتبر است',
+    ],
     [402, InsufficientBalanceError, /HTTP 402: insufficient balance/, 'موجودی کیف پول کافی نیست'],
     [403, PermissionDeniedError, /lacks the permission for this call, or this IP/, 'Forbidden'],
     [404, NotFoundError, /GET \/v1\/account\/balances -> HTTP 404: not found \(exchange said: Not found\)/, 'Not found'],
@@ -74,7 +83,10 @@ describe('error mapping', () => {
 
   it('429 with only x-ratelimit-remaining: 0 waits for the window; an HTTP-date Retry-After is honoured', async () => {
     const { client, sleeps } = makeClient(server, { retryPolicy: { rateLimitWindowMs: 1234 } });
-    server.route('GET', '/v1/markets', [{ status: 429, raw: '', headers: { 'x-ratelimit-remaining': '0' } }, { sample: 'rest_v1_markets__phinix-docs-en-2022.txt' }]);
+    server.route('GET', '/v1/markets', [
+      { status: 429, raw: '', headers: { 'x-ratelimit-remaining': '0' } },
+      { sample: 'rest_v1_markets__phinix-docs-en-2022.txt' },
+    ]);
     await client.getMarkets();
     expect(sleeps).toContain(1234);
     const date = new Date(Date.now() + 30_000).toUTCString();
@@ -87,7 +99,10 @@ describe('error mapping', () => {
   it('a spent limit (remaining 0 with a reset) holds the next call to that endpoint only', async () => {
     const clock = new ManualClock(1_000_000);
     const { client, sleeps } = makeClient(server, { clock });
-    server.route('GET', '/v1/trades', { sample: 'rest_v1_trades__phinix-docs-en-2022.txt', headers: { 'x-ratelimit-limit': '60', 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': '3' } });
+    server.route('GET', '/v1/trades', {
+      sample: 'rest_v1_trades__phinix-docs-en-2022.txt',
+      headers: { 'x-ratelimit-limit': '60', 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': '3' },
+    });
     server.route('GET', '/v1/markets', { sample: 'rest_v1_markets__phinix-docs-en-2022.txt' });
     await client.getTrades('BTCTMN');
     expect(sleeps).toEqual([]);
@@ -138,7 +153,10 @@ describe('error mapping', () => {
 
   it('an HTML error page: 502 is ExchangeUnavailableError with the page text; 200 HTML is a parse error', async () => {
     const { client } = makeClient(server, { retries: 0 });
-    server.route('GET', '/v1/markets', { status: 502, raw: '<html><head><title>502 Bad Gateway</title></head><body><h1>502 Bad Gateway</h1><hr>nginx</body></html>' });
+    server.route('GET', '/v1/markets', {
+      status: 502,
+      raw: '<html><head><title>502 Bad Gateway</title></head><body><h1>502 Bad Gateway</h1><hr>nginx</body></html>',
+    });
     const err = await fail(client.getMarkets());
     expect(err).toBeInstanceOf(ExchangeUnavailableError);
     expect(err?.message).toMatch(/HTTP 502: .*\(exchange said: 502 Bad Gateway 502 Bad Gateway nginx\)/);
@@ -168,7 +186,12 @@ describe('error mapping', () => {
 
   it('a missing price on an order is an error, never zero', async () => {
     const { client } = makeClient(server);
-    server.route('GET', '/v1/account/orders/x_1', { body: { success: true, result: { symbol: 'BTCTMN', type: 'LIMIT', side: 'BUY', clientOrderId: 'x_1', origQty: '1', executedQty: '0', status: 'NEW', active: true } } });
+    server.route('GET', '/v1/account/orders/x_1', {
+      body: {
+        success: true,
+        result: { symbol: 'BTCTMN', type: 'LIMIT', side: 'BUY', clientOrderId: 'x_1', origQty: '1', executedQty: '0', status: 'NEW', active: true },
+      },
+    });
     const err = await fail(client.getOrder('x_1'));
     expect(err).toBeInstanceOf(ResponseParseError);
     expect(err?.message).toBe('result.price: expected a number or numeric string, got nothing (field missing)');

@@ -46,7 +46,14 @@ export const walletBody = {
     },
     wallets: {
       TRC20: {
-        network: { id: 5, name: 'TRC20', deposit_availability: true, withdrawal_availability: true, deposit_unavailability_reason: null, withdrawal_unavailability_reason: null },
+        network: {
+          id: 5,
+          name: 'TRC20',
+          deposit_availability: true,
+          withdrawal_availability: true,
+          deposit_unavailability_reason: null,
+          withdrawal_unavailability_reason: null,
+        },
         address: 'TXYZabc123def456ghi789jkl012mno345',
         memo: null,
         expire_at: null,

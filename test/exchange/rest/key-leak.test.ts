@@ -21,14 +21,26 @@ const failures: [string, SampleReply][] = [
   ['403 HTML echoing headers', { status: 403, raw: `<html><body><pre>x-api-key: ${KEY}\nhost: 127.0.0.1</pre></body></html>` }],
   ['404', { status: 404, body: { success: false, message: `no route for key ${encodeURIComponent(KEY)}` } }],
   ['409', { status: 409, body: { success: false, code: 409, message: 'duplicate' } }],
-  ['422 with the key in field messages', { status: 422, body: { success: false, code: 422, message: 'invalid', result: { [KEY]: [`bad ${KEY}`], price: [`price for ${KEY}`] } } }],
+  [
+    '422 with the key in field messages',
+    { status: 422, body: { success: false, code: 422, message: 'invalid', result: { [KEY]: [`bad ${KEY}`], price: [`price for ${KEY}`] } } },
+  ],
   ['429', { status: 429, body: { success: false, message: `slow down ${KEY}` }, headers: { 'retry-after': '0' } }],
   ['500 HTML', { status: 500, raw: `<html><title>Error</title><body>request headers: X-API-Key=${KEY}</body></html>` }],
   ['timeout', { hang: true }],
   ['malformed JSON echoing the key', { raw: `{"success": true, "result": "${KEY}` }],
   ['HTML with 200', { raw: `<html><body>${KEY}</body></html>` }],
   ['success:false with 200', { body: { success: false, message: `refused for ${KEY}`, result: null } }],
-  ['key in a parsed field', { status: 201, body: { success: true, result: { symbol: 'BTCTMN', type: 'LIMIT', side: 'BUY', clientOrderId: 'k_1', price: KEY, origQty: '1', executedQty: '0', status: 'NEW', active: true } } }],
+  [
+    'key in a parsed field',
+    {
+      status: 201,
+      body: {
+        success: true,
+        result: { symbol: 'BTCTMN', type: 'LIMIT', side: 'BUY', clientOrderId: 'k_1', price: KEY, origQty: '1', executedQty: '0', status: 'NEW', active: true },
+      },
+    },
+  ],
 ];
 
 function allText(err: unknown): string {
@@ -45,7 +57,15 @@ function allText(err: unknown): string {
 describe('the API key never leaks', () => {
   it('appears in no log line and no error (message, stack, JSON, context, fields, cause) on any failure path', async () => {
     const { logger, lines } = captureLogger();
-    const client = new WallexRestClient({ baseUrl: server.url, apiKey: KEY, timeoutMs: 100, retries: 1, logger, sleep: async () => {}, orderRateLimit: { limit: 1000, windowMs: 1000 } });
+    const client = new WallexRestClient({
+      baseUrl: server.url,
+      apiKey: KEY,
+      timeoutMs: 100,
+      retries: 1,
+      logger,
+      sleep: async () => {},
+      orderRateLimit: { limit: 1000, windowMs: 1000 },
+    });
     const calls: [string, () => Promise<unknown>][] = [
       ['GET', () => client.getBalances()],
       ['POST order', () => client.createOrder({ symbol: 'BTCTMN', side: 'BUY', type: 'LIMIT', price: d('1'), quantity: d('1'), clientId: 'k_1' })],
@@ -76,7 +96,9 @@ describe('the API key never leaks', () => {
     const netErr = await offline.getBalances().catch((e: unknown) => e);
     expect(allText(netErr)).not.toContain(PREFIX);
     // The same through the order transport (node:http).
-    const orderErr = await offline.createOrder({ symbol: 'BTCTMN', side: 'BUY', type: 'LIMIT', price: d('1'), quantity: d('1'), clientId: 'k_2' }).catch((e: unknown) => e);
+    const orderErr = await offline
+      .createOrder({ symbol: 'BTCTMN', side: 'BUY', type: 'LIMIT', price: d('1'), quantity: d('1'), clientId: 'k_2' })
+      .catch((e: unknown) => e);
     expect(orderErr).toBeInstanceOf(Error);
     expect(allText(orderErr)).not.toContain(PREFIX);
 
@@ -84,6 +106,8 @@ describe('the API key never leaks', () => {
     expect(lines.length).toBeGreaterThan(failures.length);
     for (const line of lines) expect(line).not.toContain(PREFIX);
     // The debug lines name method, path, status and duration.
-    expect(lines.some((l) => l.includes('"method":"GET"') && l.includes('"path":"/v1/account/balances"') && l.includes('"status":401') && l.includes('durationMs'))).toBe(true);
+    expect(
+      lines.some((l) => l.includes('"method":"GET"') && l.includes('"path":"/v1/account/balances"') && l.includes('"status":401') && l.includes('durationMs')),
+    ).toBe(true);
   });
 });

@@ -48,7 +48,10 @@ describe('"-" in a numeric field', () => {
       [() => parseSpotOrder({ ...order, executedQty: '-' }), 'order.executedQty'],
       [() => parseBalances({ balances: { TMN: { asset: 'TMN', fiat: true, value: '-', locked: '0' } } }), 'TMN'],
       [() => parseDepth({ bid: [{ price: '-', quantity: '1', sum: '1' }], ask: [] }, 'BTCTMN'), 'price'],
-      [() => parseTrades({ latestTrades: [{ symbol: 'BTCTMN', quantity: '-', price: '1', sum: '1', isBuyOrder: true, timestamp: '2024-01-01T00:00:00Z' }] }), 'quantity'],
+      [
+        () => parseTrades({ latestTrades: [{ symbol: 'BTCTMN', quantity: '-', price: '1', sum: '1', isBuyOrder: true, timestamp: '2024-01-01T00:00:00Z' }] }),
+        'quantity',
+      ],
     ];
     for (const [fn, field] of cases) {
       const err = thrown(fn);
@@ -96,7 +99,11 @@ describe('error bodies', () => {
   });
   afterAll(async () => server.stop());
   beforeEach(() => server.reset());
-  const fail = (p: Promise<unknown>) => p.then(() => undefined, (e: unknown) => e as MizanError);
+  const fail = (p: Promise<unknown>) =>
+    p.then(
+      () => undefined,
+      (e: unknown) => e as MizanError,
+    );
   const createOrder = (client: ReturnType<typeof makeClient>['client']) =>
     fail(client.createOrder({ symbol: 'BTCTMN', side: 'BUY', type: 'LIMIT', price: d('1'), quantity: d('1'), clientId: 'x_1' }));
 
@@ -104,7 +111,12 @@ describe('error bodies', () => {
     const { client } = makeClient(server);
     server.route('POST', '/v1/account/orders', {
       status: 422,
-      body: { detail: [{ loc: ['body', 'price'], msg: 'ensure this value is greater than 0', type: 'value_error' }, { loc: ['body', 'quantity'], msg: 'field required' }] },
+      body: {
+        detail: [
+          { loc: ['body', 'price'], msg: 'ensure this value is greater than 0', type: 'value_error' },
+          { loc: ['body', 'quantity'], msg: 'field required' },
+        ],
+      },
     });
     const err = await createOrder(client);
     expect(err).toBeInstanceOf(ValidationError);

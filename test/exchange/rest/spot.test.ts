@@ -39,7 +39,15 @@ describe('spot orders', () => {
   it('createOrder sends stop_Price only for stop orders and validates the combination', async () => {
     const { client } = makeClient(server);
     server.route('POST', '/v1/account/orders', { sample: 'rest_v1_account_orders_create__phinix-docs-en-2022.txt', status: 201 });
-    const o = await client.createOrder({ symbol: 'USDTTMN', side: 'SELL', type: 'STOP_LIMIT', price: d('24828'), stopPrice: d('24900.50'), quantity: d('10'), clientId: 'c2' });
+    const o = await client.createOrder({
+      symbol: 'USDTTMN',
+      side: 'SELL',
+      type: 'STOP_LIMIT',
+      price: d('24828'),
+      stopPrice: d('24900.50'),
+      quantity: d('10'),
+      clientId: 'c2',
+    });
     expect(server.received('POST', '/v1/account/orders')[0]?.body).toMatchObject({ type: 'STOP_LIMIT', price: '24828', stop_Price: '24900.5' });
     expect(o.transactTime).toBe(1624846226);
     const bad: [Partial<NewSpotOrder>, RegExp][] = [
@@ -65,7 +73,10 @@ describe('spot orders', () => {
 
   it('createOrder is never resent: a 500 gives OrderOutcomeUnknownError naming the client id', async () => {
     const { client, sleeps } = makeClient(server);
-    server.route('POST', '/v1/account/orders', [{ status: 500, body: { success: false, message: 'Server Error' } }, { sample: CREATE, status: 201 }]);
+    server.route('POST', '/v1/account/orders', [
+      { status: 500, body: { success: false, message: 'Server Error' } },
+      { sample: CREATE, status: 201 },
+    ]);
     const err = await client.createOrder(limit).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(OrderOutcomeUnknownError);
     const e = err as OrderOutcomeUnknownError;
@@ -89,7 +100,13 @@ describe('spot orders', () => {
 
   it('createOrder with an unreadable 201 body: outcome unknown (the order probably exists)', async () => {
     const { client } = makeClient(server);
-    server.route('POST', '/v1/account/orders', { status: 201, body: { success: true, result: { symbol: 'BTCUSDT', type: 'LIMIT', side: 'BUY', clientOrderId: 'bot_1_abc', origQty: '1', executedQty: '0', status: 'NEW', active: true } } });
+    server.route('POST', '/v1/account/orders', {
+      status: 201,
+      body: {
+        success: true,
+        result: { symbol: 'BTCUSDT', type: 'LIMIT', side: 'BUY', clientOrderId: 'bot_1_abc', origQty: '1', executedQty: '0', status: 'NEW', active: true },
+      },
+    });
     const err = await client.createOrder(limit).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(OrderOutcomeUnknownError);
     expect((err as OrderOutcomeUnknownError).reason).toBeInstanceOf(ResponseParseError);
@@ -118,7 +135,10 @@ describe('spot orders', () => {
   it('cancelOrder uses DELETE on the path and is retried on 5xx', async () => {
     const { client, sleeps } = makeClient(server);
     const id = 'LIMIT-93c76637-9742-466d-b30a-89926d2cf11c';
-    server.route('DELETE', `/v1/account/orders/${id}`, [{ status: 503, raw: '<html><body>Service Unavailable</body></html>' }, { sample: 'rest_v1_account_orders_cancel__phinix-docs-en-2022.json' }]);
+    server.route('DELETE', `/v1/account/orders/${id}`, [
+      { status: 503, raw: '<html><body>Service Unavailable</body></html>' },
+      { sample: 'rest_v1_account_orders_cancel__phinix-docs-en-2022.json' },
+    ]);
     const o = await client.cancelOrder(id);
     expect(server.received('DELETE', `/v1/account/orders/${id}`)).toHaveLength(2);
     expect(sleeps).toHaveLength(1);
@@ -140,7 +160,26 @@ describe('spot orders', () => {
     expect(crawl.pageInfo).toBeUndefined();
     expect(crawl.items[0]?.origSum?.toFixed()).toBe('10');
     // The current documentation shows an object of arrays keyed by market.
-    server.route('GET', '/v1/account/openOrders', { body: { success: true, result: { BTCTMN: [{ symbol: 'BTCTMN', type: 'LIMIT', side: 'SELL', clientOrderId: 'x_1', price: '7e8', origQty: '1', executedQty: '0.5', status: 'NEW', active: true }] } } });
+    server.route('GET', '/v1/account/openOrders', {
+      body: {
+        success: true,
+        result: {
+          BTCTMN: [
+            {
+              symbol: 'BTCTMN',
+              type: 'LIMIT',
+              side: 'SELL',
+              clientOrderId: 'x_1',
+              price: '7e8',
+              origQty: '1',
+              executedQty: '0.5',
+              status: 'NEW',
+              active: true,
+            },
+          ],
+        },
+      },
+    });
     const keyed = await client.getOpenOrders();
     expect(keyed.items[0]?.price.toFixed()).toBe('700000000');
     await expect(client.getOpenOrders({ perPage: 0 })).rejects.toThrow(/invalid perPage: 0/);

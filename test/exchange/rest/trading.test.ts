@@ -15,7 +15,15 @@ beforeAll(async () => {
 afterAll(async () => server.stop());
 beforeEach(() => server.reset());
 
-const req: MarginRequest = { market: 'BTCUSDT', side: 'long', collateral: d('300'), riskCoef: d('10'), openPrice: d('62500'), stopLoss: d('60000'), takeProfit: d('70000') };
+const req: MarginRequest = {
+  market: 'BTCUSDT',
+  side: 'long',
+  collateral: d('300'),
+  riskCoef: d('10'),
+  openPrice: d('62500'),
+  stopLoss: d('60000'),
+  takeProfit: d('70000'),
+};
 
 describe('instant orders', () => {
   it('createInstantOrder sends symbol, side, quantity, from=otc and parses the order with fills', async () => {
@@ -34,9 +42,37 @@ describe('instant orders', () => {
   it('createInstantOrder accepts the bare documented form and a feeAsset object', async () => {
     const { client } = makeClient(server);
     const bare = {
-      symbol: 'USDTTMN', sourceMarket: 'USDT', destinationMarket: 'TMN', type: 'OTC', side: 'SELL', clientOrderId: 'OTC-1', transactTime: 1716000000,
-      price: '58000', origQty: '10', executedSum: '580000', executedQty: '10', executedPrice: '58000', sum: '580000', executedPercent: 100, status: 'FILLED', active: false,
-      fills: [{ price: '58000', quantity: '10', fee: '2320', feeCoefficient: '0.004', feeAsset: {}, timestamp: '2024-05-18T11:10:30Z', symbol: 'USDTTMN', sum: '580000', makerFeeCoefficient: '0', takerFeeCoefficient: '0.004', isBuyer: false }],
+      symbol: 'USDTTMN',
+      sourceMarket: 'USDT',
+      destinationMarket: 'TMN',
+      type: 'OTC',
+      side: 'SELL',
+      clientOrderId: 'OTC-1',
+      transactTime: 1716000000,
+      price: '58000',
+      origQty: '10',
+      executedSum: '580000',
+      executedQty: '10',
+      executedPrice: '58000',
+      sum: '580000',
+      executedPercent: 100,
+      status: 'FILLED',
+      active: false,
+      fills: [
+        {
+          price: '58000',
+          quantity: '10',
+          fee: '2320',
+          feeCoefficient: '0.004',
+          feeAsset: {},
+          timestamp: '2024-05-18T11:10:30Z',
+          symbol: 'USDTTMN',
+          sum: '580000',
+          makerFeeCoefficient: '0',
+          takerFeeCoefficient: '0.004',
+          isBuyer: false,
+        },
+      ],
     };
     server.route('POST', '/v1/account/easy-trade/orders', { body: bare, status: 201 });
     const o = await client.createInstantOrder({ symbol: 'USDTTMN', side: 'SELL', quantity: d('10') });
@@ -63,7 +99,9 @@ describe('instant orders', () => {
     expect(server.received('GET', '/v1/account/otc/price')[0]?.query).toEqual({ symbol: 'BTCUSDT', side: 'BUY' });
     expect(q).toMatchObject({ symbol: 'BTCUSDT', side: 'BUY', expiresAt: Date.UTC(2022, 7, 30, 9, 21, 8), ttlSeconds: 20, currentTime: clock.now() });
     expect(q.price.toFixed()).toBe('20288.99471291');
-    server.route('GET', '/v1/account/otc/price', { body: { success: true, result: { price: '20000', price_expires_at: '2022-08-30T09:21:08Z', ttl: 15, current_time: '2022-08-30T09:20:53Z' } } });
+    server.route('GET', '/v1/account/otc/price', {
+      body: { success: true, result: { price: '20000', price_expires_at: '2022-08-30T09:21:08Z', ttl: 15, current_time: '2022-08-30T09:20:53Z' } },
+    });
     const q2 = await client.getInstantQuote('BTCUSDT', 'SELL');
     expect(q2.ttlSeconds).toBe(15);
     expect(q2.currentTime).toBe(Date.UTC(2022, 7, 30, 9, 20, 53));
@@ -76,7 +114,13 @@ describe('margin', () => {
     server.route('POST', '/margin-trade/v1/public/dry-run', { body: dryRunBody });
     const r = await client.marginDryRun(req);
     expect(server.received('POST', '/margin-trade/v1/public/dry-run')[0]?.body).toEqual({
-      market: 'BTCUSDT', side: 'long', collateral: '300', risk_coef: '10', open_price: '62500', stop_loss: '60000', take_profit: '70000',
+      market: 'BTCUSDT',
+      side: 'long',
+      collateral: '300',
+      risk_coef: '10',
+      open_price: '62500',
+      stop_loss: '60000',
+      take_profit: '70000',
     });
     expect(r.callPrice.toFixed()).toBe('58210.55');
     expect(r.openFee).toEqual({ currency: 'USDT', value: d('0.81') });
@@ -122,7 +166,9 @@ describe('margin', () => {
 
   it('addMarginCollateral patches {change} and parses the position wrapped in result', async () => {
     const { client } = makeClient(server);
-    server.route('PATCH', '/margin-trade/v1/positions/1842/collateral', { body: { success: true, result: { ...position, collateral: { currency: 'USDT', value: '350' } } } });
+    server.route('PATCH', '/margin-trade/v1/positions/1842/collateral', {
+      body: { success: true, result: { ...position, collateral: { currency: 'USDT', value: '350' } } },
+    });
     const p = await client.addMarginCollateral(1842, '50');
     expect(server.received('PATCH', '/margin-trade/v1/positions/1842/collateral')[0]?.body).toEqual({ change: '50' });
     expect(p.collateral.value.toFixed()).toBe('350');

@@ -11,7 +11,24 @@ import { startSampleServer, type SampleReply, type SampleServer } from '../../su
 import { API_KEY, makeClient } from './helpers.js';
 
 const ORDER = { symbol: 'BTCTMN', side: 'BUY', type: 'LIMIT', price: d('1000'), quantity: d('0.5'), clientId: 'tx_1' } as const;
-const CREATED = { status: 201, body: { success: true, message: 'ok', result: { symbol: 'BTCTMN', type: 'LIMIT', side: 'BUY', clientOrderId: 'tx_1', price: '1000', origQty: '0.5', executedQty: '0', status: 'NEW', active: true } } };
+const CREATED = {
+  status: 201,
+  body: {
+    success: true,
+    message: 'ok',
+    result: {
+      symbol: 'BTCTMN',
+      type: 'LIMIT',
+      side: 'BUY',
+      clientOrderId: 'tx_1',
+      price: '1000',
+      origQty: '0.5',
+      executedQty: '0',
+      status: 'NEW',
+      active: true,
+    },
+  },
+};
 
 let server: SampleServer;
 beforeAll(async () => {
@@ -66,11 +83,22 @@ describe('order-call transport', () => {
       const { client } = makeClient(server, { orderTransport });
       await client.withSubAccount('prop_7').createOrder(ORDER);
       const [r] = server.received('POST', '/v1/account/orders');
-      seen.push({ body: r!.body, key: r!.headers['x-api-key'], sub: r!.headers['sub-account-client-id'], type: r!.headers['content-type'], accept: r!.headers.accept });
+      seen.push({
+        body: r!.body,
+        key: r!.headers['x-api-key'],
+        sub: r!.headers['sub-account-client-id'],
+        type: r!.headers['content-type'],
+        accept: r!.headers.accept,
+      });
       client.close();
     }
     expect(seen[0]).toEqual(seen[1]);
-    expect(seen[0]).toMatchObject({ key: API_KEY, sub: 'prop_7', type: 'application/json', body: { symbol: 'BTCTMN', side: 'BUY', type: 'LIMIT', price: '1000', quantity: '0.5', client_id: 'tx_1' } });
+    expect(seen[0]).toMatchObject({
+      key: API_KEY,
+      sub: 'prop_7',
+      type: 'application/json',
+      body: { symbol: 'BTCTMN', side: 'BUY', type: 'LIMIT', price: '1000', quantity: '0.5', client_id: 'tx_1' },
+    });
   });
 
   it('keeps one connection alive across order calls and honours a base URL with a path', async () => {
@@ -112,6 +140,8 @@ describe('order-call transport', () => {
   });
 
   it('refuses an unknown orderTransport by name', () => {
-    expect(() => new WallexRestClient({ baseUrl: server.url, orderTransport: 'curl' as 'ky' })).toThrow(/orderTransport must be 'node-http' or 'ky', got "curl"/);
+    expect(() => new WallexRestClient({ baseUrl: server.url, orderTransport: 'curl' as 'ky' })).toThrow(
+      /orderTransport must be 'node-http' or 'ky', got "curl"/,
+    );
   });
 });

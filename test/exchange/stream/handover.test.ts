@@ -69,7 +69,15 @@ describe('ChannelHandover', () => {
 
   it('finish() releases held messages when old never catches up', () => {
     const h = new ChannelHandover();
-    expect(run([['new', t(7)], ['new', t(8)]], h)).toEqual([]);
+    expect(
+      run(
+        [
+          ['new', t(7)],
+          ['new', t(8)],
+        ],
+        h,
+      ),
+    ).toEqual([]);
     expect(h.finish()).toEqual([t(7), t(8)]);
     expect(h.switched).toBe(true);
     expect(h.fromOld(t(9))).toEqual({ deliver: false });

@@ -49,11 +49,22 @@ describe('the stream key never leaks', () => {
     await client.connect();
     await until(() => [...server.subscriptions().values()].some((s) => s.has(KEY) && s.has(`${KEY}@tradeDetails`)));
     // A server echoing the key inside payloads, of every kind, and a listener that throws with it.
-    server.broadcast(KEY, { event: 'orderSaved', timestamp: 1, data: { clientOrderId: KEY, symbol: 'USDTTMN', side: 'BUY', price: KEY, origQty: '1', executedQty: '0', status: 'NEW', active: true } });
-    server.broadcast(`${KEY}@tradeDetails`, { event: 'tradeDetails', data: { clientOrderID: 'a_1', feeAmount: KEY, feeCurrency: 'USDT', price: '1', quantity: '1', side: 'BUY', sum: '1', symbol: 'USDTTMN' } });
+    server.broadcast(KEY, {
+      event: 'orderSaved',
+      timestamp: 1,
+      data: { clientOrderId: KEY, symbol: 'USDTTMN', side: 'BUY', price: KEY, origQty: '1', executedQty: '0', status: 'NEW', active: true },
+    });
+    server.broadcast(`${KEY}@tradeDetails`, {
+      event: 'tradeDetails',
+      data: { clientOrderID: 'a_1', feeAmount: KEY, feeCurrency: 'USDT', price: '1', quantity: '1', side: 'BUY', sum: '1', symbol: 'USDTTMN' },
+    });
     server.broadcast(KEY, { event: KEY, data: {} });
     server.broadcast(KEY, KEY);
-    server.broadcast(KEY, { event: 'orderSaved', timestamp: 1, data: { clientOrderId: 'a_2', symbol: 'USDTTMN', side: 'BUY', price: '1', origQty: '1', executedQty: '0', status: 'NEW', active: true } });
+    server.broadcast(KEY, {
+      event: 'orderSaved',
+      timestamp: 1,
+      data: { clientOrderId: 'a_2', symbol: 'USDTTMN', side: 'BUY', price: '1', origQty: '1', executedQty: '0', status: 'NEW', active: true },
+    });
     await until(() => client.stats().malformedTotal === 4 && client.stats().orderSaved === 1);
     expect(client.stats().listenerErrors).toBe(1);
     server.io.disconnectSockets(true);

@@ -44,30 +44,76 @@ describe('private stream payloads (the exchange documentation samples)', () => {
   });
 
   it('accepts numbers, exponents and clientOrderId on tradeDetails; infers the kind of a bare payload', () => {
-    const bare = { clientOrderId: 'a_1', feeAmount: 3e-7, feeCurrency: 'btc', isMaker: 'true', price: '6.25e4', quantity: 1e-6, side: 'sell', sum: '0.0625', symbol: 'btcusdt' };
+    const bare = {
+      clientOrderId: 'a_1',
+      feeAmount: 3e-7,
+      feeCurrency: 'btc',
+      isMaker: 'true',
+      price: '6.25e4',
+      quantity: 1e-6,
+      side: 'sell',
+      sum: '0.0625',
+      symbol: 'btcusdt',
+    };
     const m = parsePrivateMessage(bare, true, NOW);
     if (m.kind !== 'tradeDetails') throw new Error(m.kind);
-    expect([m.trade.fee.toFixed(), m.trade.price.toFixed(), m.trade.quantity.toFixed(), m.trade.feeAsset, m.trade.symbol, m.trade.side, m.trade.isMaker]).toEqual([
-      '0.0000003',
-      '62500',
-      '0.000001',
-      'BTC',
-      'BTCUSDT',
-      'SELL',
-      true,
-    ]);
+    expect([
+      m.trade.fee.toFixed(),
+      m.trade.price.toFixed(),
+      m.trade.quantity.toFixed(),
+      m.trade.feeAsset,
+      m.trade.symbol,
+      m.trade.side,
+      m.trade.isMaker,
+    ]).toEqual(['0.0000003', '62500', '0.000001', 'BTC', 'BTCUSDT', 'SELL', true]);
     expect(m.trade.timestamp).toBe(NOW);
-    const order = parsePrivateMessage({ clientOrderID: 'b_2', symbol: 'USDTTMN', side: 'SELL', price: 82000, origQty: '1E+1', executedQty: '0E-8', status: 'canceled', active: false }, false, NOW);
+    const order = parsePrivateMessage(
+      { clientOrderID: 'b_2', symbol: 'USDTTMN', side: 'SELL', price: 82000, origQty: '1E+1', executedQty: '0E-8', status: 'canceled', active: false },
+      false,
+      NOW,
+    );
     expect(order.kind).toBe('orderSaved');
-    if (order.kind === 'orderSaved') expect([order.order.clientOrderId, order.order.origQty.toFixed(), order.order.executedQty.toFixed(), order.order.status]).toEqual(['b_2', '10', '0', 'CANCELED']);
+    if (order.kind === 'orderSaved')
+      expect([order.order.clientOrderId, order.order.origQty.toFixed(), order.order.executedQty.toFixed(), order.order.status]).toEqual([
+        'b_2',
+        '10',
+        '0',
+        'CANCELED',
+      ]);
   });
 
   it('rejects malformed payloads naming the field and value, with the kind for counting', () => {
     const cases: [unknown, boolean, string, string][] = [
-      [{ event: 'orderSaved', data: { symbol: 'USDTTMN', side: 'BUY', price: '1', origQty: '1', executedQty: '0', status: 'NEW', active: true } }, false, 'orderSaved', 'orderSaved.clientOrderId'],
-      [{ event: 'orderSaved', data: { clientOrderId: 'x', symbol: 'USDTTMN', side: 'BUY', price: '1', origQty: '1', executedQty: '2', status: 'NEW', active: true } }, false, 'orderSaved', 'orderSaved.executedQty'],
-      [{ event: 'tradeDetails', data: { clientOrderID: 'x', feeAmount: 'lots', feeCurrency: 'USDT', price: '1', quantity: '1', side: 'BUY', symbol: 'USDTTMN' } }, true, 'tradeDetails', 'tradeDetails.feeAmount'],
-      [{ event: 'tradeDetails', data: { clientOrderID: 'x', feeAmount: '0', feeCurrency: 'USDT', price: '1', quantity: '0', side: 'BUY', symbol: 'USDTTMN' } }, true, 'tradeDetails', 'tradeDetails.quantity'],
+      [
+        { event: 'orderSaved', data: { symbol: 'USDTTMN', side: 'BUY', price: '1', origQty: '1', executedQty: '0', status: 'NEW', active: true } },
+        false,
+        'orderSaved',
+        'orderSaved.clientOrderId',
+      ],
+      [
+        {
+          event: 'orderSaved',
+          data: { clientOrderId: 'x', symbol: 'USDTTMN', side: 'BUY', price: '1', origQty: '1', executedQty: '2', status: 'NEW', active: true },
+        },
+        false,
+        'orderSaved',
+        'orderSaved.executedQty',
+      ],
+      [
+        {
+          event: 'tradeDetails',
+          data: { clientOrderID: 'x', feeAmount: 'lots', feeCurrency: 'USDT', price: '1', quantity: '1', side: 'BUY', symbol: 'USDTTMN' },
+        },
+        true,
+        'tradeDetails',
+        'tradeDetails.feeAmount',
+      ],
+      [
+        { event: 'tradeDetails', data: { clientOrderID: 'x', feeAmount: '0', feeCurrency: 'USDT', price: '1', quantity: '0', side: 'BUY', symbol: 'USDTTMN' } },
+        true,
+        'tradeDetails',
+        'tradeDetails.quantity',
+      ],
       // eslint-disable-next-line no-loss-of-precision -- an overflowing number (Infinity) on purpose
       [{ event: 'balanceUpdated', data: { TMN: { asset: 'TMN', value: 12.5e400, locked: '0' } } }, false, 'balanceUpdated', 'balanceUpdated.TMN.value'],
       [{ event: 'somethingElse', data: {} }, false, 'privateEnvelope', 'private.event'],

@@ -38,7 +38,11 @@ describe('mizan markets', () => {
     const err = capture();
     const env = { WALLEX_API_KEY: running.account.apiKey };
     await program({ stdout: out, stderr: err, env }).parseAsync(['markets', '--url', url, '--filter', 'tmn'], { from: 'user' });
-    const rows = out.text.trimEnd().split('\n').slice(1).map((l) => l.split(/\s+/));
+    const rows = out.text
+      .trimEnd()
+      .split('\n')
+      .slice(1)
+      .map((l) => l.split(/\s+/));
     expect(rows.map((r) => r[0])).toEqual(['BTCTMN', 'ETHTMN', 'USDTTMN']);
     for (const r of rows) expect(r.slice(8, 10)).toEqual(['0.3%', '0.4%']);
     expect(out.text + err.text).not.toContain(running.account.apiKey);
@@ -55,7 +59,9 @@ describe('mizan book', () => {
     expect(lines[0]).toMatch(/^BTCTMN {2}\d{4}-\d\d-\d\dT/);
     const bid = book.bids[0]!.price;
     const ask = book.asks[0]!.price;
-    expect(lines[1]).toBe(`mid ${bid.plus(ask).div(2).toFixed()}   spread ${ask.minus(bid).toFixed()} (${ask.minus(bid).div(bid.plus(ask).div(2)).mul(10_000).toDecimalPlaces(2).toFixed()} bps)`);
+    expect(lines[1]).toBe(
+      `mid ${bid.plus(ask).div(2).toFixed()}   spread ${ask.minus(bid).toFixed()} (${ask.minus(bid).div(bid.plus(ask).div(2)).mul(10_000).toDecimalPlaces(2).toFixed()} bps)`,
+    );
     expect(lines[2]).toMatch(/^healthy {3}bid side \d+ ms old, ask side \d+ ms old$/);
     expect(lines[4]).toMatch(/bid qty\s+bid │ ask\s+ask qty/);
     expect(lines.at(-1)).toBe('stream  ws (plain WebSocket /ws)');
@@ -81,7 +87,10 @@ describe('mizan book', () => {
     expect(line).toMatch(/^\d{4}-\d\d-\d\dT[\d:.]+Z {2}ETHUSDT {2}bid [\d.]+ x [\d.]+ {2}ask /);
     expect(line).toContain(`mid ${running.sim.mid('ETHUSDT')!.toFixed()}`);
     // A line only when the top of the book or the health changed.
-    const bodies = text.trimEnd().split('\n').map((l) => l.slice(l.indexOf(' ')));
+    const bodies = text
+      .trimEnd()
+      .split('\n')
+      .map((l) => l.slice(l.indexOf(' ')));
     for (let i = 1; i < bodies.length; i++) expect(bodies[i]).not.toBe(bodies[i - 1]);
   });
 
@@ -103,7 +112,11 @@ describe('mizan book', () => {
     await expect(program({ stdout: capture(), stderr: capture() }).parseAsync(['book', 'NOPETMN', '--url', url, '--once'], { from: 'user' })).rejects.toThrow(
       /invalid <symbol>: "?NOPETMN"? \(a market of http:\/\/127\.0\.0\.1:\d+, e\.g\. /,
     );
-    await expect(program({ stdout: capture(), stderr: capture() }).parseAsync(['book', 'BTCTMN', '--depth', '0'], { from: 'user' })).rejects.toThrow(/--depth.*"?0"?/);
-    await expect(program({ stdout: capture(), stderr: capture() }).parseAsync(['book', 'BTCTMN', '--protocol', '5'], { from: 'user' })).rejects.toThrow(/--protocol.*5/);
+    await expect(program({ stdout: capture(), stderr: capture() }).parseAsync(['book', 'BTCTMN', '--depth', '0'], { from: 'user' })).rejects.toThrow(
+      /--depth.*"?0"?/,
+    );
+    await expect(program({ stdout: capture(), stderr: capture() }).parseAsync(['book', 'BTCTMN', '--protocol', '5'], { from: 'user' })).rejects.toThrow(
+      /--protocol.*5/,
+    );
   });
 });

@@ -49,7 +49,22 @@ const opens = (csv: string) =>
 describe('mizan candles: the cache is kept per source', () => {
   it('serves each simulator its own candles from one cache directory', async () => {
     const cache = path.join(dir, 'cache');
-    const args = (url: string, out: string) => ['candles', 'BTCTMN', '--resolution', '1', '--from', String(T0), '--to', String(T0 + 10 * 60), '--url', url, '--cache', cache, '--out', out];
+    const args = (url: string, out: string) => [
+      'candles',
+      'BTCTMN',
+      '--resolution',
+      '1',
+      '--from',
+      String(T0),
+      '--to',
+      String(T0 + 10 * 60),
+      '--url',
+      url,
+      '--cache',
+      cache,
+      '--out',
+      out,
+    ];
     const first = await runCli(args(a.server.url, path.join(dir, 'a.csv')));
     expect(first.code, first.stderr).toBe(0);
     expect(opens(readFileSync(path.join(dir, 'a.csv'), 'utf8'))).toEqual(Array.from({ length: 10 }, (_, i) => 1000 + i));
@@ -65,7 +80,22 @@ describe('mizan candles: the cache is kept per source', () => {
 
   it('extends a cached range by one period', async () => {
     const cache = path.join(dir, 'cache2');
-    const args = (to: number, out: string) => ['candles', 'BTCTMN', '--resolution', '1', '--from', String(T0), '--to', String(to), '--url', a.server.url, '--cache', cache, '--out', out];
+    const args = (to: number, out: string) => [
+      'candles',
+      'BTCTMN',
+      '--resolution',
+      '1',
+      '--from',
+      String(T0),
+      '--to',
+      String(to),
+      '--url',
+      a.server.url,
+      '--cache',
+      cache,
+      '--out',
+      out,
+    ];
     // --to is exclusive: up to (not including) the period starting at T0 + 600, then through it.
     const first = await runCli(args(T0 + 600, path.join(dir, 'e1.csv')));
     expect(opens(readFileSync(path.join(dir, 'e1.csv'), 'utf8'))).toEqual(Array.from({ length: 10 }, (_, i) => 1000 + i));

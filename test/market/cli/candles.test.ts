@@ -25,7 +25,14 @@ beforeAll(async () => {
   for (let i = 0; i < 2000; i++) {
     if (MISSING.has(i)) continue;
     const o = new Decimal('4123456789.5').plus(i * 1000);
-    candles.push({ time: T0 + i * 60, open: o, high: o.plus('1500.25'), low: o.minus('0.75'), close: o.plus(7), volume: new Decimal(`0.${String(i + 1).padStart(6, '0')}`) });
+    candles.push({
+      time: T0 + i * 60,
+      open: o,
+      high: o.plus('1500.25'),
+      low: o.minus('0.75'),
+      close: o.plus(7),
+      volume: new Decimal(`0.${String(i + 1).padStart(6, '0')}`),
+    });
   }
   running.sim.setCandles('BTCTMN', candles, 60);
 });
@@ -38,7 +45,22 @@ describe('mizan candles', () => {
   it('writes exact CSV over several pages with a progress bar, reports gaps, then reads the cache', async () => {
     const out = path.join(dir, 'btc.csv');
     const err = capture(true);
-    const args = ['candles', 'btctmn', '--resolution', '1', '--from', '2024-05-01T00:00:00Z', '--to', String(T0 + 2000 * 60), '--out', out, '--url', url, '--cache', path.join(dir, 'cache')];
+    const args = [
+      'candles',
+      'btctmn',
+      '--resolution',
+      '1',
+      '--from',
+      '2024-05-01T00:00:00Z',
+      '--to',
+      String(T0 + 2000 * 60),
+      '--out',
+      out,
+      '--url',
+      url,
+      '--cache',
+      path.join(dir, 'cache'),
+    ];
     await program({ stdout: capture(), stderr: err }).parseAsync(args, { from: 'user' });
     const rows = readFileSync(out, 'utf8').trimEnd().split('\n');
     expect(rows[0]).toBe('time,open,high,low,close,volume');
@@ -55,7 +77,10 @@ describe('mizan candles', () => {
 
     const again = capture(false);
     const stdout = capture();
-    await program({ stdout, stderr: again }).parseAsync(args.filter((a, i) => a !== '--out' && args[i - 1] !== '--out'), { from: 'user' });
+    await program({ stdout, stderr: again }).parseAsync(
+      args.filter((a, i) => a !== '--out' && args[i - 1] !== '--out'),
+      { from: 'user' },
+    );
     expect(stdout.text).toBe(readFileSync(out, 'utf8'));
     expect(again.text).toContain('(0 requests, from the cache)');
     expect(again.text).not.toContain('periods |'); // no bar when stderr is not a terminal
@@ -77,9 +102,13 @@ describe('mizan candles', () => {
 
   it('names the option and the value on bad input', async () => {
     const run = (extra: string[]) =>
-      program({ stdout: capture(), stderr: capture() }).parseAsync(['candles', 'BTCTMN', '--url', url, '--cache', path.join(dir, 'c3'), ...extra], { from: 'user' });
+      program({ stdout: capture(), stderr: capture() }).parseAsync(['candles', 'BTCTMN', '--url', url, '--cache', path.join(dir, 'c3'), ...extra], {
+        from: 'user',
+      });
     await expect(run(['--resolution', '7', '--from', '0', '--to', '60'])).rejects.toThrow(/invalid --resolution: "?7"?/);
     await expect(run(['--resolution', '1', '--from', 'yesterday', '--to', '60'])).rejects.toThrow(/invalid --from: "?yesterday"?/);
-    await expect(run(['--resolution', '1', '--from', '2024-05-02', '--to', '2024-05-01'])).rejects.toThrow(/invalid --from: 1714608000 \(a time before --to \(1714521600; --to is exclusive\)\)/);
+    await expect(run(['--resolution', '1', '--from', '2024-05-02', '--to', '2024-05-01'])).rejects.toThrow(
+      /invalid --from: 1714608000 \(a time before --to \(1714521600; --to is exclusive\)\)/,
+    );
   });
 });

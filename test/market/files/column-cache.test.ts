@@ -22,8 +22,15 @@ function csv(name: string, rows: number, close = (i: number) => 100 + i * 0.01):
   return file;
 }
 
-const bits = (c: { time: Float64Array; open: Float64Array; high: Float64Array; low: Float64Array; close: Float64Array; volume: Float64Array; length: number }) =>
-  [c.time, c.open, c.high, c.low, c.close, c.volume].map((a) => Buffer.from(a.buffer, a.byteOffset, 8 * c.length).toString('base64'));
+const bits = (c: {
+  time: Float64Array;
+  open: Float64Array;
+  high: Float64Array;
+  low: Float64Array;
+  close: Float64Array;
+  volume: Float64Array;
+  length: number;
+}) => [c.time, c.open, c.high, c.low, c.close, c.volume].map((a) => Buffer.from(a.buffer, a.byteOffset, 8 * c.length).toString('base64'));
 
 describe('candle column cache', () => {
   it('reads a file once: the second read comes from the cache, the same columns bit for bit', () => {

@@ -12,7 +12,7 @@ describe('columnar fast path', () => {
   it('reads plain decimals exactly as Number() does, for many shapes', () => {
     const dir = mkdtempSync(join(tmpdir(), 'mizan-cols-'));
     let seed = 12345;
-    const rnd = () => ((seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 4294967296);
+    const rnd = () => (seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 4294967296;
     const vals: string[] = [];
     for (let i = 0; i < 3000; i++) {
       const intPart = String(Math.floor(rnd() * 10 ** Math.floor(rnd() * 9)));

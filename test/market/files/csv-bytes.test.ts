@@ -48,16 +48,19 @@ describe('byte CSV scanner (readCandleColumns) against the text reader', () => {
   });
 
   const cases: Record<string, string> = {
-    'CRLF and a final line without newline': 'time,open,high,low,close,volume\r\n1704067200,1.5,2,1,1.25,3\r\n1704067260,1.5,2,1,1.25,0\r\n1704067320,1,1,1,1,7',
+    'CRLF and a final line without newline':
+      'time,open,high,low,close,volume\r\n1704067200,1.5,2,1,1.25,3\r\n1704067260,1.5,2,1,1.25,0\r\n1704067320,1,1,1,1,7',
     'blank and whitespace-only lines': 'time,open,high,low,close,volume\n\n1704067200,1.5,2,1,1.25,3\n   \n\r\n1704067260,1.5,2,1,1.25,0\n\n',
     'a UTF-8 BOM': '\ufefftime,open,high,low,close,volume\n1704067200,1.5,2,1,1.25,3\n',
     'quoted fields and spaces': 'time,open,high,low,close,volume\n"1704067200","1.5", 2 ,1,1.25,3\n1704067260,1.5,2,1,1.25,"0"\n',
-    'negative zero volume, long mantissas, exponent, leading dot': 'time,open,high,low,close,volume\n1704067200,.5,5.,0.5,0.5,-0\n1704067260,1234567890.12345678,1234567890.12345678,1234567890.12345678,1234567890.12345678,1e3\n1704067320,0.000000000123456789,0.000000000123456789,0.000000000123456789,0.000000000123456789,0.0000000000000000000001\n',
-    'ISO dates (backtesting.py, unnamed index) and extra columns': ',Open,High,Low,Close,Volume,Adj Close\n2024-01-01,1,2,0.5,1,3,x\n2024-01-02 00:00:00,1,2,0.5,1,3,1.1\n',
+    'negative zero volume, long mantissas, exponent, leading dot':
+      'time,open,high,low,close,volume\n1704067200,.5,5.,0.5,0.5,-0\n1704067260,1234567890.12345678,1234567890.12345678,1234567890.12345678,1234567890.12345678,1e3\n1704067320,0.000000000123456789,0.000000000123456789,0.000000000123456789,0.000000000123456789,0.0000000000000000000001\n',
+    'ISO dates (backtesting.py, unnamed index) and extra columns':
+      ',Open,High,Low,Close,Volume,Adj Close\n2024-01-01,1,2,0.5,1,3,x\n2024-01-02 00:00:00,1,2,0.5,1,3,1.1\n',
     'date and time columns': 'Date,Time,Open,High,Low,Close,Volume\n2024-01-01,09:00,1,2,0.5,1,3\n2024-01-01,09:01,1,2,0.5,1,3\n',
     'split date/time rows (backtrader)': 'Date,Open,High,Low,Close,Volume\n2006-01-02,09:01:00,1,2,0.5,1,3\n2006-01-02,09:02:00,1,2,0.5,1,3\n',
     'no volume column': 'time,open,high,low,close\n1704067200,1.5,2,1,1.25\n',
-    'milliseconds': 'time,open,high,low,close,volume\n1704067200000,1.5,2,1,1.25,3\n1704067260000,1.5,2,1,1.25,3\n',
+    milliseconds: 'time,open,high,low,close,volume\n1704067200000,1.5,2,1,1.25,3\n1704067260000,1.5,2,1,1.25,3\n',
     'zero price': 'time,open,high,low,close,volume\n1704067200,1.5,2,1,1.25,3\n1704067260,0,2,1,1.25,3\n',
     'negative close': 'time,open,high,low,close,volume\n1704067200,1.5,2,1,-1.25,3\n',
     'high below low': 'time,open,high,low,close,volume\n1704067200,1.5,1,2,1.25,3\n',
@@ -71,13 +74,23 @@ describe('byte CSV scanner (readCandleColumns) against the text reader', () => {
     'empty file': '',
     'no time column': 'open,high,low,close\n1,2,1,1\n',
     'non-ASCII in a row': 'time,open,high,low,close,volume\n1704067200,1.5,2,1,1.25,3\n1704067260,1,2,1,1,3€\n',
-    'more than 15 digits, of which at most 15 significant': 'time,open,high,low,close,volume\n00000000001704067200,0000000000000001.5,000000000000002.000,1,1.25,3\n1704067260,1.5,2,1,1.25,00000000000000000000000000000.5\n',
+    'more than 15 digits, of which at most 15 significant':
+      'time,open,high,low,close,volume\n00000000001704067200,0000000000000001.5,000000000000002.000,1,1.25,3\n1704067260,1.5,2,1,1.25,00000000000000000000000000000.5\n',
     // The arrays are sized from the first 1,000 lines' length: later, shorter lines make them grow.
-    'many more rows than the first lines promise': 'time,open,high,low,close,volume,note\n' +
-      Array.from({ length: 1000 }, (_, i) => `${1704067200 + i * 60},1.5,2,1,1.25,3,${'x'.repeat(200)}`).join('\n') + '\n' +
-      Array.from({ length: 30000 }, (_, i) => `${1704127200 + i * 60},1,1,1,1,0,`).join('\n') + '\n',
-    'an error after the first chunks': 'time,open,high,low,close,volume\n' + Array.from({ length: 20000 }, (_, i) => `${1704067200 + i * 60},1.5,2,1,${i === 15000 ? 3 : 1.25},3`).join('\n') + '\n',
-    'an ISO date line after the first chunks': 'time,open,high,low,close,volume\n' + Array.from({ length: 20000 }, (_, i) => `${i === 15000 ? '2024-01-11T10:00:00Z' : 1704067200 + i * 60},1.5,2,1,1.25,3`).join('\n') + '\n',
+    'many more rows than the first lines promise':
+      'time,open,high,low,close,volume,note\n' +
+      Array.from({ length: 1000 }, (_, i) => `${1704067200 + i * 60},1.5,2,1,1.25,3,${'x'.repeat(200)}`).join('\n') +
+      '\n' +
+      Array.from({ length: 30000 }, (_, i) => `${1704127200 + i * 60},1,1,1,1,0,`).join('\n') +
+      '\n',
+    'an error after the first chunks':
+      'time,open,high,low,close,volume\n' +
+      Array.from({ length: 20000 }, (_, i) => `${1704067200 + i * 60},1.5,2,1,${i === 15000 ? 3 : 1.25},3`).join('\n') +
+      '\n',
+    'an ISO date line after the first chunks':
+      'time,open,high,low,close,volume\n' +
+      Array.from({ length: 20000 }, (_, i) => `${i === 15000 ? '2024-01-11T10:00:00Z' : 1704067200 + i * 60},1.5,2,1,1.25,3`).join('\n') +
+      '\n',
   };
   for (const [name, text] of Object.entries(cases)) {
     it(`same result as the text reader: ${name}`, () => {

@@ -4,13 +4,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import {
-  CandleFileError,
-  detectCandleFormat,
-  readCandleColumns,
-  readCandleFile,
-  readCandles,
-} from '../../../src/market/files/index.js';
+import { CandleFileError, detectCandleFormat, readCandleColumns, readCandleFile, readCandles } from '../../../src/market/files/index.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const DATA = resolve(here, '../../fixtures/data');

@@ -24,7 +24,14 @@ let cancelMs = 0;
 for (let r = 0; r < n / 100; r++) {
   let t = performance.now();
   for (let i = 0; i < 100; i++) {
-    sim.placeOrder(acc.accountId, { symbol: 'BTCUSDT', side: 'BUY', type: 'LIMIT', quantity: new Decimal('0.01'), price: new Decimal(60000 - i), clientId: `b${r}_${i}` });
+    sim.placeOrder(acc.accountId, {
+      symbol: 'BTCUSDT',
+      side: 'BUY',
+      type: 'LIMIT',
+      quantity: new Decimal('0.01'),
+      price: new Decimal(60000 - i),
+      clientId: `b${r}_${i}`,
+    });
   }
   placeMs += performance.now() - t;
   t = performance.now();

@@ -11,15 +11,28 @@ let clock: ManualClock;
 let desk: MarginDesk;
 
 const long = (extra: Partial<MarginInput> = {}): MarginInput => ({
-  market: 'BTCUSDT', side: 'long', collateral: D(1000), riskCoef: D(5), openPrice: D(50000), ...extra,
+  market: 'BTCUSDT',
+  side: 'long',
+  collateral: D(1000),
+  riskCoef: D(5),
+  openPrice: D(50000),
+  ...extra,
 });
 const usdt = () => ledger.get('a', 'USDT');
 const status = (fn: () => unknown): number | undefined => {
-  try { fn(); } catch (e) { return e instanceof SimError ? e.status : -1; }
+  try {
+    fn();
+  } catch (e) {
+    return e instanceof SimError ? e.status : -1;
+  }
   return undefined;
 };
 const fields = (fn: () => unknown): string[] => {
-  try { fn(); } catch (e) { return e instanceof SimError ? Object.keys(e.fields) : []; }
+  try {
+    fn();
+  } catch (e) {
+    return e instanceof SimError ? Object.keys(e.fields) : [];
+  }
   return [];
 };
 
@@ -37,13 +50,27 @@ describe('MarginDesk: opening', () => {
   it('opens a long at the ask with the hand-worked loan, prices, fee and ledger moves', () => {
     const p = desk.open('a', long());
     expect(p).toMatchObject({
-      id: 1, market: 'BTCUSDT', side: 'long', state: 'open', first_order_filled: true, is_called: false,
-      open_price: '50000', open_filled_price: '50000', risk_coef: '5',
-      loan: { currency: 'USDT', value: '4000' }, collateral: { currency: 'USDT', value: '1000' },
-      interest: { currency: 'USDT', value: '0' }, profit: { currency: 'USDT', value: '0' },
-      call_price: '44444.45', liquidity_price: '42105.27',
-      opened_at: '2024-01-01T00:00:00Z', expires_at: '2024-01-22T00:00:00Z', extend_time: 14400, max_age: 1814400,
-      close_reason: null, closed_at: null,
+      id: 1,
+      market: 'BTCUSDT',
+      side: 'long',
+      state: 'open',
+      first_order_filled: true,
+      is_called: false,
+      open_price: '50000',
+      open_filled_price: '50000',
+      risk_coef: '5',
+      loan: { currency: 'USDT', value: '4000' },
+      collateral: { currency: 'USDT', value: '1000' },
+      interest: { currency: 'USDT', value: '0' },
+      profit: { currency: 'USDT', value: '0' },
+      call_price: '44444.45',
+      liquidity_price: '42105.27',
+      opened_at: '2024-01-01T00:00:00Z',
+      expires_at: '2024-01-22T00:00:00Z',
+      extend_time: 14400,
+      max_age: 1814400,
+      close_reason: null,
+      closed_at: null,
     });
     // opening fee 5000 * 0.002 = 10 taken; the collateral is locked
     expect(usdt().value.toFixed()).toBe('9990');
@@ -156,8 +183,12 @@ describe('MarginDesk: interest, call, liquidation, collateral', () => {
     const p = desk.get('a', 1);
     // E = 0.1*42000 - 4000 = 200; closing fee 4200*0.002 = 8.4; payout 191.6; profit 191.6 - 1000
     expect(p).toMatchObject({
-      state: 'liquidated', close_reason: 'liquidation', close_filled_price: '42000', closed_at: '2024-01-01T00:00:02Z',
-      profit: { currency: 'USDT', value: '-808.4' }, profit_percentage: '-80.84',
+      state: 'liquidated',
+      close_reason: 'liquidation',
+      close_filled_price: '42000',
+      closed_at: '2024-01-01T00:00:02Z',
+      profit: { currency: 'USDT', value: '-808.4' },
+      profit_percentage: '-80.84',
     });
     expect(usdt()).toEqual({ value: D('9181.6'), locked: D(0) }); // 9990 - 1000 + 191.6
   });
@@ -251,7 +282,7 @@ describe('MarginDesk: closing', () => {
 });
 
 describe('MarginDesk: reading', () => {
-  it('lists with the active, position_side and market filters, and only the account\'s own', () => {
+  it("lists with the active, position_side and market filters, and only the account's own", () => {
     desk.open('a', long());
     desk.open('a', { ...long(), side: 'short' });
     desk.open('a', long({ market: 'ETHUSDT', openPrice: D(3000) }));
@@ -275,12 +306,20 @@ describe('MarginDesk: reading', () => {
   it('dry-run and loan bounds give the numbers open would use, without moving money', () => {
     const r = desk.dryRun(long({ stopLoss: D(48000) }));
     expect(r).toMatchObject({
-      call_price: '44444.45', liquidity_price: '42105.27', stop_loss: '48000', take_profit: null,
-      loan: { currency: 'USDT', value: '4000' }, extend_fee: { value: '2' }, open_fee: { value: '10' }, trade_fee: { value: '10' },
-      extend_time: 14400, max_age: 1814400,
+      call_price: '44444.45',
+      liquidity_price: '42105.27',
+      stop_loss: '48000',
+      take_profit: null,
+      loan: { currency: 'USDT', value: '4000' },
+      extend_fee: { value: '2' },
+      open_fee: { value: '10' },
+      trade_fee: { value: '10' },
+      extend_time: 14400,
+      max_age: 1814400,
     });
     expect(desk.loanBounds({ market: 'BTCUSDT', side: 'long', riskCoef: D(5), collateral: D(1000) })).toEqual({
-      collateral: { min: '4', max: '40000' }, loan: { currency: 'USDT', value: '4000' },
+      collateral: { min: '4', max: '40000' },
+      loan: { currency: 'USDT', value: '4000' },
     });
     expect(desk.loanBounds({ market: 'BTCUSDT', side: 'short', riskCoef: D(5), collateral: D(1000) }).loan).toEqual({ currency: 'BTC', value: '0.1' });
     expect(usdt()).toEqual({ value: D(10000), locked: D(0) });

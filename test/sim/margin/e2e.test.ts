@@ -23,7 +23,11 @@ let withdrawKey: string;
 
 const D = (v: string | number) => new Decimal(v);
 const statusOf = async (p: Promise<unknown>): Promise<number | undefined> => {
-  try { await p; } catch (e) { return (e as { status?: number }).status; }
+  try {
+    await p;
+  } catch (e) {
+    return (e as { status?: number }).status;
+  }
   return undefined;
 };
 
@@ -153,7 +157,8 @@ describe('REST client against the simulator: account extras and withdrawals', ()
 
   it('a withdrawal from a non-permitted IP is refused with 403', async () => {
     const res = await fetch(`${server.url}/v1/account/money-withdrawal`, {
-      method: 'POST', headers: { 'x-api-key': withdrawKey, 'content-type': 'application/json', 'x-sim-client-ip': '10.1.1.1' },
+      method: 'POST',
+      headers: { 'x-api-key': withdrawKey, 'content-type': 'application/json', 'x-sim-client-ip': '10.1.1.1' },
       body: JSON.stringify({ iban: 1, value: 1000 }),
     });
     expect(res.status).toBe(403);
@@ -165,7 +170,11 @@ describe('coverage of the spec', () => {
   it('no endpoint of the spec answers 501 once these routes are plugged in', async () => {
     for (const e of SPEC_ENDPOINTS) {
       const path = e.path.replace(':coin', 'USDT').replace(':id', '1').replace(':market', 'BTCUSDT');
-      const res = await fetch(`${server.url}${path}`, { method: e.method, headers: { 'content-type': 'application/json' }, ...(e.method === 'GET' ? {} : { body: '{}' }) });
+      const res = await fetch(`${server.url}${path}`, {
+        method: e.method,
+        headers: { 'content-type': 'application/json' },
+        ...(e.method === 'GET' ? {} : { body: '{}' }),
+      });
       expect({ path: `${e.method} ${path}`, status: res.status }).not.toMatchObject({ status: 501 });
     }
   });

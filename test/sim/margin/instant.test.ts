@@ -11,7 +11,12 @@ let clock: ManualClock;
 let desk: InstantDesk;
 
 const refusal = (fn: () => unknown): { status: number; fields: string[] } | undefined => {
-  try { fn(); } catch (e) { if (e instanceof SimError) return { status: e.status, fields: Object.keys(e.fields) }; throw e; }
+  try {
+    fn();
+  } catch (e) {
+    if (e instanceof SimError) return { status: e.status, fields: Object.keys(e.fields) };
+    throw e;
+  }
   return undefined;
 };
 
@@ -29,7 +34,9 @@ describe('InstantDesk quotes', () => {
   it('quotes the ask plus 0.5% for BUY and the bid minus 0.5% for SELL, valid 10 s', () => {
     expect(desk.quote('a', 'BTCUSDT', 'BUY')).toEqual({
       price: '50350.5', // 50100 * 1.005
-      price_expires_at: '2024-01-01T00:00:10Z', ttl: 10, current_time: '2024-01-01T00:00:00Z',
+      price_expires_at: '2024-01-01T00:00:10Z',
+      ttl: 10,
+      current_time: '2024-01-01T00:00:00Z',
     });
     expect(desk.quote('a', 'BTCUSDT', 'SELL').price).toBe('49650.5'); // 49900 * 0.995
   });
@@ -51,16 +58,38 @@ describe('InstantDesk orders', () => {
   it('fills a BUY at once with the documented shape; fee in the received base', () => {
     const o = desk.place('a', { symbol: 'BTCUSDT', side: 'BUY', quantity: D('0.01') });
     expect(o).toMatchObject({
-      symbol: 'BTCUSDT', sourceMarket: 'BTC', destinationMarket: 'USDT', type: 'OTC', side: 'BUY',
-      transactTime: T0 / 1000, price: '50350.5', origQty: '0.01', executedQty: '0.01', executedPrice: '50350.5',
-      executedSum: '503.505', sum: '503.505', executedPercent: 100, status: 'FILLED', active: false,
+      symbol: 'BTCUSDT',
+      sourceMarket: 'BTC',
+      destinationMarket: 'USDT',
+      type: 'OTC',
+      side: 'BUY',
+      transactTime: T0 / 1000,
+      price: '50350.5',
+      origQty: '0.01',
+      executedQty: '0.01',
+      executedPrice: '50350.5',
+      executedSum: '503.505',
+      sum: '503.505',
+      executedPercent: 100,
+      status: 'FILLED',
+      active: false,
     });
     expect(o.clientOrderId).toMatch(/^OTC-[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-8[0-9a-f]{3}-[0-9a-f]{12}$/);
-    expect(o.fills).toEqual([{
-      price: '50350.5', quantity: '0.01', fee: '0.00002', feeCoefficient: '0.002', feeAsset: 'BTC',
-      timestamp: '2024-01-01T00:00:00Z', symbol: 'BTCUSDT', sum: '503.505', makerFeeCoefficient: '0.001',
-      takerFeeCoefficient: '0.002', isBuyer: true,
-    }]);
+    expect(o.fills).toEqual([
+      {
+        price: '50350.5',
+        quantity: '0.01',
+        fee: '0.00002',
+        feeCoefficient: '0.002',
+        feeAsset: 'BTC',
+        timestamp: '2024-01-01T00:00:00Z',
+        symbol: 'BTCUSDT',
+        sum: '503.505',
+        makerFeeCoefficient: '0.001',
+        takerFeeCoefficient: '0.002',
+        isBuyer: true,
+      },
+    ]);
     expect(ledger.get('a', 'USDT').value.toFixed()).toBe('496.495'); // 1000 - 503.505
     expect(ledger.get('a', 'BTC').value.toFixed()).toBe('0.05998'); // 0.05 + 0.01 - 0.00002
   });
@@ -103,7 +132,16 @@ describe('InstantDesk orders', () => {
     const d = new InstantDesk({ ledger, prices, specs, clock, symbols: () => ['BTCUSDT', 'USDTTMN'] });
     prices.set('USDTTMN', '60000', '60100', '60050');
     const symbols = d.otcMarkets();
-    expect(symbols.BTCUSDT).toMatchObject({ baseAsset: 'BTC', quoteAsset: 'USDT', minQty: 0.000001, minNotional: 5, maxNotional: 10000, buyStatus: 'ENABLE', exchangeStatus: 'ENABLE', stats: { lastPrice: 50000 } });
+    expect(symbols.BTCUSDT).toMatchObject({
+      baseAsset: 'BTC',
+      quoteAsset: 'USDT',
+      minQty: 0.000001,
+      minNotional: 5,
+      maxNotional: 10000,
+      buyStatus: 'ENABLE',
+      exchangeStatus: 'ENABLE',
+      stats: { lastPrice: 50000 },
+    });
     expect(symbols.USDTTMN).toMatchObject({ minQty: 0.01, minNotional: 100000, stats: { lastPrice: 60050 } });
   });
 

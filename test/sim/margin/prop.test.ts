@@ -11,7 +11,12 @@ let clock: ManualClock;
 let desk: PropDesk;
 
 const statusOf = (fn: () => unknown): number | undefined => {
-  try { fn(); } catch (e) { if (e instanceof SimError) return e.status; throw e; }
+  try {
+    fn();
+  } catch (e) {
+    if (e instanceof SimError) return e.status;
+    throw e;
+  }
   return undefined;
 };
 
@@ -28,11 +33,23 @@ describe('PropDesk', () => {
   it('serves package detail with the spec fields and unavailable markets', () => {
     const { detail, unavailableMarkets } = desk.packageDetail(1);
     expect(detail).toMatchObject({
-      id: 1, currency: 'TMN', destination_currency: 'TMN', assurance: '10000000', loan: '90000000',
-      warning_limit: '94000000', liquidity_limit: '92000000', status: 'active', expire_days: 30,
-      daily_fee: '50000', daily_fee_after_discount: '50000', final_fee_after_discount: '200000', usage_count_step: 0,
+      id: 1,
+      currency: 'TMN',
+      destination_currency: 'TMN',
+      assurance: '10000000',
+      loan: '90000000',
+      warning_limit: '94000000',
+      liquidity_limit: '92000000',
+      status: 'active',
+      expire_days: 30,
+      daily_fee: '50000',
+      daily_fee_after_discount: '50000',
+      final_fee_after_discount: '200000',
+      usage_count_step: 0,
     });
-    expect(Object.keys(detail)).toEqual(expect.arrayContaining(['title', 'dark_image_url', 'light_image_url', 'daily_fee_discount', 'final_fee', 'final_fee_discount']));
+    expect(Object.keys(detail)).toEqual(
+      expect.arrayContaining(['title', 'dark_image_url', 'light_image_url', 'daily_fee_discount', 'final_fee', 'final_fee_discount']),
+    );
     expect(unavailableMarkets).toEqual(['SHIBTMN']);
     expect(statusOf(() => desk.packageDetail(99))).toBe(404);
   });
@@ -40,7 +57,15 @@ describe('PropDesk', () => {
   it('opens a sub-account: takes the assurance, funds assurance + loan, resolves for its owner only', () => {
     const e = desk.openSubAccount('a', 2);
     const id = e.client_id as string;
-    expect(e).toMatchObject({ status: 'active', currency: 'USDT', start_balance: '10000', assurance: '1000', loan: '9000', final_balance: null, user_id: 1001 });
+    expect(e).toMatchObject({
+      status: 'active',
+      currency: 'USDT',
+      start_balance: '10000',
+      assurance: '1000',
+      loan: '9000',
+      final_balance: null,
+      user_id: 1001,
+    });
     expect(ledger.get('a', 'USDT').value.toFixed()).toBe('1000');
     const sub = desk.resolveSubAccount('a', id);
     expect(ledger.get(sub, 'USDT').value.toFixed()).toBe('10000');
@@ -66,16 +91,29 @@ describe('PropDesk', () => {
     const closed = desk.close('a', id);
     // F = 5000 + 0.1 * 52000 = 10200; fees = (5 - 1) * 3 + 10 = 22; back = 10200 - 9000 - 22 = 1178
     expect(closed).toEqual({
-      client_id: id, currency: 'USDT', final_balance: '10200', final_balance_without_transfers: '10200',
-      prop_package_id: 2, start_balance: '10000', user_id: 1001,
+      client_id: id,
+      currency: 'USDT',
+      final_balance: '10200',
+      final_balance_without_transfers: '10200',
+      prop_package_id: 2,
+      start_balance: '10000',
+      user_id: 1001,
     });
     expect(ledger.get('a', 'USDT').value.toFixed()).toBe('2178');
     expect(ledger.get(sub, 'USDT').value.toFixed()).toBe('0');
     expect(ledger.get(sub, 'BTC').value.toFixed()).toBe('0');
     const [h] = desk.history('a');
     expect(h).toMatchObject({
-      status: 'closed', close_reason: 'user', profit: '200', profit_percentage: '20', final_assurance: '1178',
-      final_payBack: '9022', open_days: 3, total_days: 14, finished_at: '2024-01-03T12:00:00Z', expire_at: '2024-01-15T00:00:00Z',
+      status: 'closed',
+      close_reason: 'user',
+      profit: '200',
+      profit_percentage: '20',
+      final_assurance: '1178',
+      final_payBack: '9022',
+      open_days: 3,
+      total_days: 14,
+      finished_at: '2024-01-03T12:00:00Z',
+      expire_at: '2024-01-15T00:00:00Z',
       applicable_daily_fee_after_discount: '12',
     });
     expect(statusOf(() => desk.resolveSubAccount('a', id))).toBe(422);

@@ -28,7 +28,14 @@ function req(method: HttpMethod, path: string, extra: Partial<WireRequest> = {})
 async function call(method: HttpMethod, path: string, extra: Partial<WireRequest> = {}): Promise<WireResponse & { fields?: string[] }> {
   for (const r of routes) {
     const names: string[] = [];
-    const re = new RegExp('^' + r.path.replace(/:([a-z_]+)/g, (_m, n: string) => { names.push(n); return '([^/]+)'; }) + '$');
+    const re = new RegExp(
+      '^' +
+        r.path.replace(/:([a-z_]+)/g, (_m, n: string) => {
+          names.push(n);
+          return '([^/]+)';
+        }) +
+        '$',
+    );
     const m = re.exec(path);
     if (!m || r.method !== method) continue;
     const params = Object.fromEntries(names.map((n, i) => [n, m[i + 1] ?? '']));
@@ -57,7 +64,8 @@ beforeEach(() => {
   routes = [
     ...marginRoutes(new MarginDesk({ ...base, specs, symbols: () => ['BTCUSDT', 'ETHUSDT'] }), { resolveSubAccount }),
     ...instantRoutes(new InstantDesk({ ...base, specs }), { resolveSubAccount }),
-    ...propRoutes(prop), ...propAdminRoutes(prop, (_owner, clientId) => `key_${clientId}`),
+    ...propRoutes(prop),
+    ...propAdminRoutes(prop, (_owner, clientId) => `key_${clientId}`),
     ...withdrawalRoutes(new WithdrawalDesk({ ledger, extras, clock }), {
       keyInfo: (k) => (k === 'w' ? { permissions: ['read', 'withdraw'], ips: ['127.0.0.1'] } : { permissions: ['read'], ips: [] }),
     }),
@@ -71,11 +79,20 @@ describe('margin routes', () => {
   it('opens from string parameters and answers the envelope with money objects', async () => {
     const r = await call('POST', '/margin-trade/v1/positions', { body: openBody });
     expect(r.status).toBe(200);
-    expect(result(r)).toMatchObject({ id: 1, market: 'BTCUSDT', stop_loss: '45000', collateral: { currency: 'USDT', value: '1000' }, liquidity_price: '42105.27' });
+    expect(result(r)).toMatchObject({
+      id: 1,
+      market: 'BTCUSDT',
+      stop_loss: '45000',
+      collateral: { currency: 'USDT', value: '1000' },
+      liquidity_price: '42105.27',
+    });
     expect((r.body as { success: boolean }).success).toBe(true);
     expect(result(await call('GET', '/margin-trade/v1/positions/1'))).toMatchObject({ id: 1 });
     expect((await call('GET', '/margin-trade/v1/positions/7')).status).toBe(404);
-    expect(result(await call('PATCH', '/margin-trade/v1/positions/1/sltp', { body: { take_profit: '55000' } }))).toMatchObject({ stop_loss: null, take_profit: '55000' });
+    expect(result(await call('PATCH', '/margin-trade/v1/positions/1/sltp', { body: { take_profit: '55000' } }))).toMatchObject({
+      stop_loss: null,
+      take_profit: '55000',
+    });
     expect(result(await call('PATCH', '/margin-trade/v1/positions/1/collateral', { body: { change: 100 } }))).toMatchObject({ collateral: { value: '1100' } });
     expect(result(await call('PATCH', '/margin-trade/v1/positions/1/close', { body: { price: '50000' } }))).toMatchObject({ state: 'closed' });
   });
@@ -91,13 +108,18 @@ describe('margin routes', () => {
   it('filters the list from query strings', async () => {
     await call('POST', '/margin-trade/v1/positions', { body: openBody });
     await call('POST', '/margin-trade/v1/positions', { body: { ...openBody, side: 'short', stop_loss: '52000' } });
-    expect((result(await call('GET', '/margin-trade/v1/positions', { query: { position_side: 'short', active: 'true' } })) as unknown as { id: number }[]).map((p) => p.id)).toEqual([2]);
+    expect(
+      (result(await call('GET', '/margin-trade/v1/positions', { query: { position_side: 'short', active: 'true' } })) as unknown as { id: number }[]).map(
+        (p) => p.id,
+      ),
+    ).toEqual([2]);
     expect(result(await call('GET', '/margin-trade/v1/positions', { query: { market: 'ETHUSDT' } }))).toEqual([]);
   });
 
   it('serves the loan bounds, public markets and ratio', async () => {
-    expect(result(await call('POST', '/margin-trade/v1/public/loan', { body: { market: 'BTCUSDT', side: 'short', risk_coef: '5', collateral: '1000' } })))
-      .toEqual({ collateral: { min: '4', max: '40000' }, loan: { currency: 'BTC', value: '0.1' } });
+    expect(
+      result(await call('POST', '/margin-trade/v1/public/loan', { body: { market: 'BTCUSDT', side: 'short', risk_coef: '5', collateral: '1000' } })),
+    ).toEqual({ collateral: { min: '4', max: '40000' }, loan: { currency: 'BTC', value: '0.1' } });
     const markets = result(await call('GET', '/margin-trade/v1/public/markets')) as unknown as { symbol: string; liquidity_margin: string }[];
     expect(markets.map((m) => m.symbol)).toEqual(['BTCUSDT', 'ETHUSDT']);
     expect(markets[0]?.liquidity_margin).toBe('0.05');
@@ -120,7 +142,10 @@ describe('instant routes', () => {
   it('trades on a trading-credit sub-account named by the header', async () => {
     const opened = result(await call('POST', '/__sim/prop/open', { body: { package_id: 2 } }));
     const id = opened.client_id as string;
-    await call('POST', '/v1/account/easy-trade/orders', { body: { symbol: 'BTCUSDT', side: 'BUY', quantity: '0.01', from: 'otc' }, headers: { 'sub-account-client-id': id } });
+    await call('POST', '/v1/account/easy-trade/orders', {
+      body: { symbol: 'BTCUSDT', side: 'BUY', quantity: '0.01', from: 'otc' },
+      headers: { 'sub-account-client-id': id },
+    });
     expect(ledger.get(prop.resolveSubAccount('a', id), 'BTC').value.toFixed()).toBe('0.00998');
     expect(ledger.get('a', 'BTC').value.toFixed()).toBe('0');
     const closed = await call('DELETE', '/v1/prop/user/packages', { headers: { 'sub-account-client-id': id } });

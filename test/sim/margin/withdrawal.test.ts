@@ -14,7 +14,12 @@ let ibanId: number;
 
 const AUTH: WithdrawalAuth = { permissions: ['read', 'withdraw'], ip: '10.0.0.5', permittedIps: ['10.0.0.5'] };
 const refusal = (fn: () => unknown): { status: number; fields: string[] } | undefined => {
-  try { fn(); } catch (e) { if (e instanceof SimError) return { status: e.status, fields: Object.keys(e.fields) }; throw e; }
+  try {
+    fn();
+  } catch (e) {
+    if (e instanceof SimError) return { status: e.status, fields: Object.keys(e.fields) };
+    throw e;
+  }
   return undefined;
 };
 const tmn = () => ledger.get('a', 'TMN');
@@ -33,9 +38,15 @@ describe('WithdrawalDesk', () => {
   it('answers pending with details, locks the amount and lowers the available amount', () => {
     const w = desk.request('a', { iban: ibanId, value: D(70_000_000) }, AUTH);
     expect(w).toMatchObject({
-      amount: 70_000_000, fee: 4000, status: 'pending', created_at: '2024-01-01T00:00:00Z',
+      amount: 70_000_000,
+      fee: 4000,
+      status: 'pending',
+      created_at: '2024-01-01T00:00:00Z',
       // 70,000,000 - 4,000 paid out in transfers of at most 50,000,000
-      details: [{ value: 50_000_000, status: 'pending' }, { value: 19_996_000, status: 'pending' }],
+      details: [
+        { value: 50_000_000, status: 'pending' },
+        { value: 19_996_000, status: 'pending' },
+      ],
       iban: { id: ibanId, withdraw_daily_amount: '100000000', withdraw_available_amount: '30000000', status: 'ACCEPTED' },
     });
     expect(w.tracking_code).toMatch(/^[0-9A-F]{12}$/);
@@ -55,7 +66,7 @@ describe('WithdrawalDesk', () => {
     expect(available()).toBe('100000000');
   });
 
-  it('refuses an unknown IBAN or another account\'s IBAN (422 iban); nothing moves', () => {
+  it("refuses an unknown IBAN or another account's IBAN (422 iban); nothing moves", () => {
     const other = extras.ibans('b')[0]?.id as number;
     expect(refusal(() => desk.request('a', { iban: 999, value: D(1000) }, AUTH))).toEqual({ status: 422, fields: ['iban'] });
     expect(refusal(() => desk.request('a', { iban: other, value: D(1000) }, AUTH))).toEqual({ status: 422, fields: ['iban'] });
@@ -94,10 +105,25 @@ describe('AccountExtras', () => {
   it('serves a deterministic profile, a card and an IBAN per account', () => {
     const p = extras.profile('a');
     expect(p).toMatchObject({ verification: 'VERIFIED', commission: 25, phone_number: { area_code: '021' } });
-    expect(Object.keys(p)).toEqual(expect.arrayContaining([
-      'tracking_id', 'first_name', 'last_name', 'national_code', 'face_image', 'birthday', 'address', 'mobile_number',
-      'email', 'invite_code', 'avatar', 'settings', 'status', 'kyc_info', 'meta',
-    ]));
+    expect(Object.keys(p)).toEqual(
+      expect.arrayContaining([
+        'tracking_id',
+        'first_name',
+        'last_name',
+        'national_code',
+        'face_image',
+        'birthday',
+        'address',
+        'mobile_number',
+        'email',
+        'invite_code',
+        'avatar',
+        'settings',
+        'status',
+        'kyc_info',
+        'meta',
+      ]),
+    );
     expect(new AccountExtras({ clock }).profile('a')).toEqual(p);
     const [card] = extras.cards('a');
     expect(card).toMatchObject({ card_number: expect.stringMatching(/^603799\*{6}\d{4}$/), status: 'ACCEPTED', is_default: 1 });

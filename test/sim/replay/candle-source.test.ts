@@ -71,9 +71,7 @@ describe('candle source: candles -> book and trade flow', () => {
   it('visits the nearer extreme first and keeps bar times', () => {
     const bar = src.candles('BTCUSDT')[3]!;
     const start = bar.time * 1000;
-    const prices = events
-      .filter((e) => e.kind === 'trade' && e.time >= start && e.time < start + 300_000)
-      .map((e) => Number((e as { price: string }).price));
+    const prices = events.filter((e) => e.kind === 'trade' && e.time >= start && e.time < start + 300_000).map((e) => Number((e as { price: string }).price));
     const hi = prices.indexOf(bar.high.toNumber());
     const lo = prices.indexOf(bar.low.toNumber());
     const highFirst = bar.high.minus(bar.open).lte(bar.open.minus(bar.low));

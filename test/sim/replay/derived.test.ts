@@ -37,7 +37,10 @@ function take(src: ReplaySource, n = Infinity): ReplayEvent[] {
 function reference(levels: readonly RawLevel[], f: Decimal, qf: Decimal, td: number, sd: number, bid: boolean, max = 50): RawLevel[] {
   const m = new Map<string, Decimal>();
   for (const [p, q] of levels) {
-    const dp = d(p).mul(f).toDecimalPlaces(td, bid ? Decimal.ROUND_FLOOR : Decimal.ROUND_CEIL).toFixed();
+    const dp = d(p)
+      .mul(f)
+      .toDecimalPlaces(td, bid ? Decimal.ROUND_FLOOR : Decimal.ROUND_CEIL)
+      .toFixed();
     m.set(dp, (m.get(dp) ?? d(0)).plus(d(q)));
   }
   const out: RawLevel[] = [];
@@ -54,8 +57,15 @@ describe('derived markets', () => {
       kind: 'book',
       symbol: 'BTCUSDT',
       time: 1000,
-      bids: [['100.009', '1'], ['100.001', '2'], ['99.5', '0.0000001']],
-      asks: [['100.011', '1.5'], ['100.019', '0.25']],
+      bids: [
+        ['100.009', '1'],
+        ['100.001', '2'],
+        ['99.5', '0.0000001'],
+      ],
+      asks: [
+        ['100.011', '1.5'],
+        ['100.019', '0.25'],
+      ],
     },
     { kind: 'trade', symbol: 'BTCUSDT', time: 1001, price: '100.011', quantity: '0.5', isBuyOrder: true },
     { kind: 'trade', symbol: 'BTCUSDT', time: 1002, price: '100.009', quantity: '0.00000001', isBuyOrder: false },
@@ -67,8 +77,14 @@ describe('derived markets', () => {
     const ev = take(src);
     const book = ev.find((e): e is BookEvent => e.kind === 'book' && e.symbol === 'BTCTMN')!;
     // 100009 and 100001 Toman; 99500 has 1e-7 BTC, below the 6-decimal step: dropped
-    expect(book.bids).toEqual([['100009', '1'], ['100001', '2']]);
-    expect(book.asks).toEqual([['100011', '1.5'], ['100019', '0.25']]);
+    expect(book.bids).toEqual([
+      ['100009', '1'],
+      ['100001', '2'],
+    ]);
+    expect(book.asks).toEqual([
+      ['100011', '1.5'],
+      ['100019', '0.25'],
+    ]);
     const trades = ev.filter((e) => e.kind === 'trade' && e.symbol === 'BTCTMN');
     expect(trades).toEqual([{ kind: 'trade', symbol: 'BTCTMN', time: 1001, price: '100011', quantity: '0.5', isBuyOrder: true }]);
   });

@@ -107,7 +107,17 @@ describe('sequencing rules on a crafted capture', () => {
         [
           depth(1000, 90, 99, [['10', '5']], []), // stale
           depth(1100, 100, 105, [['9', '2']], [['12', '0']]), // spans 101: applied after the snapshot
-          line(1150, { lastUpdateId: 100, bids: [['10', '1'], ['9', '1']], asks: [['11', '1'], ['12', '3']] }),
+          line(1150, {
+            lastUpdateId: 100,
+            bids: [
+              ['10', '1'],
+              ['9', '1'],
+            ],
+            asks: [
+              ['11', '1'],
+              ['12', '3'],
+            ],
+          }),
           line(1200, { stream: 'x@trade', data: { e: 'trade', E: 1200, T: 1199, p: '11', q: '0.5', m: false } }),
           depth(1300, 106, 110, [['10', '0']], [['11', '4']]),
           depth(1400, 115, 120, [['8', '1']], []), // gap: 111..114 missing
@@ -118,9 +128,19 @@ describe('sequencing rules on a crafted capture', () => {
     const ev = all(src.events());
     expect(src.stats).toMatchObject({ diffsApplied: 3, diffsStale: 1, gaps: 1, trades: 1, crossed: 0 });
     const books = ev.filter((e): e is BookEvent => e.kind === 'book');
-    expect(books[0]).toMatchObject({ time: 1100, bids: [['10', '1'], ['9', '2']], asks: [['11', '1']] });
+    expect(books[0]).toMatchObject({
+      time: 1100,
+      bids: [
+        ['10', '1'],
+        ['9', '2'],
+      ],
+      asks: [['11', '1']],
+    });
     expect(books[1]).toMatchObject({ time: 1300, bids: [['9', '2']], asks: [['11', '4']] });
-    expect(books[2]!.bids).toEqual([['9', '2'], ['8', '1']]);
+    expect(books[2]!.bids).toEqual([
+      ['9', '2'],
+      ['8', '1'],
+    ]);
     expect(ev.find((e) => e.kind === 'trade')).toMatchObject({ time: 1199, isBuyOrder: true, symbol: 'XUSDT' });
   });
 
@@ -134,7 +154,17 @@ describe('sequencing rules on a crafted capture', () => {
           depth(1000, 40, 49, [['10', '9']], [], 39), // stale
           depth(1010, 45, 55, [['10', '2']], [], 44), // U <= 50 <= u: first applied
           depth(1020, 56, 60, [['9.5', '1']], [], 55), // pu = previous u: fine
-          depth(1030, 61, 62, [], [['11', '0'], ['11.5', '2']], 58), // pu != 60: gap
+          depth(
+            1030,
+            61,
+            62,
+            [],
+            [
+              ['11', '0'],
+              ['11.5', '2'],
+            ],
+            58,
+          ), // pu != 60: gap
           line(1040, { stream: 'x@trade', data: { e: 'trade', E: 1040, T: 1040, p: '10', q: '1', m: true, X: 'MARKET' } }),
           line(1050, { stream: 'x@trade', data: { e: 'trade', E: 1050, T: 1050, p: '10', q: '1', m: true, X: 'INSURANCE_FUND' } }),
         ].join('\n'),

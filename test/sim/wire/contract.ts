@@ -54,7 +54,7 @@ export function shapeDiff(sample: unknown, actual: unknown, path = '$', opts: { 
   const ka = kind(actual);
   if (ks === 'null' || ka === 'null') return [];
   // A schema-style sample (placeholder strings for every value) is compared by its keys only.
-  if (opts.types === false && (ks !== 'object' && ks !== 'array')) return [];
+  if (opts.types === false && ks !== 'object' && ks !== 'array') return [];
   if (ks !== ka && !(numeric(sample) && numeric(actual))) return [`${path}: sample has ${ks}, answer has ${ka}`];
   if (ks === 'array') {
     const s = sample as unknown[];

@@ -31,9 +31,13 @@ describe('wire server: candles, order history and the admin account route', () =
     const h = await startSim();
     stop = () => h.server.close();
     for (let i = 0; i < 3; i++) {
-      await h.call('POST', '/v1/account/orders', { body: { symbol: 'USDTTMN', side: 'BUY', type: 'LIMIT', price: '80000', quantity: '2', client_id: `h${i}` } });
+      await h.call('POST', '/v1/account/orders', {
+        body: { symbol: 'USDTTMN', side: 'BUY', type: 'LIMIT', price: '80000', quantity: '2', client_id: `h${i}` },
+      });
     }
-    await h.call('POST', '/v1/account/orders', { body: { symbol: 'BTCUSDT', side: 'SELL', type: 'LIMIT', price: '70000', quantity: '0.001', client_id: 'h_btc' } });
+    await h.call('POST', '/v1/account/orders', {
+      body: { symbol: 'BTCUSDT', side: 'SELL', type: 'LIMIT', price: '70000', quantity: '0.001', client_id: 'h_btc' },
+    });
     await h.call('DELETE', '/v1/account/orders/h0');
     const r = await h.call('GET', '/v1/account/orders?market=USDTTMN&per_page=2&page=1');
     const env = readEnvelope(r.json);

@@ -71,7 +71,10 @@ describe('wire server: fault injection', () => {
     const { admin, server } = await setup();
     const a = openStream(server.streamUrl, 4);
     const b = openStream(server.streamUrl, 3);
-    cleanup.push(() => a.close(), () => b.close());
+    cleanup.push(
+      () => a.close(),
+      () => b.close(),
+    );
     await Promise.all([a.connected, b.connected]);
     await admin({ dropConnections: true });
     expect(await a.disconnected).toBe('io server disconnect');

@@ -15,14 +15,23 @@ const DOC = 'doc_margin_endpoints__developers-wallex-ir.txt';
 
 /** The documented field list of a line of the doc (e.g. `{symbol, base, ...}` after `->`, or `Position fields:`). */
 function documentedMarketFields(): string[] {
-  const line = readSampleText(DOC).split('\n').find((l) => l.includes('/margin-trade/v1/public/markets'))!;
-  return /\{([^}]*)\}/.exec(line)![1]!.split(',').map((s) => s.trim());
+  const line = readSampleText(DOC)
+    .split('\n')
+    .find((l) => l.includes('/margin-trade/v1/public/markets'))!;
+  return /\{([^}]*)\}/
+    .exec(line)![1]!
+    .split(',')
+    .map((s) => s.trim());
 }
 function documentedPositionFields(): string[] {
   const text = readSampleText(DOC);
   const block = text.slice(text.indexOf('Position fields:') + 'Position fields:'.length, text.indexOf('Generated pages'));
   // Each entry starts with its name; `{currency,value}` and `("…" = every 4 hours)` notes follow some.
-  const names = block.replace(/\{[^}]*\}/g, '').split(',').map((s) => /^\s*([a-z_]+)/.exec(s)?.[1]).filter((s): s is string => s !== undefined);
+  const names = block
+    .replace(/\{[^}]*\}/g, '')
+    .split(',')
+    .map((s) => /^\s*([a-z_]+)/.exec(s)?.[1])
+    .filter((s): s is string => s !== undefined);
   return [...new Set(names)];
 }
 const schema = (keys: string[]) => Object.fromEntries(keys.map((k) => [k, null]));
@@ -88,7 +97,10 @@ describe('margin extras: the documented calls, client against the simulator', ()
     expect(after).toMatchObject({ state: 'closed', closeReason: 'stop_loss' });
 
     const orders = await h.client.getMarginOrders({ market: 'BTCUSDT' });
-    expect(orders.items.map((o) => [o.positionId, o.purpose, o.side, o.state])).toEqual([[p.id, 'close', 'sell', 'filled'], [p.id, 'open', 'buy', 'filled']]);
+    expect(orders.items.map((o) => [o.positionId, o.purpose, o.side, o.state])).toEqual([
+      [p.id, 'close', 'sell', 'filled'],
+      [p.id, 'open', 'buy', 'filled'],
+    ]);
     expect(orders.pageInfo).toEqual({ page: 1, perPage: 50, count: 2, totalCount: 2 });
     expect((await h.client.getMarginOrders({ positionId: 42 })).items).toEqual([]);
 

@@ -21,7 +21,9 @@ const candle = (time: number, close: string) => ({ time, open: d(close), high: d
 
 describe('GET /v1/udf/history: every parameter optional', () => {
   it('the documentation marks symbol, resolution, from and to optional', () => {
-    const rows = readSampleText('doc_udf_history_resolutions__developers-wallex-ir.txt').split('\n').filter((l) => /^\| (symbol|resolution|from|to) \|/.test(l));
+    const rows = readSampleText('doc_udf_history_resolutions__developers-wallex-ir.txt')
+      .split('\n')
+      .filter((l) => /^\| (symbol|resolution|from|to) \|/.test(l));
     expect(rows).toHaveLength(4);
     for (const r of rows) expect(r).toContain('| Optional |');
     expect(CANDLE_DEFAULTS).toEqual({ symbol: 'BTCUSDT', resolution: '15', spanSeconds: 3600 });
@@ -32,7 +34,10 @@ describe('GET /v1/udf/history: every parameter optional', () => {
     stop = () => h.server.close();
     const now = Math.floor(h.clock.now() / 1000);
     const start = now - (now % 900) - 7200;
-    h.sim.setCandles('BTCUSDT', Array.from({ length: 12 }, (_, i) => candle(start + i * 900, String(62000 + i))));
+    h.sim.setCandles(
+      'BTCUSDT',
+      Array.from({ length: 12 }, (_, i) => candle(start + i * 900, String(62000 + i))),
+    );
     h.sim.setCandles('USDTTMN', [candle(start, '82000')]);
     const res = await fetch(`${h.server.url}/v1/udf/history`);
     expect(res.status).toBe(200);
@@ -48,14 +53,24 @@ describe('GET /v1/udf/history: every parameter optional', () => {
     const other = parseCandles(await (await fetch(`${h.server.url}/v1/udf/history?symbol=USDTTMN&from=${start}`)).json());
     expect(other.map((c) => c.close.toFixed())).toEqual(['82000']);
     // The client still sends all four, and gets the same candles.
-    const viaClient = await new (await import('../../../src/exchange/rest/client.js')).WallexRestClient({ baseUrl: h.server.url }).getCandles({ symbol: 'BTCUSDT', resolution: '15', from: now - 3600, to: now });
+    const viaClient = await new (await import('../../../src/exchange/rest/client.js')).WallexRestClient({ baseUrl: h.server.url }).getCandles({
+      symbol: 'BTCUSDT',
+      resolution: '15',
+      from: now - 3600,
+      to: now,
+    });
     expect(viaClient.map((c) => c.time)).toEqual(got.map((c) => c.time));
   });
 
   it('still refuses a bad value, naming the parameter', async () => {
     const h = await startSim();
     stop = () => h.server.close();
-    for (const [query, field] of [['resolution=7', 'resolution'], ['from=abc', 'from'], ['from=100&to=50', 'to'], ['symbol=NOPE', 'symbol']] as const) {
+    for (const [query, field] of [
+      ['resolution=7', 'resolution'],
+      ['from=abc', 'from'],
+      ['from=100&to=50', 'to'],
+      ['symbol=NOPE', 'symbol'],
+    ] as const) {
       const r = await h.call('GET', `/v1/udf/history?${query}`, { key: null });
       expect([r.status, Object.keys(r.result as object)]).toEqual([422, [field]]);
     }

@@ -19,8 +19,14 @@ afterEach(async () => {
 const LIST_SAMPLE = 'rest_v1_account_openOrders__api-docs-wallex-ir-crawl.txt';
 
 function documentedParams(): string[] {
-  const line = readSampleText('doc_spot_create_order__developers-wallex-ir.txt').split('\n').find((l) => l.startsWith('GET /v1/account/orders '))!;
-  return line.replace(/^.*query:/, '').replace(/\([^)]*\)/g, '').split(',').map((s) => s.trim());
+  const line = readSampleText('doc_spot_create_order__developers-wallex-ir.txt')
+    .split('\n')
+    .find((l) => l.startsWith('GET /v1/account/orders '))!;
+  return line
+    .replace(/^.*query:/, '')
+    .replace(/\([^)]*\)/g, '')
+    .split(',')
+    .map((s) => s.trim());
 }
 
 describe('spot order history', () => {
@@ -29,9 +35,13 @@ describe('spot order history', () => {
     const h = await startFullSim();
     stop = h.stop;
     for (const [i, q] of ['2', '3', '4'].entries()) {
-      await h.call('POST', '/v1/account/orders', { body: { symbol: 'USDTTMN', side: 'BUY', type: 'LIMIT', price: '50000', quantity: q, client_id: `hist${i}` } });
+      await h.call('POST', '/v1/account/orders', {
+        body: { symbol: 'USDTTMN', side: 'BUY', type: 'LIMIT', price: '50000', quantity: q, client_id: `hist${i}` },
+      });
     }
-    await h.call('POST', '/v1/account/orders', { body: { symbol: 'BTCUSDT', side: 'SELL', type: 'LIMIT', price: '90000', quantity: '0.001', client_id: 'hist_btc' } });
+    await h.call('POST', '/v1/account/orders', {
+      body: { symbol: 'BTCUSDT', side: 'SELL', type: 'LIMIT', price: '90000', quantity: '0.001', client_id: 'hist_btc' },
+    });
     await h.client.cancelOrder('hist0');
 
     const raw = await h.call('GET', '/v1/account/orders?per_page=2');
@@ -39,7 +49,12 @@ describe('spot order history', () => {
     expect((raw.json as { result_info: unknown }).result_info).toEqual({ page: 1, per_page: 2, count: 2, total_count: 4 });
 
     const all = await h.client.getOrderHistory();
-    expect(all.items.map((o) => [o.clientOrderId, o.status])).toEqual([['hist_btc', 'NEW'], ['hist2', 'NEW'], ['hist1', 'NEW'], ['hist0', 'CANCELED']]);
+    expect(all.items.map((o) => [o.clientOrderId, o.status])).toEqual([
+      ['hist_btc', 'NEW'],
+      ['hist2', 'NEW'],
+      ['hist1', 'NEW'],
+      ['hist0', 'CANCELED'],
+    ]);
     const page2 = await h.client.getOrderHistory({ market: 'USDTTMN', page: 2, perPage: 2 });
     expect(page2.items.map((o) => o.clientOrderId)).toEqual(['hist0']);
     expect(page2.pageInfo).toEqual({ page: 2, perPage: 2, count: 1, totalCount: 3 });

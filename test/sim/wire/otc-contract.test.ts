@@ -22,7 +22,10 @@ function documentedOtcFields(): string[] {
     .find((l) => l.startsWith('GET /v1/otc/markets'));
   const inner = /"USDTTMN": \{(.*)\}\)/.exec(line ?? '')?.[1];
   if (!inner) throw new Error('the otc-markets line of the documentation sample is not where it was');
-  return inner.replace(/\{[^}]*\}/g, '').split(',').map((f) => f.trim());
+  return inner
+    .replace(/\{[^}]*\}/g, '')
+    .split(',')
+    .map((f) => f.trim());
 }
 
 describe('GET /v1/otc/markets', () => {
@@ -34,7 +37,20 @@ describe('GET /v1/otc/markets', () => {
     const result = raw.result as Record<string, Record<string, unknown>>;
     expect(Object.keys(result).sort()).toEqual(['BTCTMN', 'BTCUSDT', 'ETHTMN', 'ETHUSDT', 'USDTTMN']);
     const fields = documentedOtcFields();
-    expect(fields).toEqual(['symbol', 'baseAsset', 'quoteAsset', 'faName', 'enName', 'minQty', 'minNotional', 'maxNotional', 'stats', 'buyStatus', 'sellStatus', 'exchangeStatus']);
+    expect(fields).toEqual([
+      'symbol',
+      'baseAsset',
+      'quoteAsset',
+      'faName',
+      'enName',
+      'minQty',
+      'minNotional',
+      'maxNotional',
+      'stats',
+      'buyStatus',
+      'sellStatus',
+      'exchangeStatus',
+    ]);
     for (const entry of Object.values(result)) {
       expect(Object.keys(entry)).toEqual(expect.arrayContaining(fields));
       expect(Object.keys(entry.stats as object)).toEqual(expect.arrayContaining(['24h_ch', 'lastPrice']));

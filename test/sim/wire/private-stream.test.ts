@@ -50,12 +50,20 @@ describe('wire server: private channel', () => {
     it(`pushes orderSaved, tradeDetails and balanceUpdated for a placed, partly filled, filled order (protocol ${protocol})`, async () => {
       const { call, sim, clock, nextEvent, nextTrade } = await setup(protocol);
       const price = sim.bestBid('USDTTMN')!.minus(100);
-      const placed = await call('POST', '/v1/account/orders', { body: { symbol: 'USDTTMN', side: 'BUY', type: 'LIMIT', price: price.toFixed(), quantity: '10', client_id: 'ps_1' } });
+      const placed = await call('POST', '/v1/account/orders', {
+        body: { symbol: 'USDTTMN', side: 'BUY', type: 'LIMIT', price: price.toFixed(), quantity: '10', client_id: 'ps_1' },
+      });
       expect(placed.status).toBe(201);
       // A public trade printing through the order's price fills it (as maker, at its price).
       const saved = parsed(await nextEvent('orderSaved'));
       if (saved.kind !== 'orderSaved') throw new Error(saved.kind);
-      expect([saved.order.clientOrderId, saved.order.status, saved.order.active, saved.order.executedQty.toFixed(), saved.order.origQty.toFixed()]).toEqual(['ps_1', 'NEW', true, '0', '10']);
+      expect([saved.order.clientOrderId, saved.order.status, saved.order.active, saved.order.executedQty.toFixed(), saved.order.origQty.toFixed()]).toEqual([
+        'ps_1',
+        'NEW',
+        true,
+        '0',
+        '10',
+      ]);
       const bal = parsed(await nextEvent('balanceUpdated'));
       if (bal.kind !== 'balanceUpdated') throw new Error(bal.kind);
       const tmn = bal.balances.find((b) => b.asset === 'TMN')!;
@@ -66,7 +74,13 @@ describe('wire server: private channel', () => {
       const t1 = parsed(await nextTrade(), true);
       if (t1.kind !== 'tradeDetails') throw new Error(t1.kind);
       const fill = sim.getOrder('test', 'ps_1').fills[0]!;
-      expect([t1.trade.clientOrderId, t1.trade.quantity.toFixed(), t1.trade.price.toFixed(), t1.trade.side, t1.trade.isMaker]).toEqual(['ps_1', '4', price.toFixed(), 'BUY', true]);
+      expect([t1.trade.clientOrderId, t1.trade.quantity.toFixed(), t1.trade.price.toFixed(), t1.trade.side, t1.trade.isMaker]).toEqual([
+        'ps_1',
+        '4',
+        price.toFixed(),
+        'BUY',
+        true,
+      ]);
       expect([t1.trade.fee.toFixed(), t1.trade.feeAsset]).toEqual([fill.fee.toFixed(), 'USDT']);
       expect(t1.trade.sum.eq(price.mul(4))).toBe(true);
       const partly = parsed(await nextEvent('orderSaved'));
@@ -94,7 +108,9 @@ describe('wire server: private channel', () => {
     spy.subscribe('0123456789abcdef-not-a-key');
     spy.subscribe(otherKey);
     const price = sim.bestBid('USDTTMN')!.minus(200);
-    await call('POST', '/v1/account/orders', { body: { symbol: 'USDTTMN', side: 'BUY', type: 'LIMIT', price: price.toFixed(), quantity: '3', client_id: 'ps_2' } });
+    await call('POST', '/v1/account/orders', {
+      body: { symbol: 'USDTTMN', side: 'BUY', type: 'LIMIT', price: price.toFixed(), quantity: '3', client_id: 'ps_2' },
+    });
     expect((await nextEvent('orderSaved')).data.status).toBe('NEW');
     const cancelled = await call('DELETE', '/v1/account/orders/ps_2');
     expect(cancelled.status).toBe(200);

@@ -57,7 +57,14 @@ describe('private channel over the plain WebSocket, across connection lifetimes'
         // Covered orders are left to the stream (a poll a minute): the fills below come over it.
         options: { fastPollMs: 40, slowPollMs: 40, youngMs: 60_000, lookupDelayMs: 20, coveredPollMs: 60_000 },
       });
-      const stream = new PrivateStreamClient({ url: h.server.streamUrl, transport, streamKey: key, lifetime: RULE, lifetimeLeadMs: 700, handoverTimeoutMs: 300 });
+      const stream = new PrivateStreamClient({
+        url: h.server.streamUrl,
+        transport,
+        streamKey: key,
+        lifetime: RULE,
+        lifetimeLeadMs: 700,
+        handoverTimeoutMs: 300,
+      });
       cleanup.push(() => stream.close());
       const downs: string[] = [];
       stream.on('down', (why) => downs.push(why));
@@ -72,7 +79,17 @@ describe('private channel over the plain WebSocket, across connection lifetimes'
       engine.on('fill', (f) => fills.push(f));
 
       const price = h.sim.bestBid('USDTTMN')!.minus(100);
-      const id = (await engine.submitOrder({ kind: 'order', strategy: 'pw', symbol: 'USDTTMN', side: 'BUY', type: 'LIMIT', size: { kind: 'base', quantity: d(12) }, price })).clientOrderId;
+      const id = (
+        await engine.submitOrder({
+          kind: 'order',
+          strategy: 'pw',
+          symbol: 'USDTTMN',
+          side: 'BUY',
+          type: 'LIMIT',
+          size: { kind: 'base', quantity: d(12) },
+          price,
+        })
+      ).clientOrderId;
       const o = engine.orders.get(id)!;
       await until('the stream to report the new order', () => tracker.stats().orderSaved >= 1);
       // Twelve fills of 1, one every 300 ms: 3.6 s, over two or more connection replacements.
@@ -91,7 +108,10 @@ describe('private channel over the plain WebSocket, across connection lifetimes'
       expect(fills.reduce((s, f) => s.plus(f.quantity), new Decimal(0)).toFixed()).toBe('12');
       expect(fills.reduce((s, f) => s.plus(f.fee), new Decimal(0)).toFixed()).toBe(simOrder.fee.toFixed());
       expect(journal.fills()).toHaveLength(12);
-      const filled = journal.orderEvents(id).filter((e) => e.state === 'filled').map((e) => e.detail);
+      const filled = journal
+        .orderEvents(id)
+        .filter((e) => e.state === 'filled')
+        .map((e) => e.detail);
       expect(filled).toContainEqual({ source: 'private-stream', filled: '12' });
     }, 30_000);
   }

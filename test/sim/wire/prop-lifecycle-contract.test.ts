@@ -67,13 +67,17 @@ describe('trading-credit lifecycle against the simulator', () => {
     const subs = await h.client.getSubAccounts();
     expect(subs.map((s) => s.clientId)).toContain(bought.clientId);
     const rawSubs = await h.raw('GET', '/sub-accounts');
-    expect(shapeDiff((loadSample('doc_sub_accounts__developers-wallex-ir.json') as { result: unknown }).result, (rawSubs.json.result as unknown[])[0], '$', { types: false })).toEqual([]);
+    expect(
+      shapeDiff((loadSample('doc_sub_accounts__developers-wallex-ir.json') as { result: unknown }).result, (rawSubs.json.result as unknown[])[0], '$', {
+        types: false,
+      }),
+    ).toEqual([]);
     const hist = await h.client.getPropAccountHistory(bought.clientId);
     expect(hist).toMatchObject({ clientId: bought.clientId, status: 'active', currency: 'USDT' });
     // Short of the assurance: refused, nothing moved.
     const poor = new WallexRestClient({ baseUrl: h.server.url, apiKey: h.account.apiKey, retries: 0 });
     h.sim.ledger.debitFree(h.account.accountId, 'USDT', h.sim.ledger.free(h.account.accountId, 'USDT'));
-    expect((await poor.checkPropAvailability(2))).toContainEqual({ key: 'balance', isValid: false });
+    expect(await poor.checkPropAvailability(2)).toContainEqual({ key: 'balance', isValid: false });
     await expect(poor.buyPropPackage(2)).rejects.toThrow(/402/);
     poor.close();
   });
@@ -84,7 +88,10 @@ describe('trading-credit lifecycle against the simulator', () => {
     const conn = await h.client.connectPropWallet(clientId, { credit: '100', currency: 'USDT', usageCount: 3 });
     expect(conn).toMatchObject({ currency: 'USDT', usageCount: 3, usedCount: 0, status: 'active' });
     expect(conn.credit.toFixed()).toBe('100');
-    const rawConn = await h.raw('POST', '/v1/prop/user/packages/connect-to-wallet', { sub: clientId, body: { credit: '10000', currency: 'USDT', usageCount: 3 } });
+    const rawConn = await h.raw('POST', '/v1/prop/user/packages/connect-to-wallet', {
+      sub: clientId,
+      body: { credit: '10000', currency: 'USDT', usageCount: 3 },
+    });
     expect(shapeDiff(loadSample('rest_v1_prop_user_packages_connect_to_wallet__developers-wallex-ir.json'), rawConn.json)).toEqual([]);
     const wrong = await h.raw('POST', '/v1/prop/user/packages/connect-to-wallet', { sub: clientId, body: { credit: '1', currency: 'TMN', usageCount: 1 } });
     expect([wrong.status, Object.keys(wrong.json.result as object)]).toEqual([422, ['currency']]);
@@ -105,7 +112,7 @@ describe('trading-credit lifecycle against the simulator', () => {
     expect([noHeader.status, Object.keys(noHeader.json.result as object)]).toEqual([422, ['sub-account-client-id']]);
   });
 
-  it('transfers: main -> sub-account in the package currency, listed; another currency is the docs\' 422', async () => {
+  it("transfers: main -> sub-account in the package currency, listed; another currency is the docs' 422", async () => {
     const h = await sim();
     const { clientId } = await h.client.buyPropPackage(2);
     const ledger = `${h.account.accountId}/prop/${clientId}`;

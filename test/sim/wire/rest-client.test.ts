@@ -41,17 +41,25 @@ describe('WallexRestClient against the simulator', () => {
 
   it('gets the typed errors the simulator answers with', async () => {
     const { client } = await setup();
-    await expect(client.createOrder({ symbol: 'BTCUSDT', side: 'BUY', type: 'LIMIT', quantity: d('0.0001'), price: d('100'), clientId: 'e1' })).rejects.toBeInstanceOf(ValidationError);
-    await expect(client.createOrder({ symbol: 'BTCUSDT', side: 'BUY', type: 'LIMIT', quantity: d('50'), price: d('60000'), clientId: 'e2' })).rejects.toBeInstanceOf(InsufficientBalanceError);
+    await expect(
+      client.createOrder({ symbol: 'BTCUSDT', side: 'BUY', type: 'LIMIT', quantity: d('0.0001'), price: d('100'), clientId: 'e1' }),
+    ).rejects.toBeInstanceOf(ValidationError);
+    await expect(
+      client.createOrder({ symbol: 'BTCUSDT', side: 'BUY', type: 'LIMIT', quantity: d('50'), price: d('60000'), clientId: 'e2' }),
+    ).rejects.toBeInstanceOf(InsufficientBalanceError);
     await client.createOrder({ symbol: 'BTCUSDT', side: 'BUY', type: 'LIMIT', quantity: d('0.001'), price: d('60000'), clientId: 'e3' });
-    await expect(client.createOrder({ symbol: 'BTCUSDT', side: 'BUY', type: 'LIMIT', quantity: d('0.001'), price: d('60000'), clientId: 'e3' })).rejects.toBeInstanceOf(DuplicateOrderError);
+    await expect(
+      client.createOrder({ symbol: 'BTCUSDT', side: 'BUY', type: 'LIMIT', quantity: d('0.001'), price: d('60000'), clientId: 'e3' }),
+    ).rejects.toBeInstanceOf(DuplicateOrderError);
     await expect(client.getOrder('nothing_here')).rejects.toBeInstanceOf(NotFoundError);
   });
 
   it('reports an unknown outcome when the response is lost, and the order is found by its client id', async () => {
     const { client, server } = await setup();
     server.faults.configure({ loseOrderResponses: 1 });
-    const err = await client.createOrder({ symbol: 'USDTTMN', side: 'BUY', type: 'LIMIT', quantity: d('5'), price: d('80000'), clientId: 'lost_rc' }).catch((e: unknown) => e);
+    const err = await client
+      .createOrder({ symbol: 'USDTTMN', side: 'BUY', type: 'LIMIT', quantity: d('5'), price: d('80000'), clientId: 'lost_rc' })
+      .catch((e: unknown) => e);
     expect(err).toBeInstanceOf(OrderOutcomeUnknownError);
     expect((await client.getOrder('lost_rc')).active).toBe(true);
     server.faults.configure({ failNext: { status: 503, count: 5 } });

@@ -79,7 +79,14 @@ describe('wire server: public endpoints', () => {
 
   it('takes extra route lists from other modules', async () => {
     const h = await startSim({
-      routes: [{ method: 'GET', path: '/v1/account/profile', auth: 'read', handler: (req) => ({ status: 200, body: { success: true, result: { id: req.accountId } } }) }],
+      routes: [
+        {
+          method: 'GET',
+          path: '/v1/account/profile',
+          auth: 'read',
+          handler: (req) => ({ status: 200, body: { success: true, result: { id: req.accountId } } }),
+        },
+      ],
       adminRoutes: [{ method: 'POST', path: '/__sim/extra/:n', handler: (req) => ({ status: 200, body: { n: req.params.n, body: req.body } }) }],
     });
     stop = () => h.server.close();

@@ -1,6 +1,14 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { d } from '../../../src/core/decimal.js';
-import { parseAccountTrades, parseBalances, parseFeeRates, parseOrderList, parseSpotOrder, readEnvelope, readFieldErrors } from '../../../src/exchange/parse/index.js';
+import {
+  parseAccountTrades,
+  parseBalances,
+  parseFeeRates,
+  parseOrderList,
+  parseSpotOrder,
+  readEnvelope,
+  readFieldErrors,
+} from '../../../src/exchange/parse/index.js';
 import { startSim } from './harness.js';
 
 let stop: (() => Promise<void>) | undefined;
@@ -65,35 +73,58 @@ describe('wire server: account and spot endpoints', () => {
     expect(fees.markets.BTCUSDT!.makerFeeRate.toFixed()).toBe('0.002');
     sim.setAccountFees('test', 'BTCUSDT', { makerFee: '0.001', takerFee: '0.0015' });
     expect(parseFeeRates((await call('GET', '/v1/account/fee')).result).markets.BTCUSDT!.takerFeeRate.toFixed()).toBe('0.0015');
-    const cheap = parseSpotOrder((await call('POST', '/v1/account/orders', { body: { symbol: 'BTCUSDT', side: 'BUY', type: 'MARKET', quantity: '0.002' } })).result);
+    const cheap = parseSpotOrder(
+      (await call('POST', '/v1/account/orders', { body: { symbol: 'BTCUSDT', side: 'BUY', type: 'MARKET', quantity: '0.002' } })).result,
+    );
     expect(cheap.fills[0]!.feeCoefficient!.toFixed()).toBe('0.0015');
     expect(cheap.fee!.toFixed()).toBe('0.000003');
 
     // the documented query form of cancel
-    await call('POST', '/v1/account/orders', { body: { symbol: 'USDTTMN', side: 'SELL', type: 'LIMIT', price: '90000', quantity: '10', client_id: 'q_cancel' } });
+    await call('POST', '/v1/account/orders', {
+      body: { symbol: 'USDTTMN', side: 'SELL', type: 'LIMIT', price: '90000', quantity: '10', client_id: 'q_cancel' },
+    });
     const qc = await call('DELETE', '/v1/account/orders?clientOrderId=q_cancel');
     expect(parseSpotOrder(qc.result).status).toBe('CANCELED');
   });
 
   it('answers every rule with the real status and body', async () => {
     const { call, sim, clock } = await setup();
-    const e422 = await call('POST', '/v1/account/orders', { body: { symbol: 'BTCUSDT', side: 'BUY', type: 'LIMIT', price: '60000.123', quantity: '0.0000001' } });
+    const e422 = await call('POST', '/v1/account/orders', {
+      body: { symbol: 'BTCUSDT', side: 'BUY', type: 'LIMIT', price: '60000.123', quantity: '0.0000001' },
+    });
     expect(e422.status).toBe(422);
     expect(e422.json).toMatchObject({ success: false, code: 422 });
     expect(Object.keys(readFieldErrors(e422.result)).sort()).toEqual(['price', 'quantity']);
-    const small = await call('POST', '/v1/account/orders', { body: { symbol: 'BTCTMN', side: 'BUY', type: 'LIMIT', price: '5000000000', quantity: '0.00001' } });
+    const small = await call('POST', '/v1/account/orders', {
+      body: { symbol: 'BTCTMN', side: 'BUY', type: 'LIMIT', price: '5000000000', quantity: '0.00001' },
+    });
     expect(readFieldErrors(small.result).quantity![0]).toContain('minimum 100000 TMN');
-    expect((await call('POST', '/v1/account/orders', { body: { symbol: 'BTCUSDT', side: 'BUY', type: 'LIMIT', price: 'abc', quantity: '1' } })).status).toBe(422);
-    expect((await call('POST', '/v1/account/orders', { body: { symbol: 'BTCUSDT', side: 'SELL', type: 'LIMIT', price: '70000', quantity: '50' } })).status).toBe(402);
-    await call('POST', '/v1/account/orders', { body: { symbol: 'BTCUSDT', side: 'BUY', type: 'LIMIT', price: '50000', quantity: '0.001', client_id: 'twice' } });
-    expect((await call('POST', '/v1/account/orders', { body: { symbol: 'BTCUSDT', side: 'BUY', type: 'LIMIT', price: '50000', quantity: '0.001', client_id: 'twice' } })).status).toBe(409);
+    expect((await call('POST', '/v1/account/orders', { body: { symbol: 'BTCUSDT', side: 'BUY', type: 'LIMIT', price: 'abc', quantity: '1' } })).status).toBe(
+      422,
+    );
+    expect(
+      (await call('POST', '/v1/account/orders', { body: { symbol: 'BTCUSDT', side: 'SELL', type: 'LIMIT', price: '70000', quantity: '50' } })).status,
+    ).toBe(402);
+    await call('POST', '/v1/account/orders', {
+      body: { symbol: 'BTCUSDT', side: 'BUY', type: 'LIMIT', price: '50000', quantity: '0.001', client_id: 'twice' },
+    });
+    expect(
+      (
+        await call('POST', '/v1/account/orders', {
+          body: { symbol: 'BTCUSDT', side: 'BUY', type: 'LIMIT', price: '50000', quantity: '0.001', client_id: 'twice' },
+        })
+      ).status,
+    ).toBe(409);
     expect((await call('GET', '/v1/account/orders/missing')).status).toBe(404);
     expect((await call('GET', '/v1/account/balances', { key: null })).status).toBe(401);
     expect((await call('GET', '/v1/account/balances', { key: 'sim_wrong' })).status).toBe(401);
 
     const reader = sim.createAccount({ id: 'reader', balances: { USDT: '100' } });
     const readKey = sim.createApiKey(reader.id, { name: 'ro', permissions: ['read'] }).key;
-    const r403 = await call('POST', '/v1/account/orders', { key: readKey, body: { symbol: 'BTCUSDT', side: 'BUY', type: 'LIMIT', price: '50000', quantity: '0.001' } });
+    const r403 = await call('POST', '/v1/account/orders', {
+      key: readKey,
+      body: { symbol: 'BTCUSDT', side: 'BUY', type: 'LIMIT', price: '50000', quantity: '0.001' },
+    });
     expect(r403.status).toBe(403);
     expect(String(r403.json.message)).not.toContain(readKey);
     const ipKey = sim.createApiKey(reader.id, { name: 'ip', permissions: ['read'], ips: ['10.0.0.9'] }).key;

@@ -108,7 +108,7 @@ describe('StreamClient against the simulator', () => {
     expect(h.server.streamStats().socketio).toBe(0);
   });
 
-  it('spreads channels over connections within the server\'s per-connection limit', async () => {
+  it("spreads channels over connections within the server's per-connection limit", async () => {
     const h = await setup({ transport: 'ws', maxChannelsPerConnection: 3 }, { maxChannelsPerConnection: 3 });
     const symbols = ['USDTTMN', 'BTCUSDT', 'ETHUSDT', 'BTCTMN'];
     const seen = new Set<string>();

@@ -42,7 +42,10 @@ describe('crypto deposit and withdrawal history', () => {
       const r = await h.call('POST', '/__sim/crypto-deposits', { key: null, body: { accountId, asset: 'USDT', amount, network: 'TRC20', address: 'Taddr1' } });
       expect(r.status).toBe(201);
     }
-    const w = await h.call('POST', '/__sim/crypto-withdrawals', { key: null, body: { accountId, asset: 'USDT', amount: '62', fee: '1', network: 'TRC20', address: 'Tdest' } });
+    const w = await h.call('POST', '/__sim/crypto-withdrawals', {
+      key: null,
+      body: { accountId, asset: 'USDT', amount: '62', fee: '1', network: 'TRC20', address: 'Tdest' },
+    });
     expect(w.status).toBe(201);
     expect(h.sim.balances(accountId).USDT!.value.toFixed()).toBe(String(100_000 + 6.5 - 63));
 
@@ -69,7 +72,10 @@ describe('crypto deposit and withdrawal history', () => {
     expect([bad.status, Object.keys(bad.result as object)]).toEqual([422, ['per_page']]);
     await expect(h.client.getCryptoDeposits({ perPage: 0 })).rejects.toThrow(ParameterError);
     await expect(h.client.getCryptoWithdrawals({ page: 1.5 })).rejects.toThrow(/page/);
-    const unknown = await h.call('POST', '/__sim/crypto-deposits', { key: null, body: { accountId: 'nobody', asset: 'USDT', amount: '1', network: 'TRC20', address: 'x' } });
+    const unknown = await h.call('POST', '/__sim/crypto-deposits', {
+      key: null,
+      body: { accountId: 'nobody', asset: 'USDT', amount: '1', network: 'TRC20', address: 'x' },
+    });
     expect([unknown.status, Object.keys(unknown.result as object)]).toEqual([422, ['accountId']]);
   });
 });

@@ -2,7 +2,19 @@ import { describe, it, expect } from 'vitest';
 import { ParameterError } from '../../../src/core/errors.js';
 import { randomWalk } from './prng.js';
 import {
-  Ema, Rma, Sma, Rsi, Atr, TrueRange, Macd, Stochastic, SessionVwap, RollingVwap, Wma, RollingStdDev, BollingerBands,
+  Ema,
+  Rma,
+  Sma,
+  Rsi,
+  Atr,
+  TrueRange,
+  Macd,
+  Stochastic,
+  SessionVwap,
+  RollingVwap,
+  Wma,
+  RollingStdDev,
+  BollingerBands,
 } from '../../../src/strategy/indicators/index.js';
 
 describe('EMA seeding conventions', () => {
@@ -163,9 +175,7 @@ describe('Session VWAP', () => {
 describe('reset() and argument checks for every indicator', () => {
   it('after reset an indicator gives the same outputs as a new one', () => {
     const xs = randomWalk(120, 100, 0.02, 4);
-    const make = () => [
-      new Sma(5), new Ema(5), new Wma(5), new Rsi(5), new RollingStdDev(5), new BollingerBands(5), new Macd({ fast: 3, slow: 6, signal: 2 }),
-    ];
+    const make = () => [new Sma(5), new Ema(5), new Wma(5), new Rsi(5), new RollingStdDev(5), new BollingerBands(5), new Macd({ fast: 3, slow: 6, signal: 2 })];
     const used = make();
     for (const ind of used) for (const x of xs) ind.update(x);
     for (const ind of used) {

@@ -31,12 +31,7 @@ export function readCinar(rel: string): Table {
  * actual NaN); from `first` on, the actual value must round to the expected one at `dp` decimals.
  * Returns a list of mismatch descriptions (empty when all match) and the number of compared rows.
  */
-export function compareSeries(
-  actual: ArrayLike<number>,
-  expected: ArrayLike<number>,
-  first: number,
-  dp = 2,
-): { mismatches: string[]; compared: number } {
+export function compareSeries(actual: ArrayLike<number>, expected: ArrayLike<number>, first: number, dp = 2): { mismatches: string[]; compared: number } {
   const tol = 0.5 * 10 ** -dp + 1e-9;
   const mismatches: string[] = [];
   let compared = 0;

@@ -1,7 +1,19 @@
 import { describe, it, expect } from 'vitest';
 import { readCinar, compareSeries } from './cinar-data.js';
 import {
-  Sma, Ema, Rma, Wma, RollingStdDev, BollingerBands, Rsi, Atr, TrueRange, Macd, Stochastic, RollingVwap, typicalPrice,
+  Sma,
+  Ema,
+  Rma,
+  Wma,
+  RollingStdDev,
+  BollingerBands,
+  Rsi,
+  Atr,
+  TrueRange,
+  Macd,
+  Stochastic,
+  RollingVwap,
+  typicalPrice,
 } from '../../../src/strategy/indicators/index.js';
 
 /** Runs `step` over every row and collects one output series per name. */
@@ -70,7 +82,10 @@ describe('indicators against cinar/indicator reference CSVs (BRK-B daily)', () =
     // We check that reading of the CSV exactly, and our WMA against the standard naive formula.
     const t = readCinar('trend/testdata/wma.csv');
     const close = t.col('Close');
-    for (const [n, col] of [[3, 'Wma3'], [5, 'Wma5']] as const) {
+    for (const [n, col] of [
+      [3, 'Wma3'],
+      [5, 'Wma5'],
+    ] as const) {
       const w = new Wma(n);
       const ours = new Float64Array(t.rows);
       const mirrored = new Float64Array(t.rows);

@@ -15,7 +15,11 @@ describe('rolling standard deviation: stable O(1) update vs naive two-pass', () 
   it('matches on 200k prices near 6e9 (TMN-scale BTC) with tiny relative moves', () => {
     // sum(x^2) - n*mean^2 would lose every digit here: x^2 ~ 3.6e19, variance ~ 1e8.
     const xs = randomWalk(200_000, 6e9, 1e-4, 7);
-    for (const [n, sample] of [[20, false], [50, true], [1500, false]] as const) {
+    for (const [n, sample] of [
+      [20, false],
+      [50, true],
+      [1500, false],
+    ] as const) {
       const sd = new RollingStdDev(n, { sample });
       let worst = 0;
       for (let i = 0; i < xs.length; i++) {

@@ -32,7 +32,10 @@ export function accountRoutes(sim: SimulatedExchange, resolve?: SubAccountResolv
       handler: (req) => {
         const balances: Record<string, unknown> = {};
         for (const [asset, e] of Object.entries(sim.balances(acct(req)))) {
-          const minQty = sim.markets().filter((m) => m.baseAsset === asset).map((m) => m.minQty);
+          const minQty = sim
+            .markets()
+            .filter((m) => m.baseAsset === asset)
+            .map((m) => m.minQty);
           const dustBelow = minQty.length > 0 ? minQty.reduce((a, b) => (b.lt(a) ? b : a)) : undefined;
           balances[asset] = wireBalance(asset, e, ASSET_PRECISION[asset] ?? 8, dustBelow);
         }

@@ -55,6 +55,7 @@ export type SubAccountResolver = (accountId: string, subClientId: string) => str
 export function tradingAccountOf(req: WireRequest, resolve?: SubAccountResolver): string {
   const sub = req.subAccountId;
   if (!sub) return req.accountId!;
-  if (!resolve) throw new SimError(422, 'The given data was invalid.', { 'sub-account-client-id': ['trading-credit accounts are not enabled on this simulator'] });
+  if (!resolve)
+    throw new SimError(422, 'The given data was invalid.', { 'sub-account-client-id': ['trading-credit accounts are not enabled on this simulator'] });
   return resolve(req.accountId!, sub);
 }

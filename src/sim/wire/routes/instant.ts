@@ -59,7 +59,10 @@ export function instantRoutes(desk: InstantDesk, opts: InstantRoutesOptions = {}
           // This route calls the quantity `amount`: its refusals name the field the caller sent.
           if (err instanceof SimError && err.fields.quantity) {
             const { quantity, ...rest } = err.fields;
-            throw new SimError(err.status, err.message.replace(/^quantity/, 'amount'), { ...rest, amount: quantity.map((m) => m.replace(/^quantity/, 'amount')) });
+            throw new SimError(err.status, err.message.replace(/^quantity/, 'amount'), {
+              ...rest,
+              amount: quantity.map((m) => m.replace(/^quantity/, 'amount')),
+            });
           }
           throw err;
         }

@@ -29,7 +29,12 @@ export function marginExtraRoutes(desk: MarginDesk, resolveSubAccount?: SubAccou
       },
     },
     { method: 'GET', path: '/margin-trade/v1/user/levels', auth: 'read', handler: () => ok(userLevels(desk)) },
-    { method: 'GET', path: '/margin-trade/v1/user/levels/:market', auth: 'read', handler: (req) => ok(userLevel(desk, (req.params.market ?? '').toUpperCase())) },
+    {
+      method: 'GET',
+      path: '/margin-trade/v1/user/levels/:market',
+      auth: 'read',
+      handler: (req) => ok(userLevel(desk, (req.params.market ?? '').toUpperCase())),
+    },
     { method: 'GET', path: '/margin-trade/v1/user/pnl', auth: 'read', handler: (req) => ok(userPnl(desk, account(req))) },
   ];
 }

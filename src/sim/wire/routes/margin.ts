@@ -2,9 +2,7 @@
 import type { PositionSide } from '../../../core/types/margin.js';
 import type { MarginDesk } from '../../margin/desk.js';
 import { checkSide } from '../../margin/validate.js';
-import {
-  boolParam, decimalParam, intParam, requireDecimal, requireText, textParam, tradingAccount, type SubAccountResolver,
-} from '../../margin/parse.js';
+import { boolParam, decimalParam, intParam, requireDecimal, requireText, textParam, tradingAccount, type SubAccountResolver } from '../../margin/parse.js';
 import { ok, type Route, type WireRequest } from '../route.js';
 import type { MarginInput } from '../../margin/validate.js';
 
@@ -40,13 +38,15 @@ export function marginRoutes(desk: MarginDesk, opts: MarginRoutesOptions = {}): 
       handler: (req) => {
         const collateral = decimalParam(req, 'collateral');
         const openPrice = decimalParam(req, 'open_price');
-        return ok(desk.loanBounds({
-          market: requireText(req, 'market').toUpperCase(),
-          side: checkSide(requireText(req, 'side').toLowerCase()),
-          riskCoef: requireDecimal(req, 'risk_coef'),
-          ...(collateral ? { collateral } : {}),
-          ...(openPrice ? { openPrice } : {}),
-        }));
+        return ok(
+          desk.loanBounds({
+            market: requireText(req, 'market').toUpperCase(),
+            side: checkSide(requireText(req, 'side').toLowerCase()),
+            riskCoef: requireDecimal(req, 'risk_coef'),
+            ...(collateral ? { collateral } : {}),
+            ...(openPrice ? { openPrice } : {}),
+          }),
+        );
       },
     },
     {
@@ -57,11 +57,13 @@ export function marginRoutes(desk: MarginDesk, opts: MarginRoutesOptions = {}): 
         const active = boolParam(req, 'active');
         const side = textParam(req, 'position_side');
         const market = textParam(req, 'market');
-        return ok(desk.list(account(req), {
-          ...(active !== undefined ? { active } : {}),
-          ...(side ? { positionSide: checkSide(side.toLowerCase()) as PositionSide } : {}),
-          ...(market ? { market: market.toUpperCase() } : {}),
-        }));
+        return ok(
+          desk.list(account(req), {
+            ...(active !== undefined ? { active } : {}),
+            ...(side ? { positionSide: checkSide(side.toLowerCase()) as PositionSide } : {}),
+            ...(market ? { market: market.toUpperCase() } : {}),
+          }),
+        );
       },
     },
     { method: 'POST', path: '/margin-trade/v1/positions', auth: 'trade', orderCall: true, handler: (req) => ok(desk.open(account(req), input(req))) },

@@ -36,7 +36,16 @@ export function propLifecycleRoutes(life: PropLifecycle): Route[] {
       method: 'POST',
       path: '/v1/prop/user/packages/connect-to-wallet',
       auth: 'trade',
-      handler: (req) => ok(life.connectWallet(accountOf(req), subHeader(req), { credit: opt(req, 'credit'), currency: opt(req, 'currency'), usageCount: opt(req, 'usageCount') }), 200, { message: 'اتصال کیف پول با موفقیت انجام شد' }),
+      handler: (req) =>
+        ok(
+          life.connectWallet(accountOf(req), subHeader(req), {
+            credit: opt(req, 'credit'),
+            currency: opt(req, 'currency'),
+            usageCount: opt(req, 'usageCount'),
+          }),
+          200,
+          { message: 'اتصال کیف پول با موفقیت انجام شد' },
+        ),
     },
     {
       method: 'DELETE',
@@ -66,7 +75,8 @@ export function propLifecycleRoutes(life: PropLifecycle): Route[] {
       method: 'POST',
       path: '/sub-accounts/transfers',
       auth: 'trade',
-      handler: (req) => ok(life.transfer(accountOf(req), { currency: opt(req, 'currency'), value: opt(req, 'value'), subAccount_client_id: opt(req, 'subAccount_client_id') })),
+      handler: (req) =>
+        ok(life.transfer(accountOf(req), { currency: opt(req, 'currency'), value: opt(req, 'value'), subAccount_client_id: opt(req, 'subAccount_client_id') })),
     },
   ];
 }

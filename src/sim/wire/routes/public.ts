@@ -19,7 +19,8 @@ export const CANDLE_DEFAULTS = { symbol: 'BTCUSDT', resolution: '15', spanSecond
 function candleQuery(sim: SimulatedExchange, req: WireRequest): { symbol: string; resolution: Resolution; from: number; to: number } {
   const symbol = param(req, 'symbol') === undefined ? CANDLE_DEFAULTS.symbol : requireMarketParam(sim, req).symbol;
   const resolution = param(req, 'resolution') ?? CANDLE_DEFAULTS.resolution;
-  if (!(RESOLUTIONS as readonly string[]).includes(resolution)) throw invalid('resolution', `resolution must be one of ${RESOLUTIONS.join(', ')}, got ${JSON.stringify(resolution)}`);
+  if (!(RESOLUTIONS as readonly string[]).includes(resolution))
+    throw invalid('resolution', `resolution must be one of ${RESOLUTIONS.join(', ')}, got ${JSON.stringify(resolution)}`);
   const seconds = (name: 'from' | 'to'): number | undefined => {
     const raw = param(req, name);
     if (raw === undefined) return undefined;

@@ -78,7 +78,8 @@ export function spotRoutes(sim: SimulatedExchange, resolve?: SubAccountResolver)
       orderCall: true,
       // The documentation writes `clientOrderId`; the exchange's own JS client (wallex-js, as issue
       // #35 reports) sends `clientOrderID`: both are accepted, as is `client_id`.
-      handler: (req) => cancel(req, param(req, 'clientOrderId') ?? param(req, 'clientOrderID') ?? param(req, 'client_id') ?? requireParam(req, 'clientOrderId')),
+      handler: (req) =>
+        cancel(req, param(req, 'clientOrderId') ?? param(req, 'clientOrderID') ?? param(req, 'client_id') ?? requireParam(req, 'clientOrderId')),
     },
     {
       method: 'GET',
