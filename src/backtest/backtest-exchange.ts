@@ -25,7 +25,7 @@ export const BACKTEST_ACCOUNT = 'backtest';
 export const BACKTEST_RETAINED_ORDERS = 64;
 
 /** A market declared in the config (data from elsewhere) as a simulator market. */
-export function declToSpec(m: MarketDecl): MarketSpec {
+function declToSpec(m: MarketDecl): MarketSpec {
   return {
     symbol: m.symbol,
     baseAsset: m.base,

@@ -27,7 +27,7 @@ export interface DataResolution {
 const secs = (r: number) => `${r}s`;
 
 /** The resolution a `fetch: true` entry of `symbol` is fetched at: the first strategy's trading it, else backtest.resolution. */
-export function fetchResolution(config: MizanConfig, symbol: string): number | undefined {
+function fetchResolution(config: MizanConfig, symbol: string): number | undefined {
   const s = config.strategies.find((x) => x.markets.includes(symbol));
   if (s) return s.resolutionSeconds;
   const r = config.backtest?.resolution;
@@ -35,7 +35,7 @@ export function fetchResolution(config: MizanConfig, symbol: string): number | u
 }
 
 /** The /v1/udf/history resolution of that length, if the exchange serves one. */
-export function apiResolutionOf(resSec: number): (typeof RESOLUTIONS)[number] | undefined {
+function apiResolutionOf(resSec: number): (typeof RESOLUTIONS)[number] | undefined {
   return RESOLUTIONS.find((x) => resolutionSeconds(x) === resSec);
 }
 

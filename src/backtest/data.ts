@@ -61,7 +61,7 @@ export interface DataReport {
   notes: string[];
 }
 
-export const WEEKDAYS = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'] as const;
+const WEEKDAYS = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'] as const;
 const WEEK = 7 * 86_400;
 
 /**
@@ -69,7 +69,7 @@ const WEEK = 7 * 86_400;
  * three weeks and trades on some weekday: a regular weekly closure (stock and forex data), not
  * missing data. Candles longer than a day have no weekday: none.
  */
-export function detectClosedDays(time: ArrayLike<number>, length: number, resSec: number): number[] {
+function detectClosedDays(time: ArrayLike<number>, length: number, resSec: number): number[] {
   if (length < 2 || resSec > 86_400) return [];
   if (time[length - 1]! - time[0]! < 3 * WEEK) return [];
   const seen = [false, false, false, false, false, false, false];
@@ -87,7 +87,7 @@ export function detectClosedDays(time: ArrayLike<number>, length: number, resSec
 }
 
 /** The gaps left when the bars starting on a closed weekday are not missing. */
-export function openGaps(gaps: readonly CandleGap[], resSec: number, closed: readonly number[]): CandleGap[] {
+function openGaps(gaps: readonly CandleGap[], resSec: number, closed: readonly number[]): CandleGap[] {
   if (closed.length === 0) return [...gaps];
   const out: CandleGap[] = [];
   for (const g of gaps) {

@@ -23,7 +23,7 @@ import type { MarginDesk } from '../sim/margin/desk.js';
 import type { Series } from './data.js';
 import { ChurnMap } from '../core/churn-map.js';
 
-export interface FillModelOptions {
+interface FillModelOptions {
   /** Fraction (0.0005 = 0.05 %) added to buys and taken off sells at the next open and at stops. */
   slippage: number;
   fillOnTouch: boolean;

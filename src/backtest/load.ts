@@ -35,7 +35,7 @@ export interface DataOptions {
 }
 
 /** Resolution (seconds) and warm-up (candles) of every market the strategies trade. */
-export function marketNeeds(instances: readonly StrategyInstance[], fallbackRes: number | undefined): Map<string, { resSec: number; warmup: number }> {
+function marketNeeds(instances: readonly StrategyInstance[], fallbackRes: number | undefined): Map<string, { resSec: number; warmup: number }> {
   const out = new Map<string, { resSec: number; warmup: number }>();
   for (const inst of instances) {
     const w = Math.max(0, Math.ceil(inst.definition.warmup?.(inst.params) ?? 0));

@@ -218,7 +218,7 @@ ${rows}
  * quoted in the reference asset, bought at the first candle's open and held (no fees), valued at each
  * equity sample's last close. Undefined when no market is quoted in the reference asset.
  */
-export function buyAndHold(r: BacktestResult, series: readonly Series[]): { values: number[]; symbols: string[] } | undefined {
+function buyAndHold(r: BacktestResult, series: readonly Series[]): { values: number[]; symbols: string[] } | undefined {
   const held = series.filter((s) => r.run.markets[s.symbol]?.quote === r.run.reference && s.length > s.firstIndex);
   if (held.length === 0 || r.equity.times.length === 0) return undefined;
   const start = r.equity.values[0]! / held.length;
@@ -239,7 +239,7 @@ export function buyAndHold(r: BacktestResult, series: readonly Series[]): { valu
 }
 
 /** Each closed trade's pnl in the reference asset, summed per chart bar at its exit (green a gain, red a loss). */
-export function tradePnlBars(r: BacktestResult, step: number, first: number): { time: number; value: number; color: string }[] {
+function tradePnlBars(r: BacktestResult, step: number, first: number): { time: number; value: number; color: string }[] {
   const byBar = new Map<number, number>();
   for (const t of r.trades) {
     if (t.exit === 'open at end') continue;

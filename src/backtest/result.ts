@@ -89,7 +89,7 @@ export interface ResultInput {
 }
 
 /** Every `step`-th point, always keeping the first, the last and each running maximum and minimum gap-free. */
-export function downsample(times: ArrayLike<number>, values: ArrayLike<number>, max: number): { times: number[]; values: number[] } {
+function downsample(times: ArrayLike<number>, values: ArrayLike<number>, max: number): { times: number[]; values: number[] } {
   const n = times.length;
   const step = Math.max(1, Math.ceil(n / Math.max(2, max)));
   const t: number[] = [];

@@ -38,10 +38,10 @@ import { ChurnSet } from '../core/churn-map.js';
 import { MAIN_ACCOUNT } from '../core/account.js';
 import { BACKTEST_ACCOUNT, BACKTEST_RETAINED_ORDERS, backtestExchange } from './backtest-exchange.js';
 
-export { BACKTEST_ACCOUNT, BACKTEST_RETAINED_ORDERS, declToSpec } from './backtest-exchange.js';
+export { BACKTEST_ACCOUNT, BACKTEST_RETAINED_ORDERS } from './backtest-exchange.js';
 
 /** Points kept per plot series in the result (the report draws at most 5,000 candles per page). */
-export const PLOT_POINTS = 5000;
+const PLOT_POINTS = 5000;
 export interface Harness {
   kernel: TradingKernel;
   clock: ManualClock;

@@ -162,7 +162,7 @@ export interface TrialResult {
 }
 
 /** What an executor gets once the sweep's data is loaded and checked. */
-export interface SweepContext {
+interface SweepContext {
   configFile: string;
   config: MizanConfig;
   columns: NonNullable<DataOptions['columns']>;
@@ -175,7 +175,7 @@ export interface SweepContext {
  * job queue (src/queue/). `run(i, params)` is trial i of the sweep (its id); it resolves once with the
  * trial's result. `close()` ends whatever the executor started.
  */
-export interface TrialExecutor {
+interface TrialExecutor {
   run(i: number, params: Combo): Promise<TrialResult>;
   close(): Promise<void>;
 }
@@ -212,7 +212,7 @@ export async function runSweep(combos: Combo[], opts: SweepOptions): Promise<Swe
  * The default executor: the worker threads of this process (BacktestWorkerPool), `opts.workers` of
  * them, or one growing while the remaining work pays for another (WorkerScaler).
  */
-export function localExecutor(opts: Pick<SweepOptions, 'workers' | 'onWorkerStart'>): TrialExecutorFactory {
+function localExecutor(opts: Pick<SweepOptions, 'workers' | 'onWorkerStart'>): TrialExecutorFactory {
   return async (ctx) => {
     const max = Math.min(opts.workers ?? availableParallelism(), ctx.combos.length);
     const scaler = opts.workers === undefined ? new WorkerScaler() : undefined;

@@ -17,7 +17,7 @@ import { loadStrategyInstances } from '../runtime/strategy-loader.js';
 import { runBacktest, type BacktestOptions } from './run.js';
 
 /** One decision: what an intent decided, without ids (a client id depends on what came before). */
-export interface Decision {
+interface Decision {
   strategy: string;
   /** Simulated time (ms) the handler returned it. */
   time: number;
@@ -29,7 +29,7 @@ export interface Decision {
   stopPrice?: string;
 }
 
-export interface WarmupRun {
+interface WarmupRun {
   /** `declared`, `×2`, `×4`, `+N`, `half`. */
   label: string;
   /** Candles of warm-up asked for, per strategy instance. */
@@ -41,7 +41,7 @@ export interface WarmupRun {
   longer: boolean;
 }
 
-export interface RunComparison {
+interface RunComparison {
   run: WarmupRun;
   /** Decisions in one run and not the other (multiset difference, both ways). */
   changed: number;
@@ -197,7 +197,7 @@ export async function analyzeWarmup(config: MizanConfig, opts: WarmupOptions = {
 const utc = (ms: number) => new Date(ms).toISOString().slice(0, 16).replace('T', ' ') + ' UTC';
 
 /** A decision as one line: `12:05 UTC sma BUY MARKET BTCUSDT`. */
-export function describeDecision(d: Decision | undefined): string {
+function describeDecision(d: Decision | undefined): string {
   if (!d) return '(no decision)';
   return [
     utc(d.time),

@@ -197,7 +197,10 @@ export function registerBacktestCommands(program: Command): void {
       const workers = o.workers === undefined ? undefined : m.parseWorkers(o.workers);
       if (workers !== undefined && o.queue !== undefined)
         throw new Error('--workers and --queue: choose one (with --queue, each `mizan worker` has its own --concurrency)');
-      const queue = o.queue === undefined ? undefined : await import('../queue/index.js').then((q) => ({ q, url: q.parseQueueUrl(o.queue!) }));
+      const queue =
+        o.queue === undefined
+          ? undefined
+          : await import('../queue/index.js').then(({ parseQueueUrl, queueExecutor }) => ({ queueExecutor, url: parseQueueUrl(o.queue!) }));
       let resumed = 0;
       const loaded = await backtestConfig(m, file);
       // fees: account: read once here; the workers get the rates with the candles.
@@ -235,7 +238,7 @@ export function registerBacktestCommands(program: Command): void {
           onWorkerStart: (n) => (threads = n),
           ...(queue
             ? {
-                executor: queue.q.queueExecutor(queue.url, {
+                executor: queue.queueExecutor(queue.url, {
                   say: (line) => process.stderr.write(`${line}\n`),
                   onSweepId: (id) => process.stderr.write(`queue: sweep ${id} (${combos.length} trials) on ${queue.url.shown}\n`),
                   onResume: (done, total) => {
@@ -281,7 +284,7 @@ export function registerBacktestCommands(program: Command): void {
  * The ranked table: every column as wide as its widest cell or header, numbers right-aligned under
  * their header, the last column (the parameters) left as it is.
  */
-export function sweepTable(header: string[], rows: string[][]): string {
+function sweepTable(header: string[], rows: string[][]): string {
   const last = header.length - 1;
   const widths = header.map((h, c) => (c === last ? 0 : Math.max(h.length, ...rows.map((r) => (r[c] ?? '').length))));
   const line = (cells: string[]) => cells.map((v, c) => (c === last ? v : v.padStart(widths[c]!))).join('  ');

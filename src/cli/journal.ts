@@ -24,9 +24,9 @@ import type { JournalPnlRow } from '../store/pnl.js';
 import { formatTs, renderTable } from '../store/table.js';
 import type { FillRow, OrderRow, QueryFilter } from '../store/types.js';
 
-export const DEFAULT_JOURNAL_FILE = CONFIG_DEFAULT_JOURNAL;
+const DEFAULT_JOURNAL_FILE = CONFIG_DEFAULT_JOURNAL;
 /** The config `npm start` runs. */
-export const NPM_START_CONFIG = 'config/default.yaml';
+const NPM_START_CONFIG = 'config/default.yaml';
 
 export interface JournalLocation {
   file?: string;

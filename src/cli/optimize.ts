@@ -11,6 +11,7 @@ import type { MetricKey } from '../backtest/metrics/index.js';
 import type { Params } from '../optimize/space.js';
 import type { StudyRecord, TrialRecord } from '../optimize/store.js';
 import type { WalkForwardResult } from '../optimize/walk-forward.js';
+import { DEFAULT_STUDY_STORAGE } from '../config/defaults.js';
 
 async function load() {
   const [progress, configLoad, rest, fees, sweep, objectives, optimize, store, study, importance, wf, report] = await Promise.all([
@@ -28,19 +29,25 @@ async function load() {
     import('../optimize/report-html.js'),
   ]);
   const constraint = await import('../optimize/constraint.js');
+  // Named one by one (not spread): what this command uses of each module, visible to the unused-export check.
   return {
     cliProgress: progress.default,
     loadConfig: configLoad.loadConfig,
     WallexRestClient: rest.WallexRestClient,
-    ...fees,
-    ...sweep,
-    ...objectives,
-    ...optimize,
-    ...store,
-    ...study,
-    ...importance,
-    ...wf,
-    ...report,
+    resolveAccountFees: fees.resolveAccountFees,
+    parseWorkers: sweep.parseWorkers,
+    parseObjective: objectives.parseObjective,
+    parseConstraintNumber: objectives.parseConstraintNumber,
+    scoreOf: objectives.scoreOf,
+    resolveSpace: optimize.resolveSpace,
+    checkGrid: optimize.checkGrid,
+    runOptimize: optimize.runOptimize,
+    StudyStore: store.StudyStore,
+    FINISHED: study.FINISHED,
+    bestTrial: study.bestTrial,
+    paramImportance: importance.paramImportance,
+    parseWalkForward: wf.parseWalkForward,
+    renderOptimizeReport: report.renderOptimizeReport,
     parseConstraint: constraint.parseConstraint,
   };
 }
@@ -156,7 +163,7 @@ export function registerOptimizeCommands(program: Command): void {
     )
     .option('--seed <n>', "seed of the sampler (default: the stored study's, random for a new one)")
     .option('--study <name>', "study name (default: the config file's name)")
-    .option('--storage <file>', 'SQLite file of the studies', '.mizan/studies.sqlite')
+    .option('--storage <file>', 'SQLite file of the studies', DEFAULT_STUDY_STORAGE)
     .option(
       '--workers <n>',
       'worker threads (default: the available cores); trials are asked this many at a time (with --queue: trials handed to the queue at a time)',
@@ -199,7 +206,10 @@ export function registerOptimizeCommands(program: Command): void {
         };
         const seed = o.seed === undefined ? undefined : parseWhole('--seed', o.seed, 0, 2 ** 32 - 1);
         const workers = o.workers === undefined ? availableParallelism() : m.parseWorkers(o.workers);
-        const queue = o.queue === undefined ? undefined : await import('../queue/index.js').then((q) => ({ q, url: q.parseQueueUrl(o.queue!) }));
+        const queue =
+          o.queue === undefined
+            ? undefined
+            : await import('../queue/index.js').then(({ parseQueueUrl, queueTrialExecutor }) => ({ queueTrialExecutor, url: parseQueueUrl(o.queue!) }));
         const walkForward = o.walkForward === undefined ? undefined : m.parseWalkForward(o.walkForward);
         const loaded = await m.loadConfig(file);
         if (!loaded.backtest) throw new Error(`${file}: no backtest section (data, from, to)`);
@@ -256,7 +266,7 @@ export function registerOptimizeCommands(program: Command): void {
             workers,
             ...(queue
               ? {
-                  executorFactory: queue.q.queueTrialExecutor(queue.url, {
+                  executorFactory: queue.queueTrialExecutor(queue.url, {
                     concurrency: workers,
                     say: (line) => process.stderr.write(`${line}\n`),
                     onSweepId: (id) => process.stderr.write(`queue: trials of study ${studyName} (queue id ${id}) on ${queue.url.shown}\n`),
@@ -326,7 +336,7 @@ export function registerOptimizeCommands(program: Command): void {
   study
     .command('list')
     .description('every study in the storage file')
-    .option('--storage <file>', 'SQLite file of the studies', '.mizan/studies.sqlite')
+    .option('--storage <file>', 'SQLite file of the studies', DEFAULT_STUDY_STORAGE)
     .action(async (o: { storage: string }) => {
       const m = await load();
       const store = new m.StudyStore(resolve(o.storage));
@@ -348,7 +358,7 @@ export function registerOptimizeCommands(program: Command): void {
     .command('show')
     .description('a study: its trials (top N by the objective), the best, parameter importance')
     .argument('<name>', 'study name')
-    .option('--storage <file>', 'SQLite file of the studies', '.mizan/studies.sqlite')
+    .option('--storage <file>', 'SQLite file of the studies', DEFAULT_STUDY_STORAGE)
     .option('--top <n>', 'trials listed', '10')
     .option('--report <file>', 'write the HTML optimisation report here')
     .action(async (name: string, o: { storage: string; top: string; report?: string }) => {

@@ -8,7 +8,7 @@
 import type { Logger } from '../core/logger.js';
 
 /** The exit code of a process ended by an uncaught exception or an unhandled rejection. */
-export const CRASH_EXIT_CODE = 1;
+const CRASH_EXIT_CODE = 1;
 
 let logger: Logger | undefined;
 let installed = false;

@@ -26,7 +26,7 @@ const isDir = (p: string) => existsSync(p) && statSync(p).isDirectory();
 const real = (p: string) => (existsSync(p) ? realpathSync(p) : resolve(p));
 
 /** The strategy files of the project in `dir` (none when `dir` is mizan's own checkout or holds no project). */
-export function findProjectStrategyFiles(dir: string): { file: string; from: string }[] {
+function findProjectStrategyFiles(dir: string): { file: string; from: string }[] {
   const out = new Map<string, string>();
   const folder = join(dir, 'strategies');
   // mizan's own checkout: its strategies/ are the bundled ones, listed already.

@@ -16,21 +16,19 @@ import { Journal } from '../store/journal.js';
 import { resolveJournalFile, JOURNAL_CONFIG_OPTION, JOURNAL_FILE_OPTION, type JournalLocation } from './journal.js';
 import type { TradingStateName, TradingStateRecord } from '../risk/ports.js';
 
-export { DEFAULT_JOURNAL_FILE as DEFAULT_JOURNAL } from './journal.js';
-
 export interface RiskCommandDeps {
   out?: (text: string) => void;
   err?: (text: string) => void;
   clock?: Clock;
 }
 
-export function describeState(r: TradingStateRecord | undefined): string {
+function describeState(r: TradingStateRecord | undefined): string {
   if (!r) return 'trading state: active (never changed)';
   return `trading state: ${r.state} since ${new Date(r.since).toISOString()}${r.reason ? ` (${r.reason})` : ''}`;
 }
 
 /** Write a trading state into a journal file; returns the record written. */
-export function setTradingState(
+function setTradingState(
   file: string,
   state: TradingStateName,
   reason: string,
@@ -49,7 +47,7 @@ export function setTradingState(
 }
 
 /** Read the trading state of a journal file (read-only: safe while a bot writes it). */
-export function readTradingState(file: string): TradingStateRecord | undefined {
+function readTradingState(file: string): TradingStateRecord | undefined {
   if (!existsSync(file)) throw new Error(`--file: journal ${JSON.stringify(file)} does not exist (use the bot's journal.file)`);
   const journal = Journal.open(file, { readonly: true });
   try {

@@ -213,7 +213,7 @@ export function registerRunCommand(program: Command): void {
 }
 
 /** The old generation may grow to its live size × (1 + this / 100) before a full collection. */
-export const RUN_HEAP_GROWING_PERCENT = 20;
+const RUN_HEAP_GROWING_PERCENT = 20;
 
 /**
  * A running bot promotes ~1 MB/s of short-lived objects (the replay's book events live ~1 s in its

@@ -10,7 +10,7 @@
 import { z } from 'zod';
 import { describeValue } from './issues.js';
 
-export const PROP_ACCOUNT_RE = /^prop:[A-Za-z0-9_-]+$/;
+const PROP_ACCOUNT_RE = /^prop:[A-Za-z0-9_-]+$/;
 const ENV_NAME_RE = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
 export const accountsSchema = z

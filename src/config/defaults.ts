@@ -15,3 +15,6 @@ export const DEFAULT_SERVER_LIMITS = {
   /** Time a client has to send a whole request, headers and body (ms). */
   requestTimeoutMs: 30_000,
 } as const;
+
+/** The optimiser's study storage (`mizan optimize` and `mizan study --storage`) when none is named. */
+export const DEFAULT_STUDY_STORAGE = '.mizan/studies.sqlite';

@@ -103,7 +103,7 @@ export function cronExpr() {
     .describe('Cron expression (5 fields, or 6 with seconds first), e.g. "0 */6 * * *"');
 }
 
-export function isTimeZone(tz: string): boolean {
+function isTimeZone(tz: string): boolean {
   try {
     new Intl.DateTimeFormat('en-US', { timeZone: tz });
     return true;

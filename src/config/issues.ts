@@ -74,7 +74,7 @@ export function describeValue(value: unknown): string {
 }
 
 /** Levenshtein distance, for "did you mean" suggestions. */
-export function editDistance(a: string, b: string): number {
+function editDistance(a: string, b: string): number {
   const x = a.toLowerCase();
   const y = b.toLowerCase();
   let prev = Array.from({ length: y.length + 1 }, (_, j) => j);
@@ -90,7 +90,7 @@ export function editDistance(a: string, b: string): number {
 }
 
 /** The closest candidate when it is close enough to be a likely typo, else undefined. */
-export function closest(word: string, candidates: readonly string[]): string | undefined {
+function closest(word: string, candidates: readonly string[]): string | undefined {
   let best: string | undefined;
   let bestD = Infinity;
   for (const c of candidates) {

@@ -7,8 +7,8 @@
 import { z } from 'zod';
 import { positiveInt, timeZone } from './fields.js';
 
-export const NOTIFY_FORMATS = ['json', 'telegram', 'discord'] as const;
-export type NotifyFormat = (typeof NOTIFY_FORMATS)[number];
+const NOTIFY_FORMATS = ['json', 'telegram', 'discord'] as const;
+type NotifyFormat = (typeof NOTIFY_FORMATS)[number];
 
 export const NOTIFY_EVENTS = ['fills', 'denials', 'tradingState', 'errors', 'stream', 'dailySummary'] as const;
 export type NotifyEvent = (typeof NOTIFY_EVENTS)[number];
@@ -36,7 +36,7 @@ const FIELDS: Record<NotifyFormat, { required: string[]; allowed: string[] }> = 
 };
 const FORMAT_FIELDS = ['url', 'headers', 'token', 'chatId', 'parseMode', 'baseUrl', 'embeds'] as const;
 
-export const notifyTargetSchema = z
+const notifyTargetSchema = z
   .strictObject({
     name: z
       .string({ error: 'is not a string' })
@@ -138,5 +138,3 @@ export const notificationsSchema = z
 
 export type NotificationsConfig = z.output<typeof notificationsSchema>;
 export type NotifyTargetConfig = z.output<typeof notifyTargetSchema>;
-
-export { notificationSecrets } from './notify-secrets.js';

@@ -54,11 +54,11 @@ function limitsShape(withDefaults: boolean) {
 }
 
 /** Global limits: defaults filled. */
-export const riskLimitsSchema = z.strictObject(limitsShape(true));
+const riskLimitsSchema = z.strictObject(limitsShape(true));
 /** Per-strategy limits: same keys, nothing filled (unset means the global limit applies). */
 export const strategyRiskLimitsSchema = z.strictObject(limitsShape(false));
 
-export const protectionsSchema = z.strictObject({
+const protectionsSchema = z.strictObject({
   dailyLossLimitPct: pct('Stop when the day loses this % of the day-start equity').optional(),
   maxDrawdownPct: pct('Stop when equity falls this % below its peak').optional(),
   cooldown: z
@@ -82,7 +82,7 @@ export const protectionsSchema = z.strictObject({
   cancelOpenOrdersOnHalt: z.boolean({ error: 'is not true or false' }).default(true),
 });
 
-export const marginMonitorSchema = z.strictObject({
+const marginMonitorSchema = z.strictObject({
   warnAtPct: pct('Warn when the price is within this % of the call price').optional(),
   topUpAtPct: pct('Add collateral when the price is within this % of the call price').optional(),
   topUpBudget: symbolMap(money()).optional().describe('Per asset: the most collateral added in total'),

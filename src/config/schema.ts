@@ -8,11 +8,9 @@ import { cronExpr, filePath, instant, money, pct, positiveInt, resolution, symbo
 import { riskSchema, strategyRiskLimitsSchema } from './schema-risk.js';
 import { notificationsSchema } from './schema-notify.js';
 import { serverSchema } from './schema-server.js';
-import { DEFAULT_JOURNAL_FILE, DEFAULT_SERVER_PORT } from './defaults.js';
+import { DEFAULT_JOURNAL_FILE } from './defaults.js';
 import { MAIN_ACCOUNT } from '../core/account.js';
 import { accountsSchema, type AccountKeySource } from './accounts.js';
-
-export { serverSchema };
 
 export const MODES = ['live', 'paper', 'backtest'] as const;
 export type Mode = (typeof MODES)[number];
@@ -34,7 +32,7 @@ const fees = z
   })
   .describe('Fees as fractions of the traded value');
 
-export const exchangeSchema = z.strictObject({
+const exchangeSchema = z.strictObject({
   simulator: bool('Use the embedded simulator (default for paper and backtest; must be false for live)').optional(),
   baseUrl: httpUrl('REST base URL of the exchange').default(DEFAULT_BASE_URL),
   apiKey: z
@@ -105,7 +103,7 @@ export const exchangeSchema = z.strictObject({
     .describe('The exchange limit on order placement (20 per 10 s)'),
 });
 
-export const simulatorSchema = z.strictObject({
+const simulatorSchema = z.strictObject({
   seed: z.number({ error: 'is not a whole number' }).int({ error: 'is not a whole number' }).default(1).describe('Random seed'),
   speed: z.number({ error: 'is not a number' }).gt(0, { error: 'must be greater than 0' }).default(1).describe('Replay speed (1 = real time)'),
   data: filePath('Market data the simulator replays').default('backtest/data'),
@@ -116,7 +114,7 @@ const NAME_RE = /^[A-Za-z0-9][A-Za-z0-9_-]{0,31}$/;
 const STRATEGY_RE = /^([A-Za-z0-9_-]+|.+\.(ts|js|mjs|mts))$/;
 const ACCOUNT_RE = /^(main|prop:[A-Za-z0-9_-]+)$/;
 
-export const strategySchema = z.strictObject({
+const strategySchema = z.strictObject({
   name: z
     .string({ error: 'is not a string' })
     .regex(NAME_RE, { error: 'is not a valid name (1 to 32 letters, digits, - and _, starting with a letter or digit)' })
@@ -150,7 +148,7 @@ export const strategySchema = z.strictObject({
     .describe('main, or prop:<clientId> for a trading-credit sub-account'),
 });
 
-export const paperSchema = z.strictObject({
+const paperSchema = z.strictObject({
   balances: symbolMap(money({ allowZero: true }))
     .prefault({ USDT: '10000', TMN: '500000000' })
     .describe('Starting balances of the paper account'),
@@ -188,7 +186,7 @@ const decimals = (description: string) =>
     .max(18, { error: 'must be a whole number from 0 to 18' })
     .describe(description);
 
-export const marketDeclSchema = z.strictObject({
+const marketDeclSchema = z.strictObject({
   symbol: symbol(),
   base: symbol(),
   quote: symbol(),
@@ -201,7 +199,7 @@ export const marketDeclSchema = z.strictObject({
   takerFee: money({ allowZero: true, max: '0.1' }),
 });
 
-export const backtestSchema = z
+const backtestSchema = z
   .strictObject({
     data: z.array(dataEntry, { error: 'is not a list of data sources' }).min(1, { error: 'must list at least one data source' }),
     from: instant('Start (inclusive)'),
@@ -228,7 +226,7 @@ export const backtestSchema = z
   });
 
 /** `journal.file` when a config does not set it. */
-export { DEFAULT_JOURNAL_FILE, DEFAULT_SERVER_PORT };
+export { DEFAULT_JOURNAL_FILE };
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 
@@ -261,7 +259,7 @@ export const configSchema = z.strictObject({
 });
 
 export type ParsedConfig = z.output<typeof configSchema>;
-export type ParsedStrategy = z.output<typeof strategySchema>;
+type ParsedStrategy = z.output<typeof strategySchema>;
 export type ExchangeConfig = Omit<ParsedConfig['exchange'], 'simulator'> & { simulator: boolean };
 export type BacktestConfig = z.output<typeof backtestSchema>;
 export type MarketDecl = z.output<typeof marketDeclSchema>;
@@ -277,7 +275,7 @@ export interface StrategyConfig extends ParsedStrategy {
 }
 
 /** A `backtest.data` entry after loading: `file` made absolute, `fileAsWritten` the relative path it came from. */
-export type BacktestDataEntry = BacktestConfig['data'][number] & {
+type BacktestDataEntry = BacktestConfig['data'][number] & {
   /** The path as written in the config when it was relative (what `mizan backtest --data <dir>` resolves against its dir). */
   fileAsWritten?: string;
 };

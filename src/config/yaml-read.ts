@@ -11,7 +11,7 @@ import type { ConfigIssue, PathSegment } from './issues.js';
 import { formatPath } from './issues.js';
 
 /** Alias expansions a configuration may use (yaml's maxAliasCount). */
-export const MAX_ALIAS_COUNT = 100;
+const MAX_ALIAS_COUNT = 100;
 
 export interface YamlData {
   /** The data, when there is no whole-file problem (a cycle, too many aliases). */

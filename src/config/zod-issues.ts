@@ -36,7 +36,7 @@ function unwrap(s: z.ZodType): z.ZodType {
 }
 
 /** The keys an object schema at `path` allows (empty when the path does not lead to an object). */
-export function allowedKeysAt(schema: z.ZodType, path: readonly PathSegment[]): string[] {
+function allowedKeysAt(schema: z.ZodType, path: readonly PathSegment[]): string[] {
   let cur: z.ZodType | undefined = unwrap(schema);
   for (const seg of path) {
     if (!cur) return [];
@@ -52,7 +52,7 @@ export function allowedKeysAt(schema: z.ZodType, path: readonly PathSegment[]): 
   return d.type === 'object' && d.shape ? Object.keys(d.shape) : [];
 }
 
-export function valueAt(data: unknown, path: readonly PathSegment[]): unknown {
+function valueAt(data: unknown, path: readonly PathSegment[]): unknown {
   let cur: unknown = data;
   for (const seg of path) {
     if (cur === null || typeof cur !== 'object') return undefined;

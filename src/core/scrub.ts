@@ -4,7 +4,7 @@
  * what the CLI prints. Which strings are secret is decided in one place, src/runtime/secrets.ts.
  * Secrets shorter than 6 characters are ignored (they would match ordinary text).
  */
-export const REDACTED = '[REDACTED]';
+const REDACTED = '[REDACTED]';
 
 export function scrub(text: string, secrets: readonly string[]): string {
   let out = text;

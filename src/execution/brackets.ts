@@ -32,7 +32,7 @@ import type { ExecutionEngine } from './engine.js';
 import { isFinal, type TrackedOrder } from './tracked-order.js';
 import { netOf, placeable, remainingOf, roundTo, type BracketMarket } from './bracket-sizing.js';
 
-export { bracketOf, memoryBracketStore, STRATEGY_EXIT } from './bracket-state.js';
+export { memoryBracketStore } from './bracket-state.js';
 import { bracketOf, restingLegs, STRATEGY_EXIT } from './bracket-state.js';
 export type { BracketRecord, BracketStore } from './bracket-state.js';
 

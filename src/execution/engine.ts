@@ -26,7 +26,6 @@ import type { Venue } from './venue.js';
 import { MAIN_ACCOUNT } from '../core/account.js';
 import { receivedAsset } from '../core/instrument.js';
 
-export { DEFAULT_EXECUTION_OPTIONS } from './engine-ports.js';
 export type { ExecutionDeps, ExecutionEvents, ExecutionJournal, ExecutionOptions, ReservationPort, SubmitMeta } from './engine-ports.js';
 
 /** One-shot timers (the private stream's reconnect waits). */

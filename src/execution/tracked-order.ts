@@ -19,7 +19,7 @@ import type { SpotOrder } from '../core/types/order.js';
 import type { Brackets } from '../core/intents.js';
 import type { FillEvent, OrderState, OrderView } from '../core/views.js';
 
-export const FINAL_STATES: ReadonlySet<OrderState> = new Set(['filled', 'cancelled', 'rejected', 'expired']);
+const FINAL_STATES: ReadonlySet<OrderState> = new Set(['filled', 'cancelled', 'rejected', 'expired']);
 
 export interface TrackedOrder {
   clientOrderId: string;
@@ -110,7 +110,7 @@ export function avgPrice(o: TrackedOrder): Decimal {
 }
 
 /** The state an exchange snapshot implies. `active` is the reliable flag; status names vary. */
-export function stateOf(snapshot: SpotOrder): OrderState {
+function stateOf(snapshot: SpotOrder): OrderState {
   const executed = snapshot.executedQty;
   if (snapshot.active) return executed.gt(0) ? 'partially_filled' : 'open';
   if (dgte(executed, snapshot.origQty) && snapshot.origQty.gt(0)) return 'filled';
@@ -162,7 +162,7 @@ const neg = (x: Decimal | undefined) => x !== undefined && ((x.isNeg() && !x.isZ
  * or above the order's quantity, a negative price, sum or fee, a fill with a negative fee or fee
  * rate, or a fill price at or below zero.
  */
-export function snapshotProblem(o: TrackedOrder, snap: SpotOrder): string | undefined {
+function snapshotProblem(o: TrackedOrder, snap: SpotOrder): string | undefined {
   const executed = snap.executedQty;
   if (neg(executed)) return `executedQty ${executed.toFixed()} is negative`;
   if (dgt(executed, o.quantity)) return `executedQty ${executed.toFixed()} is above the order's quantity ${o.quantity.toFixed()}`;

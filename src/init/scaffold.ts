@@ -25,7 +25,7 @@ export function strategyTemplates(): string[] {
 const NAME = /^[a-z][a-z0-9-]{0,62}$/;
 
 /** The template's source as a strategy named `name` that imports from 'mizan'. */
-export function strategySource(template: string, name: string): string {
+function strategySource(template: string, name: string): string {
   const known = strategyTemplates();
   if (!known.includes(template)) throw new Error(`--template ${JSON.stringify(template)}: no such template; templates: ${known.join(', ')}`);
   let text = readFileSync(join(TEMPLATES_DIR, `${template}.ts`), 'utf8');

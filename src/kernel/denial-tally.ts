@@ -6,7 +6,7 @@
  * as an example.
  */
 
-export interface DenialReason {
+interface DenialReason {
   /** The reason's text; a number that differs between its occurrences is its range, `min–max`. */
   reason: string;
   count: number;
@@ -14,7 +14,7 @@ export interface DenialReason {
   example: string;
 }
 
-export interface DenialRule {
+interface DenialRule {
   rule: string;
   count: number;
   /** The most frequent reasons first (at most `top` of them); `otherReasons` counts the rest. */

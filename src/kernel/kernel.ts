@@ -105,7 +105,7 @@ export interface KernelSettings {
 }
 
 /** Every strategy's own limits: its `risk` section with its `capital`. */
-export function strategyLimits(config: Pick<MizanConfig, 'strategies'>): Record<string, StrategyLimits> {
+function strategyLimits(config: Pick<MizanConfig, 'strategies'>): Record<string, StrategyLimits> {
   return Object.fromEntries(config.strategies.map((s) => [s.name, { ...(s.risk ?? {}), ...(s.capital ? { capital: s.capital } : {}) }]));
 }
 

@@ -47,7 +47,7 @@ export interface RiskPort {
   release?(reservationId: string): void;
 }
 
-export interface JournalPort {
+interface JournalPort {
   recordDecision?(verdict: Verdict): void;
 }
 

@@ -21,7 +21,7 @@ import { planExit } from './exit-intent.js';
 import type { StrategyInstance, TradingCoreDeps } from './trading-core-ports.js';
 import { MAIN_ACCOUNT } from '../core/account.js';
 
-export type { JournalPort, RiskPort, StrategyInstance, TradingCoreDeps } from './trading-core-ports.js';
+export type { RiskPort, StrategyInstance, TradingCoreDeps } from './trading-core-ports.js';
 
 /** A verdict that passed the intent (with the reservation it holds, if any). */
 type PassedVerdict = Extract<Verdict, { ok: true }> & { reservationId?: string };

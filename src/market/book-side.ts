@@ -17,7 +17,7 @@ import { decimalToNumber, parseDecimalString, parseTicks, plainDecimals, pow10 }
 import type { BookSide, RawLevel } from './ports.js';
 
 /** Why a side was refused. */
-export type SideProblem = 'malformed' | 'unsorted';
+type SideProblem = 'malformed' | 'unsorted';
 
 export interface SideRejection {
   problem: SideProblem;

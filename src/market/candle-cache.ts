@@ -38,7 +38,7 @@ let tmpSeq = 0;
  * its candles are cached in (`api.wallex.ir`; another scheme than https or a port is added:
  * `http_127.0.0.1_8080`).
  */
-export function cacheOrigin(url: string): { origin: string; folder: string } {
+function cacheOrigin(url: string): { origin: string; folder: string } {
   let u: URL;
   try {
     u = new URL(url);

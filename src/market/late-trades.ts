@@ -10,7 +10,7 @@
  */
 import type { Logger } from '../core/logger.js';
 
-export const LATE_TRADE_LOG_EVERY_MS = 60_000;
+const LATE_TRADE_LOG_EVERY_MS = 60_000;
 
 interface MarketLate {
   total: number;

@@ -24,7 +24,7 @@ import { CatalogNotLoadedError, UnknownMarketError } from './errors.js';
 import type { MarketInfoSource, Timers } from './ports.js';
 import { realTimers } from './ports.js';
 
-export type FeeSource = 'account' | 'zero_fee_market' | 'default' | 'unknown';
+type FeeSource = 'account' | 'zero_fee_market' | 'default' | 'unknown';
 
 export interface Market {
   symbol: string;
@@ -79,7 +79,7 @@ export function normalizeSymbol(symbol: string): string {
 }
 
 /** Merge the three sources into Markets (pure; exported for tests and tools). */
-export function mergeMarkets(
+function mergeMarkets(
   infos: readonly MarketInfo[],
   active: readonly ActiveMarket[] | undefined,
   fees: FeeRates | undefined,

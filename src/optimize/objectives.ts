@@ -16,7 +16,7 @@ export interface Objective {
 }
 
 /** The short names; any metric key (`cagrPct`, `sqn`, …) works too, maximised except drawdowns. */
-export const OBJECTIVES: Record<string, { metric: MetricKey; direction: Direction }> = {
+const OBJECTIVES: Record<string, { metric: MetricKey; direction: Direction }> = {
   sharpe: { metric: 'sharpe', direction: 'maximize' },
   sortino: { metric: 'sortino', direction: 'maximize' },
   calmar: { metric: 'calmar', direction: 'maximize' },
@@ -30,7 +30,7 @@ export const OBJECTIVES: Record<string, { metric: MetricKey; direction: Directio
 };
 
 /** Older spellings (`mizan sweep --metric` took these), accepted by both commands as the names they stand for. */
-export const METRIC_ALIASES: Record<string, string> = { winrate: 'win-rate', pf: 'profit-factor' };
+const METRIC_ALIASES: Record<string, string> = { winrate: 'win-rate', pf: 'profit-factor' };
 
 const MINIMISED = new Set<MetricKey>(['maxDrawdownPct', 'maxDrawdownDurationMs', 'longestDrawdownMs', 'feesPaid']);
 

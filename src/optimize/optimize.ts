@@ -77,7 +77,7 @@ export async function resolveSpace(config: MizanConfig, texts: readonly string[]
 }
 
 /** Flat `instance.param` values to per-instance overrides. */
-export function toCombo(p: Params): Combo {
+function toCombo(p: Params): Combo {
   const c: Combo = {};
   for (const [k, v] of Object.entries(p)) {
     const dot = k.indexOf('.');
@@ -92,7 +92,7 @@ export function toCombo(p: Params): Combo {
  * combinations while there are at most 512; else each dimension at its upper end with the rest at
  * their lower ends, and all at their upper ends).
  */
-export function warmupCombos(space: SearchSpace): Combo[] {
+function warmupCombos(space: SearchSpace): Combo[] {
   const ends = space.map((d): (number | string | boolean)[] =>
     d.kind === 'categorical' ? d.choices : d.step !== undefined && !d.log ? [d.low, gridValues(d).at(-1)!] : [d.low, d.high],
   );
@@ -108,11 +108,11 @@ export function warmupCombos(space: SearchSpace): Combo[] {
 }
 
 /** What a study is tied to: the config file's bytes (sha256). */
-export function configHash(file: string): string {
+function configHash(file: string): string {
   return createHash('sha256').update(readFileSync(file)).digest('hex');
 }
 
-export interface OptimizeOptions {
+interface OptimizeOptions {
   configFile: string;
   config: MizanConfig;
   space: SearchSpace;
@@ -136,7 +136,7 @@ export interface OptimizeOptions {
   shouldStop?(): boolean;
 }
 
-export interface OptimizeOutcome {
+interface OptimizeOutcome {
   study: StudyRecord;
   outcome: StudyOutcome;
   walkForward?: WalkForwardResult;
@@ -246,7 +246,7 @@ export async function runOptimize(o: OptimizeOptions): Promise<OptimizeOutcome> 
 }
 
 /** Refuses, before anything runs, an objective a training range is too short to compute (naming the window and the minimum). */
-export function checkObjectiveSpan(
+function checkObjectiveSpan(
   objective: Objective,
   range: { from: number; to: number },
   windows: readonly WalkForwardWindow[] | undefined,

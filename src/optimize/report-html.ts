@@ -11,7 +11,7 @@ import type { StudyRecord, TrialRecord } from './store.js';
 import type { ParamDist, ParamValue } from './space.js';
 import type { WalkForwardResult } from './walk-forward.js';
 
-export interface OptimizeReportInput {
+interface OptimizeReportInput {
   study: StudyRecord;
   trials: readonly TrialRecord[];
   walkForward?: WalkForwardResult;
@@ -48,7 +48,7 @@ const sx = (a: Axis, v: number) => PAD.l + (((a.log ? Math.log10(v) : v) - a.min
 const sy = (a: Axis, v: number) => H - PAD.b - ((v - a.min) / (a.max - a.min)) * (H - PAD.t - PAD.b);
 
 /** Nice tick values (1, 2 or 5 × 10^k apart) inside [min, max], about `count` of them. */
-export function niceTicks(min: number, max: number, count = 5): number[] {
+function niceTicks(min: number, max: number, count = 5): number[] {
   if (!(max > min)) return [min];
   const raw = (max - min) / count;
   const mag = 10 ** Math.floor(Math.log10(raw));

@@ -64,7 +64,7 @@ function clampStep(x: number, low: number, high: number, step: number): number {
   return Math.min(top, Math.max(low, roundTo(x, low, step)));
 }
 
-export class RandomSampler implements Sampler {
+class RandomSampler implements Sampler {
   readonly name = 'random';
   constructor(
     private readonly space: SearchSpace,
@@ -160,7 +160,7 @@ export function tpeWeights(n: number): number[] {
  * the k choices). `nEiCandidates` values are drawn from l and the one with the largest
  * log l(x) − log g(x) (the expected-improvement ratio) is returned.
  */
-export class TpeSampler implements Sampler {
+class TpeSampler implements Sampler {
   readonly name = 'tpe';
   private readonly opts: TpeOptions;
   constructor(
@@ -220,7 +220,7 @@ export class TpeSampler implements Sampler {
 }
 
 /** The good/bad split: feasible trials by score, best first; infeasible ones always "above". */
-export function splitTrials(done: readonly SamplerTrial[]): { below: SamplerTrial[]; above: SamplerTrial[] } {
+function splitTrials(done: readonly SamplerTrial[]): { below: SamplerTrial[]; above: SamplerTrial[] } {
   const feasible = done.filter((t) => t.state === 'complete' && t.score !== null);
   const ranked = [...feasible].sort((a, b) => b.score! - a.score! || a.number - b.number);
   const nBelow = Math.min(tpeGamma(done.length), ranked.length);
@@ -289,7 +289,7 @@ function sampleMixture(m: Mixture, low: number, high: number, rng: Rng): number 
 
 const SQRT2 = Math.SQRT2;
 /** Φ, the standard normal CDF (erf by Abramowitz–Stegun 7.1.26 is too coarse for tails: use erfc series). */
-export function normCdf(z: number): number {
+function normCdf(z: number): number {
   return 0.5 * erfc(-z / SQRT2);
 }
 

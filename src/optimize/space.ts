@@ -105,8 +105,3 @@ export function roundTo(x: number, low: number, step: number): number {
 export function spaceKey(space: SearchSpace): string {
   return JSON.stringify([...space].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0)));
 }
-
-export function describeDist(d: ParamDist): string {
-  if (d.kind === 'categorical') return `${d.name}=${d.choices.join(',')}`;
-  return `${d.name}=${d.low}..${d.high}${d.log ? ':log' : d.step !== undefined && !(d.kind === 'int' && d.step === 1) ? `:${d.step}` : ''}${d.kind === 'int' ? ' (int)' : ' (real)'}`;
-}

@@ -17,8 +17,6 @@ import type { MetricKey } from '../backtest/metrics/index.js';
 import type { Constraints, Direction, TrialState } from './objectives.js';
 import type { Params } from './space.js';
 
-export const DEFAULT_STORAGE = '.mizan/studies.sqlite';
-
 export interface StudyRecord {
   id: number;
   name: string;

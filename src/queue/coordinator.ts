@@ -35,7 +35,7 @@ import {
 } from './store.js';
 import { configToWire, mizanCode, packColumns, sha256, strategyCode, type Columns } from './wire.js';
 
-export interface QueueSweepOptions {
+interface QueueSweepOptions {
   /** Status lines (reconnections, resuming) for the user: stderr in the CLI. */
   say(line: string): void;
   /** Called once the results already in Redis are read, when there are some: how many trials are done. */
@@ -47,9 +47,9 @@ export interface QueueSweepOptions {
 }
 
 /** Attempts of a job for faults of the worker's own (Redis unreachable mid-trial, a thread crashing). */
-export const JOB_ATTEMPTS = 3;
+const JOB_ATTEMPTS = 3;
 
-export const JOB_OPTIONS: JobsOptions = {
+const JOB_OPTIONS: JobsOptions = {
   attempts: JOB_ATTEMPTS,
   backoff: { type: 'exponential', delay: 1000 },
   removeOnComplete: true,
@@ -59,7 +59,7 @@ export const JOB_OPTIONS: JobsOptions = {
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
 /** What a queue study needs from the coordinator: the loaded config and candles, and what names its trials. */
-export interface StudyContext {
+interface StudyContext {
   config: MizanConfig;
   columns: Columns;
   accountFees: Record<string, { maker: string; taker: string }> | undefined;
@@ -73,7 +73,7 @@ export interface StudyContext {
  * number; an optimisation's request hash): a key already recorded (by an earlier run of the same
  * study) resolves at once, without a job.
  */
-export interface QueueStudy {
+interface QueueStudy {
   readonly id: string;
   /** Trials already recorded when the study was opened (not run again). */
   readonly resumed: number;
@@ -81,7 +81,7 @@ export interface QueueStudy {
   close(): Promise<void>;
 }
 
-export async function openQueueStudy(q: QueueUrl, ctx: StudyContext, o: QueueSweepOptions): Promise<QueueStudy> {
+async function openQueueStudy(q: QueueUrl, ctx: StudyContext, o: QueueSweepOptions): Promise<QueueStudy> {
   const redis = connect(q, 'coordinator', o.say);
   await whenReady(redis, q);
   // Its own connection for the blocking read (a quiet one: the main connection reports outages).

@@ -1,4 +1,3 @@
-/** Sweeps on a job queue (BullMQ on Redis): the coordinator's executor and the worker. */
-export { parseQueueUrl, redactUrl, type QueueUrl } from './connection.js';
-export { openQueueStudy, queueExecutor, queueTrialExecutor, type QueueStudy, type QueueSweepOptions, type StudyContext } from './coordinator.js';
-export { startWorker, type RunningWorker, type WorkerOptions } from './worker.js';
+/** Sweeps on a job queue (BullMQ on Redis): what the sweep and optimize commands load when given --queue. */
+export { parseQueueUrl } from './connection.js';
+export { queueExecutor, queueTrialExecutor } from './coordinator.js';

@@ -24,10 +24,10 @@
  * event to its own start. Within a market, lines are in receive order (non-decreasing `t`).
  */
 
-export const RECORD_KINDS = ['depth', 'snapshot', 'trade', 'stats', 'gap', 'open', 'close'] as const;
-export type RecordKind = (typeof RECORD_KINDS)[number];
+const RECORD_KINDS = ['depth', 'snapshot', 'trade', 'stats', 'gap', 'open', 'close'] as const;
+type RecordKind = (typeof RECORD_KINDS)[number];
 
-export const RECORD_SOURCES = ['ws', 'socketio', 'rest'] as const;
+const RECORD_SOURCES = ['ws', 'socketio', 'rest'] as const;
 export type RecordSource = (typeof RECORD_SOURCES)[number];
 
 /** Why events may be missing between `start` and `end`. */
@@ -63,7 +63,7 @@ export interface GapRecord {
 }
 
 export const GAPS_FILE = 'gaps.jsonl';
-export const CHUNK_SUFFIX = '.jsonl.gz';
+const CHUNK_SUFFIX = '.jsonl.gz';
 
 /** The chunk name (without directory) for a receive time: `YYYY-MM-DDTHH.jsonl.gz` in UTC. */
 export function chunkName(t: number): string {

@@ -19,7 +19,7 @@ export interface ReadOptions {
 }
 
 /** The market directories of a recording, sorted. */
-export async function recordingMarkets(dir: string): Promise<string[]> {
+async function recordingMarkets(dir: string): Promise<string[]> {
   const entries = await readdir(dir, { withFileTypes: true });
   const out: string[] = [];
   for (const e of entries) {
@@ -31,7 +31,7 @@ export async function recordingMarkets(dir: string): Promise<string[]> {
 }
 
 /** The chunk files of one market, oldest first (names sort by time). */
-export async function marketChunks(dir: string, market: string): Promise<string[]> {
+async function marketChunks(dir: string, market: string): Promise<string[]> {
   const mdir = join(dir, checkMarketName(market));
   let files: string[];
   try {
@@ -52,7 +52,7 @@ export async function marketChunks(dir: string, market: string): Promise<string[
  * The lines of one chunk, streamed. A gzip member cut short (a recorder killed while appending) ends
  * the chunk: the complete lines before it are yielded, the partial tail is dropped.
  */
-export async function* readChunk(file: string): AsyncGenerator<RecordedLine> {
+async function* readChunk(file: string): AsyncGenerator<RecordedLine> {
   const gunzip = createGunzip();
   const input = createReadStream(file);
   input.on('error', (err) => gunzip.destroy(err));
@@ -80,7 +80,7 @@ export async function* readChunk(file: string): AsyncGenerator<RecordedLine> {
 }
 
 /** All lines of one market, across its chunks in time order. */
-export async function* readMarket(dir: string, market: string): AsyncGenerator<RecordedEvent> {
+async function* readMarket(dir: string, market: string): AsyncGenerator<RecordedEvent> {
   for (const file of await marketChunks(dir, market)) {
     for await (const line of readChunk(file)) yield { ...line, market };
   }

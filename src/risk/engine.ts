@@ -37,7 +37,7 @@ import { TradingState } from './trading-state.js';
 import { denialOf, type CheckOptions, type RiskVerdict } from './types.js';
 import { MAIN_ACCOUNT } from '../core/account.js';
 
-export const DEFAULT_ORDER_RATE = { limit: 20, windowMs: 10_000, reserveForCancels: 4 } as const;
+const DEFAULT_ORDER_RATE = { limit: 20, windowMs: 10_000, reserveForCancels: 4 } as const;
 
 export interface RiskEngineDeps {
   ports: RiskPorts;

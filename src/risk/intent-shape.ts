@@ -11,16 +11,7 @@ import type { IntentKind } from '../core/intents.js';
 import { ORDER_TYPES } from '../core/types/order.js';
 import type { CheckState, RiskRule } from './rule.js';
 
-export const INTENT_KINDS: readonly IntentKind[] = [
-  'order',
-  'cancel',
-  'cancelAll',
-  'instant',
-  'marginOpen',
-  'marginAddCollateral',
-  'marginClose',
-  'marginBrackets',
-];
+const INTENT_KINDS: readonly IntentKind[] = ['order', 'cancel', 'cancelAll', 'instant', 'marginOpen', 'marginAddCollateral', 'marginClose', 'marginBrackets'];
 const SIDES = ['BUY', 'SELL'] as const;
 const POSITION_SIDES = ['long', 'short'] as const;
 const SIZE_KINDS = ['base', 'quote', 'fraction'] as const;

@@ -14,7 +14,7 @@ export interface OrderRateLimits {
   reserveForCancels?: number;
 }
 
-export interface PositionValueLimits {
+interface PositionValueLimits {
   /** Per market: the most position value, in the market's quote asset. */
   market?: Record<string, Decimal>;
   /** Per asset: the most quantity held. */

@@ -23,7 +23,7 @@ import type { MarginAlert } from '../core/views.js';
 const ZERO = new Decimal(0);
 const HUNDRED = new Decimal(100);
 
-export interface MarginMonitorConfig {
+interface MarginMonitorConfig {
   warnAtPct?: number;
   topUpAtPct?: number;
   closeAtPct?: number;

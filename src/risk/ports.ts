@@ -30,7 +30,7 @@ export interface RiskBook {
 
 // A BookView must fit RiskBook (compile-time check, no runtime cost).
 type Fits<T extends RiskBook> = T;
-export type BookViewFitsRiskBook = Fits<BookView>;
+type _BookViewFitsRiskBook = Fits<BookView>;
 
 /** value and locked of an asset on an account (`main` or `prop:<clientId>`), as the exchange reports them. */
 export interface BalanceEntryView {

@@ -41,9 +41,9 @@ export interface JournalReader {
 }
 
 /** The key-value slot the protections' counters are kept under. */
-export const RISK_KV = { strategy: '__risk', key: 'protections' } as const;
+const RISK_KV = { strategy: '__risk', key: 'protections' } as const;
 /** The key-value slot the bot's order-rate window is kept under. */
-export const ORDER_RATE_KV = { strategy: '__risk', key: 'orderRate' } as const;
+const ORDER_RATE_KV = { strategy: '__risk', key: 'orderRate' } as const;
 
 export function journalRiskSink(journal: JournalLike, reader: JournalReader): RiskSink {
   return {

@@ -7,7 +7,7 @@ import type { Denial } from '../core/views.js';
 export type RiskVerdict<I extends Intent = Intent> = Verdict<I> & { reservationId?: string };
 
 /** A margin open's preview from the exchange's dry run (taken by the caller before the check). */
-export interface MarginPreview {
+interface MarginPreview {
   callPrice: Decimal;
   liquidityPrice?: Decimal;
   /** The open price the preview was taken at: a margin open without one defaults to it. */

@@ -5,7 +5,7 @@
 import type { BracketRecord, BracketStore } from '../execution/brackets.js';
 import type { Journal } from '../store/journal.js';
 
-export const BRACKETS_NS = '__brackets';
+const BRACKETS_NS = '__brackets';
 
 export function journalBracketStore(journal: Journal): BracketStore {
   return {

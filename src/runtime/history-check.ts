@@ -12,13 +12,13 @@ import type { Journal } from '../store/journal.js';
 
 export type OrderHistorySource = (q: { page: number; perPage: number }) => Promise<Paged<SpotOrder>>;
 
-export interface OrderView {
+interface OrderView {
   status: string;
   executedQty: string;
   final: boolean;
 }
 
-export interface HistoryDifference {
+interface HistoryDifference {
   clientOrderId: string;
   /** null: the journal does not know the order. */
   journal: OrderView | null;

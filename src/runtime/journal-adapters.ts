@@ -3,7 +3,7 @@
  * the risk verdicts. Orders are inserted once and then updated; an order is final in the journal
  * exactly when the tracker says so; a fill is stored once per (client id, executed quantity).
  */
-import type { Brackets, Verdict } from '../core/intents.js';
+import type { Brackets } from '../core/intents.js';
 import type { ExecutionJournal } from '../execution/engine.js';
 import { isFinal, type TrackedOrder } from '../execution/tracked-order.js';
 import type { Journal } from '../store/journal.js';
@@ -146,8 +146,4 @@ export function journalKv(journal: Journal, strategy: string): KeyValueStore {
     set: (key, value) => journal.kvSet(strategy, key, value),
     delete: (key) => void journal.kvDelete(strategy, key),
   };
-}
-
-export function journalDecisions(journal: Journal): { recordDecision(v: Verdict): void } {
-  return { recordDecision: (v) => void journal.recordDecision(v) };
 }

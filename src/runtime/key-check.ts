@@ -10,7 +10,7 @@ import { AuthenticationError, PermissionDeniedError } from '../core/errors.js';
 import type { Balances } from '../core/types/index.js';
 import { MAIN_ACCOUNT, subAccountId } from '../core/account.js';
 
-export class ApiKeyRefusedError extends Error {
+class ApiKeyRefusedError extends Error {
   constructor(
     readonly account: string,
     override readonly cause: AuthenticationError | PermissionDeniedError,

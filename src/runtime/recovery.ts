@@ -47,7 +47,7 @@ export interface RecoveryReport {
 }
 
 /** Where recovered fills go (the Portfolio fits). */
-export interface PositionSink {
+interface PositionSink {
   applyFill(fill: FillEvent, account: string): unknown;
 }
 
@@ -68,10 +68,10 @@ export interface RecoveryDeps {
 }
 
 /** Why the journal's open orders of an earlier paper run are closed at start. */
-export const EARLIER_PAPER_RUN = 'order of an earlier paper run (the paper exchange starts empty each run)';
+const EARLIER_PAPER_RUN = 'order of an earlier paper run (the paper exchange starts empty each run)';
 
 /** Replay the journal's fills into a portfolio, each on the account its order was placed from. */
-export function replayJournalFills(journal: Journal, portfolio: PositionSink): number {
+function replayJournalFills(journal: Journal, portfolio: PositionSink): number {
   const accounts = new Map<string, string>();
   const accountOf = (clientId: string): string => {
     let a = accounts.get(clientId);

@@ -11,7 +11,7 @@ import { substituteEnv } from '../config/env.js';
 import { notificationSecrets } from '../config/notify-secrets.js';
 
 /** The variables a secret comes from when no config names it: the documented key names and the API tokens. */
-export const SECRET_ENV = ['WALLEX_API_KEY', 'WALLEX_STREAM_KEY', 'MIZAN_SERVER_TOKEN', 'MIZAN_SERVER_CONTROL_TOKEN'] as const;
+const SECRET_ENV = ['WALLEX_API_KEY', 'WALLEX_STREAM_KEY', 'MIZAN_SERVER_TOKEN', 'MIZAN_SERVER_CONTROL_TOKEN'] as const;
 
 type Env = Readonly<Record<string, string | undefined>>;
 

@@ -14,8 +14,6 @@ import { SystemClock, type Clock } from '../core/clock.js';
 import { ExchangeUnavailableError, isRetryable, MizanError, NetworkError, RateLimitError, RequestTimeoutError, RetryableError } from '../core/errors.js';
 import type { Logger } from '../core/logger.js';
 
-export const DEFAULT_STARTUP_RETRY_MS = 60_000;
-
 /** The start-up budget was spent while the exchange kept failing; `cause` is the last error. */
 export class StartupBudgetError extends RetryableError {
   constructor(

@@ -48,7 +48,7 @@ function fmtSigned(d: Decimal, dp = 2): string {
   return `${d.gte(0) ? '+' : ''}${fmtMoney(d, dp)}`;
 }
 
-export function fmtElapsed(ms: number): string {
+function fmtElapsed(ms: number): string {
   const s = Math.floor(ms / 1000);
   const h = Math.floor(s / 3600);
   const m = Math.floor((s % 3600) / 60);
@@ -92,8 +92,6 @@ export function summary(s: StatusSnapshot, rows: PnlRow[], split: Split): string
   return lines.join('\n') + '\n';
 }
 
-export const ZERO = new Decimal(0);
-
 /** Decimal places amounts of an asset are shown with (Toman has no smaller unit in use). */
 const ASSET_DP: Readonly<Record<string, number>> = { TMN: 0, IRT: 0 };
 
@@ -101,7 +99,7 @@ const ASSET_DP: Readonly<Record<string, number>> = { TMN: 0, IRT: 0 };
  * The per-strategy table of the summary: one row per strategy and market (a strategy that never traded
  * has a row of zeros), columns aligned, each amount with its currency (the market's quote asset).
  */
-export function pnlTable(rows: readonly PnlRow[], split: Split): string[] {
+function pnlTable(rows: readonly PnlRow[], split: Split): string[] {
   const cells = rows.map((r) => {
     const { base, quote } = split(r.symbol);
     const dp = ASSET_DP[quote] ?? 4;

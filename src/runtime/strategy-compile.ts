@@ -55,7 +55,7 @@ function fresh(m: Manifest): boolean {
 }
 
 /** A compile error, located: `file:line:column: message` (esbuild's own wording), one per line. */
-export class StrategyCompileError extends Error {}
+class StrategyCompileError extends Error {}
 
 function bundlePlugin(mods: MizanModules): Plugin {
   return {

@@ -78,7 +78,7 @@ export class Precisions {
 }
 
 /** Rounded to `dp` decimals, written without trailing zeros (undefined: as is). */
-export function fixed(d: Decimal, dp: number | undefined): string {
+function fixed(d: Decimal, dp: number | undefined): string {
   return dp === undefined ? d.toFixed() : d.toDecimalPlaces(dp).toFixed();
 }
 

@@ -28,7 +28,7 @@ export interface GuardOptions {
 }
 
 /** The bearer token of a request: the Authorization header, or a stream's `bearer.<token>` subprotocol. */
-export function bearer(req: FastifyRequest): string | undefined {
+function bearer(req: FastifyRequest): string | undefined {
   const h = req.headers.authorization;
   if (typeof h === 'string') {
     const m = /^Bearer\s+(\S+)\s*$/i.exec(h);

@@ -4,7 +4,7 @@
  * value is plain JSON (money as decimal strings, times as epoch ms), so a route returns it as is.
  */
 
-export type TradingStateName = 'active' | 'reducing' | 'halted';
+type TradingStateName = 'active' | 'reducing' | 'halted';
 
 export interface TradingStateDto {
   state: TradingStateName;
@@ -12,14 +12,14 @@ export interface TradingStateDto {
   since: number;
 }
 
-export interface BookHealthDto {
+interface BookHealthDto {
   symbol: string;
   healthy: boolean;
   reasons: string[];
   lastUpdateAt: number | null;
 }
 
-export interface StatusDto {
+interface StatusDto {
   mode: string;
   startedAt: number;
   uptimeMs: number;
@@ -130,7 +130,7 @@ export interface DenialDto {
   symbol: string | null;
 }
 
-export interface PnlDto {
+interface PnlDto {
   symbol: string;
   position: string;
   avgPrice: string;
@@ -159,13 +159,13 @@ export interface StrategyDto {
   recentDenials: DenialDto[];
 }
 
-export interface BalanceDto {
+interface BalanceDto {
   asset: string;
   value: string;
   locked: string;
 }
 
-export interface MarginPositionDto {
+interface MarginPositionDto {
   id: string;
   market: string;
   side: string;
@@ -174,7 +174,7 @@ export interface MarginPositionDto {
   detail: Record<string, unknown>;
 }
 
-export interface EquityPointDto {
+interface EquityPointDto {
   ts: number;
   asset: string;
   equity: string;
@@ -192,7 +192,7 @@ export interface CandleDto {
   empty: boolean;
 }
 
-export interface CandlesDto {
+interface CandlesDto {
   symbol: string;
   /** Seconds. */
   resolution: number;
@@ -211,14 +211,14 @@ export interface LogLineDto {
   line: Record<string, unknown>;
 }
 
-export interface Page<T> {
+interface Page<T> {
   items: T[];
   total: number;
   limit: number;
   offset: number;
 }
 
-export interface OrderQuery {
+interface OrderQuery {
   strategy?: string;
   symbol?: string;
   status?: string;
@@ -227,7 +227,7 @@ export interface OrderQuery {
   offset: number;
 }
 
-export type FillQuery = Omit<OrderQuery, 'status'>;
+type FillQuery = Omit<OrderQuery, 'status'>;
 
 /** What the stream pushes (`type` names the topic). */
 export type BotEvent =

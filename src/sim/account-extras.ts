@@ -40,7 +40,7 @@ const CARD_ISSUERS: Record<string, { code: string; label: string }> = {
   '610433': { code: 'BKMTIR', label: 'بانک ملت' },
 };
 
-export interface CoinNetwork {
+interface CoinNetwork {
   name: string;
   /** Address style. */
   kind: 'btc' | 'evm' | 'tron' | 'memo';
@@ -58,7 +58,7 @@ export interface CoinConfig {
   networks: CoinNetwork[];
 }
 
-export const DEFAULT_COINS: CoinConfig[] = [
+const DEFAULT_COINS: CoinConfig[] = [
   {
     key: 'BTC',
     name: 'بیت کوین',

@@ -55,7 +55,7 @@ export interface SimAccount {
   fees: Map<string, FeeOverride>;
 }
 
-export const MAX_ACTIVE_KEYS = 3;
+const MAX_ACTIVE_KEYS = 3;
 const DAY_MS = 86_400_000;
 const VALIDITIES = new Set([90, 60, 30, 15]);
 

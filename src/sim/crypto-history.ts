@@ -34,7 +34,7 @@ export interface WireCoinType {
   withdrawal_unavailability_reason: null;
 }
 
-export interface WireNetwork {
+interface WireNetwork {
   name: string;
   message: null;
   type: 'ADDRESS';

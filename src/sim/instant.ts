@@ -57,7 +57,7 @@ export interface InstantOrderRequest {
   quantity: Decimal;
 }
 
-export interface WireInstantFill {
+interface WireInstantFill {
   price: string;
   quantity: string;
   fee: string;

@@ -44,7 +44,7 @@ export interface PropPackageConfig {
 const D = (v: string | number) => new Decimal(v);
 const img = (id: number, theme: string) => `https://sim.local/prop/${id}-${theme}.png`;
 
-export const DEFAULT_PROP_PACKAGES: PropPackageConfig[] = [
+const DEFAULT_PROP_PACKAGES: PropPackageConfig[] = [
   {
     id: 1,
     title: 'اعتبار معاملاتی ۱۰۰ میلیون تومانی',

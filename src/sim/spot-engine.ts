@@ -17,7 +17,7 @@ import { remaining, type BookSide, type LevelInput, type PlaceOrderRequest, type
 import { StopBook } from './stops.js';
 import { ChurnMap } from '../core/churn-map.js';
 
-export interface EngineSink {
+interface EngineSink {
   trade(t: SimTrade): void;
   order(o: SimOrder): void;
   fill(f: SimFill): void;

@@ -11,7 +11,7 @@ import type { MarketSpec } from './markets.js';
 import type { PlaceOrderRequest } from './order-types.js';
 import { dgt, dlt } from '../core/decimal.js';
 
-export const CLIENT_ID_PATTERN = /^[A-Za-z0-9_]{1,64}$/;
+const CLIENT_ID_PATTERN = /^[A-Za-z0-9_]{1,64}$/;
 
 function add(fields: SimFieldErrors, field: string, message: string): void {
   (fields[field] ??= []).push(message);

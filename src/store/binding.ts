@@ -40,7 +40,7 @@ export function exchangeIdentity(url: string): string {
   return url.replace(/\/+$/, '');
 }
 
-export function describeIdentity(a: AccountIdentity): string {
+function describeIdentity(a: AccountIdentity): string {
   return `${a.exchange} (${a.keyFingerprint ? `API key fingerprint ${a.keyFingerprint}` : 'no API key'})`;
 }
 

@@ -46,7 +46,7 @@ export interface JournalDeps {
 const json = (v: unknown): string => JSON.stringify(v ?? null);
 const money = (d: Decimal | undefined): string | null => (d === undefined ? null : d.toFixed());
 
-export function defaultFillKey(f: FillRecord): string {
+function defaultFillKey(f: FillRecord): string {
   return `${f.ts}:${f.price.toFixed()}:${f.quantity.toFixed()}`;
 }
 

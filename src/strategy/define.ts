@@ -114,5 +114,3 @@ export function defineStrategy<P extends ParamSpecs>(def: StrategyDefinition<P>)
 }
 
 export type AnyStrategyDefinition = StrategyDefinition<ParamSpecs>;
-export type { MarginPosition };
-export type { PlotSpec, PlotSpecs } from './plots.js';

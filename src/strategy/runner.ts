@@ -47,7 +47,7 @@ const HANDLER: { readonly [T in StrategyEvent['type']]: keyof StrategyHandlers }
   stop: 'onStop',
 };
 
-export type IntentSink = (intents: Intent[], strategy: string) => void | Promise<void>;
+type IntentSink = (intents: Intent[], strategy: string) => void | Promise<void>;
 
 export interface RunnerDeps {
   ctx: StrategyContext;

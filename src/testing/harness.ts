@@ -315,4 +315,4 @@ export function fillEvent(f: {
   };
 }
 
-export { Decimal, ManualClock };
+export { ManualClock };

@@ -25,7 +25,7 @@ import type { ExecutionEngine, Timers } from '../execution/engine.js';
 import { applySnapshot, applyTradeDetail, isFinal, type TrackedOrder } from '../execution/tracked-order.js';
 
 /** What the tracker needs of the private stream (PrivateStreamClient satisfies it). */
-export type PrivateStreamSource = Pick<EventEmitter<PrivateStreamEvents>, 'on' | 'off'> & { readonly isUp: boolean };
+type PrivateStreamSource = Pick<EventEmitter<PrivateStreamEvents>, 'on' | 'off'> & { readonly isUp: boolean };
 
 export interface OrphanUpdate {
   kind: 'orderSaved' | 'tradeDetails';

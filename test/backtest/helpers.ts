@@ -99,7 +99,7 @@ export async function runScript(rows: Ohlcv[], extra: string, script: Script, ba
 }
 
 /** The bundled real BTCUSDT 5-minute candles (2023-01-02 .. 2023-02-09). */
-export const BUNDLED_5M = join(REPO, 'backtest/data/BTCUSDT-5m-freqtrade-2023.csv.gz');
+const BUNDLED_5M = join(REPO, 'backtest/data/BTCUSDT-5m-freqtrade-2023.csv.gz');
 
 /**
  * `mizan backtest <dir>/<name>.yaml --out <dir>/out-<name>` in a child process, as a user runs it,

@@ -45,7 +45,7 @@ export function shBlocks(page: string, text: string): ShBlock[] {
 }
 
 /** The shell words of a command line: spaces split, double or single quotes group; a word starting with `#` ends the line. */
-export function shellWords(line: string): string[] {
+function shellWords(line: string): string[] {
   const out: string[] = [];
   const re = /"([^"]*)"|'([^']*)'|(\S+)/g;
   for (let m = re.exec(line); m; m = re.exec(line)) {
@@ -56,7 +56,7 @@ export function shellWords(line: string): string[] {
 }
 
 /** Leaves out the optional parts of a synopsis: every `[…]` group, nested ones included. */
-export function withoutOptional(line: string): string {
+function withoutOptional(line: string): string {
   let s = line;
   for (let prev = ''; prev !== s;) {
     prev = s;
@@ -86,7 +86,7 @@ export function mizanCommands(block: ShBlock): string[][] {
 }
 
 /** GitHub's anchor of a heading: lower case, punctuation other than `-` and `_` removed, spaces to `-`. */
-export function slug(heading: string): string {
+function slug(heading: string): string {
   return heading
     .trim()
     .toLowerCase()

@@ -10,7 +10,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 export const REPO = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
-export const BIN = join(REPO, 'bin/mizan.js');
+const BIN = join(REPO, 'bin/mizan.js');
 
 export interface Result {
   code: number | null;

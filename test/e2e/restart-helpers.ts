@@ -9,7 +9,7 @@ import { runSim, type RunningSim } from '../../src/sim/cli-command.js';
 import type { SimOrder } from '../../src/sim/order-types.js';
 import { DRILL_KEY, KEY_ENV, REPO } from '../scenario/helpers.js';
 
-export { DRILL_KEY, KEY_ENV, REPO };
+export { DRILL_KEY, REPO };
 export { tempDir, waitFor, sleep } from '../scenario/helpers.js';
 
 export interface Child {

@@ -21,7 +21,7 @@ export const BTCUSDT: RiskMarket = {
   takerFee: d('0.002'),
 };
 
-export const USDTTMN: RiskMarket = {
+const USDTTMN: RiskMarket = {
   symbol: 'USDTTMN',
   base: 'USDT',
   quote: 'TMN',
@@ -118,7 +118,7 @@ export class World {
   }
 }
 
-export const base = (q: string): Size => ({ kind: 'base', quantity: d(q) });
+const base = (q: string): Size => ({ kind: 'base', quantity: d(q) });
 
 export function limit(side: 'BUY' | 'SELL', qty: string | Size, price: string, strategy = 's1', symbol = 'BTCUSDT'): Intent {
   return { kind: 'order', strategy, symbol, side, type: 'LIMIT', size: typeof qty === 'string' ? base(qty) : qty, price: d(price) };

@@ -24,14 +24,14 @@ import { defineStrategy } from '../../src/strategy/define.js';
 import type { Denial, MarginAlert, MarketView } from '../../src/strategy/views.js';
 
 export const ACCOUNT = 'a1';
-export const T0 = Date.UTC(2025, 0, 6, 12, 0, 0);
+const T0 = Date.UTC(2025, 0, 6, 12, 0, 0);
 
-export interface StackLog {
+interface StackLog {
   alerts: MarginAlert[];
   denials: Denial[];
 }
 
-export function recorder(name: string, log: StackLog, markets = ['BTCUSDT']): StrategyInstance {
+function recorder(name: string, log: StackLog, markets = ['BTCUSDT']): StrategyInstance {
   const def = defineStrategy({
     name: 'recorder',
     description: 'records margin alerts and denials',

@@ -92,7 +92,7 @@ export async function waitFor(what: string, cond: () => boolean, timeoutMs: numb
 }
 
 /** Journal state of a simulator order: the tracker's name for it. */
-export function simState(o: SimOrder): string {
+function simState(o: SimOrder): string {
   if (o.active) return o.executedQty.gt(0) ? 'partially_filled' : 'open';
   if (o.origQty.gt(0) && o.executedQty.gte(o.origQty)) return 'filled';
   return 'cancelled';

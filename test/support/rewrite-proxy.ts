@@ -7,14 +7,14 @@
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-export interface ProxiedRequest {
+interface ProxiedRequest {
   method: string;
   /** Path and query. */
   url: string;
   body: string;
 }
 
-export interface Answer {
+interface Answer {
   status: number;
   body: string;
 }

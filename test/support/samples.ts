@@ -12,9 +12,9 @@ import { fileURLToPath } from 'node:url';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 /** The exchange samples copied into test/fixtures/exchange-samples. */
-export const SAMPLES_DIR = path.resolve(here, '../fixtures/exchange-samples');
+const SAMPLES_DIR = path.resolve(here, '../fixtures/exchange-samples');
 
-export function samplePath(name: string): string {
+function samplePath(name: string): string {
   return path.join(SAMPLES_DIR, name);
 }
 

@@ -40,7 +40,7 @@ export async function waitForValue<T>(probe: () => T | undefined | Promise<T | u
 const STATUS_LINE = /\[(?:paper|live) (?:\d+h\d\dm|\d+m\d\ds)\] equity/g;
 
 /** How many status lines a `mizan run` child's output holds. */
-export function statusLineCount(output: string): number {
+function statusLineCount(output: string): number {
   return output.match(STATUS_LINE)?.length ?? 0;
 }
 

@@ -36,7 +36,7 @@ export interface BookFillOptions {
   maxMarketMove?: number;
 }
 
-export type BookOrderStatus = 'PENDING' | 'OPEN' | 'FILLED' | 'CANCELED' | 'REJECTED';
+type BookOrderStatus = 'PENDING' | 'OPEN' | 'FILLED' | 'CANCELED' | 'REJECTED';
 
 export interface BookOrder {
   id: string;

@@ -15,7 +15,7 @@
 import { Decimal, ZERO } from '../../core/decimal.js';
 
 export type QueueModelName = 'risk-averse' | 'prob';
-export const QUEUE_MODELS: readonly QueueModelName[] = ['risk-averse', 'prob'];
+const QUEUE_MODELS: readonly QueueModelName[] = ['risk-averse', 'prob'];
 
 export interface QueueModel {
   readonly name: QueueModelName;
@@ -28,14 +28,14 @@ function clamp(front: Decimal, level: Decimal): Decimal {
   return front.gt(level) ? level : front;
 }
 
-export const riskAverseQueue: QueueModel = {
+const riskAverseQueue: QueueModel = {
   name: 'risk-averse',
   onLevelChange(front, _before, after) {
     return clamp(front, after);
   },
 };
 
-export function probQueue(power = 1): QueueModel {
+function probQueue(power = 1): QueueModel {
   if (!Number.isFinite(power) || power <= 0) throw new Error(`queue power must be a positive number, got ${String(power)}`);
   return {
     name: 'prob',

@@ -158,6 +158,6 @@ export function sortino(returns: readonly number[], rfDaily: number, minReturns:
   return ok((sum / n / dd) * Math.sqrt(DAYS_PER_YEAR));
 }
 
-export function fmtDays(days: number): string {
+function fmtDays(days: number): string {
   return `${Math.round(days * 100) / 100} days`;
 }

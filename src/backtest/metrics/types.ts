@@ -12,7 +12,7 @@ export interface EquityCurve {
   values: ArrayLike<number>;
 }
 
-export type TradeSide = 'long' | 'short';
+type TradeSide = 'long' | 'short';
 
 /** A closed round trip. */
 export interface ClosedTrade {

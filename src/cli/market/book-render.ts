@@ -19,7 +19,7 @@ export interface BookRenderInput {
 
 const age = (ms: number | undefined): string => (ms === undefined ? 'never' : ms < 1000 ? `${Math.round(ms)} ms` : `${(ms / 1000).toFixed(1)} s`);
 
-export function healthText(h: BookHealth): string {
+function healthText(h: BookHealth): string {
   return h.healthy ? 'healthy' : `STALE (${h.reasons.join(', ')})`;
 }
 

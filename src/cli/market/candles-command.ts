@@ -26,7 +26,7 @@ export interface CandlesCommandOptions {
   pageSize?: number;
 }
 
-export function candlesCsv(candles: readonly Candle[]): string {
+function candlesCsv(candles: readonly Candle[]): string {
   const rows = ['time,open,high,low,close,volume'];
   for (const c of candles) rows.push(`${c.time},${c.open.toFixed()},${c.high.toFixed()},${c.low.toFixed()},${c.close.toFixed()},${c.volume.toFixed()}`);
   return rows.join('\n') + '\n';
@@ -34,7 +34,7 @@ export function candlesCsv(candles: readonly Candle[]): string {
 
 const iso = (sec: number): string => new Date(sec * 1000).toISOString().replace('.000Z', 'Z');
 
-export function gapText(gaps: readonly CandleHistoryGap[], limit = 10): string[] {
+function gapText(gaps: readonly CandleHistoryGap[], limit = 10): string[] {
   const lines = gaps.slice(0, limit).map((g) => `  gap ${iso(g.from)} .. ${iso(g.to)} (${g.count} candle${g.count === 1 ? '' : 's'})`);
   if (gaps.length > limit) lines.push(`  … and ${gaps.length - limit} more gaps`);
   return lines;

@@ -3,7 +3,7 @@ import { SystemClock, type Clock } from '../../core/clock.js';
 import { silentLogger, type Logger } from '../../core/logger.js';
 
 /** A writable text stream; `isTTY` decides between live redraws / progress bars and plain lines. */
-export interface TextOut {
+interface TextOut {
   write(text: string): unknown;
   isTTY?: boolean;
 }

@@ -23,7 +23,7 @@ function flags(m: Market): string {
   return f.length ? f.join(',') : 'inactive';
 }
 
-export function renderMarketsTable(markets: readonly Market[]): string[] {
+function renderMarketsTable(markets: readonly Market[]): string[] {
   const head = ['symbol', 'base', 'quote', 'qty step', 'price tick', 'min qty', 'max qty', 'min notional', 'maker', 'taker', 'trading'];
   const rows = markets.map((m) => [
     m.symbol,

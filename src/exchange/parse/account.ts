@@ -120,7 +120,7 @@ export function parseBankCards(json: unknown): BankCard[] {
   });
 }
 
-export function parseIban(json: unknown, f: string): Iban {
+function parseIban(json: unknown, f: string): Iban {
   const o = obj(json, f);
   const bd = o.bank_details == null ? undefined : obj(o.bank_details, `${f}.bank_details`);
   return compact<Iban>({

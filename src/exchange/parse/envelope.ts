@@ -39,7 +39,7 @@ export function readEnvelope(body: unknown): Envelope {
   return env;
 }
 
-export function parsePageInfo(value: unknown, field: string): PageInfo | undefined {
+function parsePageInfo(value: unknown, field: string): PageInfo | undefined {
   if (value === undefined || value === null) return undefined;
   const o = obj(value, field);
   return {

@@ -9,7 +9,7 @@ import { ResponseParseError } from '../../core/errors.js';
 
 export type Json = Record<string, unknown>;
 
-export function describeValue(value: unknown): string {
+function describeValue(value: unknown): string {
   if (value === undefined) return 'nothing (field missing)';
   if (value === null) return 'null';
   if (Array.isArray(value)) return `an array of ${value.length}`;

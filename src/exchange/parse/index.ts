@@ -1,5 +1,5 @@
 /** Response parsers: pure `(json) => domain` functions shared by the REST client, the stream client and the simulator's contract tests. */
-export { listOrIndexed, timeMs, isObject, type Json } from './fields.js';
+export { timeMs } from './fields.js';
 export * from './envelope.js';
 export * from './market.js';
 export * from './account.js';

@@ -19,7 +19,7 @@ function list(json: unknown, field: string, keys: string[]): unknown[] {
   throw parseFail(field, `an array (or {${keys.join('|')}: [...]})`, v);
 }
 
-export function parseMarginMarket(json: unknown, f = 'market'): MarginMarket {
+function parseMarginMarket(json: unknown, f = 'market'): MarginMarket {
   const o = obj(json, f);
   const maxAge = o.max_age;
   return compact<MarginMarket>({

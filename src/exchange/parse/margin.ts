@@ -7,7 +7,7 @@ import type { LoanBounds, MarginDryRun, MarginPosition, Money, PositionSide } fr
 import { arr, bool, boolOpt, compact, dec, decOpt, int, isObject, obj, parseFail, str, strOpt, strOrNull } from './fields.js';
 import { unwrapResult } from './envelope.js';
 
-export function parsePositionSide(value: unknown, field: string): PositionSide {
+function parsePositionSide(value: unknown, field: string): PositionSide {
   const s = typeof value === 'string' ? value.toLowerCase() : value;
   if (s === 'long' || s === 'short') return s;
   throw parseFail(field, 'long or short', value);

@@ -59,7 +59,7 @@ export function parseMarketStats(json: unknown, field = 'stats'): MarketStats {
   });
 }
 
-export function parseMarketInfo(json: unknown, field = 'market'): MarketInfo {
+function parseMarketInfo(json: unknown, field = 'market'): MarketInfo {
   const o = obj(json, field);
   const quotePrecision = o.quoteAssetPrecision ?? o.quotePrecision;
   return compact<MarketInfo>({
@@ -156,7 +156,7 @@ export function parseAllDepth(json: unknown): Record<string, DepthSnapshot> {
   return out;
 }
 
-export function parsePublicTrade(json: unknown, field: string, symbol?: string): PublicTrade {
+function parsePublicTrade(json: unknown, field: string, symbol?: string): PublicTrade {
   const o = obj(json, field);
   return compact<PublicTrade>({
     symbol: o.symbol == null && symbol ? symbol : str(o.symbol, `${field}.symbol`),

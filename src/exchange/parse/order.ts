@@ -10,7 +10,7 @@ import { parseSide } from './market.js';
 
 const ORDER_TYPES = ['LIMIT', 'MARKET', 'STOP_LIMIT', 'STOP_MARKET', 'OTC'] as const;
 
-export function parseOrderType(value: unknown, field: string): OrderType | 'OTC' {
+function parseOrderType(value: unknown, field: string): OrderType | 'OTC' {
   const s = typeof value === 'string' ? value.toUpperCase() : value;
   const found = ORDER_TYPES.find((t) => t === s);
   if (!found) throw parseFail(field, ORDER_TYPES.join(', '), value);
@@ -36,7 +36,7 @@ function feeAsset(value: unknown, field: string): string | undefined {
   throw parseFail(field, 'an asset code', value);
 }
 
-export function parseFill(json: unknown, field: string, fallbackSymbol?: string): Fill {
+function parseFill(json: unknown, field: string, fallbackSymbol?: string): Fill {
   const o = obj(json, field);
   const symbol = o.symbol == null && fallbackSymbol ? fallbackSymbol : str(o.symbol, `${field}.symbol`);
   const isBuyer = bool(o.isBuyer, `${field}.isBuyer`);

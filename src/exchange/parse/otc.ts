@@ -37,7 +37,7 @@ export interface OtcMarket {
 
 const enabled = (s: string | undefined) => s !== undefined && s.toUpperCase() === 'ENABLE';
 
-export function parseOtcMarket(json: unknown, field: string, key?: string): OtcMarket {
+function parseOtcMarket(json: unknown, field: string, key?: string): OtcMarket {
   const o = obj(json, field);
   const stats = o.stats == null ? {} : obj(o.stats, `${field}.stats`);
   const buyStatus = strOpt(o.buyStatus, `${field}.buyStatus`);

@@ -12,7 +12,7 @@ import { guardWrite } from './write.js';
 import * as v from './validate.js';
 
 /** The body POST /v1/account/orders gets: every value a string, `stop_Price` only for stop types. */
-export function orderBody(o: NewSpotOrder): Record<string, string> {
+function orderBody(o: NewSpotOrder): Record<string, string> {
   const symbol = v.symbol(o.symbol);
   const side = v.side(o.side);
   const type = v.orderType(o.type);

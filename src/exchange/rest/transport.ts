@@ -19,13 +19,13 @@ import http from 'node:http';
 import https from 'node:https';
 import type { KyInstance } from 'ky';
 
-export type TransportMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+type TransportMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
 export interface HeaderReader {
   get(name: string): string | null;
 }
 
-export interface TransportRequest {
+interface TransportRequest {
   method: TransportMethod;
   /** Path starting with `/`, path parameters already encoded. */
   path: string;
@@ -37,7 +37,7 @@ export interface TransportRequest {
   signal: AbortSignal;
 }
 
-export interface TransportResponse {
+interface TransportResponse {
   status: number;
   headers: HeaderReader;
   text: string;

@@ -44,7 +44,7 @@ export function resolution(value: unknown, name = 'resolution'): Resolution {
 }
 
 /** A Unix time in seconds (non-negative integer). */
-export function unixSeconds(value: unknown, name: string): number {
+function unixSeconds(value: unknown, name: string): number {
   if (typeof value !== 'number' || !Number.isInteger(value) || value < 0) {
     throw new ParameterError(name, value, 'Unix time in whole seconds');
   }

@@ -8,7 +8,6 @@ import { ParameterError } from '../../core/errors.js';
 
 /** What a channel carries; the watchdog's silence limits and the malformed counters use it. */
 export type ChannelKind = 'depth' | 'trade' | 'marketCap' | 'price';
-export const CHANNEL_KINDS: readonly ChannelKind[] = ['depth', 'trade', 'marketCap', 'price'];
 
 export type DepthSide = 'bid' | 'ask';
 

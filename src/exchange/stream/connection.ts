@@ -21,7 +21,7 @@ import { openSocket, type SocketOptions, type StreamSocket, type StreamTransport
 /** One-shot timers (reconnect waits, lifetimes): the core's port, one definition for every module. */
 export type { Timers };
 
-export interface ConnectionEvents {
+interface ConnectionEvents {
   up(conn: StreamConnection, reconnect: boolean): void;
   down(conn: StreamConnection, reason: string): void;
   message(conn: StreamConnection, channel: unknown, data: unknown): void;

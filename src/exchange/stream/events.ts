@@ -4,7 +4,7 @@ import type { DepthSide } from './channels.js';
 import type { MalformedKind } from './malformed.js';
 import type { RawDepthLevel } from './parse.js';
 
-export type StaleReason = 'silent' | 'disconnected';
+type StaleReason = 'silent' | 'disconnected';
 
 export interface StreamClientEvents {
   /** Every payload of a subscribed channel, raw, before parsing. */

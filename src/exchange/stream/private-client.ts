@@ -32,8 +32,8 @@ import { type RotatingChannel, Rotation } from './rotation.js';
 import { parseTransportSetting, type StreamProtocol, type StreamTransport, type StreamTransportSetting, TransportChoice, wsAddress } from './transport.js';
 
 /** How the private channels appear in logs, errors and events. */
-export const REDACTED_CHANNEL = '<stream_key>';
-export const REDACTED_TRADE_CHANNEL = '<stream_key>@tradeDetails';
+const REDACTED_CHANNEL = '<stream_key>';
+const REDACTED_TRADE_CHANNEL = '<stream_key>@tradeDetails';
 
 export interface PrivateStreamOptions {
   /** Base URL of the stream, e.g. `https://api.wallex.ir` or `http://127.0.0.1:8080`. */

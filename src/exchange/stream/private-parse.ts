@@ -20,7 +20,7 @@ import type { Side } from '../../core/types/market.js';
 import { StreamPayloadError, parseTimestamp } from './parse.js';
 
 export type PrivateEventKind = 'orderSaved' | 'tradeDetails' | 'balanceUpdated';
-export const PRIVATE_EVENT_KINDS: readonly PrivateEventKind[] = ['orderSaved', 'tradeDetails', 'balanceUpdated'];
+const PRIVATE_EVENT_KINDS: readonly PrivateEventKind[] = ['orderSaved', 'tradeDetails', 'balanceUpdated'];
 
 /** An order's state as the private stream reports it (no fee, no fills: see `PrivateTrade`). */
 export interface PrivateOrderUpdate {
@@ -117,7 +117,7 @@ function clientId(d: Rec, field: string): string {
   return text(d.clientOrderId ?? d.clientOrderID ?? d.client_id, `${field}.clientOrderId`);
 }
 
-export function parseOrderSaved(data: unknown, timestamp: number): PrivateOrderUpdate {
+function parseOrderSaved(data: unknown, timestamp: number): PrivateOrderUpdate {
   const d = record(data, 'orderSaved');
   const out: PrivateOrderUpdate = {
     clientOrderId: clientId(d, 'orderSaved'),
@@ -138,7 +138,7 @@ export function parseOrderSaved(data: unknown, timestamp: number): PrivateOrderU
   return out;
 }
 
-export function parseTradeDetails(data: unknown, timestamp: number): PrivateTrade {
+function parseTradeDetails(data: unknown, timestamp: number): PrivateTrade {
   const d = record(data, 'tradeDetails');
   const price = nonNegative(d.price, 'tradeDetails.price');
   const quantity = nonNegative(d.quantity, 'tradeDetails.quantity');
@@ -159,7 +159,7 @@ export function parseTradeDetails(data: unknown, timestamp: number): PrivateTrad
   };
 }
 
-export function parseBalanceUpdated(data: unknown): Balance[] {
+function parseBalanceUpdated(data: unknown): Balance[] {
   const d = record(data, 'balanceUpdated');
   const out: Balance[] = [];
   for (const [key, entry] of Object.entries(d)) {

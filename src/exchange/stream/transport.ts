@@ -32,7 +32,6 @@ export type StreamProtocol = 3 | 4;
 export type StreamTransport = 'ws' | 'socketio';
 /** What may be configured: a route, or `auto` (`/ws` first, socket.io when it cannot connect). */
 export type StreamTransportSetting = StreamTransport | 'auto';
-export const STREAM_TRANSPORT_SETTINGS: readonly StreamTransportSetting[] = ['auto', 'ws', 'socketio'];
 
 export function parseTransportSetting(value: unknown, field = 'transport'): StreamTransportSetting {
   if (value === 'auto' || value === 'ws' || value === 'socketio') return value;

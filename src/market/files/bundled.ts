@@ -12,7 +12,7 @@ import type { Candle } from '../../core/types/market.js';
 import { CandleFileError, quote } from './errors.js';
 
 export const BUNDLED_HEADER = 'time,open,high,low,close,volume';
-export const BUNDLED_FORMAT = 'mizan-candles/1';
+const BUNDLED_FORMAT = 'mizan-candles/1';
 
 export interface BundledMeta {
   format: typeof BUNDLED_FORMAT;
@@ -30,7 +30,7 @@ export interface BundledMeta {
 }
 
 /** `x.csv.gz` / `x.csv` -> `x.meta.json`. */
-export function metaPathFor(csvPath: string): string {
+function metaPathFor(csvPath: string): string {
   return csvPath.replace(/\.csv(\.gz)?$/i, '') + '.meta.json';
 }
 
@@ -38,7 +38,7 @@ export function isBundledHeader(firstLine: string): boolean {
   return firstLine.replace(/\r$/, '').trim() === BUNDLED_HEADER;
 }
 
-export function formatBundled(candles: readonly Candle[]): string {
+function formatBundled(candles: readonly Candle[]): string {
   const lines: string[] = [BUNDLED_HEADER];
   for (const c of candles) {
     if (!Number.isInteger(c.time)) throw new RangeError(`bundled candles need integer seconds, got time ${c.time}`);

@@ -35,7 +35,7 @@ import { readCandleColumns, type CandleFileFormat } from './read.js';
 
 const MAGIC = 'MZCOLS01';
 /** Entries kept: past this many the least recently used are deleted (each use touches its entry). */
-export const MAX_CACHE_ENTRIES = 64;
+const MAX_CACHE_ENTRIES = 64;
 const BLOCK = 64 * 1024;
 const NAMES = ['time', 'open', 'high', 'low', 'close', 'volume'] as const;
 

@@ -32,15 +32,6 @@ function significantDigits(b: Uint8Array, from: number, to: number): number {
   return d;
 }
 
-/** Number of data lines at most (newlines + 1). */
-export function countLines(b: Uint8Array): number {
-  let n = 1;
-  let i = -1;
-  const buf = Buffer.from(b.buffer, b.byteOffset, b.byteLength);
-  while ((i = buf.indexOf(10, i + 1)) >= 0) n++;
-  return n;
-}
-
 /**
  * What the byte scanner writes into: the sink's columns, filled in place (no call per row). The
  * scanner keeps the row count and the last time in locals and hands them back with sync() before

@@ -5,7 +5,7 @@
 import { Decimal } from '../../core/decimal.js';
 import type { ProtectionsMemo } from '../ports.js';
 
-export function utcDay(ts: number): string {
+function utcDay(ts: number): string {
   return new Date(ts).toISOString().slice(0, 10);
 }
 

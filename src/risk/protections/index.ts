@@ -13,10 +13,8 @@ import { checkDrawdown } from './drawdown.js';
 import { onTradeStoploss } from './stoploss-guard.js';
 import type { BotProtection, ClosedTrade, ProtectionsConfig } from './types.js';
 
-export type { BotProtection, BreachAction, ClosedTrade, ProtectionsConfig } from './types.js';
-export { utcDay } from './daily-loss.js';
-
-export function emptyMemo(): ProtectionsMemo {
+export type { BotProtection, ClosedTrade, ProtectionsConfig } from './types.js';
+function emptyMemo(): ProtectionsMemo {
   return { losingStreak: {}, cooldownUntil: {}, stoplossExits: [] };
 }
 

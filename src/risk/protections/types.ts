@@ -1,7 +1,7 @@
 /** Protections configuration and inputs (the `risk.protections` section of the YAML, plus per-rule actions). */
 import type { Decimal } from '../../core/decimal.js';
 
-export type BreachAction = 'reducing' | 'halted';
+type BreachAction = 'reducing' | 'halted';
 export type BotProtection = 'dailyLoss' | 'maxDrawdown' | 'stoplossGuard';
 
 export interface ProtectionsConfig {

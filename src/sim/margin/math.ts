@@ -42,7 +42,7 @@ export interface OpenedAmounts {
   notional: Decimal;
 }
 
-export function notional(collateral: Decimal, riskCoef: Decimal): Decimal {
+function notional(collateral: Decimal, riskCoef: Decimal): Decimal {
   return collateral.mul(riskCoef);
 }
 

@@ -12,7 +12,7 @@ import type { CloseReason, PositionSide } from '../../core/types/margin.js';
 import { EXTEND_TIME_MS, MAX_AGE_MS } from './config.js';
 import { isoSeconds, money, type WireMoney } from './ports.js';
 
-export type SimPositionState = 'pending' | 'open' | 'closed' | 'liquidated' | 'canceled';
+type SimPositionState = 'pending' | 'open' | 'closed' | 'liquidated' | 'canceled';
 
 export interface SimPosition {
   id: number;
@@ -95,7 +95,7 @@ const str = (v: Decimal | undefined): string | null => (v === undefined ? null :
 const time = (ms: number | undefined): string | null => (ms === undefined ? null : isoSeconds(ms));
 
 /** Profit (quote) and its percentage of the collateral, 2 decimals. */
-export function profitOf(p: SimPosition, equityNow: Decimal | undefined): { profit: Decimal; percent: Decimal } {
+function profitOf(p: SimPosition, equityNow: Decimal | undefined): { profit: Decimal; percent: Decimal } {
   const basis = p.payout ?? equityNow ?? p.collateral;
   const profit = p.state === 'canceled' ? p.collateral.mul(0) : basis.minus(p.collateral);
   const percent = p.collateral.isZero() ? profit : profit.div(p.collateral).mul(100).toDecimalPlaces(2);

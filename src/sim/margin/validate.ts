@@ -75,7 +75,7 @@ export function collateralBounds(k: Decimal, ctx: MarketContext): CollateralBoun
   };
 }
 
-export function checkCollateral(c: Decimal, k: Decimal, ctx: MarketContext): void {
+function checkCollateral(c: Decimal, k: Decimal, ctx: MarketContext): void {
   const b = collateralBounds(k, ctx);
   if (c.lt(b.min) || c.gt(b.max)) {
     throw invalid(

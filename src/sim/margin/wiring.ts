@@ -55,7 +55,7 @@ export interface SimDesks {
 }
 
 /** The simulator's markets as the desks' MarketSpecs (fees: the market's defaults). */
-export function specsOf(sim: SimulatedExchange): MarketSpecs {
+function specsOf(sim: SimulatedExchange): MarketSpecs {
   return (symbol) => {
     const m = sim.market(symbol);
     return (

@@ -18,8 +18,8 @@ import { writeBundledCandles } from '../../market/files/bundled.js';
 import { hftSource } from './hft-source.js';
 
 export const HFT_FILES = ['hftbacktest/spot/btcusdt_20240808.gz', 'hftbacktest/spot/btcusdt_20240809.gz'] as const;
-export const HFT_CANDLES = 'BTCUSDT-1m-hftbacktest-20240808.csv';
-export const FREQTRADE_CANDLES = 'BTCUSDT-5m-freqtrade-2023.csv.gz';
+const HFT_CANDLES = 'BTCUSDT-1m-hftbacktest-20240808.csv';
+const FREQTRADE_CANDLES = 'BTCUSDT-5m-freqtrade-2023.csv.gz';
 export const DERIVATION = 'derivation.json';
 
 export interface Derivation {
@@ -37,7 +37,7 @@ const HFT_REPO = 'nkaz001/hftbacktest@5f3ec40b2afb764e0fea112f941ed85523ef4e88';
 const FT_REPO = 'freqtrade/freqtrade@c9ae5e1e9ff25bb55dd61f5e5519f7c479291edb';
 
 /** ETH/USDT VWAP of the freqtrade trade list, and the BTC/USDT bar containing its first trade. */
-export function measureEthBtcRatio(sharedDataDir: string): Omit<Derivation, 'captureFromMs' | 'captureToMs'> {
+function measureEthBtcRatio(sharedDataDir: string): Omit<Derivation, 'captureFromMs' | 'captureToMs'> {
   const text = readFileSync(join(sharedDataDir, 'freqtrade/orderflow/public_trades_list.csv'), 'utf8');
   const rows = text.trim().split('\n');
   const head = rows[0]!.split(',');

@@ -58,7 +58,7 @@ function waypoints(c: GridCandle): number[] {
 }
 
 /** The print prices of a bar: waypoints included, in order. */
-export function pathPrices(c: GridCandle, n: number, rng: Rng): number[] {
+function pathPrices(c: GridCandle, n: number, rng: Rng): number[] {
   const w = waypoints(c);
   const legs = [Math.abs(w[1]! - w[0]!), Math.abs(w[2]! - w[1]!), Math.abs(w[3]! - w[2]!)];
   const interior = Math.max(0, n - 4);
@@ -85,7 +85,7 @@ export function pathPrices(c: GridCandle, n: number, rng: Rng): number[] {
 }
 
 /** Split `units` over n prints: one unit to each waypoint first, the rest by exponential weights. */
-export function splitVolume(units: number, n: number, waypointIdx: readonly number[], rng: Rng): number[] {
+function splitVolume(units: number, n: number, waypointIdx: readonly number[], rng: Rng): number[] {
   const q = new Array<number>(n).fill(0);
   let rest = units;
   for (const i of waypointIdx) {

@@ -32,7 +32,7 @@ export const MARKET_GRIDS: Readonly<Record<string, MarketGrid>> = {
 export const DEFAULT_MARKETS = ['BTCUSDT', 'ETHUSDT', 'USDTTMN', 'BTCTMN', 'ETHTMN'] as const;
 
 /** `backtest/data` in mizan's package (the repository, or node_modules/mizan when installed). */
-export function bundledDataDir(): string {
+function bundledDataDir(): string {
   return join(PACKAGE_ROOT, 'backtest/data');
 }
 
@@ -49,7 +49,7 @@ export function readDerivation(dataDir: string): Derivation {
 }
 
 /** Spread added to the Toman markets derived through the moving USDTTMN rate (see derived.ts). */
-export const TMN_SPREAD_BPS = 10;
+const TMN_SPREAD_BPS = 10;
 
 export function defaultReplaySources(dataDir: string = bundledDataDir(), opts: DefaultSourcesOptions = {}): ReplaySource[] {
   const d = readDerivation(dataDir);

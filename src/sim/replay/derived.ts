@@ -118,7 +118,7 @@ function deriveSide(levels: readonly RawLevel[], f: Decimal, qf: Decimal, m: Der
   return out;
 }
 
-export function deriveBook(ev: BookEvent, m: DerivedMarket): BookEvent {
+function deriveBook(ev: BookEvent, m: DerivedMarket): BookEvent {
   const f = m.factor(ev.time);
   const qf = m.quantityFactor ? m.quantityFactor(ev.time) : ONE;
   const h = halfSpread(m);
@@ -131,7 +131,7 @@ export function deriveBook(ev: BookEvent, m: DerivedMarket): BookEvent {
   };
 }
 
-export function deriveTrade(ev: TradeEvent, m: DerivedMarket): TradeEvent | undefined {
+function deriveTrade(ev: TradeEvent, m: DerivedMarket): TradeEvent | undefined {
   const h = halfSpread(m);
   const f = m.factor(ev.time).mul(ev.isBuyOrder ? ONE.plus(h) : ONE.minus(h));
   const qf = m.quantityFactor ? m.quantityFactor(ev.time) : ONE;
@@ -143,7 +143,7 @@ export function deriveTrade(ev: TradeEvent, m: DerivedMarket): TradeEvent | unde
   return { kind: 'trade', symbol: m.symbol, time: ev.time, price: price.toFixed(), quantity: qty.toFixed(), isBuyOrder: ev.isBuyOrder };
 }
 
-export function deriveCandle(c: Candle, m: DerivedMarket): Candle {
+function deriveCandle(c: Candle, m: DerivedMarket): Candle {
   const f = m.factor(c.time * 1000);
   const qf = m.quantityFactor ? m.quantityFactor(c.time * 1000) : ONE;
   const td = m.tickDecimals;
@@ -205,7 +205,7 @@ export function derivedSource(base: ReplaySource, markets: readonly DerivedMarke
 }
 
 /** `<BASE>USDT` -> `<BASE>TMN` markets: USDT prices times a USDTTMN rate, whole Toman. */
-export function tmnMarkets(usdtSymbols: readonly string[], rate: Factor, stepDecimals: Record<string, number> = {}): DerivedMarket[] {
+function tmnMarkets(usdtSymbols: readonly string[], rate: Factor, stepDecimals: Record<string, number> = {}): DerivedMarket[] {
   return usdtSymbols.map((s) => {
     if (!s.endsWith('USDT')) throw new RangeError(`tmnMarkets: ${s} is not a USDT market`);
     const symbol = s.slice(0, -4) + 'TMN';

@@ -48,7 +48,7 @@ export interface ReplayOptions {
   logger?: Logger;
 }
 
-export interface ReplayProgress {
+interface ReplayProgress {
   events: number;
   books: number;
   trades: number;

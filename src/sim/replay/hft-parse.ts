@@ -17,7 +17,7 @@ export interface DepthDiff {
   asks: [string, string][];
 }
 
-export interface DepthSnapshotLine {
+interface DepthSnapshotLine {
   type: 'snapshot';
   localNs: string;
   /** ms: `T`/`E` when present (futures), else the local receive time. */
@@ -27,7 +27,7 @@ export interface DepthSnapshotLine {
   asks: [string, string][];
 }
 
-export interface TradeLine {
+interface TradeLine {
   type: 'trade';
   localNs: string;
   time: number;
@@ -45,7 +45,7 @@ function levels(v: unknown): [string, string][] {
   return Array.isArray(v) ? (v as [string, string][]) : [];
 }
 
-export class HftLineError extends Error {
+class HftLineError extends Error {
   constructor(
     readonly file: string,
     readonly line: number,

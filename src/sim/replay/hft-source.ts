@@ -33,7 +33,7 @@ export interface HftSourceOptions {
   resolutionSec?: number;
 }
 
-export interface HftStats {
+interface HftStats {
   diffsApplied: number;
   diffsStale: number;
   gaps: number;

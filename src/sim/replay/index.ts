@@ -1,13 +1,12 @@
-export type { ReplayTarget, ReplayLevel, ReplayTrade, ReplayEvent, BookEvent, TradeEvent, RawLevel, ReplaySource, MarketGrid } from './types.js';
-export { startReplay, type ReplayOptions, type ReplayHandle, type ReplayProgress } from './driver.js';
-export { candleSource, type CandleSource, type CandleSourceOptions } from './candle-source.js';
-export { hftSource, type HftSource, type HftSourceOptions, type HftStats } from './hft-source.js';
-export { derivedSource, derivedTmnSource, tmnMarkets, type DerivedMarket, type DerivedSourceOptions, type Factor } from './derived.js';
-export { constantRate, waveRate, usdtTmnCandles, type WaveRateOptions, type RateCandleOptions } from './rate.js';
+export type { ReplayTarget, ReplayLevel, ReplayTrade, ReplayEvent, BookEvent, RawLevel, ReplaySource } from './types.js';
+export { startReplay, type ReplayHandle } from './driver.js';
+export { candleSource } from './candle-source.js';
+export { hftSource } from './hft-source.js';
+export { derivedSource, derivedTmnSource, type DerivedMarket } from './derived.js';
+export { constantRate, waveRate, usdtTmnCandles } from './rate.js';
 export { mergeSources } from './merge.js';
-export { CandleBuilder } from './candle-builder.js';
-export { defaultReplaySources, bundledDataDir, readDerivation, MARKET_GRIDS, DEFAULT_MARKETS, type DefaultSourcesOptions } from './defaults.js';
-export { buildBundledData, measureEthBtcRatio, type Derivation } from './bundle.js';
+export { defaultReplaySources, readDerivation, MARKET_GRIDS, DEFAULT_MARKETS } from './defaults.js';
+export { buildBundledData } from './bundle.js';
 
 import type { Candle } from '../../core/types/market.js';
 import type { ReplaySource } from './types.js';

@@ -23,16 +23,16 @@ export function num(v: Decimal): number {
 }
 
 /** `2022-06-17T11:53:02Z` */
-export function isoSeconds(ms: number): string {
+function isoSeconds(ms: number): string {
   return new Date(Math.floor(ms / 1000) * 1000).toISOString().replace('.000Z', 'Z');
 }
 
 /** `2022-06-18T13:45:08.000000Z` */
-export function isoMicros(ms: number): string {
+function isoMicros(ms: number): string {
   return new Date(ms).toISOString().replace(/\.(\d{3})Z$/, '.$1000Z');
 }
 
-export function wireFill(f: SimFill): Record<string, unknown> {
+function wireFill(f: SimFill): Record<string, unknown> {
   return {
     price: amount(f.price),
     quantity: amount(f.quantity),
@@ -129,7 +129,7 @@ export function streamTrade(t: SimTrade): Record<string, unknown> {
   return { isBuyOrder: t.isBuyOrder, quantity: amount(t.quantity), price: amount(t.price), timestamp: isoSeconds(t.timestamp) };
 }
 
-export function wireStats(s: MarketSnapshot): Record<string, unknown> {
+function wireStats(s: MarketSnapshot): Record<string, unknown> {
   return {
     bidPrice: amount(s.bidPrice),
     askPrice: amount(s.askPrice),

@@ -18,7 +18,7 @@ import { SimError } from '../errors.js';
 import { ok, type Route } from './route.js';
 import { amount } from './format.js';
 
-export const TRADE_DETAILS_SUFFIX = '@tradeDetails';
+const TRADE_DETAILS_SUFFIX = '@tradeDetails';
 
 export class StreamKeys {
   private readonly byKey = new Map<string, string>();
@@ -46,14 +46,7 @@ export class StreamKeys {
   }
 }
 
-/** The channel a subscriber asked for, resolved: which account, and whether it is the fills channel. */
-export function privateChannel(keys: StreamKeys, channel: string): { accountId: string } | undefined {
-  const key = channel.endsWith(TRADE_DETAILS_SUFFIX) ? channel.slice(0, -TRADE_DETAILS_SUFFIX.length) : channel;
-  const accountId = keys.accountOf(key);
-  return accountId === undefined ? undefined : { accountId };
-}
-
-export function orderSavedData(o: SimOrder): Record<string, unknown> {
+function orderSavedData(o: SimOrder): Record<string, unknown> {
   return {
     symbol: o.symbol,
     type: o.type,
@@ -68,7 +61,7 @@ export function orderSavedData(o: SimOrder): Record<string, unknown> {
   };
 }
 
-export function tradeDetailsData(f: SimFill): Record<string, unknown> {
+function tradeDetailsData(f: SimFill): Record<string, unknown> {
   return {
     clientOrderID: f.clientOrderId,
     feeAmount: f.fee.toFixed(),
@@ -82,7 +75,7 @@ export function tradeDetailsData(f: SimFill): Record<string, unknown> {
   };
 }
 
-export function balanceData(sim: SimulatedExchange, accountId: string, assets: string[]): Record<string, unknown> {
+function balanceData(sim: SimulatedExchange, accountId: string, assets: string[]): Record<string, unknown> {
   const all = sim.balances(accountId);
   const out: Record<string, unknown> = {};
   for (const asset of assets) {

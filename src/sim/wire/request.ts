@@ -5,7 +5,7 @@ import type { HttpMethod, WireRequest } from './route.js';
 
 const MAX_BODY = 1_000_000;
 
-export function clientIp(req: IncomingMessage): string {
+function clientIp(req: IncomingMessage): string {
   const override = req.headers['x-sim-client-ip'];
   if (typeof override === 'string' && override) return override;
   const ip = req.socket.remoteAddress ?? '';

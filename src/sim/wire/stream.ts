@@ -36,14 +36,14 @@ import { DEFAULT_STREAM_LIFETIME, Lifetime, positiveMs, type StreamLifetime } fr
 import { followAccounts, type StreamKeys } from './private-stream.js';
 
 /** Channel names copied from the Persian documentation can carry invisible marks: keep ASCII only. */
-export function cleanChannel(raw: unknown): string | undefined {
+function cleanChannel(raw: unknown): string | undefined {
   if (typeof raw !== 'string') return undefined;
   const s = raw.replace(/[^\x21-\x7e]/g, '');
   return s.length > 0 && s.length <= 100 ? s : undefined;
 }
 
 /** The payload form of a route: socket.io's keyed objects with string prices, or /ws arrays with numbers. */
-export type WireForm = 'socketio' | 'ws';
+type WireForm = 'socketio' | 'ws';
 
 export interface StreamServeOptions {
   /** Serve the plain WebSocket at `/ws` (default true). */
@@ -341,6 +341,6 @@ export function attachStream(
 }
 
 /** A `[channel, payload]` frame cut off inside its payload: not JSON. */
-export function malformedFrame(channel: string): string {
+function malformedFrame(channel: string): string {
   return `[${JSON.stringify(channel)},${MALFORMED_PAYLOAD}`;
 }

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
-export const SAMPLES_DIR = path.resolve(here, '../../fixtures/exchange-samples');
+const SAMPLES_DIR = path.resolve(here, '../../fixtures/exchange-samples');
 
 export function loadSample(name: string): unknown {
   const text = readFileSync(path.join(SAMPLES_DIR, name), 'utf8')

@@ -53,7 +53,7 @@ export class ManualTimers implements Timers {
   }
 }
 
-export async function settle(): Promise<void> {
+async function settle(): Promise<void> {
   for (let i = 0; i < 10; i++) await Promise.resolve();
 }
 

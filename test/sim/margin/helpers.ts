@@ -26,7 +26,7 @@ export class FakePrices implements PriceView {
   }
 }
 
-export const SPECS: Record<string, MarketSpec> = {
+const SPECS: Record<string, MarketSpec> = {
   BTCUSDT: { base: 'BTC', quote: 'USDT', pricePrecision: 2, quantityPrecision: 6, makerFee: new Decimal('0.001'), takerFee: new Decimal('0.002') },
   ETHUSDT: { base: 'ETH', quote: 'USDT', pricePrecision: 2, quantityPrecision: 4, makerFee: new Decimal('0.001'), takerFee: new Decimal('0.002') },
   USDTTMN: { base: 'USDT', quote: 'TMN', pricePrecision: 0, quantityPrecision: 2, makerFee: new Decimal('0.0025'), takerFee: new Decimal('0.0035') },

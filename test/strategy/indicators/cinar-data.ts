@@ -4,7 +4,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
-export const CINAR_DIR = path.resolve(here, '../../fixtures/data/cinar-indicator');
+const CINAR_DIR = path.resolve(here, '../../fixtures/data/cinar-indicator');
 
 export interface Table {
   rows: number;
