@@ -22,6 +22,7 @@ import { SlidingWindowLimiter, type RateState } from './rate-limiter.js';
 import { SpotEngine } from './spot-engine.js';
 import type { Permission } from './wire/route.js';
 import { copyOrder, type DepthEvent, type MarketSnapshot, type PriceEvent, type SimEvents } from './events.js';
+import { DEFAULT_MAX_MARKET_MOVE } from './market-move.js';
 
 export interface SimulatedExchangeOptions {
   clock: Clock;
@@ -96,7 +97,7 @@ export class SimulatedExchange extends EventEmitter<SimEvents> {
       prng: this.prng,
       market: (s) => this.specs.get(s),
       fees: (a, s) => this.feeRates(a, s),
-      maxMarketMove: toDecimal(opts.maxMarketMove ?? '0.02', 'maxMarketMove'),
+      maxMarketMove: toDecimal(opts.maxMarketMove ?? DEFAULT_MAX_MARKET_MOVE, 'maxMarketMove'),
       ...(opts.retainClosedOrders !== undefined ? { retainClosedOrders: opts.retainClosedOrders } : {}),
       sink: {
         trade: (t) => this.onTrade(t),

@@ -4,7 +4,7 @@
  * market data (side snapshots that cross resting orders, public trades that print through them).
  * Everything it changes it reports to a sink; the SimulatedExchange turns that into events.
  */
-import { Decimal, deq, dgt, dlt, dmin } from '../core/decimal.js';
+import { Decimal, deq, dlt, dmin } from '../core/decimal.js';
 import type { Clock } from '../core/clock.js';
 import { SimError } from './errors.js';
 import type { Ledger } from './ledger.js';
@@ -16,6 +16,7 @@ import { validateOrder } from './validate-order.js';
 import { remaining, type BookSide, type LevelInput, type PlaceOrderRequest, type SimFill, type SimOrder, type SimTrade } from './order-types.js';
 import { StopBook } from './stops.js';
 import { ChurnMap } from '../core/churn-map.js';
+import { MarketMoveGuard } from './market-move.js';
 
 interface EngineSink {
   trade(t: SimTrade): void;
@@ -54,13 +55,10 @@ export class SpotEngine {
   private readonly sweepAt = new Map<string, number>();
   private readonly stops = new StopBook();
   private seq = 0;
-  /** 1 + maxMarketMove and 1 − maxMarketMove, made once (the same values as computing them per order). */
-  private readonly upBound: Decimal;
-  private readonly downBound: Decimal;
+  private readonly guard: MarketMoveGuard;
 
   constructor(private readonly deps: EngineDeps) {
-    this.upBound = deps.maxMarketMove.plus(1);
-    this.downBound = new Decimal(1).minus(deps.maxMarketMove);
+    this.guard = new MarketMoveGuard(deps.maxMarketMove);
   }
 
   book(symbol: string): SymbolBook {
@@ -165,7 +163,7 @@ export class SpotEngine {
       const cost = plan ? plan.reduce((a, e) => a.plus(e.price.mul(e.quantity)), ZERO) : ZERO;
       this.reserve(o, o.side === 'BUY' ? cost : o.origQty);
     } else if (o.side === 'SELL') this.reserve(o, o.origQty);
-    else if (req.type === 'STOP_MARKET') this.reserve(o, o.stopPrice!.mul(o.origQty).mul(this.upBound));
+    else if (req.type === 'STOP_MARKET') this.reserve(o, this.guard.bound('BUY', o.stopPrice!.mul(o.origQty)));
     else this.reserve(o, o.price.mul(o.origQty));
     if (!orders) this.byAccount.set(accountId, (orders = new ChurnMap()));
     orders.set(clientOrderId, o);
@@ -202,9 +200,8 @@ export class SpotEngine {
     if (dlt(filled, need)) return undefined; // larger than the book
     const ref = this.reference(o.symbol, o.side);
     if (!ref) return undefined;
-    const bound = o.side === 'BUY' ? ref.mul(this.upBound) : ref.mul(this.downBound);
     const worst = plan[plan.length - 1]?.price;
-    if (worst && (o.side === 'BUY' ? dgt(worst, bound) : dlt(worst, bound))) return undefined; // moves the price too far
+    if (worst && this.guard.exceeds(o.side, ref, worst)) return undefined; // moves the price too far
     return plan;
   }
 

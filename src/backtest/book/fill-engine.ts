@@ -25,6 +25,7 @@ import { validateOrder } from '../../sim/validate-order.js';
 import { walkBase } from '../../risk/book-walk.js';
 import type { BookLevel } from '../../core/types/market.js';
 import { queueModel, type QueueModel, type QueueModelName } from './queue-model.js';
+import { DEFAULT_MAX_MARKET_MOVE, MarketMoveGuard } from '../../sim/market-move.js';
 
 export interface BookFillOptions {
   queueModel: QueueModelName;
@@ -71,7 +72,7 @@ export class BookFillEngine {
   private last: Decimal | undefined;
   private seq = 0;
   private readonly model: QueueModel;
-  private readonly maxMove: Decimal;
+  private readonly guard: MarketMoveGuard;
 
   constructor(
     readonly market: MarketSpec,
@@ -82,7 +83,7 @@ export class BookFillEngine {
       if (!Number.isFinite(v) || v < 0) throw new Error(`${f} must be a number of milliseconds ≥ 0, got ${String(v)}`);
     }
     this.model = queueModel(options.queueModel, options.queuePower);
-    this.maxMove = new Decimal(options.maxMarketMove ?? 0.02);
+    this.guard = new MarketMoveGuard(new Decimal(options.maxMarketMove ?? DEFAULT_MAX_MARKET_MOVE));
   }
 
   order(id: string): BookOrder | undefined {
@@ -209,10 +210,9 @@ export class BookFillEngine {
     if (o.req.type === 'MARKET') {
       const ref = this.reference(o.req.side);
       const walk = walkBase(opposite, o.req.quantity);
-      const bound = ref ? (buy ? ref.mul(this.maxMove.plus(1)) : ref.mul(new Decimal(1).minus(this.maxMove))) : undefined;
-      if (!walk.worst || !bound || (buy ? dgt(walk.worst, bound) : dlt(walk.worst, bound))) {
+      if (!walk.worst || !ref || this.guard.exceeds(o.req.side, ref, walk.worst)) {
         o.status = 'CANCELED';
-        o.reason = walk.worst ? `would move the price more than ${this.maxMove.mul(100).toFixed()} %` : 'no opposite book';
+        o.reason = walk.worst ? this.guard.describe() : 'no opposite book';
         return;
       }
       this.take(o, t, opposite, undefined);
