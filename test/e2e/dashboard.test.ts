@@ -219,6 +219,8 @@ describe('the dashboard (mizan run --serve, in chromium)', () => {
     // Confirmed: cancelled on the venue, in the journal, and gone from the page (from the stream).
     await page.locator(`[data-testid=open-orders] tr[data-id="${id}"]`).getByTestId('cancel-order').click();
     expect(await page.getByTestId('confirm').textContent()).toContain(id);
+    // A dialog without a reason field shows no "null" where that field would be.
+    expect(await page.getByTestId('confirm').textContent()).not.toContain('null');
     await page.getByTestId('confirm-ok').click();
     await waitFor('the order cancelled in the journal', () => journal(a, (j) => j.order(id)?.status) === 'cancelled', 15_000, a.child, 100);
     await page.locator(`[data-testid=open-orders] tr[data-id="${id}"]`).waitFor({ state: 'detached', timeout: 10_000 });

@@ -122,7 +122,8 @@ export function confirmAction({ title, message, confirmLabel, danger = true, rea
   const err = h('p', { class: 'error', testid: 'confirm-error' });
   const ok = h('button', { type: 'button', class: danger ? 'danger' : 'primary', testid: 'confirm-ok' }, confirmLabel);
   const cancel = h('button', { type: 'button', testid: 'confirm-cancel' }, 'Cancel');
-  dlg.append(h('h2', {}, title), h('p', {}, message), input ? h('label', { for: id }, 'Reason') : null, input, err, h('div', { class: 'actions' }, cancel, ok));
+  // add(), not append(): append would write the nulls of a dialog without a reason field as text.
+  add(dlg, [h('h2', {}, title), h('p', {}, message), input ? h('label', { for: id }, 'Reason') : null, input, err, h('div', { class: 'actions' }, cancel, ok)]);
   return new Promise((resolve) => {
     const done = (v) => {
       dlg.close();
