@@ -330,6 +330,15 @@ describe('the dashboard (mizan run --serve, in chromium)', () => {
     await shot('logs');
   }, 120_000);
 
+  it('shows the overview for an unknown route, even a name every object has, and draws the next route', async () => {
+    await page.goto(`${a.base}/#/constructor`);
+    await page.getByTestId('trading-state').waitFor({ timeout: 10_000 });
+    expect(await page.locator('main h1').textContent()).toMatch(/: overview$/);
+    await page.goto(`${a.base}/#/orders`);
+    await page.getByTestId('open-orders').waitFor({ timeout: 10_000 });
+    expect(await page.locator('main h1').textContent()).toMatch(/: open orders$/);
+  }, 30_000);
+
   it("draws a strategy's candles with its fills as markers", async () => {
     await waitFor('a btc-sma fill', () => journal(a, (j) => j.fills().some((f) => f.strategy === 'btc-sma')), 90_000, a.child, 500);
     await page.goto(`${a.base}/#/strategy/btc-sma`);

@@ -127,8 +127,10 @@ function render() {
     logs: logsPage,
     strategy: strategyPage,
   };
-  const fn = pages[route[0]] ?? overviewPage;
-  page = fn(el, bot, route.slice(1));
+  // Own names only: a route such as #/constructor is not a page.
+  const [name = 'overview', ...args] = route;
+  const fn = (Object.hasOwn(pages, name) && pages[name]) || overviewPage;
+  page = fn(el, bot, args);
 }
 
 async function control(bot, what, fn) {
