@@ -47,4 +47,11 @@ export default tseslint.config(
       'prefer-const': 'off', // 5: forward declarations captured by closures before their one assignment
     },
   },
+  {
+    // The dashboard's declarations (globals.d.ts) belong to its own program: DOM types, no Node types.
+    files: ['src/server/dashboard/**/*.ts'],
+    languageOptions: {
+      parserOptions: { projectService: false, project: './tsconfig.dashboard.json', tsconfigRootDir: import.meta.dirname },
+    },
+  },
 );

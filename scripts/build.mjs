@@ -28,8 +28,9 @@ function* files(dir) {
 }
 const dashboard = join(root, 'src/server/dashboard') + '/';
 for (const f of files(join(root, 'src'))) {
-  // The dashboard's HTML, CSS and plain JavaScript are served as they are (src/server/dashboard-files.ts).
-  if (!f.endsWith('.mjs') && !f.startsWith(dashboard)) continue;
+  // The dashboard's HTML, CSS and plain JavaScript are served as they are (src/server/dashboard-files.ts);
+  // its declarations (globals.d.ts) are for its type check only.
+  if (!f.endsWith('.mjs') && !(f.startsWith(dashboard) && !f.endsWith('.d.ts'))) continue;
   const out = join(root, 'dist', relative(root, f));
   mkdirSync(dirname(out), { recursive: true });
   copyFileSync(f, out);

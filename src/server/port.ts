@@ -2,9 +2,11 @@
  * The bot control port: everything the API server reads from and does to a running bot. The server
  * knows nothing else of the bot; bot-adapter.ts implements this over what `startBot` returns. Every
  * value is plain JSON (money as decimal strings, times as epoch ms), so a route returns it as is.
+ * The dashboard's scripts (src/server/dashboard/*.js) read these types in their JSDoc: an export
+ * only they use is still used (npm run typecheck:dashboard).
  */
 
-type TradingStateName = 'active' | 'reducing' | 'halted';
+export type TradingStateName = 'active' | 'reducing' | 'halted';
 
 export interface TradingStateDto {
   state: TradingStateName;
@@ -19,7 +21,7 @@ interface BookHealthDto {
   lastUpdateAt: number | null;
 }
 
-interface StatusDto {
+export interface StatusDto {
   mode: string;
   startedAt: number;
   uptimeMs: number;
@@ -130,7 +132,7 @@ export interface DenialDto {
   symbol: string | null;
 }
 
-interface PnlDto {
+export interface PnlDto {
   symbol: string;
   position: string;
   avgPrice: string;
@@ -159,13 +161,13 @@ export interface StrategyDto {
   recentDenials: DenialDto[];
 }
 
-interface BalanceDto {
+export interface BalanceDto {
   asset: string;
   value: string;
   locked: string;
 }
 
-interface MarginPositionDto {
+export interface MarginPositionDto {
   id: string;
   market: string;
   side: string;
@@ -174,7 +176,7 @@ interface MarginPositionDto {
   detail: Record<string, unknown>;
 }
 
-interface EquityPointDto {
+export interface EquityPointDto {
   ts: number;
   asset: string;
   equity: string;
@@ -192,7 +194,7 @@ export interface CandleDto {
   empty: boolean;
 }
 
-interface CandlesDto {
+export interface CandlesDto {
   symbol: string;
   /** Seconds. */
   resolution: number;
@@ -211,7 +213,7 @@ export interface LogLineDto {
   line: Record<string, unknown>;
 }
 
-interface Page<T> {
+export interface Page<T> {
   items: T[];
   total: number;
   limit: number;

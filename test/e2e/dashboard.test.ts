@@ -219,6 +219,8 @@ describe('the dashboard (mizan run --serve, in chromium)', () => {
     // Confirmed: cancelled on the venue, in the journal, and gone from the page (from the stream).
     await page.locator(`[data-testid=open-orders] tr[data-id="${id}"]`).getByTestId('cancel-order').click();
     expect(await page.getByTestId('confirm').textContent()).toContain(id);
+    // A dialog without a reason field shows no "null" where that field would be.
+    expect(await page.getByTestId('confirm').textContent()).not.toContain('null');
     await page.getByTestId('confirm-ok').click();
     await waitFor('the order cancelled in the journal', () => journal(a, (j) => j.order(id)?.status) === 'cancelled', 15_000, a.child, 100);
     await page.locator(`[data-testid=open-orders] tr[data-id="${id}"]`).waitFor({ state: 'detached', timeout: 10_000 });
@@ -327,6 +329,15 @@ describe('the dashboard (mizan run --serve, in chromium)', () => {
     await page.locator('[data-testid=logs] .log', { hasText: probe }).first().waitFor({ timeout: 15_000 });
     await shot('logs');
   }, 120_000);
+
+  it('shows the overview for an unknown route, even a name every object has, and draws the next route', async () => {
+    await page.goto(`${a.base}/#/constructor`);
+    await page.getByTestId('trading-state').waitFor({ timeout: 10_000 });
+    expect(await page.locator('main h1').textContent()).toMatch(/: overview$/);
+    await page.goto(`${a.base}/#/orders`);
+    await page.getByTestId('open-orders').waitFor({ timeout: 10_000 });
+    expect(await page.locator('main h1').textContent()).toMatch(/: open orders$/);
+  }, 30_000);
 
   it("draws a strategy's candles with its fills as markers", async () => {
     await waitFor('a btc-sma fill', () => journal(a, (j) => j.fills().some((f) => f.strategy === 'btc-sma')), 90_000, a.child, 500);

@@ -1,3 +1,4 @@
+// @ts-check
 // mizan's dashboard: plain JavaScript served by the bot (no framework, no CDN). The bots it shows
 // (this one and any others added on the Bots page) are kept with their tokens in the browser's
 // storage: localStorage when "remember on this device" is ticked, else sessionStorage (forgotten
@@ -5,14 +6,29 @@
 // a URL.
 import { ApiError, Bot } from './bot.js';
 import { candleChart, equityCharts } from './charts.js';
-import { badge, clear, confirmAction, duration, h, live, signClass, stateBadge, table, time, toast } from './ui.js';
+import { badge, byId, clear, confirmAction, duration, h, live, signClass, stateBadge, table, time, toast } from './ui.js';
 import { booksPage, fmt, positionsPage } from './market-pages.js';
+
+/** @typedef {import('./bot.js').BotEntry} BotEntry */
+/** @typedef {import('./bot.js').OrderDto} OrderDto */
+/** @typedef {import('./bot.js').FillDto} FillDto */
+/** @typedef {import('./bot.js').DenialDto} DenialDto */
+/** @typedef {import('./bot.js').LogLineDto} LogLineDto */
+/** @typedef {import('./ui.js').Child} Child */
+/**
+ * A page: drawn into `el` for `bot` (the route's further parts in `args`); returns what stops it.
+ * @typedef {(el: HTMLElement, bot: Bot, args: string[]) => () => void} Page
+ */
 
 const KEY = 'mizan.dashboard.bots';
 const SELECTED = 'mizan.dashboard.selected';
 const HOME = 'this';
 
 // ------------------------------------------------------------------------------------ the bots
+/**
+ * @param {Storage} storage
+ * @returns {BotEntry[]}
+ */
 function readList(storage) {
   try {
     const v = JSON.parse(storage.getItem(KEY) ?? '[]');
@@ -24,6 +40,7 @@ function readList(storage) {
 
 function loadEntries() {
   const seen = new Set();
+  /** @type {BotEntry[]} */
   const out = [];
   for (const e of [...readList(localStorage).map((x) => ({ ...x, remember: true })), ...readList(sessionStorage).map((x) => ({ ...x, remember: false }))]) {
     if (seen.has(e.id)) continue;
@@ -43,6 +60,7 @@ function saveEntries() {
 /** @type {Map<string, Bot>} */
 const bots = new Map();
 
+/** @param {BotEntry} entry */
 function addBot(entry) {
   const bot = new Bot(entry);
   bots.set(entry.id, bot);
@@ -53,6 +71,7 @@ function addBot(entry) {
   return bot;
 }
 
+/** @param {string} id */
 function removeBot(id) {
   const b = bots.get(id);
   if (!b) return;
@@ -67,25 +86,26 @@ function selected() {
 }
 
 // ------------------------------------------------------------------------------------ chrome
-const main = () => document.getElementById('main');
+const main = () => byId('main', HTMLElement);
 
 function renderChrome() {
   const bot = selected();
-  const sel = document.getElementById('bot-select');
+  const sel = byId('bot-select', HTMLSelectElement);
   clear(sel);
   for (const b of bots.values()) sel.append(h('option', { value: b.entry.id, selected: b === bot }, b.name));
-  const conn = document.getElementById('connection');
+  const conn = byId('connection', HTMLSpanElement);
   clear(conn);
   if (bot) conn.append(connectionBadge(bot));
-  const list = document.getElementById('strategy-links');
+  const list = byId('strategy-links', HTMLSpanElement);
   clear(list);
   if (bot)
     for (const s of bot.strategies.values())
       list.append(h('a', { href: `#/strategy/${encodeURIComponent(s.name)}`, 'data-route': `strategy/${s.name}` }, s.name));
   const route = currentRoute();
-  for (const a of document.querySelectorAll('nav a')) a.classList.toggle('current', a.dataset.route === route.join('/'));
+  for (const a of document.querySelectorAll('nav a')) if (a instanceof HTMLElement) a.classList.toggle('current', a.dataset.route === route.join('/'));
 }
 
+/** @param {Bot} bot */
 function connectionBadge(bot) {
   const el = badge(bot.state === 'live' ? 'live' : bot.state, bot.state === 'live' ? 'ok' : bot.state === 'error' ? 'bad' : 'warn');
   el.dataset.testid = 'connection';
@@ -99,6 +119,7 @@ function currentRoute() {
 }
 
 // ------------------------------------------------------------------------------------ pages
+/** @type {(() => void) | null} stops the page drawn */
 let page = null;
 
 function render() {
@@ -108,7 +129,8 @@ function render() {
   clear(el);
   renderChrome();
   const route = currentRoute();
-  if (bots.size === 0 || route[0] === 'connect') {
+  const bot = selected(); // undefined: no bot yet
+  if (!bot || route[0] === 'connect') {
     page = connectPage(el);
     return;
   }
@@ -116,7 +138,7 @@ function render() {
     page = botsPage(el);
     return;
   }
-  const bot = selected();
+  /** @type {Record<string, Page>} */
   const pages = {
     overview: overviewPage,
     positions: positionsPage,
@@ -127,10 +149,17 @@ function render() {
     logs: logsPage,
     strategy: strategyPage,
   };
-  const fn = pages[route[0]] ?? overviewPage;
-  page = fn(el, bot, route.slice(1));
+  // Own names only: a route such as #/constructor is not a page.
+  const [name = 'overview', ...args] = route;
+  const fn = (Object.hasOwn(pages, name) && pages[name]) || overviewPage;
+  page = fn(el, bot, args);
 }
 
+/**
+ * @param {Bot} bot
+ * @param {string} what done (for the toast)
+ * @param {() => Promise<unknown>} fn
+ */
 async function control(bot, what, fn) {
   try {
     const r = await fn();
@@ -138,11 +167,12 @@ async function control(bot, what, fn) {
     return r;
   } catch (err) {
     const hint = err instanceof ApiError && err.status === 403 && /control token/.test(err.message) ? ' (connect with the control token to steer the bot)' : '';
-    toast(`${bot.name}: ${what} failed: ${err.message}${hint}`, 'error');
+    toast(`${bot.name}: ${what} failed: ${/** @type {Error} */ (err).message}${hint}`, 'error');
     return undefined;
   }
 }
 
+/** @param {Bot} bot */
 function haltResume(bot) {
   const st = bot.status?.tradingState?.state;
   if (!st) return null;
@@ -186,6 +216,11 @@ function haltResume(bot) {
       );
 }
 
+/**
+ * @param {string} label
+ * @param {Child} value
+ * @param {{ class?: string, testid?: string, dataset?: Record<string, string>, title?: string }} [attrs]
+ */
 function stat(label, value, attrs = {}) {
   return h(
     'div',
@@ -195,6 +230,7 @@ function stat(label, value, attrs = {}) {
   );
 }
 
+/** @type {Page} */
 function overviewPage(el, bot) {
   const state = h('section', { class: 'panel' });
   const stats = h('section', { class: 'stats' });
@@ -216,6 +252,7 @@ function overviewPage(el, bot) {
   const charts = equityCharts(eqBox, ddBox);
   const offs = [
     live(bot, state, ['status', 'tradingState'], (box) => {
+      if (!bot.status) return; // drawn once loaded (live draws then)
       const t = bot.status.tradingState;
       put(
         box,
@@ -232,6 +269,7 @@ function overviewPage(el, bot) {
     }),
     live(bot, stats, ['status', 'tradingState'], (box) => {
       const s = bot.status;
+      if (!s) return;
       const f = fmt(bot);
       charts.format((v) => f.ref(v));
       eqHead.textContent = `Equity (${s.reference})`;
@@ -253,7 +291,10 @@ function overviewPage(el, bot) {
     }),
     live(bot, pnl, ['strategies', 'strategy'], (box) => {
       const f = fmt(bot);
-      const rows = [...bot.strategies.values()].flatMap((s) => (s.pnl.length ? s.pnl.map((p) => ({ s, p })) : [{ s, p: null }]));
+      const rows = [...bot.strategies.values()].flatMap(
+        /** @returns {{ s: import('./bot.js').StrategyDto, p: import('../port.js').PnlDto | null }[]} */ (s) =>
+          s.pnl.length ? s.pnl.map((p) => ({ s, p })) : [{ s, p: null }],
+      );
       box.append(
         table(
           [
@@ -280,6 +321,11 @@ function overviewPage(el, bot) {
   };
 }
 
+/**
+ * @param {Bot} bot
+ * @param {OrderDto[]} orders
+ * @param {string} testid
+ */
 function ordersTable(bot, orders, testid) {
   return table(
     [
@@ -321,9 +367,11 @@ function ordersTable(bot, orders, testid) {
   );
 }
 
+/** @type {(bot: Bot, strategy?: string) => OrderDto[]} */
 const openOrdersOf = (bot, strategy) =>
   [...bot.openOrders.values()].filter((o) => !strategy || o.strategy === strategy).sort((a, b) => b.createdAt - a.createdAt);
 
+/** @type {Page} */
 function ordersPage(el, bot) {
   const open = h('section', {});
   const recent = h('section', {});
@@ -357,7 +405,8 @@ function ordersPage(el, bot) {
       });
   loadRecent();
   // The history is read again after each burst of order changes the stream announces.
-  let pending = null;
+  /** @type {number | undefined} */
+  let pending;
   const offs = [
     live(bot, open, ['order'], (box) => box.append(ordersTable(bot, openOrdersOf(bot), 'open-orders'))),
     bot.on((topic) => {
@@ -372,6 +421,10 @@ function ordersPage(el, bot) {
   };
 }
 
+/**
+ * @param {FillDto[]} fills
+ * @param {string} testid
+ */
 function fillsTable(fills, testid) {
   return table(
     [
@@ -389,12 +442,17 @@ function fillsTable(fills, testid) {
   );
 }
 
+/** @type {Page} */
 function fillsPage(el, bot) {
   const box = h('section', {});
   el.append(h('h1', {}, `${bot.name}: fills`), box);
   return live(bot, box, ['fill'], (b) => b.append(fillsTable(bot.fills.slice(0, 200), 'fills')));
 }
 
+/**
+ * @param {DenialDto[]} denials
+ * @param {string} testid
+ */
 function denialsTable(denials, testid) {
   return table(
     [
@@ -410,6 +468,7 @@ function denialsTable(denials, testid) {
   );
 }
 
+/** @type {Page} */
 function denialsPage(el, bot) {
   const box = h('section', {});
   el.append(
@@ -420,8 +479,10 @@ function denialsPage(el, bot) {
   return live(bot, box, ['denial'], (b) => b.append(denialsTable(bot.denials, 'denials')));
 }
 
+/** @type {Record<number, string>} pino's level names */
 const LEVEL = { 10: 'trace', 20: 'debug', 30: 'info', 40: 'warn', 50: 'error', 60: 'fatal' };
 
+/** @type {Page} */
 function logsPage(el, bot) {
   const level = h(
     'select',
@@ -430,6 +491,7 @@ function logsPage(el, bot) {
   );
   const box = h('pre', { class: 'logs', testid: 'logs' });
   const min = () => Number(Object.entries(LEVEL).find(([, n]) => n === level.value)?.[0] ?? 30);
+  /** @param {LogLineDto} l */
   const line = (l) => {
     const extra = { ...l.line };
     for (const k of ['level', 'time', 'msg', 'pid', 'hostname']) delete extra[k];
@@ -449,12 +511,13 @@ function logsPage(el, bot) {
     if (topic !== 'log' || data.level < min()) return;
     const atEnd = box.scrollTop + box.clientHeight >= box.scrollHeight - 20;
     box.append(line(data));
-    while (box.childElementCount > 1000) box.firstElementChild.remove();
+    while (box.childElementCount > 1000) box.firstElementChild?.remove();
     if (atEnd) box.scrollTop = box.scrollHeight;
   });
 }
 
-function strategyPage(el, bot, [name]) {
+/** @type {Page} */
+function strategyPage(el, bot, [name = '']) {
   const head = h('section', { class: 'panel' });
   const charts = h('section', {});
   const orders = h('section', {});
@@ -479,7 +542,9 @@ function strategyPage(el, bot, [name]) {
     const off = bot.on((t) => t === 'load' && render());
     return off;
   }
+  /** @type {FillDto[]} */
   let fills = [];
+  /** @type {Map<string, { chart: ReturnType<typeof candleChart>, box: HTMLElement }>} */
   const byMarket = new Map();
   for (const m of s0.markets) {
     const box = h('div', { class: 'chart', testid: `candles-${m}` });
@@ -497,7 +562,8 @@ function strategyPage(el, bot, [name]) {
   };
   // The strategy's declared plots over its candles: read with the candles, then after each candle
   // of its markets closes (the strategy draws on it).
-  let plotsPending = null;
+  /** @type {number | undefined} */
+  let plotsPending;
   const loadPlots = () =>
     bot
       .get(`/api/v1/strategies/${encodeURIComponent(name)}/plots`)
@@ -630,8 +696,9 @@ function strategyPage(el, bot, [name]) {
         drawFills();
         mark();
       }
-      if (topic === 'candle' && data.resolution === s0.resolution && byMarket.has(data.symbol)) {
-        const { chart, box } = byMarket.get(data.symbol);
+      const drawn = topic === 'candle' && data.resolution === s0.resolution ? byMarket.get(data.symbol) : undefined;
+      if (topic === 'candle' && drawn) {
+        const { chart, box } = drawn;
         chart.add(data.candle);
         box.dataset.candles = String(Number(box.dataset.candles ?? 0) + 1);
         clearTimeout(plotsPending);
@@ -647,11 +714,16 @@ function strategyPage(el, bot, [name]) {
 }
 
 // ------------------------------------------------------------------------------------ bots
-/** Append the children that are not null (DOM append would write "null"). */
+/**
+ * Append the children that are not null (DOM append would write "null").
+ * @param {HTMLElement} el
+ * @param {(Node | string | null | undefined | false)[]} children
+ */
 function put(el, ...children) {
   el.append(...children.filter((c) => c !== null && c !== undefined && c !== false));
 }
 
+/** @param {Bot} bot */
 function botCard(bot) {
   const card = h('article', { class: 'card', testid: 'bot-card', dataset: { url: bot.base } });
   const draw = () => {
@@ -719,6 +791,7 @@ function botCard(bot) {
   return { card, off };
 }
 
+/** @param {HTMLElement} el */
 function botsPage(el) {
   const grid = h('section', { class: 'cards', testid: 'bot-cards' });
   const name = h('input', { type: 'text', name: 'name', placeholder: 'name (e.g. server 2)', required: true, testid: 'add-name' });
@@ -766,6 +839,7 @@ function botsPage(el) {
   return () => cards.forEach((c) => c.off());
 }
 
+/** @param {HTMLElement} el */
 function connectPage(el) {
   const home = bots.get(HOME);
   const token = h('input', { type: 'password', id: 'token', required: true, autocomplete: 'off', testid: 'token', minlength: 16 });
@@ -786,9 +860,9 @@ function connectPage(el) {
             await new Bot(entry).get('/api/v1/status');
           } catch (x) {
             err.textContent =
-              x.status === 401
+              x instanceof ApiError && x.status === 401
                 ? 'This token is refused: give the read-only or the control token the bot printed at start (or set in MIZAN_SERVER_TOKEN / MIZAN_SERVER_CONTROL_TOKEN).'
-                : x.message;
+                : /** @type {Error} */ (x).message;
             submit.disabled = false;
             return;
           }
@@ -821,12 +895,13 @@ function connectPage(el) {
 
 // ------------------------------------------------------------------------------------ start
 for (const e of loadEntries()) addBot(e);
-document.getElementById('bot-select').addEventListener('change', (e) => {
-  sessionStorage.setItem(SELECTED, e.target.value);
+const botSelect = byId('bot-select', HTMLSelectElement);
+botSelect.addEventListener('change', () => {
+  sessionStorage.setItem(SELECTED, botSelect.value);
   if (currentRoute()[0] === 'bots' || currentRoute()[0] === 'strategy') location.hash = '#/overview';
   render();
 });
-document.getElementById('forget').addEventListener('click', () => {
+byId('forget', HTMLButtonElement).addEventListener('click', () => {
   for (const id of [...bots.keys()]) removeBot(id);
   localStorage.removeItem(KEY);
   sessionStorage.removeItem(KEY);

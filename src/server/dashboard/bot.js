@@ -1,3 +1,4 @@
+// @ts-check
 // One bot as the dashboard sees it: its HTTP API (a token in the Authorization header) and its
 // WebSocket stream (the token as the subprotocol `bearer.<token>`: a browser cannot set headers on a
 // WebSocket). On each (re)connection the state is read once over HTTP, then kept current from the
@@ -5,7 +6,63 @@
 
 import { EquitySeries } from './series.js';
 
+// The wire shapes, from the server's own types (src/server/port.ts).
+/** @typedef {import('../port.js').StatusDto} StatusDto */
+/** @typedef {import('../port.js').TradingStateDto} TradingStateDto */
+/** @typedef {import('../port.js').StrategyDto} StrategyDto */
+/** @typedef {import('../port.js').OrderDto} OrderDto */
+/** @typedef {import('../port.js').FillDto} FillDto */
+/** @typedef {import('../port.js').DenialDto} DenialDto */
+/** @typedef {import('../port.js').LogLineDto} LogLineDto */
+/** @typedef {import('../port.js').BotEvent} BotEvent */
+/** @typedef {Extract<BotEvent, { type: 'strategy' }>} StrategyEvent */
+/** @typedef {Extract<BotEvent, { type: 'candle' }>} CandleEvent */
+/**
+ * What the stream sends: a hello first, the status every 2 s, and the bot's events.
+ * @typedef {BotEvent | { type: 'status', status: StatusDto } | { type: 'hello', topics: string[], status: StatusDto }} StreamMessage
+ */
+/**
+ * What a GET of `path` answers (src/server/server.ts; a query string does not change the shape).
+ * @template {string} P
+ * @typedef {P extends `/api/v1/status${Query}` ? StatusDto
+ *   : P extends `/api/v1/strategies${Query}` ? { strategies: StrategyDto[] }
+ *   : P extends `/api/v1/strategies/${string}/plots${Query}` ? { plots: import('../port.js').PlotDto[] }
+ *   : P extends `/api/v1/orders${Query}` ? import('../port.js').Page<OrderDto>
+ *   : P extends `/api/v1/fills${Query}` ? import('../port.js').Page<FillDto>
+ *   : P extends `/api/v1/equity${Query}` ? { points: import('../port.js').EquityPointDto[] }
+ *   : P extends `/api/v1/logs${Query}` ? { lines: LogLineDto[] }
+ *   : P extends `/api/v1/candles${Query}` ? import('../port.js').CandlesDto
+ *   : P extends `/api/v1/books${Query}` ? { books: import('../port.js').BookDto[] }
+ *   : P extends `/api/v1/balances${Query}` ? { accounts: Record<string, import('../port.js').BalanceDto[]> }
+ *   : P extends `/api/v1/margin/positions${Query}` ? { positions: import('../port.js').MarginPositionDto[] }
+ *   : never} Answer
+ */
+/** @typedef {'' | `?${string}`} Query */
+
+/** @typedef {'idle' | 'connecting' | 'live' | 'error'} ConnectionState */
+/**
+ * What the bot announces to its views: a topic and its data.
+ * @typedef {['connection', { state: ConnectionState, error: string }]
+ *   | ['load', null]
+ *   | ['strategies', null]
+ *   | ['status', StatusDto]
+ *   | ['tradingState', TradingStateDto]
+ *   | ['order', OrderDto]
+ *   | ['fill', FillDto]
+ *   | ['denial', DenialDto]
+ *   | ['strategy', StrategyEvent]
+ *   | ['log', LogLineDto]
+ *   | ['candle', CandleEvent]} Announcement
+ */
+/** @typedef {Announcement[0]} Topic */
+/** @typedef {(...a: Announcement) => void} Listener */
+/** @typedef {{ id: string, name: string, url: string, token: string, remember?: boolean }} BotEntry a bot the dashboard shows, kept in the browser's storage */
+
 export class ApiError extends Error {
+  /**
+   * @param {number} status the HTTP status (0: no answer)
+   * @param {string} message
+   */
   constructor(status, message) {
     super(message);
     this.status = status;
@@ -17,48 +74,81 @@ const KEEP_LOGS = 1000;
 const KEEP_DENIALS = 300;
 
 export class Bot {
-  /** @param {{id: string, name: string, url: string, token: string, remember?: boolean}} entry */
+  /** @param {BotEntry} entry */
   constructor(entry) {
     this.entry = entry;
     this.base = entry.url.replace(/\/+$/, '');
-    this.state = 'idle'; // idle | connecting | live | error
+    /** @type {ConnectionState} */
+    this.state = 'idle';
     this.error = '';
+    /** @type {StatusDto | null} */
     this.status = null;
+    /** @type {Map<string, StrategyDto>} by name */
     this.strategies = new Map();
+    /** @type {Map<string, OrderDto>} by client order id */
     this.openOrders = new Map();
+    /** @type {FillDto[]} newest first */
     this.fills = [];
+    /** @type {DenialDto[]} newest first */
     this.denials = [];
+    /** @type {LogLineDto[]} oldest first */
     this.logs = [];
     this.equity = new EquitySeries(); // one value per period (series.js), capped
+    /** @type {Set<Listener>} */
     this.listeners = new Set();
+    /** @type {WebSocket | null} */
     this.ws = null;
     this.retryMs = 1000;
-    this.timer = null;
+    /** @type {number | undefined} */
+    this.timer = undefined;
     this.stopped = true;
-    this.refreshTimer = null;
+    /** @type {number | undefined} */
+    this.refreshTimer = undefined;
   }
 
   get name() {
     return this.entry.name;
   }
 
+  /**
+   * @overload
+   * @param {Listener} fn told each topic with its data
+   * @returns {() => void} stops listening
+   */
+  /**
+   * @overload
+   * @param {(topic: Topic) => void} fn told each topic
+   * @returns {() => void} stops listening
+   */
+  /** @param {Listener | ((topic: Topic) => void)} fn */
   on(fn) {
-    this.listeners.add(fn);
-    return () => this.listeners.delete(fn);
+    const l = /** @type {Listener} */ (fn);
+    this.listeners.add(l);
+    return () => this.listeners.delete(l);
   }
 
-  emit(topic, data) {
+  /** @param {Announcement} a */
+  emit(...a) {
+    const [topic] = a;
     for (const l of [...this.listeners]) {
       try {
-        l(topic, data);
+        l(...a);
       } catch (err) {
         console.error('dashboard: a view failed on', topic, err);
       }
     }
   }
 
+  /**
+   * @param {'GET' | 'POST'} method
+   * @param {string} path
+   * @param {unknown} [body]
+   * @returns {Promise<unknown>}
+   */
   async request(method, path, body) {
+    /** @type {Record<string, string>} */
     const headers = { authorization: `Bearer ${this.entry.token}` };
+    /** @type {RequestInit} */
     const init = { method, headers, cache: 'no-store', credentials: 'omit' };
     if (body !== undefined) {
       headers['content-type'] = 'application/json';
@@ -74,6 +164,7 @@ export class Bot {
       );
     }
     const text = await r.text();
+    /** @type {{ error?: { message?: string } }} */
     let json = {};
     try {
       json = text ? JSON.parse(text) : {};
@@ -84,10 +175,19 @@ export class Bot {
     return json;
   }
 
+  /**
+   * @template {string} P
+   * @param {P} path
+   * @returns {Promise<Answer<P>>}
+   */
   get(path) {
-    return this.request('GET', path);
+    return /** @type {Promise<Answer<P>>} */ (this.request('GET', path));
   }
 
+  /**
+   * @param {string} path
+   * @param {unknown} [body]
+   */
   post(path, body = {}) {
     return this.request('POST', path, body);
   }
@@ -105,6 +205,10 @@ export class Bot {
     this.ws = null;
   }
 
+  /**
+   * @param {ConnectionState} state
+   * @param {string} [error]
+   */
   setState(state, error = '') {
     this.state = state;
     this.error = error;
@@ -119,18 +223,20 @@ export class Bot {
     try {
       ws = new WebSocket(url, ['mizan.v1', `bearer.${this.entry.token}`]);
     } catch (err) {
-      this.setState('error', `cannot open ${url}: ${err.message}`);
+      this.setState('error', `cannot open ${url}: ${/** @type {Error} */ (err).message}`);
       return;
     }
     this.ws = ws;
     let opened = false;
     let loaded = false;
+    /** @type {StreamMessage[]} */
     const early = [];
     ws.onopen = () => {
       opened = true;
       this.retryMs = 1000;
     };
     ws.onmessage = (m) => {
+      /** @type {StreamMessage} */
       let msg;
       try {
         msg = JSON.parse(m.data);
@@ -145,7 +251,7 @@ export class Bot {
             for (const e of early.splice(0)) this.apply(e);
             this.setState('live');
           })
-          .catch((err) => this.setState('error', err.message));
+          .catch((/** @type {Error} */ err) => this.setState('error', err.message));
         return;
       }
       if (loaded) this.apply(msg);
@@ -160,7 +266,7 @@ export class Bot {
         // locks an address out after repeated failures).
         this.get('/api/v1/status')
           .then(() => this.retry('the stream closed'))
-          .catch((err) => {
+          .catch((/** @type {ApiError} */ err) => {
             if (err.status === 401 || err.status === 403) this.setState('error', err.message);
             else this.retry(err.message);
           });
@@ -170,6 +276,7 @@ export class Bot {
     };
   }
 
+  /** @param {string} why */
   retry(why) {
     this.setState('error', `${why}; reconnecting in ${Math.round(this.retryMs / 1000)} s`);
     clearTimeout(this.timer);
@@ -198,10 +305,12 @@ export class Bot {
     this.emit('load', null);
   }
 
+  /** @param {StrategyDto[]} list */
   setStrategies(list) {
     this.strategies = new Map(list.map((s) => [s.name, s]));
   }
 
+  /** @param {StreamMessage} msg */
   apply(msg) {
     switch (msg.type) {
       case 'status':
@@ -260,7 +369,7 @@ export class Bot {
   refreshStrategiesSoon() {
     if (this.refreshTimer) return;
     this.refreshTimer = setTimeout(() => {
-      this.refreshTimer = null;
+      this.refreshTimer = undefined;
       this.get('/api/v1/strategies')
         .then((r) => {
           this.setStrategies(r.strategies);

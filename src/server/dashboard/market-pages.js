@@ -1,11 +1,19 @@
+// @ts-check
 // The Books and Positions pages, and amounts shown at each market's precision (the bot's status
 // lists every market's decimals: prices and quantities as the exchange writes them, money in an
 // asset at that asset's decimals, the reference asset's for equity).
 import { ago, badge, clear, h, live, money, signClass, table, time, toast } from './ui.js';
 
-/** Formatters of the bot's markets and assets (a value with its full digits stays in the title). */
+/** @typedef {import('./bot.js').Bot} Bot */
+/** @typedef {string | number | null | undefined} Amount a decimal string (or a number) */
+
+/**
+ * Formatters of the bot's markets and assets (a value with its full digits stays in the title).
+ * @param {Bot} bot
+ */
 export function fmt(bot) {
   const markets = new Map((bot.status?.markets ?? []).map((m) => [m.symbol, m]));
+  /** @type {Map<string, number>} decimals by asset */
   const assets = new Map();
   for (const m of markets.values()) {
     assets.set(m.base, m.basePrecision);
@@ -13,16 +21,27 @@ export function fmt(bot) {
   }
   const refDp = bot.status?.referencePrecision ?? 2;
   return {
+    /** @type {(symbol: string, v: Amount) => string} */
     price: (symbol, v) => money(v, markets.get(symbol)?.pricePrecision ?? 8),
+    /** @type {(symbol: string, v: Amount) => string} */
     qty: (symbol, v) => money(v, markets.get(symbol)?.quantityPrecision ?? 8),
+    /** @type {(symbol: string, v: Amount) => string} */
     base: (symbol, v) => money(v, markets.get(symbol)?.basePrecision ?? 8),
+    /** @type {(symbol: string, v: Amount) => string} */
     quote: (symbol, v) => money(v, markets.get(symbol)?.quotePrecision ?? 8),
+    /** @type {(asset: string, v: Amount) => string} */
     asset: (asset, v) => money(v, assets.get(asset) ?? 8),
+    /** @type {(v: Amount) => string} */
     ref: (v) => money(v, refDp),
+    /** @type {(symbol: string) => string} */
     quoteOf: (symbol) => markets.get(symbol)?.quote ?? '',
   };
 }
 
+/**
+ * @param {HTMLElement} el
+ * @param {Bot} bot
+ */
 export function booksPage(el, bot) {
   const box = h('section', {});
   el.append(
@@ -30,12 +49,15 @@ export function booksPage(el, bot) {
     h('p', { class: 'muted' }, 'Best bid and ask, the spread, and the quantity resting within 1 % of the mid on each side.'),
     box,
   );
+  /** @type {import('../port.js').BookDto[] | null} */
   let books = null;
   let error = '';
+  /** @param {HTMLElement} b */
   const draw = (b) => {
     if (error) b.append(h('p', { class: 'error' }, error));
     if (!books) return;
     const f = fmt(bot);
+    /** @type {(x: import('../port.js').BookDto, l: import('../port.js').LevelDto | null) => string} */
     const lvl = (x, l) => (l ? `${f.price(x.symbol, l.price)} × ${f.qty(x.symbol, l.quantity)}` : '—');
     b.append(
       table(
@@ -99,6 +121,10 @@ export function booksPage(el, bot) {
   return off;
 }
 
+/**
+ * @param {HTMLElement} el
+ * @param {Bot} bot
+ */
 export function positionsPage(el, bot) {
   const spot = h('section', {});
   const bal = h('section', {});
@@ -142,7 +168,8 @@ export function positionsPage(el, bot) {
   });
   // Balances and margin positions change with fills: read again after each burst of them. The
   // positions' price and value move with the market: their strategies are read with each status.
-  let pending = null;
+  /** @type {number | undefined} */
+  let pending;
   const read = () => {
     Promise.all([bot.get('/api/v1/balances'), bot.get('/api/v1/margin/positions')])
       .then(([b, m]) => {

@@ -1,3 +1,4 @@
+// @ts-check
 // The equity series the overview draws: one point per period of `step` seconds at the period's start
 // (a real time axis: lightweight-charts spaces points evenly, so periods without a point are given
 // as whitespace and every period has the same width). The journal's history (a point a minute) and
@@ -10,15 +11,23 @@ export const CAP = 1500;
 /** Periods missing between two values that are bridged by the earlier value (a late journal write), not left blank. */
 const BRIDGE = 2;
 
+/** @typedef {{ time: number, value?: number }} EquityPoint a period (seconds) and its value; none: whitespace */
+
 export class EquitySeries {
+  /** @param {number} [cap] the most periods drawn */
   constructor(cap = CAP) {
     this.cap = cap;
-    this.step = STEPS[0];
+    /** @type {number} seconds of a period */
+    this.step = /** @type {number} */ (STEPS[0]);
     /** @type {{ t: number, v: number }[]} period starts (seconds), ascending, no two equal */
     this.values = [];
   }
 
-  /** A value at `ms`; one older than the last period is ignored (the stream can repeat the past). */
+  /**
+   * A value at `ms`; one older than the last period is ignored (the stream can repeat the past).
+   * @param {number} ms
+   * @param {number} v
+   */
   add(ms, v) {
     if (!Number.isFinite(v) || !Number.isFinite(ms)) return;
     const t = Math.floor(ms / 1000 / this.step) * this.step;
@@ -31,13 +40,16 @@ export class EquitySeries {
 
   /** Periods from the first value to the last. */
   span() {
-    if (this.values.length === 0) return 0;
-    return (this.values[this.values.length - 1].t - this.values[0].t) / this.step + 1;
+    const first = this.values[0];
+    const last = this.values[this.values.length - 1];
+    if (!first || !last) return 0;
+    return (last.t - first.t) / this.step + 1;
   }
 
   coarsen() {
     const i = STEPS.indexOf(this.step);
-    const next = i >= 0 && i < STEPS.length - 1 ? STEPS[i + 1] : this.step * 2;
+    const next = (i >= 0 ? STEPS[i + 1] : undefined) ?? this.step * 2;
+    /** @type {{ t: number, v: number }[]} */
     const merged = [];
     for (const p of this.values) {
       const t = Math.floor(p.t / next) * next;
@@ -49,9 +61,14 @@ export class EquitySeries {
     this.values = merged;
   }
 
-  /** Every period from the first to the last: { time, value } or whitespace { time } (no value known). */
+  /**
+   * Every period from the first to the last: { time, value } or whitespace { time } (no value known).
+   * @returns {EquityPoint[]}
+   */
   points() {
+    /** @type {EquityPoint[]} */
     const out = [];
+    /** @type {{ t: number, v: number } | undefined} */
     let prev;
     for (const p of this.values) {
       if (prev) {
