@@ -20,6 +20,7 @@ import { startBot, type Bot } from '../../src/runtime/bot.js';
 import { runBacktest } from '../../src/backtest/run.js';
 import { allocColumns } from '../../src/market/files/columns.js';
 import { Journal } from '../../src/store/journal.js';
+import { waitFor } from '../support/wait-for.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'mizan-pvb-'));
 let bot: Bot | undefined;
@@ -41,10 +42,14 @@ paper: { balances: { USDT: 10000 } }
 journal: { file: ${journalFile} }
 `);
     bot = await startBot(paperConfig, { logger: silentLogger, intervals: { statusEveryMs: 0 } });
-    const deadline = Date.now() + 40_000;
     // Wait for filled orders (what the test compares), not fills: one market order can fill in pieces.
     const filledOrders = () => [...bot!.engine.orders.values()].filter((o) => o.strategy === 'sma' && o.state === 'filled').length;
-    while (Date.now() < deadline && filledOrders() < 6) await new Promise((r) => setTimeout(r, 250));
+    await waitFor(() => filledOrders() >= 6, {
+      what: "6 of sma's orders filled",
+      timeout: 60_000,
+      interval: 250,
+      detail: () => `filled orders: ${filledOrders()}`,
+    });
     const window = bot.core.candleWindow('BTCUSDT', 1);
     await bot.stop();
     bot = undefined;

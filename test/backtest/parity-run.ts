@@ -15,6 +15,7 @@ import { runBacktest } from '../../src/backtest/run.js';
 import { allocColumns } from '../../src/market/files/columns.js';
 import type { ParityLog } from './fixtures/parity-probe.js';
 import { REPO } from './helpers.js';
+import { waitFor } from '../support/wait-for.js';
 
 export type { ParityLog };
 
@@ -54,8 +55,12 @@ journal: { file: ${join(dir, `paper-${Date.now()}.sqlite`)} }
 `),
         { logger: silentLogger, intervals: { statusEveryMs: 0 } },
       );
-      const deadline = Date.now() + 45_000;
-      while (Date.now() < deadline && !done(logs())) await new Promise((r) => setTimeout(r, 250));
+      await waitFor(() => done(logs()), {
+        what: "the paper run to reach the test's condition (candles, fills, alerts)",
+        timeout: 60_000,
+        interval: 250,
+        detail: () => JSON.stringify(logs()).slice(-3000),
+      });
       const window = bot.core.candleWindow('BTCUSDT', 1);
       await bot.stop();
       bot = undefined;

@@ -210,10 +210,14 @@ describe('the dashboard (mizan run --serve, in chromium)', () => {
     const sells = rungs.filter((r) => r.side === 'sell').sort((x, y) => y.price - x.price);
     const id = (buys[0] ?? sells[0])!.id;
     const grid = page.locator(`[data-testid=open-orders] tr[data-id="${id}"]`);
-    // Dismissed: nothing is sent (the order is not cancelled; the API logs no cancel).
+    const cancelUrl = `/api/v1/orders/${encodeURIComponent(id)}/cancel`;
+    const cancelsSent = () => requested.filter((u) => u.endsWith(cancelUrl)).length;
+    // Dismissed: the dialog closes and nothing is sent (the order is not cancelled; the API logs no
+    // cancel). Checked again below, after the confirmed cancel: exactly one was ever sent.
     await grid.getByTestId('cancel-order').click();
     await page.getByTestId('confirm-cancel').click();
-    await sleep(500);
+    await page.getByTestId('confirm').waitFor({ state: 'hidden', timeout: 10_000 });
+    expect(cancelsSent()).toBe(0);
     expect(journal(a, (j) => j.order(id))?.status).not.toBe('cancelled');
     expect(a.child.lines().some((l) => l.msg === 'api: cancel order')).toBe(false);
     // Confirmed: cancelled on the venue, in the journal, and gone from the page (from the stream).
@@ -226,7 +230,10 @@ describe('the dashboard (mizan run --serve, in chromium)', () => {
     await page.locator(`[data-testid=open-orders] tr[data-id="${id}"]`).waitFor({ state: 'detached', timeout: 10_000 });
     const rows = ((await api(a, `/api/v1/orders?strategy=btc-grid&limit=500`, A.read)).items as Json[]).filter((o) => o.clientOrderId === id);
     expect(rows[0]).toMatchObject({ status: 'cancelled', final: true });
-    expect(a.child.lines().some((l) => l.msg === 'api: cancel order' && l.clientOrderId === id)).toBe(true);
+    // The confirmed cancel is the only one the page sent and the API handled: the dismissed
+    // confirmation sent none, not even late (it would have come before this one).
+    expect(cancelsSent()).toBe(1);
+    expect(a.child.lines().filter((l) => l.msg === 'api: cancel order' && l.clientOrderId === id)).toHaveLength(1);
   }, 60_000);
 
   it('halts the bot from the page (a reason required, confirmed) and resumes it', async () => {

@@ -39,13 +39,18 @@ describe('paper mode: an emptied book and drawdown protection', () => {
     });
     const sim = bot.embedded!.sim;
     const priced = () => bot.portfolio.equity(Date.now()).unpriced.length === 0;
+    // The equity samples that reach the protections, counted (every one goes through onEquity).
+    let fed = 0;
+    const onEquity = bot.risk.onEquity.bind(bot.risk);
+    bot.risk.onEquity = (ts, equity) => (fed++, onEquity(ts, equity));
     try {
       // The simulator's BTCUSDT book as it starts: the account's peak.
       await waitFor('BTC priced by the book', priced, 20_000);
       const mid = bot.kernel.prices.mark('BTCUSDT')!;
       const full = () => sim.replaceBook('BTCUSDT', [{ price: mid.minus(5), quantity: d('5') }], [{ price: mid.plus(5), quantity: d('5') }]);
       // A few priced samples: the peak.
-      await new Promise((r) => setTimeout(r, 500));
+      await waitFor('three priced samples fed to the protections', () => fed >= 3, 20_000);
+      expect(bot.risk.protections.memo.peak).toBeDefined();
       // The book is emptied (as during a resync), no trade was ever printed: BTC has no price.
       const empty = () => sim.replaceBook('BTCUSDT', [], []);
       empty();
@@ -71,7 +76,8 @@ describe('paper mode: an emptied book and drawdown protection', () => {
         },
         20_000,
       );
-      await new Promise((r) => setTimeout(r, 500));
+      const fedPriced = fed;
+      await waitFor('five priced samples fed to the protections again', () => fed >= fedPriced + 5, 20_000);
       expect(bot.risk.state.state).toBe('active');
     } finally {
       await bot.stop();

@@ -17,6 +17,7 @@ import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { Journal } from '../../src/store/journal.js';
 import { defaultConfigWith, REPO, startRun, tempDir, type Running } from './cli.js';
+import { waitFor } from '../support/wait-for.js';
 
 const tmp = tempDir('mizan-e2e-minute-');
 const running: Running[] = [];
@@ -42,8 +43,6 @@ function loggedFills(out: string, strategies: { name: string; markets: string[] 
   return seen;
 }
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
 describe('npm start: every example strategy trades within the first minute', () => {
   it('a fill of every strategy of config/default.yaml in the journal within 60 s of the start', async () => {
     const journal = join(tmp.dir, 'minute.sqlite');
@@ -57,7 +56,12 @@ describe('npm start: every example strategy trades within the first minute', () 
     await bot.waitFor(/mizan paper: embedded simulator/, 30_000);
     const tStart = Date.now();
     // Until the log has shown a fill of every strategy, at most a minute from the start; then Ctrl-C.
-    while (Date.now() - t0 < 61_000 && loggedFills(bot.output(), strategies).size < names.length) await sleep(250);
+    await waitFor(() => loggedFills(bot.output(), strategies).size === names.length, {
+      what: `a logged fill of every strategy (${names.join(', ')}) within a minute of the start`,
+      timeout: Math.max(0, 61_000 - (Date.now() - t0)),
+      interval: 250,
+      detail: () => `filled so far: ${[...loggedFills(bot.output(), strategies)].join(', ')}\n--- output ---\n${bot.output().slice(-3000)}`,
+    });
     bot.interrupt();
     const r = await bot.exited;
     expect(r.code, r.all).toBe(0);

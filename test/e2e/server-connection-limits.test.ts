@@ -13,6 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { CONTROL, READ, startServedBot, stopBot, type ServedBot } from './server-bot.js';
 import { sleep } from './run-mizan.js';
+import { waitFor, waitForValue } from '../support/wait-for.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'mizan-e2e-server-limits-'));
 const HEADERS_MS = 1_500;
@@ -59,10 +60,13 @@ function openStream(): Promise<Stream & { first: 'hello' | 'closed' }> {
 
 /** A stream that is served: tried again while refused (a slot just freed is seen a moment later by the server). */
 async function openServed(): Promise<Stream> {
-  let s = await openStream();
-  for (const deadline = Date.now() + 5_000; s.first !== 'hello' && Date.now() < deadline;) s = await openStream();
-  expect(s.first).toBe('hello');
-  return s;
+  return waitForValue(
+    async () => {
+      const s = await openStream();
+      return s.first === 'hello' ? s : undefined;
+    },
+    { what: 'a stream served (the freed slot taken)', timeout: 5_000 },
+  );
 }
 
 /** A raw TCP connection to the API; `ended` resolves with what the server sent and when it closed. */
@@ -150,13 +154,12 @@ describe('the API limits its connections', () => {
     const s = await openServed();
     const opened = Date.now();
     // The bot pushes a status every 2 s: wait for one after the request timeout has passed.
-    await within(
-      (async () => {
-        while (!s.messages.some((m) => m.type === 'status' && m.at > opened + REQUEST_MS + 500)) await sleep(100);
-      })(),
-      REQUEST_MS + 10_000,
-      'a status push after the request timeout',
-    );
+    await waitFor(() => s.messages.some((m) => m.type === 'status' && m.at > opened + REQUEST_MS + 500), {
+      what: 'a status push after the request timeout',
+      timeout: REQUEST_MS + 10_000,
+      interval: 100,
+      detail: () => `messages: ${s.messages.map((m) => `${m.type}@+${m.at - opened}ms`).join(', ')}; readyState ${s.ws.readyState}`,
+    });
     expect(s.ws.readyState).toBe(WebSocket.OPEN);
     s.ws.close();
   }, 30_000);

@@ -9,13 +9,13 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { WallexRestClient } from '../../src/exchange/rest/client.js';
 import type { MarginPosition } from '../../src/core/types/margin.js';
-import { DRILL_KEY, handSim, kill9, liveYaml, sleep, startMizan, tempDir, waitFor, type Child } from './restart-helpers.js';
-import { moreStatusLines } from '../support/wait-for.js';
+import { DRILL_KEY, handSim, kill9, liveYaml, startMizan, tempDir, waitFor, type Child } from './restart-helpers.js';
+import { moreStatusLines, waitFor as waitForCondition } from '../support/wait-for.js';
 
 const tmp = tempDir('mizan-e2e-restart-');
 afterAll(() => tmp.remove());
 
-async function restartDrill(o: { name: string; strategy: string; params: Record<string, unknown>; ready: (open: number) => boolean; settleMs: number }) {
+async function restartDrill(o: { name: string; strategy: string; params: Record<string, unknown>; ready: (open: number) => boolean }) {
   const sim = await handSim('62550');
   const journal = join(tmp.dir, `${o.name}.sqlite`);
   const config = join(tmp.dir, `${o.name}.yaml`);
@@ -26,7 +26,8 @@ async function restartDrill(o: { name: string; strategy: string; params: Record<
     await waitFor(`${o.name} to place its orders`, () => o.ready(sim.open().length), 30_000).catch((e: Error) => {
       throw new Error(`${e.message}\n${child!.out()}`);
     });
-    await sleep(o.settleMs);
+    // Settled: the bot's loop ran on for two status lines (5 s each) with its orders resting.
+    await moreStatusLines(() => child!.out(), 2, 40_000);
     const before = sim
       .open()
       .map((x) => x.clientOrderId)
@@ -36,7 +37,8 @@ async function restartDrill(o: { name: string; strategy: string; params: Record<
     await waitFor('the restarted bot to start', () => /recovered \d+ open order/.test(child!.out()), 30_000).catch((e: Error) => {
       throw new Error(`${e.message}\n${child!.out()}`);
     });
-    await sleep(o.settleMs);
+    // The restarted strategy had its chance to place orders again: a status line (5 s after its start) came.
+    await moreStatusLines(() => child!.out(), 1, 30_000);
     const after = sim.open().map((x) => `${x.side} ${x.price.toFixed()}`);
     const out = child.out();
     child.proc.kill('SIGINT');
@@ -56,7 +58,6 @@ describe('example strategies restarted after SIGKILL', () => {
       strategy: 'grid',
       params: { levels: 4, spacingPct: 0.5, orderQuote: 20 },
       ready: (n) => n >= 4,
-      settleMs: 3000,
     });
     expect(r.before).toHaveLength(4);
     expect(r.after, r.out).toHaveLength(4);
@@ -70,7 +71,6 @@ describe('example strategies restarted after SIGKILL', () => {
       strategy: 'market-maker',
       params: { orderQuote: 50, minSpreadBps: 20, refreshMs: 200 },
       ready: (n) => n >= 1,
-      settleMs: 3000,
     });
     expect(r.before.length).toBeGreaterThanOrEqual(1);
     expect(r.after.length, r.out).toBeLessThanOrEqual(2);
@@ -106,11 +106,8 @@ describe('example strategies restarted after SIGKILL', () => {
     try {
       child = startMizan(config);
       const opened = async () => (await read()).some((p) => p.state === 'open' || p.state === 'pending');
-      const deadline = Date.now() + 60_000;
-      while (!(await opened())) {
-        if (Date.now() > deadline) throw new Error(`no position opened\n${child.out()}`);
-        await sleep(500);
-      }
+      const first = child;
+      await waitForCondition(opened, { what: 'a margin position opened', timeout: 60_000, interval: 500, detail: () => first.out() });
       await kill9(child);
       const before = positions.map((p) => `${p.id} ${p.side} ${p.state}`);
       expect(before).toHaveLength(1);

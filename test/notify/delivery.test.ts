@@ -8,6 +8,7 @@ import { createLogger } from '../../src/runtime/logger.js';
 import { Delivery, type DeliveryOptions } from '../../src/notify/delivery.js';
 import type { Notice } from '../../src/notify/format.js';
 import { startReceiver, type Answer, type Receiver } from '../support/notify-receiver.js';
+import { waitFor } from '../support/wait-for.js';
 import { Writable } from 'node:stream';
 
 const receivers: Receiver[] = [];
@@ -99,12 +100,13 @@ describe('Delivery', () => {
   });
 
   it('enqueue returns at once while the receiver hangs; a full queue drops the oldest, counted', async () => {
-    const { recv, d, log } = await setup(() => 'hang', { timeoutMs: 1_000, retries: 0, queueSize: 3 });
+    // q7 hangs for its whole timeout: long enough that q8 cannot go out while the test looks.
+    const { recv, d, log } = await setup(() => 'hang', { timeoutMs: 10_000, retries: 0, queueSize: 3 });
     const t0 = performance.now();
     for (let i = 0; i < 10; i++) d.enqueue(notice(`q${i}`));
     const took = performance.now() - t0;
     expect(took).toBeLessThan(50);
-    await new Promise((r) => setTimeout(r, 100));
+    await waitFor(() => recv.requests.length > 0, { what: 'the first request at the receiver', timeout: 5_000 });
     // All ten were queued before the first request went out: the seven oldest were dropped, q7 is in
     // flight (hanging), q8 and q9 wait.
     expect(recv.requests.map((r) => r.json.title)).toEqual(['q7']);

@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mizan, REPO, startRun, tempDir, type TempDir } from '../e2e/cli.js';
+import { waitFor } from '../support/wait-for.js';
 
 const CONFIG = 'config/backtest-sweep.yaml';
 const SPACE = ['--param', 'fast=5..50', '--param', 'slow=20..200', '--param', 'fraction=0.1..1'];
@@ -38,17 +39,16 @@ function trialsOf(storage: string, study: string): Row[] {
   }
 }
 
-async function untilDb(cond: () => boolean, timeoutMs: number): Promise<void> {
-  const end = Date.now() + timeoutMs;
-  while (Date.now() < end) {
+/** Waits until `cond` holds on the study file (an error reading it counts as not yet: the file or table may not be there). */
+async function untilDb(what: string, cond: () => boolean, timeoutMs: number): Promise<void> {
+  const holds = () => {
     try {
-      if (cond()) return;
+      return cond();
     } catch {
-      /* the file or table is not there yet */
+      return false;
     }
-    await new Promise((r) => setTimeout(r, 20));
-  }
-  throw new Error(`condition not met within ${timeoutMs} ms`);
+  };
+  await waitFor(holds, { what, timeout: timeoutMs, interval: 20 });
 }
 
 describe('mizan optimize: resume', () => {
@@ -120,15 +120,19 @@ describe('mizan optimize: resume', () => {
     const run = startRun(args(storage, 'kill'));
     let killedWhileRunning: Row | undefined;
     try {
-      await untilDb(() => {
-        const ts = trialsOf(storage, 'kill');
-        const running = ts.find((t) => t.state === 'running');
-        if (running && running.number >= 5) {
-          run.kill();
-          return true;
-        }
-        return false;
-      }, 180_000);
+      await untilDb(
+        'trial 5 or later running (then SIGKILL)',
+        () => {
+          const ts = trialsOf(storage, 'kill');
+          const running = ts.find((t) => t.state === 'running');
+          if (running && running.number >= 5) {
+            run.kill();
+            return true;
+          }
+          return false;
+        },
+        180_000,
+      );
       await run.exited;
     } finally {
       run.kill();

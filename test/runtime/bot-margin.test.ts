@@ -10,6 +10,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { silentLogger } from '../../src/core/logger.js';
 import { parseConfig } from '../../src/config/index.js';
 import { startBot, type Bot } from '../../src/runtime/bot.js';
+import { waitForValue } from '../support/wait-for.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'mizan-margin-'));
 let bot: Bot | undefined;
@@ -40,12 +41,19 @@ journal: { file: ${join(dir, 'j.sqlite')} }
     bot = await startBot(config, { logger, intervals: { statusEveryMs: 0 } });
     bot.core.runners.get('mt')!; // exists
     const positions = () => bot!.venue.positions({});
-    const deadline = Date.now() + 30_000;
-    let all = await positions();
-    while (Date.now() < deadline && !all.some((p) => p.state === 'closed')) {
-      await new Promise((r) => setTimeout(r, 300));
-      all = await positions();
-    }
+    let seen: Awaited<ReturnType<typeof positions>> = [];
+    const all = await waitForValue(
+      async () => {
+        seen = await positions();
+        return seen.some((p) => p.state === 'closed') ? seen : undefined;
+      },
+      {
+        what: 'a margin position closed',
+        timeout: 40_000,
+        interval: 300,
+        detail: () => `positions: ${seen.map((p) => `${p.side} ${p.state}`).join(', ')}; denials: ${denials.slice(0, 3).join('; ')}`,
+      },
+    );
     expect(bot.core.denials, denials.slice(0, 3).join('; ')).toBe(0);
     const closed = all.filter((p) => p.state === 'closed');
     expect(closed.length).toBeGreaterThan(0);
@@ -53,5 +61,5 @@ journal: { file: ${join(dir, 'j.sqlite')} }
     expect(all.every((p) => p.collateral.value.toFixed() === '100' || p.state !== 'open')).toBe(true);
     const sides = new Set(all.map((p) => p.side));
     expect(sides.size).toBeGreaterThanOrEqual(1);
-  }, 45_000);
+  }, 60_000);
 });

@@ -12,6 +12,7 @@ import { parseConfig } from '../../src/config/index.js';
 import { startBot, type Bot } from '../../src/runtime/bot.js';
 import { isFinal } from '../../src/execution/tracked-order.js';
 import { Journal } from '../../src/store/journal.js';
+import { waitFor } from '../support/wait-for.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'mizan-bot-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -54,10 +55,14 @@ describe('mizan run, paper mode on the embedded simulator', () => {
       child: () => logger,
     };
     bot = await startBot(config, { logger, intervals: { statusEveryMs: 0, pollMs: 200, syncMs: 1000 } });
-    const deadline = Date.now() + 25_000;
     const emitted = () => [...bot!.core.runners.values()].filter((r) => r.intentsEmitted > 0).map((r) => r.name);
     const dcaBuys = () => bot!.portfolio.positions.get('dca', 'USDTTMN')?.trades ?? 0;
-    while (Date.now() < deadline && (emitted().length < 4 || dcaBuys() < 3)) await new Promise((r) => setTimeout(r, 250));
+    await waitFor(() => emitted().length >= 4 && dcaBuys() >= 3, {
+      what: 'four strategies to emit intents and three DCA buys',
+      timeout: 30_000,
+      interval: 250,
+      detail: () => `emitted: ${emitted().join(', ')}; DCA buys: ${dcaBuys()}; denied: ${denied.slice(-10).join('; ')}`,
+    });
 
     expect([...bot.core.runners.values()].map((r) => r.errors)).toEqual([0, 0, 0, 0, 0, 0]);
     expect(emitted()).toEqual(expect.arrayContaining(['mm', 'grid', 'dca']));

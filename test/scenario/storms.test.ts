@@ -7,7 +7,7 @@
 import type { IncomingMessage } from 'node:http';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { capturingLogger, compareJournal, finishPinger, liveConfig, sleep, startDrillSim, startLiveBot, tempDir, waitFor } from './helpers.js';
+import { capturingLogger, compareJournal, finishPinger, liveConfig, startDrillSim, startLiveBot, tempDir, waitFor } from './helpers.js';
 
 const tmp = tempDir();
 afterAll(() => tmp.remove());
@@ -54,10 +54,11 @@ describe('drill: 429 and 503 storms', () => {
       ];
       const injected: number[] = [];
       for (const [status, count] of storms) {
-        while (bot.engine.orders.size < 4 + injected.length * 3 && bot.engine.orders.size < orders) await sleep(50);
+        const placed = Math.min(4 + injected.length * 3, orders);
+        await waitFor(`${placed} orders placed before storm ${injected.length + 1}`, () => bot.engine.orders.size >= placed, 30_000, 50);
         running.server.faults.configure({ failNext: { status, count } });
         injected.push(count);
-        while (running.server.faults.state().failNext) await sleep(50);
+        await waitFor(`storm ${injected.length} (${count} × ${status}) spent`, () => !running.server.faults.state().failNext, 30_000, 50);
       }
       await finishPinger(bot, orders, 90_000).catch((err: unknown) => {
         throw new Error(`${(err as Error).message}\nlog: ${logger.messages.join(' | ')}`);

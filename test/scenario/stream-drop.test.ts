@@ -7,7 +7,7 @@
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { BookHealth } from '../../src/market/book-health.js';
-import { compareJournal, finishPinger, liveConfig, sleep, startDrillSim, startLiveBot, tempDir, waitFor } from './helpers.js';
+import { compareJournal, finishPinger, liveConfig, startDrillSim, startLiveBot, tempDir, waitFor } from './helpers.js';
 
 const tmp = tempDir();
 afterAll(() => tmp.remove());
@@ -27,6 +27,8 @@ describe('drill: every socket dropped mid-run', () => {
         await waitFor(`${after} orders`, () => bot.engine.orders.size >= after, 20_000);
         const resyncs = bot.market.health('BTCUSDT').resyncs;
         const before = downs.length;
+        const connections = () => running.server.streamStats().socketio + running.server.streamStats().ws;
+        const connectedBefore = connections();
         const droppedAt = Date.now();
         running.server.faults.dropConnections();
         // The drop is seen (book unhealthy: stream down), then the book is resynced and healthy.
@@ -41,7 +43,9 @@ describe('drill: every socket dropped mid-run', () => {
         await waitFor('the book to be resynced and healthy', resynced, 30_000).catch((err: unknown) => {
           throw new Error(`${(err as Error).message}: ${JSON.stringify(bot.market.health('BTCUSDT'))}`);
         });
-        await sleep(100);
+        // Every stream the bot had is back, so the next drop cuts live connections (not ones still
+        // reconnecting from this drop) and the unhealthy event awaited next is that drop's.
+        await waitFor(`the bot's ${connectedBefore} stream connection(s) back`, () => connections() >= connectedBefore, 20_000, 20);
       }
       expect(running.server.faults.state().droppedConnections).toBe(2);
       await finishPinger(bot, orders, 60_000);

@@ -1,5 +1,6 @@
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess, type ChildProcessByStdio } from 'node:child_process';
 import { dirname, resolve } from 'node:path';
+import type { Readable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
@@ -7,33 +8,50 @@ import { parseBalances, parseDepth } from '../../src/exchange/parse/index.js';
 import { runSim, type RunningSim } from '../../src/sim/cli-command.js';
 import { RateLimitError } from '../../src/core/errors.js';
 import { WallexRestClient } from '../../src/exchange/rest/client.js';
+import { waitFor } from '../support/wait-for.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const repo = resolve(here, '../..');
 
 let running: RunningSim | undefined;
+const children: ChildProcess[] = [];
 afterEach(async () => {
   await running?.stop();
   running = undefined;
+  for (const c of children.splice(0)) if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL');
 });
+
+/** Spawns `mizan sim <args>` (the CLI fixture), killed after the test if still running. */
+function spawnSim(args: string[]): ChildProcessByStdio<null, Readable, Readable> {
+  const child = spawn(process.execPath, [resolve(repo, 'bin/run-ts.js'), resolve(here, 'fixtures/sim-cli.ts'), 'sim', ...args], {
+    cwd: repo,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  children.push(child);
+  return child;
+}
+
+/** Waits until a `mizan sim` child has printed its banner (it ends with how to stop it: Ctrl-C). */
+const waitForBanner = (out: () => string, err: () => string = () => '') =>
+  waitFor(() => out().includes('Ctrl-C'), {
+    what: "mizan sim's banner",
+    timeout: 30_000,
+    interval: 100,
+    detail: () => `--- stdout ---\n${out()}\n--- stderr ---\n${err()}`,
+  });
 
 describe('mizan sim', () => {
   it('prints its REST and stream address and a funded key, serves until SIGINT', async () => {
-    const child = spawn(
-      process.execPath,
-      [resolve(repo, 'bin/run-ts.js'), resolve(here, 'fixtures/sim-cli.ts'), 'sim', '--port', '0', '--no-replay', '--seed', '5'],
-      {
-        cwd: repo,
-        stdio: ['ignore', 'pipe', 'pipe'],
-      },
-    );
+    const child = spawnSim(['--port', '0', '--no-replay', '--seed', '5']);
     let out = '';
     child.stdout.on('data', (b: Buffer) => (out += b.toString()));
     let err = '';
     child.stderr.on('data', (b: Buffer) => (err += b.toString()));
     const exited = new Promise<number | null>((r) => child.on('exit', (code) => r(code)));
-    for (let i = 0; i < 300 && !out.includes('Ctrl-C'); i++) await new Promise((r) => setTimeout(r, 100));
-    expect(out, err).toContain('Ctrl-C');
+    await waitForBanner(
+      () => out,
+      () => err,
+    );
     const url = /REST\s+(http:\/\/127\.0\.0\.1:\d+)/.exec(out)![1]!;
     const key = /API key\s+(\S+)/.exec(out)![1]!;
     expect(out).toMatch(/stream\s+http:\/\/127\.0\.0\.1:\d+/);
@@ -44,21 +62,14 @@ describe('mizan sim', () => {
     child.kill('SIGINT');
     expect(await exited).toBe(0);
     expect(out).toContain('stopped');
-  });
+  }, 60_000);
 
   it('--no-ws serves the stream on socket.io only: /ws answers 404 and the banner says so', async () => {
-    const child = spawn(
-      process.execPath,
-      [resolve(repo, 'bin/run-ts.js'), resolve(here, 'fixtures/sim-cli.ts'), 'sim', '--port', '0', '--no-replay', '--no-ws'],
-      {
-        cwd: repo,
-        stdio: ['ignore', 'pipe', 'pipe'],
-      },
-    );
+    const child = spawnSim(['--port', '0', '--no-replay', '--no-ws']);
     let out = '';
     child.stdout.on('data', (b: Buffer) => (out += b.toString()));
     const exited = new Promise<number | null>((r) => child.on('exit', (code) => r(code)));
-    for (let i = 0; i < 300 && !out.includes('Ctrl-C'); i++) await new Promise((r) => setTimeout(r, 100));
+    await waitForBanner(() => out);
     expect(out).toMatch(/ws\s+not served \(--no-ws\)/);
     const url = /REST\s+(http:\/\/127\.0\.0\.1:\d+)/.exec(out)![1]!;
     const ws = new WebSocket(url.replace('http:', 'ws:') + '/ws');
@@ -66,29 +77,14 @@ describe('mizan sim', () => {
     expect(refused).toMatch(/404/);
     child.kill('SIGINT');
     expect(await exited).toBe(0);
-  });
+  }, 60_000);
 
   it('--public-rate-limit makes a polling client meet 429s; --max-channels caps channels per /ws connection', async () => {
-    const child = spawn(
-      process.execPath,
-      [
-        resolve(repo, 'bin/run-ts.js'),
-        resolve(here, 'fixtures/sim-cli.ts'),
-        'sim',
-        '--port',
-        '0',
-        '--no-replay',
-        '--public-rate-limit',
-        '5/60',
-        '--max-channels',
-        '2',
-      ],
-      { cwd: repo, stdio: ['ignore', 'pipe', 'pipe'] },
-    );
+    const child = spawnSim(['--port', '0', '--no-replay', '--public-rate-limit', '5/60', '--max-channels', '2']);
     let out = '';
     child.stdout.on('data', (b: Buffer) => (out += b.toString()));
     const exited = new Promise<number | null>((r) => child.on('exit', (code) => r(code)));
-    for (let i = 0; i < 300 && !out.includes('Ctrl-C'); i++) await new Promise((r) => setTimeout(r, 100));
+    await waitForBanner(() => out);
     const url = /REST\s+(http:\/\/127\.0\.0\.1:\d+)/.exec(out)![1]!;
     const key = /API key\s+(\S+)/.exec(out)![1]!;
     // A client polling depth: five calls pass, the sixth is refused with the typed error.
@@ -108,10 +104,8 @@ describe('mizan sim', () => {
     const seen: string[] = [];
     ws.on('message', (b: Buffer) => seen.push((JSON.parse(b.toString()) as [string])[0]));
     await new Promise((r) => ws.once('open', r));
-    const waitSeen = async (n: number) => {
-      for (let i = 0; i < 100 && seen.length < n; i++) await new Promise((r) => setTimeout(r, 50));
-      expect(seen.length).toBeGreaterThanOrEqual(n);
-    };
+    const waitSeen = (n: number) =>
+      waitFor(() => seen.length >= n, { what: `${n} channel snapshots on /ws`, timeout: 10_000, detail: () => `seen: ${seen.join(', ')}` });
     const sub = (c: string, kind = 'subscribe') => ws.send(JSON.stringify([kind, { channel: c }]));
     sub('USDTTMN@buyDepth');
     sub('USDTTMN@sellDepth');
@@ -126,17 +120,10 @@ describe('mizan sim', () => {
     ws.close();
     child.kill('SIGINT');
     expect(await exited).toBe(0);
-  });
+  }, 60_000);
 
   it('refuses a --public-rate-limit that is not <calls>/<seconds>, naming it and the value', async () => {
-    const child = spawn(
-      process.execPath,
-      [resolve(repo, 'bin/run-ts.js'), resolve(here, 'fixtures/sim-cli.ts'), 'sim', '--port', '0', '--no-replay', '--public-rate-limit', 'lots'],
-      {
-        cwd: repo,
-        stdio: ['ignore', 'pipe', 'pipe'],
-      },
-    );
+    const child = spawnSim(['--port', '0', '--no-replay', '--public-rate-limit', 'lots']);
     let err = '';
     child.stderr.on('data', (b: Buffer) => (err += b.toString()));
     const code = await new Promise<number | null>((r) => child.on('exit', (c) => r(c)));
@@ -165,13 +152,15 @@ describe('mizan sim', () => {
     running = await runSim({ port: 0, speed: 0, seed: 3 });
     expect(running.feed).toContain('replaying');
     const sim = running.sim;
-    for (let i = 0; i < 600 && !(sim.lastPrice('BTCUSDT') && sim.lastPrice('USDTTMN') && sim.lastPrice('ETHTMN')); i++)
-      await new Promise((r) => setTimeout(r, 50));
+    await waitFor(() => !!(sim.lastPrice('BTCUSDT') && sim.lastPrice('USDTTMN') && sim.lastPrice('ETHTMN')), {
+      what: 'a replayed price of BTCUSDT, USDTTMN and ETHTMN',
+      timeout: 30_000,
+    });
     const res = await fetch(`${running.server.url}/v1/depth?symbol=BTCTMN`);
     const depth = parseDepth(((await res.json()) as { result: unknown }).result, 'BTCTMN');
     expect(depth.bids.length).toBeGreaterThan(0);
     expect(depth.asks[0]!.price.gt(depth.bids[0]!.price)).toBe(true);
     expect(depth.asks[0]!.price.decimalPlaces()).toBe(0);
     expect(sim.lastPrice('BTCUSDT')!.gt(50_000)).toBe(true);
-  });
+  }, 60_000);
 });

@@ -12,6 +12,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/core/clock.js';
 import { d } from '../../src/core/decimal.js';
 import { Journal } from '../../src/store/journal.js';
+import { waitFor } from '../support/wait-for.js';
 
 let dir: string;
 beforeEach(async () => {
@@ -74,8 +75,12 @@ describe('journal background checkpoints', () => {
     const file = join(dir, 'timed.sqlite');
     const j = Journal.open(file, { clock: new ManualClock(1), checkpoint: 'background', checkpointIntervalMs: 20 });
     writeOrders(j, 50);
-    const deadline = Date.now() + 5_000;
-    while (j.checkpointer!.completed < 2 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
+    await waitFor(() => j.checkpointer!.completed >= 2, {
+      what: 'two checkpoints run on the 20 ms interval',
+      timeout: 10_000,
+      interval: 10,
+      detail: () => `completed: ${j.checkpointer!.completed}`,
+    });
     expect(j.checkpointer!.completed).toBeGreaterThanOrEqual(2);
     j.close();
   });

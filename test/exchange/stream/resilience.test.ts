@@ -196,7 +196,13 @@ describe('StreamClient resilience', () => {
     client.close();
     await expect(pending).rejects.toThrow(/closed/);
     const accepted = client.stats().reconnects;
-    await new Promise((r) => setTimeout(r, 100));
+    // A witness with the same backoff, started after the close, retrying twice against the same
+    // refusing server: the closed client had as long to retry, and did not.
+    const witness = new StreamClient({ url: server.url, transport: 'socketio', reconnect: { initialMs: 10, maxMs: 20 } });
+    cleanups.push(() => witness.close());
+    witness.subscribe('AAATMN@trade');
+    witness.connect().catch(() => undefined);
+    await waitFor(() => witness.stats().reconnects >= 2, 'the witness retrying twice');
     expect(client.stats().reconnects).toBe(accepted);
     expect(client.stats().connections).toBe(0);
   });

@@ -12,6 +12,7 @@ import { SystemClock } from '../../../src/core/clock.js';
 import { rawDepth, StreamPayloadError } from '../../../src/exchange/stream/parse.js';
 import { StreamClient } from '../../../src/exchange/stream/client.js';
 import { MarketDataEngine } from '../../../src/market/engine.js';
+import { waitFor } from '../../support/wait-for.js';
 
 const cleanups: (() => void | Promise<void>)[] = [];
 afterEach(async () => {
@@ -64,7 +65,12 @@ describe('MarketDataEngine over StreamClient (depthRaw)', () => {
     expect(stream.emitsRawDepth).toBe(true);
     await engine.start(['ABCTMN']);
     await stream.connect();
-    while (!joined.has('ABCTMN@sellDepth') || !joined.has('ABCTMN@buyDepth')) await new Promise((r) => setTimeout(r, 10));
+    await waitFor(() => joined.has('ABCTMN@sellDepth') && joined.has('ABCTMN@buyDepth'), {
+      what: 'both depth channels of ABCTMN subscribed',
+      timeout: 10_000,
+      interval: 10,
+      detail: () => `joined: ${[...joined].join(', ')}`,
+    });
     const next = (pred: () => boolean) =>
       new Promise<void>((resolve) => {
         const check = () => {

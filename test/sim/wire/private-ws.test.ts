@@ -29,7 +29,6 @@ const cleanup: (() => unknown)[] = [];
 afterEach(async () => {
   for (const fn of cleanup.splice(0).reverse()) await fn();
 });
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 async function until(what: string, cond: () => boolean, ms = 10_000): Promise<void> {
   await waitForCondition(cond, { what, timeout: ms, interval: 10 });
 }
@@ -92,13 +91,18 @@ describe('private channel over the plain WebSocket, across connection lifetimes'
       ).clientOrderId;
       const o = engine.orders.get(id)!;
       await until('the stream to report the new order', () => tracker.stats().orderSaved >= 1);
-      // Twelve fills of 1, one every 300 ms: 3.6 s, over two or more connection replacements.
+      // Twelve fills of 1 in three batches of four, each batch on a later connection (after one
+      // more replacement), each fill received before the next trade.
       for (let i = 0; i < 12; i++) {
+        if (i > 0 && i % 4 === 0) await until(`replacement ${i / 4} before fill ${i + 1}`, () => stream.stats().rotations >= i / 4);
         h.sim.recordTrade({ symbol: 'USDTTMN', price: price.minus(1), quantity: d(1), isBuyOrder: false, timestamp: h.clock.now() });
-        await sleep(300);
+        await until(`fill ${i + 1} received`, () => fills.length >= i + 1);
       }
       await until('the order to be filled', () => o.state === 'filled');
-      await sleep(200);
+      // A duplicate would come late over a connection being replaced: once one more replacement is
+      // done, whatever either connection carried for the order has arrived.
+      const rotations = stream.stats().rotations;
+      await until('a replacement after the last fill', () => stream.stats().rotations > rotations);
 
       expect(stream.stats().rotations).toBeGreaterThanOrEqual(2);
       expect(downs).toEqual([]);

@@ -10,6 +10,7 @@ import type { StreamServeOptions } from '../../../src/sim/wire/stream.js';
 import { startSim } from './harness.js';
 import { openStream } from './stream-clients.js';
 import { openWs, type TestWs } from './ws-clients.js';
+import { waitFor } from '../../support/wait-for.js';
 
 const cleanup: (() => unknown)[] = [];
 afterEach(async () => {
@@ -27,8 +28,6 @@ async function setup(stream: StreamServeOptions = {}) {
   };
   return { ...h, open };
 }
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 describe('wire server: plain WebSocket stream (/ws)', () => {
   it('sends depth sides as arrays of levels with numbers, and updates them', async () => {
@@ -60,8 +59,12 @@ describe('wire server: plain WebSocket stream (/ws)', () => {
     const t = parseTrade('ETHUSDT', await trade);
     expect([t.price.toFixed(), t.quantity.toFixed(), t.isBuyOrder]).toEqual(['2651.5', '0.2', true]);
     expect(parseMarketStats(await cap).lastPrice!.toFixed()).toBe('2651.5');
+    // The server reads a connection's frames in order: the answer to a later subscribe (a fresh
+    // channel's snapshot) proves the unsubscribe was handled.
+    const handled = s.next('ETHUSDT@sellDepth');
     s.unsubscribe('ETHUSDT@trade');
-    await sleep(100);
+    s.subscribe('ETHUSDT@sellDepth');
+    await handled;
     const before = s.frames.length;
     sim.recordTrade({ symbol: 'ETHUSDT', price: d('2652'), quantity: d('0.1'), isBuyOrder: false, timestamp: clock.now() });
     await s.next('ETHUSDT@marketCap');
@@ -87,7 +90,11 @@ describe('wire server: plain WebSocket stream (/ws)', () => {
     for (const c of ['BTCUSDT@buyDepth', 'BTCUSDT@sellDepth', 'ETHUSDT@buyDepth']) s.subscribe(c);
     await s.next('BTCUSDT@buyDepth');
     await s.next('BTCUSDT@sellDepth');
-    await expect(s.next('ETHUSDT@buyDepth', 300)).rejects.toThrow(/no message/);
+    // A held channel subscribed again answers with its snapshot, sent after anything the refused one would have sent.
+    const before = s.frames.length;
+    s.subscribe('BTCUSDT@buyDepth');
+    await waitFor(() => s.frames.slice(before).some((f) => f.startsWith('["BTCUSDT@buyDepth"')), { what: 'the held channel answered again', timeout: 5_000 });
+    expect(s.frames.some((f) => f.startsWith('["ETHUSDT@buyDepth"'))).toBe(false);
     expect(server.streamStats().refusedSubscriptions).toBe(1);
     // Another connection has room of its own.
     const other = await open();
@@ -110,15 +117,23 @@ describe('wire server: plain WebSocket stream (/ws)', () => {
     expect(broken).toHaveLength(1);
 
     server.faults.stall('ETHUSDT@trade');
+    const before = s.frames.length;
     sim.recordTrade({ symbol: 'ETHUSDT', price: d('2651.7'), quantity: d('0.4'), isBuyOrder: true, timestamp: clock.now() });
-    await expect(s.next('ETHUSDT@trade', 300)).rejects.toThrow(/no message/);
+    // A held channel subscribed again answers with its snapshot, sent after the trade would have been.
+    s.subscribe('ETHUSDT@buyDepth');
+    await waitFor(() => s.frames.slice(before).some((f) => f.startsWith('["ETHUSDT@buyDepth"')), { what: 'the held channel answered again', timeout: 5_000 });
+    expect(s.frames.slice(before).some((f) => f.startsWith('["ETHUSDT@trade"'))).toBe(false);
     server.faults.stall('ETHUSDT@trade', false);
 
     expect(server.streamStats().ws).toBe(1);
     server.faults.dropConnections();
     expect((await s.closed).code).toBe(1006);
-    for (let i = 0; i < 100 && server.streamStats().ws > 0; i++) await sleep(10);
-    expect(server.streamStats().ws).toBe(0);
+    await waitFor(() => server.streamStats().ws === 0, {
+      what: 'the simulator to count no /ws connection after the drop',
+      timeout: 5_000,
+      interval: 10,
+      detail: () => `ws connections: ${server.streamStats().ws}`,
+    });
   });
 
   it('answers 404 on /ws when started without it; socket.io still serves', async () => {
@@ -162,7 +177,11 @@ describe('wire server: the lifetime rule and the channel limit on socket.io', ()
     for (const c of ['BTCUSDT@buyDepth', 'BTCUSDT@sellDepth', 'ETHUSDT@buyDepth']) s.subscribe(c);
     await s.next('BTCUSDT@buyDepth');
     await s.next('BTCUSDT@sellDepth');
-    await expect(s.next('ETHUSDT@buyDepth', 300)).rejects.toThrow(/no message/);
+    // A held channel subscribed again answers with its snapshot, sent after anything the refused one would have sent.
+    const before = s.messages.length;
+    s.subscribe('BTCUSDT@buyDepth');
+    await waitFor(() => s.messages.slice(before).some(([c]) => c === 'BTCUSDT@buyDepth'), { what: 'the held channel answered again', timeout: 5_000 });
+    expect(s.messages.some(([c]) => c === 'ETHUSDT@buyDepth')).toBe(false);
     expect(server.streamStats().refusedSubscriptions).toBe(1);
   });
 });
