@@ -10,7 +10,7 @@ import type { SimOrder } from '../../src/sim/order-types.js';
 import { DRILL_KEY, KEY_ENV, REPO } from '../scenario/helpers.js';
 
 export { DRILL_KEY, REPO };
-export { tempDir, waitFor, sleep } from '../scenario/helpers.js';
+export { tempDir, waitFor } from '../scenario/helpers.js';
 
 export interface Child {
   proc: ChildProcess;

@@ -24,8 +24,6 @@ export const PINGER = resolve(here, 'fixtures/pinger.ts');
 export const DRILL_KEY = 'drillkey_0123456789abcdef0123456789abcdef';
 export const KEY_ENV = 'MIZAN_DRILL_API_KEY';
 
-export const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
-
 export function tempDir(prefix = 'mizan-drill-'): { dir: string; remove(): void } {
   const dir = mkdtempSync(join(tmpdir(), prefix));
   return { dir, remove: () => rmSync(dir, { recursive: true, force: true }) };
