@@ -31,7 +31,7 @@ describe('the status line of a paper bot that has not traded yet (issue 34 item 
     const { config } = defaultConfigCopy(dir, (y) => {
       const out = y
         .replace('params: { fast: 2, slow: 4, fraction: 0.2 }', 'params: { fast: 2, slow: 8, fraction: 0.2 }')
-        .replace('cron: "*/30 * * * * *"', 'cron: "0 0 0 1 1 *"')
+        .replace("cron: '*/30 * * * * *'", "cron: '0 0 0 1 1 *'")
         .replace(/ {2}- name: eth-mm\n(?: {4}.*\n)+/, '');
       if (!out.includes('slow: 8') || !out.includes('0 0 0 1 1 *') || out.includes('eth-mm'))
         throw new Error('config/default.yaml changed: this test edits its btc-sma, usdt-dca and eth-mm entries');
