@@ -282,15 +282,9 @@ describe('mizan run --serve: the API of a paper bot', () => {
     expect(stop.body).toMatchObject({ name: 'btc-grid', state: 'stopped', openOrders: [] });
     const stoppedAt = Date.now();
     expect(journal((j) => j.openOrders().filter((o) => o.strategy === 'btc-grid').length)).toBe(0);
-    // The others go on (the market maker requotes every 2 s): once it has placed an order since the
-    // stop, the stopped grid has had books to react to, and placed nothing.
-    await waitFor(
-      'eth-mm placing an order after the stop',
-      () => journal((j) => j.orders({ strategy: 'eth-mm', since: stoppedAt + 1 }).length) > 0,
-      20_000,
-      child,
-      250,
-    );
+    // A status line printed after the stop: the bot ran on (books, timers) and the stopped grid placed
+    // nothing. (Not the market maker's next order: it requotes only when the price moves.)
+    await moreStatusLines(child.out, 1, 20_000);
     expect(journal((j) => j.orders({ strategy: 'btc-grid', since: stoppedAt }).length)).toBe(0);
     expect((await get('/api/v1/strategies/btc-grid')).body.state).toBe('stopped');
     expect((await get('/api/v1/strategies/eth-mm')).body.state).toBe('running');
