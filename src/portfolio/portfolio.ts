@@ -1,7 +1,8 @@
 /**
  * The bot's ledger, the same in every mode: balances per account (synced from the exchange, adjusted
- * by fills between syncs), spot positions and PnL per strategy and market, the round trips (trade
- * book), margin positions, and equity. A fill is booked once, by `applyFill`, into all of them;
+ * by fills between syncs), spot positions and PnL per strategy and market with their round trips
+ * (one record per strategy and market: positions.ts; the trade book makes a trade of each closed
+ * round trip), margin positions, and equity. A fill is booked once, by `applyFill`, into all of them;
  * risk's protections and a backtest's result read the round trips from here.
  * Equity is valued in one reference asset (e.g. USDT or TMN) through a price port.
  */
@@ -68,7 +69,7 @@ export class Portfolio {
 
   constructor(private readonly deps: PortfolioDeps) {
     this.positions = new PositionBook(deps.split, deps.minSellable);
-    this.trades = new TradeBook(deps.split, (symbol) => deps.minSellable?.(symbol) ?? ZERO, {
+    this.trades = new TradeBook(deps.split, () => this.positions.all(), {
       reference: deps.reference,
       rate: (asset) => deps.price(asset, deps.reference),
       retain: deps.trades?.retain ?? false,
@@ -110,10 +111,11 @@ export class Portfolio {
       adjust(m, quote, sum);
     }
     adjust(m, fill.feeAsset, fill.fee.neg());
-    const realized = this.positions.apply(fill);
-    // After the position: a round trip's close reaches the protections with the position booked.
-    this.trades.onFill(fill);
-    return realized;
+    // The position and its round trip, at once; then the trade the trip made, if it closed (the
+    // protections hear of it with the position booked).
+    const booked = this.positions.apply(fill);
+    this.trades.onFill(fill, booked.closed);
+    return booked.realized;
   }
 
   syncMargin(positions: MarginPosition[]): void {

@@ -1,17 +1,23 @@
 /**
- * Spot positions per strategy and market, average-cost accounting in Decimal:
+ * Spot positions per strategy and market, average-cost accounting in Decimal: the one holding of a
+ * strategy in a market. A fill is booked here once, into the position and into its open round trip
+ * (trip.ts), which the trade book (trade-book.ts) turns into a trade when it closes:
  * - a buy adds quantity at its price; the average cost includes the buy's fee when the fee is paid
  *   in the quote asset, and a fee taken in the base asset reduces the quantity received;
  * - a sell realises (price − average cost) × quantity, minus a quote-asset fee;
- * - selling more than the strategy holds (a short on spot is impossible) realises only the held part
- *   and leaves the rest flagged in `oversold` (e.g. a sell of coins the account held before);
  * - dust: what a sell leaves below the market's smallest sellable quantity (a buy fee taken in the
  *   base asset makes the holding 0.146530352 when the step is 0.000001) cannot be sold, so the round
- *   trip closes, the remainder moves to `dust` and its small cost is realised as a loss. The coins
- *   stay in the balances (and in equity); only the strategy's position is flat.
+ *   trip closes and the remainder moves to `dust`, valued at that sell's price (the remainder's cost
+ *   against that value is realised). The coins stay in the balances (and in equity); the position is
+ *   flat. The next trip starts holding the dust at that value, and a sell of more than the position
+ *   holds sells the dust next;
+ * - selling more than the strategy holds, dust included (a short on spot is impossible), realises
+ *   only the held part and leaves the rest flagged in `oversold` (e.g. a sell of coins the account
+ *   held before).
  */
 import { Decimal, productIsExact, deq, dlt, dmin } from '../core/decimal.js';
 import type { FillEvent, SpotPositionView } from '../core/views.js';
+import { openTrip, type ClosedTrip, type Trip } from './trip.js';
 
 const ZERO = new Decimal(0);
 
@@ -52,9 +58,18 @@ export interface PositionRecord {
   realizedPnl: Decimal;
   feesQuote: Decimal;
   oversold: Decimal;
-  /** Unsellable remainders left by sells (below the market's minimum quantity). */
+  /** Unsellable remainders left by sells (below the market's minimum quantity), and their value when left (quote). */
   dust: Decimal;
+  dustValue: Decimal;
   trades: number;
+  /** The open round trip (from the buy that opened it to the sell that makes the position flat). */
+  trip?: Trip;
+}
+
+/** What booking one fill did: the PnL it realised, and the round trip it closed. */
+export interface Booking {
+  realized: Decimal;
+  closed?: ClosedTrip;
 }
 
 /**
@@ -82,7 +97,9 @@ class Position implements PositionRecord {
   feesQuote = ZERO;
   oversold = ZERO;
   dust = ZERO;
+  dustValue = ZERO;
   trades = 0;
+  trip?: Trip;
 
   constructor(
     readonly strategy: string,
@@ -148,8 +165,8 @@ export class PositionBook {
     return [...this.map.values()];
   }
 
-  /** Book a fill; returns the PnL it realised (zero for buys). */
-  apply(f: FillEvent): Decimal {
+  /** Book a fill into its position and round trip; returns the PnL it realised (zero for buys) and the trip it closed. */
+  apply(f: FillEvent): Booking {
     let p = this.get(f.strategy, f.symbol);
     if (!p) {
       const { base, quote } = this.split(f.symbol);
@@ -160,41 +177,82 @@ export class PositionBook {
       bySymbol.set(f.symbol, p);
     }
     p.trades++;
-    const feeInQuote = f.feeAsset === p.quote ? f.fee : f.feeAsset === p.base ? fillFeeValue(f) : ZERO;
+    const baseFee = f.feeAsset === p.base;
+    const feeInQuote = f.feeAsset === p.quote ? f.fee : baseFee ? fillFeeValue(f) : ZERO;
     p.feesQuote = p.feesQuote.plus(feeInQuote);
     if (f.side === 'BUY') {
-      const received = f.feeAsset === p.base ? f.quantity.minus(f.fee) : f.quantity;
+      const received = baseFee ? f.quantity.minus(f.fee) : f.quantity;
       const cost = fillNotional(f).plus(f.feeAsset === p.quote ? f.fee : ZERO);
       const newQty = p.quantity.plus(received);
       p.cost = p.cost.plus(cost);
       p.quantity = newQty;
       p.avg = newQty.gt(0) ? { cost: p.cost, qty: newQty } : ZERO;
-      return ZERO;
+      const t = (p.trip ??= openTrip(f.timestamp, f.tag, p.dust, p.dustValue));
+      t.buyPrice = ++t.buys === 1 ? f.price : undefined;
+      t.boughtQty = t.boughtQty.plus(f.quantity);
+      t.cost = t.cost.plus(fillNotional(f));
+      addFees(t, f, baseFee);
+      return { realized: ZERO };
     }
+    const t = p.trip;
+    if (t) {
+      t.sellPrice = ++t.sells === 1 ? f.price : undefined;
+      t.soldQty = t.soldQty.plus(f.quantity);
+      t.proceeds = t.proceeds.plus(fillNotional(f));
+      addFees(t, f, baseFee);
+    }
+    // The position's own coins first, then its dust, then coins it never held (oversold).
     const held = dmin(p.quantity, f.quantity);
-    const over = f.quantity.minus(held);
+    const rest = f.quantity.minus(held);
+    const dustSold = rest.gt(0) && p.dust.gt(0) ? dmin(p.dust, rest) : ZERO;
+    const over = rest.minus(dustSold);
     if (over.gt(0)) p.oversold = p.oversold.plus(over);
-    const proceedsPerUnit = f.price;
-    const feeShare = f.feeAsset === p.quote ? share(f.fee, held, f.quantity) : f.feeAsset === p.base ? share(f.fee.mul(f.price), held, f.quantity) : ZERO;
+    const sold = dustSold.isZero() ? held : held.plus(dustSold);
+    const feeShare = f.feeAsset === p.quote ? share(f.fee, sold, f.quantity) : baseFee ? share(fillFeeValue(f), sold, f.quantity) : ZERO;
     // The cost leaving the position: all of it on a full close (exact), pro rata otherwise.
     const costOut = deq(held, p.quantity) ? p.cost : p.quantity.isZero() ? ZERO : p.cost.mul(held).div(p.quantity);
-    let pnl = proceedsPerUnit.mul(held).minus(costOut).minus(feeShare);
+    let pnl = f.price.mul(held).minus(costOut).minus(feeShare);
+    if (dustSold.gt(0)) {
+      const valueOut = deq(dustSold, p.dust) ? p.dustValue : p.dustValue.mul(dustSold).div(p.dust);
+      pnl = pnl.plus(f.price.mul(dustSold)).minus(valueOut);
+      p.dust = p.dust.minus(dustSold);
+      p.dustValue = p.dustValue.minus(valueOut);
+    }
     p.cost = p.cost.minus(costOut);
     p.quantity = p.quantity.minus(held);
     const min = this.minSellable?.(f.symbol);
     if (min && p.quantity.gt(0) && dlt(p.quantity, min) && held.gt(0)) {
-      pnl = pnl.minus(p.cost);
+      // Unsellable: dust, worth this sell's price.
+      const value = p.quantity.mul(f.price);
+      pnl = pnl.plus(value).minus(p.cost);
       p.dust = p.dust.plus(p.quantity);
+      p.dustValue = p.dustValue.plus(value);
       p.quantity = ZERO;
       p.cost = ZERO;
     }
-    p.realizedPnl = p.realizedPnl.plus(pnl);
-    if (p.quantity.isZero() && held.gt(0)) {
-      // Flat: the round trip is the trade book's (trade-book.ts, booked from the same fill).
+    let closed: ClosedTrip | undefined;
+    if (p.quantity.isZero() && (held.gt(0) || t)) {
       p.avgPrice = ZERO;
       p.cost = ZERO;
+      if (t) {
+        // The trip ends; the dust the position still holds is valued at this price from now on.
+        if (p.dust.gt(0)) {
+          const value = p.dust.mul(f.price);
+          pnl = pnl.plus(value).minus(p.dustValue);
+          p.dustValue = value;
+        }
+        closed = { strategy: f.strategy, symbol: f.symbol, trip: t, time: f.timestamp, held: p.dust, ...(p.dust.gt(0) ? { mark: f.price } : {}) };
+        if (f.tag) closed.tag = f.tag;
+        p.trip = undefined;
+      }
     }
-    return pnl;
+    p.realizedPnl = p.realizedPnl.plus(pnl);
+    return closed ? { realized: pnl, closed } : { realized: pnl };
+  }
+
+  /** Every position with a round trip still open. */
+  *openTrips(): Iterable<PositionRecord & { trip: Trip }> {
+    for (const p of this.map.values()) if (p.trip) yield p as PositionRecord & { trip: Trip };
   }
 
   /**
@@ -216,6 +274,12 @@ export class PositionBook {
   unrealized(p: PositionRecord, mark: Decimal | undefined): Decimal {
     return mark && p.quantity.gt(0) ? mark.minus(p.avgPrice).mul(p.quantity) : ZERO;
   }
+}
+
+/** A fill's fees in its trip: all of them valued in the quote; the quote-asset ones (pnl subtracts them) apart. */
+function addFees(t: Trip, f: FillEvent, baseFee: boolean): void {
+  t.fees = t.fees.plus(baseFee ? fillFeeValue(f) : f.fee);
+  if (!baseFee) t.quoteFees = t.quoteFees.plus(f.fee);
 }
 
 /**

@@ -1,9 +1,10 @@
 /**
- * The round trips of the account's fills (the ledger's trade view, one for every mode: the portfolio
- * books each fill here once), per strategy and market: a spot trade opens
- * when the strategy's holding leaves zero and closes when it is back at zero (long only: spot cannot
- * be short). Exact Decimal sums per fill (fills are rare next to candles); plain numbers come out
- * once, for the metrics. Margin positions become trades from the desk's closed positions.
+ * The round trips of the account's fills (the ledger's trade view, one for every mode), per strategy
+ * and market. A spot trade is its position's round trip (positions.ts books a fill into both at once,
+ * trip.ts): it opens when the strategy's holding leaves zero and closes when it is back at zero (long
+ * only: spot cannot be short); this book makes its record when it closes. Exact Decimal sums per
+ * fill (fills are rare next to candles); plain numbers come out once, for the metrics. Margin
+ * positions become trades from the desk's closed positions.
  *
  * Dust: a trade closes when what it still holds is below the market's sellable minimum (the larger
  * of the quantity step and the minimum quantity; e.g. the base-asset fee of a buy leaves 1.998 on a
@@ -22,11 +23,12 @@
  * another quote asset also gets `quote` and, when priceable at its exit, `pnlReference`.
  */
 import { bracketOf } from '../execution/bracket-state.js';
-import { Decimal, productIsExact, deq, dlt } from '../core/decimal.js';
+import { Decimal, productIsExact, deq } from '../core/decimal.js';
 import type { MarginPosition } from '../core/types/margin.js';
 import type { FillEvent } from '../core/views.js';
-import { fillFeeValue, fillNotional } from '../portfolio/positions.js';
+import { fillFeeValue, type PositionRecord } from './positions.js';
 import { ChurnMap } from '../core/churn-map.js';
+import type { ClosedTrip, Trip } from './trip.js';
 import { CLOSE_AT_END, marginExit, type MarginCosts, type TradeRecord } from './trade-record.js';
 
 const ZERO = new Decimal(0);
@@ -52,29 +54,6 @@ export interface RoundTripClosed {
   tag?: string;
 }
 
-interface Open {
-  entryTime: number;
-  held: Decimal;
-  boughtQty: Decimal;
-  cost: Decimal;
-  soldQty: Decimal;
-  proceeds: Decimal;
-  /** Every fee, valued in the quote (a base-asset fee at its fill's price): the trade's `fees`. */
-  fees: Decimal;
-  /** The fees paid in the quote asset: the ones pnl subtracts (a base-asset fee is already out of `held`). */
-  quoteFees: Decimal;
-  entryTag?: string;
-  /** Dust carried in from the previous trade, valued at its closing price (quote): part of the cost. */
-  carried: Decimal;
-  /** Its quantity (in `held`; not counted when deciding whether the trade is flat). */
-  carriedQty: Decimal;
-  /** Price of the buys and of the sells while there was exactly one of each (else undefined). */
-  buyPrice?: Decimal;
-  sellPrice?: Decimal;
-  buys: number;
-  sells: number;
-}
-
 /**
  * total / qty, where total is the sum of price × quantity over the fills of one side: with a single
  * fill whose product was exact (at most the precision's significant digits), the quotient is that
@@ -90,7 +69,7 @@ function average(total: Decimal, qty: Decimal, fills: number, price: Decimal | u
  * With one sell whose price is the mark (a trade closed by a sell that left dust) every unit exited
  * at that price: the quotient is that price, without the 40-digit division.
  */
-function exitAverage(o: Open, proceeds: Decimal, exitQty: Decimal, mark: Decimal | undefined): Decimal {
+function exitAverage(o: Trip, proceeds: Decimal, exitQty: Decimal, mark: Decimal | undefined): Decimal {
   if (!mark) return average(proceeds, exitQty, o.sells, o.sellPrice);
   if (o.sells === 1 && o.sellPrice && deq(o.sellPrice, mark) && productIsExact(mark, exitQty)) return mark;
   return proceeds.div(exitQty);
@@ -98,9 +77,6 @@ function exitAverage(o: Open, proceeds: Decimal, exitQty: Decimal, mark: Decimal
 
 export class TradeBook {
   readonly trades: TradeRecord[] = [];
-  private readonly open = new ChurnMap<string, Open>();
-  /** Dust a closed trade left, per strategy and market: quantity and its value when the trade closed (quote). */
-  private readonly dustLeft = new Map<string, { qty: Decimal; value: Decimal }>();
   /**
    * The change of value of the dust still carried at the end of the run (closeOpen), per quote
    * asset: its last price minus the value it had when its trade closed.
@@ -120,6 +96,8 @@ export class TradeBook {
   readonly closedAtEnd = new Set<number>();
   /** Time of each order's last fill (the exchange's stamp: the bar it happened in); kept only with `fillTimes`. */
   private readonly lastFillAt = new ChurnMap<string, number>();
+  /** closeOpen ran (the run ended): once only. */
+  private ended = false;
   private readonly fillTimes: boolean;
   private readonly retain: boolean;
   private readonly closeListeners: ((t: RoundTripClosed) => void)[] = [];
@@ -128,8 +106,8 @@ export class TradeBook {
 
   constructor(
     private readonly split: (symbol: string) => { base: string; quote: string },
-    /** Holdings below this (the market's sellable minimum) count as flat: fee dust cannot be sold. */
-    private readonly dust: (symbol: string) => Decimal = () => ZERO,
+    /** The positions whose round trips these are (their open trips and dust, at the end of a run). */
+    private readonly holdings: () => Iterable<PositionRecord>,
     opts: TradeBookOptions = {},
   ) {
     this.reference = opts.reference;
@@ -172,82 +150,29 @@ export class TradeBook {
     if (r) t.pnlReference = pnl.mul(r).toSignificantDigits(15).toFixed();
   }
 
-  onFill(f: FillEvent): void {
+  /** A fill the position book booked (`closed`: the round trip it closed): its fee, its time, the trade it closed. */
+  onFill(f: FillEvent, closed?: ClosedTrip): void {
     if (this.fillTimes) this.lastFillAt.set(f.clientOrderId, f.timestamp);
     const { base, quote } = this.split(f.symbol);
-    const feeQuote = f.feeAsset === base ? fillFeeValue(f) : f.fee;
-    this.addFee(quote, feeQuote);
-    const key = `${f.strategy}\u0000${f.symbol}`;
-    let o = this.open.get(key);
-    if (f.side === 'BUY') {
-      if (!o) {
-        o = {
-          entryTime: f.timestamp,
-          held: ZERO,
-          boughtQty: ZERO,
-          cost: ZERO,
-          soldQty: ZERO,
-          proceeds: ZERO,
-          fees: ZERO,
-          quoteFees: ZERO,
-          carried: ZERO,
-          carriedQty: ZERO,
-          buys: 0,
-          sells: 0,
-        };
-        const dust = this.dustLeft.get(key);
-        if (dust) {
-          this.dustLeft.delete(key);
-          o.held = dust.qty;
-          o.carriedQty = dust.qty;
-          o.carried = dust.value;
-        }
-        if (f.tag) o.entryTag = f.tag;
-        this.open.set(key, o);
-      }
-      o.buyPrice = ++o.buys === 1 ? f.price : undefined;
-      o.boughtQty = o.boughtQty.plus(f.quantity);
-      o.cost = o.cost.plus(fillNotional(f));
-      o.held = o.held.plus(f.feeAsset === base ? f.quantity.minus(f.fee) : f.quantity);
-      o.fees = o.fees.plus(feeQuote);
-      if (f.feeAsset !== base) o.quoteFees = o.quoteFees.plus(f.fee);
-      return;
-    }
-    if (!o) return; // selling coins held before the run (or a closed trade's dust): not a round trip of this strategy
-    o.sellPrice = ++o.sells === 1 ? f.price : undefined;
-    o.soldQty = o.soldQty.plus(f.quantity);
-    o.proceeds = o.proceeds.plus(fillNotional(f));
-    o.held = o.held.minus(f.quantity);
-    o.fees = o.fees.plus(feeQuote);
-    if (f.feeAsset !== base) o.quoteFees = o.quoteFees.plus(f.fee);
-    // Flat when what this trade bought is sold down to dust (carried dust does not keep it open).
-    const own = o.carriedQty.isZero() ? o.held : o.held.minus(o.carriedQty);
-    if (dlt(own, this.dust(f.symbol)) || own.lte(0)) {
-      // A bracket's exit says which one closed the trade (execution/brackets.ts tags its children).
-      const leg = bracketOf(f.tag)?.leg;
-      const exit = f.tag === CLOSE_AT_END ? CLOSE_AT_END : leg === 'sl' ? 'stop loss' : leg === 'tp' ? 'take profit' : 'signal';
-      if (o.held.gt(0)) {
-        // Dust below the sellable minimum: valued at this sell's price, then carried to the next trade.
-        const pnl = this.close(f.strategy, f.symbol, o, f.timestamp, exit, f.tag, f.price);
-        this.dustLeft.set(key, { qty: o.held, value: o.held.mul(f.price) });
-        this.closed(f, o, pnl);
-      } else {
-        this.closed(f, o, this.close(f.strategy, f.symbol, o, f.timestamp, exit, f.tag));
-      }
-      this.open.delete(key);
-    }
+    this.addFee(quote, f.feeAsset === base ? fillFeeValue(f) : f.fee);
+    if (!closed) return;
+    // A bracket's exit says which one closed the trade (execution/brackets.ts tags its children).
+    const leg = bracketOf(f.tag)?.leg;
+    const exit = f.tag === CLOSE_AT_END ? CLOSE_AT_END : leg === 'sl' ? 'stop loss' : leg === 'tp' ? 'take profit' : 'signal';
+    const pnl = this.close(f.strategy, f.symbol, closed.trip, f.timestamp, exit, closed.held, f.tag, closed.mark);
+    this.closed(f, closed.trip, pnl);
   }
 
-  private closed(f: FillEvent, o: Open, pnl: Decimal): void {
+  private closed(f: FillEvent, o: Trip, pnl: Decimal): void {
     if (this.closeListeners.length === 0) return;
     const t: RoundTripClosed = { strategy: f.strategy, symbol: f.symbol, pnl, openedAt: o.entryTime, closedAt: f.timestamp, ...(f.tag ? { tag: f.tag } : {}) };
     for (const l of this.closeListeners) l(t);
   }
 
   /** Record a closed trade; returns its exact pnl. */
-  private close(strategy: string, symbol: string, o: Open, time: number, exit: string, exitTag?: string, mark?: Decimal): Decimal {
-    const exitQty = mark ? o.soldQty.plus(o.held) : o.soldQty;
-    const proceeds = mark ? o.proceeds.plus(mark.mul(o.held)) : o.proceeds;
+  private close(strategy: string, symbol: string, o: Trip, time: number, exit: string, held: Decimal, exitTag?: string, mark?: Decimal): Decimal {
+    const exitQty = mark ? o.soldQty.plus(held) : o.soldQty;
+    const proceeds = mark ? o.proceeds.plus(mark.mul(held)) : o.proceeds;
     // A fee taken in the base asset is already out of what was sold (held = bought − base fee):
     // subtracting its value again would count it twice. pnl subtracts the quote-asset fees only.
     const pnl = proceeds.minus(o.cost).minus(o.carried).minus(o.quoteFees);
@@ -276,21 +201,22 @@ export class TradeBook {
 
   /** Close what is still held at the last price (reported as `open at end`, counted in the metrics). */
   closeOpen(time: number, mark: (symbol: string) => Decimal | undefined): void {
-    for (const [key, o] of this.open) {
-      const [strategy, symbol] = key.split('\u0000') as [string, string];
-      const m = mark(symbol);
-      if (m && o.held.gt(0)) this.close(strategy, symbol, o, time, 'open at end', undefined, m);
-    }
-    this.open.clear();
-    // Dust a closed trade left and no later trade took: it stays with that trade, revalued at the
-    // last price (as an open trade is), so the trades' pnl adds up to the equity change.
-    for (const [key, dust] of this.dustLeft) {
-      const symbol = key.split('\u0000')[1]!;
-      const m = mark(symbol);
-      const last = this.lastClosed.get(key);
-      if (!m || !last) continue;
-      const quote = this.split(symbol).quote;
-      const reval = dust.qty.mul(m).minus(dust.value);
+    if (this.ended) return;
+    this.ended = true;
+    for (const p of this.holdings()) {
+      const m = mark(p.symbol);
+      if (p.trip) {
+        // The trip's holding: its own coins and the dust it carries.
+        const held = p.quantity.plus(p.dust);
+        if (m && held.gt(0)) this.close(p.strategy, p.symbol, p.trip, time, 'open at end', held, undefined, m);
+        continue;
+      }
+      // Dust a closed trade left and no later trade took: it stays with that trade, revalued at the
+      // last price (as an open trade is), so the trades' pnl adds up to the equity change.
+      const last = this.lastClosed.get(`${p.strategy}\u0000${p.symbol}`);
+      if (!m || !last || !p.dust.gt(0)) continue;
+      const quote = this.split(p.symbol).quote;
+      const reval = p.dust.mul(m).minus(p.dustValue);
       this.dustRevaluation.set(quote, (this.dustRevaluation.get(quote) ?? ZERO).plus(reval));
       this.pnlByQuote.set(quote, (this.pnlByQuote.get(quote) ?? ZERO).plus(reval));
       const pnl = last.pnl.plus(reval);
@@ -301,7 +227,6 @@ export class TradeBook {
         if (r) last.t.pnlReference = pnl.mul(r).toSignificantDigits(15).toFixed();
       }
     }
-    this.dustLeft.clear();
   }
 
   /**

@@ -78,7 +78,7 @@ export function computePnl(journal: JournalQueries, opts: JournalPnlOptions = {}
     const feeValue = f.feeAsset === split(f.symbol).quote ? f.fee : f.fee.mul(f.price);
     const quoteDp = Math.max(f.price.mul(f.quantity).decimalPlaces(), feeValue.decimalPlaces());
     dps.set(f.symbol, { quote: Math.min(MAX_DP, Math.max(dp.quote, quoteDp)), price: Math.min(MAX_DP, Math.max(dp.price, f.price.decimalPlaces())) });
-    const pnl = book.apply({
+    const { realized: pnl } = book.apply({
       clientOrderId: f.clientId,
       strategy: f.strategy,
       symbol: f.symbol,

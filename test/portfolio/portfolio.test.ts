@@ -99,8 +99,28 @@ describe('Portfolio', () => {
     const pnl = p.applyFill(fill('SELL', '0.146606', '110', '0', 'USDT', 2));
     expect(pos.quantity.isZero()).toBe(true);
     expect(pos.dust.toFixed()).toBe('0.0000002');
-    // proceeds 16.12666 - all the cost 14.69 (the dust's share is written off) = 1.43666
-    expect(pnl.toFixed()).toBe('1.43666');
+    // proceeds 16.12666 + the dust at this price 0.000022 - all the cost 14.69 = 1.436682
+    expect(pnl.toFixed()).toBe('1.436682');
+    expect(pos.dustValue.toFixed()).toBe('0.000022');
     expect(p.balance('BTC').value.toFixed()).toBe('0.0000002');
+  });
+
+  it("a strategy's realised PnL is its trades' pnl: one holding, dust carried into the next trip", () => {
+    // Before, the position wrote the dust off (realised 1.43666) while the trade book valued it at
+    // the sell's price (1.436682): two copies of one holding that disagreed.
+    const p = new Portfolio({ split, price: () => undefined, reference: 'USDT', minSellable: () => d('0.000001'), trades: { retain: true } });
+    const closed = closes(p);
+    p.applyFill(fill('BUY', '0.1469', '100', '0.0002938', 'BTC', 1));
+    p.applyFill(fill('SELL', '0.146606', '110', '0', 'USDT', 2));
+    // The next trip starts holding the dust (0.0000002 worth 0.000022); its last sell sells it too.
+    p.applyFill(fill('BUY', '1', '120', '0', 'USDT', 3));
+    const pnl = p.applyFill(fill('SELL', '1.0000002', '130', '0', 'USDT', 4));
+    const pos = p.positions.get('s1', 'BTCUSDT')!;
+    // 130.000026 - 120 - 0.000022 (the dust's value when it was left) = 10.000004
+    expect(pnl.toFixed()).toBe('10.000004');
+    expect(pos.dust.isZero() && pos.oversold.isZero()).toBe(true);
+    expect(closed.map((t) => t.pnl.toFixed())).toEqual(['1.436682', '10.000004']);
+    expect(p.trades.trades.map((t) => t.pnl)).toEqual(['1.436682', '10.000004']);
+    expect(pos.realizedPnl.toFixed()).toBe('11.436686');
   });
 });
