@@ -33,7 +33,7 @@ import { BacktestVenue } from './venue.js';
 import { SpotOrderLog } from './spot-order-log.js';
 import { CloseBook, marketView } from './views.js';
 import type { MarketView } from '../core/views.js';
-import type { BalanceEntryView } from '../risk/ports.js';
+import type { CurrentLedger } from '../portfolio/portfolio.js';
 import { ChurnSet } from '../core/churn-map.js';
 import { MAIN_ACCOUNT } from '../core/account.js';
 import { BACKTEST_ACCOUNT, BACKTEST_RETAINED_ORDERS, backtestExchange } from './backtest-exchange.js';
@@ -116,7 +116,7 @@ interface BacktestKernelPorts {
   venue: BacktestVenue;
   market(symbol: string): MarketView | undefined;
   book(symbol: string): CloseBook | undefined;
-  balance(asset: string): BalanceEntryView | undefined;
+  ledger: CurrentLedger;
   split(symbol: string): { base: string; quote: string };
   reference: string;
   minSellable(symbol: string): Decimal;
@@ -147,7 +147,7 @@ function backtestKernel(o: HarnessOptions, p: BacktestKernelPorts): TradingKerne
       },
       market: p.market,
       book: p.book,
-      balance: (_account, asset) => p.balance(asset),
+      ledger: p.ledger,
       liveLocked: true,
       symbols: o.series.map((s) => s.symbol),
       split: p.split,
@@ -272,7 +272,11 @@ export function buildHarness(o: HarnessOptions): Harness {
     venue,
     market: (sym) => marketViews.get(sym),
     book: (sym) => books.get(sym),
-    balance: (asset) => sim.ledger.get(BACKTEST_ACCOUNT, asset),
+    // The simulated exchange's ledger is the run's balances: the strategies, risk and the result read it.
+    ledger: {
+      balance: (account, asset) => (account === MAIN_ACCOUNT ? sim.ledger.get(BACKTEST_ACCOUNT, asset) : undefined),
+      assets: (account) => (account === MAIN_ACCOUNT ? Object.keys(sim.ledger.balances(BACKTEST_ACCOUNT)) : []),
+    },
     split,
     reference,
     minSellable: minSellableOf,
@@ -292,13 +296,6 @@ export function buildHarness(o: HarnessOptions): Harness {
       }
     }
   });
-  const ledgerBalances = () => {
-    const out: Record<string, { asset: string; fiat: boolean; value: Decimal; locked: Decimal }> = {};
-    for (const [a, b] of Object.entries(sim.balances(BACKTEST_ACCOUNT))) out[a] = { asset: a, fiat: a === 'TMN', value: b.value, locked: b.locked };
-    return out;
-  };
-  portfolio.syncBalances(MAIN_ACCOUNT, ledgerBalances(), clock.now());
-
   engine.on('order', () => changes.eventsQueued());
   const spotLog = records ? new SpotOrderLog({ reason: (id) => orderReasons.get(id), lastFill: (id, forget) => trades.lastFill(id, forget) }) : undefined;
   if (spotLog) {

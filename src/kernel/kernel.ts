@@ -27,14 +27,14 @@ import { ClientIdGenerator } from '../execution/client-id.js';
 import { BracketManager, memoryBracketStore, type BracketStore } from '../execution/brackets.js';
 import { ExecutionEngine, type ExecutionJournal } from '../execution/engine.js';
 import type { Venue } from '../execution/venue.js';
-import { Portfolio, type EquitySnapshot, type PortfolioDeps } from '../portfolio/portfolio.js';
+import { Portfolio, type CurrentLedger, type EquitySnapshot, type PortfolioDeps } from '../portfolio/portfolio.js';
 import { RiskEngine } from '../risk/engine.js';
 import type { StrategyLimits } from '../risk/limits.js';
 import { followAcceptance } from '../risk/lock-coverage.js';
 import { MarginMonitor } from '../risk/margin-monitor.js';
 import { PositionOwners, type OwnerStore } from '../risk/margin-owners.js';
 import { exchangeMarginFormulas } from '../risk/margin-topup.js';
-import type { BalanceEntryView, RiskSink } from '../risk/ports.js';
+import type { RiskSink } from '../risk/ports.js';
 import { Reservations } from '../risk/reservations.js';
 import { oneMinusOf, onePlusOf } from '../risk/grid.js';
 import { pctFactor } from '../risk/pct.js';
@@ -61,9 +61,13 @@ export interface KernelPorts {
   market(symbol: string): MarketView | undefined;
   /** A market's book as strategies and risk see it (its mid is the mark price; market-prices.ts). */
   book(symbol: string): BookView | undefined;
-  /** The balance risk checks against; default: the portfolio's synced balances. */
-  balance?(account: string, asset: string): BalanceEntryView | undefined;
-  /** The balance source's `locked` is always current (the simulator's ledger): an accepted order is covered at once. */
+  /**
+   * The exchange's ledger when it is in this process and always current (a backtest's simulated
+   * exchange): the portfolio's balances, which risk and the strategies read, are read from it.
+   * Without it they are the exchange's last read, moved by fills until the next.
+   */
+  ledger?: CurrentLedger;
+  /** The balances' `locked` is always current (the ledger above): an accepted order is covered at once. */
   liveLocked: boolean;
   /** Markets valued and traded, split into base and quote. */
   symbols: readonly string[];
@@ -174,13 +178,14 @@ export class TradingKernel {
       reference: p.reference,
       ...(p.minSellable ? { minSellable: p.minSellable } : {}),
       ...(p.trades ? { trades: p.trades } : {}),
+      ...(p.ledger ? { ledger: p.ledger } : {}),
     });
     const portfolio = this.portfolio;
     this.risk = new RiskEngine({
       ports: {
         market: (sym) => p.market(sym),
         book: (sym) => p.book(sym),
-        balance: p.balance ?? ((account, asset) => portfolio.balance(asset, account)),
+        balance: (account, asset) => portfolio.balance(asset, account),
         openOrders: () => this.engine.liveOrders(),
         positions: () => portfolio.positions.all(),
         marginPositions: () => portfolio.marginPositions(),

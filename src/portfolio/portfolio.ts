@@ -15,6 +15,17 @@ import { TradeBook, type TradeBookOptions } from './trade-book.js';
 import { MAIN_ACCOUNT } from '../core/account.js';
 
 const ZERO = new Decimal(0);
+const NONE: BalanceEntry = { value: ZERO, locked: ZERO };
+
+/**
+ * An exchange ledger that is always current and in this process (a backtest's simulated exchange):
+ * the portfolio reads an account's balances from it instead of keeping a copy.
+ */
+export interface CurrentLedger {
+  balance(account: string, asset: string): BalanceEntry | undefined;
+  /** The assets the account has an entry for. */
+  assets(account: string): string[];
+}
 
 export interface PortfolioDeps {
   /** Split a symbol into base and quote. */
@@ -27,6 +38,12 @@ export interface PortfolioDeps {
   minSellable?: (symbol: string) => Decimal | undefined;
   /** How the round trips are kept (a backtest keeps every record and each order's last fill time; a live bot neither). */
   trades?: Pick<TradeBookOptions, 'retain' | 'fillTimes'>;
+  /**
+   * The balances' one source when the exchange's ledger is in this process (a backtest): read from
+   * it, never synced or moved by fills (the ledger booked them). Without it, the balances are the
+   * exchange's last read (syncBalances), moved by fills until the next one.
+   */
+  ledger?: CurrentLedger;
 }
 
 export interface BalanceEntry {
@@ -79,6 +96,7 @@ export class Portfolio {
 
   /** Replace an account's balances with the exchange's numbers. */
   syncBalances(account: string, balances: Balances, time: number): void {
+    if (this.deps.ledger) throw new Error('the balances are read from the exchange ledger: there is nothing to sync');
     const m = new Map<string, BalanceEntry>();
     for (const [asset, b] of Object.entries(balances)) m.set(asset, { value: b.value, locked: b.locked });
     this.balancesByAccount.set(account, m);
@@ -86,11 +104,13 @@ export class Portfolio {
   }
 
   balance(asset: string, account = MAIN_ACCOUNT): BalanceEntry {
-    return this.balancesByAccount.get(account)?.get(asset) ?? { value: ZERO, locked: ZERO };
+    const ledger = this.deps.ledger;
+    return (ledger ? ledger.balance(account, asset) : this.balancesByAccount.get(account)?.get(asset)) ?? NONE;
   }
 
   assets(account = MAIN_ACCOUNT): string[] {
-    return [...(this.balancesByAccount.get(account)?.keys() ?? [])];
+    const ledger = this.deps.ledger;
+    return ledger ? ledger.assets(account) : [...(this.balancesByAccount.get(account)?.keys() ?? [])];
   }
 
   /**
@@ -99,6 +119,16 @@ export class Portfolio {
    * the spent asset down). Returns the PnL the fill realised on the position.
    */
   applyFill(fill: FillEvent, account = MAIN_ACCOUNT): Decimal {
+    if (!this.deps.ledger) this.moveBalances(fill, account);
+    // The position and its round trip, at once; then the trade the trip made, if it closed (the
+    // protections hear of it with the position booked).
+    const booked = this.positions.apply(fill);
+    this.trades.onFill(fill, booked.closed);
+    return booked.realized;
+  }
+
+  /** A fill's change to the balances last read from the exchange (until the next read). */
+  private moveBalances(fill: FillEvent, account: string): void {
     const { base, quote } = this.deps.split(fill.symbol);
     let m = this.balancesByAccount.get(account);
     if (!m) this.balancesByAccount.set(account, (m = new Map<string, BalanceEntry>()));
@@ -111,11 +141,6 @@ export class Portfolio {
       adjust(m, quote, sum);
     }
     adjust(m, fill.feeAsset, fill.fee.neg());
-    // The position and its round trip, at once; then the trade the trip made, if it closed (the
-    // protections hear of it with the position booked).
-    const booked = this.positions.apply(fill);
-    this.trades.onFill(fill, booked.closed);
-    return booked.realized;
   }
 
   syncMargin(positions: MarginPosition[]): void {
@@ -131,7 +156,8 @@ export class Portfolio {
     let equity = ZERO;
     const unpriced: string[] = [];
     const balances: EquitySnapshot['balances'] = {};
-    for (const [asset, b] of this.balancesByAccount.get(account) ?? []) {
+    for (const asset of this.assets(account)) {
+      const b = this.balance(asset, account);
       balances[asset] = { value: b.value.toFixed(), locked: b.locked.toFixed() };
       if (b.value.isZero()) continue;
       const px = asset === this.deps.reference ? new Decimal(1) : this.deps.price(asset, this.deps.reference);
