@@ -18,8 +18,11 @@ export default defineConfig({
     maxWorkers: 2,
     reporters: ['default', './test/support/count-reporter.ts'],
     projects: [
-      // Unit tests import the sources only: no build first.
-      { extends: true, test: { name: 'unit', include: files.unit } },
+      // Unit tests import the sources only: no build first. One module graph per worker for all of
+      // its files (isolate: false): they hold no process state between files (no mocks, no stubbed
+      // globals or timers), and the imports per file were half of the edit loop's time (about 64 s
+      // isolated, 30 s shared, on this 2-core machine; the run is checked shuffled too).
+      { extends: true, test: { name: 'unit', include: files.unit, isolate: false } },
       // Builds dist/ first when it is missing or older than the sources (bin/mizan.js runs it).
       { extends: true, test: { name: 'integration', include: files.integration, globalSetup: ['./test/support/build-dist.ts'] } },
       { extends: true, test: { name: 'e2e', include: files.e2e, globalSetup: ['./test/support/build-dist.ts'] } },
