@@ -2,41 +2,38 @@
  * Composition of one backtest: the simulated exchange and its desks (the venue), the same risk
  * engine, execution engine, portfolio and trading core as live, on a ManualClock. Only the ports
  * differ from live: the venue (SimulatedExchange + candle fill model), the books (the last close)
- * and the clock.
+ * and the clock. The parts it chooses are built in harness-parts.ts.
  */
 import { ManualClock } from '../core/clock.js';
 import { Decimal, incrementFromDecimals } from '../core/decimal.js';
 import type { Intent } from '../core/intents.js';
-import type { InstantOrder } from '../core/types/order.js';
 import { silentLogger, type Logger } from '../core/logger.js';
 import type { MizanConfig } from '../config/schema.js';
 import type { ExecutionEngine } from '../execution/engine.js';
-import { SimVenue } from '../venues/sim-venue.js';
-import type { BracketManager } from '../execution/brackets.js';
 import type { Portfolio } from '../portfolio/portfolio.js';
 import type { RiskEngine } from '../risk/engine.js';
 import type { SimulatedExchange } from '../sim/exchange.js';
+import type { MarketSpec } from '../sim/markets.js';
 import type { SimDesks } from '../sim/margin/wiring.js';
 import type { TradingCore, StrategyInstance } from '../kernel/trading-core.js';
 import type { PositionOwners } from '../risk/margin-owners.js';
 import { TradingKernel } from '../kernel/kernel.js';
 import { referenceAsset } from '../kernel/reference.js';
-import { parseMarginPosition } from '../exchange/parse/margin.js';
 import { parseMarginMarkets } from '../exchange/parse/margin-extra.js';
 import { withMarginBounds } from '../market/margin-bounds.js';
 import type { Series } from './data.js';
-import { CandleFill } from './fill-model.js';
+import type { CandleFill } from './fill-model.js';
 import type { TradeBook } from '../portfolio/trade-book.js';
-import { RunChanges } from './run-changes.js';
+import type { RunChanges } from './run-changes.js';
 import { PlotBook } from './plots.js';
-import { BacktestVenue } from './venue.js';
-import { SpotOrderLog } from './spot-order-log.js';
+import type { BacktestVenue } from './venue.js';
+import type { SpotOrderLog } from './spot-order-log.js';
 import { CloseBook, marketView } from './views.js';
 import type { MarketView } from '../core/views.js';
 import type { CurrentLedger } from '../portfolio/portfolio.js';
-import { ChurnSet } from '../core/churn-map.js';
 import { MAIN_ACCOUNT } from '../core/account.js';
 import { BACKTEST_ACCOUNT, BACKTEST_RETAINED_ORDERS, backtestExchange } from './backtest-exchange.js';
+import { type InstantRecord, type LateKernel, backtestVenueFor, candleFillFor, marginRefresher, recordRun, runBookkeeping } from './harness-parts.js';
 
 export { BACKTEST_ACCOUNT, BACKTEST_RETAINED_ORDERS } from './backtest-exchange.js';
 
@@ -73,7 +70,7 @@ export interface Harness {
   /** The value of one unit of `asset` in the reference asset at the last closes, or undefined. */
   rate(asset: string): Decimal | undefined;
   /** Instant orders the exchange executed, with the strategy their fills went to. */
-  instants: { order: InstantOrder; strategy?: string; tag?: string }[];
+  instants: InstantRecord[];
   /** Why market orders were cancelled unfilled at placement, by client id. */
   orderReasons: Map<string, string>;
   /** Assets held during the run that it cannot value in the reference asset (left out of the equity). */
@@ -175,12 +172,8 @@ function backtestKernel(o: HarnessOptions, p: BacktestKernelPorts): TradingKerne
   );
 }
 
-export function buildHarness(o: HarnessOptions): Harness {
-  const bt = o.config.backtest!;
-  const logger = o.logger ?? silentLogger;
-  const first = o.series[0]!;
-  const clock = new ManualClock(first.length > 0 ? first.time[0]! * 1000 : o.fromMs);
-  const { sim, specs, desks, simClock, listenMargin } = backtestExchange(o.config, clock, logger);
+/** The run's markets: their instruments, the reference asset, and their views and limits, made once (the specs do not change during a run). */
+function runMarkets(o: HarnessOptions, sim: SimulatedExchange, specs: readonly MarketSpec[], desks: SimDesks) {
   const spec = (s: string) => {
     const m = sim.market(s);
     if (!m) throw new Error(`unknown market ${s}`);
@@ -194,6 +187,20 @@ export function buildHarness(o: HarnessOptions): Harness {
     o.series.map((s) => s.symbol),
     split,
   );
+  const stepOf = memo((s) => incrementFromDecimals(spec(s).stepSize));
+  const minSellable = memo((s) => Decimal.max(spec(s).minQty, stepOf(s)));
+  const marketViews = new Map(specs.map((m) => [m.symbol, marketView(m, sim.feeRates(BACKTEST_ACCOUNT, m.symbol))]));
+  // The margin desk's risk-coefficient bounds, as live and paper load them into the catalog (test/backtest/settings-parity.test.ts).
+  withMarginBounds([...marketViews.values()], parseMarginMarkets(desks.margin.publicMarkets()));
+  return { split, reference, minSellable, marketViews };
+}
+
+export function buildHarness(o: HarnessOptions): Harness {
+  const logger = o.logger ?? silentLogger;
+  const first = o.series[0]!;
+  const clock = new ManualClock(first.length > 0 ? first.time[0]! * 1000 : o.fromMs);
+  const { sim, specs, desks, simClock, listenMargin } = backtestExchange(o.config, clock, logger);
+  const m = runMarkets(o, sim, specs, desks);
   const books = new Map(o.series.map((s) => [s.symbol, new CloseBook(s.symbol)]));
   const cursor = new Int32Array(o.series.length).fill(-1);
   const seriesOf = new Map(o.series.map((s, j) => [s.symbol, j]));
@@ -201,132 +208,34 @@ export function buildHarness(o: HarnessOptions): Harness {
     const j = seriesOf.get(symbol);
     return j === undefined ? -1 : cursor[j]!;
   };
-  const live = new Map<string, Set<string>>();
-  const marginMarkets = new Set<string>();
-  const changes = new RunChanges();
-
-  // Per-market constants, made once (the specs do not change during a run).
-  const stepOf = memo((s) => incrementFromDecimals(spec(s).stepSize));
-  const minSellableOf = memo((s) => Decimal.max(spec(s).minQty, stepOf(s)));
-  const marketViews = new Map(specs.map((m) => [m.symbol, marketView(m, sim.feeRates(BACKTEST_ACCOUNT, m.symbol))]));
-  // The margin desk's risk-coefficient bounds, as live and paper load them into the catalog (test/backtest/settings-parity.test.ts).
-  withMarginBounds([...marketViews.values()], parseMarginMarkets(desks.margin.publicMarkets()));
-  const positionMarket = new Map<number, string>();
-  let kernel!: TradingKernel;
-  const rate = (asset: string): Decimal | undefined => kernel.valuation.rate(asset);
+  const b = runBookkeeping();
   const records = o.orderRecords ?? true;
-  const instants: Harness['instants'] = [];
-  const instantById = new Map<string, Harness['instants'][number]>();
-  const orderReasons = new Map<string, string>();
-  let brackets: BracketManager | undefined;
-  const fill = new CandleFill({
-    sim,
-    account: BACKTEST_ACCOUNT,
-    clock,
-    margin: desks.margin,
-    options: { slippage: bt.slippagePct / 100, fillOnTouch: bt.fillOnTouch, ...(bt.volumeCapPct !== undefined ? { volumeCap: bt.volumeCapPct / 100 } : {}) },
-    extraTriggers: (symbol) => brackets?.triggers(symbol) ?? [],
-    exposure: (symbol) => {
-      for (const p of kernel.portfolio.positions.all()) if (p.symbol === symbol && p.quantity.gt(0)) return 1;
-      for (const p of kernel.portfolio.marginPositions(symbol)) if (p.state === 'open' || p.state === 'pending') return p.side === 'long' ? 1 : -1;
-      return 0;
-    },
-  });
-  for (const s of o.series) fill.addSeries(s);
-
-  const inner = new SimVenue({ sim, account: BACKTEST_ACCOUNT, kind: 'backtest', margin: desks.margin, instant: desks.instant });
-  const liveSet = (symbol: string) => {
-    let set = live.get(symbol);
-    if (!set) live.set(symbol, (set = new ChurnSet()));
-    return set;
-  };
-  inner.onOrderUpdate((snap) => {
-    const set = liveSet(snap.symbol);
-    if (snap.active) set.add(snap.clientOrderId);
-    else set.delete(snap.clientOrderId);
-    changes.eventsQueued();
-  });
-  const venue = new BacktestVenue({
-    inner,
-    fill,
-    index,
-    touched: (margin) => {
-      if (margin) listenMargin(true);
-      changes.balancesMoved();
-      changes.marginMoved();
-    },
-    positionMarket: (id) => positionMarket.get(id),
-    onInstant: (order) => {
-      const rec: Harness['instants'][number] = { order };
-      instants.push(rec);
-      instantById.set(order.clientOrderId, rec);
-    },
-    onMarketCancelled: (id, reason) => void orderReasons.set(id, reason),
-    clock: simClock, // the placement clock above
-  });
+  const late: LateKernel = {};
+  const fill = candleFillFor(o.config.backtest!, o.series, sim, clock, desks, late);
+  const venue = backtestVenueFor({ sim, desks, fill, index, listenMargin, simClock }, b);
   // Points kept per plot series: about 5,000 of the longest market's candles from `from` on.
   const plots = new PlotBook(() => clock.now(), o.fromMs, Math.max(0, ...o.series.map((s) => s.length - s.firstIndex)) + 1, PLOT_POINTS);
-  kernel = backtestKernel(o, {
+  const kernel = (late.kernel = backtestKernel(o, {
     clock,
     logger,
     venue,
-    market: (sym) => marketViews.get(sym),
+    market: (sym) => m.marketViews.get(sym),
     book: (sym) => books.get(sym),
     // The simulated exchange's ledger is the run's balances: the strategies, risk and the result read it.
     ledger: {
       balance: (account, asset) => (account === MAIN_ACCOUNT ? sim.ledger.get(BACKTEST_ACCOUNT, asset) : undefined),
       assets: (account) => (account === MAIN_ACCOUNT ? Object.keys(sim.ledger.balances(BACKTEST_ACCOUNT)) : []),
     },
-    split,
-    reference,
-    minSellable: minSellableOf,
+    split: m.split,
+    reference: m.reference,
+    minSellable: m.minSellable,
     records,
     plots,
-  });
+  }));
   const { portfolio, engine, risk, core, owners } = kernel;
   // The ledger's round trips: the kernel books every fill there once (portfolio.applyFill).
   const trades = portfolio.trades;
-  kernel.onFill((f) => {
-    changes.balancesMoved();
-    if (instantById.size > 0) {
-      const rec = instantById.get(f.clientOrderId);
-      if (rec && rec.strategy === undefined) {
-        rec.strategy = f.strategy;
-        if (f.tag) rec.tag = f.tag;
-      }
-    }
-  });
-  engine.on('order', () => changes.eventsQueued());
-  const spotLog = records ? new SpotOrderLog({ reason: (id) => orderReasons.get(id), lastFill: (id, forget) => trades.lastFill(id, forget) }) : undefined;
-  if (spotLog) {
-    engine.on('submitted', (o) => spotLog.submitted(o));
-    engine.on('final', (o) => spotLog.ended(o));
-  }
-  // Brackets (the kernel's, execution/brackets.ts): their take profits are played into the candle
-  // path; the prints the exchange makes there are the markets' last prices (with the closes the walk
-  // writes into the kernel's candle slots).
-  brackets = kernel.brackets;
-  sim.on('trade', (t) => kernel.onPrint(t.symbol, t.price, t.timestamp));
-  const recorded = new Set<number>();
-  const refreshMargin = () => {
-    const all = desks.margin.list(BACKTEST_ACCOUNT, {});
-    marginMarkets.clear();
-    for (const p of all) {
-      positionMarket.set(p.id, p.market);
-      if (p.state === 'open' || p.state === 'pending') marginMarkets.add(p.market);
-      else if ((p.state === 'closed' || p.state === 'liquidated') && !recorded.has(p.id)) {
-        // Recorded when first seen closed: its fees are converted at the prices of that moment.
-        recorded.add(p.id);
-        const pos = parseMarginPosition(p);
-        trades.addMargin(owners.owner(pos) ?? 'unknown', pos, desks.margin.costs(BACKTEST_ACCOUNT, p.id));
-      }
-    }
-    listenMargin(marginMarkets.size > 0);
-  };
-  engine.on('fill', () => changes.balancesMoved());
-  sim.on('fill', (f) => {
-    if (f.accountId === BACKTEST_ACCOUNT) changes.balancesMoved();
-  });
+  const spotLog = recordRun(kernel, sim, b, records);
   return {
     kernel,
     clock,
@@ -340,17 +249,17 @@ export function buildHarness(o: HarnessOptions): Harness {
     trades,
     books,
     candleClosed: (j, i) => void (cursor[j] = i),
-    live,
-    liveSet,
-    marginMarkets,
-    changes,
-    reference,
-    split,
-    refreshMargin,
+    live: b.live,
+    liveSet: b.liveSet,
+    marginMarkets: b.marginMarkets,
+    changes: b.changes,
+    reference: m.reference,
+    split: m.split,
+    refreshMargin: marginRefresher(desks, listenMargin, b, trades, owners),
     owners,
-    rate,
-    instants,
-    orderReasons,
+    rate: (asset) => kernel.valuation.rate(asset),
+    instants: b.instants,
+    orderReasons: b.orderReasons,
     unpriced: new Set<string>(),
     plots,
     ...(spotLog ? { spotLog } : {}),
