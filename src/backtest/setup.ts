@@ -123,7 +123,7 @@ interface BacktestKernelPorts {
 
 /**
  * The same kernel as live and paper; only the ports differ: the simulated exchange's ledger (always
- * current: `liveLocked`), the last closes as books, the warm-up gate (intents before `from` are
+ * current: its locks count at once), the last closes as books, the warm-up gate (intents before `from` are
  * denied, cancels pass), an in-memory state store, and a ledger that keeps every round trip.
  */
 function backtestKernel(o: HarnessOptions, p: BacktestKernelPorts): TradingKernel {
@@ -145,7 +145,6 @@ function backtestKernel(o: HarnessOptions, p: BacktestKernelPorts): TradingKerne
       market: p.market,
       book: p.book,
       ledger: p.ledger,
-      liveLocked: true,
       symbols: o.series.map((s) => s.symbol),
       split: p.split,
       reference: p.reference,

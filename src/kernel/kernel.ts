@@ -8,7 +8,7 @@
  *   backtest's samples through `recordEquity`, and by the trades the portfolio closes) and
  *   the margin monitor (`risk.marginMonitor`);
  * - reservations with acceptance tracking: a resting order's funds count once (the reservation stops
- *   counting once a balance read shows the exchange's lock; with `liveLocked` at once);
+ *   counting once a balance read shows the exchange's lock; with the in-process `ledger` at once);
  * - the execution engine, the portfolio, the owners of margin positions;
  * - one asset valuation (valuation.ts);
  * - the trading core with the strategy runners.
@@ -67,8 +67,6 @@ export interface KernelPorts {
    * Without it they are the exchange's last read, moved by fills until the next.
    */
   ledger?: CurrentLedger;
-  /** The balances' `locked` is always current (the ledger above): an accepted order is covered at once. */
-  liveLocked: boolean;
   /** Markets valued and traded, split into base and quote. */
   symbols: readonly string[];
   split(symbol: string): { base: string; quote: string };
@@ -198,7 +196,8 @@ export class TradingKernel {
       limits: s.config.risk.limits,
       protections: s.config.risk.protections,
       strategies: strategyLimits(s.config),
-      reservations: new Reservations({ liveLocked: p.liveLocked }),
+      // With the ledger the balances' `locked` is always current: an accepted order is covered at once.
+      reservations: new Reservations({ liveLocked: p.ledger !== undefined }),
     });
     const risk = this.risk;
     const protections = s.config.risk.protections;

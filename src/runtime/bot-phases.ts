@@ -191,7 +191,6 @@ function botKernel(
       venueFor: p.venueFor,
       market: ports.market,
       book: ports.book,
-      liveLocked: false,
       symbols,
       split: ports.split,
       reference: p.reference,
