@@ -119,7 +119,9 @@ const TEXT = new TextDecoder();
  * whose peer vanished without closing would look open forever. Once the server has pinged twice, a
  * silence (no ping, no frame) longer than DEAD_AFTER_PINGS times the longest gap between its pings
  * (at least DEAD_MIN_MS) ends the connection, and the owner reconnects. A server that never pings is
- * left alone.
+ * left alone. A check that runs late by more than half that limit means this process was stalled (a
+ * long GC pause, a starved CPU): the frames that came meanwhile are still unread, so the silence is
+ * ours, and that check is skipped (the next one, after they are read, judges the server).
  */
 const DEAD_AFTER_PINGS = 2.5;
 const DEAD_MIN_MS = 1000;
@@ -149,6 +151,8 @@ function openWs(options: SocketOptions, handlers: SocketHandlers): StreamSocket 
   let lastPing = 0;
   let pingGap = 0;
   let watch: ReturnType<typeof setInterval> | undefined;
+  let watchEveryMs = 0;
+  let lastCheck = 0;
   const ws = new WebSocket(wsAddress(options.url, options.wsPath), {
     handshakeTimeout: options.connectTimeoutMs,
     perMessageDeflate: false,
@@ -160,7 +164,11 @@ function openWs(options: SocketOptions, handlers: SocketHandlers): StreamSocket 
   const checkAlive = () => {
     if (pingGap === 0) return;
     const limit = Math.max(DEAD_MIN_MS, pingGap * DEAD_AFTER_PINGS);
-    const silent = Date.now() - lastSeen;
+    const now = Date.now();
+    const late = now - lastCheck - watchEveryMs;
+    lastCheck = now;
+    if (late > limit / 2) return;
+    const silent = now - lastSeen;
     if (silent <= limit) return;
     stopWatch();
     deadReason = `no ping or frame from the server for ${silent} ms (it pinged every ${Math.round(pingGap)} ms)`;
@@ -177,7 +185,9 @@ function openWs(options: SocketOptions, handlers: SocketHandlers): StreamSocket 
     if (lastPing > 0) pingGap = Math.max(pingGap, t - lastPing);
     lastPing = t;
     if (pingGap > 0 && watch === undefined && !disposed) {
-      watch = setInterval(checkAlive, Math.max(50, Math.min(1000, pingGap / 2)));
+      watchEveryMs = Math.max(50, Math.min(1000, pingGap / 2));
+      lastCheck = t;
+      watch = setInterval(checkAlive, watchEveryMs);
       watch.unref();
     }
     if (!disposed) handlers.heartbeat();

@@ -87,4 +87,31 @@ describe('plain WebSocket transport', () => {
     await waitFor(() => downs.length === 1 && server.accepted() === 2, 'the silent connection to be replaced', 5000);
     expect(downs[0]).toMatch(/no ping or frame from the server for \d+ ms \(it pinged every \d+ ms\)/);
   });
+
+  it("keeps a connection through a stall of its own process (the silence was ours, not the server's)", async () => {
+    // Pings every 100 ms all along: a live server. The client's process then blocks for 2 s (a long
+    // GC pause, a starved CPU): when it runs again its silence check fires before the queued frames
+    // are read. Before, that check took the silence for a dead server and cut a healthy connection.
+    let beats = 0;
+    const server = await wsServer((ws) => {
+      ws.on('pong', () => beats++);
+      const t = setInterval(() => ws.ping(), 100);
+      cleanups.push(() => clearInterval(t));
+    });
+    const client = new StreamClient({ url: server.url, transport: 'ws', lifetime: false });
+    cleanups.push(() => client.close());
+    const downs: string[] = [];
+    client.on('connectionDown', (_i, why) => downs.push(why));
+    client.subscribe('AAATMN@trade');
+    await client.connect();
+    await waitFor(() => beats >= 5, 'the client answering pings', 5000);
+    const until = Date.now() + 2000;
+    while (Date.now() < until) {
+      // blocks the event loop, as a stalled process does
+    }
+    const after = beats;
+    await waitFor(() => beats >= after + 10, 'pings answered again after the stall', 5000);
+    expect(downs).toEqual([]);
+    expect(server.accepted()).toBe(1);
+  });
 });
