@@ -56,7 +56,7 @@ describe("stream connections through the server's lifetime cuts", () => {
       });
 
       const rest = new WallexRestClient({ baseUrl: s.server.url });
-      const stream = new StreamClient({ url: s.server.url, transport, lifetime: RULE, lifetimeLeadMs: 2000, handoverTimeoutMs: 500 });
+      const stream = new StreamClient({ url: s.server.url, transport, lifetime: RULE, lifetimeLeadMs: 2000, handoverTimeoutMs: 1500 });
       cleanup.push(() => stream.close());
       const engine = new MarketDataEngine({
         stream,
