@@ -42,6 +42,12 @@ export default defineStrategy({
      * open grid sell covers get their sell one step above their average price. At start (a restart)
      * and after a resume (the halt cancelled every order: the buys are laid again on the next book).
      */
+    /** Of `held` coins of a market, those no open grid sell covers. */
+    const uncovered = (symbol: string, held: Decimal): Decimal =>
+      ctx
+        .openOrders(symbol)
+        .filter((o) => o.side === 'SELL' && isGrid(o.tag))
+        .reduce((a, o) => a.minus(o.quantity.minus(o.filled)), held);
     const rebuild = (atStart: boolean, symbols: readonly string[] = ctx.markets): Draft[] => {
       const out: Draft[] = [];
       for (const symbol of symbols) {
@@ -50,9 +56,8 @@ export default defineStrategy({
         const pos = ctx.position(symbol);
         if (!pos || !pos.quantity.gt(0)) continue;
         if (atStart) placed.add(symbol);
-        const covered = mine.filter((o) => o.side === 'SELL').reduce((a, o) => a.plus(o.quantity.minus(o.filled)), new Decimal(0));
-        const uncovered = pos.quantity.minus(covered);
-        if (uncovered.gt(0) && pos.avgPrice.gt(0)) out.push(limit('SELL', symbol, qty(uncovered), pos.avgPrice.mul(1 + step), { tag: 'grid-sell' }));
+        const left = uncovered(symbol, pos.quantity);
+        if (left.gt(0) && pos.avgPrice.gt(0)) out.push(limit('SELL', symbol, qty(left), pos.avgPrice.mul(1 + step), { tag: 'grid-sell' }));
       }
       return out;
     };
@@ -142,9 +147,9 @@ export default defineStrategy({
         if (o.tag?.startsWith('grid-buy-') && update.previous === 'pending' && o.state !== 'rejected') settle(o.symbol, true);
         if (o.state !== 'filled' || !o.avgPrice) return;
         if (o.side === 'BUY') {
-          // A fee taken in the base asset leaves less than the filled quantity: sell what is held.
-          const held = ctx.position(o.symbol)?.quantity ?? o.filled;
-          const q = Decimal.min(o.filled, held);
+          // A fee taken in the base asset leaves less than the filled quantity: sell what this buy
+          // left, the coins held that no open grid sell covers yet (never more than it bought).
+          const q = Decimal.min(o.filled, uncovered(o.symbol, ctx.position(o.symbol)?.quantity ?? o.filled));
           if (q.lte(0)) return;
           return limit('SELL', o.symbol, qty(q), o.avgPrice.mul(1 + step), { tag: 'grid-sell' });
         }

@@ -79,6 +79,40 @@ describe('grid', () => {
     const rebuy = drafts(await h.handlers.onOrder!({ order: { ...order, side: 'SELL', avgPrice: d(100) }, previous: 'open' }));
     expect((rebuy[0] as { price: typeof order.avgPrice }).price.toFixed()).toBe('99');
   });
+  it('sells what a filled buy left it, not more, while an earlier rung is on sale (fee taken in the base asset)', async () => {
+    // Seen in a paper bot: the position held an earlier rung (0.1996, its sell open) plus the new
+    // one (0.1996 net of a 0.0004 BTC fee). The sell was sized at the gross 0.2, more than the free
+    // 0.1996, and was denied by the balance rule until the 30 s retry.
+    const h = harness(grid, { markets: ['BTCUSDT'], params: { levels: 3, spacingPct: 1, orderQuote: 20 } });
+    const buy = {
+      clientOrderId: 'b2',
+      strategy: 'test',
+      symbol: 'BTCUSDT',
+      side: 'BUY' as const,
+      type: 'LIMIT',
+      quantity: d('0.2'),
+      filled: d('0.2'),
+      avgPrice: d(98),
+      state: 'filled' as const,
+      createdAt: 0,
+      tag: 'grid-buy-2',
+    };
+    const earlierSell = {
+      ...buy,
+      clientOrderId: 's1',
+      side: 'SELL' as const,
+      quantity: d('0.1996'),
+      filled: d(0),
+      price: d('99.99'),
+      state: 'open' as const,
+      tag: 'grid-sell',
+    };
+    h.orders.push(earlierSell);
+    h.setPosition('BTCUSDT', '0.3992', '98.5');
+    const sell = drafts(await h.handlers.onOrder!({ order: buy, previous: 'open' }));
+    expect(sell).toHaveLength(1);
+    expect((sell[0] as { size: unknown }).size).toEqual({ kind: 'base', quantity: d('0.1996') });
+  });
   it('at start keeps a recovered ladder and sells what its buys bought while the bot was down', async () => {
     const h = harness(grid, { markets: ['BTCUSDT'], params: { levels: 3, spacingPct: 1, orderQuote: 20 } });
     const rung = {
