@@ -245,11 +245,13 @@ describe("the dashboard's charts and market views (mizan run --serve, in chromiu
     const first = (await positions())[0]!;
     const row = page.locator(`[data-testid=positions] tr[data-strategy=${first.strategy}][data-symbol=${first.symbol}]`);
     await expect.poll(() => row.getByTestId('position-price').getAttribute('data-value'), { timeout: 15_000 }).toMatch(/^\d/);
-    const price = (await row.getByTestId('position-price').getAttribute('data-value'))!;
-    const value = (await row.getByTestId('position-value').getAttribute('data-value'))!;
-    expect((await row.getByTestId('position-price').textContent())!.replace(/,/g, '')).toBe(String(Number(price)));
-    expect(await row.getByTestId('position-value').textContent()).toMatch(new RegExp(`^[-\\d,.]+ ${markets.get(first.symbol)!.quote}$`));
-    expect(Number(value)).not.toBe(0);
+    // One read of each cell (its value and its text together): the page redraws as the price moves.
+    const cell = (id: string) => row.getByTestId(id).evaluate((el) => ({ value: el.getAttribute('data-value')!, text: el.textContent! }));
+    const price = await cell('position-price');
+    const value = await cell('position-value');
+    expect(price.text.replace(/,/g, '')).toBe(String(Number(price.value)));
+    expect(value.text).toMatch(new RegExp(`^[-\\d,.]+ ${markets.get(first.symbol)!.quote}$`));
+    expect(Number(value.value)).not.toBe(0);
     await shot('positions');
   });
 });

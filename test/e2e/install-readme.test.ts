@@ -31,7 +31,8 @@ const folderLine = /`(npm install \.\.\/mizan)`/.exec(section)?.[1];
 const gitLine = /`(npm install git\+https:\/\/<host>\/<owner>\/mizan\.git)`/.exec(section)?.[1];
 
 const tmp = mkdtempSync(join(tmpdir(), 'mizan-readme-install-'));
-afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+// Several installed projects (node_modules trees): removing them took over 30 s on a loaded machine.
+afterAll(() => rmSync(tmp, { recursive: true, force: true }), 180_000);
 
 /** A prebuild-install tarball of the better-sqlite3 binary in this repository's node_modules. */
 function localPrebuilds(): string {
