@@ -349,11 +349,7 @@ export class TradingKernel {
   onBar(symbol: string, bar: Bar): void | Promise<void> {
     const r = this.core.onBar(symbol, bar);
     if (!this.feedsEquity) return r;
-    if (r) return r.then(() => this.equityAfterCandle());
-    this.equityAfterCandle();
-  }
-
-  private equityAfterCandle(): void {
+    if (r) return r.then(() => void this.sampleEquity());
     this.sampleEquity();
   }
 
