@@ -250,11 +250,6 @@ export class PositionBook {
     return closed ? { realized: pnl, closed } : { realized: pnl };
   }
 
-  /** Every position with a round trip still open. */
-  *openTrips(): Iterable<PositionRecord & { trip: Trip }> {
-    for (const p of this.map.values()) if (p.trip) yield p as PositionRecord & { trip: Trip };
-  }
-
   /**
    * The strategy's view of a position (`ctx.position`, read per candle). The last view made for a
    * record is handed out again while its fields are still the record's (Decimals are immutable and
