@@ -57,9 +57,33 @@ export interface BacktestExchange {
   listenMargin(on: boolean): void;
 }
 
+type RunSettings = NonNullable<MizanConfig['backtest']>;
+
+/** The markets a backtest knows: the simulator's defaults, and the config's declared ones (which replace a default of the same symbol). */
+export function runMarketSpecs(bt: Pick<RunSettings, 'markets'>): MarketSpec[] {
+  return [...defaultMarketSpecs().filter((m) => !bt.markets.some((d) => d.symbol === m.symbol)), ...bt.markets.map(declToSpec)];
+}
+
+/**
+ * The account's fee rates of a market when the config sets them (`fees: { maker, taker }`, or
+ * `fees: account` for a market not declared in `backtest.markets`); undefined: the market's listed rates.
+ */
+export function runFeeOverride(
+  bt: Pick<RunSettings, 'fees' | 'accountFees' | 'markets'>,
+  symbol: string,
+): { makerFee: Decimal; takerFee: Decimal } | undefined {
+  if (bt.fees === 'account') {
+    if (!bt.accountFees)
+      throw new Error("backtest.fees: account: the account's fee rates were not read before the run (mizan backtest reads them with exchange.apiKey)");
+    const f = bt.accountFees[symbol];
+    return f && !bt.markets.some((d) => d.symbol === symbol) ? { makerFee: f.maker, takerFee: f.taker } : undefined;
+  }
+  return bt.fees ? { makerFee: bt.fees.maker, takerFee: bt.fees.taker } : undefined;
+}
+
 export function backtestExchange(config: Pick<MizanConfig, 'backtest' | 'simulator'>, clock: ManualClock, logger: Logger): BacktestExchange {
   const bt = config.backtest!;
-  const specs = [...defaultMarketSpecs().filter((m) => !bt.markets.some((d) => d.symbol === m.symbol)), ...bt.markets.map(declToSpec)];
+  const specs = runMarketSpecs(bt);
   // No 24-hour stats, trade candles or recent-trade list: nothing in a backtest reads them.
   // The exchange reads the next open while an order is handed over (fill-model.ts; the test:
   // test/backtest/cli/daily-data.test.ts).
@@ -76,16 +100,10 @@ export function backtestExchange(config: Pick<MizanConfig, 'backtest' | 'simulat
   const balances: Record<string, Decimal> = {};
   for (const [asset, v] of Object.entries(bt.balances)) balances[asset] = toDecimal(v, `backtest.balances.${asset}`);
   sim.createAccount({ id: BACKTEST_ACCOUNT, balances });
-  if (bt.fees === 'account') {
-    // The account's own rates (read before the run); a declared market keeps the fees it declares.
-    if (!bt.accountFees)
-      throw new Error("backtest.fees: account: the account's fee rates were not read before the run (mizan backtest reads them with exchange.apiKey)");
-    for (const m of specs) {
-      const f = bt.accountFees[m.symbol];
-      if (f && !bt.markets.some((d) => d.symbol === m.symbol)) sim.setAccountFees(BACKTEST_ACCOUNT, m.symbol, { makerFee: f.maker, takerFee: f.taker });
-    }
-  } else if (bt.fees) {
-    for (const m of specs) sim.setAccountFees(BACKTEST_ACCOUNT, m.symbol, { makerFee: bt.fees.maker, takerFee: bt.fees.taker });
+  // The account's own rates (read before the run; a declared market keeps the fees it declares), or the configured pair.
+  for (const m of specs) {
+    const f = runFeeOverride(bt, m.symbol);
+    if (f) sim.setAccountFees(BACKTEST_ACCOUNT, m.symbol, f);
   }
   const desks = createSimDesks(sim, { logger });
   // The desks listen to the sim's price events; any such listener makes the sim build a market

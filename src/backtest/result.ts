@@ -9,7 +9,11 @@ import { Decimal } from '../core/decimal.js';
 import type { StrategyInstance } from '../kernel/trading-core.js';
 import { computeMetrics, type ClosedTrade, type Metrics } from './metrics/index.js';
 import { formatMetrics } from './metrics/index.js';
-import type { DataReport, Series } from './data.js';
+import type { DataReport } from './data.js';
+import type { TradingKernel } from '../kernel/kernel.js';
+import type { TradeBook } from '../portfolio/trade-book.js';
+import type { MarketSpec } from '../sim/markets.js';
+import type { PlotBook } from './plots.js';
 import { BACKTEST_ACCOUNT, type Harness } from './setup.js';
 import { otherOrders, spotOrders, withOthers, type OrderRecord } from './order-records.js';
 import type { TradeRecord } from '../portfolio/trade-record.js';
@@ -33,6 +37,8 @@ export interface BacktestResult {
       fillOnTouch: boolean;
       volumeCapPct: number | null;
       fees: { maker: string; taker: string } | { account: Record<string, { maker: string; taker: string }> } | null;
+      /** A book backtest's fill model (docs/book-backtests.md); absent in a candle backtest. */
+      book?: { queueModel: string; queuePower: number; entryLatencyMs: number; cancelLatencyMs: number };
     };
     startingBalances: Record<string, string>;
     /** Each market of the run: its assets and the decimals of its prices and quantities (the report prints amounts with them). */
@@ -74,14 +80,56 @@ export interface BacktestResult {
   fees: { reference: string; paid: string; byAsset: Record<string, string>; unconverted: Record<string, string> };
 }
 
+/**
+ * What the result reads of a finished run, whichever data drove it: a candle run's harness
+ * (`harnessRecord`) or a book run's parts (backtest/book/run.ts).
+ */
+export interface RunRecord {
+  reference: string;
+  kernel: Pick<TradingKernel, 'core' | 'engine' | 'prices'>;
+  trades: TradeBook;
+  plots: PlotBook;
+  unpriced: ReadonlySet<string>;
+  /** The account's balances at the end. */
+  balances(): Record<string, { value: Decimal; locked: Decimal }>;
+  /** A market's assets and decimals (undefined when unknown). */
+  market(symbol: string): Pick<MarketSpec, 'baseAsset' | 'quoteAsset' | 'tickSize' | 'stepSize'> | undefined;
+  /** The spot orders' records, in the order they were placed. */
+  spotOrders(): OrderRecord[];
+  /** The instant and margin orders' records. */
+  otherOrders(): OrderRecord[];
+}
+
+/** A candle run's record. */
+export function harnessRecord(h: Harness): RunRecord {
+  return {
+    reference: h.reference,
+    kernel: h.kernel,
+    trades: h.trades,
+    plots: h.plots,
+    unpriced: h.unpriced,
+    balances: () => h.sim.balances(BACKTEST_ACCOUNT),
+    market: (s) => h.sim.market(s),
+    spotOrders: () => spotOrders(h),
+    otherOrders: () => otherOrders(h),
+  };
+}
+
 export interface ResultInput {
   config: MizanConfig;
   instances: StrategyInstance[];
   fromMs: number;
   toMs: number;
-  h: Harness;
-  series: Series[];
+  h: RunRecord;
+  /** The run's markets, in the order of its data. */
+  symbols: readonly string[];
+  /** Candles walked from `from` on (a book run: the events replayed). */
+  candles: number;
+  /** The first market's price at the start and at the end (the buy-and-hold benchmark), when known. */
+  benchmark?: { firstPrice: number; lastPrice: number };
   report: DataReport;
+  /** A book backtest's fill model. */
+  bookFill?: NonNullable<MizanConfig['backtest']>['book'];
   equity: { times: Float64Array; values: Float64Array; length: number };
   equityPoints: number;
   /** `summary`: no order records or plots (the terminal summary and a sweep row read neither). */
@@ -136,8 +184,6 @@ function feeSettings(bt: NonNullable<MizanConfig['backtest']>): BacktestResult['
 export function buildResult(x: ResultInput): BacktestResult {
   const bt = x.config.backtest!;
   const trades = x.h.trades.sorted();
-  const main = x.series[0]!;
-  const fi = Math.min(main.firstIndex, main.length - 1);
   const unvalued = [...new Set(trades.filter((t) => t.quote !== undefined && t.pnlReference === undefined).map((t) => t.quote!))].sort();
   const metrics = computeMetrics({
     equity: { times: x.equity.times, values: x.equity.values },
@@ -146,19 +192,19 @@ export function buildResult(x: ResultInput): BacktestResult {
     ...(unvalued.length > 0
       ? { pnlUnavailable: `pnl of trades in ${unvalued.join(', ')} cannot be valued in ${x.h.reference} (no market of the run converts it)` }
       : {}),
-    ...(main.length > 0 ? { benchmark: { firstPrice: main.open[fi]!, lastPrice: main.close[main.length - 1]! } } : {}),
+    ...(x.benchmark ? { benchmark: x.benchmark } : {}),
   });
   const full = x.detail !== 'summary';
   // Spot orders in the order they were placed, then instant and margin ones merged in by time (stable).
-  const other = otherOrders(x.h);
-  const orders = full ? withOthers(spotOrders(x.h), other) : [];
+  const other = x.h.otherOrders();
+  const orders = full ? withOthers(x.h.spotOrders(), other) : [];
   const finalBalances: Record<string, { value: string; locked: string }> = {};
-  const bal = x.h.sim.balances(BACKTEST_ACCOUNT);
+  const bal = x.h.balances();
   for (const a of Object.keys(bal).sort()) finalBalances[a] = { value: bal[a]!.value.toFixed(), locked: bal[a]!.locked.toFixed() };
   const markets: BacktestResult['run']['markets'] = {};
-  for (const s of x.series) {
-    const m = x.h.sim.market(s.symbol);
-    if (m) markets[s.symbol] = { base: m.baseAsset, quote: m.quoteAsset, pricePrecision: m.tickSize, quantityPrecision: m.stepSize };
+  for (const symbol of x.symbols) {
+    const m = x.h.market(symbol);
+    if (m) markets[symbol] = { base: m.baseAsset, quote: m.quoteAsset, pricePrecision: m.tickSize, quantityPrecision: m.stepSize };
   }
   const startingBalances: Record<string, string> = {};
   for (const a of Object.keys(bt.balances).sort()) startingBalances[a] = bt.balances[a]!.toFixed();
@@ -181,20 +227,21 @@ export function buildResult(x: ResultInput): BacktestResult {
         fillOnTouch: bt.fillOnTouch,
         volumeCapPct: bt.volumeCapPct ?? null,
         fees: feeSettings(bt),
+        ...(x.bookFill ? { book: { ...x.bookFill } } : {}),
       },
       startingBalances,
       markets,
     },
     data: x.report,
     summary: {
-      candles: x.series.reduce((a, s) => a + s.length - s.firstIndex, 0),
+      candles: x.candles,
       startEquity: n > 0 ? x.equity.values[0]! : 0,
       endEquity: n > 0 ? x.equity.values[n - 1]! : 0,
       trades: trades.length,
-      orders: x.h.engine.submitted + other.length,
-      denials: x.h.core.denials,
+      orders: x.h.kernel.engine.submitted + other.length,
+      denials: x.h.kernel.core.denials,
     },
-    denied: x.h.core.denialTally.breakdown(),
+    denied: x.h.kernel.core.denialTally.breakdown(),
     errors: handlerErrors(x.h),
     metrics,
     trades,
@@ -202,7 +249,7 @@ export function buildResult(x: ResultInput): BacktestResult {
       trades,
       x.h.reference,
       x.instances.map((i) => i.name),
-      x.series.map((s) => s.symbol),
+      [...x.symbols],
     ),
     orders,
     plots: full ? x.h.plots.result(x.instances) : [],
@@ -213,7 +260,7 @@ export function buildResult(x: ResultInput): BacktestResult {
       pnl: exactRecord(x.h.trades.pnlByQuote),
       dustRevaluation: exactRecord(x.h.trades.dustRevaluation),
       lastPrices: Object.fromEntries(
-        x.series.map((s) => [s.symbol, x.h.kernel.prices.last(s.symbol)?.toFixed() ?? null]).filter((e): e is [string, string] => e[1] !== null),
+        x.symbols.map((s) => [s, x.h.kernel.prices.last(s)?.toFixed() ?? null]).filter((e): e is [string, string] => e[1] !== null),
       ),
     },
     fees: {
@@ -226,10 +273,10 @@ export function buildResult(x: ResultInput): BacktestResult {
 }
 
 /** The handler errors of every strategy of the run, by kind, in strategy order. */
-function handlerErrors(h: Harness): BacktestResult['errors'] {
+function handlerErrors(h: RunRecord): BacktestResult['errors'] {
   let total = 0;
   const kinds: BacktestResult['errors']['kinds'] = [];
-  for (const runner of h.core.runners.values()) {
+  for (const runner of h.kernel.core.runners.values()) {
     total += runner.errorLog.total;
     for (const k of runner.errorLog.list())
       kinds.push({ strategy: k.strategy, handler: k.handler, error: k.error, count: k.count, firstAt: new Date(k.firstAt).toISOString() });
@@ -256,7 +303,9 @@ export function formatSummary(r: BacktestResult, paint: Paint = PLAIN): string {
   lines.push(paint.bold(`backtest ${r.run.from} .. ${r.run.to}: ${names}`));
   const openAtEnd = r.trades.filter((t) => t.exit === 'open at end').length;
   const tradesText = openAtEnd > 0 ? `${r.summary.trades} (${openAtEnd} open at end)` : String(r.summary.trades);
-  lines.push(`candles ${r.summary.candles}, orders ${r.summary.orders}, trades ${tradesText}, denied intents ${r.summary.denials}`);
+  lines.push(
+    `${r.run.fillModel.book ? 'events' : 'candles'} ${r.summary.candles}, orders ${r.summary.orders}, trades ${tradesText}, denied intents ${r.summary.denials}`,
+  );
   if (openAtEnd > 0) {
     lines.push(
       paint.warn(

@@ -16,8 +16,10 @@
 import { silentLogger } from '../core/logger.js';
 import type { MizanConfig } from '../config/schema.js';
 import { loadStrategyInstances } from '../runtime/strategy-loader.js';
+import { withParams } from './params-override.js';
+import { runBookBacktest } from './book/run.js';
 import { loadData } from './load.js';
-import { buildResult, type BacktestResult } from './result.js';
+import { buildResult, harnessRecord, type BacktestResult } from './result.js';
 import { BACKTEST_ACCOUNT, buildHarness } from './setup.js';
 import type { DataReport, Series } from './data.js';
 import { parseMarginPosition } from '../exchange/parse/margin.js';
@@ -28,6 +30,7 @@ import { declaredFeed, walk, walkContext } from './walk.js';
 import type { BacktestOptions } from './options.js';
 
 export type { BacktestOptions } from './options.js';
+export { withParams } from './params-override.js';
 
 export interface BacktestRun {
   result: BacktestResult;
@@ -44,15 +47,6 @@ export class BacktestDataError extends Error {
   }
 }
 
-/** The config with parameter overrides applied (by instance name). */
-export function withParams(config: MizanConfig, params: Record<string, Record<string, unknown>> | undefined): MizanConfig {
-  if (!params) return config;
-  for (const name of Object.keys(params)) {
-    if (!config.strategies.some((s) => s.name === name)) throw new Error(`no strategy instance named ${name} in the config`);
-  }
-  return { ...config, strategies: config.strategies.map((s) => (params[s.name] ? { ...s, params: { ...s.params, ...params[s.name] } } : s)) };
-}
-
 export async function runBacktest(config: MizanConfig, opts: BacktestOptions = {}): Promise<BacktestRun> {
   const bt = config.backtest;
   if (!bt) throw new Error('the config has no backtest section (data, from, to)');
@@ -62,6 +56,11 @@ export async function runBacktest(config: MizanConfig, opts: BacktestOptions = {
   const fromMs = opts.from ?? bt.from;
   const toMs = opts.to ?? bt.to;
   if (!(fromMs < toMs)) throw new Error(`backtest range is empty: from ${new Date(fromMs).toISOString()} is not before to ${new Date(toMs).toISOString()}`);
+  if (bt.recordings.length > 0) {
+    // A recording (backtest.data kind: book): replayed through the market-data engine (book/run.ts).
+    const r = await runBookBacktest(config, opts);
+    return { result: r.result, series: r.series, candles: r.events };
+  }
   const logger = opts.logger ?? silentLogger;
   const instances = opts.instances ?? (await loadStrategyInstances(withParams(config, opts.params)));
   const { series, report, declared } = await loadData(config, instances, fromMs, toMs, opts);
@@ -99,12 +98,21 @@ export async function runBacktest(config: MizanConfig, opts: BacktestOptions = {
     instances,
     fromMs,
     toMs,
-    h,
-    series,
+    h: harnessRecord(h),
+    symbols: series.map((s) => s.symbol),
+    candles: series.reduce((a, s) => a + s.length - s.firstIndex, 0),
+    ...benchmarkOf(series[0]!),
     report,
     equity: eq,
     equityPoints: opts.equityPoints ?? 2000,
     detail: opts.detail ?? 'full',
   });
   return { result, series, candles: total };
+}
+
+/** Buy and hold of the first market: its open at the first candle of the run, its last close. */
+function benchmarkOf(main: Series): { benchmark?: { firstPrice: number; lastPrice: number } } {
+  if (main.length === 0) return {};
+  const fi = Math.min(main.firstIndex, main.length - 1);
+  return { benchmark: { firstPrice: main.open[fi]!, lastPrice: main.close[main.length - 1]! } };
 }

@@ -4,9 +4,9 @@
  * differ from live: the venue (SimulatedExchange + candle fill model), the books (the last close)
  * and the clock. The parts it chooses are built in harness-parts.ts.
  */
-import { ManualClock } from '../core/clock.js';
+import { ManualClock, type Clock } from '../core/clock.js';
 import { Decimal, incrementFromDecimals } from '../core/decimal.js';
-import type { Intent } from '../core/intents.js';
+import type { Intent, Verdict } from '../core/intents.js';
 import { silentLogger, type Logger } from '../core/logger.js';
 import type { MizanConfig } from '../config/schema.js';
 import type { ExecutionEngine } from '../execution/engine.js';
@@ -29,7 +29,7 @@ import { PlotBook } from './plots.js';
 import type { BacktestVenue } from './venue.js';
 import type { SpotOrderLog } from './spot-order-log.js';
 import { CloseBook, marketView } from './views.js';
-import type { MarketView } from '../core/views.js';
+import type { KeyValueStore, MarketView } from '../core/views.js';
 import type { CurrentLedger } from '../portfolio/portfolio.js';
 import { MAIN_ACCOUNT } from '../core/account.js';
 import { BACKTEST_ACCOUNT, BACKTEST_RETAINED_ORDERS, backtestExchange } from './backtest-exchange.js';
@@ -106,6 +106,29 @@ function memo<T>(fn: (symbol: string) => T): (symbol: string) => T {
   };
 }
 
+/** Intents before `fromMs` are denied (rule `warmup`); cancels pass: the strategies warm up on the data before the run. */
+export function warmupGate(clock: Clock, fromMs: number): (intent: Intent) => Verdict | undefined {
+  return (intent) =>
+    clock.now() < fromMs && intent.kind !== 'cancel' && intent.kind !== 'cancelAll'
+      ? { ok: false, intent, rule: 'warmup', reason: `warming up: the backtest starts at ${new Date(fromMs).toISOString()}` }
+      : undefined;
+}
+
+/** The strategies' state stores of a backtest: in memory, one per strategy. */
+export function memoryKv(): (strategy: string) => KeyValueStore {
+  const kv = new Map<string, Map<string, unknown>>();
+  return (name) => {
+    let m = kv.get(name);
+    if (!m) kv.set(name, (m = new Map()));
+    const store = m;
+    return {
+      get: <T>(k: string) => store.get(k) as T | undefined,
+      set: (k, v) => void store.set(k, v),
+      delete: (k) => void store.delete(k),
+    };
+  };
+}
+
 /** What the backtest's kernel is built on: the ports a backtest chooses (setup.ts buildHarness). */
 interface BacktestKernelPorts {
   clock: ManualClock;
@@ -127,13 +150,6 @@ interface BacktestKernelPorts {
  * denied, cancels pass), an in-memory state store, and a ledger that keeps every round trip.
  */
 function backtestKernel(o: HarnessOptions, p: BacktestKernelPorts): TradingKernel {
-  const kv = new Map<string, Map<string, unknown>>();
-  const warmupDenied = (intent: Intent) => ({
-    ok: false as const,
-    intent,
-    rule: 'warmup',
-    reason: `warming up: the backtest starts at ${new Date(o.fromMs).toISOString()}`,
-  });
   return new TradingKernel(
     {
       clock: p.clock,
@@ -155,17 +171,8 @@ function backtestKernel(o: HarnessOptions, p: BacktestKernelPorts): TradingKerne
       keepRetiredOwners: true,
       keepOwners: true,
       plot: (strategy, symbol, name, value) => p.plots.add(strategy, symbol, name, value),
-      gate: (intent) => (p.clock.now() < o.fromMs && intent.kind !== 'cancel' && intent.kind !== 'cancelAll' ? warmupDenied(intent) : undefined),
-      kv: (name) => {
-        let m = kv.get(name);
-        if (!m) kv.set(name, (m = new Map()));
-        const store = m;
-        return {
-          get: <T>(k: string) => store.get(k) as T | undefined,
-          set: (k, v) => void store.set(k, v),
-          delete: (k) => void store.delete(k),
-        };
-      },
+      gate: warmupGate(p.clock, o.fromMs),
+      kv: memoryKv(),
     },
     { config: o.config, instances: o.instances },
   );

@@ -125,6 +125,10 @@ export async function loadSweepData(
 ): Promise<{ report: DataReport; columns: NonNullable<DataOptions['columns']> }> {
   const bt = config.backtest;
   if (!bt) throw new Error('the config has no backtest section (data, from, to)');
+  if (bt.recordings.length > 0)
+    throw new Error(
+      'backtest.data: sweeps and optimisation run on candles; a recording (kind: book) is backtested with `mizan backtest` only, one run at a time',
+    );
   if (!(bt.from < bt.to)) throw new Error(`backtest range is empty: from ${new Date(bt.from).toISOString()} is not before to ${new Date(bt.to).toISOString()}`);
   // Every combination's instances: loadData takes each market's largest warm-up among them.
   const definitions: StrategyDefinitionCache = new Map();

@@ -124,7 +124,12 @@ export function registerBacktestCommands(program: Command): void {
         secrets,
       });
       const bar = new m.cliProgress.SingleBar(
-        { format: 'backtest [{bar}] {percentage}% {value}/{total} candles', clearOnComplete: true, stream: process.stderr },
+        {
+          // A recording's replay reports simulated time (ms), a candle run its candles.
+          format: config.backtest!.recordings.length > 0 ? 'replay [{bar}] {percentage}%' : 'backtest [{bar}] {percentage}% {value}/{total} candles',
+          clearOnComplete: true,
+          stream: process.stderr,
+        },
         m.cliProgress.Presets.shades_classic,
       );
       let started = false;

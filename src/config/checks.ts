@@ -129,13 +129,36 @@ export function crossCheck(raw: unknown, original: unknown, opts: CheckOptions):
     }
   };
   const dataSymbols = new Set<string>();
+  // A recording (kind: book) without `markets` replays the strategies' markets: the run checks them against its directories.
+  let recordingOfAny = false;
+  let candleEntries = 0;
+  let bookEntries = 0;
   arr(backtest?.data).forEach((e, i) => {
+    if (obj(e)?.kind === 'book') {
+      bookEntries++;
+      const markets = arr(obj(e)?.markets);
+      if (markets.length === 0) recordingOfAny = true;
+      markets.forEach((m, j) => {
+        const sym = str(m);
+        if (sym === undefined) return;
+        dataSymbols.add(sym);
+        checkKnown(['backtest', 'data', i, 'markets', j], sym);
+      });
+      return;
+    }
+    candleEntries++;
     const sym = str(obj(e)?.symbol);
     if (sym === undefined) return;
     if (dataSymbols.has(sym)) add(['backtest', 'data', i, 'symbol'], `${describeValue(sym)} is listed twice`, sym);
     dataSymbols.add(sym);
     checkKnown(['backtest', 'data', i, 'symbol'], sym);
   });
+  if (candleEntries > 0 && bookEntries > 0) {
+    add(
+      ['backtest', 'data'],
+      `a backtest replays either candles or recordings (kind: book), not both: ${candleEntries} candle and ${bookEntries} book entries`,
+    );
+  }
   const limitMarkets = (limits: unknown, path: (string | number)[]) => {
     for (const sym of Object.keys(obj(obj(obj(limits)?.maxPositionValue)?.market) ?? {})) checkKnown([...path, 'maxPositionValue', 'market', sym], sym);
   };
@@ -149,7 +172,7 @@ export function crossCheck(raw: unknown, original: unknown, opts: CheckOptions):
       if (seen.has(sym)) add(path, `${describeValue(sym)} is listed twice`, sym);
       seen.add(sym);
       checkKnown(path, sym);
-      if (mode === 'backtest' && backtest !== undefined && !dataSymbols.has(sym)) {
+      if (mode === 'backtest' && backtest !== undefined && !dataSymbols.has(sym) && !recordingOfAny) {
         add(path, `${describeValue(sym)} has no backtest data (add { symbol: ${sym}, file: <path> } or fetch: true under backtest.data)`, sym);
       }
     });

@@ -166,12 +166,16 @@ function finalize(p: ParsedConfig, baseDir: string, strategyBaseDir: string): Mi
       candleSeconds: [...new Set((s.candles ?? []).map(resolutionToSeconds))].filter((r) => r !== resolutionToSeconds(s.resolution)),
     };
   });
-  const backtest = p.backtest && {
-    ...p.backtest,
-    data: p.backtest.data.map((e) => (e.file === undefined ? e : isAbsolute(e.file) ? e : { ...e, file: abs(e.file), fileAsWritten: e.file })),
+  const { backtest: parsedBacktest, ...rest } = p;
+  const backtest: MizanConfig['backtest'] = parsedBacktest && {
+    ...parsedBacktest,
+    data: parsedBacktest.data.flatMap((e) =>
+      e.kind === 'book' ? [] : [e.file === undefined ? e : isAbsolute(e.file) ? e : { ...e, file: abs(e.file), fileAsWritten: e.file }],
+    ),
+    recordings: parsedBacktest.data.flatMap((e) => (e.kind === 'book' ? [{ ...e, dir: abs(e.dir) }] : [])),
   };
   return {
-    ...p,
+    ...rest,
     exchange: { ...p.exchange, simulator: p.exchange.simulator ?? p.mode !== 'live' },
     simulator: { ...p.simulator, data: abs(p.simulator.data) },
     strategies,

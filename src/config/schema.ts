@@ -157,8 +157,9 @@ const paperSchema = z.strictObject({
 
 export const WEEKDAY_NAMES = ['sun', 'mon', 'tue', 'wed', 'thu', 'fri', 'sat'] as const;
 
-const dataEntry = z
+const candleEntry = z
   .strictObject({
+    kind: z.literal('candles', { error: 'is not "candles" or "book"' }).optional().describe('candles (the default) or book (a recording)'),
     symbol: symbol(),
     file: filePath('Candle file (CSV, JSON)').optional(),
     fetch: bool('Download from the exchange and cache').optional(),
@@ -177,6 +178,48 @@ const dataEntry = z
   .refine((e) => (e.file !== undefined) !== (e.fetch === true), {
     error: 'needs exactly one source: file: <path> or fetch: true',
   });
+
+/** A recording of `mizan record` replayed through the market-data engine (docs/book-backtests.md). */
+const bookEntry = z.strictObject({
+  kind: z.literal('book'),
+  dir: filePath('Recording directory (what `mizan record --out` wrote)'),
+  markets: z
+    .array(symbol(), { error: 'is not a list of markets' })
+    .min(1, { error: 'must list at least one market' })
+    .optional()
+    .describe("Markets of the recording to replay (default: the strategies' markets)"),
+});
+
+/** A `backtest.data` entry: candles (no `kind`, or `kind: candles`) or a recording (`kind: book`). */
+const dataEntry = z.union([bookEntry, candleEntry], {
+  error: (iss) => {
+    const kind = (iss.input as { kind?: unknown } | undefined)?.kind;
+    return kind === undefined || kind === 'candles' || kind === 'book' ? undefined : 'has an unknown kind (allowed: candles, book)';
+  },
+});
+
+/** How a book backtest fills orders (docs/book-backtests.md). */
+const bookFillSchema = z.strictObject({
+  queueModel: z
+    .enum(['risk-averse', 'prob'], { error: 'is not a queue model (allowed: risk-averse, prob)' })
+    .default('risk-averse')
+    .describe('How cancellations at your price move your place in the queue: risk-averse (they are behind you) or prob (split front and back)'),
+  queuePower: z
+    .number({ error: 'is not a number' })
+    .positive({ error: 'must be above 0' })
+    .default(1)
+    .describe('Exponent of the prob model (1: in proportion to the quantity ahead and behind)'),
+  entryLatencyMs: z
+    .number({ error: 'is not a number of milliseconds' })
+    .min(0, { error: 'must be 0 or more' })
+    .default(50)
+    .describe('Milliseconds from sending an order to its arrival at the exchange (its answer comes then)'),
+  cancelLatencyMs: z
+    .number({ error: 'is not a number of milliseconds' })
+    .min(0, { error: 'must be 0 or more' })
+    .default(50)
+    .describe('Milliseconds from sending a cancel to its effect at the exchange: a fill before then wins the race'),
+});
 
 const decimals = (description: string) =>
   z
@@ -217,6 +260,7 @@ const backtestSchema = z
     volumeCapPct: pct("Largest share of a candle's volume one order may fill, in %").optional(),
     markets: z.array(marketDeclSchema).default([]).describe('Markets not in the built-in catalog'),
     allowErrors: bool('Exit with code 0 even when a strategy handler threw (the errors are still counted and shown); default: exit code 1').default(false),
+    book: bookFillSchema.prefault({}).describe('The fill model of book backtests (data entries of kind book)'),
     closeAtEnd: bool(
       'At the last candle, cancel the open orders and sell (close) what each strategy still holds at that close ± slippage with the taker fee, instead of valuing it as an `open at end` trade',
     ).default(false),
@@ -274,8 +318,12 @@ export interface StrategyConfig extends ParsedStrategy {
   candleSeconds?: number[];
 }
 
-/** A `backtest.data` entry after loading: `file` made absolute, `fileAsWritten` the relative path it came from. */
-type BacktestDataEntry = BacktestConfig['data'][number] & {
+type DataEntry = BacktestConfig['data'][number];
+/** A recording entry of `backtest.data` (kind: book), its `dir` made absolute. */
+type RecordingEntry = Extract<DataEntry, { kind: 'book' }>;
+
+/** A candle entry of `backtest.data` after loading: `file` made absolute, `fileAsWritten` the relative path it came from. */
+type BacktestDataEntry = Exclude<DataEntry, { kind: 'book' }> & {
   /** The path as written in the config when it was relative (what `mizan backtest --data <dir>` resolves against its dir). */
   fileAsWritten?: string;
 };
@@ -289,7 +337,10 @@ export interface MizanConfig extends Omit<ParsedConfig, 'exchange' | 'strategies
   accounts: Record<string, AccountKeySource>;
   strategies: StrategyConfig[];
   backtest?: Omit<BacktestConfig, 'data'> & {
+    /** The candle entries of `backtest.data`. */
     data: BacktestDataEntry[];
+    /** The recording entries of `backtest.data` (kind: book): a book backtest (backtest/book/run.ts). */
+    recordings: RecordingEntry[];
     /** With `fees: account`: the rates read from the account (GET /v1/account/fee) before the run. */
     accountFees?: AccountFeeRates;
   };

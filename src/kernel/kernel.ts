@@ -99,6 +99,8 @@ export interface KernelPorts {
   keepRetiredOwners?: boolean;
   /** Keep the owners of closed margin positions (a backtest's result credits each to its strategy). */
   keepOwners?: boolean;
+  /** How the execution engine waits between lookups and retries (default: real time; a book backtest: its simulated time). */
+  sleep?(ms: number): Promise<void>;
 }
 
 export interface KernelSettings {
@@ -210,6 +212,7 @@ export class TradingKernel {
       ids: new ClientIdGenerator(clock, ...(p.idPrefix ? [p.idPrefix] : [])),
       ...(p.executionJournal ? { journal: p.executionJournal } : {}),
       reservations: risk,
+      ...(p.sleep ? { sleep: (ms: number) => p.sleep!(ms) } : {}),
       options: {
         ...(p.retainFinal !== undefined ? { retainFinal: p.retainFinal } : {}),
         ...(p.keepRetiredOwners ? { keepRetiredOwners: true } : {}),

@@ -17,14 +17,12 @@ import { runSim, type RunningSim } from '../sim/cli-command.js';
 import { Journal } from '../store/journal.js';
 import { bindJournal, exchangeIdentity, keyFingerprint } from '../store/binding.js';
 import { RestVenue } from '../venues/rest-venue.js';
-import type { TradingKernel } from '../kernel/kernel.js';
 import { MAIN_ACCOUNT, subAccountId } from '../core/account.js';
-import { Bar } from '../strategy/bar.js';
 import { configSecrets } from './secrets.js';
 import type { Lifecycle } from './lifecycle.js';
 import { createPaperVenue, type PaperVenue } from './paper.js';
 import { marketFees } from './market-fees.js';
-import { bookView, healthView, marketView } from './views.js';
+import { bookView, marketView } from './views.js';
 
 /** What the caller of startBot chooses about these parts (bot.ts BotOptions extends it). */
 export interface AssemblyOptions {
@@ -174,31 +172,4 @@ export function marketPorts(config: MizanConfig, catalog: MarketCatalog, market:
     },
     minSellable: (s) => (catalog.has(s) ? Decimal.max(catalog.get(s).minQty, catalog.get(s).qtyStep) : undefined),
   };
-}
-
-/**
- * The market data engine's events into the kernel: book health changes and books to the strategies,
- * trades through the kernel (the last price, the brackets' watch, then the strategies), stats, and
- * closed candles through the kernel (after the strategies handled one, the equity goes to the
- * protections).
- */
-export function wireMarketEvents(market: MarketDataEngine, kernel: TradingKernel, books: (symbol: string) => BookView | undefined): void {
-  const core = kernel.core;
-  const lastHealthy = new Map<string, boolean>();
-  market.on('book', (symbol, _book, health) => {
-    if (lastHealthy.get(symbol) !== health.healthy) {
-      lastHealthy.set(symbol, health.healthy);
-      core.onBookHealth(symbol, healthView(health));
-    }
-    const view = books(symbol);
-    if (view) core.onBook(symbol, view);
-  });
-  market.on('health', (symbol, health) => {
-    if (lastHealthy.get(symbol) === health.healthy) return;
-    lastHealthy.set(symbol, health.healthy);
-    core.onBookHealth(symbol, healthView(health));
-  });
-  market.on('trade', (t) => kernel.onTrade(t));
-  market.on('stats', (s, st) => core.onStats(s, st));
-  market.on('candleClosed', (symbol, res, c) => void kernel.onBar(symbol, Bar.fromCandle(c, res)));
 }

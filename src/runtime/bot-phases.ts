@@ -33,16 +33,8 @@ import { BotLoop, type BotLoopDeps } from './bot-loop.js';
 import { startRiskWatches } from './risk-watches.js';
 import { startPrivateStream, type PrivateStreamWiring } from './private-stream.js';
 import { Lifecycle } from './lifecycle.js';
-import {
-  type AssemblyOptions,
-  type ExchangeConnection,
-  type MarketPorts,
-  buildVenues,
-  connectExchange,
-  marketPorts,
-  openBotJournal,
-  wireMarketEvents,
-} from './bot-parts.js';
+import { type AssemblyOptions, type ExchangeConnection, type MarketPorts, buildVenues, connectExchange, marketPorts, openBotJournal } from './bot-parts.js';
+import { wireMarketEvents } from './market-events.js';
 import type { PaperVenue } from './paper.js';
 import { StartupRetry, startupKeyClient, startupVenues } from './startup-retry.js';
 

@@ -174,7 +174,7 @@ function derive(o: SimOrder): Derived {
 }
 
 /** A sim order in the core `SpotOrder` shape (the same fields the REST parser fills). */
-function toSpotOrder(o: SimOrder): SpotOrder {
+export function toSpotOrder(o: SimOrder): SpotOrder {
   const d = derive(o);
   const out: SpotOrder = {
     symbol: o.symbol,

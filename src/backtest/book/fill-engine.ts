@@ -131,20 +131,32 @@ export class BookFillEngine {
     }
   }
 
+  /** Both sides of the book (a REST snapshot). */
   snapshot(t: number, bids: readonly BookLevel[], asks: readonly BookLevel[]): void {
+    this.replaceSide(t, 'BUY', bids);
+    this.replaceSide(t, 'SELL', asks);
+  }
+
+  /** One whole side (the bids: BUY, the asks: SELL), as a depth frame of the exchange's stream carries it. */
+  replaceSide(t: number, side: Side, levels: readonly BookLevel[]): void {
     this.advance(t);
-    for (const [side, levels] of [
-      ['BUY', bids],
-      ['SELL', asks],
-    ] as const) {
-      const map = side === 'BUY' ? this.bids : this.asks;
-      const next = new Map(levels.filter((l) => l.quantity.gt(0)).map((l) => [l.price.toFixed(), l] as const));
-      for (const key of new Set([...map.keys(), ...next.keys()])) {
-        this.onLevel(side, key, map.get(key)?.quantity ?? ZERO, next.get(key)?.quantity ?? ZERO);
-      }
-      map.clear();
-      for (const [k, l] of next) map.set(k, l);
+    const map = side === 'BUY' ? this.bids : this.asks;
+    const next = new Map(levels.filter((l) => l.quantity.gt(0)).map((l) => [l.price.toFixed(), l] as const));
+    for (const key of new Set([...map.keys(), ...next.keys()])) {
+      this.onLevel(side, key, map.get(key)?.quantity ?? ZERO, next.get(key)?.quantity ?? ZERO);
     }
+    map.clear();
+    for (const [k, l] of next) map.set(k, l);
+  }
+
+  /** The reference price of a market order of `side` now: the last trade, else the best opposite price. */
+  referencePrice(side: Side): Decimal | undefined {
+    return this.reference(side);
+  }
+
+  /** The most a market order of `side` may fill at from `ref` (the 2 % bound). */
+  marketBound(side: Side, ref: Decimal): Decimal {
+    return this.guard.bound(side, ref);
   }
 
   /** A level of the bids (BUY) or asks (SELL) now holds `quantity` (0: gone). */
