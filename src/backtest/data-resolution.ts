@@ -5,8 +5,9 @@
  * the strategies trading the market (it must be one `/v1/udf/history` serves). Shared by
  * `mizan check` (its data stage, before anything runs) and `mizan backtest` (before any fetch).
  */
-import { existsSync } from 'node:fs';
-import { isAbsolute, resolve } from 'node:path';
+import { existsSync, readdirSync } from 'node:fs';
+import { isAbsolute, join, resolve } from 'node:path';
+import { isChunkName } from '../record/format.js';
 import type { ConfigIssue } from '../config/issues.js';
 import { resolutionToSeconds } from '../config/fields.js';
 import type { MizanConfig } from '../config/schema.js';
@@ -103,5 +104,21 @@ export function checkBacktestData(config: MizanConfig): ConfigIssue[] {
     const resSec = fetchResolution(config, e.symbol);
     if (resSec !== undefined) data.push({ symbol: e.symbol, resSec, source: `/v1/udf/history ${e.symbol}`, fetched: true });
   });
+  // A recording (kind: book): its folder, and the markets the strategies trade in it.
+  bt.recordings.forEach((r, k) => {
+    const problem = recordingProblem(r.format, r.dir, r.markets ?? [...new Set(config.strategies.flatMap((s) => s.markets))]);
+    if (problem) issues.push({ path: `backtest.data[${k}].dir`, message: problem, value: r.dir });
+  });
   return [...issues, ...candleResolutionIssues(config, data)];
+}
+
+/** What is wrong with a recording folder for these markets, or undefined. */
+function recordingProblem(format: 'mizan' | 'hftbacktest', dir: string, markets: readonly string[]): string | undefined {
+  if (!existsSync(dir)) return `no such folder: ${dir}`;
+  const files = readdirSync(dir);
+  if (format === 'hftbacktest') return files.some((f) => f.endsWith('.gz')) ? undefined : `no hftbacktest capture (.gz) in ${dir}`;
+  const missing = markets.filter((m) => !existsSync(join(dir, m)) || !readdirSync(join(dir, m)).some(isChunkName));
+  return missing.length > 0
+    ? `the recording has no events of ${missing.join(', ')} (no ${missing.map((m) => `${m}/<hour>.jsonl.gz`).join(', ')} in ${dir})`
+    : undefined;
 }

@@ -182,7 +182,13 @@ const candleEntry = z
 /** A recording of `mizan record` replayed through the market-data engine (docs/book-backtests.md). */
 const bookEntry = z.strictObject({
   kind: z.literal('book'),
-  dir: filePath('Recording directory (what `mizan record --out` wrote)'),
+  dir: filePath('Recording directory (what `mizan record --out` wrote), or a folder of hftbacktest captures (format: hftbacktest)'),
+  format: z
+    .enum(['mizan', 'hftbacktest'], { error: 'is not a recording format (allowed: mizan, hftbacktest)' })
+    .default('mizan')
+    .describe(
+      "mizan: a recording of mizan record; hftbacktest: hftbacktest's L2 captures (.gz files, one market), such as the bundled backtest/data/hftbacktest/spot",
+    ),
   markets: z
     .array(symbol(), { error: 'is not a list of markets' })
     .min(1, { error: 'must list at least one market' })

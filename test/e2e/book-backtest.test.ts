@@ -3,7 +3,8 @@
  * replay of the bundled capture over HTTP and the WebSocket on 127.0.0.1, is killed, and records
  * again (a `killed` gap); `mizan backtest` (a child process) replays the recording through the
  * market-data engine with the market maker. The run trades, reports the gap, places no order while
- * the book was unhealthy, and two runs write byte-identical result.json files.
+ * the book was unhealthy, and two runs write byte-identical result.json files. The bundled
+ * hftbacktest capture is backtested the same way (config/book-backtest.yaml).
  */
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
@@ -12,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runSim, type RunningSim } from '../../src/sim/cli-command.js';
 import { readGaps } from '../../src/record/reader.js';
 import type { BacktestResult } from '../../src/backtest/result.js';
-import { mizan, startRun, tempDir } from './cli.js';
+import { mizan, REPO, startRun, tempDir } from './cli.js';
 
 const tmp = tempDir('mizan-book-bt-');
 let sim: RunningSim;
@@ -93,5 +94,16 @@ describe('mizan backtest on a recording (backtest.data kind: book)', { timeout: 
     // Orders both before and after the gap: the run went on after the book was whole again.
     expect(result.orders.some((o) => o.createdAt <= gap!.start)).toBe(true);
     expect(result.orders.some((o) => o.createdAt >= gap!.end)).toBe(true);
+  });
+
+  it('the bundled hftbacktest capture (config/book-backtest.yaml): trades through the engine, the same result.json twice', async () => {
+    const outs = [join(tmp.dir, 'hft1'), join(tmp.dir, 'hft2')];
+    for (const out of outs) {
+      const r = await mizan(['backtest', join(REPO, 'config/book-backtest.yaml'), '--out', out], { timeoutMs: 120_000 });
+      expect(r.code, r.all).toBe(0);
+      expect(r.stdout).toMatch(/^events \d{5,}, orders [1-9]\d*, trades \d+/m);
+      expect(r.stdout).toMatch(/data note: hftbacktest capture .*spot \(2 file\(s\)\): \d+ events of BTCUSDT replayed/);
+    }
+    expect(sha(join(outs[1]!, 'result.json'))).toBe(sha(join(outs[0]!, 'result.json')));
   });
 });

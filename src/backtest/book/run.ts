@@ -19,7 +19,8 @@ import type { MizanConfig } from '../../config/schema.js';
 import { TradingKernel } from '../../kernel/kernel.js';
 import { referenceAsset } from '../../kernel/reference.js';
 import { MarketDataEngine } from '../../market/engine.js';
-import { readGaps, readRecording } from '../../record/reader.js';
+import type { GapRecord } from '../../record/format.js';
+import { bookSource, type BookSource } from './sources.js';
 import { wireMarketEvents } from '../../runtime/market-events.js';
 import { bookView } from '../../runtime/views.js';
 import { candlesPerMarket, loadStrategyInstances } from '../../runtime/strategy-loader.js';
@@ -55,7 +56,7 @@ export interface BookRun {
 }
 
 /** The markets of the run: every strategy's, each in one of the recordings. */
-function recordingFor(config: MizanConfig, symbols: readonly string[]): { dir: string; markets: string[] } {
+function recordingFor(config: MizanConfig, symbols: readonly string[]): { dir: string; markets: string[]; source: BookSource } {
   const recs = config.backtest!.recordings;
   if (recs.length !== 1) throw new Error(`backtest.data: a book backtest replays one recording (kind: book), got ${recs.length}`);
   const rec = recs[0]!;
@@ -63,7 +64,7 @@ function recordingFor(config: MizanConfig, symbols: readonly string[]): { dir: s
   const missing = symbols.filter((s) => !markets.includes(s));
   if (missing.length > 0)
     throw new Error(`backtest.data[0].markets: ${missing.join(', ')} traded by the strategies but not replayed (markets: ${markets.join(', ')})`);
-  return { dir: rec.dir, markets };
+  return { dir: rec.dir, markets, source: bookSource(rec.format, rec.dir, markets) };
 }
 
 export async function runBookBacktest(config: MizanConfig, opts: BacktestOptions = {}): Promise<BookRun> {
@@ -75,13 +76,13 @@ export async function runBookBacktest(config: MizanConfig, opts: BacktestOptions
   const logger = opts.logger ?? silentLogger;
   const instances = opts.instances ?? (await loadStrategyInstances(withParams(config, opts.params)));
   const traded = [...new Set(instances.flatMap((i) => i.markets))];
-  const { dir, markets } = recordingFor(config, traded);
+  const { markets, source } = recordingFor(config, traded);
   const specs = new Map(runMarketSpecs(bt).map((m) => [m.symbol, m]));
   for (const s of markets) if (!specs.has(s)) throw new Error(`backtest.data[0].markets: ${s} is not a known market (declare it under backtest.markets)`);
 
   // The first event's time starts the clock (a recording may begin long before `from`: warm-up).
-  const first = await firstEventTime(dir, markets, toMs);
-  if (first === undefined) throw new Error(`recording ${dir}: no event of ${markets.join(', ')} before ${new Date(toMs).toISOString()}`);
+  const first = await firstEventTime(source, toMs);
+  if (first === undefined) throw new Error(`${source.description}: no event of ${markets.join(', ')} before ${new Date(toMs).toISOString()}`);
   const clock = new ManualClock(first);
   opts.onClock?.(clock);
   const time = new VirtualTime(clock);
@@ -168,7 +169,8 @@ export async function runBookBacktest(config: MizanConfig, opts: BacktestOptions
     eqV.push(Number(e.equity.toSignificantDigits(15)));
   };
   const sampler = time.setInterval(sample, EQUITY_EVERY_MS);
-  scheduleGaps(await readGaps(dir, markets), { clock, time, stream });
+  const gaps = await source.gaps();
+  scheduleGaps(gaps, { clock, time, stream });
   const cron = new BacktestSchedules(config, instances, Math.max(fromMs, first));
   const ports: ReplayPorts = {
     clock,
@@ -184,7 +186,7 @@ export async function runBookBacktest(config: MizanConfig, opts: BacktestOptions
   await kernel.core.start();
   // The cold start waits for the recording's first snapshots: it is not awaited here.
   const started = engine.start(markets);
-  const counts = await replay(readRecording(dir, { markets, to: toMs }), ports, (_ev, n) => {
+  const counts = await replay(source.events(toMs), ports, (_ev, n) => {
     if (opts.onProgress && n % (opts.progressEvery ?? 10_000) === 0) opts.onProgress(Math.max(0, clock.now() - first), Math.max(1, toMs - first));
   });
   // The end: the last sample; answers still under way (a latency after the last event) arrive, the
@@ -212,7 +214,7 @@ export async function runBookBacktest(config: MizanConfig, opts: BacktestOptions
   trades.closeOpen(lastT, (s) => engine.book(s).mid() ?? kernel.prices.last(s));
 
   const series = candles.series();
-  const report = bookReport(dir, markets, counts.events, stream.malformed, await readGaps(dir, markets));
+  const report = bookReport(source.description, markets, counts.events, stream.malformed, gaps);
   const record: RunRecord = {
     reference,
     kernel,
@@ -244,14 +246,14 @@ export async function runBookBacktest(config: MizanConfig, opts: BacktestOptions
 }
 
 /** The time of the first event of the markets before `to`, or undefined. */
-async function firstEventTime(dir: string, markets: string[], to: number): Promise<number | undefined> {
-  for await (const ev of readRecording(dir, { markets, to })) return ev.t;
+async function firstEventTime(source: BookSource, to: number): Promise<number | undefined> {
+  for await (const ev of source.events(to)) return ev.t;
   return undefined;
 }
 
 /** The data report of a book run: the recording, its events and its gaps (each a stretch the books were unhealthy). */
-function bookReport(dir: string, markets: string[], events: number, malformed: number, gaps: Awaited<ReturnType<typeof readGaps>>): DataReport {
-  const notes = [`recording ${dir}: ${events} events of ${markets.join(', ')} replayed`];
+function bookReport(description: string, markets: string[], events: number, malformed: number, gaps: readonly GapRecord[]): DataReport {
+  const notes = [`${description}: ${events} events of ${markets.join(', ')} replayed`];
   const problems: string[] = [];
   for (const g of gaps)
     problems.push(
