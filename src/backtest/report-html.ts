@@ -8,6 +8,7 @@
  * exit reason, the metrics with their definitions, and the trades table (sortable, filterable,
  * amounts at the market's precision, times in UTC, a click shows the trade on the chart).
  */
+import { formatBookMetrics } from './book/book-stats.js';
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { createRequire } from 'node:module';
@@ -285,7 +286,8 @@ export function renderHtmlReport(r: BacktestResult, series: readonly Series[], m
 <html lang="en"><head><meta charset="utf-8"><title>${esc(title)}</title>
 <style>${REPORT_CSS}</style></head><body>
 <h1>${esc(title)}</h1>
-<p>Equity ${r.summary.startEquity.toFixed(2)} → ${r.summary.endEquity.toFixed(2)} ${esc(r.run.reference)}; ${r.summary.trades} trades, ${r.summary.orders} orders. Fill model: slippage ${r.run.fillModel.slippagePct} %, ${r.run.fillModel.fillOnTouch ? 'limits fill on touch' : 'limits fill when traded through'}${r.run.fillModel.volumeCapPct !== null ? `, volume cap ${r.run.fillModel.volumeCapPct} %` : ''}. Times in UTC; one chart bar = ${esc(formatDuration(step * 1000))}.</p>
+<p>Equity ${r.summary.startEquity.toFixed(2)} → ${r.summary.endEquity.toFixed(2)} ${esc(r.run.reference)}; ${r.summary.trades} trades, ${r.summary.orders} orders. Fill model: ${fillModelText(r.run.fillModel)}. Times in UTC; one chart bar = ${esc(formatDuration(step * 1000))}.</p>
+${r.book ? `<p class="book-metrics"><b>Order book:</b> ${formatBookMetrics(r.book).map(esc).join('<br>')}</p>` : ''}
 ${r.data.problems.length ? `<p><b>Data:</b> ${r.data.problems.map(esc).join('<br>')}</p>` : ''}
 ${r.data.notes.length ? `<p><b>Data notes:</b> ${r.data.notes.map(esc).join('<br>')}</p>` : ''}
 ${r.errors.total > 0 ? `<p><b>Strategy handler errors: ${r.errors.total}</b><br>${r.errors.kinds.map((k) => esc(`${k.count} × ${k.strategy}.${k.handler}: ${k.error} (first at ${k.firstAt})`)).join('<br>')}</p>` : ''}
@@ -310,4 +312,10 @@ ${REPORT_SCRIPT}
 </script>
 </body></html>
 `;
+}
+
+/** The fill model in words: a candle run's slippage and limit rule, or a book run's queue model and latencies. */
+function fillModelText(f: BacktestResult['run']['fillModel']): string {
+  if (f.book) return `order book, ${f.book.queueModel} queue model, order entry ${f.book.entryLatencyMs} ms and cancel ${f.book.cancelLatencyMs} ms latency`;
+  return `slippage ${f.slippagePct} %, ${f.fillOnTouch ? 'limits fill on touch' : 'limits fill when traded through'}${f.volumeCapPct !== null ? `, volume cap ${f.volumeCapPct} %` : ''}`;
 }

@@ -20,6 +20,7 @@ import type { TradeRecord } from '../portfolio/trade-record.js';
 import { formatDenials, type DenialBreakdown } from '../kernel/denial-tally.js';
 import { computeBreakdowns, formatBreakdown, PLAIN, type Breakdowns, type Paint } from './breakdowns.js';
 import type { PlotSeries } from './plots.js';
+import { formatBookMetrics, type BookMetrics } from './book/book-stats.js';
 
 export type { OrderRecord } from './order-records.js';
 
@@ -78,6 +79,8 @@ export interface BacktestResult {
    * as paid in each asset, `unconverted` the ones the run could not price (not in `paid`).
    */
   fees: { reference: string; paid: string; byAsset: Record<string, string>; unconverted: Record<string, string> };
+  /** A book backtest's fills: fill ratio, queue time, mid move after a fill (backtest/book/book-stats.ts). */
+  book?: BookMetrics;
 }
 
 /**
@@ -128,8 +131,9 @@ export interface ResultInput {
   /** The first market's price at the start and at the end (the buy-and-hold benchmark), when known. */
   benchmark?: { firstPrice: number; lastPrice: number };
   report: DataReport;
-  /** A book backtest's fill model. */
+  /** A book backtest's fill model and its metrics. */
   bookFill?: NonNullable<MizanConfig['backtest']>['book'];
+  book?: BookMetrics;
   equity: { times: Float64Array; values: Float64Array; length: number };
   equityPoints: number;
   /** `summary`: no order records or plots (the terminal summary and a sweep row read neither). */
@@ -269,6 +273,7 @@ export function buildResult(x: ResultInput): BacktestResult {
       byAsset: sortedRecord(x.h.trades.feesByAsset),
       unconverted: sortedRecord(x.h.trades.unconvertedFees),
     },
+    ...(x.book ? { book: x.book } : {}),
   };
 }
 
@@ -324,6 +329,7 @@ export function formatSummary(r: BacktestResult, paint: Paint = PLAIN): string {
   const { startEquity: e0, endEquity: e1 } = r.summary;
   const change = `${e0.toFixed(2)} -> ${e1.toFixed(2)} ${r.run.reference}`;
   lines.push(`equity ${e1 > e0 ? paint.good(change) : e1 < e0 ? paint.bad(change) : change}`);
+  if (r.book) lines.push(...formatBookMetrics(r.book));
   for (const p of r.data.problems) lines.push(paint.warn(`data: ${p}`));
   for (const n of r.data.notes) lines.push(`data note: ${n}`);
   if (r.unpricedAssets.length > 0) {

@@ -102,6 +102,8 @@ describe('mizan backtest on a recording (backtest.data kind: book)', { timeout: 
       const r = await mizan(['backtest', join(REPO, 'config/book-backtest.yaml'), '--out', out], { timeoutMs: 120_000 });
       expect(r.code, r.all).toBe(0);
       expect(r.stdout).toMatch(/^events \d{5,}, orders [1-9]\d*, trades \d+/m);
+      expect(r.stdout).toMatch(/^book fills [1-9]\d* \(maker \d+, taker \d+\)$/m);
+      expect(r.stdout).toMatch(/^ {2}BTCUSDT: \d+ of \d+ orders filled/m);
       expect(r.stdout).toMatch(/data note: hftbacktest capture .*spot \(2 file\(s\)\): \d+ events of BTCUSDT replayed/);
     }
     expect(sha(join(outs[1]!, 'result.json'))).toBe(sha(join(outs[0]!, 'result.json')));

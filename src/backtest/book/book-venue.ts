@@ -73,6 +73,7 @@ export class BookVenue implements Venue {
   private readonly fillLog: BookVenueFill[] = [];
   private readonly fillListeners = new Set<(clientOrderId: string, fill: TradeDetail) => void>();
   private readonly orderListeners = new Set<(order: SpotOrder) => void>();
+  private readonly bookFillListeners = new Set<(fill: BookVenueFill) => void>();
   private seq = 0;
 
   constructor(private readonly o: BookVenueOptions) {
@@ -129,6 +130,24 @@ export class BookVenue implements Venue {
   /** Every fill so far, in the order they happened. */
   fills(): readonly BookVenueFill[] {
     return this.fillLog;
+  }
+
+  /** Each fill as it happens, with its liquidity and its order's times (the book metrics). */
+  onBookFill(listener: (fill: BookVenueFill) => void): void {
+    this.bookFillListeners.add(listener);
+  }
+
+  /** Per market: the orders placed and how many got a fill, the quantity ordered and filled. */
+  orderTotals(): Record<string, { orders: number; filledOrders: number; quantity: Decimal; filled: Decimal }> {
+    const out: Record<string, { orders: number; filledOrders: number; quantity: Decimal; filled: Decimal }> = {};
+    for (const o of this.orders.values()) {
+      const t = (out[o.symbol] ??= { orders: 0, filledOrders: 0, quantity: ZERO, filled: ZERO });
+      t.orders++;
+      if (o.executedQty.gt(0)) t.filledOrders++;
+      t.quantity = t.quantity.plus(o.origQty);
+      t.filled = t.filled.plus(o.executedQty);
+    }
+    return out;
   }
 
   // ---------------------------------------------------------------------------------- Venue
@@ -294,7 +313,7 @@ export class BookVenue implements Venue {
       if (!o) continue;
       const fill = settleFill(this.ledger, m.spec, o, f.price, f.quantity, f.liquidity === 'maker', m.rates, f.t);
       const bo = m.engine.order(f.orderId)!;
-      this.fillLog.push({
+      const logged: BookVenueFill = {
         clientOrderId: o.clientOrderId,
         symbol: o.symbol,
         side: o.side,
@@ -304,7 +323,9 @@ export class BookVenue implements Venue {
         sentAt: bo.sentAt,
         liveAt: bo.liveAt,
         t: f.t,
-      });
+      };
+      this.fillLog.push(logged);
+      for (const l of this.bookFillListeners) l(logged);
       const detail: TradeDetail = {
         quantity: fill.quantity,
         price: fill.price,

@@ -41,6 +41,7 @@ import { RecordingDepth, RecordingStream } from './recording-ports.js';
 import { replay, runUntil, scheduleGaps, settle, type ReplayPorts } from './replay.js';
 import { VirtualTime } from './virtual-time.js';
 import { CandleSeriesRecorder } from './candle-series.js';
+import { BookStats } from './book-stats.js';
 
 /** How often the equity is sampled, simulated milliseconds. */
 const EQUITY_EVERY_MS = 1_000;
@@ -158,6 +159,7 @@ export async function runBookBacktest(config: MizanConfig, opts: BacktestOptions
   kernel.engine.on('final', (o) => spotLog.ended(o));
   wireMarketEvents(engine, kernel, bookOf);
   const candles = new CandleSeriesRecorder(engine, instances, fromMs);
+  const bookStats = new BookStats(venue, time, (s) => engine.book(s).mid());
 
   // The equity: the kernel's one feed (the protections), kept from `from` on for the result.
   const eqT: number[] = [];
@@ -193,6 +195,7 @@ export async function runBookBacktest(config: MizanConfig, opts: BacktestOptions
   // strategies stop (their onStop may cancel and wait for the answer): simulated time runs on for
   // what they wait for, at most DRAIN_MS.
   const endT = counts.lastT;
+  bookStats.end();
   sample();
   time.clearInterval(sampler);
   engine.stop();
@@ -238,6 +241,7 @@ export async function runBookBacktest(config: MizanConfig, opts: BacktestOptions
     ...(main && main.length > 0 ? { benchmark: { firstPrice: main.open[main.firstIndex] ?? main.open[0]!, lastPrice: main.close[main.length - 1]! } } : {}),
     report,
     bookFill: bt.book,
+    book: bookStats.result(),
     equity: { times: Float64Array.from(eqT), values: Float64Array.from(eqV), length: eqT.length },
     equityPoints: opts.equityPoints ?? 2000,
     detail: opts.detail ?? 'full',

@@ -11,6 +11,7 @@ import { InsufficientBalanceError, ValidationError } from '../../../src/core/err
 import type { SpotOrder } from '../../../src/core/types/index.js';
 import { defaultMarketSpecs } from '../../../src/sim/markets.js';
 import { BookVenue } from '../../../src/backtest/book/book-venue.js';
+import { BookStats } from '../../../src/backtest/book/book-stats.js';
 import { settle } from '../../../src/backtest/book/replay.js';
 import { VirtualTime } from '../../../src/backtest/book/virtual-time.js';
 
@@ -138,5 +139,28 @@ describe('BookVenue', () => {
     await to(0);
     await a;
     expect(seen).toEqual(['order t1 NEW 0', 'fill t1 1@101 fee 0.002 BTC', 'order t1 FILLED 1']);
+  });
+
+  it('book metrics: fill ratio, queue time and the mid move after a fill, by hand', async () => {
+    const { venue, time, to } = setup(10);
+    let mid = d(100.5);
+    const stats = new BookStats(venue, time, () => mid);
+    venue.snapshot('BTCUSDT', 0, [lv(100, 1)], [lv(101, 5)]);
+    const a = venue.createOrder({ symbol: 'BTCUSDT', side: 'BUY', type: 'LIMIT', quantity: d(1), price: d(100), clientId: 'q1' });
+    const b = venue.createOrder({ symbol: 'BTCUSDT', side: 'BUY', type: 'LIMIT', quantity: d(1), price: d(90), clientId: 'q2' });
+    await to(10);
+    await Promise.all([a, b]);
+    venue.trade('BTCUSDT', 25, d(100), d(2), false); // 1 ahead, then ours: filled at 25, live since 10
+    await to(1025); // mid 100.5 a second later: +50 bps for a buy at 100
+    mid = d(99);
+    await to(10_025); // 99 ten seconds later: -100 bps
+    expect(stats.result()).toEqual({
+      fills: 1,
+      makerFills: 1,
+      takerFills: 0,
+      markets: { BTCUSDT: { orders: 2, filledOrders: 1, fillRatioPct: 50, quantityFillRatioPct: 50 } },
+      queueTimeMs: { mean: 15, median: 15 },
+      adverseSelectionBps: { '1000': { mean: 50, fills: 1 }, '10000': { mean: -100, fills: 1 } },
+    });
   });
 });
