@@ -202,6 +202,11 @@ export function toSpotOrder(o: SimOrder): SpotOrder {
   return out;
 }
 
+/** A sim fill as the engine books it (`Venue.onFill`). */
+export function toTradeDetail(f: SimFill): TradeDetail {
+  return { quantity: f.quantity, price: f.price, sum: f.sum, fee: f.fee, feeAsset: f.feeAsset, timestamp: f.timestamp };
+}
+
 export class SimVenue implements Venue {
   readonly kind: string;
   private readonly sim: SimulatedExchange;
@@ -329,7 +334,7 @@ export class SimVenue implements Venue {
   onFill(listener: (clientOrderId: string, fill: TradeDetail) => void): () => void {
     const fn = (f: SimFill) => {
       if (f.accountId !== this.account) return;
-      listener(f.clientOrderId, { quantity: f.quantity, price: f.price, sum: f.sum, fee: f.fee, feeAsset: f.feeAsset, timestamp: f.timestamp });
+      listener(f.clientOrderId, toTradeDetail(f));
     };
     this.sim.on('fill', fn);
     return () => void this.sim.off('fill', fn);

@@ -1,357 +1,293 @@
 /**
- * The venue of a book backtest: one account trading spot on recorded books. Matching is the queue
- * model of fill-engine.ts (one engine per market); money moves only through the simulator's ledger
- * and settlement (sim/ledger.ts, sim/settlement.ts), with the simulator's reservations, so fees,
- * locks and balances follow the spot engine's rules: a LIMIT BUY locks price × quantity of the
- * quote, a SELL its quantity of the base; a MARKET BUY locks its quantity at the 2 % bound of the
- * reference price (the most the exchange lets it pay), the unused part released when it ends.
+ * The venue of an order-book backtest: one account trading spot on recorded books. The replay
+ * driver feeds the recording in time order (`snapshot`, `side`, `trade`, `advance`); one
+ * `BookFillEngine` per market decides the fills (queue position, latencies), and `BookAccount`
+ * books them with the simulator's ledger and settlement. It answers like a SimVenue (same
+ * SpotOrder shapes, same refusals mapped by `mapSimError`), with the exchange's answer time:
  *
- * Latency is the exchange's answer time: an order sent at t is checked and its funds locked at once
- * (a refusal answers at once, as the exchange refuses before accepting), goes live at
- * t + entryLatencyMs and its answer arrives then; a cancel sent at t takes effect at
- * t + cancelLatencyMs and its answer arrives then: the order CANCELED, or, when a fill won the race,
- * the simulator's refusal of a cancel of a finished order. Fills are pushed (onFill, then
- * onOrderUpdate) as they happen, exactly as SimVenue pushes them. Instant and margin calls are not
- * offered (405).
+ *  - `createOrder` sent at t validates and locks at once (a refusal rejects at once) and resolves
+ *    at `at(t + entryLatencyMs)` with the order as it is then (it may hold the fills of going live).
+ *  - `cancelOrder` sent at t resolves at `at(t + cancelLatencyMs)` with the order CANCELED, or
+ *    rejects with the simulator's 422 when a fill won the race and the order is FILLED.
+ *  - `getOrder`, `openOrders` and `balances` answer at once. Instant orders and margin are not
+ *    offered (405, as SimVenue without desks): book backtests are spot only, MARKET and LIMIT.
  */
 import type { Clock } from '../../core/clock.js';
-import { Decimal, ZERO } from '../../core/decimal.js';
-import type { Balances, InstantOrder, MarginDryRun, MarginPosition, NewSpotOrder, SpotOrder } from '../../core/types/index.js';
-import type { BookLevel, Side } from '../../core/types/market.js';
-import type { TradeDetail } from '../../execution/tracked-order.js';
+import type { Decimal } from '../../core/decimal.js';
+import { ZERO } from '../../core/decimal.js';
+import type {
+  Balances,
+  BookLevel,
+  InstantOrder,
+  MarginDryRun,
+  MarginPosition,
+  MarginRequest,
+  NewInstantOrder,
+  NewSpotOrder,
+  SpotOrder,
+} from '../../core/types/index.js';
 import type { Venue } from '../../execution/venue.js';
+import type { TradeDetail } from '../../execution/tracked-order.js';
 import { SimError } from '../../sim/errors.js';
-import { Ledger } from '../../sim/ledger.js';
 import type { MarketSpec } from '../../sim/markets.js';
-import type { PlaceOrderRequest, SimOrder } from '../../sim/order-types.js';
+import type { PlaceOrderRequest } from '../../sim/order-types.js';
+import type { FeeRates } from '../../sim/settlement.js';
 import { validateOrder } from '../../sim/validate-order.js';
-import { closeOrder, settleFill, type FeeRates } from '../../sim/settlement.js';
+import { walkBase } from '../../risk/book-walk.js';
 import { mapSimError, toSpotOrder } from '../../venues/sim-venue.js';
+import { BookAccount, finishedError, type BookVenueFill } from './book-account.js';
 import { BookFillEngine, type BookFillOptions } from './fill-engine.js';
 
+export type { BookVenueFill } from './book-account.js';
+
 export interface BookVenueOptions {
-  /** The run's simulated clock. */
+  /** The run's virtual clock, read for "now" when an order or a cancel is sent. */
   clock: Clock;
-  /** Resolves when the simulated clock reaches `ms` (the replay fires it). */
+  /** A promise resolved when the virtual clock reaches `ms` (the driver resolves it). */
   at(ms: number): Promise<void>;
+  /** Markets traded: tick, step, min quantity / notional, fees. */
   markets: readonly MarketSpec[];
+  /** The account's starting balances. */
   balances: Record<string, Decimal>;
-  /** Maker and taker rates of a market (default: the market's own). */
+  /** Maker/taker rates of a market (default: the spec's makerFee/takerFee). */
   fees?(symbol: string): FeeRates;
+  /** Queue model and latencies. */
   fill: BookFillOptions;
 }
 
-/** A fill as the report reads it: the order's times and the liquidity it took or gave. */
-export interface BookVenueFill {
-  clientOrderId: string;
-  symbol: string;
-  side: Side;
-  price: Decimal;
-  quantity: Decimal;
-  liquidity: 'maker' | 'taker';
-  /** When the order was sent, when it went live, when this fill happened (ms). */
-  sentAt: number;
-  liveAt: number;
-  t: number;
-}
-
-const ACCOUNT = 'backtest';
-
-interface Market {
+interface BookMarket {
   spec: MarketSpec;
   engine: BookFillEngine;
-  rates: FeeRates;
 }
 
 export class BookVenue implements Venue {
   readonly kind = 'backtest';
-  private readonly ledger = new Ledger();
-  private readonly markets = new Map<string, Market>();
-  private readonly orders = new Map<string, SimOrder>();
-  /** Orders not final yet, by client id, with their market. */
-  private readonly open = new Map<string, Market>();
-  private readonly fillLog: BookVenueFill[] = [];
-  private readonly fillListeners = new Set<(clientOrderId: string, fill: TradeDetail) => void>();
-  private readonly orderListeners = new Set<(order: SpotOrder) => void>();
-  private readonly bookFillListeners = new Set<(fill: BookVenueFill) => void>();
-  private seq = 0;
+  private readonly markets = new Map<string, BookMarket>();
+  private readonly account: BookAccount;
 
-  constructor(private readonly o: BookVenueOptions) {
-    for (const spec of o.markets) {
-      const rates = o.fees?.(spec.symbol) ?? { makerFee: spec.makerFee, takerFee: spec.takerFee };
-      this.markets.set(spec.symbol, { spec, engine: new BookFillEngine(spec, o.fill), rates });
+  constructor(private readonly opts: BookVenueOptions) {
+    for (const spec of opts.markets) {
+      if (this.markets.has(spec.symbol)) throw new Error(`markets: ${spec.symbol} is given twice`);
+      this.markets.set(spec.symbol, { spec, engine: new BookFillEngine(spec, opts.fill) });
     }
-    for (const [asset, v] of Object.entries(o.balances)) if (v.gt(0)) this.ledger.credit(ACCOUNT, asset, v);
+    const fees = opts.fees;
+    this.account = new BookAccount(opts.balances, (symbol) => {
+      if (fees) return fees(symbol);
+      const m = this.markets.get(symbol)!.spec;
+      return { makerFee: m.makerFee, takerFee: m.takerFee };
+    });
   }
 
-  // ------------------------------------------------------------------ the recording, in time order
+  private market(symbol: string): BookMarket {
+    const m = this.markets.get(symbol);
+    if (!m) throw new Error(`symbol ${JSON.stringify(symbol)} is not a market of this book backtest`);
+    return m;
+  }
 
+  /** Book what the market's engine decided since the last call. */
+  private drain(m: BookMarket): void {
+    for (const f of m.engine.takeFills()) this.account.settle(m.spec, f);
+    this.account.closeCanceled(m.spec.symbol, (id) => m.engine.order(id));
+  }
+
+  // --- market data, in time order -------------------------------------------------------------
+
+  /** A full book of `symbol` at t. */
   snapshot(symbol: string, t: number, bids: readonly BookLevel[], asks: readonly BookLevel[]): void {
-    const m = this.markets.get(symbol);
-    if (!m) return;
+    const m = this.market(symbol);
     m.engine.snapshot(t, bids, asks);
-    this.settle(m, t);
+    this.drain(m);
   }
 
+  /** A full frame of one side of `symbol`'s book at t. */
   side(symbol: string, t: number, side: 'bid' | 'ask', levels: readonly BookLevel[]): void {
-    const m = this.markets.get(symbol);
-    if (!m) return;
+    const m = this.market(symbol);
     m.engine.replaceSide(t, side === 'bid' ? 'BUY' : 'SELL', levels);
-    this.settle(m, t);
+    this.drain(m);
   }
 
-  /** A public print; `isBuyOrder`: the taker bought (it lifted the asks). */
+  /** A public trade at t; `isBuyOrder`: the taker bought. */
   trade(symbol: string, t: number, price: Decimal, quantity: Decimal, isBuyOrder: boolean): void {
-    const m = this.markets.get(symbol);
-    if (!m) return;
+    const m = this.market(symbol);
     m.engine.trade(t, price, quantity, isBuyOrder ? 'BUY' : 'SELL');
-    this.settle(m, t);
+    this.drain(m);
   }
 
-  /** Entries and cancels due by `t` take effect, on every market. */
+  /** Apply the entries and cancels due at or before t, on every market. */
   advance(t: number): void {
     for (const m of this.markets.values()) {
       m.engine.advance(t);
-      this.settle(m, t);
+      this.drain(m);
     }
   }
 
-  // ----------------------------------------------------------------------------- the account
+  // --- the account, for the kernel's ledger port and the report -------------------------------
 
   balance(asset: string): { value: Decimal; locked: Decimal } | undefined {
-    const b = this.ledger.balances(ACCOUNT)[asset];
-    return b ? { value: b.value, locked: b.locked } : undefined;
+    return this.account.balance(asset);
   }
 
   assets(): string[] {
-    return Object.keys(this.ledger.balances(ACCOUNT)).sort();
+    return this.account.assets();
   }
 
-  /** Every fill so far, in the order they happened. */
   fills(): readonly BookVenueFill[] {
-    return this.fillLog;
+    return this.account.fills();
   }
 
   /** Each fill as it happens, with its liquidity and its order's times (the book metrics). */
   onBookFill(listener: (fill: BookVenueFill) => void): void {
-    this.bookFillListeners.add(listener);
+    this.account.bookFillListeners.add(listener);
   }
 
   /** Per market: the orders placed and how many got a fill, the quantity ordered and filled. */
-  orderTotals(): Record<string, { orders: number; filledOrders: number; quantity: Decimal; filled: Decimal }> {
-    const out: Record<string, { orders: number; filledOrders: number; quantity: Decimal; filled: Decimal }> = {};
-    for (const o of this.orders.values()) {
-      const t = (out[o.symbol] ??= { orders: 0, filledOrders: 0, quantity: ZERO, filled: ZERO });
-      t.orders++;
-      if (o.executedQty.gt(0)) t.filledOrders++;
-      t.quantity = t.quantity.plus(o.origQty);
-      t.filled = t.filled.plus(o.executedQty);
-    }
-    return out;
+  orderTotals(): ReturnType<BookAccount['orderTotals']> {
+    return this.account.orderTotals();
   }
 
-  // ---------------------------------------------------------------------------------- Venue
+  // --- Venue ----------------------------------------------------------------------------------
 
-  async createOrder(order: NewSpotOrder): Promise<SpotOrder> {
-    const t = this.o.clock.now();
-    const placed = this.call('createOrder', () => this.place(t, order));
-    await this.o.at(t + this.o.fill.entryLatencyMs);
-    this.advance(this.o.clock.now());
-    return toSpotOrder(placed);
+  createOrder(order: NewSpotOrder): Promise<SpotOrder> {
+    const t = this.opts.clock.now();
+    let o;
+    try {
+      o = this.send(order, t);
+    } catch (err) {
+      // eslint-disable-next-line @typescript-eslint/prefer-promise-reject-errors -- passes a non-SimError through as thrown
+      return Promise.reject(mapSimError(err, 'createOrder'));
+    }
+    const live = t + this.opts.fill.entryLatencyMs;
+    return this.opts.at(live).then(() => {
+      this.advance(live);
+      return toSpotOrder(o);
+    });
   }
 
-  async cancelOrder(clientOrderId: string): Promise<SpotOrder> {
-    const t = this.o.clock.now();
-    const o = this.call('cancelOrder', () => this.order(clientOrderId));
-    if (o.active) this.markets.get(o.symbol)!.engine.cancel(t, clientOrderId);
-    await this.o.at(t + this.o.fill.cancelLatencyMs);
-    this.advance(this.o.clock.now());
-    if (o.status !== 'CANCELED') {
-      throw mapSimError(
-        new SimError(422, 'The given data was invalid.', {
-          client_id: [`order ${clientOrderId} is already ${o.status === 'FILLED' ? 'fully executed' : 'cancelled'}`],
-        }),
-        'cancelOrder',
-      );
+  /** Validate, lock and hand the order to its market's engine at t. Throws the simulator's SimErrors. */
+  private send(order: NewSpotOrder, t: number) {
+    const req: PlaceOrderRequest & { clientId: string } = {
+      symbol: order.symbol,
+      side: order.side,
+      type: order.type,
+      quantity: order.quantity,
+      clientId: order.clientId,
+      ...(order.price ? { price: order.price } : {}),
+      ...(order.stopPrice ? { stopPrice: order.stopPrice } : {}),
+    };
+    const m = this.markets.get(order.symbol);
+    if (!m) return validateOrder(req, undefined, undefined) as never;
+    m.engine.advance(t);
+    this.drain(m);
+    const reference = m.engine.reference(req.side);
+    validateOrder(req, m.spec, reference);
+    if (req.type !== 'MARKET' && req.type !== 'LIMIT') {
+      throw new SimError(422, 'The given data was invalid.', { type: [`a book backtest trades MARKET and LIMIT orders only, got ${req.type}`] });
     }
-    return toSpotOrder(o);
+    const cost = req.type === 'MARKET' && req.side === 'BUY' ? walkBase(m.engine.sorted('SELL'), req.quantity).cost : ZERO;
+    const o = this.account.create(m.spec, req, t, t + this.opts.fill.entryLatencyMs, reference!, cost);
+    m.engine.place(t, req);
+    m.engine.advance(t);
+    this.drain(m);
+    return o;
   }
 
   getOrder(clientOrderId: string): Promise<SpotOrder> {
-    return Promise.resolve(toSpotOrder(this.call('getOrder', () => this.order(clientOrderId))));
+    return this.call('getOrder', () => toSpotOrder(this.account.order(clientOrderId)));
+  }
+
+  cancelOrder(clientOrderId: string): Promise<SpotOrder> {
+    const t = this.opts.clock.now();
+    let o;
+    try {
+      o = this.account.order(clientOrderId);
+      if (!o.active) throw finishedError(o);
+    } catch (err) {
+      // eslint-disable-next-line @typescript-eslint/prefer-promise-reject-errors -- passes a non-SimError through as thrown
+      return Promise.reject(mapSimError(err, 'cancelOrder'));
+    }
+    const m = this.market(o.symbol);
+    m.engine.cancel(t, clientOrderId);
+    m.engine.advance(t);
+    this.drain(m);
+    const effective = t + this.opts.fill.cancelLatencyMs;
+    return this.opts.at(effective).then(() => {
+      this.advance(effective);
+      if (o.active) throw new Error(`cancel of ${clientOrderId} due at ${effective} was not applied`);
+      if (o.status === 'CANCELED' && this.account.canceledByRequest(clientOrderId)) return toSpotOrder(o);
+      throw mapSimError(finishedError(o), 'cancelOrder');
+    });
   }
 
   openOrders(symbol?: string): Promise<SpotOrder[]> {
-    const out: SpotOrder[] = [];
-    for (const id of this.open.keys()) {
-      const o = this.orders.get(id)!;
-      if (!symbol || o.symbol === symbol) out.push(toSpotOrder(o));
-    }
-    return Promise.resolve(out);
+    return this.call('openOrders', () => this.account.openOrders(symbol).map(toSpotOrder));
   }
 
   balances(): Promise<Balances> {
-    const out: Balances = {};
-    for (const [asset, b] of Object.entries(this.ledger.balances(ACCOUNT))) out[asset] = { asset, fiat: asset === 'TMN', value: b.value, locked: b.locked };
-    return Promise.resolve(out);
-  }
-
-  instantOrder(): Promise<InstantOrder> {
-    return this.notOffered('instantOrder', 'instant orders are not offered in book backtests');
-  }
-  previewPosition(): Promise<MarginDryRun> {
-    return this.notOffered('previewPosition', 'margin trading is not offered in book backtests');
-  }
-  openPosition(): Promise<MarginPosition> {
-    return this.notOffered('openPosition', 'margin trading is not offered in book backtests');
-  }
-  addCollateral(): Promise<MarginPosition> {
-    return this.notOffered('addCollateral', 'margin trading is not offered in book backtests');
-  }
-  closePosition(): Promise<MarginPosition> {
-    return this.notOffered('closePosition', 'margin trading is not offered in book backtests');
-  }
-  setBrackets(): Promise<MarginPosition> {
-    return this.notOffered('setBrackets', 'margin trading is not offered in book backtests');
-  }
-  positions(): Promise<MarginPosition[]> {
-    return Promise.resolve([]);
-  }
-
-  onFill(listener: (clientOrderId: string, fill: TradeDetail) => void): () => void {
-    this.fillListeners.add(listener);
-    return () => void this.fillListeners.delete(listener);
-  }
-
-  onOrderUpdate(listener: (order: SpotOrder) => void): () => void {
-    this.orderListeners.add(listener);
-    return () => void this.orderListeners.delete(listener);
-  }
-
-  // ------------------------------------------------------------------------------- internals
-
-  private notOffered<T>(op: string, why: string): Promise<T> {
-    // eslint-disable-next-line @typescript-eslint/prefer-promise-reject-errors -- the mapped typed error
-    return Promise.reject(mapSimError(new SimError(405, why), op));
-  }
-
-  /** Run a call, its simulator refusal mapped to the typed error the REST client raises. */
-  private call<T>(op: string, fn: () => T): T {
-    try {
-      return fn();
-    } catch (err) {
-      throw mapSimError(err, op);
-    }
-  }
-
-  private order(clientOrderId: string): SimOrder {
-    const o = this.orders.get(clientOrderId);
-    if (!o) throw new SimError(404, `order ${clientOrderId} not found`);
-    return o;
-  }
-
-  /** Check, lock, hand to the market's fill engine (it goes live after the entry latency). */
-  private place(t: number, req: NewSpotOrder): SimOrder {
-    const m = this.markets.get(req.symbol);
-    if (!m) throw new SimError(422, 'The given data was invalid.', { symbol: [`market ${req.symbol} is not in this backtest`] });
-    if (req.type !== 'MARKET' && req.type !== 'LIMIT') {
-      throw new SimError(422, 'The given data was invalid.', { type: [`${req.type} orders are not offered in book backtests (MARKET and LIMIT are)`] });
-    }
-    const clientOrderId = req.clientId ?? `book-${++this.seq}`;
-    if (this.orders.has(clientOrderId)) throw new SimError(409, `client_id ${clientOrderId} was already used`);
-    const spec = m.spec;
-    const ref = m.engine.referencePrice(req.side);
-    const price = req.price ?? ref;
-    if (!price) throw new SimError(422, 'The given data was invalid.', { price: [`market ${spec.symbol} has no price yet to place a market order against`] });
-    const buy = req.side === 'BUY';
-    const lockAsset = buy ? spec.quoteAsset : spec.baseAsset;
-    const lock = !buy ? req.quantity : req.type === 'MARKET' ? m.engine.marketBound('BUY', price).mul(req.quantity) : price.mul(req.quantity);
-    const o: SimOrder = {
-      accountId: ACCOUNT,
-      clientOrderId,
-      symbol: spec.symbol,
-      side: req.side,
-      type: req.type,
-      price,
-      triggered: true,
-      origQty: req.quantity,
-      executedQty: ZERO,
-      executedSum: ZERO,
-      fee: ZERO,
-      fills: [],
-      status: 'NEW',
-      active: true,
-      seq: ++this.seq,
-      createdAt: t,
-      updatedAt: t,
-      locked: ZERO,
-      lockAsset,
-    };
-    // The exchange's rules first (the simulator's own checks), then the funds: a refusal leaves no trace.
-    const placed: PlaceOrderRequest = {
-      symbol: spec.symbol,
-      side: req.side,
-      type: req.type,
-      quantity: req.quantity,
-      clientId: clientOrderId,
-      ...(req.price ? { price: req.price } : {}),
-    };
-    validateOrder(placed, spec, ref);
-    if (lock.gt(0)) this.ledger.lock(ACCOUNT, lockAsset, lock);
-    o.locked = lock;
-    m.engine.place(t, placed);
-    this.orders.set(clientOrderId, o);
-    this.open.set(clientOrderId, m);
-    this.emitOrder(o);
-    return o;
-  }
-
-  /** Book the fills the market's engine made, then close the orders it ended. */
-  private settle(m: Market, t: number): void {
-    for (const f of m.engine.takeFills()) {
-      const o = this.orders.get(f.orderId);
-      if (!o) continue;
-      const fill = settleFill(this.ledger, m.spec, o, f.price, f.quantity, f.liquidity === 'maker', m.rates, f.t);
-      const bo = m.engine.order(f.orderId)!;
-      const logged: BookVenueFill = {
-        clientOrderId: o.clientOrderId,
-        symbol: o.symbol,
-        side: o.side,
-        price: f.price,
-        quantity: f.quantity,
-        liquidity: f.liquidity,
-        sentAt: bo.sentAt,
-        liveAt: bo.liveAt,
-        t: f.t,
-      };
-      this.fillLog.push(logged);
-      for (const l of this.bookFillListeners) l(logged);
-      const detail: TradeDetail = {
-        quantity: fill.quantity,
-        price: fill.price,
-        sum: fill.sum,
-        fee: fill.fee,
-        feeAsset: fill.feeAsset,
-        timestamp: fill.timestamp,
-      };
-      for (const l of this.fillListeners) l(o.clientOrderId, detail);
-      this.emitOrder(o);
-    }
-    for (const [id, market] of this.open) {
-      if (market !== m) continue;
-      const o = this.orders.get(id)!;
-      const bo = m.engine.order(id);
-      if (o.active && bo && (bo.status === 'CANCELED' || bo.status === 'REJECTED')) {
-        closeOrder(this.ledger, o, 'CANCELED', t);
-        this.emitOrder(o);
+    return this.call('balances', () => {
+      const out: Balances = {};
+      for (const asset of this.account.assets()) {
+        const b = this.account.balance(asset)!;
+        out[asset] = { asset, fiat: asset === 'TMN', value: b.value, locked: b.locked };
       }
-      if (!o.active) this.open.delete(id);
-    }
+      return out;
+    });
   }
 
-  private emitOrder(o: SimOrder): void {
-    if (this.orderListeners.size === 0) return;
-    const snap = toSpotOrder(o);
-    for (const l of this.orderListeners) l(snap);
+  instantOrder(_order: NewInstantOrder): Promise<InstantOrder> {
+    return this.call('instantOrder', () => {
+      throw new SimError(405, 'instant orders are not offered by this venue');
+    });
+  }
+
+  private noMargin<T>(op: string): Promise<T> {
+    return this.call(op, () => {
+      throw new SimError(405, 'margin trading is not offered by this venue');
+    });
+  }
+
+  previewPosition(_req: MarginRequest): Promise<MarginDryRun> {
+    return this.noMargin('previewPosition');
+  }
+
+  openPosition(_req: MarginRequest): Promise<MarginPosition> {
+    return this.noMargin('openPosition');
+  }
+
+  addCollateral(_positionId: number, _amount: Decimal): Promise<MarginPosition> {
+    return this.noMargin('addCollateral');
+  }
+
+  closePosition(_positionId: number, _price: Decimal): Promise<MarginPosition> {
+    return this.noMargin('closePosition');
+  }
+
+  setBrackets(_positionId: number, _b: { stopLoss?: Decimal; takeProfit?: Decimal }): Promise<MarginPosition> {
+    return this.noMargin('setBrackets');
+  }
+
+  positions(): Promise<MarginPosition[]> {
+    return this.noMargin('positions');
+  }
+
+  /** Every fill of the account as it is settled, before the order's update that shows it. */
+  onFill(listener: (clientOrderId: string, fill: TradeDetail) => void): () => void {
+    this.account.fillListeners.add(listener);
+    return () => void this.account.fillListeners.delete(listener);
+  }
+
+  /** Every change of the account's orders (creation, each fill, close). */
+  onOrderUpdate(listener: (order: SpotOrder) => void): () => void {
+    this.account.orderListeners.add(listener);
+    return () => void this.account.orderListeners.delete(listener);
+  }
+
+  /** Run a call that answers at once, mapping its refusal. */
+  private call<T>(op: string, fn: () => T): Promise<T> {
+    try {
+      return Promise.resolve(fn());
+    } catch (err) {
+      // eslint-disable-next-line @typescript-eslint/prefer-promise-reject-errors -- passes a non-SimError through as thrown
+      return Promise.reject(mapSimError(err, op));
+    }
   }
 }

@@ -1,7 +1,9 @@
 /**
  * The order-book fill model of a book backtest: a pure, synchronous matcher of one account's orders
  * against a recorded book and its trades for one market. Feed it the recording in time order
- * (`snapshot`, `level`, `trade`); `place` and `cancel` take effect after the configured latency.
+ * (`snapshot`, `replaceSide`, `level`, `trade`); `place` and `cancel` take effect after the
+ * configured latency. A snapshot or a one-side frame replaces that side whole: a level missing from
+ * it is gone, and every level that changed moves our queue position there per the queue model.
  *
  *  - An order placed at t becomes live at t + entryLatencyMs; a cancel sent at t takes effect at
  *    t + cancelLatencyMs. Pending actions due at or before a market event's time are applied before
@@ -131,13 +133,16 @@ export class BookFillEngine {
     }
   }
 
-  /** Both sides of the book (a REST snapshot). */
+  /** A full snapshot of the book: both sides replaced (see `replaceSide`). */
   snapshot(t: number, bids: readonly BookLevel[], asks: readonly BookLevel[]): void {
     this.replaceSide(t, 'BUY', bids);
     this.replaceSide(t, 'SELL', asks);
   }
 
-  /** One whole side (the bids: BUY, the asks: SELL), as a depth frame of the exchange's stream carries it. */
+  /**
+   * A full frame of one side, the bids (BUY) or the asks (SELL): every level it no longer holds is
+   * gone, and each level that changed moves the queue of our orders resting there per the queue model.
+   */
   replaceSide(t: number, side: Side, levels: readonly BookLevel[]): void {
     this.advance(t);
     const map = side === 'BUY' ? this.bids : this.asks;
@@ -147,16 +152,6 @@ export class BookFillEngine {
     }
     map.clear();
     for (const [k, l] of next) map.set(k, l);
-  }
-
-  /** The reference price of a market order of `side` now: the last trade, else the best opposite price. */
-  referencePrice(side: Side): Decimal | undefined {
-    return this.reference(side);
-  }
-
-  /** The most a market order of `side` may fill at from `ref` (the 2 % bound). */
-  marketBound(side: Side, ref: Decimal): Decimal {
-    return this.guard.bound(side, ref);
   }
 
   /** A level of the bids (BUY) or asks (SELL) now holds `quantity` (0: gone). */
@@ -205,12 +200,13 @@ export class BookFillEngine {
     this.pending.splice(i, 0, p);
   }
 
-  private reference(side: Side): Decimal | undefined {
+  /** The price a MARKET order of `side` is valued and bounded against: the last trade, else the best opposite price. */
+  reference(side: Side): Decimal | undefined {
     return this.last ?? this.sorted(side === 'BUY' ? 'SELL' : 'BUY')[0]?.price;
   }
 
-  /** Levels of a side, best first. */
-  private sorted(side: Side): BookLevel[] {
+  /** Levels of a side (BUY: the bids, SELL: the asks), best first. */
+  sorted(side: Side): BookLevel[] {
     const levels = [...(side === 'BUY' ? this.bids : this.asks).values()];
     return levels.sort((a, b) => (side === 'BUY' ? b.price.cmp(a.price) : a.price.cmp(b.price)));
   }

@@ -99,6 +99,21 @@ describe('book fill model', () => {
     expect(e.order('big')!.reason).toMatch(/more than 2 %/);
   });
 
+  it('a one-side frame replaces that side only, moving the queue of orders resting there', () => {
+    const e = engine({ entryLatencyMs: 0 });
+    e.snapshot(0, [lv(100, 5), lv(99, 2)], [lv(101, 3)]);
+    e.place(0, { symbol: 'BTCUSDT', side: 'BUY', type: 'LIMIT', quantity: d(1), price: d(100), clientId: 'a' });
+    e.advance(0);
+    expect(e.order('a')!.ahead.toFixed()).toBe('5');
+    e.replaceSide(5, 'BUY', [lv(100, 2)]); // 99 gone, 100 shrank to 2: risk-averse ahead = min(5, 2)
+    expect([...e.bids.keys()]).toEqual(['100']);
+    expect([...e.asks.keys()]).toEqual(['101']);
+    expect(e.order('a')!.ahead.toFixed()).toBe('2');
+    e.replaceSide(6, 'SELL', [lv(102, 1)]);
+    expect([...e.asks.keys()]).toEqual(['102']);
+    expect(e.bids.get('100')!.quantity.toFixed()).toBe('2');
+  });
+
   it('a crossing limit takes the levels up to its price, then rests behind the level', () => {
     const e = engine({ entryLatencyMs: 0 });
     e.snapshot(0, [lv(100, 5)], [lv(101, 1), lv(102, 1)]);
