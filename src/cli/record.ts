@@ -21,9 +21,27 @@ export function registerRecordCommand(program: Command): void {
       const [{ Recorder }, { createLogger }] = await Promise.all([import('../record/recorder.js'), import('../runtime/logger.js')]);
       const logger = createLogger({});
       const markets = [...new Set(config.strategies.flatMap((s) => s.markets))];
+      // exchange.simulator (paper's default): the embedded simulator is what the bot would trade, so
+      // it is what is recorded, as `mizan run` connects to it; never the configured exchange.
+      let url = config.exchange.baseUrl;
+      let streamUrl = config.exchange.stream?.url;
+      let sim: { stop(): Promise<void> } | undefined;
+      if (config.exchange.simulator) {
+        const { runSim } = await import('../sim/cli-command.js');
+        const running = await runSim({
+          seed: config.simulator.seed,
+          speed: config.simulator.speed,
+          ...(config.simulator.data ? { data: config.simulator.data } : {}),
+          logger: logger.child({ component: 'sim' }),
+        });
+        sim = running;
+        url = running.server.url;
+        streamUrl = undefined;
+        logger.info({ url }, 'record: recording the embedded simulator (exchange.simulator: true), not the exchange');
+      }
       const rec = new Recorder({
-        url: config.exchange.baseUrl,
-        streamUrl: config.exchange.stream?.url,
+        url,
+        ...(streamUrl ? { streamUrl } : {}),
         transport: config.exchange.stream?.transport ?? 'auto',
         protocol: config.exchange.stream?.protocol ?? 4,
         markets,
@@ -46,6 +64,7 @@ export function registerRecordCommand(program: Command): void {
       });
       clearInterval(progress);
       rec.stop();
+      await sim?.stop();
       logger.info({ events: rec.stats.events, bytes: rec.stats.bytes }, 'record: closed');
     });
 }

@@ -34,7 +34,7 @@ describe('mizan backtest on a recording (backtest.data kind: book)', { timeout: 
       'record.yaml',
       [
         'mode: paper',
-        `exchange: { baseUrl: ${JSON.stringify(sim.server.url)}, stream: { transport: ws } }`,
+        `exchange: { baseUrl: ${JSON.stringify(sim.server.url)}, simulator: false, stream: { transport: ws } }`,
         'strategies:',
         '  - { name: mm, strategy: market-maker, markets: [BTCUSDT] }',
         '',

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runSim, type RunningSim } from '../../src/sim/cli-command.js';
 import { readGaps, readRecording } from '../../src/record/reader.js';
 import type { RecordedEvent } from '../../src/record/format.js';
-import { startRun, tempDir } from './cli.js';
+import { mizan, startRun, tempDir } from './cli.js';
 
 const tmp = tempDir('mizan-record-');
 let sim: RunningSim;
@@ -33,7 +33,7 @@ describe('mizan record', { timeout: 240_000 }, () => {
       'record.yaml',
       [
         'mode: paper',
-        `exchange: { baseUrl: ${JSON.stringify(sim.server.url)}, stream: { transport: ws } }`,
+        `exchange: { baseUrl: ${JSON.stringify(sim.server.url)}, simulator: false, stream: { transport: ws } }`,
         'strategies:',
         '  - name: s',
         '    strategy: sma-cross',
@@ -80,5 +80,27 @@ describe('mizan record', { timeout: 240_000 }, () => {
     expect(gaps[0]).toMatchObject({ market: 'BTCUSDT', cause: 'killed', start: evs1.at(-1)!.t });
     const i = evs.findIndex((e) => e.k === 'gap');
     expect(evs.slice(i, i + 3).map((e) => e.k)).toEqual(['gap', 'open', 'snapshot']);
+  });
+
+  it('with exchange.simulator: true records the embedded simulator, as mizan run would trade it', async () => {
+    const config = tmp.file(
+      'record-sim.yaml',
+      [
+        'mode: paper',
+        'exchange: { simulator: true, stream: { transport: ws } }',
+        'strategies:',
+        '  - { name: s, strategy: sma-cross, markets: [ETHUSDT] }',
+        '',
+      ].join('\n'),
+    );
+    const out = join(tmp.dir, 'rec-sim');
+    const r = await mizan(['record', config, '--out', out, '--duration', '6s'], { timeoutMs: 120_000 });
+    expect(r.code, r.all).toBe(0);
+    expect(r.all).toMatch(/recording the embedded simulator \(exchange\.simulator: true\), not the exchange/);
+    expect(r.all).toMatch(/"url":"http:\/\/127\.0\.0\.1:\d+"/);
+    const evs = await events(out);
+    expect(evs.filter((e) => e.k === 'snapshot')).toHaveLength(1);
+    expect(evs.some((e) => e.k === 'depth' && e.market === 'ETHUSDT')).toBe(true);
+    expect(evs.at(-1)!.k).toBe('close');
   });
 });
