@@ -126,7 +126,7 @@ describe('mizan run: the API tokens', () => {
     const p = mizanSync(['run', plain.config, '--port', '9999']);
     expect(p.code).toBe(1);
     expect(p.out).toContain('--port: the API is not served; add --serve');
-  });
+  }, 180_000); // eight `mizan` processes one after the other: 45 s beside a second suite copy (load 11)
 
   it('stops before anything starts when the port is taken', async () => {
     const taken = createServer();
