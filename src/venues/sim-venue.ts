@@ -27,7 +27,7 @@ import { SimError } from '../sim/errors.js';
 import type { SimulatedExchange } from '../sim/exchange.js';
 import type { InstantDesk } from '../sim/instant.js';
 import type { MarginDesk } from '../sim/margin/desk.js';
-import type { SimFill, SimOrder } from '../sim/order-types.js';
+import type { PlaceOrderRequest, SimFill, SimOrder } from '../sim/order-types.js';
 import type { Venue } from '../execution/venue.js';
 import type { TradeDetail } from '../execution/tracked-order.js';
 import { ChurnMap } from '../core/churn-map.js';
@@ -202,6 +202,19 @@ export function toSpotOrder(o: SimOrder): SpotOrder {
   return out;
 }
 
+/** A new spot order as the simulator takes it. */
+export function placeRequest(order: NewSpotOrder): PlaceOrderRequest & { clientId: string } {
+  return {
+    symbol: order.symbol,
+    side: order.side,
+    type: order.type,
+    quantity: order.quantity,
+    clientId: order.clientId,
+    ...(order.price ? { price: order.price } : {}),
+    ...(order.stopPrice ? { stopPrice: order.stopPrice } : {}),
+  };
+}
+
 /** A sim fill as the engine books it (`Venue.onFill`). */
 export function toTradeDetail(f: SimFill): TradeDetail {
   return { quantity: f.quantity, price: f.price, sum: f.sum, fee: f.fee, feeAsset: f.feeAsset, timestamp: f.timestamp };
@@ -237,19 +250,7 @@ export class SimVenue implements Venue {
   }
 
   createOrder(order: NewSpotOrder): Promise<SpotOrder> {
-    return this.call('createOrder', () =>
-      toSpotOrder(
-        this.sim.placeOrder(this.account, {
-          symbol: order.symbol,
-          side: order.side,
-          type: order.type,
-          quantity: order.quantity,
-          clientId: order.clientId,
-          ...(order.price ? { price: order.price } : {}),
-          ...(order.stopPrice ? { stopPrice: order.stopPrice } : {}),
-        }),
-      ),
-    );
+    return this.call('createOrder', () => toSpotOrder(this.sim.placeOrder(this.account, placeRequest(order))));
   }
 
   getOrder(clientOrderId: string): Promise<SpotOrder> {

@@ -30,11 +30,10 @@ import type { Venue } from '../../execution/venue.js';
 import type { TradeDetail } from '../../execution/tracked-order.js';
 import { SimError } from '../../sim/errors.js';
 import type { MarketSpec } from '../../sim/markets.js';
-import type { PlaceOrderRequest } from '../../sim/order-types.js';
 import type { FeeRates } from '../../sim/settlement.js';
 import { validateOrder } from '../../sim/validate-order.js';
 import { walkBase } from '../../risk/book-walk.js';
-import { mapSimError, toSpotOrder } from '../../venues/sim-venue.js';
+import { mapSimError, placeRequest, toSpotOrder } from '../../venues/sim-venue.js';
 import { BookAccount, finishedError, type BookVenueFill } from './book-account.js';
 import { BookFillEngine, type BookFillOptions } from './fill-engine.js';
 
@@ -165,15 +164,7 @@ export class BookVenue implements Venue {
 
   /** Validate, lock and hand the order to its market's engine at t. Throws the simulator's SimErrors. */
   private send(order: NewSpotOrder, t: number) {
-    const req: PlaceOrderRequest & { clientId: string } = {
-      symbol: order.symbol,
-      side: order.side,
-      type: order.type,
-      quantity: order.quantity,
-      clientId: order.clientId,
-      ...(order.price ? { price: order.price } : {}),
-      ...(order.stopPrice ? { stopPrice: order.stopPrice } : {}),
-    };
+    const req = placeRequest(order);
     const m = this.markets.get(order.symbol);
     if (!m) return validateOrder(req, undefined, undefined) as never;
     m.engine.advance(t);
