@@ -51,7 +51,16 @@ export interface CheckOutput {
 export async function checkConfig(file: string, out: CheckOutput): Promise<boolean> {
   try {
     const { config, instances } = await loadChecked(file, { data: true });
-    out.write(`${file}: ok (mode ${config.mode}, ${config.exchange.simulator ? 'embedded simulator' : config.exchange.baseUrl})\n`);
+    // A backtest reads its data, never an exchange: say which data instead.
+    const source =
+      config.mode === 'backtest' && config.backtest
+        ? config.backtest.recordings.length > 0
+          ? 'order-book data'
+          : 'candles'
+        : config.exchange.simulator
+          ? 'embedded simulator'
+          : config.exchange.baseUrl;
+    out.write(`${file}: ok (mode ${config.mode}, ${source})\n`);
     for (const i of instances) {
       const params = Object.entries(i.params)
         .map(([k, v]) => `${k}=${String(v)}`)
