@@ -146,7 +146,8 @@ export function crossCheck(raw: unknown, original: unknown, opts: CheckOptions):
       });
       return;
     }
-    candleEntries++;
+    const kind = obj(e)?.kind;
+    if (kind === undefined || kind === 'candles') candleEntries++;
     const sym = str(obj(e)?.symbol);
     if (sym === undefined) return;
     if (dataSymbols.has(sym)) add(['backtest', 'data', i, 'symbol'], `${describeValue(sym)} is listed twice`, sym);

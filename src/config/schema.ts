@@ -197,12 +197,7 @@ const bookEntry = z.strictObject({
 });
 
 /** A `backtest.data` entry: candles (no `kind`, or `kind: candles`) or a recording (`kind: book`). */
-const dataEntry = z.union([bookEntry, candleEntry], {
-  error: (iss) => {
-    const kind = (iss.input as { kind?: unknown } | undefined)?.kind;
-    return kind === undefined || kind === 'candles' || kind === 'book' ? undefined : 'has an unknown kind (allowed: candles, book)';
-  },
-});
+const dataEntry = z.discriminatedUnion('kind', [candleEntry, bookEntry], { error: 'is not a data kind (allowed: candles, book)' });
 
 /** How a book backtest fills orders (docs/book-backtests.md). */
 const bookFillSchema = z.strictObject({

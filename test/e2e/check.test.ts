@@ -5,6 +5,7 @@
  * list before anything starts. A backtest file that parses also gets the data stage (resolutions
  * its data cannot give), listed with the other stages' problems.
  */
+import { readFileSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
 import { mizan, tempDir } from './cli.js';
 
@@ -103,5 +104,39 @@ journal: { file: ":memory:" }
     expect(r.all).toMatch(/strategies\[1\]\.strategy: strategy "sma-crss" not found.*\(line 10\)/);
     const lines = [...r.all.matchAll(/\(line (\d+)\)$/gm)].map((m) => Number(m[1]));
     expect(lines).toEqual([7, 8, 10]);
+  });
+});
+
+describe('mizan check on a book backtest file', { timeout: 120_000 }, () => {
+  it('names a recording folder that does not exist, one without a traded market, and candles mixed with a recording', async () => {
+    const rec = tmp.file('rec-readme.txt', 'not a recording');
+    const file = tmp.file(
+      'book-broken.yaml',
+      `mode: backtest
+strategies:
+  - { name: mm, strategy: market-maker, markets: [BTCUSDT], resolution: "1" }
+backtest:
+  data:
+    - { kind: book, dir: ${tmp.dir}/nowhere }
+    - { kind: book, dir: ${tmp.dir}, markets: [BTCUSDT] }
+    - { kind: bok, dir: ${tmp.dir} }
+  from: 2026-11-28
+  to: 2026-11-29
+journal: { file: ":memory:" }
+`,
+    );
+    const r = await mizan(['check', file]);
+    expect(r.code, r.all).toBe(1);
+    expect(r.all).toMatch(/backtest\.data\[2\]\.kind: "bok" is not a data kind \(allowed: candles, book\)/);
+    expect(r.all).not.toMatch(/not both/); // an unknown kind is not a candle entry
+    const fixed = tmp.file('book-broken2.yaml', readFileSync(file, 'utf8').replace(/\n {4}- \{ kind: bok.*\n/, '\n'));
+    const r2 = await mizan(['check', fixed]);
+    expect(r2.code, r2.all).toBe(1);
+    expect(r2.all).toMatch(new RegExp(`backtest\\.data\\[0\\]\\.dir: no such folder: .*nowhere`));
+    expect(r2.all).toMatch(/backtest\.data\[1\]\.dir: the recording has no events of BTCUSDT/);
+    const mixed = tmp.file('book-mixed.yaml', readFileSync(fixed, 'utf8').replace('  data:\n', `  data:\n    - { symbol: BTCUSDT, file: ${rec} }\n`));
+    const r3 = await mizan(['check', mixed]);
+    expect(r3.code, r3.all).toBe(1);
+    expect(r3.all).toMatch(/backtest\.data: a backtest replays either candles or recordings \(kind: book\), not both: 1 candle and 2 book entries/);
   });
 });
