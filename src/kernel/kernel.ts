@@ -97,10 +97,8 @@ export interface KernelPorts {
   retainFinal?: number;
   /** Remember the strategy of each final order dropped beyond retainFinal (see ExecutionOptions.keepRetiredOwners). */
   keepRetiredOwners?: boolean;
-  /** Keep the owners of closed margin positions (a backtest's result credits each to its strategy). */
-  keepOwners?: boolean;
-  /** How the execution engine waits between lookups and retries (default: real time; a book backtest: its simulated time). */
-  sleep?(ms: number): Promise<void>;
+  keepOwners?: boolean; // keep the owners of closed margin positions (a backtest's result credits each to its strategy)
+  sleep?(ms: number): Promise<void>; // the execution engine's waits (default: real time; a book backtest: simulated)
 }
 
 export interface KernelSettings {
