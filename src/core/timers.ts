@@ -33,3 +33,41 @@ export const realTimers: Timers = {
     clearInterval(handle as ReturnType<typeof setInterval>);
   },
 };
+
+/**
+ * A one-shot timeout that counts only time this process ran. Timers and socket input wait on the
+ * same event loop, and after a stall (a blocked loop, a loaded machine) the loop runs due timers
+ * before it reads the input that arrived meanwhile: a decision such as "nothing came for `ms`" taken
+ * then is wrong. Fired more than `toleranceMs` late, the timeout waits its time again (the input is
+ * read first), at most `retries` times.
+ */
+export class PatientTimeout {
+  private handle: unknown;
+
+  constructor(
+    private readonly timers: Timeouts,
+    private readonly now: () => number,
+    private readonly toleranceMs = 250,
+    private readonly retries = 3,
+  ) {}
+
+  start(fn: () => void, ms: number): void {
+    this.arm(fn, ms, this.retries);
+  }
+
+  clear(): void {
+    if (this.handle === undefined) return;
+    this.timers.clearTimeout(this.handle);
+    this.handle = undefined;
+  }
+
+  private arm(fn: () => void, ms: number, retriesLeft: number): void {
+    this.clear();
+    const armedAt = this.now();
+    this.handle = this.timers.setTimeout(() => {
+      this.handle = undefined;
+      if (retriesLeft > 0 && this.now() - armedAt - ms > this.toleranceMs) return this.arm(fn, ms, retriesLeft - 1);
+      fn();
+    }, ms);
+  }
+}

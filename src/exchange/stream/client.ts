@@ -213,6 +213,7 @@ export class StreamClient extends EventEmitter<StreamClientEvents> {
     return new Promise<boolean>((resolve) => {
       const rotation = new Rotation(old, this.newConnection(index), {
         timers: this.timers,
+        now: () => this.clock.now(),
         connectTimeoutMs: this.options.connectTimeoutMs,
         timeoutMs: this.options.handoverTimeoutMs,
         quietMs: Math.min(1000, this.options.handoverTimeoutMs / 2),

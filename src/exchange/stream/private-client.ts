@@ -220,6 +220,7 @@ export class PrivateStreamClient extends EventEmitter<PrivateStreamEvents> {
     return new Promise<boolean>((resolve) => {
       const rotation = new Rotation<RotatingChannel>(old, this.makeConnection(), {
         timers: this.timers,
+        now: () => this.clock.now(),
         connectTimeoutMs: this.connectTimeoutMs,
         timeoutMs: this.handoverTimeoutMs,
         quietMs: Math.min(1000, this.handoverTimeoutMs / 2),

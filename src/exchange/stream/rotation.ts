@@ -7,6 +7,7 @@
  * fails, the old connection simply stays.
  */
 import type { ChannelInfo } from './channels.js';
+import { PatientTimeout } from '../../core/timers.js';
 import type { StreamConnection, Timers } from './connection.js';
 import { ChannelHandover } from './handover.js';
 
@@ -28,6 +29,8 @@ export interface ChannelState extends RotatingChannel {
 
 export interface RotationDeps<S extends RotatingChannel = ChannelState> {
   timers: Timers;
+  /** Milliseconds now: the rotation's waits count only time this process ran (PatientTimeout). */
+  now(): number;
   /** Longest wait for the replacement to connect, ms (then the rotation gives up). */
   connectTimeoutMs: number;
   /** Longest wait, once the replacement is up, for every channel to overlap, ms (then it takes over anyway). */
@@ -45,19 +48,22 @@ export interface RotationDeps<S extends RotatingChannel = ChannelState> {
 
 export class Rotation<S extends RotatingChannel = ChannelState> {
   private readonly states = new Map<string, S>();
-  private timer: unknown;
-  private quietTimer: unknown;
+  private readonly timer: PatientTimeout;
+  private readonly quietTimer: PatientTimeout;
   private finished = false;
 
   constructor(
     readonly old: StreamConnection,
     readonly next: StreamConnection,
     private readonly deps: RotationDeps<S>,
-  ) {}
+  ) {
+    this.timer = new PatientTimeout(deps.timers, deps.now);
+    this.quietTimer = new PatientTimeout(deps.timers, deps.now);
+  }
 
   begin(states: Iterable<S>): void {
     for (const state of states) this.add(state);
-    this.timer = this.deps.timers.setTimeout(() => this.complete(), this.deps.connectTimeoutMs);
+    this.timer.start(() => this.complete(), this.deps.connectTimeoutMs);
     this.next.start();
   }
 
@@ -81,9 +87,10 @@ export class Rotation<S extends RotatingChannel = ChannelState> {
   /** The replacement is up and has sent its subscriptions. */
   nextUp(): void {
     if (this.finished) return;
-    this.deps.timers.clearTimeout(this.timer);
-    this.timer = this.deps.timers.setTimeout(() => this.complete(), this.deps.timeoutMs);
-    this.quietTimer = this.deps.timers.setTimeout(() => {
+    this.timer.start(() => this.complete(), this.deps.timeoutMs);
+    // A message the server sent on the old connection before the new subscription reached it is
+    // read by then; a stall of this process does not count (the quiet is measured while it ran).
+    this.quietTimer.start(() => {
       for (const state of this.states.values()) {
         if (state.handover?.idle === true) state.handover.finish();
       }
@@ -103,8 +110,8 @@ export class Rotation<S extends RotatingChannel = ChannelState> {
     if (this.finished) return;
     if (!this.next.isUp) return this.abort();
     this.finished = true;
-    this.deps.timers.clearTimeout(this.timer);
-    this.deps.timers.clearTimeout(this.quietTimer);
+    this.timer.clear();
+    this.quietTimer.clear();
     for (const [channel, state] of this.states) {
       const held = state.handover?.finish() ?? [];
       state.conn = this.next;
@@ -120,8 +127,8 @@ export class Rotation<S extends RotatingChannel = ChannelState> {
   abort(): void {
     if (this.finished) return;
     this.finished = true;
-    this.deps.timers.clearTimeout(this.timer);
-    this.deps.timers.clearTimeout(this.quietTimer);
+    this.timer.clear();
+    this.quietTimer.clear();
     for (const state of this.states.values()) {
       state.handover = undefined;
       state.next = undefined;
