@@ -105,6 +105,9 @@ describe('mizan run with notifications: json, telegram, discord', () => {
     const logFile = join(dir, 'events.log');
     const summaryAt = Date.now() + 75_000;
     const config = join(dir, 'events.yaml');
+    // delivery.timeoutMs is far above any answer of the local receiver, even on a loaded machine:
+    // only its 500s cause retries here, so "each once" and the retry lines are exact (a request that
+    // timed out but was received is sent again, a duplicate this test would count).
     writeFileSync(
       config,
       `mode: paper
@@ -131,7 +134,7 @@ notifications:
   errorsEverySec: 3
   disconnectedAfterSec: 2
   dailySummary: { at: "${hhmmss(summaryAt)}", timezone: UTC }
-  delivery: { timeoutMs: 3000, retries: 4, backoffMs: 400, maxBackoffMs: 5000 }
+  delivery: { timeoutMs: 20000, retries: 4, backoffMs: 400, maxBackoffMs: 5000 }
   targets:
     - name: hook
       format: json
@@ -195,7 +198,7 @@ notifications:
         const d = delivered(recv, tgPath, dcPath);
         return d.tg.length === d.json.length && d.dc.length === d.json.length && recv.on('/flaky').filter((r) => r.status === 200).length >= 2;
       },
-      30_000,
+      60_000,
       c,
       200,
     );
