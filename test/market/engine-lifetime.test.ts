@@ -37,6 +37,15 @@ const until = async (cond: () => boolean, ms: number, what = 'the condition') =>
 const key = (t: { price: { toFixed(): string }; quantity: { toFixed(): string }; isBuyOrder: boolean; timestamp: number }) =>
   `${t.price.toFixed()}|${t.quantity.toFixed()}|${t.isBuyOrder}|${Math.floor(t.timestamp / 1000)}`;
 
+/** Where the received tape leaves the printed one (for the failure message). */
+function divergence(got: string[], printed: string[], start: number | undefined): string {
+  if (start === undefined) return ': the first received trade was never printed';
+  let j = 0;
+  while (j < got.length && got[j] === printed[start + j]) j++;
+  const around = (xs: string[], from: number) => xs.slice(Math.max(0, from - 2), from + 6).join(', ');
+  return `: they part at received #${j} (printed #${start + j}); received ${around(got, j)}; printed ${around(printed, start + j)}`;
+}
+
 describe("stream connections through the server's lifetime cuts", () => {
   for (const transport of ['ws', 'socketio'] as const satisfies readonly StreamTransport[]) {
     it(`over ${transport}: replaces each connection before its cut, no stale book, no missed trade, no candle gap`, async () => {
@@ -72,7 +81,12 @@ describe("stream connections through the server's lifetime cuts", () => {
       cleanup.push(() => engine.stop());
       const problems: string[] = [];
       let rotations = 0;
-      stream.on('rotated', (i, replaced) => (replaced ? rotations++ : problems.push(`rotation of ${i} failed`)));
+      const rotatedAt: number[] = [];
+      stream.on('rotated', (i, replaced) => {
+        rotatedAt.push(trades.length);
+        if (replaced) rotations++;
+        else problems.push(`rotation of ${i} failed`);
+      });
       stream.on('channelStale', (ch, why) => problems.push(`stale ${ch} ${why}`));
       stream.on('connectionDown', (i, why) => problems.push(`down ${i} ${why}`));
       const trades: (PublicTrade & { late: boolean })[] = [];
@@ -122,7 +136,10 @@ describe("stream connections through the server's lifetime cuts", () => {
       expect(got.length).toBeGreaterThan(20);
       const starts = simTrades.flatMap((k, i) => (k === got[0] ? [i] : []));
       const aligned = starts.some((i) => simTrades.slice(i).join('\n') === got.join('\n'));
-      expect(aligned, `tape of ${got.length} trades vs ${simTrades.length} printed`).toBe(true);
+      expect(
+        aligned,
+        `tape of ${got.length} trades vs ${simTrades.length} printed${aligned ? '' : `${divergence(got, simTrades, starts[0])}; rotations ended at received #${rotatedAt.join(', #')}`}`,
+      ).toBe(true);
 
       // Live candles: consecutive periods, each counting exactly the trades of its second.
       expect(closed.length).toBeGreaterThan(4);
