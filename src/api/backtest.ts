@@ -14,6 +14,8 @@ export type { BacktestResult, OrderRecord } from '../backtest/result.js';
 export type { BreakdownRow, Breakdowns, Paint } from '../backtest/breakdowns.js';
 export type { PlotSeries } from '../backtest/plots.js';
 export type { TradeRecord } from '../portfolio/trade-record.js';
+export type { BookMetrics } from '../backtest/book/book-stats.js';
+export type { BookChartMarket, BookChartFill } from '../backtest/book/book-chart.js';
 export { renderHtmlReport } from '../backtest/report-html.js';
 export { parseParamRange, expandSweep, runSweep, rankRows, sweepCsv } from '../backtest/sweep.js';
 export type { ParamRange, Combo, SweepRow, SweepOptions } from '../backtest/sweep.js';

@@ -9,6 +9,7 @@
  * amounts at the market's precision, times in UTC, a click shows the trade on the chart).
  */
 import { formatBookMetrics } from './book/book-stats.js';
+import type { BookChartMarket } from './book/book-chart.js';
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { createRequire } from 'node:module';
@@ -129,23 +130,26 @@ function marketChart(r: BacktestResult, s: Series, step: number) {
   }
   const first = c.length > 0 ? c.time[0]! : 0;
   const snap = (ms: number) => Math.max(first, Math.floor(ms / 1000 / step) * step);
+  const book = r.bookChart?.find((b) => b.symbol === s.symbol);
   const trades = r.trades.filter((t) => t.symbol === s.symbol);
   // Labels only while they stay readable; with many trades the arrows alone show the entries and
   // exits (prices are in the trades table).
   const labels = trades.length <= MAX_LABELLED_TRADES;
-  const markers = trades
-    .flatMap((t) => {
-      // A buy is a green arrow up under the bar, a sell a red arrow down over it: a long enters with
-      // a buy and exits with a sell, a short the other way round.
-      const buy = { position: 'belowBar', color: '#2e7d32', shape: 'arrowUp' };
-      const sell = { position: 'aboveBar', color: '#c62828', shape: 'arrowDown' };
-      const long = t.side === 'long';
-      return [
-        { time: snap(t.entryTime), ...(long ? buy : sell), text: labels ? `${t.strategy} ${long ? 'in' : 'short'} ${t.entryPrice}` : '' },
-        { time: snap(t.exitTime), ...(long ? sell : buy), text: labels ? `${t.strategy} out ${t.exitPrice}` : '' },
-      ];
-    })
-    .sort((a, b) => a.time - b.time);
+  const markers = book
+    ? fillMarkers(book, snap)
+    : trades
+        .flatMap((t) => {
+          // A buy is a green arrow up under the bar, a sell a red arrow down over it: a long enters with
+          // a buy and exits with a sell, a short the other way round.
+          const buy = { position: 'belowBar', color: '#2e7d32', shape: 'arrowUp' };
+          const sell = { position: 'aboveBar', color: '#c62828', shape: 'arrowDown' };
+          const long = t.side === 'long';
+          return [
+            { time: snap(t.entryTime), ...(long ? buy : sell), text: labels ? `${t.strategy} ${long ? 'in' : 'short'} ${t.entryPrice}` : '' },
+            { time: snap(t.exitTime), ...(long ? sell : buy), text: labels ? `${t.strategy} out ${t.exitPrice}` : '' },
+          ];
+        })
+        .sort((a, b) => a.time - b.time);
   const plots = r.plots.filter((p) => p.symbol === s.symbol);
   const several = new Set(plots.map((p) => p.strategy)).size > 1;
   const series = (p: (typeof plots)[number]) => ({
@@ -155,6 +159,20 @@ function marketChart(r: BacktestResult, s: Series, step: number) {
   });
   const overlays = plots.filter((p) => p.pane === 'price').map(series);
   const panes: { name: string; levels: number[]; series: ReturnType<typeof series>[] }[] = [];
+  if (book) {
+    const grid = (values: readonly (number | null)[]) => onGrid(book.times, values, step, first);
+    overlays.unshift(
+      { label: 'mid', color: '#546e7a', data: grid(book.mid) },
+      { label: 'your bid', color: '#2e7d32', data: grid(book.bid) },
+      { label: 'your ask', color: '#c62828', data: grid(book.ask) },
+    );
+    const spread = book.times.map((_, i) => {
+      const [b, a, m] = [book.bid[i], book.ask[i], book.mid[i]];
+      return b != null && a != null && m != null && m > 0 ? ((a - b) / m) * 10_000 : null;
+    });
+    panes.push({ name: 'quoted spread (bps)', levels: [], series: [{ label: 'your ask − your bid, bps of the mid', color: '#6d4c41', data: grid(spread) }] });
+    panes.push({ name: `inventory (${book.base})`, levels: [0], series: [{ label: `${book.base} held`, color: '#3949ab', data: grid(book.inventory) }] });
+  }
   for (const p of plots.filter((x) => x.pane !== 'price')) {
     const name = several ? `${p.strategy}.${p.pane}` : p.pane;
     let pane = panes.find((x) => x.name === name);
@@ -163,6 +181,16 @@ function marketChart(r: BacktestResult, s: Series, step: number) {
     pane.series.push(series(p));
   }
   return { symbol: s.symbol, candles, volume, markers, overlays, panes, first };
+}
+
+/** A book run's fills as chart markers: a buy under the bar, a sell over it; maker fills labelled M, taker T (while readable). */
+function fillMarkers(book: BookChartMarket, snap: (ms: number) => number) {
+  const labels = book.fills.length <= MAX_LABELLED_TRADES;
+  return book.fills.map((f) => ({
+    time: snap(f.t),
+    ...(f.side === 'BUY' ? { position: 'belowBar', color: '#2e7d32', shape: 'arrowUp' } : { position: 'aboveBar', color: '#c62828', shape: 'arrowDown' }),
+    text: labels ? `${f.liquidity === 'maker' ? 'M' : 'T'} ${f.quantity} @ ${f.price}` : '',
+  }));
 }
 
 function breakdownTable(id: string, title: string, rows: readonly BreakdownRow[], reference: string): string {

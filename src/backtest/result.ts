@@ -21,6 +21,7 @@ import { formatDenials, type DenialBreakdown } from '../kernel/denial-tally.js';
 import { computeBreakdowns, formatBreakdown, PLAIN, type Breakdowns, type Paint } from './breakdowns.js';
 import type { PlotSeries } from './plots.js';
 import { formatBookMetrics, type BookMetrics } from './book/book-stats.js';
+import type { BookChartMarket } from './book/book-chart.js';
 
 export type { OrderRecord } from './order-records.js';
 
@@ -81,6 +82,11 @@ export interface BacktestResult {
   fees: { reference: string; paid: string; byAsset: Record<string, string>; unconverted: Record<string, string> };
   /** A book backtest's fills: fill ratio, queue time, mid move after a fill (backtest/book/book-stats.ts). */
   book?: BookMetrics;
+  /**
+   * A book backtest's chart per market: the mid, your quotes, your inventory and your fills over time
+   * (backtest/book/book-chart.ts; the report draws them). Absent in a candle backtest.
+   */
+  bookChart?: BookChartMarket[];
 }
 
 /**
@@ -134,6 +140,7 @@ export interface ResultInput {
   /** A book backtest's fill model and its metrics. */
   bookFill?: NonNullable<MizanConfig['backtest']>['book'];
   book?: BookMetrics;
+  bookChart?: BookChartMarket[];
   equity: { times: Float64Array; values: Float64Array; length: number };
   equityPoints: number;
   /** `summary`: no order records or plots (the terminal summary and a sweep row read neither). */
@@ -274,6 +281,7 @@ export function buildResult(x: ResultInput): BacktestResult {
       unconverted: sortedRecord(x.h.trades.unconvertedFees),
     },
     ...(x.book ? { book: x.book } : {}),
+    ...(x.bookChart && full ? { bookChart: x.bookChart } : {}),
   };
 }
 

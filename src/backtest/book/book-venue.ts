@@ -30,6 +30,7 @@ import type { Venue } from '../../execution/venue.js';
 import type { TradeDetail } from '../../execution/tracked-order.js';
 import { SimError } from '../../sim/errors.js';
 import type { MarketSpec } from '../../sim/markets.js';
+import type { SimOrder } from '../../sim/order-types.js';
 import type { FeeRates } from '../../sim/settlement.js';
 import { validateOrder } from '../../sim/validate-order.js';
 import { walkBase } from '../../risk/book-walk.js';
@@ -128,6 +129,11 @@ export class BookVenue implements Venue {
 
   assets(): string[] {
     return this.account.assets();
+  }
+
+  /** The open orders of a market now (the report's quotes). */
+  restingOrders(symbol: string): readonly SimOrder[] {
+    return this.account.openOrders(symbol);
   }
 
   fills(): readonly BookVenueFill[] {

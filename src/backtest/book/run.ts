@@ -42,6 +42,7 @@ import { replay, runUntil, scheduleGaps, settle, type ReplayPorts } from './repl
 import { VirtualTime } from './virtual-time.js';
 import { CandleSeriesRecorder } from './candle-series.js';
 import { BookStats } from './book-stats.js';
+import { BookChartRecorder } from './book-chart.js';
 
 /** How often the equity is sampled, simulated milliseconds. */
 const EQUITY_EVERY_MS = 1_000;
@@ -160,11 +161,22 @@ export async function runBookBacktest(config: MizanConfig, opts: BacktestOptions
   wireMarketEvents(engine, kernel, bookOf);
   const candles = new CandleSeriesRecorder(engine, instances, fromMs);
   const bookStats = new BookStats(venue, time, (s) => engine.book(s).mid());
+  const chart = new BookChartRecorder(
+    markets.map((s) => ({ symbol: s, base: spec(s).baseAsset })),
+    {
+      mid: (s) => engine.book(s).mid(),
+      openOrders: (s) => venue.restingOrders(s),
+      held: (a) => venue.balance(a)?.value,
+      fills: () => venue.fills(),
+    },
+    fromMs,
+  );
 
   // The equity: the kernel's one feed (the protections), kept from `from` on for the result.
   const eqT: number[] = [];
   const eqV: number[] = [];
   const sample = () => {
+    chart.sample(clock.now());
     const e = kernel.sampleEquity();
     if (e.unpriced.length > 0 || e.time < fromMs) return;
     eqT.push(e.time);
@@ -242,6 +254,7 @@ export async function runBookBacktest(config: MizanConfig, opts: BacktestOptions
     report,
     bookFill: bt.book,
     book: bookStats.result(),
+    bookChart: chart.result(opts.equityPoints ?? 2000),
     equity: { times: Float64Array.from(eqT), values: Float64Array.from(eqV), length: eqT.length },
     equityPoints: opts.equityPoints ?? 2000,
     detail: opts.detail ?? 'full',
