@@ -10,8 +10,10 @@
  *   messages while they repeat what old delivered after X.
  * - Old delivers K that new delivered earlier and we held back (new is ahead): deliver K from old,
  *   switch, then deliver what new had after K.
- * Identical consecutive payloads cannot be told apart: a repeated depth or statistics snapshot is
- * harmless; two trades identical in price, quantity, side and second are the one ambiguity.
+ * A payload old delivered more than once (two identical trades in one second, an unchanged depth
+ * snapshot) gives several places new may have started: each is followed until new's messages tell
+ * them apart (a message none of them expects is new and ends the skipping). Only a new message
+ * identical to the repeat one alignment still expects cannot be told apart.
  */
 
 const MAX_HELD = 2000;
@@ -27,7 +29,8 @@ function keyOf(data: unknown): string {
 export class ChannelHandover {
   private delivered: string[] = [];
   private held: Array<{ key: string; data: unknown }> = [];
-  private skip: string[] = [];
+  /** After the switch: per place new's stream may have started, what old delivered after it (repeats to skip). */
+  private skips: string[][] = [];
   private switchedOver = false;
 
   get switched(): boolean {
@@ -41,7 +44,7 @@ export class ChannelHandover {
 
   /** Switched, and no message of the new stream is still expected to be a repeat. */
   get settled(): boolean {
-    return this.switchedOver && this.skip.length === 0;
+    return this.switchedOver && this.skips.every((k) => k.length === 0);
   }
 
   /**
@@ -65,18 +68,22 @@ export class ChannelHandover {
   /** A message from the new connection: the payloads to emit now (usually none or this one). */
   fromNew(data: unknown): unknown[] {
     if (this.switchedOver) {
-      if (this.skip.length === 0) return [data];
-      if (this.skip[0] === keyOf(data)) {
-        this.skip.shift();
+      if (this.skips.length === 0) return [data];
+      const key = keyOf(data);
+      const repeats = this.skips.filter((k) => k.length > 0 && k[0] === key);
+      if (repeats.length > 0) {
+        for (const k of repeats) k.shift();
+        this.skips = repeats;
         return [];
       }
-      this.skip = [];
+      this.skips = [];
       return [data];
     }
     const key = keyOf(data);
-    const at = this.delivered.indexOf(key);
-    if (at >= 0) {
-      this.switchTo(this.delivered.slice(at + 1));
+    const starts: string[][] = [];
+    for (let i = 0; i < this.delivered.length; i++) if (this.delivered[i] === key) starts.push(this.delivered.slice(i + 1));
+    if (starts.length > 0) {
+      this.switchTo(starts);
       return [];
     }
     this.held.push({ key, data });
@@ -92,9 +99,9 @@ export class ChannelHandover {
     return out;
   }
 
-  private switchTo(skip: string[]): void {
+  private switchTo(skips: string[][]): void {
     this.switchedOver = true;
-    this.skip = skip;
+    this.skips = skips;
     this.delivered = [];
     this.held = [];
   }

@@ -67,6 +67,22 @@ describe('ChannelHandover', () => {
     expect(out).toEqual([a, b, a, c]);
   });
 
+  it('a trade old delivered twice (same price, quantity, second): new starting at the second one repeats nothing', () => {
+    // Old: A X X B. New subscribed between the two X: its stream is X B C. Taking the first X as
+    // new's start made B look new (it expected X again): B went out twice.
+    const x = t(7);
+    const out = run([
+      ['old', t(1)],
+      ['old', x],
+      ['old', x],
+      ['old', t(2)],
+      ['new', x],
+      ['new', t(2)],
+      ['new', t(3)],
+    ]);
+    expect(out).toEqual([t(1), x, x, t(2), t(3)]);
+  });
+
   it('finish() releases held messages when old never catches up', () => {
     const h = new ChannelHandover();
     expect(
