@@ -16,7 +16,8 @@
  *  - A live LIMIT order first takes the opposite levels it crosses (taker), then rests at the back
  *    of its level's queue: the quantity ahead is the level's quantity when it becomes live. Trades
  *    at its price by takers on the other side eat the queue ahead, then the order (maker, at its
- *    price); a trade through its price fills it whole. Level decreases move it per the queue model.
+ *    price); a trade through its price fills it whole, and so does the opposite side's best price
+ *    reaching it (the book crossed it). Level decreases move it per the queue model.
  *  - The model has no market impact: our fills do not change the recorded book.
  */
 import { Decimal, ZERO, dgt, dlt } from '../../core/decimal.js';
@@ -152,6 +153,7 @@ export class BookFillEngine {
     }
     map.clear();
     for (const [k, l] of next) map.set(k, l);
+    this.crossedBy(t, side);
   }
 
   /** A level of the bids (BUY) or asks (SELL) now holds `quantity` (0: gone). */
@@ -162,6 +164,26 @@ export class BookFillEngine {
     this.onLevel(side, key, map.get(key)?.quantity ?? ZERO, quantity);
     if (quantity.gt(0)) map.set(key, { price, quantity });
     else map.delete(key);
+    if (quantity.gt(0)) this.crossedBy(t, side);
+  }
+
+  /**
+   * After a change of `side`'s levels: our resting orders on the other side that its best price now
+   * reaches (a bid at or above the best ask, an ask at or below the best bid) fill whole at their own
+   * price, as makers: the book crossed them, so the market traded through them (hftbacktest fills
+   * there too, and so does the simulator's paper exchange).
+   */
+  private crossedBy(t: number, side: Side): void {
+    let best: Decimal | undefined;
+    for (const l of (side === 'BUY' ? this.bids : this.asks).values()) {
+      if (best === undefined || (side === 'BUY' ? l.price.gt(best) : l.price.lt(best))) best = l.price;
+    }
+    if (best === undefined) return;
+    for (const o of this.resting()) {
+      if (o.req.side === side) continue;
+      const p = o.req.price!;
+      if (o.req.side === 'BUY' ? p.gte(best) : p.lte(best)) this.fill(o, t, p, o.req.quantity.minus(o.filled), 'maker');
+    }
   }
 
   /** A public trade; `takerSide` BUY lifted the asks, SELL hit the bids. */

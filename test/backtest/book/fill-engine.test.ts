@@ -124,6 +124,24 @@ describe('book fill model', () => {
     expect(e.order('x')!.ahead.toFixed()).toBe('0');
   });
 
+  it('an order the opposite side crosses fills whole at its price, as a maker, with no print', () => {
+    // t=0 bid 100 × 5, ask 101 × 3; BUY 1 @ 100.5 and SELL 1 @ 103 live at t=10 (resting: nothing crosses).
+    // t=20 an ask frame whose best is 100.5: the bid is crossed, filled 1 @ 100.5 (maker).
+    // t=30 a bid level appears at 103.2 (a per-level update): the ask is crossed, filled 1 @ 103.
+    const e = engine();
+    e.snapshot(0, [lv(100, 5)], [lv(101, 3)]);
+    e.place(0, { symbol: 'BTCUSDT', side: 'BUY', type: 'LIMIT', quantity: d(1), price: d('100.5'), clientId: 'b' });
+    e.place(0, { symbol: 'BTCUSDT', side: 'SELL', type: 'LIMIT', quantity: d(1), price: d(103), clientId: 's' });
+    e.advance(10);
+    expect(fills(e)).toEqual([]);
+    e.replaceSide(20, 'SELL', [lv(100.5, 2), lv(101, 3)]);
+    expect(fills(e)).toEqual(['20 100.5 1 maker']);
+    expect(e.order('b')!.status).toBe('FILLED');
+    e.level(30, 'BUY', d('103.2'), d(1));
+    expect(fills(e)).toEqual(['30 103 1 maker']);
+    expect(e.order('s')!.status).toBe('FILLED');
+  });
+
   it("the exchange's rules are the simulator's: step, tick and min notional name the field", () => {
     const e = engine();
     e.snapshot(0, [lv(100, 5)], [lv(101, 3)]);
