@@ -5,9 +5,9 @@
  * each at its own time. Per event: the clock moves to its receive time, the venue's pending entries
  * and cancels due by then take effect, then the event goes where it went live — a REST snapshot to
  * the engine's waiting depth request and to the venue's book, a stream frame through the stream
- * client's parsing to the engine (and the venue). After each step the promises it started run to
- * their end (strategies' handlers, risk, execution) before the next step, so the run is the same
- * every time.
+ * client's parsing to the engine (and the venue). After each step (the events of one receive
+ * millisecond are one step) the promises it started run to their end (strategies' handlers, risk,
+ * execution) before the next step, so the run is the same every time.
  */
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { ManualClock } from '../../core/clock.js';
@@ -76,21 +76,36 @@ export async function runUntil(t: number, p: ReplayPorts): Promise<void> {
   }
 }
 
-/** Replay `events` (receive-time order) through the ports. */
+/**
+ * Replay `events` (receive-time order) through the ports. The events received in one millisecond go
+ * in together, with nothing run between them, then their promises run: one read of a socket
+ * delivers its frames one after the other before any handler a frame started runs, so a live
+ * strategy reading the book on the first frame of a read already sees the last one.
+ */
 export async function replay(events: AsyncIterable<RecordedEvent>, p: ReplayPorts, onEvent?: (ev: RecordedEvent, n: number) => void): Promise<ReplayCounts> {
   let n = 0;
-  for await (const ev of events) {
-    await runUntil(ev.t, p);
-    if (ev.t > p.clock.now()) p.clock.set(ev.t);
-    p.venue.advance(ev.t);
-    if (ev.k === 'snapshot') {
-      const d = p.depth.snapshot(ev);
-      p.venue.snapshot(ev.market, ev.t, d.bids, d.asks);
-    } else if (ev.k === 'depth' || ev.k === 'trade' || ev.k === 'stats') p.stream.deliver(ev);
-    // `open`, `close` and `gap` lines: the gap index (scheduleGaps) already drives the connection.
-    n++;
-    onEvent?.(ev, n);
+  let batch: RecordedEvent[] = [];
+  const flush = async (): Promise<void> => {
+    const t = batch[0]!.t;
+    await runUntil(t, p);
+    if (t > p.clock.now()) p.clock.set(t);
+    p.venue.advance(t);
+    for (const ev of batch) {
+      if (ev.k === 'snapshot') {
+        const d = p.depth.snapshot(ev);
+        p.venue.snapshot(ev.market, ev.t, d.bids, d.asks);
+      } else if (ev.k === 'depth' || ev.k === 'trade' || ev.k === 'stats') p.stream.deliver(ev);
+      // `open`, `close` and `gap` lines: the gap index (scheduleGaps) already drives the connection.
+      n++;
+      onEvent?.(ev, n);
+    }
+    batch = [];
     await settle();
+  };
+  for await (const ev of events) {
+    if (batch.length > 0 && ev.t !== batch[0]!.t) await flush();
+    batch.push(ev);
   }
+  if (batch.length > 0) await flush();
   return { events: n, lastT: p.clock.now() };
 }
