@@ -68,6 +68,9 @@ beforeAll(async () => {
   base = /API on (http:\/\/127\.0\.0\.1:\d+)/.exec(child.out())![1]!;
   browser = await launchChromium();
   page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
+  // The page waits for its scripts (the chart library among them) from a bot that is starting four
+  // strategies: beside a second suite (load 10-15) that took over the 30 s default once.
+  page.setDefaultNavigationTimeout(120_000);
   await page.goto(`${base}/`);
   await page.getByTestId('token').fill(TOKEN.read);
   await page.getByTestId('connect').click();
