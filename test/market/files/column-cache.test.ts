@@ -4,7 +4,7 @@
  * (size, time, or the first/last block's bytes with the time put back), damaged entries are rebuilt,
  * and the folder keeps at most MAX_CACHE_ENTRIES entries.
  */
-import { mkdtempSync, readdirSync, rmSync, statSync, truncateSync, utimesSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, truncateSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -48,7 +48,7 @@ describe('candle column cache', () => {
     expect(readdirSync(dir).filter((n) => n.endsWith('.cols'))).toEqual([]);
   });
 
-  it('is never trusted once the file changed: size, time, or its last block with the time put back', () => {
+  it('is never trusted once the file changed: size, time, or its first or last block with the time put back', () => {
     const cache = { dir: join(dir, 'c2') };
     const file = csv('b.csv', 3_000);
     readCandleColumnsCached(file, cache);
@@ -69,6 +69,18 @@ describe('candle column cache', () => {
     expect(edited.source).toBe('file');
     expect(edited.close[3_000]).toBe(230);
     expect(readCandleColumnsCached(file, cache).close[3_000]).toBe(230);
+
+    // The same size and time, one price changed in the first block: the hash catches it too.
+    const st2 = statSync(file);
+    const text = readFileSync(file, 'utf8');
+    expect(text.length).toBeGreaterThan(2 * 64 * 1024);
+    writeFileSync(file, text.replace(',0.123\n', ',0.124\n'));
+    expect(statSync(file).size).toBe(st2.size);
+    utimesSync(file, st2.atime, st2.mtime);
+    const headEdited = readCandleColumnsCached(file, cache);
+    expect(headEdited.source).toBe('file');
+    expect(headEdited.volume[0]).toBe(0.124);
+    expect(readCandleColumnsCached(file, cache).volume[0]).toBe(0.124);
 
     // Only the time changed: read again (then cached under the new time).
     const later = new Date(st.mtimeMs + 5_000);
