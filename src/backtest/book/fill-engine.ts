@@ -147,9 +147,15 @@ export class BookFillEngine {
   replaceSide(t: number, side: Side, levels: readonly BookLevel[]): void {
     this.advance(t);
     const map = side === 'BUY' ? this.bids : this.asks;
-    const next = new Map(levels.filter((l) => l.quantity.gt(0)).map((l) => [l.price.toFixed(), l] as const));
-    for (const key of new Set([...map.keys(), ...next.keys()])) {
-      this.onLevel(side, key, map.get(key)?.quantity ?? ZERO, next.get(key)?.quantity ?? ZERO);
+    const next = new Map<string, BookLevel>();
+    for (const l of levels) if (l.quantity.gt(0)) next.set(l.price.toFixed(), l);
+    // Only our orders resting on this side have a queue to move.
+    let resting = false;
+    for (const o of this.resting()) if (o.req.side === side) resting = true;
+    if (resting) {
+      for (const key of new Set([...map.keys(), ...next.keys()])) {
+        this.onLevel(side, key, map.get(key)?.quantity ?? ZERO, next.get(key)?.quantity ?? ZERO);
+      }
     }
     map.clear();
     for (const [k, l] of next) map.set(k, l);
