@@ -15,7 +15,7 @@
  *    millisecond's frames together, as one read). The first quote that differs leaves the two runs
  *    with different requote references (the mid they last quoted at) until both requote on the same
  *    book. QUOTE_LAG_MS is the gap between the two processes' receive times of one frame on a loaded
- *    machine. Measured in four runs: 43 to 81 % the same (63 to 67 quotes each), median lag 4-6 ms.
+ *    machine. Measured in nine runs (load 4 to 13): 43 to 100 % the same, median lag 4-6 ms.
  *  - Fills: the two venues fill resting orders by different rules. Paper's exchange fills a resting
  *    order on any print at or through its price, up to the print's size, with no queue ahead
  *    (src/sim/spot-engine.ts publicTrade), and when the book crosses it; the queue model
