@@ -117,6 +117,10 @@ beforeAll(async () => {
   await waitFor('open orders on bot A', () => journal(a, (j) => j.openOrders().length) > 0, 60_000, a.child, 250);
   browser = await launchChromium();
   page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
+  // Each navigation waits for the page's scripts from a bot that is trading beside it: beside a
+  // second suite (load 10-15) the first one took over the 30 s default, and every later test,
+  // which continues on that page, failed after it.
+  page.setDefaultNavigationTimeout(120_000);
   page.on('request', (r) => requested.push(r.url()));
   page.on('websocket', (ws) => sockets.push(ws.url()));
 }, 240_000);
@@ -307,25 +311,32 @@ describe('the dashboard (mizan run --serve, in chromium)', () => {
     const bal = (await api(a, '/api/v1/balances', A.read)).accounts.main as Json[];
     expect(await page.locator('[data-testid=balances-main] tbody tr').count()).toBe(bal.length);
     expect(await page.getByTestId('balances-main').textContent()).toContain('USDT');
-    const held = ((await api(a, '/api/v1/strategies', A.read)).strategies as Json[]).flatMap((x) =>
-      (x.pnl as Json[]).filter((p) => Number(p.position) !== 0).map((p) => `${x.name as string} ${p.symbol as string}`),
-    );
+    // The positions move while the bot trades: the page is compared with the API read at the same
+    // moment (a list read once went stale when btc-sma closed its position meanwhile).
+    const held = async () =>
+      ((await api(a, '/api/v1/strategies', A.read)).strategies as Json[])
+        .flatMap((x) => (x.pnl as Json[]).filter((p) => Number(p.position) !== 0).map((p) => `${x.name as string} ${p.symbol as string}`))
+        .sort();
+    const shown = async () =>
+      (
+        await page.locator('[data-testid=positions] tbody tr:not(.empty)').evaluateAll((rows) =>
+          rows.map((r) =>
+            Array.from((r as unknown as { cells: ArrayLike<{ textContent: string }> }).cells)
+              .slice(0, 2)
+              .map((c) => c.textContent)
+              .join(' '),
+          ),
+        )
+      ).sort();
     await expect
       .poll(
-        async () =>
-          (
-            await page.locator('[data-testid=positions] tbody tr:not(.empty)').evaluateAll((rows) =>
-              rows.map((r) =>
-                Array.from((r as unknown as { cells: ArrayLike<{ textContent: string }> }).cells)
-                  .slice(0, 2)
-                  .map((c) => c.textContent)
-                  .join(' '),
-              ),
-            )
-          ).sort(),
-        { timeout: 10_000 },
+        async () => {
+          const [api1, rows, api2] = [await held(), await shown(), await held()];
+          return JSON.stringify(api1) === JSON.stringify(api2) && JSON.stringify(rows) === JSON.stringify(api1) ? 'same' : { page: rows, api: api1 };
+        },
+        { timeout: 30_000 },
       )
-      .toEqual(held.sort());
+      .toBe('same');
 
     // The log page follows the stream: a line logged after it loaded appears (a resume, logged with its reason).
     await page.goto(`${a.base}/#/logs`);
