@@ -45,6 +45,19 @@ function expectContiguous(seqs: number[]): void {
   expect(seqs.at(-1)).toBe(first + seqs.length - 1);
 }
 
+/** A client on one silent trade channel, rotating: returned once the replacement is subscribed too. */
+async function rotateSilentChannel(handoverTimeoutMs: number) {
+  const { server, client } = await setup({ handoverTimeoutMs });
+  client.subscribe('AAATMN@trade');
+  await client.connect();
+  await waitFor(() => server.subscribeCount('AAATMN@trade') === 1, 'subscribe');
+  const oldId = [...server.subscriptions().keys()][0]!;
+  const { seqs, bad } = watchGaps(client);
+  const rotation = client.rotate(0);
+  await waitFor(() => server.subscribeCount('AAATMN@trade') === 2, 'replacement subscribed');
+  return { server, client, oldId, seqs, bad, rotation };
+}
+
 describe('StreamClient make-before-break rotation', () => {
   it.each([3, 4] as const)('protocol %i: rotate() replaces a connection under load with no gap and no duplicate', async (protocol) => {
     const { server, client } = await setup({ protocol });
@@ -85,15 +98,8 @@ describe('StreamClient make-before-break rotation', () => {
   });
 
   it('when the old connection drops mid-rotation, the replacement takes over without going stale', async () => {
-    const { server, client } = await setup({ handoverTimeoutMs: 30_000 });
-    client.subscribe('AAATMN@trade');
-    await client.connect();
-    await waitFor(() => server.subscribeCount('AAATMN@trade') === 1, 'subscribe');
-    const oldId = [...server.subscriptions().keys()][0]!;
-    const { seqs, bad } = watchGaps(client);
-    const rotation = client.rotate(0);
     // Silent channel: no overlap can be seen, so the handover waits; the old socket is dropped.
-    await waitFor(() => server.subscribeCount('AAATMN@trade') === 2, 'replacement subscribed');
+    const { server, client, oldId, seqs, bad, rotation } = await rotateSilentChannel(30_000);
     server.io.sockets.sockets.get(oldId)?.disconnect(true);
     expect(await rotation).toBe(true);
     expect(bad).toEqual([]);
@@ -105,14 +111,7 @@ describe('StreamClient make-before-break rotation', () => {
 
   it('a stall of this process during the handover loses no message the old connection alone carried', async () => {
     // The quiet wait is 1 s: after it, a channel silent on both connections is handed over as is.
-    const { server, client } = await setup({ handoverTimeoutMs: 3000 });
-    client.subscribe('AAATMN@trade');
-    await client.connect();
-    await waitFor(() => server.subscribeCount('AAATMN@trade') === 1, 'subscribe');
-    const oldId = [...server.subscriptions().keys()][0]!;
-    const { seqs, bad } = watchGaps(client);
-    const rotation = client.rotate(0);
-    await waitFor(() => server.subscribeCount('AAATMN@trade') === 2, 'replacement subscribed');
+    const { server, oldId, seqs, bad, rotation } = await rotateSilentChannel(3000);
     // A trade sent before the new subscription reached the server (on the old connection only),
     // then the process stalls past the quiet wait before it reads that trade, as a loaded machine
     // does. Stalled in the loop's check phase, the next turn runs the due timers before it reads

@@ -32,6 +32,14 @@ const bits = (c: {
   length: number;
 }) => [c.time, c.open, c.high, c.low, c.close, c.volume].map((a) => Buffer.from(a.buffer, a.byteOffset, 8 * c.length).toString('base64'));
 
+/** Rewrite `file` with `write`, which keeps its size; its times are put back as they were. */
+function keepingSizeAndTime(file: string, write: () => void): void {
+  const st = statSync(file);
+  write();
+  expect(statSync(file).size).toBe(st.size);
+  utimesSync(file, st.atime, st.mtime);
+}
+
 describe('candle column cache', () => {
   it('reads a file once: the second read comes from the cache, the same columns bit for bit', () => {
     const cache = { dir: join(dir, 'c1') };
@@ -62,21 +70,16 @@ describe('candle column cache', () => {
 
     // The same size and time, one price changed in the last block: the hash catches it.
     const st = statSync(file);
-    csv('b.csv', 3_001, (i) => (i === 3_000 ? 200 + i * 0.01 : 100 + i * 0.01));
-    expect(statSync(file).size).toBe(st.size);
-    utimesSync(file, st.atime, st.mtime);
+    keepingSizeAndTime(file, () => csv('b.csv', 3_001, (i) => (i === 3_000 ? 200 + i * 0.01 : 100 + i * 0.01)));
     const edited = readCandleColumnsCached(file, cache);
     expect(edited.source).toBe('file');
     expect(edited.close[3_000]).toBe(230);
     expect(readCandleColumnsCached(file, cache).close[3_000]).toBe(230);
 
     // The same size and time, one price changed in the first block: the hash catches it too.
-    const st2 = statSync(file);
     const text = readFileSync(file, 'utf8');
     expect(text.length).toBeGreaterThan(2 * 64 * 1024);
-    writeFileSync(file, text.replace(',0.123\n', ',0.124\n'));
-    expect(statSync(file).size).toBe(st2.size);
-    utimesSync(file, st2.atime, st2.mtime);
+    keepingSizeAndTime(file, () => writeFileSync(file, text.replace(',0.123\n', ',0.124\n')));
     const headEdited = readCandleColumnsCached(file, cache);
     expect(headEdited.source).toBe('file');
     expect(headEdited.volume[0]).toBe(0.124);
