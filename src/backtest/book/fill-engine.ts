@@ -66,10 +66,59 @@ export interface BookFill {
 
 type Pending = { at: number; seq: number; kind: 'live' | 'cancel'; id: string };
 
+/**
+ * A price's key in a side's levels (`toFixed`), remembered per Decimal: the stream's decimal cache
+ * hands out the same instance for a price seen again, so most frames' prices are keyed without
+ * formatting them again.
+ */
+const keys = new WeakMap<Decimal, string>();
+function priceKey(price: Decimal): string {
+  let key = keys.get(price);
+  if (key === undefined) keys.set(price, (key = price.toFixed()));
+  return key;
+}
+
+/**
+ * One side of the recorded book: the last frame as given, and its levels by price (`toFixed`) built
+ * only when something asks for them. A frame replaces the side ~13,000 times in the bundled
+ * capture's 11 minutes, and most of the time none of our orders rests on it.
+ */
+class BookSideLevels {
+  private frame: readonly BookLevel[] = [];
+  private map: Map<string, BookLevel> | undefined = new Map();
+
+  /** The side's levels (quantity > 0) by price. */
+  get levels(): Map<string, BookLevel> {
+    if (this.map === undefined) {
+      this.map = new Map();
+      for (const l of this.frame) if (l.quantity.gt(0)) this.map.set(priceKey(l.price), l);
+    }
+    return this.map;
+  }
+
+  replace(levels: readonly BookLevel[]): void {
+    this.frame = levels;
+    this.map = undefined;
+  }
+
+  /** The best price (bids: the highest, asks: the lowest), or undefined when the side is empty. */
+  best(bids: boolean): Decimal | undefined {
+    let best: Decimal | undefined;
+    const consider = (l: BookLevel): void => {
+      if (l.quantity.gt(0) && (best === undefined || (bids ? l.price.gt(best) : l.price.lt(best)))) best = l.price;
+    };
+    if (this.map === undefined) for (const l of this.frame) consider(l);
+    else for (const l of this.map.values()) consider(l);
+    return best;
+  }
+}
+
 export class BookFillEngine {
-  readonly bids = new Map<string, BookLevel>();
-  readonly asks = new Map<string, BookLevel>();
+  private readonly bidSide = new BookSideLevels();
+  private readonly askSide = new BookSideLevels();
   private readonly orders = new Map<string, BookOrder>();
+  /** The orders resting now (OPEN), in the order they went live (their placement order). */
+  private readonly open = new Map<string, BookOrder>();
   private pending: Pending[] = [];
   private fills: BookFill[] = [];
   private last: Decimal | undefined;
@@ -91,6 +140,20 @@ export class BookFillEngine {
 
   order(id: string): BookOrder | undefined {
     return this.orders.get(id);
+  }
+
+  /** The bids by price (`toFixed`). */
+  get bids(): ReadonlyMap<string, BookLevel> {
+    return this.bidSide.levels;
+  }
+
+  /** The asks by price (`toFixed`). */
+  get asks(): ReadonlyMap<string, BookLevel> {
+    return this.askSide.levels;
+  }
+
+  private sideOf(side: Side): BookSideLevels {
+    return side === 'BUY' ? this.bidSide : this.askSide;
   }
 
   /** Fills since the last call, in the order they happened. */
@@ -129,7 +192,7 @@ export class BookFillEngine {
       const p = this.pending.shift()!;
       const o = this.orders.get(p.id)!;
       if (p.kind === 'cancel') {
-        if (o.status === 'OPEN' || o.status === 'PENDING') o.status = 'CANCELED';
+        if (o.status === 'OPEN' || o.status === 'PENDING') this.close(o, 'CANCELED');
       } else if (o.status === 'PENDING') this.goLive(o, p.at);
     }
   }
@@ -146,27 +209,25 @@ export class BookFillEngine {
    */
   replaceSide(t: number, side: Side, levels: readonly BookLevel[]): void {
     this.advance(t);
-    const map = side === 'BUY' ? this.bids : this.asks;
-    const next = new Map<string, BookLevel>();
-    for (const l of levels) if (l.quantity.gt(0)) next.set(l.price.toFixed(), l);
-    // Only our orders resting on this side have a queue to move.
-    let resting = false;
-    for (const o of this.resting()) if (o.req.side === side) resting = true;
-    if (resting) {
-      for (const key of new Set([...map.keys(), ...next.keys()])) {
-        this.onLevel(side, key, map.get(key)?.quantity ?? ZERO, next.get(key)?.quantity ?? ZERO);
-      }
+    const book = this.sideOf(side);
+    // Only our orders resting on this side have a queue to move: each one's level before and after.
+    let before: Map<string, BookLevel> | undefined;
+    for (const o of this.open.values()) if (o.req.side === side) before ??= book.levels;
+    book.replace(levels);
+    if (before !== undefined) {
+      const after = book.levels;
+      const prices = new Set<string>();
+      for (const o of this.open.values()) if (o.req.side === side) prices.add(priceKey(o.req.price!));
+      for (const key of prices) this.onLevel(side, key, before.get(key)?.quantity ?? ZERO, after.get(key)?.quantity ?? ZERO);
     }
-    map.clear();
-    for (const [k, l] of next) map.set(k, l);
     this.crossedBy(t, side);
   }
 
   /** A level of the bids (BUY) or asks (SELL) now holds `quantity` (0: gone). */
   level(t: number, side: Side, price: Decimal, quantity: Decimal): void {
     this.advance(t);
-    const map = side === 'BUY' ? this.bids : this.asks;
-    const key = price.toFixed();
+    const map = this.sideOf(side).levels;
+    const key = priceKey(price);
     this.onLevel(side, key, map.get(key)?.quantity ?? ZERO, quantity);
     if (quantity.gt(0)) map.set(key, { price, quantity });
     else map.delete(key);
@@ -180,12 +241,12 @@ export class BookFillEngine {
    * there too, and so does the simulator's paper exchange).
    */
   private crossedBy(t: number, side: Side): void {
-    let best: Decimal | undefined;
-    for (const l of (side === 'BUY' ? this.bids : this.asks).values()) {
-      if (best === undefined || (side === 'BUY' ? l.price.gt(best) : l.price.lt(best))) best = l.price;
-    }
+    let other = false;
+    for (const o of this.open.values()) if (o.req.side !== side) other = true;
+    if (!other) return;
+    const best = this.sideOf(side).best(side === 'BUY');
     if (best === undefined) return;
-    for (const o of this.resting()) {
+    for (const o of this.open.values()) {
       if (o.req.side === side) continue;
       const p = o.req.price!;
       if (o.req.side === 'BUY' ? p.gte(best) : p.lte(best)) this.fill(o, t, p, o.req.quantity.minus(o.filled), 'maker');
@@ -196,7 +257,7 @@ export class BookFillEngine {
   trade(t: number, price: Decimal, quantity: Decimal, takerSide: Side): void {
     this.advance(t);
     this.last = price;
-    for (const o of this.resting()) {
+    for (const o of this.open.values()) {
       const p = o.req.price!;
       const buy = o.req.side === 'BUY';
       if (buy ? dlt(price, p) : dgt(price, p)) {
@@ -210,14 +271,16 @@ export class BookFillEngine {
     }
   }
 
-  private *resting(): Generator<BookOrder> {
-    for (const o of this.orders.values()) if (o.status === 'OPEN') yield o;
+  /** An order leaves the book: filled or cancelled. */
+  private close(o: BookOrder, status: 'FILLED' | 'CANCELED'): void {
+    o.status = status;
+    this.open.delete(o.id);
   }
 
   private onLevel(side: Side, key: string, before: Decimal, after: Decimal): void {
     if (before.eq(after)) return;
-    for (const o of this.resting()) {
-      if (o.req.side === side && o.req.price!.toFixed() === key) o.ahead = this.model.onLevelChange(o.ahead, before, after);
+    for (const o of this.open.values()) {
+      if (o.req.side === side && priceKey(o.req.price!) === key) o.ahead = this.model.onLevelChange(o.ahead, before, after);
     }
   }
 
@@ -235,29 +298,30 @@ export class BookFillEngine {
 
   /** Levels of a side (BUY: the bids, SELL: the asks), best first. */
   sorted(side: Side): BookLevel[] {
-    const levels = [...(side === 'BUY' ? this.bids : this.asks).values()];
+    const levels = [...this.sideOf(side).levels.values()];
     return levels.sort((a, b) => (side === 'BUY' ? b.price.cmp(a.price) : a.price.cmp(b.price)));
   }
 
   private goLive(o: BookOrder, t: number): void {
     o.status = 'OPEN';
+    this.open.set(o.id, o);
     const buy = o.req.side === 'BUY';
     const opposite = this.sorted(buy ? 'SELL' : 'BUY');
     if (o.req.type === 'MARKET') {
       const ref = this.reference(o.req.side);
       const walk = walkBase(opposite, o.req.quantity);
       if (!walk.worst || !ref || this.guard.exceeds(o.req.side, ref, walk.worst)) {
-        o.status = 'CANCELED';
+        this.close(o, 'CANCELED');
         o.reason = walk.worst ? this.guard.describe() : 'no opposite book';
         return;
       }
       this.take(o, t, opposite, undefined);
-      if (o.status === 'OPEN') o.status = 'CANCELED';
+      if (o.status === 'OPEN') this.close(o, 'CANCELED');
       return;
     }
     this.take(o, t, opposite, o.req.price!);
     if (o.status !== 'OPEN') return;
-    o.ahead = (buy ? this.bids : this.asks).get(o.req.price!.toFixed())?.quantity ?? ZERO;
+    o.ahead = this.sideOf(o.req.side).levels.get(priceKey(o.req.price!))?.quantity ?? ZERO;
   }
 
   private take(o: BookOrder, t: number, opposite: readonly BookLevel[], limit: Decimal | undefined): void {
@@ -274,6 +338,6 @@ export class BookFillEngine {
     if (quantity.lte(0)) return;
     o.filled = o.filled.plus(quantity);
     this.fills.push({ orderId: o.id, t, side: o.req.side, price, quantity, liquidity });
-    if (o.filled.gte(o.req.quantity)) o.status = 'FILLED';
+    if (o.filled.gte(o.req.quantity)) this.close(o, 'FILLED');
   }
 }

@@ -54,11 +54,13 @@ function hftbacktestCapture(dir: string, markets: readonly string[]): BookSource
     throw new Error(`backtest.data: hftbacktest capture folder ${dir}: ${(err as Error).message}`);
   }
   if (files.length === 0) throw new Error(`backtest.data: no hftbacktest capture (.gz) in ${dir}`);
+  // One source for every pass (the run reads the first event's time, then replays): it keeps each
+  // file's decompressed bytes, so the capture is gunzipped once.
+  const src = hftSource(files, { symbol: market });
   return {
     description: `hftbacktest capture ${dir} (${files.length} file(s))`,
     gaps: () => Promise.resolve([]),
     async *events(to) {
-      const src = hftSource(files, { symbol: market });
       let first = true;
       const it = src.events();
       for (let r = it.next(); !r.done; r = it.next()) {
