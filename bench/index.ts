@@ -18,6 +18,7 @@ const BENCHES = [
   'execution',
   'backtest',
   'candle-cache',
+  'book-backtest',
   'order-cost',
   'profile',
   'e2e',
