@@ -44,7 +44,16 @@ function isDefinition(x: unknown): x is AnyStrategyDefinition {
   return typeof o.name === 'string' && typeof o.create === 'function' && typeof o.params === 'object' && o.params !== null;
 }
 
-const OWN_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+/** The package's folder: the nearest one above this module with a package.json (src/runtime/, dist/src/runtime/ or dist/bundle/). */
+function packageRoot(from: string): string {
+  for (let dir = from; ; dir = dirname(dir)) {
+    if (existsSync(join(dir, 'package.json'))) return dir;
+    if (dirname(dir) === dir) return from;
+  }
+}
+const ROOT = packageRoot(dirname(fileURLToPath(import.meta.url)));
+/** mizan's own code, compiled or (through source maps) the sources it was compiled from. */
+const OWN = [join(ROOT, 'src') + '/', join(ROOT, 'dist') + '/'];
 const FRAME = /(?:\(|at )(?:file:\/\/)?(\/[^():\n]+):(\d+):(\d+)\)?$/;
 
 /** An error thrown while a strategy module was evaluated, its message naming the file:line:column it came from (the first frame outside mizan and node). */
@@ -52,7 +61,7 @@ function located(err: unknown): unknown {
   if (!(err instanceof Error) || !err.stack) return err;
   for (const line of err.stack.split('\n').slice(1)) {
     const m = FRAME.exec(line.trim());
-    if (!m || m[1]!.startsWith(OWN_ROOT + '/') || m[1]!.includes('/node_modules/')) continue;
+    if (!m || OWN.some((dir) => m[1]!.startsWith(dir)) || m[1]!.includes('/node_modules/')) continue;
     return new Error(`${err.message} (at ${m[1]}:${m[2]}:${m[3]})`, { cause: err });
   }
   return err;

@@ -109,8 +109,26 @@ export interface StrategyDefinition<P extends ParamSpecs = ParamSpecs> {
 /** Identity helper that keeps the parameter types. */
 export function defineStrategy<P extends ParamSpecs>(def: StrategyDefinition<P>): StrategyDefinition<P> {
   if (!/^[a-z0-9][a-z0-9-]*$/.test(def.name)) throw new Error(`strategy name must be lower-case letters, digits and dashes, got "${def.name}"`);
+  checkShape(def as unknown as Record<string, unknown>);
   checkPlotSpecs(def.name, def.plots);
   return def;
+}
+
+/**
+ * What a strategy file compiled without a type check can still get wrong (esbuild strips the types):
+ * said when the file is loaded, naming the strategy and the field, instead of the loader's later
+ * "does not default-export a strategy".
+ */
+function checkShape(def: Record<string, unknown>): void {
+  const name = String(def.name);
+  const got = (v: unknown): string => (v === undefined ? 'nothing' : Array.isArray(v) ? 'an array' : v === null ? 'null' : typeof v);
+  if (typeof def.params !== 'object' || def.params === null || Array.isArray(def.params))
+    throw new Error(`strategy "${name}": params must be an object of parameter specs ({} when it has none), got ${got(def.params)}`);
+  if (typeof def.create !== 'function') {
+    const handlers = Object.keys(def).filter((k) => /^on[A-Z]/.test(k));
+    const hint = handlers.length > 0 ? ` (${handlers.join(', ')}: handlers belong in the object create returns)` : '';
+    throw new Error(`strategy "${name}": create(ctx) must be a function returning the handlers, got ${got(def.create)}${hint}`);
+  }
 }
 
 export type AnyStrategyDefinition = StrategyDefinition<ParamSpecs>;
