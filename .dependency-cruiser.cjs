@@ -66,8 +66,8 @@ module.exports = {
     {
       name: 'no-cli-imports',
       comment:
-        'No module outside src/cli/ imports a CLI module (the subcommands live in src/cli/; the layer barrels re-export theirs). Known exception: runtime/bot.ts takes runSim from sim/cli-command.ts, which also holds the `mizan sim` command: a warning until runSim moves into sim/.',
-      severity: 'warn',
+        'No module outside src/cli/ imports a CLI module (the subcommands live in src/cli/; the layer barrels re-export theirs; the simulator started in process is sim/run-sim.ts, the `mizan sim` command sim/cli-command.ts).',
+      severity: 'error',
       from: { pathNot: ['^src/cli/', '^src/[^/]+/index\\.ts$'] },
       to: { path: ['^src/cli/', 'cli-command\\.ts$'] },
     },

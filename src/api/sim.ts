@@ -14,7 +14,7 @@ export { createDefaultSimulator, createTestAccount, DEFAULT_PRICES, TEST_BALANCE
 export { createWireServer, type WireServer, type WireServerOptions } from '../sim/wire/server.js';
 export { StreamKeys } from '../sim/wire/private-stream.js';
 export type { Route, WireRequest, WireResponse, Permission } from '../sim/wire/route.js';
-export { runSim, type RunSimOptions, type RunningSim } from '../sim/cli-command.js';
+export { runSim, type RunSimOptions, type RunningSim } from '../sim/run-sim.js';
 export { createSimDesks } from '../sim/desks.js';
 export { startReplay, candleSource, hftSource, defaultReplaySources } from '../sim/replay/index.js';
 export type { ReplayTarget, ReplaySource, ReplayHandle } from '../sim/replay/index.js';

@@ -27,7 +27,7 @@ export function registerRecordCommand(program: Command): void {
       let streamUrl = config.exchange.stream?.url;
       let sim: { stop(): Promise<void> } | undefined;
       if (config.exchange.simulator) {
-        const { runSim } = await import('../sim/cli-command.js');
+        const { runSim } = await import('../sim/run-sim.js');
         const running = await runSim({
           seed: config.simulator.seed,
           speed: config.simulator.speed,

@@ -13,7 +13,7 @@ import { WallexRestClient } from '../exchange/rest/client.js';
 import type { Venue } from '../execution/venue.js';
 import type { MarketDataEngine } from '../market/engine.js';
 import type { MarketCatalog } from '../market/market-catalog.js';
-import { runSim, type RunningSim } from '../sim/cli-command.js';
+import { runSim, type RunningSim } from '../sim/run-sim.js';
 import { Journal } from '../store/journal.js';
 import { bindJournal, exchangeIdentity, keyFingerprint } from '../store/binding.js';
 import { RestVenue } from '../venues/rest-venue.js';

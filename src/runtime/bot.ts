@@ -26,7 +26,7 @@ import type { PrivateStreamWiring } from './private-stream.js';
 import { MAIN_ACCOUNT } from '../core/account.js';
 import type { AssemblyOptions } from './bot-parts.js';
 import type { PaperVenue } from './paper.js';
-import type { RunningSim } from '../sim/cli-command.js';
+import type { RunningSim } from '../sim/run-sim.js';
 import {
   type Assembly,
   type Connection,

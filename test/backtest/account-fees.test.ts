@@ -9,7 +9,7 @@ import { Command } from 'commander';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { registerBacktestCommands } from '../../src/cli/backtest.js';
 import { Decimal } from '../../src/core/decimal.js';
-import { runSim, type RunningSim } from '../../src/sim/cli-command.js';
+import { runSim, type RunningSim } from '../../src/sim/run-sim.js';
 import { REPO } from './helpers.js';
 
 const KEY_VAR = 'MIZAN_TEST_ACCOUNT_FEES_KEY';

@@ -17,7 +17,7 @@ import { Decimal } from '../../src/core/decimal.js';
 import type { Candle } from '../../src/core/types/market.js';
 import type { CandleQuery } from '../../src/market/ports.js';
 import { WallexRestClient } from '../../src/exchange/rest/client.js';
-import { runSim, type RunningSim } from '../../src/sim/cli-command.js';
+import { runSim, type RunningSim } from '../../src/sim/run-sim.js';
 import { FIXTURES, REPO } from './helpers.js';
 
 const SWEEP_CONFIG = resolve(REPO, 'config/backtest-sweep.yaml');

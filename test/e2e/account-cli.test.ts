@@ -6,7 +6,7 @@
 import { spawn } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DRILL_KEY, startDrillSim } from '../scenario/helpers.js';
-import type { RunningSim } from '../../src/sim/cli-command.js';
+import type { RunningSim } from '../../src/sim/run-sim.js';
 import { REPO } from './run-mizan.js';
 
 let s: RunningSim;

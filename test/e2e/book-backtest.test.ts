@@ -10,7 +10,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runSim, type RunningSim } from '../../src/sim/cli-command.js';
+import { runSim, type RunningSim } from '../../src/sim/run-sim.js';
 import { readGaps } from '../../src/record/reader.js';
 import type { BacktestResult } from '../../src/backtest/result.js';
 import { mizan, REPO, startRun, tempDir } from './cli.js';

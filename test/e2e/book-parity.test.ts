@@ -28,7 +28,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runSim, type RunningSim } from '../../src/sim/cli-command.js';
+import { runSim, type RunningSim } from '../../src/sim/run-sim.js';
 import { defaultReplaySources, startReplay, type ReplayHandle } from '../../src/sim/replay/index.js';
 import { readRecording } from '../../src/record/reader.js';
 import type { BacktestResult, OrderRecord } from '../../src/backtest/result.js';

@@ -12,7 +12,7 @@ import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Decimal } from '../../src/core/decimal.js';
 import type { Candle } from '../../src/core/types/market.js';
-import { runSim, type RunningSim } from '../../src/sim/cli-command.js';
+import { runSim, type RunningSim } from '../../src/sim/run-sim.js';
 import { mizan, tempDir } from './cli.js';
 
 const FIX = resolve(import.meta.dirname, 'fixtures');

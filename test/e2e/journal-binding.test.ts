@@ -10,7 +10,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestAccount } from '../../src/sim/default.js';
-import type { RunningSim } from '../../src/sim/cli-command.js';
+import type { RunningSim } from '../../src/sim/run-sim.js';
 import { Journal } from '../../src/store/journal.js';
 import { keyFingerprint } from '../../src/store/binding.js';
 import { DRILL_KEY, KEY_ENV, liveYaml, startDrillSim, tempDir } from '../scenario/helpers.js';

@@ -5,7 +5,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { d } from '../../src/core/decimal.js';
-import { runSim, type RunningSim } from '../../src/sim/cli-command.js';
+import { runSim, type RunningSim } from '../../src/sim/run-sim.js';
 import type { SimOrder } from '../../src/sim/order-types.js';
 import { DRILL_KEY, KEY_ENV, REPO } from '../scenario/helpers.js';
 

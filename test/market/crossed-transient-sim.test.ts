@@ -10,7 +10,7 @@ import { SystemClock } from '../../src/core/clock.js';
 import { WallexRestClient } from '../../src/exchange/rest/client.js';
 import { StreamClient } from '../../src/exchange/stream/client.js';
 import { MarketDataEngine } from '../../src/market/engine.js';
-import { runSim, type RunningSim } from '../../src/sim/cli-command.js';
+import { runSim, type RunningSim } from '../../src/sim/run-sim.js';
 import { waitFor } from '../support/wait-for.js';
 
 let s: RunningSim;

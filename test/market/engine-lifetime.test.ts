@@ -19,7 +19,7 @@ import { StreamClient } from '../../src/exchange/stream/client.js';
 import type { StreamTransport } from '../../src/exchange/stream/transport.js';
 import type { LiveCandle } from '../../src/market/candle-aggregator.js';
 import { MarketDataEngine } from '../../src/market/engine.js';
-import { runSim, type RunningSim } from '../../src/sim/cli-command.js';
+import { runSim, type RunningSim } from '../../src/sim/run-sim.js';
 import type { SimTrade } from '../../src/sim/order-types.js';
 import { defaultReplaySources, startReplay, type ReplayHandle } from '../../src/sim/replay/index.js';
 import { waitFor } from '../support/wait-for.js';

@@ -13,7 +13,7 @@ import { StreamClient } from '../../src/exchange/stream/client.js';
 import type { StreamTransport } from '../../src/exchange/stream/transport.js';
 import { MarketDataEngine } from '../../src/market/engine.js';
 import type { LiveCandle } from '../../src/market/candle-aggregator.js';
-import { runSim, type RunningSim } from '../../src/sim/cli-command.js';
+import { runSim, type RunningSim } from '../../src/sim/run-sim.js';
 import { defaultReplaySources, startReplay, type ReplayHandle } from '../../src/sim/replay/index.js';
 import { waitFor as waitForCondition } from '../support/wait-for.js';
 

@@ -11,7 +11,7 @@ import { parseConfig } from '../../src/config/index.js';
 import type { MizanConfig } from '../../src/config/schema.js';
 import { silentLogger, type Logger } from '../../src/core/logger.js';
 import { startBot, type Bot } from '../../src/runtime/bot.js';
-import { runSim, type RunningSim } from '../../src/sim/cli-command.js';
+import { runSim, type RunningSim } from '../../src/sim/run-sim.js';
 import type { FaultConfig } from '../../src/sim/faults.js';
 import type { SimOrder } from '../../src/sim/order-types.js';
 import { Journal } from '../../src/store/journal.js';

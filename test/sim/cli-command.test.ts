@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { parseBalances, parseDepth } from '../../src/exchange/parse/index.js';
-import { runSim, type RunningSim } from '../../src/sim/cli-command.js';
+import { runSim, type RunningSim } from '../../src/sim/run-sim.js';
 import { RateLimitError } from '../../src/core/errors.js';
 import { WallexRestClient } from '../../src/exchange/rest/client.js';
 import { waitFor } from '../support/wait-for.js';
@@ -134,7 +134,7 @@ describe('mizan sim', () => {
 
   it('prints the plain WebSocket address when it serves /ws', async () => {
     running = await runSim({ port: 0, replay: false, seed: 2 });
-    const { banner } = await import('../../src/sim/cli-command.js');
+    const { banner } = await import('../../src/sim/run-sim.js');
     expect(banner(running)).toMatch(new RegExp(`ws\\s+${running.server.wsUrl!.replace(/[.]/g, '\\.')}\\s+\\(plain WebSocket`));
   });
 

@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { d } from '../../src/core/decimal.js';
 import { WallexRestClient } from '../../src/exchange/rest/client.js';
-import { runSim, type RunningSim } from '../../src/sim/cli-command.js';
+import { runSim, type RunningSim } from '../../src/sim/run-sim.js';
 
 let s: RunningSim;
 let subId: string;

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Decimal } from '../../../src/core/decimal.js';
 import type { Candle } from '../../../src/core/types/market.js';
-import { runSim, type RunningSim } from '../../../src/sim/cli-command.js';
+import { runSim, type RunningSim } from '../../../src/sim/run-sim.js';
 import { T0 } from '../helpers.js';
 import { runCli, tempDir, writeFile } from './run-cli.js';
 

@@ -4,7 +4,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Decimal } from '../../../src/core/decimal.js';
-import { runSim, type RunningSim } from '../../../src/sim/cli-command.js';
+import { runSim, type RunningSim } from '../../../src/sim/run-sim.js';
 import { capture, program } from './helpers.js';
 
 let running: RunningSim;

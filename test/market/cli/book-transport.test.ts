@@ -5,7 +5,7 @@
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runSim, type RunningSim } from '../../../src/sim/cli-command.js';
+import { runSim, type RunningSim } from '../../../src/sim/run-sim.js';
 
 const REPO = fileURLToPath(new URL('../../../', import.meta.url));
 let withWs: RunningSim;

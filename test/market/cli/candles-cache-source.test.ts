@@ -9,7 +9,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Decimal } from '../../../src/core/decimal.js';
 import type { Candle } from '../../../src/core/types/market.js';
-import { runSim, type RunningSim } from '../../../src/sim/cli-command.js';
+import { runSim, type RunningSim } from '../../../src/sim/run-sim.js';
 import { runCli } from '../../backtest/cli/run-cli.js';
 
 const T0 = 1_714_521_600; // 2024-05-01T00:00:00Z

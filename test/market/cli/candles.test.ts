@@ -8,7 +8,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Decimal } from '../../../src/core/decimal.js';
 import type { Candle } from '../../../src/core/types/market.js';
-import { runSim, type RunningSim } from '../../../src/sim/cli-command.js';
+import { runSim, type RunningSim } from '../../../src/sim/run-sim.js';
 import { capture, program } from './helpers.js';
 
 let running: RunningSim;
