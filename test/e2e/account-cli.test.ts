@@ -34,7 +34,9 @@ function account(args: string[], stdin?: string): Promise<{ code: number | null;
 }
 const usdt = () => s.sim.ledger.free(s.account.accountId, 'USDT').toFixed();
 
-describe('mizan account', () => {
+// Ten `mizan account` processes one after the other in one test: each loads the whole CLI, which at
+// load 13 took over 6 s a process (both copies of a loaded pair timed out at 60 s).
+describe('mizan account', { timeout: 180_000 }, () => {
   it('lists packages and checks one; buying asks first: no answer or "no" sends nothing, "yes" buys', async () => {
     const pk = await account(['packages']);
     expect(pk.code, pk.out).toBe(0);
@@ -60,7 +62,7 @@ describe('mizan account', () => {
     const list = await account(['list']);
     expect(list.out).toContain(id!);
     for (const r of [pk, check, silent, no, yes, list]) expect(r.out).not.toContain(DRILL_KEY);
-  }, 60_000);
+  });
 
   it('transfer and close with --yes; a refused transfer names the field and exits 1', async () => {
     const bought = await account(['buy', '2', '--yes']);
@@ -84,7 +86,7 @@ describe('mizan account', () => {
     expect(closed.out).toContain(`closed ${id}: final balance 10005 USDT`);
     const hist = await account(['history', id]);
     expect(hist.out).toContain('closed (user)');
-  }, 60_000);
+  });
 
   it('without WALLEX_API_KEY: says so, exits 1', async () => {
     const r = await new Promise<{ code: number | null; out: string }>((resolve) => {
