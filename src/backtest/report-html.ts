@@ -206,18 +206,16 @@ ${body}
 </tbody></table></div>`;
 }
 
-function tradesTable(r: BacktestResult, step: number, firstBar: (symbol: string) => number): string {
+function* tradesTable(r: BacktestResult, step: number, firstBar: (symbol: string) => number): Generator<string> {
   const prec = (symbol: string) => r.run.markets[symbol] ?? { pricePrecision: 8, quantityPrecision: 8, quote: r.run.reference, base: '' };
   const bar = (symbol: string, ms: number) => Math.max(firstBar(symbol), Math.floor(ms / 1000 / step) * step);
-  const rows = r.trades
-    .map((t, i) => {
-      const m = prec(t.symbol);
-      const pnl = Number(t.pnl);
-      const cls = pnl > 0 ? 'pos' : pnl < 0 ? 'neg' : '';
-      const quote = t.quote ?? m.quote;
-      return `<tr data-i="${i}" data-side="${t.side}" data-strategy="${esc(t.strategy)}" data-entry="${bar(t.symbol, t.entryTime)}" data-exit="${bar(t.symbol, t.exitTime)}"><td>${esc(t.strategy)}</td><td>${esc(t.symbol)}</td><td>${t.side}</td><td data-v="${t.entryTime}">${utcMinute(t.entryTime)}</td><td data-v="${t.exitTime}">${utcMinute(t.exitTime)}</td><td class="num" data-v="${t.exitTime - t.entryTime}">${esc(formatDuration(t.exitTime - t.entryTime))}</td><td class="num" data-v="${esc(t.entryPrice)}">${fixed(t.entryPrice, m.pricePrecision)}</td><td class="num" data-v="${esc(t.exitPrice)}">${fixed(t.exitPrice, m.pricePrecision)}</td><td class="num" data-v="${esc(t.quantity)}">${fixed(t.quantity, m.quantityPrecision)}</td><td class="num ${cls}" data-v="${esc(t.pnl)}">${fixed(t.pnl, m.pricePrecision)} ${esc(quote)}</td><td class="num ${cls}" data-v="${t.pnlPct}">${t.pnlPct.toFixed(2)}</td><td class="num" data-v="${esc(t.fees)}">${fixed(t.fees, m.pricePrecision)}</td><td>${esc(t.exit)}</td></tr>`;
-    })
-    .join('\n');
+  const row = (t: BacktestResult['trades'][number], i: number): string => {
+    const m = prec(t.symbol);
+    const pnl = Number(t.pnl);
+    const cls = pnl > 0 ? 'pos' : pnl < 0 ? 'neg' : '';
+    const quote = t.quote ?? m.quote;
+    return `<tr data-i="${i}" data-side="${t.side}" data-strategy="${esc(t.strategy)}" data-entry="${bar(t.symbol, t.entryTime)}" data-exit="${bar(t.symbol, t.exitTime)}"><td>${esc(t.strategy)}</td><td>${esc(t.symbol)}</td><td>${t.side}</td><td data-v="${t.entryTime}">${utcMinute(t.entryTime)}</td><td data-v="${t.exitTime}">${utcMinute(t.exitTime)}</td><td class="num" data-v="${t.exitTime - t.entryTime}">${esc(formatDuration(t.exitTime - t.entryTime))}</td><td class="num" data-v="${esc(t.entryPrice)}">${fixed(t.entryPrice, m.pricePrecision)}</td><td class="num" data-v="${esc(t.exitPrice)}">${fixed(t.exitPrice, m.pricePrecision)}</td><td class="num" data-v="${esc(t.quantity)}">${fixed(t.quantity, m.quantityPrecision)}</td><td class="num ${cls}" data-v="${esc(t.pnl)}">${fixed(t.pnl, m.pricePrecision)} ${esc(quote)}</td><td class="num ${cls}" data-v="${t.pnlPct}">${t.pnlPct.toFixed(2)}</td><td class="num" data-v="${esc(t.fees)}">${fixed(t.fees, m.pricePrecision)}</td><td>${esc(t.exit)}</td></tr>`;
+  };
   const strategies = [...new Set(r.trades.map((t) => t.strategy))].sort();
   const head = [
     ['strategy', 'text'],
@@ -236,10 +234,12 @@ function tradesTable(r: BacktestResult, step: number, firstBar: (symbol: string)
   ]
     .map(([h, type]) => `<th data-type="${type}">${esc(h!)}</th>`)
     .join('');
-  return `<div class="filters"><input id="filter-text" type="search" placeholder="filter: any text"> <select id="filter-side"><option value="">both sides</option><option value="long">long</option><option value="short">short</option></select> <select id="filter-strategy"><option value="">every strategy</option>${strategies.map((s) => `<option value="${esc(s)}">${esc(s)}</option>`).join('')}</select> <span id="trades-shown"></span> <i>click a header to sort, a row to see the trade on the chart</i></div>
+  yield `<div class="filters"><input id="filter-text" type="search" placeholder="filter: any text"> <select id="filter-side"><option value="">both sides</option><option value="long">long</option><option value="short">short</option></select> <select id="filter-strategy"><option value="">every strategy</option>${strategies.map((s) => `<option value="${esc(s)}">${esc(s)}</option>`).join('')}</select> <span id="trades-shown"></span> <i>click a header to sort, a row to see the trade on the chart</i></div>
 <table id="trades"><thead><tr>${head}</tr></thead><tbody>
-${rows}
-</tbody></table>`;
+`;
+  // One row a piece: a run's trades can be tens of thousands of rows.
+  for (let i = 0; i < r.trades.length; i++) yield (i > 0 ? '\n' : '') + row(r.trades[i]!, i);
+  yield '\n</tbody></table>';
 }
 
 /**
@@ -281,6 +281,11 @@ function tradePnlBars(r: BacktestResult, step: number, first: number): { time: n
 }
 
 export function renderHtmlReport(r: BacktestResult, series: readonly Series[], maxCandles = 5000): string {
+  return [...htmlReportPieces(r, series, maxCandles)].join('');
+}
+
+/** The report's text in pieces (joined: `renderHtmlReport`), to write a large one without holding it whole. */
+export function* htmlReportPieces(r: BacktestResult, series: readonly Series[], maxCandles = 5000): Generator<string> {
   // The page's candle budget is shared between the markets; every pane is on one grid of `step`.
   const step = chartStep(series, Math.max(500, Math.floor(maxCandles / Math.max(1, series.length))));
   const markets = series.map((s) => marketChart(r, s, step));
@@ -310,7 +315,7 @@ export function renderHtmlReport(r: BacktestResult, series: readonly Series[], m
   if (ends.length && (tradePnl.length === 0 || tradePnl[0]!.time > ends[0]!)) tradePnl.unshift(empty(ends[0]!));
   if (ends.length && tradePnl[tradePnl.length - 1]!.time < ends[1]!) tradePnl.push(empty(ends[1]!));
   const chartData = { step, reference: r.run.reference, markets: markets.map(({ first: _f, ...m }) => m), equity, hold, tradePnl, drawdown };
-  return `<!doctype html>
+  yield `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>${esc(title)}</title>
 <style>${REPORT_CSS}</style></head><body>
 <h1>${esc(title)}</h1>
@@ -332,7 +337,9 @@ ${breakdownTable('breakdown-exit', 'exit reason', b.byExit, b.reference)}
 ${metricRows}
 </table>
 <h2>Trades</h2>
-${tradesTable(r, step, firstBar)}
+`;
+  yield* tradesTable(r, step, firstBar);
+  yield `
 <script>${chartLibrary()}</script>
 <script>
 const DATA = ${safeJson(chartData)};

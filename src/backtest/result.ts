@@ -6,6 +6,7 @@
  */
 import type { MizanConfig } from '../config/schema.js';
 import { Decimal } from '../core/decimal.js';
+import { jsonPieces } from '../core/json-pieces.js';
 import type { StrategyInstance } from '../kernel/trading-core.js';
 import { computeMetrics, type ClosedTrade, type Metrics } from './metrics/index.js';
 import { formatMetrics } from './metrics/index.js';
@@ -384,5 +385,11 @@ function paintMetrics(text: string, paint: Paint): string {
 
 /** The JSON text of a result (2-space indent, trailing newline). */
 export function resultJson(r: BacktestResult): string {
-  return JSON.stringify(r, null, 2) + '\n';
+  return [...resultJsonPieces(r)].join('');
+}
+
+/** `resultJson` in pieces (a value of the result's top-level arrays or objects each), to write a large one without holding it whole. */
+export function* resultJsonPieces(r: BacktestResult): Generator<string> {
+  yield* jsonPieces(r, 2);
+  yield '\n';
 }

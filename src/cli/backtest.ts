@@ -4,6 +4,7 @@
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { writePieces } from './write-pieces.js';
 import type { Command } from 'commander';
 import type { WallexRestClient } from '../exchange/rest/client.js';
 import type { MizanConfig } from '../config/schema.js';
@@ -156,8 +157,8 @@ export function registerBacktestCommands(program: Command): void {
       if (o.out) {
         const report = await import('../backtest/report-html.js');
         mkdirSync(o.out, { recursive: true });
-        writeFileSync(join(o.out, 'result.json'), scrub(result.resultJson(run.result), secrets));
-        writeFileSync(join(o.out, 'report.html'), scrub(report.renderHtmlReport(run.result, run.series), secrets));
+        writePieces(join(o.out, 'result.json'), result.resultJsonPieces(run.result), secrets);
+        writePieces(join(o.out, 'report.html'), report.htmlReportPieces(run.result, run.series), secrets);
         process.stdout.write(`wrote ${join(o.out, 'result.json')} and ${join(o.out, 'report.html')}\n`);
       }
       const errors = run.result.errors;

@@ -104,6 +104,19 @@ describe('mizan backtest: strategy errors and logs', () => {
     });
   }, 60_000);
 
+  it('a handler error carrying the API key: the key is in neither the summary nor result.json nor report.html', async () => {
+    const KEY = 'e2e-leak-key-5f3a9c1d7b';
+    const s = setup({ strategies: `  - { name: l, strategy: ${JSON.stringify(join(FIX, 'leaky.ts'))}, markets: [BTCUSDT], resolution: "60s" }` });
+    const r = await mizan(['backtest', s.config, '--out', s.out, '--allow-errors'], { cwd: s.dir, env: { WALLEX_API_KEY: KEY } });
+    expect(r.code, r.stderr).toBe(0);
+    const files = [readFileSync(join(s.out, 'result.json'), 'utf8'), readFileSync(join(s.out, 'report.html'), 'utf8')];
+    for (const text of [r.stdout, ...files]) {
+      expect(text).toContain('cannot trade with key [REDACTED]');
+      expect(text).not.toContain(KEY);
+    }
+    expect((JSON.parse(files[0]!) as { errors: { total: number } }).errors.total).toBe(ROWS);
+  }, 60_000);
+
   it('--allow-errors and backtest.allowErrors: exit code 0, the errors still reported', async () => {
     const a = setup({ strategies: thrower() });
     const r1 = await runCli(['backtest', a.config, '--allow-errors'], { cwd: a.dir });
