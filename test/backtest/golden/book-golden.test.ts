@@ -6,39 +6,17 @@
  * fill model or the account shows up here; work on the replay's speed must leave it as it is.
  * Rewrite the fixture after an intended change: UPDATE_GOLDEN=1 npx vitest run test/backtest/golden
  */
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { expect, it } from 'vitest';
 import { loadConfig } from '../../../src/config/load.js';
 import { runBookBacktest } from '../../../src/backtest/book/run.js';
-import type { BacktestResult } from '../../../src/backtest/result.js';
 import { REPO } from '../helpers.js';
-
-const HERE = dirname(fileURLToPath(import.meta.url));
-const FILE = join(HERE, 'book-market-maker.json');
-
-function golden(r: BacktestResult) {
-  const metrics: Record<string, number | null> = {};
-  for (const [k, m] of Object.entries(r.metrics)) if (m && typeof m === 'object' && 'value' in m) metrics[k] = m.value as number | null;
-  return {
-    summary: r.summary,
-    metrics,
-    book: r.book,
-    finalBalances: r.finalBalances,
-    trades: r.trades,
-    orders: r.orders.map((o) => ({ side: o.side, type: o.type, price: o.price, quantity: o.quantity, filled: o.filled, avgPrice: o.avgPrice, fee: o.fee, state: o.state, createdAt: o.createdAt, updatedAt: o.updatedAt })),
-  };
-}
+import { fixture, golden } from './pin.js';
 
 it('the bundled book backtest gives its pinned fills, orders, metrics and book metrics', async () => {
   const run = await runBookBacktest(await loadConfig(join(REPO, 'config/book-backtest.yaml')));
-  const got = JSON.parse(JSON.stringify(golden(run.result))) as ReturnType<typeof golden>;
-  if (process.env.UPDATE_GOLDEN === '1' || !existsSync(FILE)) {
-    if (process.env.UPDATE_GOLDEN !== '1') throw new Error(`${FILE} is missing: run with UPDATE_GOLDEN=1 to write it`);
-    writeFileSync(FILE, JSON.stringify(got, null, 1) + '\n');
-  }
-  const want = JSON.parse(readFileSync(FILE, 'utf8')) as ReturnType<typeof golden>;
+  const got = golden(run.result);
+  const want = fixture('book-market-maker', got);
   expect(run.events).toBe(32_888);
   // The market maker must quote and get fills on the capture: on this run's result, not the fixture.
   expect(got.orders.length).toBeGreaterThan(50);

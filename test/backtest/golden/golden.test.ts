@@ -4,17 +4,12 @@
  * this file. Any change to fills, fees or metrics shows up here and in review.
  * Rewrite the fixtures after an intended change: UPDATE_GOLDEN=1 npx vitest run test/backtest/golden
  */
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { parseConfig } from '../../../src/config/load.js';
 import { runBacktest } from '../../../src/backtest/run.js';
-import type { BacktestResult } from '../../../src/backtest/result.js';
 import { REPO } from '../helpers.js';
+import { fixture, golden } from './pin.js';
 
-const HERE = dirname(fileURLToPath(import.meta.url));
-const UPDATE = process.env.UPDATE_GOLDEN === '1';
 
 interface Case {
   name: string;
@@ -62,30 +57,12 @@ ${c.fees ? `  fees: ${c.fees}\n` : ''}journal: { file: ":memory:" }
   return parseConfig(text, { baseDir: REPO });
 }
 
-/** What is pinned: everything a change to fills, fees or metrics would move. */
-function golden(r: BacktestResult) {
-  const metrics: Record<string, number | null> = {};
-  for (const [k, m] of Object.entries(r.metrics)) if (m && typeof m === 'object' && 'value' in m) metrics[k] = m.value as number | null;
-  return {
-    summary: r.summary,
-    metrics,
-    finalBalances: r.finalBalances,
-    trades: r.trades,
-    orders: r.orders.map((o) => ({ side: o.side, type: o.type, price: o.price, quantity: o.quantity, filled: o.filled, avgPrice: o.avgPrice, fee: o.fee, state: o.state, tag: o.tag, createdAt: o.createdAt, updatedAt: o.updatedAt })),
-  };
-}
-
 describe('golden backtests on the bundled real data', () => {
   for (const c of CASES) {
     it(`${c.name} gives its pinned trades and metrics`, async () => {
       const run = await runBacktest(configOf(c));
-      const got = JSON.parse(JSON.stringify(golden(run.result))) as ReturnType<typeof golden>;
-      const file = join(HERE, `${c.name}.json`);
-      if (UPDATE || !existsSync(file)) {
-        if (!UPDATE) throw new Error(`${file} is missing: run with UPDATE_GOLDEN=1 to write it`);
-        writeFileSync(file, JSON.stringify(got, null, 1) + '\n');
-      }
-      const want = JSON.parse(readFileSync(file, 'utf8')) as ReturnType<typeof golden>;
+      const got = golden(run.result);
+      const want = fixture(c.name, got);
       // Every example strategy must actually trade on the data: on this run's result, not the fixture.
       expect(got.summary.trades).toBeGreaterThan(0);
       expect(got.orders.filter((o) => o.filled !== '0').length).toBeGreaterThan(0);
