@@ -184,7 +184,7 @@ export async function runBookBacktest(config: MizanConfig, opts: BacktestOptions
   };
   const sampler = time.setInterval(sample, EQUITY_EVERY_MS);
   const gaps = await source.gaps();
-  scheduleGaps(gaps, { clock, time, stream });
+  const drops = scheduleGaps(gaps, { clock, time, stream });
   const cron = new BacktestSchedules(config, instances, Math.max(fromMs, first));
   const ports: ReplayPorts = {
     clock,
@@ -192,6 +192,7 @@ export async function runBookBacktest(config: MizanConfig, opts: BacktestOptions
     stream,
     depth,
     venue,
+    drops,
     ...(cron.size > 0
       ? { schedules: { peek: () => cron.peek(), fire: (t: number) => cron.take(t).forEach((name) => void kernel.core.onSchedule(name, t)) } }
       : {}),
