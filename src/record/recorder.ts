@@ -20,6 +20,10 @@ export interface RecorderOptions {
   logger: Logger;
   /** How often buffered lines are appended (ms). Default 1000. */
   flushMs?: number;
+  /** Replace each stream connection make-before-break after this long (ms), besides before the exchange's cut. */
+  rotateAfterMs?: number;
+  /** Channels on one stream connection (`exchange.stream.maxChannelsPerConnection`). Default 50. */
+  maxChannelsPerConnection?: number;
 }
 
 export class Recorder {
@@ -41,6 +45,8 @@ export class Recorder {
       url: o.streamUrl ?? o.url,
       transport: o.transport,
       protocol: o.protocol,
+      ...(o.rotateAfterMs !== undefined ? { rotateAfterMs: o.rotateAfterMs } : {}),
+      ...(o.maxChannelsPerConnection !== undefined ? { maxChannelsPerConnection: o.maxChannelsPerConnection } : {}),
       logger: o.logger.child({ component: 'stream' }),
     }));
     const src = (): RecordSource => (stream.transport === 'socketio' ? 'socketio' : 'ws');
