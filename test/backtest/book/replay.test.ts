@@ -18,6 +18,7 @@ import { RecordingWriter } from '../../../src/record/writer.js';
 import { RecordingDepth, RecordingStream } from '../../../src/backtest/book/recording-ports.js';
 import { replay, scheduleGaps, type ReplayPorts } from '../../../src/backtest/book/replay.js';
 import { VirtualTime } from '../../../src/backtest/book/virtual-time.js';
+import { UnhealthyBooks } from '../../../src/backtest/book/book-unhealthy.js';
 
 const dirs: string[] = [];
 afterEach(() => {
@@ -69,10 +70,13 @@ async function run(dir: string) {
   const drops = scheduleGaps(await readGaps(dir), { clock, time, stream });
   const ports: ReplayPorts = { clock, time, stream, depth, drops, venue: { advance: () => undefined, snapshot: () => undefined } };
   const started = engine.start(['BTCUSDT']);
+  const unhealthy = new UnhealthyBooks(engine, ['BTCUSDT'], clock);
+  stream.on('depth', (s) => unhealthy.depthFrame(s));
   const counts = await replay(readRecording(dir), ports);
+  unhealthy.end(counts.lastT);
   engine.stop();
   depth.end();
-  return { counts, seen, candles, started: await started, stream };
+  return { counts, seen, candles, started: await started, stream, unhealthy: unhealthy.result() };
 }
 
 describe('book replay through the market-data engine', () => {
@@ -119,6 +123,18 @@ describe('book replay through the market-data engine', () => {
     // The snapshot answers the request sent at the reconnect: both sides were replaced by frames since, so they are kept (as live).
     expect(at(T0 + 6000)).toMatchObject({ healthy: true, bid: '100.3' });
     expect(at(T0 + 7000)).toMatchObject({ healthy: true, bid: '100.5' });
+    // The result's book.unhealthy: the cold start until the snapshot, the gap until both sides were replaced.
+    expect(r.unhealthy).toEqual({
+      BTCUSDT: {
+        stretches: 2,
+        totalMs: 100 + 3500,
+        depthFramesWhileUnhealthy: 1, // the bids at 5000; the asks at 5500 made it whole
+        list: [
+          { from: T0, to: T0 + 100, reasons: ['initializing'] },
+          { from: T0 + 2000, to: T0 + 5500, reasons: ['stream_down'] },
+        ],
+      },
+    });
   });
 
   it('frames received in the millisecond the connection dropped came before the drop: applied while healthy', async () => {
