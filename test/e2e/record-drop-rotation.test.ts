@@ -12,14 +12,14 @@
  *  - two markets on two connections (maxChannelsPerConnection 4): the gap lasts until both
  *    connections are back, and the snapshots are taken after that.
  */
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runSim, type RunningSim } from '../../src/sim/cli-command.js';
 import { readGaps, readRecording } from '../../src/record/reader.js';
 import type { RecordedEvent } from '../../src/record/format.js';
 import type { BacktestResult } from '../../src/backtest/result.js';
-import { mizan, startRun, tempDir } from './cli.js';
+import { mizan, REPO, startRun, tempDir } from './cli.js';
 
 const tmp = tempDir('mizan-record-drop-');
 let sim: RunningSim;
@@ -238,5 +238,12 @@ describe('a recording cut by a dropped connection and rotations (issue 36)', { t
       expect(snaps).toHaveLength(2);
       expect(snaps[1]!.t).toBeGreaterThanOrEqual(Math.max(...ups));
     }
+  });
+
+  it('--rotate-after refuses a duration that is not positive, naming the flag and the value', async () => {
+    const r = await mizan(['record', join(REPO, 'config/default.yaml'), '--out', join(tmp.dir, 'never'), '--rotate-after', '0s']);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain('--rotate-after: "0s" is not a positive duration');
+    expect(existsSync(join(tmp.dir, 'never'))).toBe(false);
   });
 });
