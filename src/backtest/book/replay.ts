@@ -104,6 +104,8 @@ export async function replay(events: AsyncIterable<RecordedEvent>, p: ReplayPort
       await runUntil(g.start, p);
       if (g.start > p.clock.now()) p.clock.set(g.start);
       p.stream.connectionDown(`recorded gap (${g.cause})`);
+      // Back in the same millisecond: its end's timer already fired (while the stream was up).
+      if (g.end <= g.start) p.stream.connectionUp();
       await settle();
     }
   };

@@ -152,6 +152,16 @@ describe('book replay through the market-data engine', () => {
     expect(r.seen.at(-1)).toMatchObject({ t: T0 + 4000, healthy: true, bid: '100.3' });
   });
 
+  it('a gap that ends in the millisecond it started: down, back at once, whole again when both sides are replaced', async () => {
+    const dir = await recording(
+      [snap(T0 + 100, 100, 101), side(T0 + 2000, 'buy', 100.2), side(T0 + 2500, 'buy', 100.3), side(T0 + 2600, 'sell', 100.9)],
+      [[T0 + 2000, T0 + 2000]],
+    );
+    const r = await run(dir);
+    expect(r.seen.find((s) => s.t === T0 + 2000 && !s.healthy)).toBeDefined();
+    expect(r.seen.at(-1)).toMatchObject({ t: T0 + 2600, healthy: true, bid: '100.3' });
+  });
+
   it('a malformed frame is counted and skipped', async () => {
     const bad: RecordedLine = { t: T0 + 300, k: 'depth', src: 'ws', side: 'buy', d: 'not levels' };
     const dir = await recording([snap(T0 + 100, 100, 101), bad, side(T0 + 400, 'buy', 100.5)]);
