@@ -15,6 +15,7 @@ export type { BreakdownRow, Breakdowns, Paint } from '../backtest/breakdowns.js'
 export type { PlotSeries } from '../backtest/plots.js';
 export type { TradeRecord } from '../portfolio/trade-record.js';
 export type { BookMetrics } from '../backtest/book/book-stats.js';
+export type { UnhealthyBook, UnhealthyStretch } from '../backtest/book/book-unhealthy.js';
 export type { BookChartMarket, BookChartFill } from '../backtest/book/book-chart.js';
 export { renderHtmlReport } from '../backtest/report-html.js';
 export { parseParamRange, expandSweep, runSweep, rankRows, sweepCsv } from '../backtest/sweep.js';

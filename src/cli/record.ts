@@ -2,12 +2,15 @@
 import type { Command } from 'commander';
 import { loadChecked } from './check.js';
 
-function parseDuration(v: string): number {
+function duration(v: string, flag: string): number {
   const m = /^(\d+(?:\.\d+)?)(ms|s|m|h)?$/.exec(v.trim());
   const n = m ? Number(m[1]) * ({ ms: 1, s: 1000, m: 60_000, h: 3_600_000 } as const)[(m[2] ?? 's') as 'ms' | 's' | 'm' | 'h'] : NaN;
-  if (!Number.isFinite(n) || n <= 0) throw new Error(`--duration: "${v}" is not a positive duration (e.g. 90s, 5m, 2h)`);
+  if (!Number.isFinite(n) || n <= 0) throw new Error(`${flag}: "${v}" is not a positive duration (e.g. 90s, 5m, 2h)`);
   return n;
 }
+
+const parseDuration = (v: string): number => duration(v, '--duration');
+const parseRotateAfter = (v: string): number => duration(v, '--rotate-after');
 
 export function registerRecordCommand(program: Command): void {
   program
@@ -16,7 +19,12 @@ export function registerRecordCommand(program: Command): void {
     .argument('<config>', "YAML config file (exchange.* and the strategies' markets)")
     .requiredOption('--out <dir>', 'recording directory (created; appended to when it exists)')
     .option('--duration <time>', 'stop by itself after this long (e.g. 90s, 5m, 2h)', parseDuration)
-    .action(async (file: string, o: { out: string; duration?: number }) => {
+    .option(
+      '--rotate-after <time>',
+      "also replace the stream connection make-before-break (no gap) after this long (e.g. 10m); it is always replaced before the exchange's 30-minute cut",
+      parseRotateAfter,
+    )
+    .action(async (file: string, o: { out: string; duration?: number; rotateAfter?: number }) => {
       const { config } = await loadChecked(file);
       const [{ Recorder }, { createLogger }] = await Promise.all([import('../record/recorder.js'), import('../runtime/logger.js')]);
       const logger = createLogger({});
@@ -44,6 +52,8 @@ export function registerRecordCommand(program: Command): void {
         ...(streamUrl ? { streamUrl } : {}),
         transport: config.exchange.stream?.transport ?? 'auto',
         protocol: config.exchange.stream?.protocol ?? 4,
+        maxChannelsPerConnection: config.exchange.stream.maxChannelsPerConnection,
+        ...(o.rotateAfter !== undefined ? { rotateAfterMs: o.rotateAfter } : {}),
         markets,
         out: o.out,
         logger,

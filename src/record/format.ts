@@ -30,8 +30,11 @@ type RecordKind = (typeof RECORD_KINDS)[number];
 const RECORD_SOURCES = ['ws', 'socketio', 'rest'] as const;
 export type RecordSource = (typeof RECORD_SOURCES)[number];
 
-/** Why events may be missing between `start` and `end`. */
-export type GapCause = 'reconnect' | 'rotation' | 'killed';
+/**
+ * Why events may be missing between `start` and `end`. A rotation is no cause: the stream client
+ * replaces a connection make-before-break, so it loses no frame and leaves no gap.
+ */
+export type GapCause = 'reconnect' | 'killed';
 
 /** One line of a chunk file. */
 export interface RecordedLine {

@@ -2,7 +2,8 @@
  * The recorder behind `mizan record`: subscribes each market's depth sides, trades and stats on the
  * project's StreamClient (its rotation before the exchange's 30-minute cut included), writes every
  * payload as received with its receive time, a REST depth snapshot (the body as received) at start
- * and after each reconnect, and a gap for each connection drop (from the drop to the reconnect).
+ * and after each reconnect, and a gap for each connection drop (from the drop until every connection
+ * is back).
  */
 import type { Logger } from '../core/logger.js';
 import { StreamClient } from '../exchange/stream/client.js';
@@ -20,6 +21,10 @@ export interface RecorderOptions {
   logger: Logger;
   /** How often buffered lines are appended (ms). Default 1000. */
   flushMs?: number;
+  /** Replace each stream connection make-before-break after this long (ms), besides before the exchange's cut. */
+  rotateAfterMs?: number;
+  /** Channels on one stream connection (`exchange.stream.maxChannelsPerConnection`). Default 50. */
+  maxChannelsPerConnection?: number;
 }
 
 export class Recorder {
@@ -27,6 +32,8 @@ export class Recorder {
   private stream?: StreamClient;
   private flushTimer?: ReturnType<typeof setInterval>;
   private downSince?: number;
+  /** Stream connections down now (their index). */
+  private readonly down = new Set<number>();
 
   constructor(private readonly o: RecorderOptions) {}
 
@@ -41,6 +48,8 @@ export class Recorder {
       url: o.streamUrl ?? o.url,
       transport: o.transport,
       protocol: o.protocol,
+      ...(o.rotateAfterMs !== undefined ? { rotateAfterMs: o.rotateAfterMs } : {}),
+      ...(o.maxChannelsPerConnection !== undefined ? { maxChannelsPerConnection: o.maxChannelsPerConnection } : {}),
       logger: o.logger.child({ component: 'stream' }),
     }));
     const src = (): RecordSource => (stream.transport === 'socketio' ? 'socketio' : 'ws');
@@ -53,12 +62,16 @@ export class Recorder {
       else if (kind === 'trade') w.write(market, { t, k: 'trade', src: src(), d: data });
       else if (kind === 'marketCap') w.write(market, { t, k: 'stats', src: src(), d: data });
     });
-    stream.on('connectionDown', (_i, reason) => {
+    // A gap lasts from the first connection down until every connection is back (each market's
+    // connection is not known here: every market gets the gap).
+    stream.on('connectionDown', (i, reason) => {
+      this.down.add(i);
       this.downSince ??= Date.now();
       o.logger.warn({ reason }, 'record: stream connection down');
     });
-    stream.on('connectionUp', () => {
-      if (this.downSince === undefined) return;
+    stream.on('connectionUp', (i) => {
+      this.down.delete(i);
+      if (this.downSince === undefined || this.down.size > 0) return;
       const start = this.downSince;
       this.downSince = undefined;
       const end = Date.now();

@@ -5,12 +5,15 @@
  *  - queue time: from an order going live at the exchange to each of its maker fills (ms);
  *  - adverse selection: the mid price's move after each fill, at each horizon, in basis points of
  *    the fill price, signed for the order (positive: the market moved your way — a buy's mid rose;
- *    negative: you were picked off). A fill whose horizon falls after the run ends has no reading.
+ *    negative: you were picked off). A fill whose horizon falls after the run ends has no reading;
+ *  - `unhealthy` (added by the run from UnhealthyBooks, book-unhealthy.ts): the stretches each book
+ *    was unhealthy.
  * The mid is the one the strategies saw (the engine's local book), read at the simulated time
  * `fill time + horizon` by a timer of the run's clock.
  */
 import type { Decimal } from '../../core/decimal.js';
 import type { BookVenue, BookVenueFill } from './book-venue.js';
+import { formatUnhealthy, type UnhealthyBook } from './book-unhealthy.js';
 import type { VirtualTime } from './virtual-time.js';
 
 /** The horizons of the adverse-selection reading, ms. */
@@ -25,7 +28,12 @@ export interface BookMetrics {
   queueTimeMs: { mean: number | null; median: number | null };
   /** Per horizon (ms as the key): the mean signed mid move after a fill, bps, and how many fills it averages. */
   adverseSelectionBps: Record<string, { mean: number | null; fills: number }>;
+  /** Per market: the stretches its book was unhealthy (book-unhealthy.ts). */
+  unhealthy: Record<string, UnhealthyBook>;
 }
+
+/** What BookStats measures (the fills); `unhealthy` comes from UnhealthyBooks. */
+export type BookFillMetrics = Omit<BookMetrics, 'unhealthy'>;
 
 const round = (v: number, digits = 4) => Number(v.toFixed(digits));
 
@@ -68,7 +76,7 @@ export class BookStats {
     this.ended = true;
   }
 
-  result(): BookMetrics {
+  result(): BookFillMetrics {
     const markets: BookMetrics['markets'] = {};
     const totals = this.venue.orderTotals();
     for (const s of Object.keys(totals).sort()) {
@@ -112,5 +120,6 @@ export function formatBookMetrics(b: BookMetrics): string[] {
     .map(([h, a]) => `${Number(h) / 1000} s ${a.mean ?? 'n/a'} bps (${a.fills} fills)`)
     .join(', ');
   lines.push(`  mid move after a fill, your way (+) or against you (−): ${adverse}`);
+  lines.push(...formatUnhealthy(b.unhealthy));
   return lines;
 }

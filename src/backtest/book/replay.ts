@@ -26,6 +26,8 @@ export interface ReplayPorts {
     advance(t: number): void;
     snapshot(symbol: string, t: number, bids: readonly BookLevel[], asks: readonly BookLevel[]): void;
   };
+  /** The connection drops of the recording (from `scheduleGaps`, which scheduled their ends), in time order. */
+  drops?: readonly ConnectionGap[];
   /** The strategies' cron schedules: the next fire time (Infinity: none) and the firing. */
   schedules?: { peek(): number; fire(t: number): void };
 }
@@ -42,23 +44,31 @@ export function settle(): Promise<void> {
   return nextTurn();
 }
 
+/** One outage of the stream connection, from the recording's gap index. */
+export interface ConnectionGap {
+  start: number;
+  end: number;
+  cause: string;
+}
+
 /**
- * Schedule the recording's connection gaps: the stream goes down at each gap's start and comes back
- * at its end (overlapping gaps of several markets are one outage of the one connection).
+ * The recording's connection gaps, merged (overlapping gaps of several markets are one outage of the
+ * one connection). Each end is scheduled now: the stream comes back at the gap's end, before the
+ * events of that millisecond (recorded after the reconnect). The drops are returned, for `replay`
+ * (`ReplayPorts.drops`): a drop comes after the events of its own millisecond, which the recorder
+ * received before it saw the connection go down (a killed recorder's gap starts at its last event).
  */
-export function scheduleGaps(gaps: readonly GapRecord[], p: Pick<ReplayPorts, 'clock' | 'time' | 'stream'>): void {
+export function scheduleGaps(gaps: readonly GapRecord[], p: Pick<ReplayPorts, 'clock' | 'time' | 'stream'>): ConnectionGap[] {
   const sorted = [...gaps].sort((a, b) => a.start - b.start || a.end - b.end);
-  const merged: { start: number; end: number; cause: string }[] = [];
+  const merged: ConnectionGap[] = [];
   for (const g of sorted) {
     const last = merged[merged.length - 1];
     if (last && g.start <= last.end) last.end = Math.max(last.end, g.end);
     else merged.push({ start: g.start, end: g.end, cause: g.cause });
   }
   const now = p.clock.now();
-  for (const g of merged) {
-    p.time.setTimeout(() => p.stream.connectionDown(`recorded gap (${g.cause})`), g.start - now);
-    p.time.setTimeout(() => p.stream.connectionUp(), g.end - now);
-  }
+  for (const g of merged) p.time.setTimeout(() => p.stream.connectionUp(), g.end - now);
+  return merged;
 }
 
 /** Fire everything due at or before `t` (timers and schedules, in time order), each followed by its promises. */
@@ -85,8 +95,23 @@ export async function runUntil(t: number, p: ReplayPorts): Promise<void> {
 export async function replay(events: AsyncIterable<RecordedEvent>, p: ReplayPorts, onEvent?: (ev: RecordedEvent, n: number) => void): Promise<ReplayCounts> {
   let n = 0;
   let batch: RecordedEvent[] = [];
+  const drops = p.drops ?? [];
+  let d = 0;
+  // The drops before `t` (and at `t` itself when `atT`), each at its time, after what fell due before it.
+  const drop = async (t: number, atT: boolean): Promise<void> => {
+    while (d < drops.length && (drops[d]!.start < t || (atT && drops[d]!.start === t))) {
+      const g = drops[d++]!;
+      await runUntil(g.start, p);
+      if (g.start > p.clock.now()) p.clock.set(g.start);
+      p.stream.connectionDown(`recorded gap (${g.cause})`);
+      // Back in the same millisecond: its end's timer already fired (while the stream was up).
+      if (g.end <= g.start) p.stream.connectionUp();
+      await settle();
+    }
+  };
   const flush = async (): Promise<void> => {
     const t = batch[0]!.t;
+    await drop(t, false);
     await runUntil(t, p);
     if (t > p.clock.now()) p.clock.set(t);
     p.venue.advance(t);
@@ -95,12 +120,13 @@ export async function replay(events: AsyncIterable<RecordedEvent>, p: ReplayPort
         const d = p.depth.snapshot(ev);
         p.venue.snapshot(ev.market, ev.t, d.bids, d.asks);
       } else if (ev.k === 'depth' || ev.k === 'trade' || ev.k === 'stats') p.stream.deliver(ev);
-      // `open`, `close` and `gap` lines: the gap index (scheduleGaps) already drives the connection.
+      // `open`, `close` and `gap` lines: the gap index (scheduleGaps, drops) already drives the connection.
       n++;
       onEvent?.(ev, n);
     }
     batch = [];
     await settle();
+    await drop(t, true);
   };
   for await (const ev of events) {
     if (batch.length > 0 && ev.t !== batch[0]!.t) await flush();

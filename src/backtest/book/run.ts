@@ -42,6 +42,7 @@ import { replay, runUntil, scheduleGaps, settle, type ReplayPorts } from './repl
 import { VirtualTime } from './virtual-time.js';
 import { CandleSeriesRecorder } from './candle-series.js';
 import { BookStats } from './book-stats.js';
+import { UnhealthyBooks } from './book-unhealthy.js';
 import { BookChartRecorder } from './book-chart.js';
 
 /** How often the equity is sampled, simulated milliseconds. */
@@ -184,7 +185,7 @@ export async function runBookBacktest(config: MizanConfig, opts: BacktestOptions
   };
   const sampler = time.setInterval(sample, EQUITY_EVERY_MS);
   const gaps = await source.gaps();
-  scheduleGaps(gaps, { clock, time, stream });
+  const drops = scheduleGaps(gaps, { clock, time, stream });
   const cron = new BacktestSchedules(config, instances, Math.max(fromMs, first));
   const ports: ReplayPorts = {
     clock,
@@ -192,6 +193,7 @@ export async function runBookBacktest(config: MizanConfig, opts: BacktestOptions
     stream,
     depth,
     venue,
+    drops,
     ...(cron.size > 0
       ? { schedules: { peek: () => cron.peek(), fire: (t: number) => cron.take(t).forEach((name) => void kernel.core.onSchedule(name, t)) } }
       : {}),
@@ -200,6 +202,8 @@ export async function runBookBacktest(config: MizanConfig, opts: BacktestOptions
   await kernel.core.start();
   // The cold start waits for the recording's first snapshots: it is not awaited here.
   const started = engine.start(markets);
+  const unhealthy = new UnhealthyBooks(engine, markets, clock);
+  stream.on('depth', (symbol) => unhealthy.depthFrame(symbol));
   const counts = await replay(source.events(toMs), ports, (_ev, n) => {
     if (opts.onProgress && n % (opts.progressEvery ?? 10_000) === 0) opts.onProgress(Math.max(0, clock.now() - first), Math.max(1, toMs - first));
   });
@@ -208,6 +212,7 @@ export async function runBookBacktest(config: MizanConfig, opts: BacktestOptions
   // what they wait for, at most DRAIN_MS.
   const endT = counts.lastT;
   bookStats.end();
+  unhealthy.end(endT);
   sample();
   time.clearInterval(sampler);
   engine.stop();
@@ -253,7 +258,7 @@ export async function runBookBacktest(config: MizanConfig, opts: BacktestOptions
     ...(main && main.length > 0 ? { benchmark: { firstPrice: main.open[main.firstIndex] ?? main.open[0]!, lastPrice: main.close[main.length - 1]! } } : {}),
     report,
     bookFill: bt.book,
-    book: bookStats.result(),
+    book: { ...bookStats.result(), unhealthy: unhealthy.result() },
     bookChart: chart.result(opts.equityPoints ?? 2000),
     equity: { times: Float64Array.from(eqT), values: Float64Array.from(eqV), length: eqT.length },
     equityPoints: opts.equityPoints ?? 2000,

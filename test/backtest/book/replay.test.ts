@@ -18,6 +18,7 @@ import { RecordingWriter } from '../../../src/record/writer.js';
 import { RecordingDepth, RecordingStream } from '../../../src/backtest/book/recording-ports.js';
 import { replay, scheduleGaps, type ReplayPorts } from '../../../src/backtest/book/replay.js';
 import { VirtualTime } from '../../../src/backtest/book/virtual-time.js';
+import { UnhealthyBooks } from '../../../src/backtest/book/book-unhealthy.js';
 
 const dirs: string[] = [];
 afterEach(() => {
@@ -66,13 +67,16 @@ async function run(dir: string) {
   engine.on('book', (_s, b, h) => seen.push({ t: clock.now(), healthy: h.healthy, bid: b.bestBid()?.price.toFixed() }));
   const candles: { t: number; time: number; close: string }[] = [];
   engine.on('candleClosed', (_s, _r, c) => candles.push({ t: clock.now(), time: c.time, close: c.close.toFixed() }));
-  scheduleGaps(await readGaps(dir), { clock, time, stream });
-  const ports: ReplayPorts = { clock, time, stream, depth, venue: { advance: () => undefined, snapshot: () => undefined } };
+  const drops = scheduleGaps(await readGaps(dir), { clock, time, stream });
+  const ports: ReplayPorts = { clock, time, stream, depth, drops, venue: { advance: () => undefined, snapshot: () => undefined } };
   const started = engine.start(['BTCUSDT']);
+  const unhealthy = new UnhealthyBooks(engine, ['BTCUSDT'], clock);
+  stream.on('depth', (s) => unhealthy.depthFrame(s));
   const counts = await replay(readRecording(dir), ports);
+  unhealthy.end(counts.lastT);
   engine.stop();
   depth.end();
-  return { counts, seen, candles, started: await started, stream };
+  return { counts, seen, candles, started: await started, stream, unhealthy: unhealthy.result() };
 }
 
 describe('book replay through the market-data engine', () => {
@@ -119,6 +123,43 @@ describe('book replay through the market-data engine', () => {
     // The snapshot answers the request sent at the reconnect: both sides were replaced by frames since, so they are kept (as live).
     expect(at(T0 + 6000)).toMatchObject({ healthy: true, bid: '100.3' });
     expect(at(T0 + 7000)).toMatchObject({ healthy: true, bid: '100.5' });
+    // The result's book.unhealthy: the cold start until the snapshot, the gap until both sides were replaced.
+    expect(r.unhealthy).toEqual({
+      BTCUSDT: {
+        stretches: 2,
+        totalMs: 100 + 3500,
+        depthFramesWhileUnhealthy: 1, // the bids at 5000; the asks at 5500 made it whole
+        list: [
+          { from: T0, to: T0 + 100, reasons: ['initializing'] },
+          { from: T0 + 2000, to: T0 + 5500, reasons: ['stream_down'] },
+        ],
+      },
+    });
+  });
+
+  it('frames received in the millisecond the connection dropped came before the drop: applied while healthy', async () => {
+    // The recorder marks a drop at the time it saw it, after the frames of that millisecond; a killed
+    // recorder's gap starts at its last event. Live, those frames were applied to a healthy book.
+    const dir = await recording(
+      [snap(T0 + 100, 100, 101), side(T0 + 2000, 'buy', 100.2), side(T0 + 4000, 'buy', 100.3), side(T0 + 4000, 'sell', 100.9)],
+      [[T0 + 2000, T0 + 3000]],
+    );
+    const r = await run(dir);
+    expect(r.seen.find((s) => s.bid === '100.2')).toEqual({ t: T0 + 2000, healthy: true, bid: '100.2' });
+    const after = r.seen.filter((s) => s.t >= T0 + 2000);
+    expect(after.findIndex((s) => !s.healthy)).toBeGreaterThan(after.findIndex((s) => s.bid === '100.2'));
+    expect(after.find((s) => !s.healthy)!.t).toBe(T0 + 2000);
+    expect(r.seen.at(-1)).toMatchObject({ t: T0 + 4000, healthy: true, bid: '100.3' });
+  });
+
+  it('a gap that ends in the millisecond it started: down, back at once, whole again when both sides are replaced', async () => {
+    const dir = await recording(
+      [snap(T0 + 100, 100, 101), side(T0 + 2000, 'buy', 100.2), side(T0 + 2500, 'buy', 100.3), side(T0 + 2600, 'sell', 100.9)],
+      [[T0 + 2000, T0 + 2000]],
+    );
+    const r = await run(dir);
+    expect(r.seen.find((s) => s.t === T0 + 2000 && !s.healthy)).toBeDefined();
+    expect(r.seen.at(-1)).toMatchObject({ t: T0 + 2600, healthy: true, bid: '100.3' });
   });
 
   it('a malformed frame is counted and skipped', async () => {
