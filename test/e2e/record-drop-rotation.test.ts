@@ -15,7 +15,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runSim, type RunningSim } from '../../src/sim/cli-command.js';
+import { runSim, type RunningSim } from '../../src/sim/run-sim.js';
 import { readGaps, readRecording } from '../../src/record/reader.js';
 import type { RecordedEvent } from '../../src/record/format.js';
 import type { BacktestResult } from '../../src/backtest/result.js';
