@@ -6,8 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { REPO } from '../helpers.js';
-import { runCli, tempDir, writeFile } from './run-cli.js';
+import { oneDayConfig, runCli, tempDir, writeFile } from './run-cli.js';
 
 const STRATEGY = `import { defineStrategy } from 'mizan';
 
@@ -33,20 +32,7 @@ describe('ctx.plot of an undeclared name in mizan backtest', { timeout: 120_000 
   it('is a handler error naming the name (exit 1); the declared series reach result.json', async () => {
     const dir = tempDir();
     writeFile(dir, 'plotter.ts', STRATEGY);
-    const file = writeFile(
-      dir,
-      'plot.yaml',
-      `mode: backtest
-strategies:
-  - { name: p, strategy: ./plotter.ts, markets: [BTCUSDT], resolution: "300s" }
-backtest:
-  data: [ { symbol: BTCUSDT, file: ${join(REPO, 'backtest/data/BTCUSDT-5m-freqtrade-2023.csv.gz')} } ]
-  from: 2023-01-03
-  to: 2023-01-04
-  balances: { USDT: 10000 }
-journal: { file: ":memory:" }
-`,
-    );
+    const file = writeFile(dir, 'plot.yaml', oneDayConfig('plotter.ts', 'p'));
     const out = join(dir, 'out');
     const r = await runCli(['backtest', file, '--out', out], { cwd: dir, timeoutMs: 110_000 });
     expect(r.stdout).toContain(`p.onCandle: Error: ctx.plot("closee"): not declared in the strategy's plots (declared: close, spread)`);

@@ -48,3 +48,20 @@ export function writeFile(dir: string, name: string, text: string): string {
 export function readResult(out: string): Record<string, unknown> & { summary: Record<string, unknown> } {
   return JSON.parse(readFileSync(join(out, 'result.json'), 'utf8')) as Record<string, unknown> & { summary: Record<string, unknown> };
 }
+
+/**
+ * A backtest config running one strategy file (relative to the config's folder) on a day of the
+ * bundled BTC/USDT 5-minute candles, 10,000 USDT, the journal in memory.
+ */
+export function oneDayConfig(strategyFile: string, name = 's'): string {
+  return `mode: backtest
+strategies:
+  - { name: ${name}, strategy: ./${strategyFile}, markets: [BTCUSDT], resolution: "300s" }
+backtest:
+  data: [ { symbol: BTCUSDT, file: ${join(REPO, 'backtest/data/BTCUSDT-5m-freqtrade-2023.csv.gz')} } ]
+  from: 2023-01-03
+  to: 2023-01-04
+  balances: { USDT: 10000 }
+journal: { file: ":memory:" }
+`;
+}

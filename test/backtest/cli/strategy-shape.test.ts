@@ -5,19 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { join } from 'node:path';
-import { REPO } from '../helpers.js';
-import { runCli, tempDir, writeFile } from './run-cli.js';
-
-const config = (file: string): string => `mode: backtest
-strategies:
-  - { name: s, strategy: ./${file}, markets: [BTCUSDT], resolution: "300s" }
-backtest:
-  data: [ { symbol: BTCUSDT, file: ${join(REPO, 'backtest/data/BTCUSDT-5m-freqtrade-2023.csv.gz')} } ]
-  from: 2023-01-03
-  to: 2023-01-04
-  balances: { USDT: 10000 }
-journal: { file: ":memory:" }
-`;
+import { oneDayConfig, runCli, tempDir, writeFile } from './run-cli.js';
 
 describe('a strategy definition missing params or create, in mizan backtest', { timeout: 120_000 }, () => {
   it('names the field and the line of the strategy file (exit 1, nothing written)', async () => {
@@ -32,12 +20,12 @@ describe('a strategy definition missing params or create, in mizan backtest', { 
       'no-create.ts',
       `import { defineStrategy } from 'mizan';\n\nexport default defineStrategy({\n  name: 'no-create',\n  description: 'handlers at the top',\n  params: {},\n  onCandle() {},\n});\n`,
     );
-    const a = await runCli(['backtest', writeFile(dir, 'a.yaml', config('no-params.ts')), '--out', join(dir, 'a')], { cwd: dir, timeoutMs: 110_000 });
+    const a = await runCli(['backtest', writeFile(dir, 'a.yaml', oneDayConfig('no-params.ts')), '--out', join(dir, 'a')], { cwd: dir, timeoutMs: 110_000 });
     expect(a.code).toBe(1);
     expect(a.stderr).toContain(
       `strategies[0].strategy: strategy "no-params": params must be an object of parameter specs ({} when it has none), got nothing (at ${join(dir, 'no-params.ts')}:3:`,
     );
-    const b = await runCli(['backtest', writeFile(dir, 'b.yaml', config('no-create.ts')), '--out', join(dir, 'b')], { cwd: dir, timeoutMs: 110_000 });
+    const b = await runCli(['backtest', writeFile(dir, 'b.yaml', oneDayConfig('no-create.ts')), '--out', join(dir, 'b')], { cwd: dir, timeoutMs: 110_000 });
     expect(b.code).toBe(1);
     expect(b.stderr).toContain(
       `strategy "no-create": create(ctx) must be a function returning the handlers, got nothing (onCandle: handlers belong in the object create returns) (at ${join(dir, 'no-create.ts')}:3:`,
