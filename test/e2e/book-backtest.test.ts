@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runSim, type RunningSim } from '../../src/sim/run-sim.js';
 import { readGaps } from '../../src/record/reader.js';
 import type { BacktestResult } from '../../src/backtest/result.js';
-import { mizan, REPO, startRun, tempDir } from './cli.js';
+import { mizan, recordYaml, REPO, startRun, tempDir } from './cli.js';
 
 const tmp = tempDir('mizan-book-bt-');
 let sim: RunningSim;
@@ -30,16 +30,7 @@ const sha = (file: string) => createHash('sha256').update(readFileSync(file)).di
 
 describe('mizan backtest on a recording (backtest.data kind: book)', { timeout: 300_000 }, () => {
   it('replays a recording with a killed gap: trades, reports the gap, no order while unhealthy, the same result twice', async () => {
-    const recConfig = tmp.file(
-      'record.yaml',
-      [
-        'mode: paper',
-        `exchange: { baseUrl: ${JSON.stringify(sim.server.url)}, simulator: false, stream: { transport: ws } }`,
-        'strategies:',
-        '  - { name: mm, strategy: market-maker, markets: [BTCUSDT] }',
-        '',
-      ].join('\n'),
-    );
+    const recConfig = tmp.file('record.yaml', recordYaml(sim.server.url, { strategy: 'market-maker' }));
     const rec = join(tmp.dir, 'rec');
     // A first session killed after some seconds of events, a second one that ends by itself.
     const first = startRun(['record', recConfig, '--out', rec]);

@@ -161,3 +161,17 @@ export function defaultConfigWith(journal: string, edit: (text: string) => strin
   if (!text.includes('file: .mizan/paper.sqlite')) throw new Error('config/default.yaml no longer has journal.file .mizan/paper.sqlite');
   return edit(text.replace('file: .mizan/paper.sqlite', `file: ${journal}`));
 }
+
+/**
+ * The config of a `mizan record` against a simulator at `baseUrl` over `/ws`: the markets of its one
+ * strategy instance are what is recorded. `stream` adds settings of `exchange.stream`.
+ */
+export function recordYaml(baseUrl: string, o: { strategy?: string; markets?: readonly string[]; stream?: string } = {}): string {
+  return [
+    'mode: paper',
+    `exchange: { baseUrl: ${JSON.stringify(baseUrl)}, simulator: false, stream: { transport: ws${o.stream ? `, ${o.stream}` : ''} } }`,
+    'strategies:',
+    `  - { name: s, strategy: ${o.strategy ?? 'sma-cross'}, markets: [${(o.markets ?? ['BTCUSDT']).join(', ')}] }`,
+    '',
+  ].join('\n');
+}

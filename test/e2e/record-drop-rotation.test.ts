@@ -19,7 +19,7 @@ import { runSim, type RunningSim } from '../../src/sim/run-sim.js';
 import { readGaps, readRecording } from '../../src/record/reader.js';
 import type { RecordedEvent } from '../../src/record/format.js';
 import type { BacktestResult } from '../../src/backtest/result.js';
-import { mizan, REPO, startRun, tempDir } from './cli.js';
+import { mizan, recordYaml, REPO, startRun, tempDir } from './cli.js';
 
 const tmp = tempDir('mizan-record-drop-');
 let sim: RunningSim;
@@ -76,16 +76,7 @@ export default defineStrategy({
 
 describe('a recording cut by a dropped connection and rotations (issue 36)', { timeout: 300_000 }, () => {
   it('records a reconnect gap and a snapshot after it, no gap at rotations; the backtest reports the gap and shows no stale book', async () => {
-    const recConfig = tmp.file(
-      'record.yaml',
-      [
-        'mode: paper',
-        `exchange: { baseUrl: ${JSON.stringify(sim.server.url)}, simulator: false, stream: { transport: ws } }`,
-        'strategies:',
-        '  - { name: p, strategy: sma-cross, markets: [BTCUSDT] }',
-        '',
-      ].join('\n'),
-    );
+    const recConfig = tmp.file('record.yaml', recordYaml(sim.server.url));
     const rec = join(tmp.dir, 'rec');
     const recorder = startRun(['record', recConfig, '--out', rec, '--rotate-after', '3s']);
     let dropAt = 0;
@@ -189,16 +180,7 @@ describe('a recording cut by a dropped connection and rotations (issue 36)', { t
 
   it('two markets on two connections: the gap lasts until both are back, the snapshots come after', async () => {
     // Four channels a market, four a connection: BTCUSDT and ETHUSDT on a connection each.
-    const recConfig = tmp.file(
-      'record2.yaml',
-      [
-        'mode: paper',
-        `exchange: { baseUrl: ${JSON.stringify(sim.server.url)}, simulator: false, stream: { transport: ws, maxChannelsPerConnection: 4 } }`,
-        'strategies:',
-        '  - { name: p, strategy: sma-cross, markets: [BTCUSDT, ETHUSDT] }',
-        '',
-      ].join('\n'),
-    );
+    const recConfig = tmp.file('record2.yaml', recordYaml(sim.server.url, { markets: ['BTCUSDT', 'ETHUSDT'], stream: 'maxChannelsPerConnection: 4' }));
     const rec = join(tmp.dir, 'rec2');
     const recorder = startRun(['record', recConfig, '--out', rec]);
     const UP_AGAIN = /"reconnect":true,"msg":"stream connection up"/;

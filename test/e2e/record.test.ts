@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runSim, type RunningSim } from '../../src/sim/run-sim.js';
 import { readGaps, readRecording } from '../../src/record/reader.js';
 import type { RecordedEvent } from '../../src/record/format.js';
-import { mizan, startRun, tempDir } from './cli.js';
+import { mizan, recordYaml, startRun, tempDir } from './cli.js';
 
 const tmp = tempDir('mizan-record-');
 let sim: RunningSim;
@@ -29,18 +29,7 @@ async function events(dir: string): Promise<RecordedEvent[]> {
 
 describe('mizan record', { timeout: 240_000 }, () => {
   it('records, survives SIGKILL by appending with a killed gap, and closes on Ctrl-C', async () => {
-    const config = tmp.file(
-      'record.yaml',
-      [
-        'mode: paper',
-        `exchange: { baseUrl: ${JSON.stringify(sim.server.url)}, simulator: false, stream: { transport: ws } }`,
-        'strategies:',
-        '  - name: s',
-        '    strategy: sma-cross',
-        '    markets: [BTCUSDT]',
-        '',
-      ].join('\n'),
-    );
+    const config = tmp.file('record.yaml', recordYaml(sim.server.url));
     const out = join(tmp.dir, 'rec');
     const first = startRun(['record', config, '--out', out]);
     try {
