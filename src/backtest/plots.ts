@@ -71,10 +71,24 @@ export class PlotBook {
     return s;
   }
 
+  /** A point of a series now (at the clock's time). */
   add(strategy: string, symbol: string, name: string, value: number): void {
     const t = this.now();
     if (t < this.fromMs) return;
-    const s = this.find(strategy, symbol, name);
+    this.point(this.find(strategy, symbol, name), t, value);
+  }
+
+  /** One series' points from now on: `ctx.plot` looks its series up once and then hands each value here. */
+  open(strategy: string, symbol: string, name: string): (value: number) => void {
+    let s: Open | undefined; // made at the first point at or after `from` (the warm-up is not drawn)
+    return (value) => {
+      const t = this.now();
+      if (t < this.fromMs) return;
+      this.point((s ??= this.find(strategy, symbol, name)), t, value);
+    };
+  }
+
+  private point(s: Open, t: number, value: number): void {
     const k = s.times.length;
     if (k > 0 && s.times[k - 1] === t) {
       s.values[k - 1] = value;

@@ -170,7 +170,7 @@ function backtestKernel(o: HarnessOptions, p: BacktestKernelPorts): TradingKerne
       retainFinal: BACKTEST_RETAINED_ORDERS,
       keepRetiredOwners: true,
       keepOwners: true,
-      plot: (strategy, symbol, name, value) => p.plots.add(strategy, symbol, name, value),
+      plot: (strategy, symbol, name) => p.plots.open(strategy, symbol, name),
       gate: warmupGate(p.clock, o.fromMs),
       kv: memoryKv(),
     },

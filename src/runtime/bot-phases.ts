@@ -196,7 +196,7 @@ function botKernel(
       // Brackets are kept in the journal; final orders too, so memory stays flat over weeks.
       bracketStore: journalBracketStore(journal),
       retainFinal: 1_000,
-      plot: (strategy, symbol, name, value) => plots.add(strategy, symbol, name, value),
+      plot: (strategy, symbol, name) => plots.open(strategy, symbol, name),
     },
     { config, instances },
   );

@@ -35,7 +35,12 @@ export class PlotRing {
     return this.declared.get(strategy) ?? { specs: {}, markets: [] };
   }
 
-  /** The kernel's PlotSink. */
+  /** The kernel's PlotSink: one series' points from now on. */
+  open(strategy: string, symbol: string, name: string): (value: number) => void {
+    return (value) => this.add(strategy, symbol, name, value);
+  }
+
+  /** A point of a series now. */
   add(strategy: string, symbol: string, name: string, value: number): void {
     const bySymbol = this.series.get(strategy) ?? new Map<string, Map<string, PlotPoint[]>>();
     this.series.set(strategy, bySymbol);

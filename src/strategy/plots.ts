@@ -17,8 +17,22 @@ export interface PlotSpec {
 
 export type PlotSpecs = Readonly<Record<string, PlotSpec>>;
 
-/** Where `ctx.plot` values go: the mode's collector (a backtest's), with the market they belong to. */
-export type PlotSink = (strategy: string, symbol: string, name: string, value: number) => void;
+/**
+ * Where `ctx.plot` values go: the mode's collector (a backtest's, a live run's ring). `ctx.plot` opens
+ * each series (strategy, market, declared name) once and then hands it every value.
+ */
+export type PlotSink = (strategy: string, symbol: string, name: string) => (value: number) => void;
+
+/** A series `ctx.plot` has drawn: the arguments it was called with and where its values go. */
+interface OpenedPlot {
+  name: string;
+  symbol: string | undefined;
+  to: (value: number) => void;
+}
+
+/** Series a plotter keeps at hand (a strategy draws a few, every candle); more are looked up again. */
+const OPENED = 32;
+const dropped = (): void => undefined;
 
 const NAME = /^[A-Za-z_][A-Za-z0-9_.-]*$/;
 
@@ -60,14 +74,20 @@ export function plotter(o: {
 }): (name: string, value: number, symbol?: string) => void {
   const declared = o.plots ?? {};
   const names = Object.keys(declared);
-  return (name, value, symbol) => {
+  const sink = o.sink;
+  const opened: OpenedPlot[] = [];
+  // Checked in full the first time a name and market are drawn; then found here by identity.
+  const valueCheck = (name: string, value: unknown): void => {
+    if (typeof value !== 'number')
+      throw new Error(`ctx.plot(${JSON.stringify(name)}, ${JSON.stringify(value)}): the value must be a number (NaN leaves a gap)`);
+  };
+  const open = (name: string, value: unknown, symbol: string | undefined): ((value: number) => void) => {
     if (typeof name !== 'string' || !Object.prototype.hasOwnProperty.call(declared, name)) {
       throw new Error(
         `ctx.plot(${JSON.stringify(name)}): not declared in the strategy's plots (${names.length > 0 ? `declared: ${names.join(', ')}` : 'it declares none'}); add it to defineStrategy({ plots: { ${typeof name === 'string' ? name : 'name'}: { pane: 'price' } } })`,
       );
     }
-    if (typeof value !== 'number')
-      throw new Error(`ctx.plot(${JSON.stringify(name)}, ${JSON.stringify(value)}): the value must be a number (NaN leaves a gap)`);
+    valueCheck(name, value);
     let sym = symbol;
     if (sym === undefined) {
       if (o.markets.length !== 1)
@@ -80,6 +100,19 @@ export function plotter(o: {
         `ctx.plot(${JSON.stringify(name)}, value, ${JSON.stringify(sym)}): strategy ${o.strategy} does not trade ${sym} (markets: ${o.markets.join(', ')})`,
       );
     }
-    o.sink?.(o.strategy, sym, name, value);
+    const to = sink ? sink(o.strategy, sym, name) : dropped;
+    if (opened.length < OPENED) opened.push({ name, symbol, to });
+    return to;
+  };
+  return (name, value, symbol) => {
+    for (let i = 0; i < opened.length; i++) {
+      const p = opened[i]!;
+      if (p.name === name && p.symbol === symbol) {
+        valueCheck(name, value);
+        p.to(value);
+        return;
+      }
+    }
+    open(name, value, symbol)(value);
   };
 }

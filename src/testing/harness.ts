@@ -166,7 +166,7 @@ export function harness(def: AnyStrategyDefinition, opts: HarnessOptions): Harne
       strategy: 'test',
       plots: def.plots,
       markets: opts.markets,
-      sink: (_s, symbol, name, value) => void plots.push({ name, symbol, value, time: clock.now() }),
+      sink: (_s, symbol, name) => (value) => void plots.push({ name, symbol, value, time: clock.now() }),
     }),
   };
   const created = def.create(ctx);

@@ -49,4 +49,14 @@ describe('plots', () => {
     h.ctx.plot('x', 2, 'ETHUSDT');
     expect(h.plots.map((p) => [p.symbol, p.value])).toEqual([['ETHUSDT', 2]]);
   });
+
+  it('keeps every point of every series, also past the series ctx.plot keeps at hand', () => {
+    const names = Array.from({ length: 40 }, (_, i) => `s${i}`);
+    const def = defineStrategy({ ...base, name: 'p', plots: Object.fromEntries(names.map((n) => [n, {}])) });
+    const h = harness(def, { markets: ['BTCUSDT', 'ETHUSDT'] });
+    for (let round = 0; round < 2; round++) for (const [i, n] of names.entries()) h.ctx.plot(n, i + round, i % 2 ? 'ETHUSDT' : 'BTCUSDT');
+    expect(h.plots).toHaveLength(80);
+    expect(h.plots.slice(40).map((p) => [p.name, p.symbol, p.value])).toEqual(names.map((n, i) => [n, i % 2 ? 'ETHUSDT' : 'BTCUSDT', i + 1]));
+    expect(() => h.ctx.plot('s39', Number.NaN, 'XRPUSDT')).toThrow('strategy test does not trade XRPUSDT');
+  });
 });

@@ -148,7 +148,7 @@ export async function runBookBacktest(config: MizanConfig, opts: BacktestOptions
       retainFinal: BACKTEST_RETAINED_ORDERS,
       keepRetiredOwners: true,
       keepOwners: true,
-      plot: (strategy, symbol, name, value) => plots.add(strategy, symbol, name, value),
+      plot: (strategy, symbol, name) => plots.open(strategy, symbol, name),
       gate: warmupGate(clock, fromMs),
       kv: memoryKv(),
       sleep: (ms) => time.sleep(ms),
