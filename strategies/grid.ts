@@ -48,6 +48,16 @@ export default defineStrategy({
         .openOrders(symbol)
         .filter((o) => o.side === 'SELL' && isGrid(o.tag))
         .reduce((a, o) => a.minus(o.quantity.minus(o.filled)), held);
+    /**
+     * Whether `q` coins of a market are dust: a sell of them at `price` is one the exchange refuses
+     * (below its minimum quantity once rounded down to its step, or below its minimum notional). A
+     * fee taken in the coin leaves such a remainder; it is never offered and does not count as held.
+     */
+    const dust = (symbol: string, q: Decimal, price: Decimal): boolean => {
+      const m = ctx.market(symbol);
+      const r = q.toDecimalPlaces(m.quantityPrecision, Decimal.ROUND_DOWN);
+      return !r.gt(0) || r.lt(m.minQty) || r.mul(price).lt(m.minNotional);
+    };
     const rebuild = (atStart: boolean, symbols: readonly string[] = ctx.markets): Draft[] => {
       const out: Draft[] = [];
       for (const symbol of symbols) {
@@ -55,9 +65,11 @@ export default defineStrategy({
         if (mine.length > 0) placed.add(symbol);
         const pos = ctx.position(symbol);
         if (!pos || !pos.quantity.gt(0)) continue;
+        const price = pos.avgPrice.mul(1 + step);
+        if (dust(symbol, pos.quantity, price)) continue;
         if (atStart) placed.add(symbol);
         const left = uncovered(symbol, pos.quantity);
-        if (left.gt(0) && pos.avgPrice.gt(0)) out.push(limit('SELL', symbol, qty(left), pos.avgPrice.mul(1 + step), { tag: 'grid-sell' }));
+        if (left.gt(0) && pos.avgPrice.gt(0) && !dust(symbol, left, price)) out.push(limit('SELL', symbol, qty(left), price, { tag: 'grid-sell' }));
       }
       return out;
     };
@@ -68,7 +80,8 @@ export default defineStrategy({
      */
     const repair = (symbol: string): Draft[] => {
       repairAt.delete(symbol);
-      const held = ctx.position(symbol)?.quantity.gt(0) ?? false;
+      const pos = ctx.position(symbol);
+      const held = pos !== undefined && pos.quantity.gt(0) && !dust(symbol, pos.quantity, pos.avgPrice.mul(1 + step));
       if (!held && !pending.has(symbol) && !ctx.openOrders(symbol).some((o) => isGrid(o.tag))) placed.delete(symbol);
       return rebuild(false, [symbol]);
     };
@@ -150,8 +163,9 @@ export default defineStrategy({
           // A fee taken in the base asset leaves less than the filled quantity: sell what this buy
           // left, the coins held that no open grid sell covers yet (never more than it bought).
           const q = Decimal.min(o.filled, uncovered(o.symbol, ctx.position(o.symbol)?.quantity ?? o.filled));
-          if (q.lte(0)) return;
-          return limit('SELL', o.symbol, qty(q), o.avgPrice.mul(1 + step), { tag: 'grid-sell' });
+          const price = o.avgPrice.mul(1 + step);
+          if (q.lte(0) || dust(o.symbol, q, price)) return;
+          return limit('SELL', o.symbol, qty(q), price, { tag: 'grid-sell' });
         }
         return limit('BUY', o.symbol, quote(ctx.params.orderQuote), o.avgPrice.mul(1 - step), { tag: 'grid-rebuy' });
       },

@@ -17,7 +17,7 @@
  *   expect(out[0]).toMatchObject({ kind: 'order', side: 'BUY' });
  */
 import { ManualClock } from '../core/clock.js';
-import { d, Decimal, type DecimalInput } from '../core/decimal.js';
+import { d, Decimal, incrementFromDecimals, type DecimalInput } from '../core/decimal.js';
 import { silentLogger } from '../core/logger.js';
 import type { BookLevel, Side } from '../core/types/market.js';
 import { Bar } from '../strategy/bar.js';
@@ -71,6 +71,23 @@ export interface HarnessOptions {
   candles?: number[];
   /** Candles kept per window (default 500, as the bot). */
   candleCapacity?: number;
+  /**
+   * A market's trading rules as `ctx.market(symbol)` gives them (default: steps of 1e-8, no minimums,
+   * fees 0.2 %): e.g. `{ BTCUSDT: { minQty: '0.0001', minNotional: 5, quantityPrecision: 6 } }` to
+   * test what a strategy does with an amount the exchange would refuse (dust).
+   */
+  marketRules?: Record<string, MarketRules>;
+}
+
+/** The rules of a market in the harness; quantity and price steps follow their precisions (decimal places). */
+export interface MarketRules {
+  quantityPrecision?: number;
+  pricePrecision?: number;
+  minQty?: DecimalInput;
+  maxQty?: DecimalInput;
+  minNotional?: DecimalInput;
+  makerFee?: DecimalInput;
+  takerFee?: DecimalInput;
 }
 
 export function harness(def: AnyStrategyDefinition, opts: HarnessOptions): Harness {
@@ -135,22 +152,25 @@ export function harness(def: AnyStrategyDefinition, opts: HarnessOptions): Harne
     log: silentLogger,
     state: { get: (k) => kv.get(k) as never, set: (k, v) => void kv.set(k, v), delete: (k) => void kv.delete(k) },
     now: () => clock.now(),
-    // A market with fine steps and no minimums: base = the symbol without its USDT/TMN quote.
+    // A market with fine steps and no minimums unless marketRules says otherwise: base = the symbol without its USDT/TMN quote.
     market: (symbol) => {
       const quote = symbol.endsWith('TMN') ? 'TMN' : 'USDT';
-      const z = d(0);
+      const r = opts.marketRules?.[symbol] ?? {};
+      const qp = r.quantityPrecision ?? 8;
+      const pp = r.pricePrecision ?? 8;
       return {
         symbol,
         base: symbol.slice(0, -quote.length),
         quote,
-        qtyStep: d('1e-8'),
-        priceTick: d('1e-8'),
-        quantityPrecision: 8,
-        pricePrecision: 8,
-        minQty: z,
-        minNotional: z,
-        makerFee: d('0.002'),
-        takerFee: d('0.002'),
+        qtyStep: incrementFromDecimals(qp),
+        priceTick: incrementFromDecimals(pp),
+        quantityPrecision: qp,
+        pricePrecision: pp,
+        minQty: d(r.minQty ?? 0),
+        ...(r.maxQty !== undefined ? { maxQty: d(r.maxQty) } : {}),
+        minNotional: d(r.minNotional ?? 0),
+        makerFee: d(r.makerFee ?? '0.002'),
+        takerFee: d(r.takerFee ?? '0.002'),
       };
     },
     book: (symbol) => books.get(symbol),

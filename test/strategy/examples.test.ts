@@ -210,6 +210,41 @@ describe('grid', () => {
     h.clock.advance(1);
     expect(show(drafts(await h.handlers.onBook!('BTCUSDT', book)))).toEqual(['BUY LIMIT@99 grid-buy-1', 'BUY LIMIT@98 grid-buy-2']);
   });
+  it('leaves dust alone: no sell the exchange would refuse, and the ladder is laid again over it', async () => {
+    // Seen in a paper bot: a sell's fee left 0.00004 BTC (below the 0.0001 minimum). Every 30 s the
+    // grid sold it again, was denied and warned, and never laid its ladder again (coins were "held").
+    const rules = { BTCUSDT: { quantityPrecision: 6, minQty: '0.0001', minNotional: 5 } };
+    const h = harness(grid, { markets: ['BTCUSDT'], params: { levels: 1, spacingPct: 1, orderQuote: 20 }, marketRules: rules });
+    h.setPosition('BTCUSDT', '0.00004', '100');
+    expect(drafts(await h.handlers.onStart!())).toEqual([]);
+    const book = simpleBook('BTCUSDT', '99', '101');
+    expect(show(drafts(await h.handlers.onBook!('BTCUSDT', book)))).toEqual(['BUY LIMIT@99 grid-buy-1']);
+    const rung = { clientOrderId: 'r', strategy: 'test', symbol: 'BTCUSDT', side: 'BUY' as const, type: 'LIMIT', quantity: d('0.2') };
+    await h.handlers.onOrder!({ order: { ...rung, filled: d(0), state: 'open', createdAt: 0, tag: 'grid-buy-1' }, previous: 'pending' });
+    // The rung filled and its sell filled, leaving the dust; the rebuy is denied; after the wait the
+    // ladder comes back, with no sell of the dust.
+    const sold = {
+      clientOrderId: 's',
+      strategy: 'test',
+      symbol: 'BTCUSDT',
+      side: 'SELL' as const,
+      type: 'LIMIT',
+      quantity: d('0.2'),
+      filled: d('0.2'),
+      avgPrice: d(100),
+      state: 'filled' as const,
+      createdAt: 0,
+      tag: 'grid-sell',
+    };
+    const [rebuy] = drafts(await h.handlers.onOrder!({ order: sold, previous: 'open' }));
+    await h.handlers.onDenied!({ intent: { ...rebuy!, strategy: 'test' } as Intent, rule: 'balance', reason: 'not enough USDT' });
+    h.clock.advance(30_000);
+    expect(show(drafts(await h.handlers.onBook!('BTCUSDT', book)))).toEqual(['BUY LIMIT@99 grid-buy-1']);
+    // A buy that leaves only dust beyond what its sell covers gets no second sell.
+    const bought = { ...sold, clientOrderId: 'b', side: 'BUY' as const, quantity: d('0.2'), filled: d('0.2'), tag: 'grid-buy-1' };
+    h.setPosition('BTCUSDT', '0.20004', '100');
+    expect(show(drafts(await h.handlers.onOrder!({ order: bought, previous: 'open' })))).toEqual(['SELL LIMIT@101 grid-sell']);
+  });
   it('places nothing on an unhealthy book', async () => {
     const h = harness(grid, { markets: ['BTCUSDT'] });
     expect(drafts(await h.handlers.onBook!('BTCUSDT', simpleBook('BTCUSDT', '99', '101', false)))).toEqual([]);
