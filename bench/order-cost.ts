@@ -7,7 +7,7 @@
  * and emits nothing. Per order = (run with orders − run without) / orders placed, both runs in one
  * process, alternated A B A B after one warm-up pair, on the main thread's CPU time (wall time when
  * /proc is not there). Reported: the median of the per-pair estimates, their range, and the
- * target (10 µs). Writes bench/results/order-cost.json. Alone: node bin/run-ts.js bench/order-cost.ts [pairs]
+ * target (3 µs, issue #32). Writes bench/results/order-cost.json. Alone: node bin/run-ts.js bench/order-cost.ts [pairs]
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
@@ -21,7 +21,7 @@ import { mainThreadCpuMs, stitch } from './backtest.js';
 const here = dirname(fileURLToPath(import.meta.url));
 const REPO = resolve(here, '..');
 const CANDLES = 50_000;
-const TARGET_US = 10;
+const TARGET_US = 3;
 const FROM_SEC = Date.parse('2020-01-01T00:00:00Z') / 1000;
 
 const STRATEGY = `import { defineStrategy, market, qty, Decimal } from ${JSON.stringify(pathToFileURL(join(REPO, 'src/index.ts')).href)};
