@@ -91,7 +91,11 @@ logging: { level: warn, pretty: false }
 
 export const SMA = '  - { name: sma, strategy: sma-cross, markets: [BTCUSDT], resolution: "1", params: { fast: 10, slow: 30, fraction: 0.99 } }';
 
-/** A TypeScript strategy (importing `mizan`, as a user's does) that prints, at its first candle, the milliseconds since its process started; at the exit, the times of its last candle and of the exit. */
+/**
+ * A TypeScript strategy (importing `mizan`, as a user's does) that prints, at its first candle, the
+ * milliseconds since its process started (and the monotonic clock in µs, the clock of V8's CPU
+ * profiles); at the exit, the times of its last candle and of the exit.
+ */
 function writeProbe(dir: string): string {
   const file = join(dir, 'first-candle-probe.ts');
   writeFileSync(
@@ -107,7 +111,7 @@ export default defineStrategy({
     return {
       onCandle() {
         last = performance.now();
-        if (!seen) { seen = true; process.stderr.write('FIRST_CANDLE_MS ' + last.toFixed(1) + '\\n'); }
+        if (!seen) { seen = true; process.stderr.write('FIRST_CANDLE_MS ' + last.toFixed(1) + ' MONO_US ' + process.hrtime.bigint() / 1000n + '\\n'); }
       },
     };
   },
@@ -235,7 +239,9 @@ export async function run(pairs = Number(process.env.BENCH_E2E_PAIRS ?? 3)): Pro
     // Where that time goes: one more probe process on the bundled file, under V8's CPU profiler.
     const startProf = join(dir, 'start-prof');
     const profiled = timed(process.execPath, ['--cpu-prof', '--cpu-prof-dir', startProf, join(REPO, 'bin/mizan.js'), 'backtest', join(dir, 'probe-300s.yaml')]);
-    const startWhere = { firstCandleMs: Math.round(Number(/FIRST_CANDLE_MS ([\d.]+)/.exec(profiled.stderr)?.[1])), ...startBreakdown(startProf) };
+    const profiledFirst = /FIRST_CANDLE_MS ([\d.]+) MONO_US (\d+)/.exec(profiled.stderr);
+    if (!profiledFirst) throw new Error(`the profiled probe printed no first candle: ${profiled.stderr.slice(-1000)}`);
+    const startWhere = { firstCandleMs: Math.round(Number(profiledFirst[1])), ...startBreakdown(startProf, Number(profiledFirst[2])) };
 
     // node's own start in this environment: process start to the first line of a script.
     const floorScript = join(dir, 'floor.mjs');
@@ -376,7 +382,7 @@ process.stdout.write(JSON.stringify({ trades: run.result.summary.trades, top, ma
       sameTrades: peer.dir ? mizan.trades === peerResult.trades : mizan.trades === PEER_TRADES,
       noOrders1M: noOrders,
       startToFirstCandle: {
-        what: 'process start (performance.timeOrigin) to the first candle reaching a probe strategy (a .ts file; bundled5mJs: the same as a .js file), median of 3 processes (the first compiles the probe with esbuild, the others import the compiled copy from .mizan/cache/strategies/): on the bundled 5m file (10,999 rows, gzip) and on the 1M-row CSV (read included)',
+        what: 'process start (performance.timeOrigin) to the first candle reaching a probe strategy (a .ts file; bundled5mJs: the same as a .js file), median of 3 processes (the first compiles the probe with esbuild, the others import the compiled copy from .mizan/cache/strategies/): on the bundled 5m file (10,999 rows, gzip) and on the 1M-row CSV (read included); the targets: under 200 ms for the .js file, under 300 ms for the .ts one, on the bundled file',
         bundled5m: startSmall,
         bundled5mJs: startSmallJs,
         csv1M: start1M,
@@ -404,10 +410,11 @@ process.stdout.write(JSON.stringify({ trades: run.result.summary.trades, top, ma
       peakRssMB1M: maxRss || null,
       memoryByKind1M: memoryByKind,
       gc1M: { what: 'garbage collections in one 1M-candle mizan backtest (node --trace-gc-nvp): counts, bytes the scavenges promoted, their pauses', ...gc },
-      targets: { speedup: 10, startToFirstCandleMs: 200, readCsv1MMs: 300, peakRssMB: 150 },
+      targets: { speedup: 10, startToFirstCandleJsMs: 200, startToFirstCandleTsMs: 300, readCsv1MMs: 300, peakRssMB: 150 },
       met: {
         speedup: ratio !== null && ratio >= 10,
-        startToFirstCandle: startSmall.medianMs < 200,
+        startToFirstCandleJs: startSmallJs.medianMs < 200,
+        startToFirstCandleTs: startSmall.medianMs < 300,
         readCsv1M: median(freshReads) < 300,
         peakRss: maxRss > 0 && maxRss < 150,
       },

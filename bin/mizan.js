@@ -4,7 +4,6 @@
 // (src/runtime/strategy-compile.ts); mizan itself is plain JavaScript here.
 // In a checkout (src/ beside dist/), a build older than the sources is rebuilt first, so the command
 // never runs JavaScript older than the TypeScript it was built from.
-import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import v8 from 'node:v8';
@@ -27,6 +26,8 @@ if (existsSync(new URL('../src', import.meta.url)) && existsSync(staleCheck)) {
   const { buildIsStale } = await import(staleCheck.href);
   if (buildIsStale(root)) {
     process.stderr.write('mizan: building dist/ (the sources changed since the last build)...\n');
+    // node:child_process only then: it is not on the way of a current build to its command.
+    const { execFileSync } = await import('node:child_process');
     try {
       execFileSync(process.execPath, [fileURLToPath(new URL('../scripts/build.mjs', import.meta.url))], { cwd: root, stdio: ['ignore', 'inherit', 'inherit'] });
     } catch {

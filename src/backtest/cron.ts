@@ -7,7 +7,7 @@
  * match, as node-cron does). Times are local to the schedule's IANA time zone; a local time that
  * does not exist (a DST gap) is skipped, as node-cron does.
  */
-import cron from 'node-cron';
+import { nodeCron } from '../core/node-cron.js';
 
 type DayToken = number | string;
 
@@ -96,7 +96,7 @@ function offsetFn(timeZone: string): (ms: number) => number {
 
 /** Parse a cron expression (as the config accepts it) for a time zone. Throws on an invalid one. */
 export function cronSchedule(expression: string, timeZone = 'UTC'): CronSchedule {
-  const f = cron.parse(expression) as Fields;
+  const f = nodeCron().parse(expression) as Fields;
   const seconds = [...f.second].sort((a, b) => a - b);
   const minutes = [...f.minute].sort((a, b) => a - b);
   const hours = [...f.hour].sort((a, b) => a - b);

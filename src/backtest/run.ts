@@ -17,7 +17,6 @@ import { silentLogger } from '../core/logger.js';
 import type { MizanConfig } from '../config/schema.js';
 import { loadStrategyInstances } from '../runtime/strategy-loader.js';
 import { withParams } from './params-override.js';
-import { runBookBacktest } from './book/run.js';
 import { loadData } from './load.js';
 import { buildResult, harnessRecord, type BacktestResult } from './result.js';
 import { BACKTEST_ACCOUNT, buildHarness } from './setup.js';
@@ -57,7 +56,9 @@ export async function runBacktest(config: MizanConfig, opts: BacktestOptions = {
   const toMs = opts.to ?? bt.to;
   if (!(fromMs < toMs)) throw new Error(`backtest range is empty: from ${new Date(fromMs).toISOString()} is not before to ${new Date(toMs).toISOString()}`);
   if (bt.recordings.length > 0) {
-    // A recording (backtest.data kind: book): replayed through the market-data engine (book/run.ts).
+    // A recording (backtest.data kind: book): replayed through the market-data engine (book/run.ts),
+    // loaded only then (a candle backtest starts without the book engine's code).
+    const { runBookBacktest } = await import('./book/run.js');
     const r = await runBookBacktest(config, opts);
     return { result: r.result, series: r.series, candles: r.events };
   }

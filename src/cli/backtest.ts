@@ -10,32 +10,37 @@ import type { WallexRestClient } from '../exchange/rest/client.js';
 import type { MizanConfig } from '../config/schema.js';
 import type { MetricKey, MetricUnit } from '../backtest/metrics/index.js';
 
+type StartModule = typeof import('./backtest-start.js');
+/**
+ * What `mizan backtest` needs before its first candle (backtest-start.ts): the config loader, the
+ * logger, the run and the progress bar. The REST client (ky) only when the config fetches candles or
+ * reads the account's fees; the report's code after the run, and only with --out (the time to the
+ * first candle: docs/benchmarks.md, `e2e`).
+ */
+const importStart = (): Promise<StartModule> => import('./backtest-start.js');
+
 /** The commands' code, loaded when a command runs, not when `mizan` starts (mizan --help stays quick). */
-async function load() {
-  const [progress, configLoad, log, rest, fees, metrics, report, result, run, sweep, breakdowns] = await Promise.all([
-    import('cli-progress'),
-    import('../config/load.js'),
-    import('../runtime/logger.js'),
+async function load(loadStart: () => Promise<StartModule>) {
+  const [start, rest, metrics, report, result, sweep, breakdowns] = await Promise.all([
+    loadStart(),
     import('../exchange/rest/client.js'),
-    import('../backtest/account-fees.js'),
     import('../backtest/metrics/index.js'),
     import('../backtest/report-html.js'),
     import('../backtest/result.js'),
-    import('../backtest/run.js'),
     import('../backtest/sweep.js'),
     import('../backtest/breakdowns.js'),
   ]);
   const [objectives, constraint] = await Promise.all([import('../optimize/objectives.js'), import('../optimize/constraint.js')]);
   return {
-    cliProgress: progress.default,
-    loadConfig: configLoad.loadConfig,
-    createLogger: log.createLogger,
+    cliProgress: start.cliProgress,
+    loadConfig: start.loadConfig,
+    createLogger: start.createLogger,
     WallexRestClient: rest.WallexRestClient,
-    ...fees,
+    ...start.feesModule,
     ...metrics,
     ...report,
     ...result,
-    ...run,
+    ...start.runModule,
     ...sweep,
     paintFor: breakdowns.paintFor,
     parseObjective: objectives.parseObjective,
@@ -43,27 +48,6 @@ async function load() {
   };
 }
 
-/**
- * What `mizan backtest` needs before its first candle: the config loader, the logger, the run and the
- * progress bar. The REST client (ky) only when the config fetches candles or reads the account's fees;
- * the report's code after the run, and only with --out (the time to the first candle: docs/benchmarks.md, `e2e`).
- */
-async function loadBacktest() {
-  const [progress, configLoad, log, fees, run] = await Promise.all([
-    import('cli-progress'),
-    import('../config/load.js'),
-    import('../runtime/logger.js'),
-    import('../backtest/account-fees.js'),
-    import('../backtest/run.js'),
-  ]);
-  return {
-    cliProgress: progress.default,
-    loadConfig: configLoad.loadConfig,
-    createLogger: log.createLogger,
-    resolveAccountFees: fees.resolveAccountFees,
-    runBacktest: run.runBacktest,
-  };
-}
 type Loaded = Awaited<ReturnType<typeof load>>;
 
 export function parseTime(v: string, flag: string): number {
@@ -95,7 +79,12 @@ async function backtestConfig(m: Pick<Loaded, 'loadConfig'>, file: string): Prom
 
 const METRIC_NAMES = 'sharpe, sortino, calmar, return, cagr, profit-factor, expectancy, sqn, win-rate, drawdown';
 
-export function registerBacktestCommands(program: Command): void {
+/**
+ * `mizan backtest` and `mizan sweep` on `program`. `loadStart`: how the commands get backtest-start.ts
+ * (by default a dynamic import when a command runs; the bundled `mizan backtest` hands over its
+ * statically imported copy).
+ */
+export function registerBacktestCommands(program: Command, loadStart: () => Promise<StartModule> = importStart): void {
   program
     .command('backtest')
     .description('run the strategies of a config on historical candles')
@@ -106,7 +95,7 @@ export function registerBacktestCommands(program: Command): void {
     .option('--out <dir>', 'write result.json and report.html here')
     .option('--allow-errors', 'exit with code 0 even when a strategy handler threw (backtest.allowErrors)')
     .action(async (file: string, o: { from?: string; to?: string; data?: string; out?: string; allowErrors?: boolean }) => {
-      const m = await loadBacktest();
+      const m = await loadStart();
       const loaded = await backtestConfig(m, file);
       const rest = needsExchange(loaded) ? await import('../exchange/rest/client.js') : undefined;
       // fees: account: the account's rates, read once before the run (the key goes only into x-api-key).
@@ -115,7 +104,7 @@ export function registerBacktestCommands(program: Command): void {
       // stderr: stdout carries the summary. ctx.log, risk denials and handler errors reach it.
       // Each line carries the simulated time it was written at (`at`), once the run's clock exists.
       let simClock: { now(): number } | undefined;
-      const [{ configSecrets }, { scrub }] = await Promise.all([import('../runtime/secrets.js'), import('../core/scrub.js')]);
+      const { configSecrets, scrub } = m;
       const secrets = configSecrets(config);
       const logger = m.createLogger({
         mixin: () => (simClock ? { at: new Date(simClock.now()).toISOString() } : {}),
@@ -199,7 +188,7 @@ export function registerBacktestCommands(program: Command): void {
     )
     .option('--out <file>', 'CSV of every run', 'sweep.csv')
     .action(async (file: string, o: { param: string[]; metric: string; constraint: string[]; workers?: string; queue?: string; out: string }) => {
-      const m = await load();
+      const m = await load(loadStart);
       const workers = o.workers === undefined ? undefined : m.parseWorkers(o.workers);
       if (workers !== undefined && o.queue !== undefined)
         throw new Error('--workers and --queue: choose one (with --queue, each `mizan worker` has its own --concurrency)');

@@ -7,7 +7,7 @@
  *   accounts:
  *     "prop:123": { apiKeyEnv: WALLEX_PROP_123_KEY }
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { describeValue } from './issues.js';
 
 const PROP_ACCOUNT_RE = /^prop:[A-Za-z0-9_-]+$/;

@@ -2,8 +2,8 @@
  * Field schemas shared by the configuration sections. Custom messages are predicates ("is not a
  * number ..."): the issue formatter puts the offending value in front of them.
  */
-import { z } from 'zod';
-import cron from 'node-cron';
+import * as z from 'zod';
+import { nodeCron } from '../core/node-cron.js';
 import { Decimal, toDecimal } from '../core/decimal.js';
 import { RESOLUTIONS } from '../core/types/market.js';
 
@@ -99,7 +99,7 @@ export function resolutionToSeconds(res: string): number {
 export function cronExpr() {
   return z
     .string({ error: 'is not a cron expression (a string of 5 or 6 fields, e.g. "*/5 * * * *")' })
-    .refine((s) => cron.validate(s), { error: 'is not a valid cron expression (5 or 6 fields, e.g. "*/5 * * * *")' })
+    .refine((s) => nodeCron().validate(s), { error: 'is not a valid cron expression (5 or 6 fields, e.g. "*/5 * * * *")' })
     .describe('Cron expression (5 fields, or 6 with seconds first), e.g. "0 */6 * * *"');
 }
 

@@ -5,7 +5,7 @@
  */
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import { z } from 'zod';
+import * as z from 'zod';
 import { configSchema } from './schema.js';
 
 export function buildJsonSchema(): Record<string, unknown> {

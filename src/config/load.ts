@@ -108,7 +108,9 @@ export function inspectConfig(text: string, opts: ConfigOptions = {}): ConfigIns
     };
   }
   const sub = substituteEnv(original, opts.env ?? process.env);
-  const parsed = configSchema.safeParse(sub.value, { error: () => DEFAULT_MESSAGE });
+  // jitless: zod's compiled object parsers pay off from the second parse of a schema; a config is
+  // parsed once per process, and compiling them cost more than the parse (the time to the first candle).
+  const parsed = configSchema.safeParse(sub.value, { error: () => DEFAULT_MESSAGE, jitless: true });
   const envPaths = new Set([...sub.issues.map((i) => i.path), ...read.reported]);
   const issues: ConfigIssue[] = [...read.issues, ...sub.issues];
   if (!parsed.success) {

@@ -4,7 +4,7 @@
  * URL, header values of a JSON webhook) are environment references (checks.ts refuses literals).
  * Backtests send none.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { positiveInt, timeZone } from './fields.js';
 
 const NOTIFY_FORMATS = ['json', 'telegram', 'discord'] as const;

@@ -2,7 +2,7 @@
  * Risk section: limits (global, and the same shape per strategy), protections (circuit breakers)
  * and the margin monitor. Percentages are plain numbers (2 means 2%); amounts are Decimal.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { money, pct, positiveInt, symbolMap } from './fields.js';
 
 const orderRateShape = {

@@ -3,7 +3,7 @@
  * listens, its tokens (environment references), the browser origins it answers, whether it trusts a
  * reverse proxy's X-Forwarded-For, and its connection limits.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { DEFAULT_SERVER_LIMITS, DEFAULT_SERVER_PORT } from './defaults.js';
 
 const serverToken = (description: string) =>

@@ -2,7 +2,7 @@
  * The configuration's definitions (zod 4). The same definitions validate files and generate the
  * JSON Schema in config/schema.json (io: 'input', so editors see what may be written).
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import type { Decimal } from 'decimal.js';
 import { cronExpr, filePath, instant, money, pct, positiveInt, resolution, symbol, symbolMap, timeZone } from './fields.js';
 import { riskSchema, strategyRiskLimitsSchema } from './schema-risk.js';

@@ -3,7 +3,7 @@
  * "did you mean" for unknown keys. Custom messages in the definitions are predicates ("is not a
  * valid cron expression ..."), printed after the value; zod's own issues get messages built here.
  */
-import type { z } from 'zod';
+import type * as z from 'zod';
 import type { ConfigIssue, PathSegment } from './issues.js';
 import { describeValue, didYouMean, formatPath, isSecretPath } from './issues.js';
 

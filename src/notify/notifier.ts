@@ -11,7 +11,7 @@
  * which send in the background: a slow or dead receiver never delays trading.
  */
 import { randomUUID } from 'node:crypto';
-import cron from 'node-cron';
+import { nodeCron } from '../core/node-cron.js';
 import type { Logger } from '../core/logger.js';
 import type { NotificationsConfig, NotifyEvent } from '../config/schema-notify.js';
 import { NOTIFY_EVENTS } from '../config/schema-notify.js';
@@ -299,7 +299,7 @@ export function startNotifier(bot: BotParts, cfg: NotificationsConfig, o: Notifi
   // ------------------------------------------------------------------------------ daily summary
   if (cfg.dailySummary && wanted('dailySummary')) {
     const [h, m, s = '0'] = cfg.dailySummary.at.split(':');
-    const task = cron.schedule(`${Number(s)} ${Number(m)} ${Number(h)} * * *`, () => summary(), {
+    const task = nodeCron().schedule(`${Number(s)} ${Number(m)} ${Number(h)} * * *`, () => summary(), {
       timezone: cfg.dailySummary.timezone,
       name: 'mizan-notify-summary',
     });

@@ -7,8 +7,11 @@
  * `file` (the config's `logging.file`) also appends every line as JSON to that file, whatever the
  * terminal shows. A key appears once per line: a child's bindings replace the parent's of the same
  * name (pino would print both), and a field of a log call that repeats a binding is printed once.
+ *
+ * pino (and pino-pretty) are loaded at the first line the level lets through, not when the logger is
+ * made: a backtest logging at `warn` that writes no line never loads them (its time to the first candle).
  */
-import { pino, type DestinationStream, type Logger as PinoLogger } from 'pino';
+import type { DestinationStream, Logger as PinoLogger } from 'pino';
 import { createRequire } from 'node:module';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
@@ -70,6 +73,26 @@ class ScrubbingStream {
 }
 
 type Bindings = Record<string, unknown>;
+type Level = 'trace' | 'debug' | 'info' | 'warn' | 'error' | 'fatal';
+const noop: LogFn = () => {};
+
+/** pino's level values: a call below the logger's level is a no-op, as pino makes it. */
+const LEVEL_VALUES: Record<LogLevel, number> = { trace: 10, debug: 20, info: 30, warn: 40, error: 50, fatal: 60, silent: Infinity };
+
+const requireHere = createRequire(import.meta.url);
+type PinoModule = typeof import('pino');
+let pinoModule: PinoModule | undefined;
+/** pino itself, loaded on first use (synchronously: a log call writes its line before it returns). */
+const loadPino = (): PinoModule => (pinoModule ??= requireHere('pino') as PinoModule);
+
+/** The root pino logger, built at the first line written (`make`), and its children by bindings. */
+class LazyRoot {
+  private root: PinoLogger | undefined;
+  constructor(private readonly make: () => PinoLogger) {}
+  get(): PinoLogger {
+    return (this.root ??= this.make());
+  }
+}
 
 /**
  * pino behind the Logger contract, with bindings kept as one map: `child()` merges into it and builds
@@ -85,9 +108,11 @@ class BoundLogger implements Logger {
   readonly fatal: LogFn;
   private readonly keys: string[];
 
+  private pino: PinoLogger | undefined;
+
   constructor(
-    private readonly root: PinoLogger,
-    private readonly p: PinoLogger,
+    private readonly root: LazyRoot,
+    private readonly threshold: number,
     private readonly bindings: Bindings,
   ) {
     this.keys = Object.keys(bindings);
@@ -99,7 +124,13 @@ class BoundLogger implements Logger {
     this.fatal = this.method('fatal');
   }
 
-  private method(level: 'trace' | 'debug' | 'info' | 'warn' | 'error' | 'fatal'): LogFn {
+  /** This logger's pino logger: the root's child with these bindings (the root itself without any). */
+  private get p(): PinoLogger {
+    return (this.pino ??= this.keys.length === 0 ? this.root.get() : this.root.get().child(this.bindings));
+  }
+
+  private method(level: Level): LogFn {
+    if (LEVEL_VALUES[level] < this.threshold) return noop;
     const fn = (objOrMsg: object | string, msg?: string): void => {
       if (typeof objOrMsg === 'string' || this.keys.length === 0) {
         if (typeof objOrMsg === 'string') this.p[level](objOrMsg);
@@ -120,7 +151,7 @@ class BoundLogger implements Logger {
         if (!(k in this.bindings)) rest[k] = v;
         else if (this.bindings[k] !== v) changed[k] = v;
       }
-      const target = Object.keys(changed).length ? this.root.child({ ...this.bindings, ...changed }) : this.p;
+      const target = Object.keys(changed).length ? this.root.get().child({ ...this.bindings, ...changed }) : this.p;
       if (o instanceof Error) target[level](o, msg);
       else target[level](rest, msg);
     };
@@ -131,8 +162,7 @@ class BoundLogger implements Logger {
     let same = true;
     for (const [k, v] of Object.entries(bindings)) if (this.bindings[k] !== v) same = false;
     if (same) return this;
-    const merged = { ...this.bindings, ...bindings };
-    return new BoundLogger(this.root, this.root.child(merged), merged);
+    return new BoundLogger(this.root, this.threshold, { ...this.bindings, ...bindings });
   }
 }
 
@@ -140,35 +170,39 @@ export function createLogger(opts: LoggerOptions = {}): Logger {
   const secrets = (opts.secrets ?? []).filter((s) => s.length >= 6);
   const dest = opts.destination ?? process.stdout;
   const pretty = opts.pretty === undefined || opts.pretty === 'auto' ? Boolean((dest as NodeJS.WriteStream).isTTY) : opts.pretty;
-  let target: NodeJS.WritableStream = dest;
-  if (pretty) {
-    const require = createRequire(import.meta.url);
-    const prettyFactory = require('pino-pretty') as (o: Record<string, unknown>) => NodeJS.WritableStream;
-    const colorize = (dest as NodeJS.WriteStream).isTTY === true && !process.env.NO_COLOR;
-    target = prettyFactory({ destination: dest, colorize, translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname', sync: true });
-  }
-  const targets = [target];
+  const level = opts.level ?? 'info';
+  // pino's own check, made now (pino itself is built at the first line).
+  if (!Object.hasOwn(LEVEL_VALUES, level)) throw Error('unknown level ' + level);
+  let file: NodeJS.WritableStream | undefined;
   if (opts.file !== undefined) {
     try {
       mkdirSync(dirname(opts.file), { recursive: true });
       // Synchronous appends: a line is in the file when the call returns, also when the process exits next.
-      targets.push(pino.destination({ dest: opts.file, sync: true, append: true }) as unknown as NodeJS.WritableStream);
+      file = loadPino().destination({ dest: opts.file, sync: true, append: true }) as unknown as NodeJS.WritableStream;
     } catch (err) {
       throw new Error(`logging.file: cannot write ${opts.file} (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`);
     }
   }
-  const stream = new ScrubbingStream(targets, secrets, opts.tap) as unknown as DestinationStream;
-  const root = pino(
-    {
-      name: opts.name ?? 'mizan',
-      level: opts.level ?? 'info',
-      redact: { paths: REDACT_PATHS, censor: '[REDACTED]' },
-      base: undefined,
-      ...(opts.mixin ? { mixin: opts.mixin } : {}),
-    },
-    stream,
-  );
-  return new BoundLogger(root, root, {});
+  const root = new LazyRoot(() => {
+    let target: NodeJS.WritableStream = dest;
+    if (pretty) {
+      const prettyFactory = requireHere('pino-pretty') as (o: Record<string, unknown>) => NodeJS.WritableStream;
+      const colorize = (dest as NodeJS.WriteStream).isTTY === true && !process.env.NO_COLOR;
+      target = prettyFactory({ destination: dest, colorize, translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname', sync: true });
+    }
+    const stream = new ScrubbingStream(file ? [target, file] : [target], secrets, opts.tap) as unknown as DestinationStream;
+    return loadPino().pino(
+      {
+        name: opts.name ?? 'mizan',
+        level,
+        redact: { paths: REDACT_PATHS, censor: '[REDACTED]' },
+        base: undefined,
+        ...(opts.mixin ? { mixin: opts.mixin } : {}),
+      },
+      stream,
+    );
+  });
+  return new BoundLogger(root, LEVEL_VALUES[level], {});
 }
 
 /**

@@ -2,7 +2,7 @@
  * Cron schedules of strategies (node-cron, with time zones). A tick is skipped, not queued, while
  * the previous one is still being handled: no overlapping runs.
  */
-import cron from 'node-cron';
+import { nodeCron } from '../core/node-cron.js';
 import type { Logger } from '../core/logger.js';
 import type { MizanConfig } from '../config/schema.js';
 import type { TradingCore } from '../kernel/trading-core.js';
@@ -12,7 +12,7 @@ export function startSchedules(config: MizanConfig, core: TradingCore, logger: L
   for (const s of config.strategies) {
     if (!s.schedule) continue;
     let running = false;
-    const task = cron.schedule(
+    const task = nodeCron().schedule(
       s.schedule.cron,
       async () => {
         if (running) {

@@ -25,7 +25,7 @@ import { createServer } from 'node:net';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import websocket from '@fastify/websocket';
 import type { WebSocket } from 'ws';
-import { z } from 'zod';
+import * as z from 'zod';
 import type { Logger } from '../core/logger.js';
 import { DEFAULT_SERVER_LIMITS } from '../config/defaults.js';
 import { scrub } from '../runtime/logger.js';
