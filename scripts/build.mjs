@@ -54,22 +54,6 @@ const ownUrl = {
     });
   },
 };
-// commander requires node:child_process at its top for one use: running an executable subcommand
-// (`git-style` commands mizan does not have). Bundled, that require is made at that use, so a command
-// does not load node:child_process (a few milliseconds of node's own modules) on its way to its work.
-const lazyChildProcess = {
-  name: 'commander-lazy-child-process',
-  setup(b) {
-    b.onLoad({ filter: /[\\/]node_modules[\\/]commander[\\/]lib[\\/]command\.js$/ }, (a) => {
-      const text = readFileSync(a.path, 'utf8');
-      const eager = "const childProcess = require('node:child_process');";
-      if (!text.includes(eager) || (text.match(/childProcess\.(\w+)/g) ?? []).some((m) => m !== 'childProcess.spawn')) {
-        throw new Error(`${a.path}: not the commander this build knows (its child_process use changed)`);
-      }
-      return { contents: text.replace(eager, "const childProcess = { spawn: (...args) => require('node:child_process').spawn(...args) };"), loader: 'js' };
-    });
-  },
-};
 const INLINED = new Set(['zod', 'yaml', 'commander', 'cli-progress']);
 rmSync(bundleDir, { recursive: true, force: true });
 const strategyEntries = readdirSync(join(dist, 'strategies'))
@@ -92,7 +76,7 @@ await build({
   // The CommonJS packages bundled in (commander, cli-progress) require() node's own modules.
   banner: { js: "import { createRequire as __mizanRequire } from 'node:module'; const require = __mizanRequire(import.meta.url);" },
   logLevel: 'warning',
-  plugins: [ownUrl, lazyChildProcess],
+  plugins: [ownUrl],
 });
 
 // Stamp: test/support/build-dist.ts rebuilds before a test run when a source is newer than this.
