@@ -7,18 +7,19 @@
  * Map. A full-depth capture holds thousands of levels per side and changes ~46 of them a diff; with
  * level objects in the sorted array, each insertion and removal moved object pointers under the
  * garbage collector's write barrier, and the book was the largest cost of replaying a capture.
+ * The best price is last, where the changes are: kept best first, every change near the top moved
+ * the whole side.
  */
 import type { RawLevel } from './types.js';
 
-interface Level {
-  price: string;
-  qty: string;
-}
-
 export class BookSide {
-  /** Prices, best first: bids descending, asks ascending. */
+  /**
+   * Prices, best last: bids ascending, asks descending. Diffs change levels near the best price,
+   * so the levels an insertion or removal moves are the few better ones, not the whole side.
+   */
   private readonly prices: number[] = [];
-  private readonly levels = new Map<number, Level>();
+  /** Each price's `[price, quantity]` strings, as given: a level that did not change is the same array in every `top`. */
+  private readonly levels = new Map<number, RawLevel>();
   /** bids: descending prices; asks: ascending. */
   constructor(readonly descending: boolean) {}
 
@@ -31,7 +32,7 @@ export class BookSide {
     this.levels.clear();
   }
 
-  /** Index of the first price not better than `p` (where `p` is or would go). */
+  /** Index of the first price not worse than `p` (where `p` is or would go). */
   private find(p: number): number {
     const prices = this.prices;
     let lo = 0;
@@ -39,13 +40,13 @@ export class BookSide {
     if (this.descending) {
       while (lo < hi) {
         const mid = (lo + hi) >>> 1;
-        if (prices[mid]! > p) lo = mid + 1;
+        if (prices[mid]! < p) lo = mid + 1;
         else hi = mid;
       }
     } else {
       while (lo < hi) {
         const mid = (lo + hi) >>> 1;
-        if (prices[mid]! < p) lo = mid + 1;
+        if (prices[mid]! > p) lo = mid + 1;
         else hi = mid;
       }
     }
@@ -58,37 +59,34 @@ export class BookSide {
     if (!Number.isFinite(p)) throw new RangeError(`book level price ${JSON.stringify(price)} is not a number`);
     const q = Number(qty);
     if (!Number.isFinite(q) || q < 0) throw new RangeError(`book level quantity ${JSON.stringify(qty)} at ${price} is not a valid quantity`);
-    const level = this.levels.get(p);
+    const known = this.levels.has(p);
     if (q === 0) {
-      if (level !== undefined) {
+      if (known) {
         this.levels.delete(p);
         this.prices.splice(this.find(p), 1);
       }
-    } else if (level !== undefined) {
-      level.qty = qty;
-      level.price = price;
     } else {
-      this.levels.set(p, { price, qty });
-      this.prices.splice(this.find(p), 0, p);
+      this.levels.set(p, [price, qty]);
+      if (!known) this.prices.splice(this.find(p), 0, p);
     }
   }
 
   best(): number | undefined {
-    return this.prices[0];
+    const n = this.prices.length;
+    return n > 0 ? this.prices[n - 1] : undefined;
   }
 
   /** Quantity string at a price, or undefined. */
   at(price: string): string | undefined {
-    return this.levels.get(Number(price))?.qty;
+    return this.levels.get(Number(price))?.[1];
   }
 
+  /** The best `n` levels, best first. */
   top(n: number): RawLevel[] {
+    const prices = this.prices;
+    const end = prices.length - Math.min(n, prices.length);
     const out: RawLevel[] = [];
-    const m = Math.min(n, this.prices.length);
-    for (let i = 0; i < m; i++) {
-      const l = this.levels.get(this.prices[i]!)!;
-      out.push([l.price, l.qty]);
-    }
+    for (let i = prices.length - 1; i >= end; i--) out.push(this.levels.get(prices[i]!)!);
     return out;
   }
 }
