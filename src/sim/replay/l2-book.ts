@@ -10,7 +10,14 @@
  * The best price is last, where the changes are: kept best first, every change near the top moved
  * the whole side.
  */
+import { parseDecimalString } from '../../market/fast-parse.js';
 import type { RawLevel } from './types.js';
+
+/** `Number(s)`: a plain decimal string without allocating (the same double), anything else by Number. */
+function toNumber(s: string): number {
+  const v = parseDecimalString(s);
+  return Number.isNaN(v) ? Number(s) : v;
+}
 
 export class BookSide {
   /**
@@ -55,19 +62,17 @@ export class BookSide {
 
   /** Set a level; a zero quantity removes it. */
   set(price: string, qty: string): void {
-    const p = Number(price);
+    const p = toNumber(price);
     if (!Number.isFinite(p)) throw new RangeError(`book level price ${JSON.stringify(price)} is not a number`);
-    const q = Number(qty);
+    const q = toNumber(qty);
     if (!Number.isFinite(q) || q < 0) throw new RangeError(`book level quantity ${JSON.stringify(qty)} at ${price} is not a valid quantity`);
-    const known = this.levels.has(p);
+    const levels = this.levels;
     if (q === 0) {
-      if (known) {
-        this.levels.delete(p);
-        this.prices.splice(this.find(p), 1);
-      }
+      if (levels.delete(p)) this.prices.splice(this.find(p), 1);
     } else {
-      this.levels.set(p, [price, qty]);
-      if (!known) this.prices.splice(this.find(p), 0, p);
+      const n = levels.size;
+      levels.set(p, [price, qty]);
+      if (levels.size !== n) this.prices.splice(this.find(p), 0, p);
     }
   }
 
