@@ -2,14 +2,12 @@
  * A full L2 book side kept sorted (numbers for ordering, the exchange's strings for exact values).
  * Binance sends `[price, qty]` strings; qty 0 removes the level.
  *
- * The sorted order is an array of prices only (numbers: V8 keeps it as a packed array of doubles,
- * so inserting or removing a level moves plain 8-byte values), and each price's strings are in a
- * Map. A full-depth capture holds thousands of levels per side and changes ~46 of them a diff; with
- * level objects in the sorted array, each insertion and removal moved object pointers under the
- * garbage collector's write barrier, and the book was the largest cost of replaying a capture.
- * The best price is last, where the changes are: kept best first, every change near the top moved
- * the whole side.
- */
+ * The sorted order is two arrays: the prices (numbers: V8 keeps them as a packed array of doubles,
+ * searched by bisection) and, in the same order, each level's strings. The best price is last,
+ * where the changes are: a full-depth capture holds thousands of levels per side and changes ~46 of
+ * them a diff, a few hundred levels from the top on average, so an insertion or removal moves those
+ * few hundred values (kept best first, every change near the top moved the whole side, and that
+ * was the largest cost of replaying a capture). No Map: the bisection finds a level's strings too. */
 import { parseDecimalString } from '../../market/fast-parse.js';
 import type { RawLevel } from './types.js';
 
@@ -25,8 +23,11 @@ export class BookSide {
    * so the levels an insertion or removal moves are the few better ones, not the whole side.
    */
   private readonly prices: number[] = [];
-  /** Each price's `[price, quantity]` strings, as given: a level that did not change is the same array in every `top`. */
-  private readonly levels = new Map<number, RawLevel>();
+  /**
+   * The `[price, quantity]` strings of each price, as given, in the same order: a level that did not
+   * change is the same array in every `top`. Found by the binary search of its price: no Map.
+   */
+  private readonly raws: RawLevel[] = [];
   /** bids: descending prices; asks: ascending. */
   constructor(readonly descending: boolean) {}
 
@@ -36,7 +37,7 @@ export class BookSide {
 
   clear(): void {
     this.prices.length = 0;
-    this.levels.clear();
+    this.raws.length = 0;
   }
 
   /** Index of the first price not worse than `p` (where `p` is or would go). */
@@ -66,13 +67,17 @@ export class BookSide {
     if (!Number.isFinite(p)) throw new RangeError(`book level price ${JSON.stringify(price)} is not a number`);
     const q = toNumber(qty);
     if (!Number.isFinite(q) || q < 0) throw new RangeError(`book level quantity ${JSON.stringify(qty)} at ${price} is not a valid quantity`);
-    const levels = this.levels;
+    const i = this.find(p);
+    const known = i < this.prices.length && this.prices[i] === p;
     if (q === 0) {
-      if (levels.delete(p)) this.prices.splice(this.find(p), 1);
-    } else {
-      const n = levels.size;
-      levels.set(p, [price, qty]);
-      if (levels.size !== n) this.prices.splice(this.find(p), 0, p);
+      if (known) {
+        this.prices.splice(i, 1);
+        this.raws.splice(i, 1);
+      }
+    } else if (known) this.raws[i] = [price, qty];
+    else {
+      this.prices.splice(i, 0, p);
+      this.raws.splice(i, 0, [price, qty]);
     }
   }
 
@@ -83,15 +88,17 @@ export class BookSide {
 
   /** Quantity string at a price, or undefined. */
   at(price: string): string | undefined {
-    return this.levels.get(Number(price))?.[1];
+    const p = Number(price);
+    const i = this.find(p);
+    return i < this.prices.length && this.prices[i] === p ? this.raws[i]![1] : undefined;
   }
 
   /** The best `n` levels, best first. */
   top(n: number): RawLevel[] {
-    const prices = this.prices;
-    const end = prices.length - Math.min(n, prices.length);
+    const raws = this.raws;
+    const end = raws.length - Math.min(n, raws.length);
     const out: RawLevel[] = [];
-    for (let i = prices.length - 1; i >= end; i--) out.push(this.levels.get(prices[i]!)!);
+    for (let i = raws.length - 1; i >= end; i--) out.push(raws[i]!);
     return out;
   }
 }
