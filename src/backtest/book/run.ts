@@ -294,10 +294,15 @@ async function replayRecording(run: RunSetup, head: RecordedEvent, rest: AsyncIt
   return { result, series, events: counts.events };
 }
 
-/** The events of a pass whose first one was read ahead: that one, then the rest. */
-async function* readAhead(head: RecordedEvent, rest: AsyncIterator<RecordedEvent>): AsyncGenerator<RecordedEvent> {
-  yield head;
-  for (let r = await rest.next(); r.done !== true; r = await rest.next()) yield r.value;
+/** The events of a pass whose first one was read ahead: that one, then the rest (the caller closes `rest`). */
+function readAhead(head: RecordedEvent, rest: AsyncIterator<RecordedEvent>): AsyncIterable<RecordedEvent> {
+  let first = true;
+  const next = (): Promise<IteratorResult<RecordedEvent>> => {
+    if (!first) return rest.next();
+    first = false;
+    return Promise.resolve({ done: false, value: head });
+  };
+  return { [Symbol.asyncIterator]: () => ({ next }) };
 }
 
 /** The data report of a book run: the recording, its events and its gaps (each a stretch the books were unhealthy). */
