@@ -208,3 +208,42 @@ describe('book side ticks', () => {
     expect(b.spread()?.toString()).toBe('0');
   });
 });
+
+describe('a side replaced frame after frame reuses the levels it already holds', () => {
+  /** What a side shows: its levels as exact strings, its ordering doubles, and what it refused. */
+  const view = (s: BookSideLevels) =>
+    Array.from({ length: s.n }, (_, i) => `${s.price(i).toFixed()}|${s.quantity(i).toFixed()}|${s.priceNumber(i)}|${s.qty[i]}`);
+
+  it('each frame gives what a fresh side gives it: shifted, changed, re-spelt, finer and refused levels', () => {
+    const r = rng(42);
+    const side = new BookSideLevels('bid', 2);
+    // A ladder of price strings; a frame takes a window of it (levels shift as the window moves).
+    const ladder = Array.from({ length: 120 }, (_, i) => (70_000 - i * 0.5).toFixed(2));
+    let last: RawLevel[] = [];
+    for (let f = 0; f < 400; f++) {
+      const start = Math.floor(r() * 6);
+      const frame: RawLevel[] = [];
+      for (let i = start; i < start + 50; i++) {
+        if (r() < 0.05) continue; // a level gone
+        const reused = last.find((l) => l.price === ladder[i]);
+        const u = r();
+        // The previous frame's level object, a copy of its strings, a new quantity, or a number quantity.
+        if (reused && u < 0.6) frame.push(reused);
+        else if (reused && u < 0.7) frame.push({ price: `${ladder[i]!}`, quantity: `${String(reused.quantity)}` });
+        else frame.push({ price: ladder[i]!, quantity: u < 0.75 ? 0 : u < 0.8 ? 1.5 : (r() * 3).toFixed(5) });
+      }
+      if (f % 37 === 5) frame.splice(3, 0, { price: (70_000 - (start + 2) * 0.5 - 0.125).toFixed(3), quantity: '1' }); // a finer price: the scale grows
+      if (f % 53 === 7) frame.reverse(); // unsorted: refused, the side stays
+      if (f % 61 === 9) frame.splice(10, 0, { price: '-1', quantity: '1' }); // malformed: refused
+      const before = view(side);
+      const got = side.replace(frame, f);
+      const fresh = new BookSideLevels('bid', side.scale >= 0 ? side.scale : 2);
+      const want = fresh.replace(frame, f);
+      expect(got?.problem).toBe(want?.problem);
+      if (got === undefined) {
+        expect(view(side)).toEqual(view(fresh));
+        last = frame;
+      } else expect(view(side)).toEqual(before);
+    }
+  });
+});

@@ -20,7 +20,7 @@
  *    reaching it (the book crossed it). Level decreases move it per the queue model.
  *  - The model has no market impact: our fills do not change the recorded book.
  */
-import { Decimal, ZERO, dgt, dlt } from '../../core/decimal.js';
+import { Decimal, ZERO, deq, dgt, dgte, dlt, dlte, isPositive } from '../../core/decimal.js';
 import type { Side } from '../../core/types/index.js';
 import type { MarketSpec } from '../../sim/markets.js';
 import type { PlaceOrderRequest } from '../../sim/order-types.js';
@@ -91,7 +91,7 @@ class BookSideLevels {
   get levels(): Map<string, BookLevel> {
     if (this.map === undefined) {
       this.map = new Map();
-      for (const l of this.frame) if (l.quantity.gt(0)) this.map.set(priceKey(l.price), l);
+      for (const l of this.frame) if (isPositive(l.quantity)) this.map.set(priceKey(l.price), l);
     }
     return this.map;
   }
@@ -101,14 +101,27 @@ class BookSideLevels {
     this.map = undefined;
   }
 
+  /**
+   * The quantity at `price` (> 0), or undefined when the side holds none there: what `levels` holds
+   * at `priceKey(price)` (of a frame's levels at one price, the last), without building the map.
+   */
+  quantityAt(price: Decimal): Decimal | undefined {
+    if (this.map !== undefined) return this.map.get(priceKey(price))?.quantity;
+    const frame = this.frame;
+    for (let i = frame.length - 1; i >= 0; i--) {
+      const l = frame[i]!;
+      if (isPositive(l.quantity) && deq(l.price, price)) return l.quantity;
+    }
+    return undefined;
+  }
+
   /** The best price (bids: the highest, asks: the lowest), or undefined when the side is empty. */
   best(bids: boolean): Decimal | undefined {
     let best: Decimal | undefined;
-    const consider = (l: BookLevel): void => {
-      if (l.quantity.gt(0) && (best === undefined || (bids ? l.price.gt(best) : l.price.lt(best)))) best = l.price;
-    };
-    if (this.map === undefined) for (const l of this.frame) consider(l);
-    else for (const l of this.map.values()) consider(l);
+    const levels = this.map === undefined ? this.frame : this.map.values();
+    for (const l of levels) {
+      if (isPositive(l.quantity) && (best === undefined || (bids ? dgt(l.price, best) : dlt(l.price, best)))) best = l.price;
+    }
     return best;
   }
 }
@@ -211,15 +224,14 @@ export class BookFillEngine {
     this.advance(t);
     const book = this.sideOf(side);
     // Only our orders resting on this side have a queue to move: each one's level before and after.
-    let before: Map<string, BookLevel> | undefined;
-    for (const o of this.open.values()) if (o.req.side === side) before ??= book.levels;
-    book.replace(levels);
-    if (before !== undefined) {
-      const after = book.levels;
-      const prices = new Set<string>();
-      for (const o of this.open.values()) if (o.req.side === side) prices.add(priceKey(o.req.price!));
-      for (const key of prices) this.onLevel(side, key, before.get(key)?.quantity ?? ZERO, after.get(key)?.quantity ?? ZERO);
+    let prices: Map<string, [price: Decimal, before: Decimal]> | undefined;
+    for (const o of this.open.values()) {
+      if (o.req.side !== side) continue;
+      const key = priceKey(o.req.price!);
+      if (!(prices ??= new Map()).has(key)) prices.set(key, [o.req.price!, book.quantityAt(o.req.price!) ?? ZERO]);
     }
+    book.replace(levels);
+    if (prices !== undefined) for (const [key, [price, before]] of prices) this.onLevel(side, key, before, book.quantityAt(price) ?? ZERO);
     this.crossedBy(t, side);
   }
 
@@ -249,7 +261,7 @@ export class BookFillEngine {
     for (const o of this.open.values()) {
       if (o.req.side === side) continue;
       const p = o.req.price!;
-      if (o.req.side === 'BUY' ? p.gte(best) : p.lte(best)) this.fill(o, t, p, o.req.quantity.minus(o.filled), 'maker');
+      if (o.req.side === 'BUY' ? dgte(p, best) : dlte(p, best)) this.fill(o, t, p, o.req.quantity.minus(o.filled), 'maker');
     }
   }
 
@@ -262,7 +274,7 @@ export class BookFillEngine {
       const buy = o.req.side === 'BUY';
       if (buy ? dlt(price, p) : dgt(price, p)) {
         this.fill(o, t, p, o.req.quantity.minus(o.filled), 'maker');
-      } else if (price.eq(p) && takerSide !== o.req.side) {
+      } else if (deq(price, p) && takerSide !== o.req.side) {
         const eaten = Decimal.min(quantity, o.ahead);
         o.ahead = o.ahead.minus(eaten);
         const rest = quantity.minus(eaten);
@@ -278,7 +290,7 @@ export class BookFillEngine {
   }
 
   private onLevel(side: Side, key: string, before: Decimal, after: Decimal): void {
-    if (before.eq(after)) return;
+    if (deq(before, after)) return;
     for (const o of this.open.values()) {
       if (o.req.side === side && priceKey(o.req.price!) === key) o.ahead = this.model.onLevelChange(o.ahead, before, after);
     }

@@ -13,13 +13,14 @@
  */
 import { ManualClock } from '../../core/clock.js';
 import { Decimal, incrementFromDecimals } from '../../core/decimal.js';
-import { silentLogger } from '../../core/logger.js';
+import { silentLogger, type Logger } from '../../core/logger.js';
 import type { BookView, MarketView } from '../../core/views.js';
 import type { MizanConfig } from '../../config/schema.js';
 import { TradingKernel } from '../../kernel/kernel.js';
+import type { StrategyInstance } from '../../kernel/trading-core.js';
 import { referenceAsset } from '../../kernel/reference.js';
 import { MarketDataEngine } from '../../market/engine.js';
-import type { GapRecord } from '../../record/format.js';
+import type { GapRecord, RecordedEvent } from '../../record/format.js';
 import { bookSource, type BookSource } from './sources.js';
 import { wireMarketEvents } from '../../runtime/market-events.js';
 import { bookView } from '../../runtime/views.js';
@@ -83,9 +84,35 @@ export async function runBookBacktest(config: MizanConfig, opts: BacktestOptions
   const specs = new Map(runMarketSpecs(bt).map((m) => [m.symbol, m]));
   for (const s of markets) if (!specs.has(s)) throw new Error(`backtest.data[0].markets: ${s} is not a known market (declare it under backtest.markets)`);
 
-  // The first event's time starts the clock (a recording may begin long before `from`: warm-up).
-  const first = await firstEventTime(source, toMs);
-  if (first === undefined) throw new Error(`${source.description}: no event of ${markets.join(', ')} before ${new Date(toMs).toISOString()}`);
+  // The first event's time starts the clock (a recording may begin long before `from`: warm-up). It
+  // is read ahead on the replay's own pass, so the recording is read once.
+  const events = source.events(toMs)[Symbol.asyncIterator]();
+  try {
+    const head = await events.next();
+    if (head.done === true) throw new Error(`${source.description}: no event of ${markets.join(', ')} before ${new Date(toMs).toISOString()}`);
+    return await replayRecording({ config, opts, bt, fromMs, toMs, logger, instances, markets, source, specs }, head.value, events);
+  } finally {
+    await events.return?.();
+  }
+}
+
+interface RunSetup {
+  config: MizanConfig;
+  opts: BacktestOptions;
+  bt: NonNullable<MizanConfig['backtest']>;
+  fromMs: number;
+  toMs: number;
+  logger: Logger;
+  instances: StrategyInstance[];
+  markets: string[];
+  source: BookSource;
+  specs: Map<string, MarketSpec>;
+}
+
+/** The run from the recording's first event (`head`, read ahead) on; `rest`: the events after it. */
+async function replayRecording(run: RunSetup, head: RecordedEvent, rest: AsyncIterator<RecordedEvent>): Promise<BookRun> {
+  const { config, opts, bt, fromMs, toMs, logger, instances, markets, source, specs } = run;
+  const first = head.t;
   const clock = new ManualClock(first);
   opts.onClock?.(clock);
   const time = new VirtualTime(clock);
@@ -204,7 +231,7 @@ export async function runBookBacktest(config: MizanConfig, opts: BacktestOptions
   const started = engine.start(markets);
   const unhealthy = new UnhealthyBooks(engine, markets, clock);
   stream.on('depth', (symbol) => unhealthy.depthFrame(symbol));
-  const counts = await replay(source.events(toMs), ports, (_ev, n) => {
+  const counts = await replay(readAhead(head, rest), ports, (_ev, n) => {
     if (opts.onProgress && n % (opts.progressEvery ?? 10_000) === 0) opts.onProgress(Math.max(0, clock.now() - first), Math.max(1, toMs - first));
   });
   // The end: the last sample; answers still under way (a latency after the last event) arrive, the
@@ -267,10 +294,15 @@ export async function runBookBacktest(config: MizanConfig, opts: BacktestOptions
   return { result, series, events: counts.events };
 }
 
-/** The time of the first event of the markets before `to`, or undefined. */
-async function firstEventTime(source: BookSource, to: number): Promise<number | undefined> {
-  for await (const ev of source.events(to)) return ev.t;
-  return undefined;
+/** The events of a pass whose first one was read ahead: that one, then the rest (the caller closes `rest`). */
+function readAhead(head: RecordedEvent, rest: AsyncIterator<RecordedEvent>): AsyncIterable<RecordedEvent> {
+  let first = true;
+  const next = (): Promise<IteratorResult<RecordedEvent>> => {
+    if (!first) return rest.next();
+    first = false;
+    return Promise.resolve({ done: false, value: head });
+  };
+  return { [Symbol.asyncIterator]: () => ({ next }) };
 }
 
 /** The data report of a book run: the recording, its events and its gaps (each a stretch the books were unhealthy). */

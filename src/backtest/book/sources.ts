@@ -15,7 +15,7 @@ import { join } from 'node:path';
 import type { GapRecord, RecordedEvent } from '../../record/format.js';
 import { readGaps, readRecording } from '../../record/reader.js';
 import { hftSource } from '../../sim/replay/hft-source.js';
-import type { RawLevel } from '../../sim/replay/types.js';
+import type { RawLevel, ReplayEvent } from '../../sim/replay/types.js';
 
 export interface BookSource {
   /** What the data report says it replayed. */
@@ -60,28 +60,50 @@ function hftbacktestCapture(dir: string, markets: readonly string[]): BookSource
   return {
     description: `hftbacktest capture ${dir} (${files.length} file(s))`,
     gaps: () => Promise.resolve([]),
-    async *events(to) {
-      let first = true;
-      const it = src.events();
-      for (let r = it.next(); !r.done; r = it.next()) {
-        const ev = r.value;
-        if (ev.time >= to) return;
-        if (ev.kind === 'trade') {
-          yield {
-            market,
-            t: ev.time,
-            k: 'trade',
-            src: 'ws',
-            d: { isBuyOrder: ev.isBuyOrder, quantity: ev.quantity, price: ev.price, timestamp: new Date(ev.time).toISOString() },
-          };
-        } else if (first) {
-          first = false;
-          yield { market, t: ev.time, k: 'snapshot', src: 'rest', d: { success: true, result: { bid: frame(ev.bids), ask: frame(ev.asks) } } };
-        } else {
-          yield { market, t: ev.time, k: 'depth', src: 'ws', side: 'buy', d: frame(ev.bids) };
-          yield { market, t: ev.time, k: 'depth', src: 'ws', side: 'sell', d: frame(ev.asks) };
-        }
-      }
-    },
+    events: (to) => ({ [Symbol.asyncIterator]: () => asAsync(captureEvents(src.events(), market, to)) }),
+  };
+}
+
+/** The capture's events before `to` as the frames the exchange's stream and REST would have given. */
+function* captureEvents(it: Iterator<ReplayEvent>, market: string, to: number): Generator<RecordedEvent> {
+  let first = true;
+  for (let r = it.next(); !r.done; r = it.next()) {
+    const ev = r.value;
+    if (ev.time >= to) return;
+    if (ev.kind === 'trade') {
+      yield {
+        market,
+        t: ev.time,
+        k: 'trade',
+        src: 'ws',
+        d: { isBuyOrder: ev.isBuyOrder, quantity: ev.quantity, price: ev.price, timestamp: new Date(ev.time).toISOString() },
+      };
+    } else if (first) {
+      first = false;
+      yield { market, t: ev.time, k: 'snapshot', src: 'rest', d: { success: true, result: { bid: frame(ev.bids), ask: frame(ev.asks) } } };
+    } else {
+      yield { market, t: ev.time, k: 'depth', src: 'ws', side: 'buy', d: frame(ev.bids) };
+      yield { market, t: ev.time, k: 'depth', src: 'ws', side: 'sell', d: frame(ev.asks) };
+    }
+  }
+}
+
+/**
+ * A synchronous iterator as an asynchronous one: each `next` answers its step as a settled promise
+ * (a failure as a rejected one). An async generator over the capture queued and awaited every one
+ * of its ~33,000 events on top of that.
+ */
+function asAsync<T>(it: Iterator<T>): AsyncIterator<T> {
+  const step = (f: () => IteratorResult<T>): Promise<IteratorResult<T>> => {
+    try {
+      return Promise.resolve(f());
+    } catch (err) {
+      // eslint-disable-next-line @typescript-eslint/prefer-promise-reject-errors -- passes the capture's error through as thrown
+      return Promise.reject(err);
+    }
+  };
+  return {
+    next: () => step(() => it.next()),
+    return: (value?: unknown) => step(() => it.return?.(value as T) ?? { done: true, value: value as T }),
   };
 }

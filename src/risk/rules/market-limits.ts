@@ -15,6 +15,7 @@
  */
 import { Decimal, deq, dgt, dlt } from '../../core/decimal.js';
 import type { InstantOrderIntent, MarginOpenIntent, Size, SpotOrderIntent } from '../../core/intents.js';
+import type { BookLevel } from '../../core/types/market.js';
 import { averagePrice, walkBase, walkQuote } from '../book-walk.js';
 import { gridText, oneMinusOf, onePlusOf, roundToStep } from '../grid.js';
 import { DEFAULT_MAX_SLIPPAGE_PCT } from '../limits.js';
@@ -101,7 +102,9 @@ export class MarketLimitsRule implements RiskRule {
 
     // The worst price a market order may fill at: the best price moved by the slippage limit.
     const slip = pctFactor(s.limits.maxSlippagePct ?? DEFAULT_MAX_SLIPPAGE_PCT);
-    const levels = book ? (buy ? book.asks() : book.bids()) : [];
+    // The book's levels, made only for an order valued by a walk (a limit or stop order never is).
+    let bookLevels: readonly BookLevel[] | undefined;
+    const levels = (): readonly BookLevel[] => (bookLevels ??= book ? (buy ? book.asks() : book.bids()) : []);
     let bound = limitPx;
     let best: Decimal | undefined;
     if (!limitPx) {
@@ -119,7 +122,7 @@ export class MarketLimitsRule implements RiskRule {
       qty = size.quantity;
     } else if (size.kind === 'quote') {
       if (!size.amount.gt(0)) return `size.amount must be positive, got ${size.amount.toFixed()}`;
-      qty = walkable ? walkQuote(levels, size.amount).filled : size.amount.div(limitPx ?? (stopPx as Decimal));
+      qty = walkable ? walkQuote(levels(), size.amount).filled : size.amount.div(limitPx ?? (stopPx as Decimal));
     } else {
       const f = size.fraction;
       if (!(f > 0 && f <= 1)) return `size.fraction must be greater than 0 and at most 1, got ${f}`;
@@ -150,7 +153,7 @@ export class MarketLimitsRule implements RiskRule {
     // Value the order: its limit (or stop) price, or the expected average fill from the book.
     let px = limitPx ?? stopPx;
     if (walkable) {
-      const w = walkBase(levels, rounded);
+      const w = walkBase(levels(), rounded);
       s.exhausted = w.exhausted;
       if (w.worst) s.worstLevel = w.worst;
       px = w.filled.gt(0) ? averagePrice(w) : best;

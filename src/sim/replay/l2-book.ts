@@ -2,23 +2,32 @@
  * A full L2 book side kept sorted (numbers for ordering, the exchange's strings for exact values).
  * Binance sends `[price, qty]` strings; qty 0 removes the level.
  *
- * The sorted order is an array of prices only (numbers: V8 keeps it as a packed array of doubles,
- * so inserting or removing a level moves plain 8-byte values), and each price's strings are in a
- * Map. A full-depth capture holds thousands of levels per side and changes ~46 of them a diff; with
- * level objects in the sorted array, each insertion and removal moved object pointers under the
- * garbage collector's write barrier, and the book was the largest cost of replaying a capture.
- */
+ * The sorted order is two arrays: the prices (numbers: V8 keeps them as a packed array of doubles,
+ * searched by bisection) and, in the same order, each level's strings. The best price is last,
+ * where the changes are: a full-depth capture holds thousands of levels per side and changes ~46 of
+ * them a diff, a few hundred levels from the top on average, so an insertion or removal moves those
+ * few hundred values (kept best first, every change near the top moved the whole side, and that
+ * was the largest cost of replaying a capture). No Map: the bisection finds a level's strings too. */
+import { parseDecimalString } from '../../market/fast-parse.js';
 import type { RawLevel } from './types.js';
 
-interface Level {
-  price: string;
-  qty: string;
+/** `Number(s)`: a plain decimal string without allocating (the same double), anything else by Number. */
+function toNumber(s: string): number {
+  const v = parseDecimalString(s);
+  return Number.isNaN(v) ? Number(s) : v;
 }
 
 export class BookSide {
-  /** Prices, best first: bids descending, asks ascending. */
+  /**
+   * Prices, best last: bids ascending, asks descending. Diffs change levels near the best price,
+   * so the levels an insertion or removal moves are the few better ones, not the whole side.
+   */
   private readonly prices: number[] = [];
-  private readonly levels = new Map<number, Level>();
+  /**
+   * The `[price, quantity]` strings of each price, as given, in the same order: a level that did not
+   * change is the same array in every `top`. Found by the binary search of its price: no Map.
+   */
+  private readonly raws: RawLevel[] = [];
   /** bids: descending prices; asks: ascending. */
   constructor(readonly descending: boolean) {}
 
@@ -28,10 +37,10 @@ export class BookSide {
 
   clear(): void {
     this.prices.length = 0;
-    this.levels.clear();
+    this.raws.length = 0;
   }
 
-  /** Index of the first price not better than `p` (where `p` is or would go). */
+  /** Index of the first price not worse than `p` (where `p` is or would go). */
   private find(p: number): number {
     const prices = this.prices;
     let lo = 0;
@@ -39,13 +48,13 @@ export class BookSide {
     if (this.descending) {
       while (lo < hi) {
         const mid = (lo + hi) >>> 1;
-        if (prices[mid]! > p) lo = mid + 1;
+        if (prices[mid]! < p) lo = mid + 1;
         else hi = mid;
       }
     } else {
       while (lo < hi) {
         const mid = (lo + hi) >>> 1;
-        if (prices[mid]! < p) lo = mid + 1;
+        if (prices[mid]! > p) lo = mid + 1;
         else hi = mid;
       }
     }
@@ -54,41 +63,42 @@ export class BookSide {
 
   /** Set a level; a zero quantity removes it. */
   set(price: string, qty: string): void {
-    const p = Number(price);
+    const p = toNumber(price);
     if (!Number.isFinite(p)) throw new RangeError(`book level price ${JSON.stringify(price)} is not a number`);
-    const q = Number(qty);
+    const q = toNumber(qty);
     if (!Number.isFinite(q) || q < 0) throw new RangeError(`book level quantity ${JSON.stringify(qty)} at ${price} is not a valid quantity`);
-    const level = this.levels.get(p);
+    const i = this.find(p);
+    const known = i < this.prices.length && this.prices[i] === p;
     if (q === 0) {
-      if (level !== undefined) {
-        this.levels.delete(p);
-        this.prices.splice(this.find(p), 1);
+      if (known) {
+        this.prices.splice(i, 1);
+        this.raws.splice(i, 1);
       }
-    } else if (level !== undefined) {
-      level.qty = qty;
-      level.price = price;
-    } else {
-      this.levels.set(p, { price, qty });
-      this.prices.splice(this.find(p), 0, p);
+    } else if (known) this.raws[i] = [price, qty];
+    else {
+      this.prices.splice(i, 0, p);
+      this.raws.splice(i, 0, [price, qty]);
     }
   }
 
   best(): number | undefined {
-    return this.prices[0];
+    const n = this.prices.length;
+    return n > 0 ? this.prices[n - 1] : undefined;
   }
 
   /** Quantity string at a price, or undefined. */
   at(price: string): string | undefined {
-    return this.levels.get(Number(price))?.qty;
+    const p = Number(price);
+    const i = this.find(p);
+    return i < this.prices.length && this.prices[i] === p ? this.raws[i]![1] : undefined;
   }
 
+  /** The best `n` levels, best first. */
   top(n: number): RawLevel[] {
+    const raws = this.raws;
+    const end = raws.length - Math.min(n, raws.length);
     const out: RawLevel[] = [];
-    const m = Math.min(n, this.prices.length);
-    for (let i = 0; i < m; i++) {
-      const l = this.levels.get(this.prices[i]!)!;
-      out.push([l.price, l.qty]);
-    }
+    for (let i = raws.length - 1; i >= end; i--) out.push(raws[i]!);
     return out;
   }
 }

@@ -114,6 +114,24 @@ describe('book fill model', () => {
     expect(e.bids.get('100')!.quantity.toFixed()).toBe('2');
   });
 
+  it("a frame's level at an order's price is its last one with a quantity, whatever the price's spelling", () => {
+    const e = engine({ entryLatencyMs: 0 });
+    e.snapshot(0, [lv(100, 5)], [lv(101, 3)]);
+    e.place(0, { symbol: 'BTCUSDT', side: 'BUY', type: 'LIMIT', quantity: d(1), price: d(100), clientId: 'a' });
+    e.advance(0);
+    // 100 twice (the later one counts) and a zero after it (no liquidity: ignored): ahead = min(5, 4).
+    e.replaceSide(5, 'BUY', [lv(100, 2), { price: d('100.00'), quantity: d(4) }, lv(100, 0), lv(99, 1)]);
+    expect(e.order('a')!.ahead.toFixed()).toBe('4');
+    expect(e.bids.get('100')!.quantity.toFixed()).toBe('4');
+    // A frame without the price: the level is gone, nothing ahead.
+    e.replaceSide(6, 'BUY', [lv(99, 1)]);
+    expect(e.order('a')!.ahead.toFixed()).toBe('0');
+    // Per-level updates of the side are what the next frame's change is measured from.
+    e.level(7, 'BUY', d(100), d(3));
+    expect(e.order('a')!.ahead.toFixed()).toBe('0');
+    expect(fills(e)).toEqual([]);
+  });
+
   it('a crossing limit takes the levels up to its price, then rests behind the level', () => {
     const e = engine({ entryLatencyMs: 0 });
     e.snapshot(0, [lv(100, 5)], [lv(101, 1), lv(102, 1)]);
