@@ -36,23 +36,6 @@ function num(v: RawValue): number {
   return NaN;
 }
 
-/** How far from a level's place in the side it is looked for there (levels that came or went above it move it). */
-const REACH = 2;
-
-/**
- * Where `raw` is among the first `n` raw prices, near place `i`; −1 when not there. A frame of a side
- * is mostly the previous frame's levels, each at its place or a place or two away, and their
- * strings are the same: finding one costs a comparison or two, parsing it again ~20 character steps.
- */
-function near(raws: readonly RawValue[], n: number, raw: RawValue, i: number): number {
-  if (i < n && raws[i] === raw) return i;
-  for (let d = 1; d <= REACH; d++) {
-    if (i - d >= 0 && i - d < n && raws[i - d] === raw) return i - d;
-    if (i + d < n && raws[i + d] === raw) return i + d;
-  }
-  return -1;
-}
-
 const INITIAL_CAPACITY = 64;
 /** The largest price scale kept as ticks (10^scale stays an exact double well below 10^22). */
 const MAX_SCALE = 18;
@@ -130,13 +113,6 @@ export class BookSideLevels {
     const sRawPx = this.sRawPx;
     const sRawQty = this.sRawQty;
     const bid = this.isBid;
-    // The side as it is: a level of the new side found there (same raw price, at the same scale)
-    // has the ticks parsed then, and its quantity too when the raw quantity is the same.
-    const oldN = this.n;
-    const oldRawPx = this.rawPx;
-    const oldRawQty = this.rawQty;
-    const oldPx = this.px;
-    const oldQty = this.qty;
     let sc = this.hint;
     let k = 0;
     let prev = bid ? Infinity : -Infinity;
@@ -145,8 +121,7 @@ export class BookSideLevels {
       if (l === null || typeof l !== 'object') return { problem: 'malformed', index: i, detail: 'level is not an object' };
       const rp = l.price;
       const rq = l.quantity;
-      const j = sc === this.scale ? near(oldRawPx, oldN, rp, k) : -1;
-      const p = j >= 0 ? (oldPx[j] as number) : typeof rp === 'string' ? parseTicks(rp, sc) : typeof rp === 'number' ? numberTicks(rp, sc) : -1;
+      const p = typeof rp === 'string' ? parseTicks(rp, sc) : typeof rp === 'number' ? numberTicks(rp, sc) : -1;
       if (p < 0) {
         // More decimals than the scale: grow it and start the side again; anything else: fall back.
         const need = typeof rp === 'string' ? plainDecimals(rp) : typeof rp === 'number' ? plainDecimals(String(rp)) : -1;
@@ -157,7 +132,7 @@ export class BookSideLevels {
         i = -1;
         continue;
       }
-      const q = j >= 0 && oldRawQty[j] === rq ? (oldQty[j] as number) : num(rq);
+      const q = num(rq);
       if (p === 0) return { problem: 'malformed', index: i, detail: `price ${String(rp)}` };
       if (!(q >= 0) || q === Infinity) return { problem: 'malformed', index: i, detail: `quantity ${String(rq)}` };
       if (q === 0) continue;
