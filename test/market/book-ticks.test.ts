@@ -90,6 +90,98 @@ describe('book side ticks', () => {
     for (const junk of ['', '.', '-1', '+1', ' 1', '1 ', '1e3', '1.2.3', 'abc', '0x10', '١٢']) expect(parseTicks(junk, 2)).toBe(-1);
   });
 
+  it('parseTicks edge cases: leading zeros, no fraction, decimals past the scale, exponents, junk, long numbers', () => {
+    const cases: [string, number, number][] = [
+      // Leading zeros and no fraction.
+      ['0062525.04', 2, 6252504],
+      ['007', 0, 7],
+      ['00.50', 2, 50],
+      ['0', 2, 0],
+      ['0.00', 2, 0],
+      ['62525', 2, 6252500],
+      ['62525.', 2, 6252500],
+      ['62525.', 0, 62525],
+      ['.5', 2, 50],
+      ['.05', 2, 5],
+      ['5', 18, -1], // 5 × 10^18 ticks pass 2^53
+      ['0.1', 0, -1],
+      // Fewer, as many and more decimals than the scale: past it only zeros may follow.
+      ['62525.4', 2, 6252540],
+      ['62525.04', 2, 6252504],
+      ['62525.0400', 2, 6252504],
+      ['62525.041', 2, -1],
+      ['62525.04000000000000000001', 2, -1],
+      ['1018259534.0000000000000000', 2, 101825953400],
+      ['1018259534.0000000000000000', 0, 1018259534],
+      ['5.' + '0'.repeat(40), 15, 5e15],
+      ['0.' + '0'.repeat(17) + '1', 18, 1],
+      ['0.' + '0'.repeat(18) + '1', 18, -1],
+      ['0.' + '0'.repeat(40), 3, 0],
+      // Exponent forms, signs, spaces and other junk: not plain.
+      ['6.25e4', 2, -1],
+      ['1E2', 0, -1],
+      ['1e-2', 2, -1],
+      ['-1', 2, -1],
+      ['+1', 2, -1],
+      ['-0', 2, -1],
+      [' 1', 2, -1],
+      ['1 ', 2, -1],
+      ['1.2.3', 2, -1],
+      ['1..2', 2, -1],
+      ['..', 2, -1],
+      ['abc', 2, -1],
+      ['0x10', 2, -1],
+      ['1_000', 0, -1],
+      ['Infinity', 2, -1],
+      ['NaN', 2, -1],
+      ['１', 0, -1], // fullwidth digit
+      ['١٢', 0, -1], // Arabic-Indic digits
+      ['12a', 0, -1],
+      ['12.0a', 0, -1],
+      ['12.0a', 2, -1],
+      ['', 2, -1],
+      ['', 0, -1],
+      ['.', 2, -1],
+      ['.', 0, -1],
+      // Very long numbers: exact up to 2^53 − 1 ticks, refused past it.
+      ['9007199254740991', 0, 9007199254740991],
+      ['9007199254740992', 0, -1],
+      ['9007199254740993.000', 0, -1],
+      ['90071992547409.91', 2, 9007199254740991],
+      ['90071992547409.92', 2, -1],
+      ['900719925474099.1', 2, -1],
+      ['9007199254740.991', 3, 9007199254740991],
+      ['9007199254740.991', 4, -1],
+      ['0'.repeat(40) + '5', 2, 500],
+      ['1'.repeat(40), 0, -1],
+      ['1'.repeat(40) + '.0', 0, -1],
+      ['1'.repeat(400), 2, -1],
+    ];
+    for (const [s, scale, want] of cases) expect(parseTicks(s, scale), `${JSON.stringify(s)} at ${scale}`).toBe(want);
+  });
+
+  it('parseTicks agrees with decimal.js on random strings of digits, dots and junk at every scale', () => {
+    const r = rng(99);
+    const alphabet = '0123456789000.....-+eE x';
+    let accepted = 0;
+    for (let k = 0; k < 30_000; k++) {
+      const len = Math.floor(r() * (k % 10 === 0 ? 30 : 12));
+      let s = '';
+      for (let i = 0; i < len; i++) s += alphabet[Math.floor(r() * (k % 3 === 0 ? 11 : alphabet.length))];
+      const scale = Math.floor(r() * 19);
+      const t = parseTicks(s, scale);
+      const plain = /^(\d+\.?\d*|\.\d+)$/.test(s);
+      const exact = plain ? new Decimal(s).mul(new Decimal(10).pow(scale)) : undefined;
+      if (exact === undefined || !exact.isInteger() || exact.gt(Number.MAX_SAFE_INTEGER)) {
+        expect(t, `${JSON.stringify(s)} at ${scale}`).toBe(-1);
+      } else {
+        expect(t, `${JSON.stringify(s)} at ${scale}`).toBe(exact.toNumber());
+        accepted++;
+      }
+    }
+    expect(accepted).toBeGreaterThan(5000);
+  });
+
   it('a tick-parsed side equals the Decimal-parsed side level for level, for random plain prices', () => {
     const r = rng(42);
     let ticked = 0;
