@@ -286,6 +286,54 @@ describe('book side ticks', () => {
     expect(() => new BookSideLevels('bid', 19)).toThrow(/priceDecimals must be an integer from 0 to 18, got 19/);
   });
 
+  it('answers exact quantities given as numbers, strings and Decimals, alone or mixed in a side', () => {
+    const s = new BookSideLevels('ask', 2);
+    const check = (levels: RawLevel[]): void => {
+      expect(s.replace(levels, 1)).toBeUndefined();
+      expect(sideOf(s)).toEqual(decimalSide(levels));
+    };
+    // Numbers only: each exact Decimal is made from the double, the same number as given.
+    check([
+      { price: '1.01', quantity: 0.1 },
+      { price: '1.02', quantity: 1e-7 },
+      { price: '1.03', quantity: 123456789.123 },
+    ]);
+    // Numbers, then a string (the numbers before it stay exact), then numbers again.
+    check([
+      { price: '1.01', quantity: 0.3 },
+      { price: '1.02', quantity: 0 },
+      { price: '1.03', quantity: 2.5 },
+      { price: '1.04', quantity: '0.30000000000000000001' },
+      { price: '1.05', quantity: 7 },
+      { price: '1.06', quantity: new Decimal('1e-30') },
+    ]);
+    // A string quantity before a price that grows the scale (the side is parsed again from its start).
+    check([
+      { price: '1.01', quantity: '0.1' },
+      { price: '1.02', quantity: 0.2 },
+      { price: '1.0201', quantity: 0.7 },
+      { price: '1.03', quantity: '5' },
+    ]);
+    expect(s.scale).toBe(4);
+    // Back to numbers only: the kept strings of the previous side are not read.
+    check([
+      { price: '2.5', quantity: 0.25 },
+      { price: '2.6', quantity: 3 },
+    ]);
+    // The float64 path keeps every quantity as given.
+    check([
+      { price: '+3', quantity: 0.5 },
+      { price: '3.5e0', quantity: '0.75' },
+    ]);
+    expect(s.scale).toBe(-1);
+    // A refused side leaves the quantities of the current one as they were.
+    expect(s.replace([{ price: '4', quantity: 'x' }], 2)).toEqual({ problem: 'malformed', index: 0, detail: 'quantity x' });
+    expect(sideOf(s)).toEqual([
+      { price: '3', quantity: '0.5' },
+      { price: '3.5', quantity: '0.75' },
+    ]);
+  });
+
   it('compares the best bid and ask exactly across sides of different scales and paths', () => {
     const b = new OrderBook('BTCUSDT');
     b.applySide('bid', [{ price: '100.25', quantity: 1 }], 1);
