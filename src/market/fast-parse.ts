@@ -88,14 +88,36 @@ const DOT = 46 - 48;
  * non-zero digit beyond `scale` decimals, or the tick count passes 2^53 − 1: the caller then takes
  * the general path. The result is exact: ticks × 10^−scale is the decimal the string spells.
  *
- * The hot path (at most `scale` decimals, what a market's stream sends) is one pass that reads each
- * character once and tests it once: every digit goes into the integer, the dot's position gives the
- * decimals, and one multiplication by an exact power of ten lifts the integer to the scale. The
- * integer is exact while below 2^53; past that it is at least 2^53 and so refused, as is a product
- * past 2^53 − 1 (below it, the product of two exact doubles is exact). More decimals than `scale`
- * (trailing zeros, as REST sends them) take a second pass that stops accumulating at the scale.
+ * The hot path is the shape a market's stream sends, exactly `scale` decimals: the dot's place is
+ * known from the length, so two loops read only digits, one test each, into the integer. Any other
+ * shape takes one pass that reads each character once (digit, else the one dot, else refused) and
+ * lifts the integer to the scale with one exact multiplication; more decimals than `scale` (trailing
+ * zeros, as REST sends them) take a second pass that stops accumulating at the scale. The integer is
+ * exact while below 2^53; past that it is at least 2^53 and so refused, as is a product past
+ * 2^53 − 1 (below it, the product of two exact doubles is exact).
  */
 export function parseTicks(s: string, scale: number): number {
+  const len = s.length;
+  const dot = len - 1 - scale; // where the dot is in "<digits>.<scale digits>"
+  if (scale > 0 && dot > 0 && s.charCodeAt(dot) === 46) {
+    let v = 0;
+    for (let i = 0; i < dot; i++) {
+      const d = s.charCodeAt(i) - 48;
+      if (d < 0 || d > 9) return -1;
+      v = v * 10 + d;
+    }
+    for (let i = dot + 1; i < len; i++) {
+      const d = s.charCodeAt(i) - 48;
+      if (d < 0 || d > 9) return -1;
+      v = v * 10 + d;
+    }
+    return v <= MAX_SAFE ? v : -1;
+  }
+  return ticksAnyShape(s, scale);
+}
+
+/** parseTicks for any other shape: no dot, fewer or more decimals than `scale`, junk. */
+function ticksAnyShape(s: string, scale: number): number {
   const len = s.length;
   let v = 0;
   let dot = -1;

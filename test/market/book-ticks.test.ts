@@ -107,6 +107,8 @@ describe('book side ticks', () => {
       ['0.1', 0, -1],
       // Fewer, as many and more decimals than the scale: past it only zeros may follow.
       ['62525.4', 2, 6252540],
+      ['.04', 2, 4],
+      ['0.05', 2, 5],
       ['62525.04', 2, 6252504],
       ['62525.0400', 2, 6252504],
       ['62525.041', 2, -1],
@@ -136,6 +138,13 @@ describe('book side ticks', () => {
       ['NaN', 2, -1],
       ['１', 0, -1], // fullwidth digit
       ['١٢', 0, -1], // Arabic-Indic digits
+      // Junk where the stream's shape ("<digits>.<scale digits>") is otherwise met.
+      ['62a25.04', 2, -1],
+      ['62525.0a', 2, -1],
+      ['6.525.04', 2, -1],
+      ['62525.-4', 2, -1],
+      ['-2525.04', 2, -1],
+      ['62525.0٤', 2, -1],
       ['12a', 0, -1],
       ['12.0a', 0, -1],
       ['12.0a', 2, -1],
@@ -180,6 +189,24 @@ describe('book side ticks', () => {
       }
     }
     expect(accepted).toBeGreaterThan(5000);
+    // The stream's shape, "<digits>.<scale digits>", at its own scale and others, one character
+    // sometimes replaced by junk.
+    for (let k = 0; k < 20_000; k++) {
+      let s = '';
+      for (let i = Math.floor(r() * 18); i > 0; i--) s += String(Math.floor(r() * 10));
+      const decimals = 1 + Math.floor(r() * 18);
+      s += '.';
+      for (let i = 0; i < decimals; i++) s += String(Math.floor(r() * 10));
+      if (k % 4 === 0) {
+        const at = Math.floor(r() * s.length);
+        s = s.slice(0, at) + (alphabet[Math.floor(r() * alphabet.length)] as string) + s.slice(at + 1);
+      }
+      const scale = k % 3 === 0 ? Math.floor(r() * 19) : decimals;
+      const plain = /^(\d+\.?\d*|\.\d+)$/.test(s);
+      const exact = plain ? new Decimal(s).mul(new Decimal(10).pow(scale)) : undefined;
+      const want = exact === undefined || !exact.isInteger() || exact.gt(Number.MAX_SAFE_INTEGER) ? -1 : exact.toNumber();
+      expect(parseTicks(s, scale), `${JSON.stringify(s)} at ${scale}`).toBe(want);
+    }
   });
 
   it('a tick-parsed side equals the Decimal-parsed side level for level, for random plain prices', () => {
