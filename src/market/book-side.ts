@@ -6,7 +6,9 @@
  * when a plain price has more decimals. A side holding a price that is not a plain decimal that fits
  * 2^53 ticks (sign, exponent, surrounding space, a Decimal or number that is not exact at the scale)
  * is parsed as before instead: each level as a float64 (`scale` is then −1). Exact Decimal prices and
- * quantities are made lazily, per level and once per side version, when an exact query needs them.
+ * quantities are made lazily, per level and once per side version, when an exact query needs them:
+ * a tick price from its ticks, a number quantity from its double (the same number), and only a price
+ * of the float64 path or a quantity given as a string or Decimal from the value kept as given.
  *
  * Why doubles are safe for the checks of the fallback: parsing a decimal string to the nearest double
  * is monotone, so `a < b` on the doubles implies `a < b` exactly; two distinct decimals can only round
@@ -64,8 +66,11 @@ export class BookSideLevels {
   /** `px`: prices as integer ticks at `scale` (or float64s when `scale` is −1). */
   px: Float64Array;
   qty: Float64Array;
-  rawPx: RawValue[];
-  rawQty: RawValue[];
+  /** Prices as given; kept only on the float64 path (`scale` −1): ticks are the exact price. */
+  private rawPx: RawValue[];
+  /** Quantities as given; kept only when one is not a number (`rawQtyKept`): a number is its `qty`. */
+  private rawQty: RawValue[];
+  private rawQtyKept = false;
   // Scratch buffers: a refused side leaves the current levels untouched.
   private sPx: Float64Array;
   private sQty: Float64Array;
@@ -110,11 +115,13 @@ export class BookSideLevels {
     if (len > this.sPx.length) this.growScratch(len);
     const sPx = this.sPx;
     const sQty = this.sQty;
-    const sRawPx = this.sRawPx;
     const sRawQty = this.sRawQty;
     const bid = this.isBid;
     let sc = this.hint;
     let k = 0;
+    // Number quantities are not kept as given (their double is them); from the first that is not a
+    // number on, every quantity of the side is, the numbers before it copied from their doubles.
+    let keepQty = false;
     let prev = bid ? Infinity : -Infinity;
     for (let i = 0; i < len; i++) {
       const l = levels[i];
@@ -132,7 +139,7 @@ export class BookSideLevels {
         i = -1;
         continue;
       }
-      const q = num(rq);
+      const q = typeof rq === 'number' ? rq : num(rq);
       if (p === 0) return { problem: 'malformed', index: i, detail: `price ${String(rp)}` };
       if (!(q >= 0) || q === Infinity) return { problem: 'malformed', index: i, detail: `quantity ${String(rq)}` };
       if (q === 0) continue;
@@ -142,12 +149,16 @@ export class BookSideLevels {
       prev = p;
       sPx[k] = p;
       sQty[k] = q;
-      sRawPx[k] = rp;
-      sRawQty[k] = rq;
+      if (keepQty) sRawQty[k] = rq;
+      else if (typeof rq !== 'number') {
+        keepQty = true;
+        for (let j = 0; j < k; j++) sRawQty[j] = sQty[j] as number;
+        sRawQty[k] = rq;
+      }
       k++;
     }
     this.hint = sc;
-    this.commit(k, sc, timeMs);
+    this.commit(k, sc, keepQty, timeMs);
     return undefined;
   }
 
@@ -182,12 +193,12 @@ export class BookSideLevels {
       sRawQty[k] = rq;
       k++;
     }
-    this.commit(k, -1, timeMs);
+    this.commit(k, -1, true, timeMs);
     return undefined;
   }
 
   /** Make the scratch levels current (a refused side never gets here: the old levels stay). */
-  private commit(k: number, scale: number, timeMs: number): void {
+  private commit(k: number, scale: number, rawQtyKept: boolean, timeMs: number): void {
     const { sPx, sQty, sRawPx, sRawQty } = this;
     this.sPx = this.px;
     this.sQty = this.qty;
@@ -199,6 +210,7 @@ export class BookSideLevels {
     this.rawQty = sRawQty;
     this.n = k;
     this.scale = scale;
+    this.rawQtyKept = rawQtyKept;
     this.updatedAt = timeMs;
     this.version++;
   }
@@ -225,7 +237,7 @@ export class BookSideLevels {
   /** Exact quantity of level i (0 = best); parsed on first use after each replace. */
   quantity(i: number): Decimal {
     if (this.decVersion !== this.version) this.resetDecimals();
-    return (this.decQty[i] ??= toDecimal(this.rawQty[i], 'quantity'));
+    return (this.decQty[i] ??= toDecimal(this.rawQtyKept ? this.rawQty[i] : this.qty[i], 'quantity'));
   }
 
   private tickDecimal(i: number): Decimal {

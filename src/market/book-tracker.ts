@@ -74,6 +74,11 @@ interface Tracked {
 
 const NO_REASONS: StaleReason[] = [];
 
+/** A fresh array of the set's members (a healthy side's empty set without iterating it). */
+function listOf<T>(set: Set<T>): T[] {
+  return set.size === 0 ? [] : [...set];
+}
+
 export class BookTracker extends EventEmitter<BookTrackerEvents> {
   private readonly books = new Map<string, Tracked>();
   private readonly scheduler: ResyncScheduler;
@@ -363,7 +368,7 @@ export class BookTracker extends EventEmitter<BookTrackerEvents> {
 
   private evaluate(t: Tracked, now: number): void {
     const reasons = this.reasonsOf(t, now);
-    const key = reasons.join(',');
+    const key = reasons.length === 0 ? '' : reasons.join(',');
     if (key === t.key) return;
     t.key = key;
     t.reasons = reasons;
@@ -376,8 +381,8 @@ export class BookTracker extends EventEmitter<BookTrackerEvents> {
     return {
       symbol: t.book.symbol,
       healthy: t.reasons.length === 0,
-      reasons: [...t.reasons],
-      sideReasons: { bid: [...t.side.bid], ask: [...t.side.ask] },
+      reasons: t.reasons.length === 0 ? [] : [...t.reasons],
+      sideReasons: { bid: listOf(t.side.bid), ask: listOf(t.side.ask) },
       bidAgeMs: bids.updatedAt >= 0 ? now - bids.updatedAt : undefined,
       askAgeMs: asks.updatedAt >= 0 ? now - asks.updatedAt : undefined,
       lastUpdateAt: t.book.updatedAt >= 0 ? t.book.updatedAt : undefined,

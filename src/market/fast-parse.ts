@@ -78,6 +78,8 @@ export function decimalToNumber(x: Decimal): number {
 }
 
 const MAX_SAFE = 9007199254740991;
+/** '.' less '0', as parseTicks sees it. */
+const DOT = 46 - 48;
 
 /**
  * A plain decimal string ("62525.04", "5.", ".5", "1018259534.0000000000000000") as an integer
@@ -85,27 +87,68 @@ const MAX_SAFE = 9007199254740991;
  * a division. Returns -1 when the string is not plain (sign, exponent, space, junk, no digit), has a
  * non-zero digit beyond `scale` decimals, or the tick count passes 2^53 − 1: the caller then takes
  * the general path. The result is exact: ticks × 10^−scale is the decimal the string spells.
+ *
+ * The hot path is the shape a market's stream sends, exactly `scale` decimals: the dot's place is
+ * known from the length, so two loops read only digits, one test each, into the integer. Any other
+ * shape takes one pass that reads each character once (digit, else the one dot, else refused) and
+ * lifts the integer to the scale with one exact multiplication; more decimals than `scale` (trailing
+ * zeros, as REST sends them) take a second pass that stops accumulating at the scale. The integer is
+ * exact while below 2^53; past that it is at least 2^53 and so refused, as is a product past
+ * 2^53 − 1 (below it, the product of two exact doubles is exact).
  */
 export function parseTicks(s: string, scale: number): number {
   const len = s.length;
+  const dot = len - 1 - scale; // where the dot is in "<digits>.<scale digits>"
+  if (scale > 0 && dot > 0 && s.charCodeAt(dot) === 46) {
+    let v = 0;
+    for (let i = 0; i < dot; i++) {
+      const d = s.charCodeAt(i) - 48;
+      if (d < 0 || d > 9) return -1;
+      v = v * 10 + d;
+    }
+    for (let i = dot + 1; i < len; i++) {
+      const d = s.charCodeAt(i) - 48;
+      if (d < 0 || d > 9) return -1;
+      v = v * 10 + d;
+    }
+    return v <= MAX_SAFE ? v : -1;
+  }
+  return ticksAnyShape(s, scale);
+}
+
+/** parseTicks for any other shape: no dot, fewer or more decimals than `scale`, junk. */
+function ticksAnyShape(s: string, scale: number): number {
+  const len = s.length;
   let v = 0;
-  let frac = -1;
-  let digits = 0;
+  let dot = -1;
   for (let i = 0; i < len; i++) {
-    const c = s.charCodeAt(i);
-    if (c >= 48 && c <= 57) {
-      digits++;
-      if (frac < 0) v = v * 10 + (c - 48);
-      else if (frac < scale) {
-        v = v * 10 + (c - 48);
-        frac++;
-      } else if (c !== 48) return -1; // a non-zero digit beyond the scale
-    } else if (c === 46 && frac < 0) frac = 0;
+    const d = s.charCodeAt(i) - 48;
+    if (d >= 0 && d <= 9) v = v * 10 + d;
+    else if (d === DOT && dot < 0) dot = i;
     else return -1;
   }
-  if (digits === 0) return -1;
-  const short = scale - (frac < 0 ? 0 : frac);
-  if (short > 0) v *= POW10[short] as number;
+  const decimals = dot < 0 ? 0 : len - dot - 1;
+  if (decimals > scale) return ticksBeyondScale(s, scale);
+  if (len === (dot < 0 ? 0 : 1)) return -1; // no digit: "" or "."
+  if (decimals < scale) v *= POW10[scale - decimals] as number;
+  return v <= MAX_SAFE ? v : -1;
+}
+
+/** parseTicks for a plain string with more decimals than `scale`: they must all be zeros. */
+function ticksBeyondScale(s: string, scale: number): number {
+  const len = s.length;
+  let v = 0;
+  let frac = -1;
+  for (let i = 0; i < len; i++) {
+    const c = s.charCodeAt(i);
+    if (frac < 0) {
+      if (c === 46) frac = 0;
+      else v = v * 10 + (c - 48);
+    } else if (frac < scale) {
+      v = v * 10 + (c - 48);
+      frac++;
+    } else if (c !== 48) return -1; // a non-zero digit beyond the scale
+  }
   return v <= MAX_SAFE ? v : -1;
 }
 

@@ -90,6 +90,125 @@ describe('book side ticks', () => {
     for (const junk of ['', '.', '-1', '+1', ' 1', '1 ', '1e3', '1.2.3', 'abc', '0x10', '١٢']) expect(parseTicks(junk, 2)).toBe(-1);
   });
 
+  it('parseTicks edge cases: leading zeros, no fraction, decimals past the scale, exponents, junk, long numbers', () => {
+    const cases: [string, number, number][] = [
+      // Leading zeros and no fraction.
+      ['0062525.04', 2, 6252504],
+      ['007', 0, 7],
+      ['00.50', 2, 50],
+      ['0', 2, 0],
+      ['0.00', 2, 0],
+      ['62525', 2, 6252500],
+      ['62525.', 2, 6252500],
+      ['62525.', 0, 62525],
+      ['.5', 2, 50],
+      ['.05', 2, 5],
+      ['5', 18, -1], // 5 × 10^18 ticks pass 2^53
+      ['0.1', 0, -1],
+      // Fewer, as many and more decimals than the scale: past it only zeros may follow.
+      ['62525.4', 2, 6252540],
+      ['.04', 2, 4],
+      ['0.05', 2, 5],
+      ['62525.04', 2, 6252504],
+      ['62525.0400', 2, 6252504],
+      ['62525.041', 2, -1],
+      ['62525.04000000000000000001', 2, -1],
+      ['1018259534.0000000000000000', 2, 101825953400],
+      ['1018259534.0000000000000000', 0, 1018259534],
+      ['5.' + '0'.repeat(40), 15, 5e15],
+      ['0.' + '0'.repeat(17) + '1', 18, 1],
+      ['0.' + '0'.repeat(18) + '1', 18, -1],
+      ['0.' + '0'.repeat(40), 3, 0],
+      // Exponent forms, signs, spaces and other junk: not plain.
+      ['6.25e4', 2, -1],
+      ['1E2', 0, -1],
+      ['1e-2', 2, -1],
+      ['-1', 2, -1],
+      ['+1', 2, -1],
+      ['-0', 2, -1],
+      [' 1', 2, -1],
+      ['1 ', 2, -1],
+      ['1.2.3', 2, -1],
+      ['1..2', 2, -1],
+      ['..', 2, -1],
+      ['abc', 2, -1],
+      ['0x10', 2, -1],
+      ['1_000', 0, -1],
+      ['Infinity', 2, -1],
+      ['NaN', 2, -1],
+      ['１', 0, -1], // fullwidth digit
+      ['١٢', 0, -1], // Arabic-Indic digits
+      // Junk where the stream's shape ("<digits>.<scale digits>") is otherwise met.
+      ['62a25.04', 2, -1],
+      ['62525.0a', 2, -1],
+      ['6.525.04', 2, -1],
+      ['62525.-4', 2, -1],
+      ['-2525.04', 2, -1],
+      ['62525.0٤', 2, -1],
+      ['12a', 0, -1],
+      ['12.0a', 0, -1],
+      ['12.0a', 2, -1],
+      ['', 2, -1],
+      ['', 0, -1],
+      ['.', 2, -1],
+      ['.', 0, -1],
+      // Very long numbers: exact up to 2^53 − 1 ticks, refused past it.
+      ['9007199254740991', 0, 9007199254740991],
+      ['9007199254740992', 0, -1],
+      ['9007199254740993.000', 0, -1],
+      ['90071992547409.91', 2, 9007199254740991],
+      ['90071992547409.92', 2, -1],
+      ['900719925474099.1', 2, -1],
+      ['9007199254740.991', 3, 9007199254740991],
+      ['9007199254740.991', 4, -1],
+      ['0'.repeat(40) + '5', 2, 500],
+      ['1'.repeat(40), 0, -1],
+      ['1'.repeat(40) + '.0', 0, -1],
+      ['1'.repeat(400), 2, -1],
+    ];
+    for (const [s, scale, want] of cases) expect(parseTicks(s, scale), `${JSON.stringify(s)} at ${scale}`).toBe(want);
+  });
+
+  it('parseTicks agrees with decimal.js on random strings of digits, dots and junk at every scale', () => {
+    const r = rng(99);
+    const alphabet = '0123456789000.....-+eE x';
+    let accepted = 0;
+    for (let k = 0; k < 30_000; k++) {
+      const len = Math.floor(r() * (k % 10 === 0 ? 30 : 12));
+      let s = '';
+      for (let i = 0; i < len; i++) s += alphabet[Math.floor(r() * (k % 3 === 0 ? 11 : alphabet.length))];
+      const scale = Math.floor(r() * 19);
+      const t = parseTicks(s, scale);
+      const plain = /^(\d+\.?\d*|\.\d+)$/.test(s);
+      const exact = plain ? new Decimal(s).mul(new Decimal(10).pow(scale)) : undefined;
+      if (exact === undefined || !exact.isInteger() || exact.gt(Number.MAX_SAFE_INTEGER)) {
+        expect(t, `${JSON.stringify(s)} at ${scale}`).toBe(-1);
+      } else {
+        expect(t, `${JSON.stringify(s)} at ${scale}`).toBe(exact.toNumber());
+        accepted++;
+      }
+    }
+    expect(accepted).toBeGreaterThan(5000);
+    // The stream's shape, "<digits>.<scale digits>", at its own scale and others, one character
+    // sometimes replaced by junk.
+    for (let k = 0; k < 20_000; k++) {
+      let s = '';
+      for (let i = Math.floor(r() * 18); i > 0; i--) s += String(Math.floor(r() * 10));
+      const decimals = 1 + Math.floor(r() * 18);
+      s += '.';
+      for (let i = 0; i < decimals; i++) s += String(Math.floor(r() * 10));
+      if (k % 4 === 0) {
+        const at = Math.floor(r() * s.length);
+        s = s.slice(0, at) + (alphabet[Math.floor(r() * alphabet.length)] as string) + s.slice(at + 1);
+      }
+      const scale = k % 3 === 0 ? Math.floor(r() * 19) : decimals;
+      const plain = /^(\d+\.?\d*|\.\d+)$/.test(s);
+      const exact = plain ? new Decimal(s).mul(new Decimal(10).pow(scale)) : undefined;
+      const want = exact === undefined || !exact.isInteger() || exact.gt(Number.MAX_SAFE_INTEGER) ? -1 : exact.toNumber();
+      expect(parseTicks(s, scale), `${JSON.stringify(s)} at ${scale}`).toBe(want);
+    }
+  });
+
   it('a tick-parsed side equals the Decimal-parsed side level for level, for random plain prices', () => {
     const r = rng(42);
     let ticked = 0;
@@ -192,6 +311,54 @@ describe('book side ticks', () => {
     expect(s.scale).toBe(-1);
     expect(s.price(0).toString()).toBe('12');
     expect(() => new BookSideLevels('bid', 19)).toThrow(/priceDecimals must be an integer from 0 to 18, got 19/);
+  });
+
+  it('answers exact quantities given as numbers, strings and Decimals, alone or mixed in a side', () => {
+    const s = new BookSideLevels('ask', 2);
+    const check = (levels: RawLevel[]): void => {
+      expect(s.replace(levels, 1)).toBeUndefined();
+      expect(sideOf(s)).toEqual(decimalSide(levels));
+    };
+    // Numbers only: each exact Decimal is made from the double, the same number as given.
+    check([
+      { price: '1.01', quantity: 0.1 },
+      { price: '1.02', quantity: 1e-7 },
+      { price: '1.03', quantity: 123456789.123 },
+    ]);
+    // Numbers, then a string (the numbers before it stay exact), then numbers again.
+    check([
+      { price: '1.01', quantity: 0.3 },
+      { price: '1.02', quantity: 0 },
+      { price: '1.03', quantity: 2.5 },
+      { price: '1.04', quantity: '0.30000000000000000001' },
+      { price: '1.05', quantity: 7 },
+      { price: '1.06', quantity: new Decimal('1e-30') },
+    ]);
+    // A string quantity before a price that grows the scale (the side is parsed again from its start).
+    check([
+      { price: '1.01', quantity: '0.1' },
+      { price: '1.02', quantity: 0.2 },
+      { price: '1.0201', quantity: 0.7 },
+      { price: '1.03', quantity: '5' },
+    ]);
+    expect(s.scale).toBe(4);
+    // Back to numbers only: the kept strings of the previous side are not read.
+    check([
+      { price: '2.5', quantity: 0.25 },
+      { price: '2.6', quantity: 3 },
+    ]);
+    // The float64 path keeps every quantity as given.
+    check([
+      { price: '+3', quantity: 0.5 },
+      { price: '3.5e0', quantity: '0.75' },
+    ]);
+    expect(s.scale).toBe(-1);
+    // A refused side leaves the quantities of the current one as they were.
+    expect(s.replace([{ price: '4', quantity: 'x' }], 2)).toEqual({ problem: 'malformed', index: 0, detail: 'quantity x' });
+    expect(sideOf(s)).toEqual([
+      { price: '3', quantity: '0.5' },
+      { price: '3.5', quantity: '0.75' },
+    ]);
   });
 
   it('compares the best bid and ask exactly across sides of different scales and paths', () => {
