@@ -52,6 +52,21 @@ describe('rsi-reversion', () => {
 
 const show = (ds: Draft[]) => ds.map((x) => (x.kind === 'order' ? `${x.side} ${x.type}${x.price ? '@' + x.price.toFixed() : ''} ${x.tag}` : x.kind));
 
+/** A grid sell of 0.2 BTC filled at 100 (the order update the grid answers with its rebuy). */
+const filledSell = {
+  clientOrderId: 's',
+  strategy: 'test',
+  symbol: 'BTCUSDT',
+  side: 'SELL' as const,
+  type: 'LIMIT',
+  quantity: d('0.2'),
+  filled: d('0.2'),
+  avgPrice: d(100),
+  state: 'filled' as const,
+  createdAt: 0,
+  tag: 'grid-sell',
+};
+
 describe('grid', () => {
   it('lays a ladder of buys below the mid once, then answers fills one step away', async () => {
     const h = harness(grid, { markets: ['BTCUSDT'], params: { levels: 3, spacingPct: 1, orderQuote: 20 } });
@@ -178,19 +193,7 @@ describe('grid', () => {
     };
     await h.handlers.onOrder!({ order: rung, previous: 'pending' });
     // It filled, its sell filled: nothing is held, nothing stands, the rebuy is denied.
-    const sold = {
-      clientOrderId: 's',
-      strategy: 'test',
-      symbol: 'BTCUSDT',
-      side: 'SELL' as const,
-      type: 'LIMIT',
-      quantity: d('0.2'),
-      filled: d('0.2'),
-      avgPrice: d(100),
-      state: 'filled' as const,
-      createdAt: 0,
-      tag: 'grid-sell',
-    };
+    const sold = filledSell;
     const [rebuy] = drafts(await h.handlers.onOrder!({ order: sold, previous: 'open' }));
     expect(rebuy).toMatchObject({ side: 'BUY', tag: 'grid-rebuy' });
     await h.handlers.onDenied!({ intent: { ...rebuy!, strategy: 'test' } as Intent, rule: 'balance', reason: 'not enough USDT' });
@@ -223,27 +226,17 @@ describe('grid', () => {
     await h.handlers.onOrder!({ order: { ...rung, filled: d(0), state: 'open', createdAt: 0, tag: 'grid-buy-1' }, previous: 'pending' });
     // The rung filled and its sell filled, leaving the dust; the rebuy is denied; after the wait the
     // ladder comes back, with no sell of the dust.
-    const sold = {
-      clientOrderId: 's',
-      strategy: 'test',
-      symbol: 'BTCUSDT',
-      side: 'SELL' as const,
-      type: 'LIMIT',
-      quantity: d('0.2'),
-      filled: d('0.2'),
-      avgPrice: d(100),
-      state: 'filled' as const,
-      createdAt: 0,
-      tag: 'grid-sell',
-    };
+    const sold = filledSell;
     const [rebuy] = drafts(await h.handlers.onOrder!({ order: sold, previous: 'open' }));
     await h.handlers.onDenied!({ intent: { ...rebuy!, strategy: 'test' } as Intent, rule: 'balance', reason: 'not enough USDT' });
     h.clock.advance(30_000);
     expect(show(drafts(await h.handlers.onBook!('BTCUSDT', book)))).toEqual(['BUY LIMIT@99 grid-buy-1']);
-    // A buy that leaves only dust beyond what its sell covers gets no second sell.
-    const bought = { ...sold, clientOrderId: 'b', side: 'BUY' as const, quantity: d('0.2'), filled: d('0.2'), tag: 'grid-buy-1' };
+    // A filled buy gets its sell of what it bought; a fill of only dust gets none.
+    const bought = { ...sold, clientOrderId: 'b', side: 'BUY' as const, tag: 'grid-buy-1' };
     h.setPosition('BTCUSDT', '0.20004', '100');
     expect(show(drafts(await h.handlers.onOrder!({ order: bought, previous: 'open' })))).toEqual(['SELL LIMIT@101 grid-sell']);
+    const crumb = { ...bought, clientOrderId: 'c', quantity: d('0.00004'), filled: d('0.00004') };
+    expect(drafts(await h.handlers.onOrder!({ order: crumb, previous: 'open' }))).toEqual([]);
   });
   it('places nothing on an unhealthy book', async () => {
     const h = harness(grid, { markets: ['BTCUSDT'] });
