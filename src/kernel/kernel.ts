@@ -224,7 +224,8 @@ export class TradingKernel {
       last: (s) => prices.last(s),
       logger: logger.child({ component: 'brackets' }),
     });
-    this.stops.push(followAcceptance(this.engine, risk.reservations, clock));
+    // A fill out of a lock the last balance read holds frees it there at once (risk/lock-coverage.ts).
+    this.stops.push(followAcceptance(this.engine, risk.reservations, clock, (a, sym, side, amount) => portfolio.releaseLocked(a, sym, side, amount)));
     risk.on('verdict', (v) => this.owners.noteVerdict(v));
 
     // A marginClose without a price closes at the market, as a MARKET order does: the best bid (long)

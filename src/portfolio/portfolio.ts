@@ -9,6 +9,7 @@
 import { Decimal } from '../core/decimal.js';
 import type { Balances } from '../core/types/account.js';
 import type { MarginPosition } from '../core/types/margin.js';
+import type { Side } from '../core/types/market.js';
 import type { FillEvent } from '../core/views.js';
 import { fillNotional, PositionBook, type PositionRecord } from './positions.js';
 import { TradeBook, type TradeBookOptions } from './trade-book.js';
@@ -141,6 +142,22 @@ export class Portfolio {
       adjust(m, quote, sum);
     }
     adjust(m, fill.feeAsset, fill.fee.neg());
+  }
+
+  /**
+   * Funds the exchange unlocked since the last read: an order's fill out of a lock that read holds
+   * (risk/lock-coverage.ts). The spent asset's `locked` goes down by `amount`, never below zero, until
+   * the next read replaces it. Nothing to do with the exchange's ledger in this process (always current).
+   */
+  releaseLocked(account: string, symbol: string, side: Side, amount: Decimal): void {
+    if (this.deps.ledger) return;
+    const m = this.balancesByAccount.get(account);
+    const { base, quote } = this.deps.split(symbol);
+    const asset = side === 'BUY' ? quote : base;
+    const e = m?.get(asset);
+    if (!m || !e || !e.locked.gt(0)) return;
+    const locked = e.locked.minus(amount);
+    m.set(asset, { value: e.value, locked: locked.isNeg() ? ZERO : locked });
   }
 
   syncMargin(positions: MarginPosition[]): void {

@@ -21,8 +21,10 @@
  *   `startedAt`; every reservation accepted at or before it is now inside that `locked` and stops
  *   counting in `reserved()`/`free()` (it still counts for the strategy's capital, `reservedBy`).
  * Every uncertainty falls on the safe side: an order learnt about late, a sync whose request began
- * before the acceptance, a covered order cancelled or filled before the next sync: in each case the
- * funds count twice until the next sync (free understated), never zero times (never overstated).
+ * before the acceptance, a covered order cancelled before the next sync: in each case the funds count
+ * twice until the next sync (free understated), never zero times (never overstated). A covered
+ * order's fill frees its part of the lock at once (lock-coverage.ts: the balances' `locked` goes down
+ * by what the exchange unlocked for it).
  * With `liveLocked` (a balance source that is always current, like the simulator's ledger in
  * backtests) an accepted reservation is covered at once.
  */

@@ -98,6 +98,40 @@ describe('locked vs reserved: no double counting, no over-commit', () => {
     expect(st.risk.reservations.size).toBe(0);
   });
 
+  it('a covered order partly filled: the lock its fill freed leaves locked at once, for a sell and for a limit buy', async () => {
+    // Before: the portfolio moved the fill's value but kept the read's locked, so the freed coins
+    // counted as spent and still locked until the next sync (a paper grid's partial sell made another
+    // strategy's sell of coins it held be denied by the balance rule).
+    const st = simStack({ balances: { BTC: '1', USDT: '10000' } });
+    st.setPrice('BTCUSDT', '60000');
+    await st.sync();
+    const order = (side: 'BUY' | 'SELL', price: string, qty: string): SpotOrderIntent => ({ ...buy(price, qty), side });
+    await st.core.process([order('SELL', '61000', '0.5'), order('BUY', '59000', '0.01')]);
+    await st.sync();
+    const free = (asset: string) => st.risk.reservations.free('main', asset, st.portfolio.balance(asset, 'main'));
+    const exchangeFree = (asset: string) => {
+      const b = st.sim.balances(ACCOUNT)[asset]!;
+      return b.value.minus(b.locked);
+    };
+    expect(free('BTC').toFixed()).toBe('0.5');
+    // The book moves through both prices with less than each order: partial fills.
+    st.sim.replaceBookSide('BTCUSDT', 'bid', [{ price: d('61000'), quantity: d('0.2') }]);
+    st.sim.replaceBookSide('BTCUSDT', 'bid', [{ price: d('59990'), quantity: d('50') }]);
+    st.sim.replaceBookSide('BTCUSDT', 'ask', [{ price: d('59000'), quantity: d('0.004') }]);
+    st.sim.replaceBookSide('BTCUSDT', 'ask', [{ price: d('60010'), quantity: d('50') }]);
+    await st.core.idle();
+    const states = st.engine.liveOrders().map((o) => `${o.side} ${o.state} ${o.filled.toFixed()}`);
+    expect(states.sort()).toEqual(['BUY partially_filled 0.004', 'SELL partially_filled 0.2']);
+    // No sync since the fills: risk's free is the exchange's free.
+    expect(free('BTC').toFixed()).toBe(exchangeFree('BTC').toFixed());
+    expect(free('USDT').toFixed()).toBe(exchangeFree('USDT').toFixed());
+    expect(st.portfolio.balance('BTC', 'main').locked.toFixed()).toBe('0.3');
+    expect(st.portfolio.balance('USDT', 'main').locked.toFixed()).toBe('354');
+    // The coins the fill freed can be sold at once.
+    await st.core.process([order('SELL', '60500', '0.5')]);
+    expect(st.log.denials).toEqual([]);
+  });
+
   it('Reservations: accepted and balancesSynced cover per account; settle and release keep both totals right', () => {
     const r = new Reservations();
     const bal = { value: d('1000'), locked: d('0') };

@@ -130,7 +130,7 @@ export function simStack(opts: { balances: Record<string, string>; names?: strin
     reservations: risk,
   });
   engine.listen(venue);
-  if (opts.coverage ?? true) followAcceptance(engine, risk.reservations, clock);
+  if (opts.coverage ?? true) followAcceptance(engine, risk.reservations, clock, (a, sym, side, amount) => portfolio.releaseLocked(a, sym, side, amount));
   const log: StackLog = { alerts: [], denials: [] };
   const instances = (opts.names ?? ['holder']).map((n) => recorder(n, log));
   const kv = new Map<string, unknown>();
