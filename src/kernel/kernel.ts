@@ -141,6 +141,8 @@ export class TradingKernel {
   /** Equity samples not fed to the protections because an asset had no price (sampleEquity). */
   unpricedSamples = 0;
   private readonly unpricedWarned = new Set<string>();
+  /** Assets no market of the bot converts, named once (sampleEquity). */
+  private readonly unvaluedWarned = new Set<string>();
 
   constructor(
     private readonly p: KernelPorts,
@@ -177,6 +179,7 @@ export class TradingKernel {
       ...(p.minSellable ? { minSellable: p.minSellable } : {}),
       ...(p.trades ? { trades: p.trades } : {}),
       ...(p.ledger ? { ledger: p.ledger } : {}),
+      valued: (asset) => this.valuation.route(asset) !== undefined,
     });
     const portfolio = this.portfolio;
     this.risk = new RiskEngine({
@@ -360,10 +363,21 @@ export class TradingKernel {
    * sample): the account valued at the kernel's mark prices, into the protections. The one rule: a
    * sample with an asset that has no price (a book emptied for a resync before any trade was seen)
    * would look like a loss, so it never reaches them: it is skipped, counted (`unpricedSamples`)
-   * and logged once per asset. Returns the snapshot either way (the bot loop journals priced ones).
+   * and logged once per asset. An asset no market of the bot converts (ETH held by a bot trading
+   * BTCUSDT) is not a missing price: it is left out of the equity, named once, and the samples go
+   * on (before, every sample was skipped and the drawdown and daily-loss protections never acted).
+   * Returns the snapshot either way (the bot loop journals priced ones).
    */
   sampleEquity(): EquitySnapshot {
     const e = this.portfolio.equity(this.p.clock.now());
+    const unvalued = e.unvalued.filter((a) => !this.unvaluedWarned.has(a));
+    if (unvalued.length > 0) {
+      for (const a of unvalued) this.unvaluedWarned.add(a);
+      this.p.logger.warn(
+        { unvalued },
+        `${unvalued.join(', ')} cannot be valued in ${this.p.reference} by any market of the bot: left out of the equity, the pnl and the protections (as a backtest leaves it out)`,
+      );
+    }
     if (e.unpriced.length > 0) {
       this.unpricedSamples++;
       const fresh = e.unpriced.filter((a) => !this.unpricedWarned.has(a));

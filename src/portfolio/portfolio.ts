@@ -45,6 +45,13 @@ export interface PortfolioDeps {
    * exchange's last read (syncBalances), moved by fills until the next one.
    */
   ledger?: CurrentLedger;
+  /**
+   * Whether any market of the bot converts `asset` to the reference (the valuation has a route for
+   * it). An asset none converts is left out of the equity and named in `unvalued`, as a backtest
+   * leaves it out: it is not a missing price that comes back, so it must not stop every sample.
+   * Without it every asset is taken as convertible.
+   */
+  valued?: (asset: string) => boolean;
 }
 
 export interface BalanceEntry {
@@ -55,8 +62,10 @@ export interface BalanceEntry {
 export interface EquitySnapshot {
   time: number;
   equity: Decimal;
-  /** Assets that could not be valued (no price). */
+  /** Assets that could not be valued now (a market converts them, but a price it needs is missing). */
   unpriced: string[];
+  /** Assets held that no market of the bot converts to the reference: left out of `equity`. */
+  unvalued: string[];
   balances: Record<string, { value: string; locked: string }>;
 }
 
@@ -172,11 +181,16 @@ export class Portfolio {
   equity(time: number, account = MAIN_ACCOUNT): EquitySnapshot {
     let equity = ZERO;
     const unpriced: string[] = [];
+    const unvalued: string[] = [];
     const balances: EquitySnapshot['balances'] = {};
     for (const asset of this.assets(account)) {
       const b = this.balance(asset, account);
       balances[asset] = { value: b.value.toFixed(), locked: b.locked.toFixed() };
       if (b.value.isZero()) continue;
+      if (asset !== this.deps.reference && this.deps.valued && !this.deps.valued(asset)) {
+        unvalued.push(asset);
+        continue;
+      }
       const px = asset === this.deps.reference ? new Decimal(1) : this.deps.price(asset, this.deps.reference);
       if (px === undefined) unpriced.push(asset);
       else equity = equity.plus(b.value.mul(px));
@@ -187,7 +201,7 @@ export class Portfolio {
       const px = cur === this.deps.reference ? new Decimal(1) : this.deps.price(cur, this.deps.reference);
       if (px) equity = equity.plus(p.profit.value.mul(px));
     }
-    return { time, equity, unpriced, balances };
+    return { time, equity, unpriced, unvalued, balances };
   }
 
   pnl(mark: (symbol: string) => Decimal | undefined): PnlRow[] {

@@ -83,4 +83,53 @@ describe('paper mode: an emptied book and drawdown protection', () => {
       await bot.stop();
     }
   }, 90_000);
+
+  it('leaves out a coin no market of the bot converts, and the protections still act', async () => {
+    // Before: ETH (no market of the bot converts it) made every sample unpriced, so no sample reached
+    // the protections and a 50 % fall of BTC never halted the bot (the status line read pnl +0.00).
+    const config = parseConfig(
+      [
+        'mode: paper',
+        'exchange: { simulator: true }',
+        'strategies:',
+        `  - { name: idle, strategy: ${resolve(import.meta.dirname, 'fixtures/idle.ts')}, markets: [BTCUSDT], resolution: "60s" }`,
+        'paper: { balances: { USDT: 5000, BTC: 0.1, ETH: 1 } }',
+        'risk: { protections: { maxDrawdownPct: 10, onBreach: halted } }',
+        `journal: { file: ${join(tmp.dir, 'paper-eth.sqlite')} }`,
+        'logging: { level: warn, pretty: false }',
+      ].join('\n'),
+      { baseDir: REPO },
+    );
+    const bot = await startBot(config, {
+      logger: silentLogger,
+      sim: { port: 0, replay: false },
+      intervals: { statusEveryMs: 0, pollMs: 200, syncMs: 500, equityMs: 100 },
+    });
+    const sim = bot.embedded!.sim;
+    let fed = 0;
+    const onEquity = bot.risk.onEquity.bind(bot.risk);
+    bot.risk.onEquity = (ts, equity) => (fed++, onEquity(ts, equity));
+    try {
+      await waitFor('BTC priced by the book', () => bot.kernel.prices.mark('BTCUSDT') !== undefined, 20_000);
+      await waitFor('three samples fed to the protections', () => fed >= 3, 20_000);
+      const e = bot.portfolio.equity(Date.now());
+      expect(e.unvalued).toEqual(['ETH']);
+      expect(e.unpriced).toEqual([]);
+      expect(bot.risk.state.state).toBe('active');
+      // BTC falls by half: the account (ETH left out) loses over 20 %.
+      const mid = bot.kernel.prices.mark('BTCUSDT')!;
+      const half = mid.div(2).toDecimalPlaces(2);
+      await waitFor(
+        'halted by the drawdown protection',
+        () => {
+          sim.replaceBook('BTCUSDT', [{ price: half.minus(5), quantity: d('5') }], [{ price: half.plus(5), quantity: d('5') }]);
+          return bot.risk.state.state === 'halted';
+        },
+        20_000,
+      );
+      expect(bot.risk.state.record.reason ?? '').toMatch(/drawdown/);
+    } finally {
+      await bot.stop();
+    }
+  }, 90_000);
 });
