@@ -155,7 +155,10 @@ export function assemble(s: StartScope, instances: StrategyInstance[], c: Connec
   const reference = referenceAsset(config.reference, symbols, ports.split);
   recordInstruments(
     journal,
-    symbols.map((s) => [s, ports.split(s)] as const),
+    symbols.map((s) => {
+      const min = ports.minSellable(s);
+      return [s, { ...ports.split(s), ...(min ? { minSellable: min } : {}) }] as const;
+    }),
   );
   const { venue, venueFor, paper } = buildVenues(config, x, catalog, market, clock, logger, life);
   const plots = new PlotRing(() => clock.now());

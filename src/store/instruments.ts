@@ -3,20 +3,39 @@
  * catalog said when it ran. Offline readers (`mizan journal pnl`) split a symbol with them, never
  * by its suffix. Kept in the kv table under the reserved `__instruments` namespace (no schema change).
  */
+import { Decimal } from '../core/decimal.js';
 import type { Instrument } from '../core/instrument.js';
 import type { Journal } from './journal.js';
 import type { JournalQueries } from './queries.js';
 
 const NS = '__instruments';
 
-/** Record the instruments of the markets a run trades (those already recorded alike are left as they are). */
-export function recordInstruments(journal: Journal, instruments: Iterable<readonly [string, Instrument]>): void {
-  const known = journalInstruments(journal);
+/** A market as a journal records it: its instrument and, when the catalog gives it, its smallest sellable quantity. */
+export type RecordedInstrument = Instrument & { minSellable?: Decimal };
+
+/**
+ * Record the instruments of the markets a run trades, with each market's smallest sellable quantity
+ * (the portfolio's dust rule: `mizan journal pnl` books the fills as the run did). Those already
+ * recorded alike are left as they are.
+ */
+export function recordInstruments(journal: Journal, instruments: Iterable<readonly [string, RecordedInstrument]>): void {
+  const raw = journal.kvAll(NS);
   for (const [symbol, i] of instruments) {
-    const had = known.get(symbol);
-    if (had && had.base === i.base && had.quote === i.quote) continue;
-    journal.kvSet(NS, symbol, { base: i.base, quote: i.quote });
+    const had = raw[symbol] as { base?: unknown; quote?: unknown; minSellable?: unknown } | null | undefined;
+    const min = i.minSellable?.toFixed();
+    if (had && had.base === i.base && had.quote === i.quote && had.minSellable === min) continue;
+    journal.kvSet(NS, symbol, { base: i.base, quote: i.quote, ...(min !== undefined ? { minSellable: min } : {}) });
   }
+}
+
+/** The smallest sellable quantity per market a journal recorded (markets recorded without one are absent). */
+export function journalMinSellable(journal: JournalQueries): Map<string, Decimal> {
+  const out = new Map<string, Decimal>();
+  for (const [symbol, v] of Object.entries(journal.kvAll(NS))) {
+    const m = (v as { minSellable?: unknown } | null)?.minSellable;
+    if (typeof m === 'string' && /^\d+(\.\d+)?$/.test(m)) out.set(symbol, new Decimal(m));
+  }
+  return out;
 }
 
 /** The instruments a journal recorded, by symbol. */

@@ -1,6 +1,7 @@
 /**
  * Realised PnL per strategy and market from the journal's fills, with the portfolio's
- * average-cost book (src/portfolio/positions.ts), in Decimal (never SQL floats). With `since`,
+ * average-cost book (src/portfolio/positions.ts) and its dust rule (each market's smallest sellable
+ * quantity as the run recorded it), in Decimal (never SQL floats). With `since`,
  * the cost basis still comes from every earlier fill; only PnL realised from `since` on is counted.
  */
 import { Decimal } from '../core/decimal.js';
@@ -8,7 +9,7 @@ import { PositionBook } from '../portfolio/positions.js';
 import type { QueryFilter } from './types.js';
 import type { JournalQueries } from './queries.js';
 import type { Instrument } from '../core/instrument.js';
-import { journalInstruments } from './instruments.js';
+import { journalInstruments, journalMinSellable } from './instruments.js';
 
 const ZERO = new Decimal(0);
 
@@ -61,6 +62,11 @@ export interface JournalPnlOptions extends QueryFilter {
   marks?: Readonly<Record<string, Decimal>>;
   /** How to split a symbol; default: the journal's recorded instruments (journalSplit). */
   split?: (symbol: string) => Instrument;
+  /**
+   * Smallest sellable quantity of a market (the portfolio's dust rule); default: what the journal
+   * recorded for the run's markets. A market without one is booked without the dust rule.
+   */
+  minSellable?: (symbol: string) => Decimal | undefined;
 }
 
 export function computePnl(journal: JournalQueries, opts: JournalPnlOptions = {}): JournalPnlRow[] {
@@ -69,7 +75,8 @@ export function computePnl(journal: JournalQueries, opts: JournalPnlOptions = {}
   if (opts.symbol !== undefined) filter.symbol = opts.symbol;
   if (opts.until !== undefined) filter.until = opts.until;
   const split = opts.split ?? journalSplit(journal);
-  const book = new PositionBook(split);
+  const recorded = journalMinSellable(journal);
+  const book = new PositionBook(split, opts.minSellable ?? ((symbol) => recorded.get(symbol)));
   const counted = new Map<string, { fills: number; realized: Decimal; fees: Decimal }>();
   const dps = new Map<string, { quote: number; price: number }>();
   for (const f of journal.fills(filter)) {

@@ -7,6 +7,7 @@ import { ManualClock } from '../../src/core/clock.js';
 import { d } from '../../src/core/decimal.js';
 import { Journal, computePnl, journalSplit, parseSince, recordInstruments, registerJournalCommand } from '../../src/store/index.js';
 import type { FillRecord } from '../../src/store/index.js';
+import { Portfolio } from '../../src/portfolio/portfolio.js';
 
 let dir: string;
 let file: string;
@@ -147,6 +148,43 @@ describe('PnL from the journal', () => {
     expect(() => split('BTCUSDT')).toThrow(/does not record the base and quote of BTCUSDT[\s\S]*--market BTCUSDT=BASE\/QUOTE/);
     expect(journalSplit(j, new Map([['BTCUSDT', { base: 'BTC', quote: 'USDT' }]]))('BTCUSDT')).toEqual({ base: 'BTC', quote: 'USDT' });
     j.close();
+  });
+});
+
+describe('PnL from the journal, as the run booked it', () => {
+  it('applies the dust rule with the minimum the run recorded: the same position and realised PnL as the portfolio', () => {
+    // Before: the journal booked without the dust rule; the bot's summary and `mizan journal pnl`
+    // disagreed on the position (the fee dust) and on the realised PnL (an audit: -7.8180 vs -7.8179).
+    const fills: FillRecord[] = [
+      f({ clientId: 'd_1', side: 'BUY', price: d('100'), quantity: d('1'), fee: d('0.001'), feeAsset: 'BTC', ts: T0 }),
+      f({ clientId: 'd_2', side: 'SELL', price: d('110'), quantity: d('0.99'), fee: d('0.1089'), feeAsset: 'USDT', ts: T0 + 1 }),
+      f({ clientId: 'd_3', side: 'BUY', price: d('120'), quantity: d('0.5'), fee: d('0.0005'), feeAsset: 'BTC', ts: T0 + 2 }),
+      f({ clientId: 'd_4', side: 'SELL', price: d('90'), quantity: d('0.5'), fee: d('0.045'), feeAsset: 'USDT', ts: T0 + 3 }),
+    ];
+    const j = Journal.open(join(dir, 'dust.sqlite'));
+    recordInstruments(j, [['BTCUSDT', { base: 'BTC', quote: 'USDT', minSellable: d('0.01') }]]);
+    j.recordFills(fills);
+    const rows = computePnl(j);
+    j.close();
+    const portfolio = new Portfolio({ split: () => ({ base: 'BTC', quote: 'USDT' }), price: () => undefined, reference: 'USDT', minSellable: () => d('0.01') });
+    let realized = d('0');
+    for (const x of fills) {
+      realized = realized.plus(
+        portfolio.applyFill({
+          clientOrderId: x.clientId,
+          strategy: x.strategy,
+          symbol: x.symbol,
+          side: x.side,
+          price: x.price,
+          quantity: x.quantity,
+          fee: x.fee,
+          feeAsset: x.feeAsset,
+          timestamp: x.ts,
+        }),
+      );
+    }
+    const p = portfolio.positions.get('sma', 'BTCUSDT')!;
+    expect(rows.map((r) => [r.position.toFixed(), r.realized.toFixed()])).toEqual([[p.quantity.toFixed(), realized.toFixed()]]);
   });
 });
 
