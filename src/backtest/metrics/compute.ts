@@ -1,6 +1,6 @@
 /** computeMetrics: the one entry point that turns a run's equity curve and trades into `Metrics`. */
 import { ParameterError } from '../../core/errors.js';
-import { cagrPct, checkEquity, dailyReturns, dailyRiskFree, drawdowns, sharpe, sortino, totalReturnPct } from './equity.js';
+import { dailyRiskFree, EquityFold, sharpe, sortino } from './equity.js';
 import { checkTrades, exposurePct, tradeStats } from './trades.js';
 import { DAY_MS, DEFAULT_THRESHOLDS, na, ok, type Metric, type Metrics, type MetricsInput, type MetricsOptions } from './types.js';
 
@@ -9,6 +9,32 @@ import { DAY_MS, DEFAULT_THRESHOLDS, na, ok, type Metric, type Metrics, type Met
  * fixed summation order). Throws ParameterError (naming the field and index) on malformed input.
  */
 export function computeMetrics(input: MetricsInput, options: MetricsOptions = {}): Metrics {
+  const o = checkOptions(input, options);
+  const { times, values } = input.equity;
+  if (times.length !== values.length) {
+    throw new ParameterError('equity.values.length', values.length, `equal to equity.times.length ${times.length}`);
+  }
+  const fold = new EquityFold();
+  for (let i = 0; i < times.length; i++) fold.add(times[i]!, values[i]!);
+  return metricsOf(fold, input, o);
+}
+
+/**
+ * computeMetrics of an equity curve folded as it was made (a backtest's: it keeps no sample per
+ * candle): the same numbers as computeMetrics of the curve's points.
+ */
+export function computeFoldedMetrics(equity: EquityFold, input: Omit<MetricsInput, 'equity'>, options: MetricsOptions = {}): Metrics {
+  return metricsOf(equity, input, checkOptions(input, options));
+}
+
+interface Checked {
+  rf: number;
+  minDays: number;
+  minReturns: number;
+  minSqn: number;
+}
+
+function checkOptions(input: Pick<MetricsInput, 'feesPaid'>, options: MetricsOptions): Checked {
   const rf = options.riskFreeRate ?? 0;
   if (!Number.isFinite(rf) || rf <= -1) throw new ParameterError('riskFreeRate', String(rf), 'an annual rate > -1');
   const minDays = options.minDaysForCagr ?? DEFAULT_THRESHOLDS.minDaysForCagr;
@@ -20,16 +46,19 @@ export function computeMetrics(input: MetricsInput, options: MetricsOptions = {}
   if (!Number.isFinite(input.feesPaid) || input.feesPaid < 0) {
     throw new ParameterError('feesPaid', String(input.feesPaid), 'a finite number >= 0');
   }
-  const curve = input.equity;
-  checkEquity(curve);
+  return { rf, minDays, minReturns, minSqn };
+}
+
+function metricsOf(curve: EquityFold, input: Omit<MetricsInput, 'equity'>, o: Checked): Metrics {
+  const { rf, minDays, minReturns, minSqn } = o;
+  curve.check();
   checkTrades(input.trades);
 
-  const n = curve.values.length;
-  const start = curve.times[0]!;
-  const end = curve.times[n - 1]!;
-  const dd = drawdowns(curve);
-  const cagr = cagrPct(curve, minDays);
-  const returns = dailyReturns(curve);
+  const start = curve.firstTime;
+  const end = curve.lastTime;
+  const dd = curve.drawdowns();
+  const cagr = curve.cagrPct(minDays);
+  const returns = curve.dailyReturns();
   const rfDaily = dailyRiskFree(rf);
 
   let calmar: Metric;
@@ -59,9 +88,9 @@ export function computeMetrics(input: MetricsInput, options: MetricsOptions = {}
     start,
     end,
     days: (end - start) / DAY_MS,
-    startEquity: curve.values[0]!,
-    endEquity: curve.values[n - 1]!,
-    totalReturnPct: totalReturnPct(curve),
+    startEquity: curve.firstValue,
+    endEquity: curve.lastValue,
+    totalReturnPct: curve.totalReturnPct(),
     cagrPct: cagr,
     maxDrawdownPct: dd.maxDrawdownPct,
     maxDrawdownDurationMs: dd.maxDrawdownDurationMs,
