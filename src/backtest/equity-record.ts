@@ -25,8 +25,8 @@ export class EquityRecorder {
   /** Points until the next one kept (0: the next is kept). */
   private skip = 0;
   private pending = false;
-  private t = Number.NaN;
-  private v = Number.NaN;
+  /** The held-back last point: time, value (no number crosses a call on the walk's path: EquityFold.addPoint). */
+  private readonly last = new Float64Array(2);
 
   constructor(
     /** Points the curve will have. */
@@ -43,33 +43,36 @@ export class EquityRecorder {
   }
 
   add(t: number, v: number): void {
-    if (this.pending) this.take(this.t, this.v);
+    if (this.pending) this.take();
     this.pending = true;
-    this.t = t;
-    this.v = v;
+    this.last[0] = t;
+    this.last[1] = v;
   }
 
   /** The last point's value replaced (the account after the closing sells at its time). */
   setLast(v: number): void {
     if (!this.pending) throw new Error('the equity curve has no point to revalue');
-    this.v = v;
+    this.last[1] = v;
   }
 
-  private take(t: number, v: number): void {
+  private take(): void {
+    const p = this.last;
     if (this.skip === 0) {
       this.skip = this.step - 1;
-      this.times.push(t);
-      this.values.push(v);
+      this.times.push(p[0]!);
+      this.values.push(p[1]!);
     } else this.skip--;
-    this.fold.add(t, v);
+    this.fold.addPoint(p);
   }
 
   /** Every point folded; the thinned curve with its last point. Throws when the curve has not as many points as expected. */
   finish(): EquityRecord {
     const n = this.length;
     if (n !== this.expected) throw new Error(`internal error: the equity curve has ${n} points, ${this.expected} were counted ahead`);
-    const { times, values, t, v } = this;
-    if (this.pending) this.take(t, v);
+    const { times, values } = this;
+    const t = this.last[0]!;
+    const v = this.last[1]!;
+    if (this.pending) this.take();
     this.pending = false;
     if (n > 0 && times[times.length - 1] !== t) {
       times.push(t);

@@ -12,6 +12,34 @@ export interface Drawdowns {
 }
 
 /**
+ * The error naming the bad point `p` (index `i`, after a point at `prevTime`), built out of line:
+ * with these calls inside EquityFold.addPoint, V8 kept the point's numbers boxed there, a heap
+ * number per point that the young generation then promoted (16 MB more per million candles).
+ */
+function badPoint(p: Float64Array, i: number, prevTime: number): ParameterError {
+  const t = p[0]!;
+  const v = p[1]!;
+  if (!Number.isFinite(t)) return new ParameterError(`equity.times[${i}]`, String(t), 'a finite ms timestamp');
+  if (i > 0 && t < prevTime) return new ParameterError(`equity.times[${i}]`, t, `>= equity.times[${i - 1}] ${prevTime}`);
+  return new ParameterError(`equity.values[${i}]`, String(v), 'a finite number');
+}
+
+/** EquityFold's running numbers (indexes into its Float64Array). */
+const FIRST_TIME = 0;
+const FIRST_VALUE = 1;
+const LAST_TIME = 2;
+const LAST_VALUE = 3;
+const PEAK = 4;
+const PEAK_TIME = 5;
+const MAX_DD = 6;
+const MAX_DD_PEAK_TIME = 7;
+const MAX_DD_DURATION = 8;
+const LONGEST = 9;
+const PREV = 10;
+const CLOSE = 11;
+const STATE_SIZE = 12;
+
+/**
  * The equity curve's metrics taken one point at a time (`add`), so a backtest need not keep a sample
  * per candle to compute them: the checks, the drawdowns and the daily returns are running states,
  * the return and the CAGR need only the first and the last point. computeMetrics folds a curve given
@@ -33,71 +61,102 @@ export interface Drawdowns {
 export class EquityFold {
   /** Points taken. */
   n = 0;
-  firstTime = Number.NaN;
-  firstValue = Number.NaN;
-  lastTime = Number.NaN;
-  lastValue = Number.NaN;
   /** The first bad point (thrown by `check`). */
   private error: ParameterError | undefined;
-  private peak = Number.NaN;
-  private peakTime = Number.NaN;
   private underWater = false;
-  private maxDd = 0;
-  private maxDdPeakTime = Number.NaN;
-  private maxDdDuration = 0;
-  private longest = 0;
-  /** The UTC day the points are in, the close of the day before it and its close so far. */
+  /** The UTC day the points are in. */
   private day = 0;
-  private prev = 0;
-  private close = 0;
   private readonly returns: number[] = [];
+  /**
+   * The running numbers, in a Float64Array: a double stored into an object's field can allocate a
+   * heap number per store (a million in a run, promoted with the long-lived fold), a typed array's
+   * element never does.
+   */
+  private readonly x = new Float64Array(STATE_SIZE).fill(Number.NaN);
 
+  constructor() {
+    this.x[MAX_DD] = 0;
+    this.x[MAX_DD_DURATION] = 0;
+    this.x[LONGEST] = 0;
+  }
+
+  get firstTime(): number {
+    return this.x[FIRST_TIME]!;
+  }
+  get firstValue(): number {
+    return this.x[FIRST_VALUE]!;
+  }
+  get lastTime(): number {
+    return this.x[LAST_TIME]!;
+  }
+  get lastValue(): number {
+    return this.x[LAST_VALUE]!;
+  }
+
+  /** A point of the curve (time in ms, value). */
   add(t: number, v: number): void {
+    const p = this.point;
+    p[0] = t;
+    p[1] = v;
+    this.addPoint(p);
+  }
+
+  private readonly point = new Float64Array(2);
+
+  /**
+   * A point given as `p[0]` (time) and `p[1]` (value): a caller's hot loop passes its own small
+   * Float64Array, so no number crosses the call (a double argument of a call not inlined is boxed
+   * into a new heap number: two per candle in a backtest's walk).
+   */
+  addPoint(p: Float64Array): void {
+    const t = p[0]!;
+    const v = p[1]!;
+    const x = this.x;
     const i = this.n++;
-    if (this.error === undefined) {
-      if (!Number.isFinite(t)) this.error = new ParameterError(`equity.times[${i}]`, String(t), 'a finite ms timestamp');
-      else if (i > 0 && t < this.lastTime) this.error = new ParameterError(`equity.times[${i}]`, t, `>= equity.times[${i - 1}] ${this.lastTime}`);
-      else if (!Number.isFinite(v)) this.error = new ParameterError(`equity.values[${i}]`, String(v), 'a finite number');
-      // After a bad point the curve's metrics are never read (check throws): nothing more is folded.
-      if (this.error !== undefined) return;
-    } else return;
+    // After a bad point the curve's metrics are never read (check throws): nothing more is folded.
+    if (this.error !== undefined) return;
+    if (!Number.isFinite(t) || (i > 0 && t < x[LAST_TIME]!) || !Number.isFinite(v)) {
+      this.error = badPoint(p, i, x[LAST_TIME]!);
+      return;
+    }
     if (i === 0) {
-      this.firstTime = t;
-      this.firstValue = v;
-      this.peak = v;
-      this.peakTime = t;
+      x[FIRST_TIME] = t;
+      x[FIRST_VALUE] = v;
+      x[PEAK] = v;
+      x[PEAK_TIME] = t;
       this.day = Math.floor(t / DAY_MS);
-      this.prev = v;
-      this.close = v;
+      x[PREV] = v;
+      x[CLOSE] = v;
     } else {
       // The days this point is past are closed (their close: the last point before it).
       while (t > (this.day + 1) * DAY_MS) this.closeDay();
-      this.close = v;
-      if (v >= this.peak) {
+      x[CLOSE] = v;
+      if (v >= x[PEAK]!) {
         if (this.underWater) {
-          const d = t - this.peakTime;
-          if (d > this.longest) this.longest = d;
-          if (this.maxDdPeakTime === this.peakTime) this.maxDdDuration = d;
+          const d = t - x[PEAK_TIME]!;
+          if (d > x[LONGEST]!) x[LONGEST] = d;
+          if (x[MAX_DD_PEAK_TIME] === x[PEAK_TIME]) x[MAX_DD_DURATION] = d;
           this.underWater = false;
         }
-        this.peak = v;
-        this.peakTime = t;
+        x[PEAK] = v;
+        x[PEAK_TIME] = t;
       } else {
         this.underWater = true;
-        const dd = 1 - v / this.peak;
-        if (dd > this.maxDd) {
-          this.maxDd = dd;
-          this.maxDdPeakTime = this.peakTime;
+        const dd = 1 - v / x[PEAK]!;
+        if (dd > x[MAX_DD]!) {
+          x[MAX_DD] = dd;
+          x[MAX_DD_PEAK_TIME] = x[PEAK_TIME]!;
         }
       }
     }
-    this.lastTime = t;
-    this.lastValue = v;
+    x[LAST_TIME] = t;
+    x[LAST_VALUE] = v;
   }
 
   private closeDay(): void {
-    this.returns.push(this.prev !== 0 ? this.close / this.prev - 1 : 0);
-    this.prev = this.close;
+    const x = this.x;
+    this.returns.push(x[PREV] !== 0 ? x[CLOSE]! / x[PREV]! - 1 : 0);
+    x[PREV] = x[CLOSE]!;
     this.day++;
   }
 
@@ -129,17 +188,19 @@ export class EquityFold {
       const r = na('needs at least 2 equity points');
       return { maxDrawdownPct: r, maxDrawdownDurationMs: r, longestDrawdownMs: r, maxDrawdown: 0 };
     }
-    let { longest, maxDdDuration } = this;
+    const x = this.x;
+    let longest = x[LONGEST]!;
+    let maxDdDuration = x[MAX_DD_DURATION]!;
     if (this.underWater) {
-      const d = this.lastTime - this.peakTime;
+      const d = x[LAST_TIME]! - x[PEAK_TIME]!;
       if (d > longest) longest = d;
-      if (this.maxDdPeakTime === this.peakTime) maxDdDuration = d;
+      if (x[MAX_DD_PEAK_TIME] === x[PEAK_TIME]) maxDdDuration = d;
     }
     return {
-      maxDrawdownPct: ok(this.maxDd * 100),
+      maxDrawdownPct: ok(x[MAX_DD]! * 100),
       maxDrawdownDurationMs: ok(maxDdDuration),
       longestDrawdownMs: ok(longest),
-      maxDrawdown: this.maxDd,
+      maxDrawdown: x[MAX_DD]!,
     };
   }
 
@@ -147,11 +208,12 @@ export class EquityFold {
   dailyReturns(): number[] {
     const out = this.returns.slice();
     if (this.n === 0) return out;
-    let prev = this.prev;
+    const close = this.x[CLOSE]!;
+    let prev = this.x[PREV]!;
     const lastDay = Math.ceil(this.lastTime / DAY_MS) - 1;
     for (let d = this.day; d <= lastDay; d++) {
-      out.push(prev !== 0 ? this.close / prev - 1 : 0);
-      prev = this.close;
+      out.push(prev !== 0 ? close / prev - 1 : 0);
+      prev = close;
     }
     return out;
   }
