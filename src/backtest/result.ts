@@ -8,7 +8,8 @@ import type { MizanConfig } from '../config/schema.js';
 import { Decimal } from '../core/decimal.js';
 import { jsonPieces } from '../core/json-pieces.js';
 import type { StrategyInstance } from '../kernel/trading-core.js';
-import { type ClosedTrade, type Metrics } from './metrics/index.js';
+import { type Metrics } from './metrics/index.js';
+import { allocTradeColumns, type TradeColumns } from './metrics/trades.js';
 import { computeFoldedMetrics } from './metrics/compute.js';
 import type { EquityRecord } from './equity-record.js';
 import { formatMetrics } from './metrics/index.js';
@@ -150,19 +151,24 @@ export interface ResultInput {
   detail?: 'full' | 'summary';
 }
 
-/** A trade for the metrics: pnl in the reference asset (a trade in another quote asset: its converted pnl). */
-function toClosed(t: TradeRecord): ClosedTrade {
-  return {
-    side: t.side,
-    entryTime: t.entryTime,
-    exitTime: t.exitTime,
-    entryPrice: Number(t.entryPrice),
-    exitPrice: Number(t.exitPrice),
-    quantity: Number(t.quantity),
-    pnl: Number(t.pnlReference ?? t.pnl),
-    pnlPct: t.pnlPct,
-    fees: Number(t.fees),
-  };
+/**
+ * The trades for the metrics, as columns (no object per trade): pnl in the reference asset (a trade
+ * in another quote asset: its converted pnl), the amounts read from their decimal strings.
+ */
+function tradeColumnsOf(trades: readonly TradeRecord[]): TradeColumns {
+  const c = allocTradeColumns(trades.length);
+  trades.forEach((t, i) => {
+    c.side[i] = t.side;
+    c.entryTime[i] = t.entryTime;
+    c.exitTime[i] = t.exitTime;
+    c.entryPrice[i] = Number(t.entryPrice);
+    c.exitPrice[i] = Number(t.exitPrice);
+    c.quantity[i] = Number(t.quantity);
+    c.pnl[i] = Number(t.pnlReference ?? t.pnl);
+    c.pnlPct[i] = t.pnlPct;
+    c.fees[i] = Number(t.fees);
+  });
+  return c;
 }
 
 /** The fee settings of the run: the configured pair, the account's rates of the run's markets, or null (the markets' own). */
@@ -183,7 +189,7 @@ export function buildResult(x: ResultInput): BacktestResult {
   const trades = x.h.trades.sorted();
   const unvalued = [...new Set(trades.filter((t) => t.quote !== undefined && t.pnlReference === undefined).map((t) => t.quote!))].sort();
   const metrics = computeFoldedMetrics(x.equity.fold, {
-    trades: trades.map(toClosed),
+    trades: tradeColumnsOf(trades),
     feesPaid: Number(x.h.trades.feesPaid.toSignificantDigits(15).toFixed()),
     ...(unvalued.length > 0
       ? { pnlUnavailable: `pnl of trades in ${unvalued.join(', ')} cannot be valued in ${x.h.reference} (no market of the run converts it)` }

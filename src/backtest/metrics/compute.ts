@@ -1,7 +1,7 @@
 /** computeMetrics: the one entry point that turns a run's equity curve and trades into `Metrics`. */
 import { ParameterError } from '../../core/errors.js';
 import { dailyRiskFree, EquityFold, sharpe, sortino } from './equity.js';
-import { checkTrades, exposurePct, tradeStats } from './trades.js';
+import { checkClosedTrades, checkTrades, exposurePct, tradeColumns, tradeStats, type TradeColumns } from './trades.js';
 import { DAY_MS, DEFAULT_THRESHOLDS, na, ok, type Metric, type Metrics, type MetricsInput, type MetricsOptions } from './types.js';
 
 /**
@@ -16,15 +16,20 @@ export function computeMetrics(input: MetricsInput, options: MetricsOptions = {}
   }
   const fold = new EquityFold();
   for (let i = 0; i < times.length; i++) fold.add(times[i]!, values[i]!);
-  return metricsOf(fold, input, o);
+  const trades = input.trades;
+  return metricsOf(fold, { ...input, trades: tradeColumns(trades) }, o, () => checkClosedTrades(trades));
 }
 
+/** What computeFoldedMetrics reads besides the curve: computeMetrics' input with the trades as columns. */
+export type FoldedMetricsInput = Omit<MetricsInput, 'equity' | 'trades'> & { trades: TradeColumns };
+
 /**
- * computeMetrics of an equity curve folded as it was made (a backtest's: it keeps no sample per
- * candle): the same numbers as computeMetrics of the curve's points.
+ * computeMetrics of an equity curve folded as it was made and of trades given as columns (a
+ * backtest's: it keeps no sample per candle and makes no object per trade for the metrics): the same
+ * numbers as computeMetrics of the curve's points and the trades as objects.
  */
-export function computeFoldedMetrics(equity: EquityFold, input: Omit<MetricsInput, 'equity'>, options: MetricsOptions = {}): Metrics {
-  return metricsOf(equity, input, checkOptions(input, options));
+export function computeFoldedMetrics(equity: EquityFold, input: FoldedMetricsInput, options: MetricsOptions = {}): Metrics {
+  return metricsOf(equity, input, checkOptions(input, options), () => checkTrades(input.trades));
 }
 
 interface Checked {
@@ -49,10 +54,10 @@ function checkOptions(input: Pick<MetricsInput, 'feesPaid'>, options: MetricsOpt
   return { rf, minDays, minReturns, minSqn };
 }
 
-function metricsOf(curve: EquityFold, input: Omit<MetricsInput, 'equity'>, o: Checked): Metrics {
+function metricsOf(curve: EquityFold, input: FoldedMetricsInput, o: Checked, checkTradesOf: () => void): Metrics {
   const { rf, minDays, minReturns, minSqn } = o;
   curve.check();
-  checkTrades(input.trades);
+  checkTradesOf();
 
   const start = curve.firstTime;
   const end = curve.lastTime;
@@ -65,8 +70,6 @@ function metricsOf(curve: EquityFold, input: Omit<MetricsInput, 'equity'>, o: Ch
   if (cagr.value === null) calmar = na(`CAGR is n/a: ${cagr.reason}`);
   else if (dd.maxDrawdown === 0) calmar = na('no drawdown (max drawdown is 0)');
   else calmar = ok(cagr.value / 100 / dd.maxDrawdown);
-
-  const exposure = input.exposure ?? input.trades.map((t) => ({ start: t.entryTime, end: t.exitTime }));
 
   let buyAndHold: Metric = na('no benchmark prices given');
   if (input.benchmark) {
@@ -99,7 +102,16 @@ function metricsOf(curve: EquityFold, input: Omit<MetricsInput, 'equity'>, o: Ch
     sortino: sortino(returns, rfDaily, minReturns),
     calmar,
     ...stats,
-    exposurePct: exposurePct(exposure, start, end),
+    // The given intervals (checked), else each trade's entry..exit (checked with the trades).
+    exposurePct: input.exposure
+      ? exposurePct(
+          input.exposure.map((iv) => iv.start),
+          input.exposure.map((iv) => iv.end),
+          start,
+          end,
+          false,
+        )
+      : exposurePct(input.trades.entryTime, input.trades.exitTime, start, end, true),
     feesPaid: ok(input.feesPaid),
     buyAndHoldReturnPct: buyAndHold,
     dailyReturns: returns,
