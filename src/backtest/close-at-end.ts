@@ -15,12 +15,7 @@ import { BACKTEST_ACCOUNT, type Harness } from './setup.js';
 import { parseMarginPosition } from '../exchange/parse/margin.js';
 import { CLOSE_AT_END } from '../portfolio/trade-record.js';
 import { MAIN_ACCOUNT } from '../core/account.js';
-
-interface Curve {
-  times: Float64Array;
-  values: Float64Array;
-  length: number;
-}
+import type { EquityRecorder } from './equity-record.js';
 
 async function settle(h: Harness, intents: Intent[]): Promise<void> {
   for (const intent of intents) {
@@ -34,8 +29,8 @@ async function settle(h: Harness, intents: Intent[]): Promise<void> {
   }
 }
 
-/** Close everything at the last close (see the file comment); returns the curve with its last point re-valued. */
-export async function closeAtEnd(h: Harness, series: Series[], curve: Curve): Promise<Curve> {
+/** Close everything at the last close (see the file comment); the curve's last point is re-valued. */
+export async function closeAtEnd(h: Harness, series: Series[], curve: EquityRecorder): Promise<void> {
   h.fill.atEnd = true;
   const names = [...h.core.runners.keys()];
   // 1. Open orders: cancelled, so what they lock can be sold.
@@ -80,10 +75,8 @@ export async function closeAtEnd(h: Harness, series: Series[], curve: Curve): Pr
     h.refreshMargin();
   }
   h.fill.atEnd = false;
-  if (curve.length === 0) return curve;
+  if (curve.length === 0) return;
   // The account after the closing costs, at the same (last) time.
   h.changes.balancesMoved();
-  const values = curve.values.slice();
-  values[curve.length - 1] = equityValuer(h, series, h.unpriced)();
-  return { times: curve.times, values, length: curve.length };
+  curve.setLast(equityValuer(h, series, h.unpriced)());
 }

@@ -8,7 +8,10 @@ import type { MizanConfig } from '../config/schema.js';
 import { Decimal } from '../core/decimal.js';
 import { jsonPieces } from '../core/json-pieces.js';
 import type { StrategyInstance } from '../kernel/trading-core.js';
-import { computeMetrics, type ClosedTrade, type Metrics } from './metrics/index.js';
+import { type Metrics } from './metrics/index.js';
+import { allocTradeColumns, type TradeColumns } from './metrics/trades.js';
+import { computeFoldedMetrics } from './metrics/compute.js';
+import type { EquityRecord } from './equity-record.js';
 import { formatMetrics } from './metrics/index.js';
 import type { DataReport } from './data.js';
 import type { TradingKernel } from '../kernel/kernel.js';
@@ -142,42 +145,30 @@ export interface ResultInput {
   bookFill?: NonNullable<MizanConfig['backtest']>['book'];
   book?: BookMetrics;
   bookChart?: BookChartMarket[];
-  equity: { times: Float64Array; values: Float64Array; length: number };
-  equityPoints: number;
+  /** The equity curve: its metrics' state and the points result.json lists (equity-record.ts). */
+  equity: EquityRecord;
   /** `summary`: no order records or plots (the terminal summary and a sweep row read neither). */
   detail?: 'full' | 'summary';
 }
 
-/** Every `step`-th point, always keeping the first, the last and each running maximum and minimum gap-free. */
-function downsample(times: ArrayLike<number>, values: ArrayLike<number>, max: number): { times: number[]; values: number[] } {
-  const n = times.length;
-  const step = Math.max(1, Math.ceil(n / Math.max(2, max)));
-  const t: number[] = [];
-  const v: number[] = [];
-  for (let i = 0; i < n; i += step) {
-    t.push(times[i]!);
-    v.push(values[i]!);
-  }
-  if (n > 0 && t[t.length - 1] !== times[n - 1]) {
-    t.push(times[n - 1]!);
-    v.push(values[n - 1]!);
-  }
-  return { times: t, values: v };
-}
-
-/** A trade for the metrics: pnl in the reference asset (a trade in another quote asset: its converted pnl). */
-function toClosed(t: TradeRecord): ClosedTrade {
-  return {
-    side: t.side,
-    entryTime: t.entryTime,
-    exitTime: t.exitTime,
-    entryPrice: Number(t.entryPrice),
-    exitPrice: Number(t.exitPrice),
-    quantity: Number(t.quantity),
-    pnl: Number(t.pnlReference ?? t.pnl),
-    pnlPct: t.pnlPct,
-    fees: Number(t.fees),
-  };
+/**
+ * The trades for the metrics, as columns (no object per trade): pnl in the reference asset (a trade
+ * in another quote asset: its converted pnl), the amounts read from their decimal strings.
+ */
+function tradeColumnsOf(trades: readonly TradeRecord[]): TradeColumns {
+  const c = allocTradeColumns(trades.length);
+  trades.forEach((t, i) => {
+    c.side[i] = t.side;
+    c.entryTime[i] = t.entryTime;
+    c.exitTime[i] = t.exitTime;
+    c.entryPrice[i] = Number(t.entryPrice);
+    c.exitPrice[i] = Number(t.exitPrice);
+    c.quantity[i] = Number(t.quantity);
+    c.pnl[i] = Number(t.pnlReference ?? t.pnl);
+    c.pnlPct[i] = t.pnlPct;
+    c.fees[i] = Number(t.fees);
+  });
+  return c;
 }
 
 /** The fee settings of the run: the configured pair, the account's rates of the run's markets, or null (the markets' own). */
@@ -197,9 +188,8 @@ export function buildResult(x: ResultInput): BacktestResult {
   const bt = x.config.backtest!;
   const trades = x.h.trades.sorted();
   const unvalued = [...new Set(trades.filter((t) => t.quote !== undefined && t.pnlReference === undefined).map((t) => t.quote!))].sort();
-  const metrics = computeMetrics({
-    equity: { times: x.equity.times, values: x.equity.values },
-    trades: trades.map(toClosed),
+  const metrics = computeFoldedMetrics(x.equity.fold, {
+    trades: tradeColumnsOf(trades),
     feesPaid: Number(x.h.trades.feesPaid.toSignificantDigits(15).toFixed()),
     ...(unvalued.length > 0
       ? { pnlUnavailable: `pnl of trades in ${unvalued.join(', ')} cannot be valued in ${x.h.reference} (no market of the run converts it)` }
@@ -220,7 +210,7 @@ export function buildResult(x: ResultInput): BacktestResult {
   }
   const startingBalances: Record<string, string> = {};
   for (const a of Object.keys(bt.balances).sort()) startingBalances[a] = bt.balances[a]!.toFixed();
-  const n = x.equity.length;
+  const eq = x.equity.fold;
   return {
     format: RESULT_FORMAT,
     run: {
@@ -247,8 +237,8 @@ export function buildResult(x: ResultInput): BacktestResult {
     data: x.report,
     summary: {
       candles: x.candles,
-      startEquity: n > 0 ? x.equity.values[0]! : 0,
-      endEquity: n > 0 ? x.equity.values[n - 1]! : 0,
+      startEquity: eq.n > 0 ? eq.firstValue : 0,
+      endEquity: eq.n > 0 ? eq.lastValue : 0,
       trades: trades.length,
       orders: x.h.kernel.engine.submitted + other.length,
       denials: x.h.kernel.core.denials,
@@ -265,7 +255,7 @@ export function buildResult(x: ResultInput): BacktestResult {
     ),
     orders,
     plots: full ? x.h.plots.result(x.instances) : [],
-    equity: downsample(x.equity.times, x.equity.values, x.equityPoints),
+    equity: x.equity.points,
     finalBalances,
     unpricedAssets: [...x.h.unpriced].sort(),
     accounting: {

@@ -80,10 +80,10 @@ export async function runBacktest(config: MizanConfig, opts: BacktestOptions = {
   const total = series.reduce((a, s) => a + s.length, 0);
   const firstClose = Math.min(...series.map((s) => (s.length > 0 ? (s.time[0]! + s.resSec) * 1000 : Infinity)));
   const schedules = new BacktestSchedules(config, instances, Math.max(fromMs, firstClose));
-  let eq = await walk(walkContext({ h, series, fromMs, total, opts, schedules, advance: declaredFeed(h, declared) }));
+  const eq = await walk(walkContext({ h, series, fromMs, total, opts, schedules, advance: declaredFeed(h, declared) }));
   await h.core.stop();
   await h.core.idle();
-  if (bt.closeAtEnd) eq = await closeAtEnd(h, series, eq); // strategies stopped: sell what is open at the last close (test/backtest/cli/close-at-end.test.ts)
+  if (bt.closeAtEnd) await closeAtEnd(h, series, eq); // strategies stopped: sell what is open at the last close (test/backtest/cli/close-at-end.test.ts)
   const lastT = h.clock.now();
   h.trades.closeOpen(lastT, (s) => h.books.get(s)?.mid());
   // Margin positions closed since the last refresh, then those still open: trades `open at end` at the last close.
@@ -104,8 +104,7 @@ export async function runBacktest(config: MizanConfig, opts: BacktestOptions = {
     candles: series.reduce((a, s) => a + s.length - s.firstIndex, 0),
     ...benchmarkOf(series[0]!),
     report,
-    equity: eq,
-    equityPoints: opts.equityPoints ?? 2000,
+    equity: eq.finish(),
     detail: opts.detail ?? 'full',
   });
   return { result, series, candles: total };

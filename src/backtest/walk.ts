@@ -11,13 +11,8 @@ import type { CandleSlot } from '../kernel/market-prices.js';
 import type { Series } from './data.js';
 import type { BacktestSchedules } from './schedules.js';
 import { equityValuer } from './equity-value.js';
+import { EquityRecorder } from './equity-record.js';
 import { MAIN_ACCOUNT } from '../core/account.js';
-
-export interface EquityCurve {
-  times: Float64Array;
-  values: Float64Array;
-  length: number;
-}
 
 /** Let the strategies handle what the last step queued; a promise only when there is something to wait for. */
 function drain(h: Harness): void | Promise<void> {
@@ -75,12 +70,9 @@ interface Walk {
   every: number;
   opts: BacktestOptions;
   /** The equity curve: one sample per candle close at or after `from`, plus the first. */
-  times: Float64Array;
-  values: Float64Array;
+  equity: EquityRecorder;
   /** The account's value now (fed to the protections that watch the equity, at the sample's time). */
   valuer: (t: number) => number;
-  /** Equity samples taken. */
-  n: number;
   /** Candles walked. */
   done: number;
   /** Whether the first sample (the equity before any strategy acts at or after `from`) was taken. */
@@ -96,7 +88,12 @@ interface Walk {
 
 /** A walk's context with everything looked up once: per market, and the equity valuer. */
 export function walkContext(o: Pick<Walk, 'h' | 'series' | 'fromMs' | 'total' | 'opts' | 'schedules' | 'advance'>): Walk {
-  const { h, series, opts, advance } = o;
+  const { h, series, opts, advance, fromMs } = o;
+  // The curve's points, counted ahead: the first sample (before any strategy acts at or after `from`)
+  // and one per distinct close at or after `from`; without such a close, the first sample only when
+  // the clock is already there (walk's start).
+  const closes = closesFrom(series, fromMs);
+  const points = closes > 0 ? closes + 1 : h.clock.now() >= fromMs ? 1 : 0;
   const value = equityValuer(h, series, h.unpriced);
   // The protections that watch the equity (drawdown, daily loss) get every sample, as live gets its snapshots.
   const valuer = h.kernel.watchesEquity
@@ -125,11 +122,8 @@ export function walkContext(o: Pick<Walk, 'h' | 'series' | 'fromMs' | 'total' | 
     bookListeners: series.map((s) => h.core.listens(s.symbol, 'book')),
     every: opts.progressEvery ?? 50_000,
     opts,
-    // One sample per candle close at or after `from`, plus the first one (before the strategies act).
-    times: new Float64Array(o.total + 1),
-    values: new Float64Array(o.total + 1),
+    equity: new EquityRecorder(points, opts.equityPoints ?? 2000),
     valuer,
-    n: 0,
     done: 0,
     started: false,
     t: Number.NaN,
@@ -140,11 +134,33 @@ export function walkContext(o: Pick<Walk, 'h' | 'series' | 'fromMs' | 'total' | 
   };
 }
 
+/** The distinct candle closes (ms) of the markets at or after `fromMs`. */
+function closesFrom(series: readonly Series[], fromMs: number): number {
+  const ptr = series.map(() => 0);
+  let n = 0;
+  for (;;) {
+    let t = Infinity;
+    for (let j = 0; j < series.length; j++) {
+      const s = series[j]!;
+      const i = ptr[j]!;
+      if (i < s.length) {
+        const c = (s.time[i]! + s.resSec) * 1000;
+        if (c < t) t = c;
+      }
+    }
+    if (t === Infinity) return n;
+    if (t >= fromMs) n++;
+    for (let j = 0; j < series.length; j++) {
+      const s = series[j]!;
+      const i = ptr[j]!;
+      if (i < s.length && (s.time[i]! + s.resSec) * 1000 === t) ptr[j] = i + 1;
+    }
+  }
+}
+
 /** An equity sample at `t`. */
 function sample(w: Walk, t: number): void {
-  w.times[w.n] = t;
-  w.values[w.n] = w.valuer(t);
-  w.n++;
+  w.equity.add(t, w.valuer(t));
 }
 
 /** The first equity sample, at `t`: before any strategy acts at or after `from`. */
@@ -190,7 +206,7 @@ async function fireSchedules(w: Walk, until: number): Promise<void> {
  * candles makes no promise and awaits nothing; when a step returns a promise, the walk resumes from
  * the context (`phase`, `t`, `j`, `played`) once it settles: `walk` awaits it, then steps again.
  */
-export async function walk(w: Walk): Promise<EquityCurve> {
+export async function walk(w: Walk): Promise<EquityRecorder> {
   const h = w.h;
   // A run that starts at its first candle's open (no warm-up candle before `from`): the start
   // sample is the account then, before onStart can act (valued at the first candles' opens).
@@ -202,7 +218,7 @@ export async function walk(w: Walk): Promise<EquityCurve> {
   // with the rest of the walk would chain one promise per pause until the run ends.
   for (let p = steps(w); p; p = steps(w)) await p;
   w.opts.onProgress?.(w.done, w.total);
-  return { times: w.times.subarray(0, w.n), values: w.values.subarray(0, w.n), length: w.n };
+  return w.equity;
 }
 
 /** Walk from where the context says until the end, or until a step has to wait (then: what it waits for; the caller steps again once it settles). */
@@ -289,9 +305,7 @@ function steps(w: Walk): void | Promise<void> {
     }
     if (t >= w.fromMs) {
       // sample, inline
-      w.times[w.n] = t;
-      w.values[w.n] = w.valuer(t);
-      w.n++;
+      w.equity.add(t, w.valuer(t));
     }
   }
 }

@@ -45,6 +45,7 @@ import { CandleSeriesRecorder } from './candle-series.js';
 import { BookStats } from './book-stats.js';
 import { UnhealthyBooks } from './book-unhealthy.js';
 import { BookChartRecorder } from './book-chart.js';
+import { recordOf } from '../equity-record.js';
 
 /** How often the equity is sampled, simulated milliseconds. */
 const EQUITY_EVERY_MS = 1_000;
@@ -287,8 +288,7 @@ async function replayRecording(run: RunSetup, head: RecordedEvent, rest: AsyncIt
     bookFill: bt.book,
     book: { ...bookStats.result(), unhealthy: unhealthy.result() },
     bookChart: chart.result(opts.equityPoints ?? 2000),
-    equity: { times: Float64Array.from(eqT), values: Float64Array.from(eqV), length: eqT.length },
-    equityPoints: opts.equityPoints ?? 2000,
+    equity: recordOf(eqT, eqV, opts.equityPoints ?? 2000),
     detail: opts.detail ?? 'full',
   });
   return { result, series, events: counts.events };

@@ -1,7 +1,7 @@
 /** computeMetrics: the one entry point that turns a run's equity curve and trades into `Metrics`. */
 import { ParameterError } from '../../core/errors.js';
-import { cagrPct, checkEquity, dailyReturns, dailyRiskFree, drawdowns, sharpe, sortino, totalReturnPct } from './equity.js';
-import { checkTrades, exposurePct, tradeStats } from './trades.js';
+import { dailyRiskFree, EquityFold, sharpe, sortino } from './equity.js';
+import { checkClosedTrades, checkTrades, exposurePct, tradeColumns, tradeStats, type TradeColumns } from './trades.js';
 import { DAY_MS, DEFAULT_THRESHOLDS, na, ok, type Metric, type Metrics, type MetricsInput, type MetricsOptions } from './types.js';
 
 /**
@@ -9,6 +9,37 @@ import { DAY_MS, DEFAULT_THRESHOLDS, na, ok, type Metric, type Metrics, type Met
  * fixed summation order). Throws ParameterError (naming the field and index) on malformed input.
  */
 export function computeMetrics(input: MetricsInput, options: MetricsOptions = {}): Metrics {
+  const o = checkOptions(input, options);
+  const { times, values } = input.equity;
+  if (times.length !== values.length) {
+    throw new ParameterError('equity.values.length', values.length, `equal to equity.times.length ${times.length}`);
+  }
+  const fold = new EquityFold();
+  for (let i = 0; i < times.length; i++) fold.add(times[i]!, values[i]!);
+  const trades = input.trades;
+  return metricsOf(fold, { ...input, trades: tradeColumns(trades) }, o, () => checkClosedTrades(trades));
+}
+
+/** What computeFoldedMetrics reads besides the curve: computeMetrics' input with the trades as columns. */
+export type FoldedMetricsInput = Omit<MetricsInput, 'equity' | 'trades'> & { trades: TradeColumns };
+
+/**
+ * computeMetrics of an equity curve folded as it was made and of trades given as columns (a
+ * backtest's: it keeps no sample per candle and makes no object per trade for the metrics): the same
+ * numbers as computeMetrics of the curve's points and the trades as objects.
+ */
+export function computeFoldedMetrics(equity: EquityFold, input: FoldedMetricsInput, options: MetricsOptions = {}): Metrics {
+  return metricsOf(equity, input, checkOptions(input, options), () => checkTrades(input.trades));
+}
+
+interface Checked {
+  rf: number;
+  minDays: number;
+  minReturns: number;
+  minSqn: number;
+}
+
+function checkOptions(input: Pick<MetricsInput, 'feesPaid'>, options: MetricsOptions): Checked {
   const rf = options.riskFreeRate ?? 0;
   if (!Number.isFinite(rf) || rf <= -1) throw new ParameterError('riskFreeRate', String(rf), 'an annual rate > -1');
   const minDays = options.minDaysForCagr ?? DEFAULT_THRESHOLDS.minDaysForCagr;
@@ -20,24 +51,25 @@ export function computeMetrics(input: MetricsInput, options: MetricsOptions = {}
   if (!Number.isFinite(input.feesPaid) || input.feesPaid < 0) {
     throw new ParameterError('feesPaid', String(input.feesPaid), 'a finite number >= 0');
   }
-  const curve = input.equity;
-  checkEquity(curve);
-  checkTrades(input.trades);
+  return { rf, minDays, minReturns, minSqn };
+}
 
-  const n = curve.values.length;
-  const start = curve.times[0]!;
-  const end = curve.times[n - 1]!;
-  const dd = drawdowns(curve);
-  const cagr = cagrPct(curve, minDays);
-  const returns = dailyReturns(curve);
+function metricsOf(curve: EquityFold, input: FoldedMetricsInput, o: Checked, checkTradesOf: () => void): Metrics {
+  const { rf, minDays, minReturns, minSqn } = o;
+  curve.check();
+  checkTradesOf();
+
+  const start = curve.firstTime;
+  const end = curve.lastTime;
+  const dd = curve.drawdowns();
+  const cagr = curve.cagrPct(minDays);
+  const returns = curve.dailyReturns();
   const rfDaily = dailyRiskFree(rf);
 
   let calmar: Metric;
   if (cagr.value === null) calmar = na(`CAGR is n/a: ${cagr.reason}`);
   else if (dd.maxDrawdown === 0) calmar = na('no drawdown (max drawdown is 0)');
   else calmar = ok(cagr.value / 100 / dd.maxDrawdown);
-
-  const exposure = input.exposure ?? input.trades.map((t) => ({ start: t.entryTime, end: t.exitTime }));
 
   let buyAndHold: Metric = na('no benchmark prices given');
   if (input.benchmark) {
@@ -59,9 +91,9 @@ export function computeMetrics(input: MetricsInput, options: MetricsOptions = {}
     start,
     end,
     days: (end - start) / DAY_MS,
-    startEquity: curve.values[0]!,
-    endEquity: curve.values[n - 1]!,
-    totalReturnPct: totalReturnPct(curve),
+    startEquity: curve.firstValue,
+    endEquity: curve.lastValue,
+    totalReturnPct: curve.totalReturnPct(),
     cagrPct: cagr,
     maxDrawdownPct: dd.maxDrawdownPct,
     maxDrawdownDurationMs: dd.maxDrawdownDurationMs,
@@ -70,7 +102,16 @@ export function computeMetrics(input: MetricsInput, options: MetricsOptions = {}
     sortino: sortino(returns, rfDaily, minReturns),
     calmar,
     ...stats,
-    exposurePct: exposurePct(exposure, start, end),
+    // The given intervals (checked), else each trade's entry..exit (checked with the trades).
+    exposurePct: input.exposure
+      ? exposurePct(
+          input.exposure.map((iv) => iv.start),
+          input.exposure.map((iv) => iv.end),
+          start,
+          end,
+          false,
+        )
+      : exposurePct(input.trades.entryTime, input.trades.exitTime, start, end, true),
     feesPaid: ok(input.feesPaid),
     buyAndHoldReturnPct: buyAndHold,
     dailyReturns: returns,

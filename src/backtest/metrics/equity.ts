@@ -2,41 +2,7 @@
 import { ParameterError } from '../../core/errors.js';
 import { DAY_MS, DAYS_PER_YEAR, na, ok, type EquityCurve, type Metric } from './types.js';
 
-/** Throws a ParameterError naming the bad point unless the curve is non-empty, finite, ascending, starts > 0. */
-export function checkEquity(curve: EquityCurve): void {
-  const { times, values } = curve;
-  if (times.length !== values.length) {
-    throw new ParameterError('equity.values.length', values.length, `equal to equity.times.length ${times.length}`);
-  }
-  if (times.length === 0) throw new ParameterError('equity.times.length', 0, 'at least 1 point');
-  for (let i = 0; i < times.length; i++) {
-    const t = times[i]!;
-    const v = values[i]!;
-    if (!Number.isFinite(t)) throw new ParameterError(`equity.times[${i}]`, String(t), 'a finite ms timestamp');
-    if (i > 0 && t < times[i - 1]!) throw new ParameterError(`equity.times[${i}]`, t, `>= equity.times[${i - 1}] ${times[i - 1]}`);
-    if (!Number.isFinite(v)) throw new ParameterError(`equity.values[${i}]`, String(v), 'a finite number');
-  }
-  if (!(values[0]! > 0)) throw new ParameterError('equity.values[0]', values[0], 'a starting equity > 0');
-}
-
-export function totalReturnPct(curve: EquityCurve): Metric {
-  const n = curve.values.length;
-  if (n < 2) return na('needs at least 2 equity points');
-  return ok((curve.values[n - 1]! / curve.values[0]! - 1) * 100);
-}
-
-/** CAGR = (end / start)^(365 / days) - 1, n/a under `minDays`. */
-export function cagrPct(curve: EquityCurve, minDays: number): Metric {
-  const n = curve.values.length;
-  const days = (curve.times[n - 1]! - curve.times[0]!) / DAY_MS;
-  if (days < minDays) {
-    return na(`${fmtDays(days)} of data; annualising needs at least ${minDays} days`);
-  }
-  const end = curve.values[n - 1]!;
-  if (end <= 0) return na('equity ended at or below 0');
-  return ok((Math.pow(end / curve.values[0]!, DAYS_PER_YEAR / days) - 1) * 100);
-}
-
+/** The drawdowns of a curve, from `EquityFold`. */
 export interface Drawdowns {
   maxDrawdownPct: Metric;
   maxDrawdownDurationMs: Metric;
@@ -46,55 +12,211 @@ export interface Drawdowns {
 }
 
 /**
+ * The error naming the bad point `p` (index `i`, after a point at `prevTime`), built out of line:
+ * with these calls inside EquityFold.addPoint, V8 kept the point's numbers boxed there, a heap
+ * number per point that the young generation then promoted (16 MB more per million candles).
+ */
+function badPoint(p: Float64Array, i: number, prevTime: number): ParameterError {
+  const t = p[0]!;
+  const v = p[1]!;
+  if (!Number.isFinite(t)) return new ParameterError(`equity.times[${i}]`, String(t), 'a finite ms timestamp');
+  if (i > 0 && t < prevTime) return new ParameterError(`equity.times[${i}]`, t, `>= equity.times[${i - 1}] ${prevTime}`);
+  return new ParameterError(`equity.values[${i}]`, String(v), 'a finite number');
+}
+
+/** EquityFold's running numbers (indexes into its Float64Array). */
+const FIRST_TIME = 0;
+const FIRST_VALUE = 1;
+const LAST_TIME = 2;
+const LAST_VALUE = 3;
+const PEAK = 4;
+const PEAK_TIME = 5;
+const MAX_DD = 6;
+const MAX_DD_PEAK_TIME = 7;
+const MAX_DD_DURATION = 8;
+const LONGEST = 9;
+const PREV = 10;
+const CLOSE = 11;
+const STATE_SIZE = 12;
+
+/**
+ * The equity curve's metrics taken one point at a time (`add`), so a backtest need not keep a sample
+ * per candle to compute them: the checks, the drawdowns and the daily returns are running states,
+ * the return and the CAGR need only the first and the last point. computeMetrics folds a curve given
+ * as arrays through the same code, so both give bit-identical numbers.
+ *
+ * Checks: the curve is non-empty, every time finite and ascending, every value finite, the first
+ * value > 0; the first bad point is thrown (a ParameterError naming it) by `check`.
+ *
  * Drawdown at i = 1 - equity[i] / max(equity[0..i]). An episode under water runs from a peak until the
  * equity is back at or above that peak; an episode still open at the end runs to the last point.
+ *
+ * Daily returns: the curve resampled to UTC days. Day d is the interval (d·24h, (d + 1)·24h]: a point
+ * at exactly 00:00 UTC (e.g. the close of the previous day's last candle) is the close of the day that
+ * ends there, not part of the new day. The close of day d is the last point with time <= (d + 1)·24h
+ * (carried forward over days without points). close[d] / close[d - 1] - 1 for every UTC day from the
+ * day the first point starts in (floor(t_0 / 24h)) to the day the last point closes
+ * (ceil(t_end / 24h) - 1), the first day measured from the first point.
  */
-export function drawdowns(curve: EquityCurve): Drawdowns {
-  const { times, values } = curve;
-  const n = values.length;
-  if (n < 2) {
-    const r = na('needs at least 2 equity points');
-    return { maxDrawdownPct: r, maxDrawdownDurationMs: r, longestDrawdownMs: r, maxDrawdown: 0 };
+export class EquityFold {
+  /** Points taken. */
+  n = 0;
+  /** The first bad point (thrown by `check`). */
+  private error: ParameterError | undefined;
+  private underWater = false;
+  /** The UTC day the points are in. */
+  private day = 0;
+  private readonly returns: number[] = [];
+  /**
+   * The running numbers, in a Float64Array: a double stored into an object's field can allocate a
+   * heap number per store (a million in a run, promoted with the long-lived fold), a typed array's
+   * element never does.
+   */
+  private readonly x = new Float64Array(STATE_SIZE).fill(Number.NaN);
+
+  constructor() {
+    this.x[MAX_DD] = 0;
+    this.x[MAX_DD_DURATION] = 0;
+    this.x[LONGEST] = 0;
   }
-  let peak = values[0]!;
-  let peakTime = times[0]!;
-  let underWater = false;
-  let maxDd = 0;
-  let maxDdPeakTime = NaN;
-  let maxDdDuration = 0;
-  let longest = 0;
-  for (let i = 1; i < n; i++) {
-    const v = values[i]!;
-    const t = times[i]!;
-    if (v >= peak) {
-      if (underWater) {
-        const d = t - peakTime;
-        if (d > longest) longest = d;
-        if (maxDdPeakTime === peakTime) maxDdDuration = d;
-        underWater = false;
+
+  get firstTime(): number {
+    return this.x[FIRST_TIME]!;
+  }
+  get firstValue(): number {
+    return this.x[FIRST_VALUE]!;
+  }
+  get lastTime(): number {
+    return this.x[LAST_TIME]!;
+  }
+  get lastValue(): number {
+    return this.x[LAST_VALUE]!;
+  }
+
+  /** A point of the curve (time in ms, value). */
+  add(t: number, v: number): void {
+    const p = this.point;
+    p[0] = t;
+    p[1] = v;
+    this.addPoint(p);
+  }
+
+  private readonly point = new Float64Array(2);
+
+  /**
+   * A point given as `p[0]` (time) and `p[1]` (value): a caller's hot loop passes its own small
+   * Float64Array, so no number crosses the call (a double argument of a call not inlined is boxed
+   * into a new heap number: two per candle in a backtest's walk).
+   */
+  addPoint(p: Float64Array): void {
+    const t = p[0]!;
+    const v = p[1]!;
+    const x = this.x;
+    const i = this.n++;
+    // After a bad point the curve's metrics are never read (check throws): nothing more is folded.
+    if (this.error !== undefined) return;
+    if (!Number.isFinite(t) || (i > 0 && t < x[LAST_TIME]!) || !Number.isFinite(v)) {
+      this.error = badPoint(p, i, x[LAST_TIME]!);
+      return;
+    }
+    if (i === 0) {
+      x[FIRST_TIME] = t;
+      x[FIRST_VALUE] = v;
+      x[PEAK] = v;
+      x[PEAK_TIME] = t;
+      this.day = Math.floor(t / DAY_MS);
+      x[PREV] = v;
+      x[CLOSE] = v;
+    } else {
+      // The days this point is past are closed (their close: the last point before it).
+      while (t > (this.day + 1) * DAY_MS) this.closeDay();
+      x[CLOSE] = v;
+      if (v >= x[PEAK]!) {
+        if (this.underWater) {
+          const d = t - x[PEAK_TIME]!;
+          if (d > x[LONGEST]!) x[LONGEST] = d;
+          if (x[MAX_DD_PEAK_TIME] === x[PEAK_TIME]) x[MAX_DD_DURATION] = d;
+          this.underWater = false;
+        }
+        x[PEAK] = v;
+        x[PEAK_TIME] = t;
+      } else {
+        this.underWater = true;
+        const dd = 1 - v / x[PEAK]!;
+        if (dd > x[MAX_DD]!) {
+          x[MAX_DD] = dd;
+          x[MAX_DD_PEAK_TIME] = x[PEAK_TIME]!;
+        }
       }
-      peak = v;
-      peakTime = t;
-      continue;
     }
-    underWater = true;
-    const dd = 1 - v / peak;
-    if (dd > maxDd) {
-      maxDd = dd;
-      maxDdPeakTime = peakTime;
+    x[LAST_TIME] = t;
+    x[LAST_VALUE] = v;
+  }
+
+  private closeDay(): void {
+    const x = this.x;
+    this.returns.push(x[PREV] !== 0 ? x[CLOSE]! / x[PREV]! - 1 : 0);
+    x[PREV] = x[CLOSE]!;
+    this.day++;
+  }
+
+  /** Throws a ParameterError naming the bad point unless the curve is non-empty, finite, ascending, starts > 0. */
+  check(): void {
+    if (this.error) throw this.error;
+    if (this.n === 0) throw new ParameterError('equity.times.length', 0, 'at least 1 point');
+    if (!(this.firstValue > 0)) throw new ParameterError('equity.values[0]', this.firstValue, 'a starting equity > 0');
+  }
+
+  totalReturnPct(): Metric {
+    if (this.n < 2) return na('needs at least 2 equity points');
+    return ok((this.lastValue / this.firstValue - 1) * 100);
+  }
+
+  /** CAGR = (end / start)^(365 / days) - 1, n/a under `minDays`. */
+  cagrPct(minDays: number): Metric {
+    const days = (this.lastTime - this.firstTime) / DAY_MS;
+    if (days < minDays) {
+      return na(`${fmtDays(days)} of data; annualising needs at least ${minDays} days`);
     }
+    const end = this.lastValue;
+    if (end <= 0) return na('equity ended at or below 0');
+    return ok((Math.pow(end / this.firstValue, DAYS_PER_YEAR / days) - 1) * 100);
   }
-  if (underWater) {
-    const d = times[n - 1]! - peakTime;
-    if (d > longest) longest = d;
-    if (maxDdPeakTime === peakTime) maxDdDuration = d;
+
+  drawdowns(): Drawdowns {
+    if (this.n < 2) {
+      const r = na('needs at least 2 equity points');
+      return { maxDrawdownPct: r, maxDrawdownDurationMs: r, longestDrawdownMs: r, maxDrawdown: 0 };
+    }
+    const x = this.x;
+    let longest = x[LONGEST]!;
+    let maxDdDuration = x[MAX_DD_DURATION]!;
+    if (this.underWater) {
+      const d = x[LAST_TIME]! - x[PEAK_TIME]!;
+      if (d > longest) longest = d;
+      if (x[MAX_DD_PEAK_TIME] === x[PEAK_TIME]) maxDdDuration = d;
+    }
+    return {
+      maxDrawdownPct: ok(x[MAX_DD]! * 100),
+      maxDrawdownDurationMs: ok(maxDdDuration),
+      longestDrawdownMs: ok(longest),
+      maxDrawdown: x[MAX_DD]!,
+    };
   }
-  return {
-    maxDrawdownPct: ok(maxDd * 100),
-    maxDrawdownDurationMs: ok(maxDdDuration),
-    longestDrawdownMs: ok(longest),
-    maxDrawdown: maxDd,
-  };
+
+  /** The daily returns: the days closed so far, then the last point's day (none when it is at 00:00 of the first day). */
+  dailyReturns(): number[] {
+    const out = this.returns.slice();
+    if (this.n === 0) return out;
+    const close = this.x[CLOSE]!;
+    let prev = this.x[PREV]!;
+    const lastDay = Math.ceil(this.lastTime / DAY_MS) - 1;
+    for (let d = this.day; d <= lastDay; d++) {
+      out.push(prev !== 0 ? close / prev - 1 : 0);
+      prev = close;
+    }
+    return out;
+  }
 }
 
 /**

@@ -1,15 +1,76 @@
 /** Metrics of the closed trades and of the time in the market. */
 import { ParameterError } from '../../core/errors.js';
-import { na, ok, type ClosedTrade, type Interval, type Metric } from './types.js';
+import { na, ok, type ClosedTrade, type Metric } from './types.js';
 
-export function checkTrades(trades: readonly ClosedTrade[]): void {
+/**
+ * Closed trades as columns, one Float64Array per number: the metrics read a run's trades from here,
+ * so a backtest of tens of thousands of trades makes no object per trade for them (`tradeColumns`
+ * from ClosedTrade objects; result.ts fills them from its trade records).
+ */
+export interface TradeColumns {
+  length: number;
+  side: string[];
+  entryTime: Float64Array;
+  exitTime: Float64Array;
+  entryPrice: Float64Array;
+  exitPrice: Float64Array;
+  quantity: Float64Array;
+  pnl: Float64Array;
+  pnlPct: Float64Array;
+  fees: Float64Array;
+}
+
+const NUMBER_FIELDS = ['entryTime', 'exitTime', 'entryPrice', 'exitPrice', 'quantity', 'pnl', 'pnlPct', 'fees'] as const;
+
+export function allocTradeColumns(n: number): TradeColumns {
+  const f = () => new Float64Array(n);
+  return {
+    length: n,
+    side: new Array<string>(n),
+    entryTime: f(),
+    exitTime: f(),
+    entryPrice: f(),
+    exitPrice: f(),
+    quantity: f(),
+    pnl: f(),
+    pnlPct: f(),
+    fees: f(),
+  };
+}
+
+export function tradeColumns(trades: readonly ClosedTrade[]): TradeColumns {
+  const c = allocTradeColumns(trades.length);
   trades.forEach((t, i) => {
-    for (const f of ['entryTime', 'exitTime', 'entryPrice', 'exitPrice', 'quantity', 'pnl', 'pnlPct', 'fees'] as const) {
+    c.side[i] = t.side;
+    for (const f of NUMBER_FIELDS) c[f][i] = t[f];
+  });
+  return c;
+}
+
+/** Throws a ParameterError naming the first bad field of the first bad trade. */
+export function checkClosedTrades(trades: readonly ClosedTrade[]): void {
+  trades.forEach((t, i) => {
+    for (const f of NUMBER_FIELDS) {
       if (!Number.isFinite(t[f])) throw new ParameterError(`trades[${i}].${f}`, String(t[f]), 'a finite number');
     }
     if (t.exitTime < t.entryTime) throw new ParameterError(`trades[${i}].exitTime`, t.exitTime, `>= entryTime ${t.entryTime}`);
     if (t.side !== 'long' && t.side !== 'short') throw new ParameterError(`trades[${i}].side`, t.side, "'long' or 'short'");
   });
+}
+
+/** checkClosedTrades of trades given as columns. */
+export function checkTrades(trades: TradeColumns): void {
+  for (let i = 0; i < trades.length; i++) {
+    for (const f of NUMBER_FIELDS) {
+      const v = trades[f][i]!;
+      if (!Number.isFinite(v)) throw new ParameterError(`trades[${i}].${f}`, String(v), 'a finite number');
+    }
+    const exit = trades.exitTime[i]!;
+    const entry = trades.entryTime[i]!;
+    if (exit < entry) throw new ParameterError(`trades[${i}].exitTime`, exit, `>= entryTime ${entry}`);
+    const side = trades.side[i];
+    if (side !== 'long' && side !== 'short') throw new ParameterError(`trades[${i}].side`, side, "'long' or 'short'");
+  }
 }
 
 export interface TradeStats {
@@ -25,7 +86,7 @@ export interface TradeStats {
   maxTradeDurationMs: Metric;
 }
 
-export function tradeStats(trades: readonly ClosedTrade[], minTradesForSqn: number): TradeStats {
+export function tradeStats(trades: TradeColumns, minTradesForSqn: number): TradeStats {
   const n = trades.length;
   if (n === 0) {
     const r = na('no closed trades');
@@ -51,18 +112,21 @@ export function tradeStats(trades: readonly ClosedTrade[], minTradesForSqn: numb
   let worst = Infinity;
   let sumDur = 0;
   let maxDur = 0;
-  for (const t of trades) {
-    if (t.pnl > 0) {
+  const { pnl, pnlPct, entryTime, exitTime } = trades;
+  for (let i = 0; i < n; i++) {
+    const p = pnl[i]!;
+    const pct = pnlPct[i]!;
+    if (p > 0) {
       wins++;
-      grossProfit += t.pnl;
-    } else if (t.pnl < 0) {
-      grossLoss -= t.pnl;
+      grossProfit += p;
+    } else if (p < 0) {
+      grossLoss -= p;
     }
-    sumPnl += t.pnl;
-    sumPct += t.pnlPct;
-    if (t.pnlPct > best) best = t.pnlPct;
-    if (t.pnlPct < worst) worst = t.pnlPct;
-    const d = t.exitTime - t.entryTime;
+    sumPnl += p;
+    sumPct += pct;
+    if (pct > best) best = pct;
+    if (pct < worst) worst = pct;
+    const d = exitTime[i]! - entryTime[i]!;
     sumDur += d;
     if (d > maxDur) maxDur = d;
   }
@@ -72,7 +136,7 @@ export function tradeStats(trades: readonly ClosedTrade[], minTradesForSqn: numb
     sqn = na(`${n} closed trades; needs at least ${minTradesForSqn}`);
   } else {
     let ss = 0;
-    for (const t of trades) ss += (t.pnl - mean) ** 2;
+    for (let i = 0; i < n; i++) ss += (pnl[i]! - mean) ** 2;
     const sd = Math.sqrt(ss / (n - 1));
     sqn = sd > 0 ? ok((Math.sqrt(n) * mean) / sd) : na('every trade had the same pnl (standard deviation 0)');
   }
@@ -91,32 +155,45 @@ export function tradeStats(trades: readonly ClosedTrade[], minTradesForSqn: numb
 }
 
 /**
- * Percent of [start, end] covered by the union of the intervals (each clipped to [start, end]).
+ * Percent of [start, end] covered by the union of the intervals (each clipped to [start, end]), given
+ * as `starts` and `ends` (checked when `checked` is false: `exposure[i]` names a bad one).
  * Overlapping intervals (two positions open at once) count once.
  */
-export function exposurePct(intervals: readonly Interval[], start: number, end: number): Metric {
+export function exposurePct(starts: ArrayLike<number>, ends: ArrayLike<number>, start: number, end: number, checked: boolean): Metric {
   if (!(end > start)) return na('the equity curve spans no time');
-  const clipped: Interval[] = [];
-  intervals.forEach((iv, i) => {
-    if (!Number.isFinite(iv.start) || !Number.isFinite(iv.end) || iv.end < iv.start) {
-      throw new ParameterError(`exposure[${i}]`, `${iv.start}..${iv.end}`, 'finite start <= end');
+  const n = starts.length;
+  const cs = new Float64Array(n);
+  const ce = new Float64Array(n);
+  const order: number[] = [];
+  for (let i = 0; i < n; i++) {
+    const a = starts[i]!;
+    const b = ends[i]!;
+    if (!checked && (!Number.isFinite(a) || !Number.isFinite(b) || b < a)) {
+      throw new ParameterError(`exposure[${i}]`, `${a}..${b}`, 'finite start <= end');
     }
-    const s = Math.max(iv.start, start);
-    const e = Math.min(iv.end, end);
-    if (e > s) clipped.push({ start: s, end: e });
-  });
-  clipped.sort((a, b) => a.start - b.start || a.end - b.end);
+    const s = Math.max(a, start);
+    const e = Math.min(b, end);
+    if (e > s) {
+      cs[order.length] = s;
+      ce[order.length] = e;
+      order.push(order.length);
+    }
+  }
+  // By start, then end (intervals equal in both are the same numbers: their order does not matter).
+  order.sort((x, y) => cs[x]! - cs[y]! || ce[x]! - ce[y]!);
   let covered = 0;
   let curS = NaN;
   let curE = NaN;
-  for (const iv of clipped) {
-    if (curE === curE && iv.start <= curE) {
-      if (iv.end > curE) curE = iv.end;
+  for (const k of order) {
+    const s = cs[k]!;
+    const e = ce[k]!;
+    if (curE === curE && s <= curE) {
+      if (e > curE) curE = e;
       continue;
     }
     if (curE === curE) covered += curE - curS;
-    curS = iv.start;
-    curE = iv.end;
+    curS = s;
+    curE = e;
   }
   if (curE === curE) covered += curE - curS;
   return ok((covered / (end - start)) * 100);
