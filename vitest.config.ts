@@ -1,5 +1,6 @@
 import { defineConfig } from 'vitest/config';
 import { testProjects } from './test/support/projects.js';
+import { LongestFirstSequencer } from './test/support/sequencer.js';
 
 // Three projects (test/support/projects.ts decides which file goes where, from what it does):
 // `unit` (no sockets, no child processes, no browser: `npm run test:unit`, the edit loop),
@@ -17,6 +18,8 @@ export default defineConfig({
     // at a time took the suite from about 19 to about 11 minutes there (1058 tests, 0 failed).
     maxWorkers: 2,
     reporters: ['default', './test/support/count-reporter.ts'],
+    // The longest files start first (test/support/longest-first.ts), also in a fresh checkout.
+    sequence: { sequencer: LongestFirstSequencer },
     projects: [
       // Unit tests import the sources only: no build first. One module graph per worker for all of
       // its files (isolate: false): they hold no process state between files (no mocks, no stubbed

@@ -6,6 +6,8 @@
  * fresh folder holding copies of the repository's config/ and backtest/data/, and each must exit 0.
  * A block that must not run here (live keys, Redis on other hosts, a command that runs until Ctrl-C,
  * a block another test runs) is preceded by `<!-- not run: reason -->`, and the reason is required.
+ * The blocks run at the same time, each in its own folder: the longest ones are a 30 s paper run and
+ * a 10 s recording, mostly waiting.
  */
 import { cpSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -48,12 +50,16 @@ describe("the docs' commands", () => {
 
   for (const b of runnable) {
     const cmds = mizanCommands(b);
-    it(`${b.page}:${b.line}: ${cmds.map((c) => `mizan ${c.slice(0, 2).join(' ')}`).join('; ')}`, async () => {
-      const cwd = workspace();
-      for (const args of cmds) {
-        const r = await mizan(args, { cwd, timeoutMs: 300_000 });
-        expect(r.code, `${b.page}:${b.line}: mizan ${args.join(' ')}\n${r.all}`).toBe(0);
-      }
-    }, 600_000);
+    it.concurrent(
+      `${b.page}:${b.line}: ${cmds.map((c) => `mizan ${c.slice(0, 2).join(' ')}`).join('; ')}`,
+      async ({ expect }) => {
+        const cwd = workspace();
+        for (const args of cmds) {
+          const r = await mizan(args, { cwd, timeoutMs: 300_000 });
+          expect(r.code, `${b.page}:${b.line}: mizan ${args.join(' ')}\n${r.all}`).toBe(0);
+        }
+      },
+      600_000,
+    );
   }
 });

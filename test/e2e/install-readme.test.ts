@@ -11,13 +11,19 @@
  * checkout's node_modules; a missing one fails with ENOTCACHED) and, for publish, a registry on an
  * unreachable loopback port. better-sqlite3's binary comes from a local prebuild of the one in
  * node_modules (as test/package/install.test.ts does).
+ *
+ * The three installs and the publish run at the same time (it.concurrent, each in its own folder):
+ * most of each is npm waiting on its cache and the file system, and one after the other they were
+ * most of this file's eight minutes.
  */
-import { execFileSync, spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync } from 'node:fs';
+import { execFile, execFileSync, spawn } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync } from 'node:fs';
+import { cp } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { promisify } from 'node:util';
+import { afterAll, describe, expect, it, type ExpectStatic } from 'vitest';
 import { REPO } from '../backtest/helpers.js';
 
 const README = readFileSync(join(REPO, 'README.md'), 'utf8');
@@ -55,25 +61,46 @@ const env = {
   npm_config_better_sqlite3_local_prebuilds: localPrebuilds(),
 };
 
-function sh(script: string, cwd: string, extra: NodeJS.ProcessEnv = {}): string {
-  const r = spawnSync('sh', ['-c', `set -e\n${script}`], { cwd, env: { ...env, ...extra }, encoding: 'utf8', maxBuffer: 1 << 26 });
+const run = promisify(execFile);
+
+interface Exit {
+  status: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** `cmd args` to its end, without blocking this process (the other installs of this file run meanwhile). */
+function spawnAsync(cmd: string, args: string[], cwd: string, childEnv: NodeJS.ProcessEnv): Promise<Exit> {
+  return new Promise((resolve, reject) => {
+    const p = spawn(cmd, args, { cwd, env: childEnv, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    p.stdout.setEncoding('utf8').on('data', (s: string) => (stdout += s));
+    p.stderr.setEncoding('utf8').on('data', (s: string) => (stderr += s));
+    p.on('error', reject);
+    p.on('close', (status) => resolve({ status, stdout, stderr }));
+  });
+}
+
+async function sh(script: string, cwd: string, extra: NodeJS.ProcessEnv = {}): Promise<string> {
+  const r = await spawnAsync('sh', ['-c', `set -e\n${script}`], cwd, { ...env, ...extra });
   const out = `${r.stdout}\n${r.stderr}`;
   if (r.status !== 0) throw new Error(`sh (in ${cwd}) exit ${r.status}:\n${script}\n---\n${out}`);
   return out;
 }
 
 /** Runs the README block (its npm install line replaced by `install`) in a new folder `dir`. */
-function runBlock(dir: string, install: string): { out: string; app: string; pkg: { dependencies: Record<string, string> } } {
+async function runBlock(dir: string, install: string): Promise<{ out: string; app: string; pkg: { dependencies: Record<string, string> } }> {
   const cwd = join(tmp, dir);
   mkdirSync(cwd, { recursive: true });
   const script = block.map((l) => (l === tarballLine ? install : l)).join('\n');
-  const out = sh(script, cwd);
+  const out = await sh(script, cwd);
   const app = join(cwd, 'my-bot');
   return { out, app, pkg: JSON.parse(readFileSync(join(app, 'package.json'), 'utf8')) as { dependencies: Record<string, string> } };
 }
 
 /** What the block's commands after the install must have shown and made. */
-function expectProject(out: string, app: string): void {
+function expectProject(expect: ExpectStatic, out: string, app: string): void {
   expect(out).toMatch(/package\.json \(existing\): added .*\bscripts\b.*\bdevDependencies\b/);
   expect(out).not.toMatch(/E404|ENOTCACHED|not overwriting/);
   expect(out).toMatch(/Tests\s+.*2 passed/);
@@ -92,56 +119,77 @@ describe('README install section (issue 34 item 1)', () => {
     expect(gitLine).toBeDefined();
   });
 
-  it('tarball: every command of the block works; init in a new folder writes the tarball, and npm install takes it', () => {
-    execFileSync('npm', ['pack', '--ignore-scripts', '--pack-destination', tmp], { cwd: REPO, env, stdio: 'ignore' });
-    expect(readdirSync(tmp)).toContain('mizan-0.1.0.tgz');
-    const { out, app, pkg } = runBlock('.', tarballLine);
-    expect(pkg.dependencies.mizan).toBe('file:../mizan-0.1.0.tgz');
-    expectProject(out, app);
+  // Each test works in its own folder of `tmp` (the tarball's in `tmp` itself, `f/`, `g/`): they run
+  // at the same time.
+  it.concurrent(
+    'tarball: every command of the block works; init in a new folder writes the tarball, and npm install takes it',
+    async ({ expect }) => {
+      await run('npm', ['pack', '--ignore-scripts', '--pack-destination', tmp], { cwd: REPO, env, maxBuffer: 1 << 26 });
+      expect(readdirSync(tmp)).toContain('mizan-0.1.0.tgz');
+      const { out, app, pkg } = await runBlock('.', tarballLine);
+      expect(pkg.dependencies.mizan).toBe('file:../mizan-0.1.0.tgz');
+      expectProject(expect, out, app);
 
-    // `mizan init other` from the installed mizan (npx): the spec as seen from the new folder.
-    const init = sh('npx mizan init other', app);
-    expect(init).toContain('mizan dependency: "mizan": "file:../../mizan-0.1.0.tgz"');
-    const other = JSON.parse(readFileSync(join(app, 'other/package.json'), 'utf8')) as { dependencies: Record<string, string> };
-    expect(other.dependencies.mizan).toBe('file:../../mizan-0.1.0.tgz');
-    expect(readFileSync(join(app, 'other/README.md'), 'utf8')).not.toContain('npmjs.com');
-    sh('npm install', join(app, 'other'));
-    expect(existsSync(join(app, 'other/node_modules/mizan/dist/src/index.js'))).toBe(true);
-  }, 900_000);
+      // `mizan init other` from the installed mizan (npx): the spec as seen from the new folder.
+      const init = await sh('npx mizan init other', app);
+      expect(init).toContain('mizan dependency: "mizan": "file:../../mizan-0.1.0.tgz"');
+      const other = JSON.parse(readFileSync(join(app, 'other/package.json'), 'utf8')) as { dependencies: Record<string, string> };
+      expect(other.dependencies.mizan).toBe('file:../../mizan-0.1.0.tgz');
+      expect(readFileSync(join(app, 'other/README.md'), 'utf8')).not.toContain('npmjs.com');
+      await sh('npm install', join(app, 'other'));
+      expect(existsSync(join(app, 'other/node_modules/mizan/dist/src/index.js'))).toBe(true);
+    },
+    900_000,
+  );
 
-  it('folder: npm install ../mizan (a checkout) then the same commands', () => {
-    const folder = join(tmp, 'f', 'mizan');
-    mkdirSync(dirname(folder), { recursive: true });
-    execFileSync('git', ['clone', '--quiet', REPO, folder], { env, stdio: 'ignore' });
-    cpSync(realpathSync(join(REPO, 'node_modules')), join(folder, 'node_modules'), { recursive: true, verbatimSymlinks: true });
-    const { out, app, pkg } = runBlock('f', folderLine!);
-    expect(pkg.dependencies.mizan).toBe('file:../mizan');
-    expectProject(out, app);
-  }, 900_000);
+  it.concurrent(
+    'folder: npm install ../mizan (a checkout) then the same commands',
+    async ({ expect }) => {
+      const folder = join(tmp, 'f', 'mizan');
+      mkdirSync(dirname(folder), { recursive: true });
+      await run('git', ['clone', '--quiet', REPO, folder], { env });
+      await cp(realpathSync(join(REPO, 'node_modules')), join(folder, 'node_modules'), { recursive: true, verbatimSymlinks: true });
+      const { out, app, pkg } = await runBlock('f', folderLine!);
+      expect(pkg.dependencies.mizan).toBe('file:../mizan');
+      expectProject(expect, out, app);
+    },
+    900_000,
+  );
 
-  it('git: npm install git+file://… (the README git line, its URL local) then the same commands', () => {
-    const bare = join(tmp, 'g', 'mizan.git');
-    execFileSync('git', ['clone', '--quiet', '--bare', REPO, bare], { env, stdio: 'ignore' });
-    const url = `git+file://${bare}`;
-    const { out, app, pkg } = runBlock('g', gitLine!.replace('git+https://<host>/<owner>/mizan.git', url));
-    expect(pkg.dependencies.mizan).toBe(url);
-    expectProject(out, app);
-    // In a new folder, init writes the commit npm resolved.
-    const init = sh('npx mizan init other', app);
-    expect(init).toMatch(new RegExp(`mizan dependency: "mizan": "${url.replace(/[.+]/g, '\\$&')}#[0-9a-f]{40}"`));
-  }, 1_500_000);
+  it.concurrent(
+    'git: npm install git+file://… (the README git line, its URL local) then the same commands',
+    async ({ expect }) => {
+      const bare = join(tmp, 'g', 'mizan.git');
+      await run('git', ['clone', '--quiet', '--bare', REPO, bare], { env });
+      const url = `git+file://${bare}`;
+      const { out, app, pkg } = await runBlock('g', gitLine!.replace('git+https://<host>/<owner>/mizan.git', url));
+      expect(pkg.dependencies.mizan).toBe(url);
+      expectProject(expect, out, app);
+      // In a new folder, init writes the commit npm resolved.
+      const init = await sh('npx mizan init other', app);
+      expect(init).toMatch(new RegExp(`mizan dependency: "mizan": "${url.replace(/[.+]/g, '\\$&')}#[0-9a-f]{40}"`));
+    },
+    1_500_000,
+  );
 
-  it('npm publish --dry-run is clean (no upload: --dry-run, and the registry an unreachable loopback port)', () => {
-    const { npm_config_better_sqlite3_local_prebuilds: _, ...plain } = env;
-    const r = spawnSync('npm', ['publish', '--dry-run', '--ignore-scripts'], {
-      cwd: REPO,
-      env: { ...plain, npm_config_offline: 'false', npm_config_registry: 'http://127.0.0.1:9/' },
-      encoding: 'utf8',
-    });
-    expect(r.status, r.stderr).toBe(0);
-    // Every warning but the one about the missing login (the package's own problems would show here).
-    const warnings = `${r.stdout}\n${r.stderr}`.split('\n').filter((l) => /npm (warn|error)/i.test(l) && !/requires you to be logged in/.test(l));
-    expect(warnings).toEqual([]);
-    expect(`${r.stdout}\n${r.stderr}`).toMatch(/\+ mizan@0\.1\.0/);
-  }, 300_000);
+  it.concurrent(
+    'npm publish --dry-run is clean (no upload: --dry-run, and the registry an unreachable loopback port)',
+    async ({ expect }) => {
+      const { npm_config_better_sqlite3_local_prebuilds: _, ...plain } = env;
+      // No retries of the unreachable registry: with npm's default two, their back-off was over a
+      // minute of this test, and its output (checked below) is the same without them.
+      const r = await spawnAsync('npm', ['publish', '--dry-run', '--ignore-scripts'], REPO, {
+        ...plain,
+        npm_config_offline: 'false',
+        npm_config_registry: 'http://127.0.0.1:9/',
+        npm_config_fetch_retries: '0',
+      });
+      expect(r.status, r.stderr).toBe(0);
+      // Every warning but the one about the missing login (the package's own problems would show here).
+      const warnings = `${r.stdout}\n${r.stderr}`.split('\n').filter((l) => /npm (warn|error)/i.test(l) && !/requires you to be logged in/.test(l));
+      expect(warnings).toEqual([]);
+      expect(`${r.stdout}\n${r.stderr}`).toMatch(/\+ mizan@0\.1\.0/);
+    },
+    300_000,
+  );
 });

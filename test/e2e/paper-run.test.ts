@@ -3,15 +3,18 @@
  * dir), paper trading on the embedded simulator, in its own process group; Ctrl-C is SIGINT to the
  * group, as a terminal sends it. Issue 16 items 17 (status line, fill log lines, the summary table,
  * a paper restart) and 18 (halt / resume / status through the bot's config).
+ * The three tests run at the same time (each bot its own config, journal and embedded simulator):
+ * most of each is waiting for the bot's status lines.
  */
 import { join } from 'node:path';
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { afterAll, describe, it, type ExpectStatic } from 'vitest';
 import { Journal } from '../../src/store/journal.js';
 import { defaultConfigWith, mizan, REPO, startRun, tempDir, type Running } from './cli.js';
 
 const tmp = tempDir();
 const running: Running[] = [];
-afterEach(() => {
+// After all the tests (they run at the same time: one's end must not kill another's bot).
+afterAll(() => {
   for (const r of running.splice(0)) r.kill();
 });
 afterAll(() => tmp.remove());
@@ -27,7 +30,7 @@ const STATUS = /\[paper \d+m\d\ds\] equity ([\d,.]+) USDT {2}pnl ([+-][\d,.]+) \
 const STRATEGIES = ['btc-sma', 'eth-mm', 'btc-grid', 'usdt-dca'];
 
 /** The summary's table: header and one line per strategy and market. */
-function summaryTable(out: string): string[] {
+function summaryTable(expect: ExpectStatic, out: string): string[] {
   const lines = out.split('\n');
   const h = lines.findIndex((l) => /^\s+strategy\s+market\s+position\s+realized\s+unrealized\s+fees$/.test(l));
   expect(h, out).toBeGreaterThan(0);
@@ -36,8 +39,8 @@ function summaryTable(out: string): string[] {
   return rows;
 }
 
-describe('npm start (mizan run config/default.yaml)', () => {
-  it('status lines whose pnl is the equity change, split into trades and prices; Ctrl-C stops with a table of every strategy', async () => {
+describe.concurrent('npm start (mizan run config/default.yaml)', () => {
+  it('status lines whose pnl is the equity change, split into trades and prices; Ctrl-C stops with a table of every strategy', async ({ expect }) => {
     const config = tmp.file('paper.yaml', defaultConfigWith(join(tmp.dir, 'paper.sqlite')));
     const bot = start(['run', config]);
     await bot.waitFor(/mizan paper: embedded simulator/);
@@ -58,7 +61,7 @@ describe('npm start (mizan run config/default.yaml)', () => {
       expect(Math.abs(pnl! - (trades! + prices!)), m[0]).toBeLessThanOrEqual(0.011);
     }
     // every strategy of the config, aligned columns, each amount with its currency
-    const table = summaryTable(r.stdout);
+    const table = summaryTable(expect, r.stdout);
     expect(table.slice(1).map((l) => l.trim().split(/\s+/)[0])).toEqual(STRATEGIES);
     const ends = (l: string) => [...l.matchAll(/\S+(?= {2}|$)/g)].map((m) => m.index! + m[0].length);
     for (const l of table.slice(1)) expect(ends(l).slice(-3), `${table[0]}\n${l}`).toEqual(ends(table[0]!).slice(-3));
@@ -70,7 +73,7 @@ describe('npm start (mizan run config/default.yaml)', () => {
     expect(r.all).not.toMatch(/TypeError|ReferenceError|Unhandled|uncaught/);
   }, 90_000);
 
-  it('mizan halt / status / resume with --config reach the running bot; Ctrl-C still stops it cleanly', async () => {
+  it('mizan halt / status / resume with --config reach the running bot; Ctrl-C still stops it cleanly', async ({ expect }) => {
     const journal = join(tmp.dir, 'halt.sqlite');
     const config = tmp.file('halt.yaml', defaultConfigWith(journal));
     const bot = start(['run', config]);
@@ -93,7 +96,7 @@ describe('npm start (mizan run config/default.yaml)', () => {
     expect(r.all).not.toMatch(/TypeError|ReferenceError|Unhandled|uncaught/);
   }, 90_000);
 
-  it("spot fills are logged; a restart after kill -9 closes the earlier paper run's open orders once, with one clear line", async () => {
+  it("spot fills are logged; a restart after kill -9 closes the earlier paper run's open orders once, with one clear line", async ({ expect }) => {
     const journal = join(tmp.dir, 'restart.sqlite');
     const fixture = join(REPO, 'test/e2e/fixtures/buy-once.ts');
     const config = tmp.file(

@@ -3,10 +3,13 @@
  * (REST and socket.io), killed with SIGKILL once its orders rest, then started again on the same
  * journal and simulator. A strategy rebuilds its view from its recovered orders (ctx.openOrders)
  * and ctx.state: the orders on the simulator are not placed a second time.
+ *
+ * The three drills run at the same time (each its own simulator, journal and bot): most of each is
+ * waiting for the bot's 5-second status lines.
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, it } from 'vitest';
 import { WallexRestClient } from '../../src/exchange/rest/client.js';
 import type { MarginPosition } from '../../src/core/types/margin.js';
 import { DRILL_KEY, handSim, kill9, liveYaml, startMizan, tempDir, waitFor, type Child } from './restart-helpers.js';
@@ -51,8 +54,8 @@ async function restartDrill(o: { name: string; strategy: string; params: Record<
   }
 }
 
-describe('example strategies restarted after SIGKILL', () => {
-  it('grid keeps its ladder: 4 open buys before the kill, the same 4 after the restart (not 8)', async () => {
+describe.concurrent('example strategies restarted after SIGKILL', () => {
+  it('grid keeps its ladder: 4 open buys before the kill, the same 4 after the restart (not 8)', async ({ expect }) => {
     const r = await restartDrill({
       name: 'grid',
       strategy: 'grid',
@@ -65,7 +68,7 @@ describe('example strategies restarted after SIGKILL', () => {
     expect(r.exit.code, r.out).toBe(0);
   }, 120_000);
 
-  it('market-maker keeps one quote per side: its restart replaces the recovered quotes instead of adding to them', async () => {
+  it('market-maker keeps one quote per side: its restart replaces the recovered quotes instead of adding to them', async ({ expect }) => {
     const r = await restartDrill({
       name: 'mm',
       strategy: 'market-maker',
@@ -81,7 +84,7 @@ describe('example strategies restarted after SIGKILL', () => {
     expect(r.exit.code, r.out).toBe(0);
   }, 120_000);
 
-  it('margin-trend keeps its position: after the restart the trend it follows is not taken for a flip (no close, no second position)', async () => {
+  it('margin-trend keeps its position: after the restart the trend it follows is not taken for a flip (no close, no second position)', async ({ expect }) => {
     const sim = await handSim('62550');
     const journal = join(tmp.dir, 'mt.sqlite');
     const config = join(tmp.dir, 'mt.yaml');
