@@ -29,7 +29,8 @@ export async function loadChecked(file: string, o: { data?: boolean } = {}): Pro
     import('../runtime/strategy-loader.js'),
   ]);
   const r = await inspectConfigFile(file);
-  const issues = [...r.issues, ...(await checkStrategyEntries(r.data, r.strategyBaseDir))];
+  const strategyIssues = await checkStrategyEntries(r.data, r.strategyBaseDir);
+  const issues = [...r.issues, ...strategyIssues.filter((i) => !r.withheld?.has(i.path))];
   if (o.data && r.config?.backtest) {
     const { checkBacktestData } = await import('../backtest/data-resolution.js');
     issues.push(...checkBacktestData(r.config));

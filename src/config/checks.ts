@@ -9,6 +9,7 @@ import { SYMBOL_RE } from './fields.js';
 import { clientIdPrefix } from '../execution/client-id.js';
 import { checkNotifications } from './checks-notify.js';
 import { checkAccounts } from './accounts.js';
+import { defaultMarketSpecs } from '../sim/markets.js';
 
 /** Markets of the embedded simulator. */
 /** The form of a stream key (what the stream client accepts, see validateStreamKey). */
@@ -187,6 +188,36 @@ export function crossCheck(raw: unknown, original: unknown, opts: CheckOptions):
     const quote = str(o?.quote);
     if (sym !== undefined && base !== undefined && quote !== undefined && sym !== base + quote) {
       add(['backtest', 'markets', i, 'symbol'], `${describeValue(sym)} must be base + quote (${base}${quote})`, sym);
+    }
+  });
+
+  // Capital: the risk engine caps what a strategy spends of an asset (the quote of a buy or a margin
+  // open, the base of a sell), so an asset that is neither leg of any of its markets never applies.
+  // The legs are those of the simulator's markets and backtest.markets; a market known to neither (live,
+  // the exchange's catalog) is base + quote, so the asset must begin or end its symbol.
+  const legs = new Map<string, { base: string; quote: string }>(defaultMarketSpecs().map((m) => [m.symbol, { base: m.baseAsset, quote: m.quoteAsset }]));
+  arr(backtest?.markets).forEach((m) => {
+    const o = obj(m);
+    const sym = str(o?.symbol);
+    const base = str(o?.base);
+    const quote = str(o?.quote);
+    if (sym !== undefined && base !== undefined && quote !== undefined) legs.set(sym, { base, quote });
+  });
+  strategies.forEach((s, i) => {
+    const markets = arr(obj(s)?.markets).filter((m): m is string => typeof m === 'string' && SYMBOL_RE.test(m));
+    if (markets.length === 0) return;
+    const spends = (asset: string, sym: string) => {
+      const l = legs.get(sym);
+      return l ? l.base === asset || l.quote === asset : sym !== asset && (sym.startsWith(asset) || sym.endsWith(asset));
+    };
+    for (const [asset, amount] of Object.entries(obj(obj(s)?.capital) ?? {})) {
+      if (!SYMBOL_RE.test(asset) || markets.some((m) => spends(asset, m))) continue;
+      const which = markets.map((m) => (legs.has(m) ? `${m}: ${legs.get(m)!.base}/${legs.get(m)!.quote}` : m)).join(', ');
+      add(
+        ['strategies', i, 'capital', asset],
+        `${describeValue(amount).replace(/^"(.*)"$/, '$1')} ${asset} would never apply: ${asset} is neither the base nor the quote of the strategy's markets (${which}), and a capital caps what the strategy spends of an asset (the quote of a buy, the base of a sell)`,
+        amount,
+      );
     }
   });
 

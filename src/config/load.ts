@@ -11,7 +11,7 @@ import type { Document } from 'yaml';
 import { clientIdPrefix } from '../execution/client-id.js';
 import { crossCheck } from './checks.js';
 import { resolveAccountKeys } from './accounts.js';
-import { substituteEnv } from './env.js';
+import { secretsOf, substituteEnv } from './env.js';
 import { resolutionToSeconds } from './fields.js';
 import type { ConfigIssue, PathSegment } from './issues.js';
 import { ConfigError } from './issues.js';
@@ -78,6 +78,11 @@ export interface ConfigInspection {
   strategyBaseDir: string;
   /** The line of a path (`strategies[0].params.fast`) in the file, or of its nearest parent written there. */
   lineOf(path: string): number | undefined;
+  /**
+   * Paths where a secret was kept out of the data (each has its issue): the data holds the reference
+   * as written there, so what a later stage says of that value (not a number, not found) is noise.
+   */
+  withheld?: ReadonlySet<string>;
 }
 
 export function inspectConfig(text: string, opts: ConfigOptions = {}): ConfigInspection {
@@ -120,7 +125,7 @@ export function inspectConfig(text: string, opts: ConfigOptions = {}): ConfigIns
   issues.push(...crossCheck(sub.value, original, opts));
 
   const unique = withLines(dedupeIssues(issues), lineAt);
-  if (unique.length > 0 || !parsed.success) return { issues: unique, data: sub.value, baseDir, strategyBaseDir, lineOf: lineAt };
+  if (unique.length > 0 || !parsed.success) return { issues: unique, data: sub.value, baseDir, strategyBaseDir, lineOf: lineAt, withheld: sub.withheld };
   const config = { ...finalize(parsed.data, baseDir, strategyBaseDir), accounts: resolveAccountKeys(parsed.data.accounts, opts.env ?? process.env) };
   return { config, issues: [], data: sub.value, baseDir, strategyBaseDir, lineOf: lineAt };
 }
@@ -250,7 +255,15 @@ export function journalFileOf(file: string, opts: Pick<ConfigOptions, 'env' | 'b
       file,
     );
   }
-  const sub = substituteEnv(written, opts.env ?? process.env);
+  // The file's secret variables, so a journal path that references one is refused here too.
+  const env = opts.env ?? process.env;
+  let whole: unknown = {};
+  try {
+    whole = doc.toJS({ maxAliasCount: 100 });
+  } catch {
+    // an alias bomb: the documented secret variables still count
+  }
+  const sub = substituteEnv(written, env, secretsOf(whole, env));
   if (sub.issues.length)
     throw new ConfigError(
       sub.issues.map((i) => ({ ...i, path: 'journal.file' })),

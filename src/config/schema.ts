@@ -138,8 +138,14 @@ const strategySchema = z.strictObject({
       timezone: timeZone().default('UTC'),
     })
     .optional()
-    .describe('Run on a schedule instead of on every candle'),
-  capital: symbolMap(money()).optional().describe('Per asset: the most this strategy may commit'),
+    .describe(
+      "Call the strategy's onSchedule on this cron schedule (its candle handlers run on every candle either way); refused for a strategy without onSchedule",
+    ),
+  capital: symbolMap(money())
+    .optional()
+    .describe(
+      "Per asset: the most this strategy may commit (what it spends: the quote of a buy or a margin open, the base of a sell); each asset must be the base or the quote of one of the strategy's markets",
+    ),
   risk: strategyRiskLimitsSchema.optional().describe('Per-strategy limits (same keys as risk.limits)'),
   account: z
     .string({ error: 'is not a string' })

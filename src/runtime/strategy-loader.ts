@@ -15,6 +15,7 @@ import { resolveParams } from '../strategy/params.js';
 import type { StrategyInstance } from '../kernel/trading-core.js';
 import { MAIN_ACCOUNT } from '../core/account.js';
 import { compileStrategy, type MizanModules } from './strategy-compile.js';
+import { harness } from '../testing/harness.js';
 
 /**
  * The bundled strategies folder: `strategies/` at the repository root when mizan runs from its
@@ -100,6 +101,51 @@ export function listBundledStrategies(): string[] {
     .sort();
 }
 
+/**
+ * Whether the handlers a definition creates include onSchedule, asked of a throwaway instance (the
+ * testing harness's context, the instance's params and markets); undefined when creating one there
+ * throws (the run creates its own: nothing is claimed then).
+ */
+function hasOnSchedule(
+  def: AnyStrategyDefinition,
+  o: { markets: string[]; params: Record<string, unknown>; resolutionSec?: number; candles?: number[] },
+): boolean | undefined {
+  let found: boolean | undefined;
+  const probe: AnyStrategyDefinition = {
+    ...def,
+    create(ctx) {
+      const handlers = def.create(ctx);
+      found = typeof handlers.onSchedule === 'function';
+      return handlers;
+    },
+  };
+  try {
+    harness(probe, o);
+  } catch {
+    return undefined;
+  }
+  return found;
+}
+
+/**
+ * The issue of a `schedule` on a strategy whose handlers have no onSchedule: a schedule only calls
+ * onSchedule (the candle handlers run on every candle either way), so it would do nothing.
+ */
+function scheduleIssue(
+  def: AnyStrategyDefinition,
+  i: number,
+  schedule: unknown,
+  o: { markets: string[]; params: Record<string, unknown>; resolutionSec?: number; candles?: number[] },
+): ConfigIssue | undefined {
+  if (schedule === undefined || schedule === null || hasOnSchedule(def, o) !== false) return undefined;
+  const cron = typeof schedule === 'object' && typeof (schedule as { cron?: unknown }).cron === 'string' ? (schedule as { cron: string }).cron : undefined;
+  return {
+    path: `strategies[${i}].schedule`,
+    message: `${cron !== undefined ? `{ cron: ${JSON.stringify(cron)} }` : 'a schedule'} would never run: strategy ${def.name} has no onSchedule handler (a schedule only calls onSchedule; its candle handlers run on every candle either way): remove it, or give the strategy an onSchedule`,
+    ...(cron !== undefined ? { value: cron } : {}),
+  };
+}
+
 /** Strategy definitions already imported, by name and file (a sweep worker imports each once). */
 export type StrategyDefinitionCache = Map<string, Promise<AnyStrategyDefinition>>;
 
@@ -129,6 +175,16 @@ export async function loadStrategyInstances(config: MizanConfig, cache?: Strateg
     const r = resolveParams(def.params, s.params, `strategies[${i}].params`);
     if (!r.ok) {
       for (const is of r.issues) issues.push({ path: is.path, message: is.message });
+      continue;
+    }
+    const sched = scheduleIssue(def, i, s.schedule, {
+      markets: [...s.markets],
+      params: s.params,
+      resolutionSec: s.resolutionSeconds,
+      ...(s.candleSeconds?.length ? { candles: [...s.candleSeconds] } : {}),
+    });
+    if (sched) {
+      issues.push(sched);
       continue;
     }
     out.push({
@@ -169,7 +225,13 @@ export async function checkStrategyEntries(data: unknown, baseDir: string): Prom
     const params = entry.params;
     if (params !== undefined && (params === null || typeof params !== 'object' || Array.isArray(params))) continue;
     const r = resolveParams(def.params, params as Record<string, unknown> | undefined, `strategies[${i}].params`);
-    if (!r.ok) for (const is of r.issues) issues.push({ path: is.path, message: is.message });
+    if (!r.ok) {
+      for (const is of r.issues) issues.push({ path: is.path, message: is.message });
+      continue;
+    }
+    const markets = Array.isArray(entry.markets) ? entry.markets.filter((m): m is string => typeof m === 'string') : [];
+    const sched = markets.length > 0 ? scheduleIssue(def, i, entry.schedule, { markets, params: (params ?? {}) as Record<string, unknown> }) : undefined;
+    if (sched) issues.push(sched);
   }
   return issues;
 }
