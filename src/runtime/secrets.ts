@@ -7,11 +7,11 @@
  * (with core/scrub.ts).
  */
 import { readFileSync } from 'node:fs';
-import { substituteEnv } from '../config/env.js';
+import { SECRET_VARIABLES, substituteEnv } from '../config/env.js';
 import { notificationSecrets } from '../config/notify-secrets.js';
 
-/** The variables a secret comes from when no config names it: the documented key names and the API tokens. */
-const SECRET_ENV = ['WALLEX_API_KEY', 'WALLEX_STREAM_KEY', 'MIZAN_SERVER_TOKEN', 'MIZAN_SERVER_CONTROL_TOKEN'] as const;
+/** The variables a secret comes from when no config names it: the documented key names and the API tokens (config/env.ts). */
+const SECRET_ENV = Object.keys(SECRET_VARIABLES);
 
 type Env = Readonly<Record<string, string | undefined>>;
 
