@@ -118,3 +118,40 @@ export function objectiveSpanProblem(objective: Objective, from: number, to: num
   }
   return null;
 }
+
+/** A range an objective is computed on: a walk-forward training window, or the whole backtest range. */
+interface TrainingRange {
+  index: number;
+  trainFrom: number;
+  trainTo: number;
+}
+
+/**
+ * Refuses, before anything runs, an objective a training range is too short to compute (naming the
+ * window and the minimum): `mizan optimize --objective` (each walk-forward training window, or the
+ * backtest range) and `mizan sweep --metric` (the backtest range; `flag` and `noun` name its option).
+ */
+export function checkObjectiveSpan(
+  objective: Objective,
+  range: { from: number; to: number },
+  windows: readonly TrainingRange[] | undefined,
+  wfText?: string,
+  flag = '--objective',
+  noun = 'an objective',
+): void {
+  const iso = (ms: number) =>
+    new Date(ms)
+      .toISOString()
+      .replace(/T00:00:00\.000Z$/, '')
+      .replace(/:00\.000Z$/, 'Z');
+  for (const w of windows ?? [{ index: 0, trainFrom: range.from, trainTo: range.to }]) {
+    const problem = objectiveSpanProblem(objective, w.trainFrom, w.trainTo);
+    if (!problem) continue;
+    const where = windows
+      ? `--walk-forward ${JSON.stringify(wfText)}: training window ${w.index} (${iso(w.trainFrom)}..${iso(w.trainTo)})`
+      : `the backtest range ${iso(w.trainFrom)}..${iso(w.trainTo)}`;
+    throw new Error(
+      `${flag} ${objective.name}: ${where}: ${problem}; train on a longer window or choose ${noun} with no minimum (return, profit-factor, win-rate, expectancy, drawdown)`,
+    );
+  }
+}
