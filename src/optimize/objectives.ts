@@ -105,7 +105,7 @@ const DAY_MS = 86_400_000;
  * need DEFAULT_THRESHOLDS.minDailyReturns daily returns (one per UTC day the run touches), CAGR and
  * Calmar a span of minDaysForCagr days: a shorter training range gives every trial n/a.
  */
-export function objectiveSpanProblem(objective: Objective, from: number, to: number): string | null {
+function objectiveSpanProblem(objective: Objective, from: number, to: number): string | null {
   const days = Math.ceil((to - 1) / DAY_MS) - Math.floor(from / DAY_MS);
   if (objective.metric === 'sharpe' || objective.metric === 'sortino') {
     const min = DEFAULT_THRESHOLDS.minDailyReturns;
