@@ -256,6 +256,17 @@ export function rankRows(rows: SweepRow[], metric: MetricKey, lowerIsBetter = fa
     .map((e) => e.r);
 }
 
+/**
+ * Why the ranking by `metric` says nothing, when the metric is n/a in every run that finished (a
+ * metric with no minimum span can still be n/a everywhere: a profit factor without a losing trade,
+ * no trades at all); undefined when some run has a value, or no run finished.
+ */
+export function metricNaInEveryRun(rows: readonly SweepRow[], metric: MetricKey): string | undefined {
+  const finished = rows.filter((r) => !r.error);
+  if (finished.length === 0 || finished.some((r) => r.metrics[metric] != null)) return undefined;
+  return `${metric} is n/a in all ${finished.length} finished run(s): the ranking below is the order of the combinations, not a ranking`;
+}
+
 export function sweepCsv(rows: SweepRow[], metricKeys: MetricKey[]): string {
   const paramKeys = [...new Set(rows.flatMap((r) => Object.entries(r.params).flatMap(([inst, p]) => Object.keys(p).map((k) => `${inst}.${k}`))))];
   const lines = [[...paramKeys, ...metricKeys, 'error'].join(',')];

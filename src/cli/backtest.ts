@@ -44,6 +44,7 @@ async function load(loadStart: () => Promise<StartModule>) {
     ...sweep,
     paintFor: breakdowns.paintFor,
     parseObjective: objectives.parseObjective,
+    checkObjectiveSpan: objectives.checkObjectiveSpan,
     constrainCombos: constraint.constrainCombos,
   };
 }
@@ -187,7 +188,7 @@ export function registerBacktestCommands(program: Command, loadStart: () => Prom
       'run the trials on `mizan worker` processes through this Redis server (redis://[user:password@]host:port[/db], rediss://… for TLS) instead of threads of this process',
     )
     .option('--out <file>', 'CSV of every run', 'sweep.csv')
-    .action(async (file: string, o: { param: string[]; metric: string; constraint: string[]; workers?: string; queue?: string; out: string }) => {
+    .action(async (file: string, o: { param: string[]; metric: string; constraint: string[]; workers?: string; queue?: string; out: string }, cmd: Command) => {
       const m = await load(loadStart);
       const workers = o.workers === undefined ? undefined : m.parseWorkers(o.workers);
       if (workers !== undefined && o.queue !== undefined)
@@ -203,6 +204,17 @@ export function registerBacktestCommands(program: Command, loadStart: () => Prom
       if (o.param.length === 0) throw new Error('sweep needs at least one --param');
       const objective = m.parseObjective(o.metric, '--metric');
       const metric = objective.metric;
+      // A metric the range is too short for (cagr, calmar under 90 days; sharpe, sortino under 30
+      // daily returns) is n/a in every run: a --metric given is refused before anything runs, with
+      // optimize's reason; the default (sharpe) only warns, so a sweep without --metric still runs.
+      try {
+        m.checkObjectiveSpan(objective, config.backtest!, undefined, undefined, '--metric', 'a metric');
+      } catch (err) {
+        if (cmd.getOptionValueSource('metric') !== 'default') throw err;
+        process.stderr.write(
+          `mizan: warning: ${(err as Error).message.replace(/; train on .*$/, '')} (the default --metric: give one with no minimum to rank the runs)\n`,
+        );
+      }
       const all = await m.expandSweep(config, o.param.map(m.parseParamRange));
       const combos = m.constrainCombos(all, o.constraint);
       if (o.constraint.length)
@@ -247,6 +259,8 @@ export function registerBacktestCommands(program: Command, loadStart: () => Prom
         if (started) bar.stop();
         started = false;
         const ranked = m.rankRows(rows, metric, objective.direction === 'minimize');
+        const allNa = m.metricNaInEveryRun(rows, metric);
+        if (allNa) process.stderr.write(`mizan: warning: --metric ${objective.name}: ${allNa}\n`);
         const keys: MetricKey[] = [metric, 'totalReturnPct', 'maxDrawdownPct', 'trades', 'winRatePct'].filter((k, i, a) => a.indexOf(k) === i) as MetricKey[];
         const units = new Map<MetricKey, MetricUnit>(m.METRIC_DEFINITIONS.map((d) => [d.key, d.unit]));
         const cells = ranked

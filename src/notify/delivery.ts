@@ -5,9 +5,13 @@
  *
  * `enqueue` is all the trading path ever calls: it pushes and returns; the requests run later on the
  * event loop. Nothing here logs the target's URL, token or headers (built into messages here from
- * status codes and error codes only, then scrubbed of the secrets as a last guard).
+ * status codes and error codes only, then scrubbed of the secrets as a last guard). A receiver's
+ * answer is quoted in the message (its first 200 characters), scrubbed first of the process's
+ * secrets and of every part of the target's own URL (a receiver that echoes the request path
+ * quotes the webhook's secret path segment alone).
  */
 import type { Logger } from '../core/logger.js';
+import { urlSecretParts } from '../config/notify-secrets.js';
 import { scrub } from '../runtime/logger.js';
 import type { HttpRequest, Notice } from './format.js';
 
@@ -62,6 +66,8 @@ export class Delivery {
   private readonly abort = new AbortController();
   private readonly lastWarn = new Map<string, number>();
   private readonly idleWaiters: (() => void)[] = [];
+  /** The secrets of a receiver's answer to one URL (the process's, then the URL's own parts), longest first. */
+  private answerSecrets: { url: string; secrets: readonly string[] } | undefined;
   readonly stats: DeliveryStats = { queued: 0, sent: 0, failed: 0, dropped: 0, retries: 0 };
 
   constructor(
@@ -164,7 +170,8 @@ export class Delivery {
       const res = await this.fetchFn(req.url, { method: 'POST', headers: req.headers, body: req.body, signal: ctl.signal, redirect: 'error' });
       const text = await res.text().catch(() => '');
       if (res.ok) return new Outcome(true, false, `HTTP ${res.status}`);
-      const why = `HTTP ${res.status}${text ? ` ${JSON.stringify(scrub(text.slice(0, 200), this.secrets))}` : ''}`;
+      // Scrubbed whole, then cut: a secret across the cut would otherwise leave its first characters.
+      const why = `HTTP ${res.status}${text ? ` ${JSON.stringify(scrub(text, this.secretsOfAnswer(req.url)).slice(0, 200))}` : ''}`;
       if (res.status === 429) return new Outcome(false, true, why, retryAfterOf(res.headers, text));
       return new Outcome(false, res.status >= 500 || res.status === 408, why);
     } catch (err) {
@@ -178,6 +185,14 @@ export class Delivery {
       clearTimeout(timer);
       this.abort.signal.removeEventListener('abort', onClose);
     }
+  }
+
+  private secretsOfAnswer(url: string): readonly string[] {
+    if (this.answerSecrets?.url !== url) {
+      const own = [url, ...urlSecretParts(url, { words: true })];
+      this.answerSecrets = { url, secrets: [...new Set([...this.secrets, ...own])].sort((a, b) => b.length - a.length) };
+    }
+    return this.answerSecrets.secrets;
   }
 
   private sleep(ms: number): Promise<void> {

@@ -105,7 +105,7 @@ const DAY_MS = 86_400_000;
  * need DEFAULT_THRESHOLDS.minDailyReturns daily returns (one per UTC day the run touches), CAGR and
  * Calmar a span of minDaysForCagr days: a shorter training range gives every trial n/a.
  */
-export function objectiveSpanProblem(objective: Objective, from: number, to: number): string | null {
+function objectiveSpanProblem(objective: Objective, from: number, to: number): string | null {
   const days = Math.ceil((to - 1) / DAY_MS) - Math.floor(from / DAY_MS);
   if (objective.metric === 'sharpe' || objective.metric === 'sortino') {
     const min = DEFAULT_THRESHOLDS.minDailyReturns;
@@ -117,4 +117,41 @@ export function objectiveSpanProblem(objective: Objective, from: number, to: num
       return `${objective.name} needs a span of at least ${min} days and this range has ${+((to - from) / DAY_MS).toFixed(2)}: it would be n/a in every trial`;
   }
   return null;
+}
+
+/** A range an objective is computed on: a walk-forward training window, or the whole backtest range. */
+interface TrainingRange {
+  index: number;
+  trainFrom: number;
+  trainTo: number;
+}
+
+/**
+ * Refuses, before anything runs, an objective a training range is too short to compute (naming the
+ * window and the minimum): `mizan optimize --objective` (each walk-forward training window, or the
+ * backtest range) and `mizan sweep --metric` (the backtest range; `flag` and `noun` name its option).
+ */
+export function checkObjectiveSpan(
+  objective: Objective,
+  range: { from: number; to: number },
+  windows: readonly TrainingRange[] | undefined,
+  wfText?: string,
+  flag = '--objective',
+  noun = 'an objective',
+): void {
+  const iso = (ms: number) =>
+    new Date(ms)
+      .toISOString()
+      .replace(/T00:00:00\.000Z$/, '')
+      .replace(/:00\.000Z$/, 'Z');
+  for (const w of windows ?? [{ index: 0, trainFrom: range.from, trainTo: range.to }]) {
+    const problem = objectiveSpanProblem(objective, w.trainFrom, w.trainTo);
+    if (!problem) continue;
+    const where = windows
+      ? `--walk-forward ${JSON.stringify(wfText)}: training window ${w.index} (${iso(w.trainFrom)}..${iso(w.trainTo)})`
+      : `the backtest range ${iso(w.trainFrom)}..${iso(w.trainTo)}`;
+    throw new Error(
+      `${flag} ${objective.name}: ${where}: ${problem}; train on a longer window or choose ${noun} with no minimum (return, profit-factor, win-rate, expectancy, drawdown)`,
+    );
+  }
 }

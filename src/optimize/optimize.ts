@@ -14,7 +14,7 @@ import type { CandleHistorySource } from '../market/ports.js';
 import { loadStrategyInstances } from '../runtime/strategy-loader.js';
 import type { ParamSpecs } from '../strategy/params.js';
 import { workerPoolExecutor, type TrialExecutor } from './executor.js';
-import { objectiveSpanProblem, type Constraints, type Objective } from './objectives.js';
+import { checkObjectiveSpan, type Constraints, type Objective } from './objectives.js';
 import { GridSampler, type SamplerName } from './samplers.js';
 import { gridValues, parseParamSpec, ParamSpecError, type ParamDist, type Params, type SearchSpace } from './space.js';
 import { bestTrial, openStudy, runStudy, type StudyOutcome } from './study.js';
@@ -27,7 +27,6 @@ import {
   walkForwardWindows,
   type WalkForwardResult,
   type WalkForwardSpec,
-  type WalkForwardWindow,
   type WindowResult,
 } from './walk-forward.js';
 
@@ -242,30 +241,6 @@ export async function runOptimize(o: OptimizeOptions): Promise<OptimizeOutcome> 
   } finally {
     for (const s of claimed) o.store.release(s.id, pid);
     if (!o.executor) await executor.close();
-  }
-}
-
-/** Refuses, before anything runs, an objective a training range is too short to compute (naming the window and the minimum). */
-function checkObjectiveSpan(
-  objective: Objective,
-  range: { from: number; to: number },
-  windows: readonly WalkForwardWindow[] | undefined,
-  wfText?: string,
-): void {
-  const iso = (ms: number) =>
-    new Date(ms)
-      .toISOString()
-      .replace(/T00:00:00\.000Z$/, '')
-      .replace(/:00\.000Z$/, 'Z');
-  for (const w of windows ?? [{ index: 0, trainFrom: range.from, trainTo: range.to }]) {
-    const problem = objectiveSpanProblem(objective, w.trainFrom, w.trainTo);
-    if (!problem) continue;
-    const where = windows
-      ? `--walk-forward ${JSON.stringify(wfText)}: training window ${w.index} (${iso(w.trainFrom)}..${iso(w.trainTo)})`
-      : `the backtest range ${iso(w.trainFrom)}..${iso(w.trainTo)}`;
-    throw new Error(
-      `--objective ${objective.name}: ${where}: ${problem}; train on a longer window or choose an objective with no minimum (return, profit-factor, win-rate, expectancy, drawdown)`,
-    );
   }
 }
 

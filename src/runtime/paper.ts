@@ -3,6 +3,7 @@
  * books (every side the market-data engine applies is copied in, every public trade recorded), so
  * paper orders fill against what the bot sees, with the same matching code as backtests.
  */
+import { randomUUID } from 'node:crypto';
 import type { Clock } from '../core/clock.js';
 import { Decimal, type DecimalInput } from '../core/decimal.js';
 import type { Logger } from '../core/logger.js';
@@ -85,7 +86,9 @@ export function createPaperVenue(opts: PaperVenueOptions): PaperVenue {
     retainClosedOrders: opts.retainClosedOrders ?? PAPER_RETAINED_ORDERS,
   });
   const account = sim.createAccount({ id: 'paper', balances: opts.balances });
-  const desks = createSimDesks(sim, { logger: opts.logger });
+  // Instant order ids unique to this run: the journal outlives it, and a later run's order must not
+  // take an id it already holds (its fill would be dropped as a duplicate).
+  const desks = createSimDesks(sim, { logger: opts.logger, idNonce: randomUUID() });
   const venue = new SimVenue({ sim, account: account.id, kind: 'paper', instant: desks.instant, margin: desks.margin });
   const detachers: (() => void)[] = [() => desks.detach()];
   return {

@@ -40,6 +40,13 @@ export interface InstantDeskDeps {
   change24h?: (symbol: string) => number;
   /** Seed of the deterministic client ids. */
   idSeed?: string;
+  /**
+   * Mixed into the client ids with the seed: a value unique to this simulator (paper and `mizan sim`
+   * pass a random one) makes its ids differ from every other run's, so a journal that outlives a run
+   * never takes a new order for an old one. Without it (a backtest) the ids are the seed's alone:
+   * the same on every run.
+   */
+  idNonce?: string;
   logger?: Logger;
 }
 
@@ -264,10 +271,11 @@ export class InstantDesk {
       : base.mul(Decimal.sub(1, this.spread)).toDecimalPlaces(spec.pricePrecision, Decimal.ROUND_DOWN);
   }
 
-  /** `OTC-` and a UUID-shaped id derived from the seed and a counter: unique and reproducible. */
+  /** `OTC-` and a UUID-shaped id derived from the seed, the nonce (when given) and a counter: unique, and reproducible without a nonce. */
   private nextClientId(): string {
+    const seed = this.deps.idSeed ?? 'mizan-sim';
     const h = createHash('sha256')
-      .update(`${this.deps.idSeed ?? 'mizan-sim'}:${++this.seq}`)
+      .update(this.deps.idNonce === undefined ? `${seed}:${++this.seq}` : `${seed}:${this.deps.idNonce}:${++this.seq}`)
       .digest('hex');
     return `OTC-${h.slice(0, 8)}-${h.slice(8, 12)}-4${h.slice(13, 16)}-8${h.slice(17, 20)}-${h.slice(20, 32)}`;
   }

@@ -4,6 +4,7 @@
  * replaying the bundled market data (or the data folder given), a funded test account, and the banner
  * that tells a user where it listens. The `mizan sim` command itself is in cli-command.ts.
  */
+import { randomUUID } from 'node:crypto';
 import { SystemClock, type Clock } from '../core/clock.js';
 import { silentLogger, type Logger } from '../core/logger.js';
 import { createDefaultSimulator, createTestAccount, TEST_BALANCES, type TestAccount } from './default.js';
@@ -83,7 +84,8 @@ export async function runSim(opts: RunSimOptions = {}): Promise<RunningSim> {
   if (opts.desks ?? true) {
     try {
       const wiring = await import('./margin/wiring.js');
-      const desks = wiring.createSimDesks(sim, { logger });
+      // Instant order ids unique to this process: two `mizan sim` runs never make the same one.
+      const desks = wiring.createSimDesks(sim, { logger, idNonce: randomUUID() });
       routes.push(...desks.routes);
       adminRoutes.push(...desks.adminRoutes);
       detachDesks = () => desks.detach();

@@ -35,6 +35,12 @@ export interface SimDeskOptions {
   otcTtlMs?: number;
   propPackages?: PropPackageConfig[];
   withdrawalFee?: (amount: Decimal) => Decimal;
+  /**
+   * Mixed into the instant desk's order ids (InstantDeskDeps.idNonce): paper and `mizan sim` pass
+   * `randomUUID()` so no two runs make the same `OTC-…` id; a backtest passes none and keeps ids
+   * that are the same on every run (result.json byte-identical).
+   */
+  idNonce?: string;
   logger?: Logger;
 }
 
@@ -91,6 +97,7 @@ export function createSimDesks(sim: SimulatedExchange, opts: SimDeskOptions = {}
     change24h: (symbol) => sim.marketSnapshot(symbol).change24h,
     ...(opts.otcSpread ? { spread: opts.otcSpread } : {}),
     ...(opts.otcTtlMs ? { ttlMs: opts.otcTtlMs } : {}),
+    ...(opts.idNonce !== undefined ? { idNonce: opts.idNonce } : {}),
   });
   const prop = new PropDesk({ ...base, ...(opts.propPackages ? { packages: opts.propPackages } : {}) });
   const extras = new AccountExtras({ clock: sim.clock });
