@@ -166,6 +166,8 @@ function packageCopyWithWatch(dir: string): string {
   cpSync(join(REPO, 'package.json'), join(pkg, 'package.json'));
   symlinkSync(join(REPO, 'node_modules'), join(pkg, 'node_modules'), 'dir');
   writeFileSync(join(pkg, 'dist/strategies/sma-watch.js'), SMA_WATCH_JS);
+  // `mizan backtest` runs from the bundle (dist/bundle/), whose bundled strategies import its own API.
+  writeFileSync(join(pkg, 'dist/bundle/strategy-sma-watch.js'), SMA_WATCH_JS.replace("'../src/index.js'", "'./index.js'"));
   return pkg;
 }
 
