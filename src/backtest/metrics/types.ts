@@ -31,7 +31,7 @@ export interface ClosedTrade {
 }
 
 /** A time interval [start, end] in ms during which a position was open. */
-export interface Interval {
+interface Interval {
   start: number;
   end: number;
 }
