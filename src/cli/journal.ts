@@ -19,6 +19,8 @@ import { ZERO } from '../core/decimal.js';
 import { scrub } from '../core/scrub.js';
 import { Journal } from '../store/journal.js';
 import { computePnl, journalSplit } from '../store/pnl.js';
+import { journalFreshAccounts } from '../store/fresh-accounts.js';
+import type { JournalQueries } from '../store/queries.js';
 import { parseInstrumentArg } from '../store/instruments.js';
 import type { JournalPnlRow } from '../store/pnl.js';
 import { formatTs, renderTable } from '../store/table.js';
@@ -224,8 +226,20 @@ export function registerJournalCommand(program: Command, deps: JournalCommandDep
     .action((opts: Opts & { market: string[] }) =>
       withJournal(opts, (j, f) => {
         const rows = computePnl(j, { ...f, split: journalSplit(j, new Map(opts.market.map(parseInstrumentArg))) });
-        return rows.length ? renderTable(rows, pnlColumns) + pnlTotals(rows) : 'no fills\n';
+        return rows.length ? renderTable(rows, pnlColumns) + pnlTotals(rows) + freshAccountsLine(j, f.until) : 'no fills\n';
       }),
     );
   return journal;
+}
+
+/**
+ * For a paper journal: which account the positions are, since each paper run starts a fresh one
+ * (computePnl ends every position at a run's start); nothing for a live journal.
+ */
+function freshAccountsLine(j: JournalQueries, until: number | undefined): string {
+  const starts = journalFreshAccounts(j).filter((t) => until === undefined || t < until);
+  const last = starts.at(-1);
+  if (last === undefined) return '';
+  const runs = starts.length === 1 ? 'one paper run' : `${starts.length} paper runs`;
+  return `positions: the paper account of the run started ${new Date(last).toISOString()} (${runs}; each starts a fresh account, fills, fees and realized count every run)\n`;
 }

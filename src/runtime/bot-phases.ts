@@ -230,6 +230,7 @@ export async function recover(s: StartScope, c: Connection, a: Assembly): Promis
   const recovery = await recoverOrders({
     journal,
     engine,
+    clock,
     venueFor: startupVenues(startup, venueFor, ['getOrder', 'openOrders']),
     logger,
     prefixes: config.strategies.map((s) => s.clientIdPrefix),

@@ -20,6 +20,8 @@ import type { FillEvent } from '../core/views.js';
 import { crossCheckHistory, type HistoryCheck, type OrderHistorySource } from './history-check.js';
 import { trackedFromRow } from './journal-adapters.js';
 import { MAIN_ACCOUNT } from '../core/account.js';
+import { SystemClock, type Clock } from '../core/clock.js';
+import { recordFreshAccount } from '../store/fresh-accounts.js';
 
 export interface RecoveryReport {
   /** Orders the journal held as not final. */
@@ -63,6 +65,8 @@ export interface RecoveryDeps {
   portfolio?: PositionSink;
   /** The venue starts empty each run (default: when the main venue is a paper one). */
   freshVenue?: boolean;
+  /** The run's clock: a fresh venue's start is recorded in the journal at its time (default: the system clock). */
+  clock?: Clock;
   /** The main account's order history: the journal is cross-checked against it after reconciling. */
   orderHistory?: OrderHistorySource;
 }
@@ -114,7 +118,9 @@ export async function recoverOrders(d: RecoveryDeps): Promise<RecoveryReport> {
     closedFromEarlierPaperRun: [],
   };
   if (d.freshVenue ?? d.venueFor(MAIN_ACCOUNT).kind === 'paper') {
-    // Nothing to look up: the exchange those orders rested on ended with its process.
+    // Nothing to look up: the exchange those orders rested on ended with its process. The journal
+    // marks where this run's fresh account starts, so its readers never carry a position across.
+    recordFreshAccount(d.journal, (d.clock ?? new SystemClock()).now());
     const tracked = rows.map(trackedFromRow);
     d.engine.adopt(tracked);
     for (const o of tracked) {

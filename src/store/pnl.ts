@@ -3,6 +3,8 @@
  * average-cost book (src/portfolio/positions.ts) and its dust rule (each market's smallest sellable
  * quantity as the run recorded it), in Decimal (never SQL floats). With `since`,
  * the cost basis still comes from every earlier fill; only PnL realised from `since` on is counted.
+ * A paper run trades a fresh account (store/fresh-accounts.ts): at its start every position of the
+ * earlier runs ends, so the rows hold the last account's positions and every run's realised PnL.
  */
 import { Decimal } from '../core/decimal.js';
 import { PositionBook } from '../portfolio/positions.js';
@@ -10,6 +12,7 @@ import type { QueryFilter } from './types.js';
 import type { JournalQueries } from './queries.js';
 import type { Instrument } from '../core/instrument.js';
 import { journalInstruments, journalMinSellable } from './instruments.js';
+import { journalFreshAccounts } from './fresh-accounts.js';
 
 const ZERO = new Decimal(0);
 
@@ -35,7 +38,7 @@ export interface JournalPnlRow {
   quote: string;
   /** Fills counted (from `since` on). */
   fills: number;
-  /** Base quantity held by the strategy after the last fill. */
+  /** Base quantity held by the strategy after the last fill (0 when a fresh account started since). */
   position: Decimal;
   avgPrice: Decimal;
   /** Realised PnL in the quote asset (fees included), from `since` on. */
@@ -76,13 +79,22 @@ export function computePnl(journal: JournalQueries, opts: JournalPnlOptions = {}
   if (opts.until !== undefined) filter.until = opts.until;
   const split = opts.split ?? journalSplit(journal);
   const recorded = journalMinSellable(journal);
-  const book = new PositionBook(split, opts.minSellable ?? ((symbol) => recorded.get(symbol)));
-  const counted = new Map<string, { fills: number; realized: Decimal; fees: Decimal }>();
+  const newBook = () => new PositionBook(split, opts.minSellable ?? ((symbol) => recorded.get(symbol)));
+  let book = newBook();
+  // Fresh accounts started after the first fill's time, oldest first: the book restarts at each.
+  const starts = journalFreshAccounts(journal);
+  let next = 0;
+  const counted = new Map<string, { strategy: string; symbol: string; quote: string; fills: number; realized: Decimal; fees: Decimal }>();
   const dps = new Map<string, { quote: number; price: number }>();
   for (const f of journal.fills(filter)) {
+    while (next < starts.length && starts[next]! <= f.ts) {
+      book = newBook();
+      next++;
+    }
     const dp = dps.get(f.symbol) ?? { quote: 0, price: 0 };
+    const { quote } = split(f.symbol);
     // The quote asset's amounts the exchange wrote: the fill's value and its fee (a base fee valued at the price).
-    const feeValue = f.feeAsset === split(f.symbol).quote ? f.fee : f.fee.mul(f.price);
+    const feeValue = f.feeAsset === quote ? f.fee : f.fee.mul(f.price);
     const quoteDp = Math.max(f.price.mul(f.quantity).decimalPlaces(), feeValue.decimalPlaces());
     dps.set(f.symbol, { quote: Math.min(MAX_DP, Math.max(dp.quote, quoteDp)), price: Math.min(MAX_DP, Math.max(dp.price, f.price.decimalPlaces())) });
     const { realized: pnl } = book.apply({
@@ -98,31 +110,32 @@ export function computePnl(journal: JournalQueries, opts: JournalPnlOptions = {}
     });
     if (opts.since !== undefined && f.ts < opts.since) continue;
     const k = `${f.strategy}\u0000${f.symbol}`;
-    const c = counted.get(k) ?? { fills: 0, realized: ZERO, fees: ZERO };
+    const c = counted.get(k) ?? { strategy: f.strategy, symbol: f.symbol, quote, fills: 0, realized: ZERO, fees: ZERO };
     const p = book.get(f.strategy, f.symbol);
     const feeQuote = p && f.feeAsset === p.quote ? f.fee : p && f.feeAsset === p.base ? f.fee.mul(f.price) : ZERO;
-    counted.set(k, { fills: c.fills + 1, realized: c.realized.plus(pnl), fees: c.fees.plus(feeQuote) });
+    counted.set(k, { ...c, fills: c.fills + 1, realized: c.realized.plus(pnl), fees: c.fees.plus(feeQuote) });
   }
+  // A fresh account started after the last fill ends every position too.
+  if (next < starts.length && (opts.until === undefined || starts[next]! < opts.until)) book = newBook();
   const rows: JournalPnlRow[] = [];
-  for (const p of book.all()) {
-    const c = counted.get(`${p.strategy}\u0000${p.symbol}`);
-    if (!c) continue;
-    const dp = dps.get(p.symbol) ?? { quote: MAX_DP, price: MAX_DP };
+  for (const c of counted.values()) {
+    const p = book.get(c.strategy, c.symbol);
+    const dp = dps.get(c.symbol) ?? { quote: MAX_DP, price: MAX_DP };
     const row: JournalPnlRow = {
-      strategy: p.strategy,
-      symbol: p.symbol,
-      quote: p.quote,
+      strategy: c.strategy,
+      symbol: c.symbol,
+      quote: c.quote,
       fills: c.fills,
-      position: p.quantity,
-      avgPrice: p.avgPrice,
+      position: p?.quantity ?? ZERO,
+      avgPrice: p?.avgPrice ?? ZERO,
       realized: c.realized,
       fees: c.fees,
-      oversold: p.oversold,
+      oversold: p?.oversold ?? ZERO,
       quoteDp: dp.quote,
       priceDp: dp.price,
     };
-    const mark = opts.marks?.[p.symbol];
-    if (mark) row.unrealized = book.unrealized(p, mark);
+    const mark = opts.marks?.[c.symbol];
+    if (mark) row.unrealized = p ? book.unrealized(p, mark) : ZERO;
     rows.push(row);
   }
   return rows.sort((a, b) => a.strategy.localeCompare(b.strategy) || a.symbol.localeCompare(b.symbol));

@@ -8,6 +8,7 @@ import { d } from '../../src/core/decimal.js';
 import { Journal, computePnl, journalSplit, parseSince, recordInstruments, registerJournalCommand } from '../../src/store/index.js';
 import type { FillRecord } from '../../src/store/index.js';
 import { Portfolio } from '../../src/portfolio/portfolio.js';
+import { recordFreshAccount } from '../../src/store/fresh-accounts.js';
 
 let dir: string;
 let file: string;
@@ -185,6 +186,34 @@ describe('PnL from the journal, as the run booked it', () => {
     }
     const p = portfolio.positions.get('sma', 'BTCUSDT')!;
     expect(rows.map((r) => [r.position.toFixed(), r.realized.toFixed()])).toEqual([[p.quantity.toFixed(), realized.toFixed()]]);
+  });
+});
+
+describe('PnL from the journal of several paper runs', () => {
+  it("ends every position at a fresh account's start: the last run's positions, every run's realised PnL", () => {
+    const j = Journal.open(join(dir, 'runs.sqlite'));
+    recordInstruments(j, [['BTCUSDT', { base: 'BTC', quote: 'USDT' }]]);
+    // Run 1 buys 2 and sells 1 (realised +10), ending with 1 BTC; run 2 buys 1 at 200 on its fresh account.
+    recordFreshAccount(j, T0);
+    j.recordFills([
+      f({ clientId: 'r1_1', side: 'BUY', price: d('100'), quantity: d('2'), fee: d('0'), feeAsset: 'USDT', ts: T0 + 1 }),
+      f({ clientId: 'r1_2', side: 'SELL', price: d('110'), quantity: d('1'), fee: d('0'), feeAsset: 'USDT', ts: T0 + 2 }),
+    ]);
+    recordFreshAccount(j, T0 + DAY);
+    j.recordFills([f({ clientId: 'r2_1', side: 'BUY', price: d('200'), quantity: d('1'), fee: d('0.5'), feeAsset: 'USDT', ts: T0 + DAY + 1 })]);
+    const row = (o: Parameters<typeof computePnl>[1] = {}) => {
+      const [r] = computePnl(j, o);
+      return [r!.fills, r!.position.toFixed(), r!.avgPrice.toFixed(), r!.realized.toFixed(), r!.fees.toFixed()];
+    };
+    // Before: one book over both runs, position 2 at an average of 150.
+    expect(row()).toEqual([3, '1', '200.5', '10', '0.5']);
+    // Up to the second run's start: the first run's account.
+    expect(row({ until: T0 + DAY })).toEqual([2, '1', '100', '10', '0']);
+    // A fresh account started after the last fill holds nothing.
+    recordFreshAccount(j, T0 + 2 * DAY);
+    expect(row()).toEqual([3, '0', '0', '10', '0.5']);
+    expect(row({ until: T0 + 2 * DAY })).toEqual([3, '1', '200.5', '10', '0.5']);
+    j.close();
   });
 });
 
