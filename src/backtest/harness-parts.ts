@@ -19,6 +19,7 @@ import { CandleFill, type PlacementClock } from './fill-model.js';
 import { RunChanges } from './run-changes.js';
 import { BacktestVenue } from './venue.js';
 import { SpotOrderLog } from './spot-order-log.js';
+import { OrderEndingTally } from './order-endings.js';
 import { BACKTEST_ACCOUNT } from './backtest-exchange.js';
 
 /** An instant order the exchange executed, with the strategy its fills went to. */
@@ -43,6 +44,8 @@ export interface RunBookkeeping {
   instantById: Map<string, InstantRecord>;
   /** Why market orders were cancelled unfilled at placement, by client id. */
   orderReasons: Map<string, string>;
+  /** How the spot orders ended (states, the exchange's reasons). */
+  endings: OrderEndingTally;
 }
 
 export function runBookkeeping(): RunBookkeeping {
@@ -61,6 +64,7 @@ export function runBookkeeping(): RunBookkeeping {
     instants: [],
     instantById: new Map<string, InstantRecord>(),
     orderReasons: new Map<string, string>(),
+    endings: new OrderEndingTally(),
   };
 }
 
@@ -166,6 +170,7 @@ export function recordRun(kernel: TradingKernel, sim: SimulatedExchange, b: RunB
     }
   });
   engine.on('order', () => changes.eventsQueued());
+  engine.on('final', (o) => b.endings.ended(o));
   const spotLog = records ? new SpotOrderLog({ reason: (id) => orderReasons.get(id), lastFill: (id, forget) => trades.lastFill(id, forget) }) : undefined;
   if (spotLog) {
     engine.on('submitted', (o) => spotLog.submitted(o));

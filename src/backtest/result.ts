@@ -20,6 +20,7 @@ import type { MarketSpec } from '../sim/markets.js';
 import type { PlotBook } from './plots.js';
 import { BACKTEST_ACCOUNT, type Harness } from './setup.js';
 import { otherOrders, spotOrders, withOthers, type OrderRecord } from './order-records.js';
+import { formatOrderReasons, orderStateText, runEndings, type OrderEndings } from './order-endings.js';
 import type { TradeRecord } from '../portfolio/trade-record.js';
 import { formatDenials, type DenialBreakdown } from '../kernel/denial-tally.js';
 import { computeBreakdowns, formatBreakdown, PLAIN, type Breakdowns, type Paint } from './breakdowns.js';
@@ -54,6 +55,8 @@ export interface BacktestResult {
   summary: { candles: number; startEquity: number; endEquity: number; trades: number; orders: number; denials: number };
   /** The denied intents by rule and by reason (most frequent first, numbers that vary shown as #). */
   denied: DenialBreakdown;
+  /** How the orders ended: per final state, and the exchange's reasons (backtest/order-endings.ts). */
+  orderEndings: OrderEndings;
   /**
    * Errors the strategies' handlers threw, by kind (strategy, handler, `Name: message`), with the
    * simulated time of the first. `mizan backtest` exits with code 1 when `total` > 0 unless allowed.
@@ -111,6 +114,8 @@ export interface RunRecord {
   spotOrders(): OrderRecord[];
   /** The instant and margin orders' records. */
   otherOrders(): OrderRecord[];
+  /** How every order ended (kept also when the result lists no orders). */
+  orderEndings(): OrderEndings;
 }
 
 /** A candle run's record. */
@@ -125,6 +130,7 @@ export function harnessRecord(h: Harness): RunRecord {
     market: (s) => h.sim.market(s),
     spotOrders: () => spotOrders(h),
     otherOrders: () => otherOrders(h),
+    orderEndings: () => runEndings(h.endings, h.engine.submitted, h.orderReasons, otherOrders(h)),
   };
 }
 
@@ -244,6 +250,7 @@ export function buildResult(x: ResultInput): BacktestResult {
       denials: x.h.kernel.core.denials,
     },
     denied: x.h.kernel.core.denialTally.breakdown(),
+    orderEndings: x.h.orderEndings(),
     errors: handlerErrors(x.h),
     metrics,
     trades,
@@ -307,8 +314,10 @@ export function formatSummary(r: BacktestResult, paint: Paint = PLAIN): string {
   lines.push(paint.bold(`backtest ${r.run.from} .. ${r.run.to}: ${names}`));
   const openAtEnd = r.trades.filter((t) => t.exit === 'open at end').length;
   const tradesText = openAtEnd > 0 ? `${r.summary.trades} (${openAtEnd} open at end)` : String(r.summary.trades);
+  const states = orderStateText(r.orderEndings);
+  const ordersText = states ? `${r.summary.orders} (${states})` : String(r.summary.orders);
   lines.push(
-    `${r.run.fillModel.book ? 'events' : 'candles'} ${r.summary.candles}, orders ${r.summary.orders}, trades ${tradesText}, denied intents ${r.summary.denials}`,
+    `${r.run.fillModel.book ? 'events' : 'candles'} ${r.summary.candles}, orders ${ordersText}, trades ${tradesText}, denied intents ${r.summary.denials}`,
   );
   if (openAtEnd > 0) {
     lines.push(
@@ -316,6 +325,11 @@ export function formatSummary(r: BacktestResult, paint: Paint = PLAIN): string {
         `note: ${openAtEnd === 1 ? '1 trade is' : `${openAtEnd} trades are`} still open at the end: counted in the trades and metrics, valued at the last close without a closing fee (backtest.closeAtEnd: true sells at the last close instead)`,
       ),
     );
+  }
+  const reasons = formatOrderReasons(r.orderEndings);
+  if (reasons.length > 0) {
+    lines.push(paint.warn('orders the exchange ended, by reason:'));
+    lines.push(...reasons);
   }
   if (r.denied.total > 0) {
     lines.push(paint.warn(`denied intents by rule and reason:`));

@@ -28,6 +28,7 @@ import type { RunChanges } from './run-changes.js';
 import { PlotBook } from './plots.js';
 import type { BacktestVenue } from './venue.js';
 import type { SpotOrderLog } from './spot-order-log.js';
+import type { OrderEndingTally } from './order-endings.js';
 import { CloseBook, marketView } from './views.js';
 import type { KeyValueStore, MarketView } from '../core/views.js';
 import type { CurrentLedger } from '../portfolio/portfolio.js';
@@ -73,6 +74,8 @@ export interface Harness {
   instants: InstantRecord[];
   /** Why market orders were cancelled unfilled at placement, by client id. */
   orderReasons: Map<string, string>;
+  /** How the spot orders ended (states, the exchange's reasons). */
+  endings: OrderEndingTally;
   /** Assets held during the run that it cannot value in the reference asset (left out of the equity). */
   unpriced: Set<string>;
   /** The strategies' `ctx.plot` series (from `from` on). */
@@ -266,6 +269,7 @@ export function buildHarness(o: HarnessOptions): Harness {
     rate: (asset) => kernel.valuation.rate(asset),
     instants: b.instants,
     orderReasons: b.orderReasons,
+    endings: b.endings,
     unpriced: new Set<string>(),
     plots,
     ...(spotLog ? { spotLog } : {}),

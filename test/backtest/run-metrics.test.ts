@@ -1,6 +1,7 @@
 /** What the run feeds the metrics: the equity curve's first point, fees, trades and orders (hand-worked). */
 import { describe, expect, it } from 'vitest';
 import { runBacktest } from '../../src/backtest/run.js';
+import { formatSummary } from '../../src/backtest/result.js';
 import { dirname } from 'node:path';
 import { parseConfig } from '../../src/config/load.js';
 import type { StrategyInstance } from '../../src/kernel/trading-core.js';
@@ -215,6 +216,25 @@ describe('orders in the result', () => {
     // with no next candle the exchange refuses it, with its own reason
     const last = await run([flat, flat], '', { at: { 1: () => market('BUY', 'BTCUSDT', qty(1)) } });
     expect(last.result.orders[0]!.reason).not.toBeNull();
+  });
+
+  it("counts how the orders ended, with the exchange's reasons grouped by wording", async () => {
+    // Two market orders over the cap (cancelled with the venue's reason), one within it (filled).
+    const r = await run([flat, [100, 100, 98, 99.5, 5], [100, 100, 98, 99.5, 7], [100, 100, 98, 99.5, 50], flat], '  volumeCapPct: 10', {
+      at: { 0: () => market('BUY', 'BTCUSDT', qty(1)), 1: () => market('BUY', 'BTCUSDT', qty(2)), 2: () => market('BUY', 'BTCUSDT', qty(1)) },
+    });
+    expect(r.result.orderEndings).toEqual({
+      states: { cancelled: 2, filled: 1 },
+      reasons: [
+        {
+          state: 'cancelled',
+          count: 2,
+          reason: 'market order of 1 is larger than the volume cap of the next candle (10 % of its volume 5 = 0.5)',
+          firstOrder: r.result.orders[0]!.clientOrderId,
+        },
+      ],
+    });
+    expect(formatSummary(r.result)).toContain('orders 3 (2 cancelled, 1 filled)');
   });
 });
 

@@ -32,6 +32,7 @@ import { buildResult, type BacktestResult, type RunRecord } from '../result.js';
 import { memoryKv, warmupGate } from '../setup.js';
 import { PlotBook } from '../plots.js';
 import { SpotOrderLog } from '../spot-order-log.js';
+import { orderEndingsOf } from '../order-endings.js';
 import { marketView } from '../views.js';
 import { BacktestSchedules } from '../schedules.js';
 import { withParams } from '../params-override.js';
@@ -273,6 +274,7 @@ async function replayRecording(run: RunSetup, head: RecordedEvent, rest: AsyncIt
     market: (s) => specs.get(s),
     spotOrders: () => spotLog.all(),
     otherOrders: () => [],
+    orderEndings: () => orderEndingsOf(spotLog.all()),
   };
   const main = series[0];
   const result = buildResult({
