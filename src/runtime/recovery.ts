@@ -5,9 +5,10 @@
  * dropped silently: the report lists what was resolved, what is still unknown and the orphans.
  *
  * Positions: given a `portfolio`, the strategies' spot positions are rebuilt from the journal's
- * fills first, and the fills the reconciliation discovers (an order that filled while the bot was
- * down, or whose create answer was lost) are applied on top, so strategies start with the recovered
- * state. Pass it only when the venue outlives the process (live): a paper venue starts afresh.
+ * fills first; the fills the reconciliation discovers (an order that filled while the bot was down,
+ * or whose create answer was lost) reach the portfolio as every fill does, through the engine's
+ * `fill` event that the kernel books, so strategies start with the recovered state. Pass it only
+ * when the venue outlives the process (live): a paper venue starts afresh.
  */
 import { Decimal } from '../core/decimal.js';
 import { isRetryable, NotFoundError } from '../core/errors.js';
@@ -61,7 +62,7 @@ export interface RecoveryDeps {
   /** Client-id prefixes of this bot's strategies (config order), to recognise its orders. */
   prefixes: string[];
   strategyOfPrefix?: (prefix: string) => string | undefined;
-  /** Rebuild positions from the journal's fills and apply the fills found (live venues only). */
+  /** Rebuild positions from the journal's fills (live venues only; the fills found reach it through the kernel). */
   portfolio?: PositionSink;
   /** The venue starts empty each run (default: when the main venue is a paper one). */
   freshVenue?: boolean;
@@ -135,12 +136,12 @@ export async function recoverOrders(d: RecoveryDeps): Promise<RecoveryReport> {
     }
     return report;
   }
-  const portfolio = d.portfolio;
-  if (portfolio) report.fillsReplayed = replayJournalFills(d.journal, portfolio);
-  // The engine emits a fill only when the journal did not hold it: apply exactly those.
-  const onFill = (f: FillEvent) => {
+  if (d.portfolio) report.fillsReplayed = replayJournalFills(d.journal, d.portfolio);
+  // The engine emits a fill only when the journal did not hold it, and the kernel books every fill
+  // the engine emits (kernel/trading-core.ts): recovery only counts them. Booking them here too
+  // counted each fill found twice (the position, the fees, a grid's sells).
+  const onFill = () => {
     report.fillsFound++;
-    portfolio?.applyFill(f, d.engine.orders.get(f.clientOrderId)?.account ?? MAIN_ACCOUNT);
   };
   d.engine.on('fill', onFill);
   try {

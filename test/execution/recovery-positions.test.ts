@@ -2,7 +2,9 @@
  * Recovery restores the strategies' positions (found by the SIGKILL drill: after a restart a
  * strategy saw no position, and a fill discovered while reconciling — an order whose create answer
  * was cut off by the kill — reached the journal but not the portfolio). With a portfolio,
- * `recoverOrders` replays the journal's fills and applies exactly the fills it discovers.
+ * `recoverOrders` replays the journal's fills; the fills it discovers are emitted by the engine, which
+ * the kernel books (here: the portfolio listens to the engine as kernel/trading-core.ts does), once:
+ * recovery booking them too counted them twice (e2e/recovery-fills-once).
  */
 import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/core/clock.js';
@@ -58,6 +60,8 @@ function setup() {
     journal: new JournalExecutionAdapter(journal, 'live'),
   });
   const portfolio = new Portfolio({ split: testSplit, price: () => undefined, reference: 'USDT' });
+  // The kernel's booking of the engine's fills.
+  engine.on('fill', (f) => void portfolio.applyFill(f, 'main'));
   const base = {
     strategy: 'ping',
     symbol: 'BTCUSDT',
@@ -116,6 +120,7 @@ describe('recovery restores positions', () => {
       ids: new ClientIdGenerator(new ManualClock(0), 'u'),
       journal: new JournalExecutionAdapter(s.journal, 'live'),
     });
+    engine2.on('fill', (f) => void again.applyFill(f, 'main'));
     const r2 = await recoverOrders({
       journal: s.journal,
       engine: engine2,
@@ -131,6 +136,7 @@ describe('recovery restores positions', () => {
 
   it('leaves positions alone without a portfolio (paper venues start afresh)', async () => {
     const s = setup();
+    s.engine.removeAllListeners('fill');
     const report = await recoverOrders({ journal: s.journal, engine: s.engine, venueFor: () => s.venue, logger: silentLogger, prefixes: ['ping'] });
     expect([report.fillsReplayed, report.fillsFound]).toEqual([0, 1]);
     expect(s.portfolio.positions.view('ping', 'BTCUSDT')).toBeUndefined();
