@@ -30,7 +30,15 @@ export type { DecimalInput, DecimalRounding, RoundMode } from './core/decimal.js
 
 // Strategies
 export { defineStrategy } from './strategy/define.js';
-export type { AnyStrategyDefinition, HandlerResult, MaybePromise, StrategyContext, StrategyDefinition, StrategyHandlers } from './strategy/define.js';
+export type {
+  AnyStrategyDefinition,
+  HandlerResult,
+  MaybePromise,
+  StrategyContext,
+  StrategyDefinition,
+  StrategyHandlers,
+  StrategyStop,
+} from './strategy/define.js';
 export type { PlotSpec, PlotSpecs } from './strategy/plots.js';
 export type { ParamSpec, ParamSpecs, ParamValues, ParamIssue } from './strategy/params.js';
 export { resolveParams, describeParams } from './strategy/params.js';

@@ -172,7 +172,9 @@ export default defineStrategy({
       onBookHealth(symbol, health) {
         if (!health.healthy) ctx.log.warn({ symbol, reasons: health.reasons }, 'book unhealthy: the grid keeps its orders, places none');
       },
-      onStop() {
+      onStop(stop) {
+        // `mizan run --keep-orders` / the API's keepOrders: the ladder stays on the exchange.
+        if (stop.keepOrders) return;
         return ctx.markets.map((s) => cancelAll(s, 'grid-stop'));
       },
     };

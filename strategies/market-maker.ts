@@ -82,7 +82,9 @@ export default defineStrategy({
         quotedMid.delete(symbol);
         return cancelAll(symbol, 'book-unhealthy');
       },
-      onStop() {
+      onStop(stop) {
+        // `mizan run --keep-orders` / the API's keepOrders: the quotes stay on the exchange.
+        if (stop.keepOrders) return;
         return ctx.markets.map((s) => cancelAll(s, 'stop'));
       },
     };

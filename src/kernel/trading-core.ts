@@ -251,8 +251,10 @@ export class TradingCore {
     await Promise.all([...this.runners.values()].map((r) => r.dispatch({ type: 'start' })));
   }
 
-  async stop(): Promise<void> {
-    await Promise.all([...this.runners.values()].map((r) => r.dispatch({ type: 'stop' })));
+  /** Every instance's onStop; `keepOrders`: the user asked to leave the open orders on the exchange. */
+  async stop(opts: { keepOrders?: boolean } = {}): Promise<void> {
+    const keepOrders = opts.keepOrders ?? false;
+    await Promise.all([...this.runners.values()].map((r) => r.dispatch({ type: 'stop', keepOrders })));
   }
 
   /**

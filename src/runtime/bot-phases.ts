@@ -289,7 +289,7 @@ export async function begin(s: StartScope, c: Connection, a: Assembly, loop: Bot
   const request: StopRequest = {};
   life.add('strategies', {
     stop: async () => {
-      await core.stop();
+      await core.stop({ keepOrders: request.asked ? !request.asked.cancelOrders : false });
       await core.idle();
       const stopping = request.asked;
       if (!stopping) return;

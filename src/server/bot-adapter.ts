@@ -330,7 +330,7 @@ export function botControl(bot: Bot, logs: LogRing, now: () => number = () => Da
     async stopStrategy(name, opts) {
       const runner = runnerOf(name);
       if (!runner.isStopped) {
-        await runner.dispatch({ type: 'stop' });
+        await runner.dispatch({ type: 'stop', keepOrders: opts.keepOrders });
         emit({ type: 'strategy', name, state: 'stopped' });
       }
       if (!opts.keepOrders) {

@@ -92,7 +92,18 @@ export interface StrategyHandlers {
   onTradingState?(change: TradingStateChange, ctx: StrategyContext): MaybePromise<HandlerResult>;
   /** The instance's cron schedule fired. */
   onSchedule?(time: number): MaybePromise<HandlerResult>;
-  onStop?(): MaybePromise<HandlerResult>;
+  /**
+   * The instance stops (the bot stops, the API stops it, the backtest ends). `stop.keepOrders`: the
+   * user asked to leave the open orders on the exchange (`mizan run --keep-orders`, the API's
+   * `keepOrders`); a strategy that cancels its orders on stop leaves them then.
+   */
+  onStop?(stop: StrategyStop): MaybePromise<HandlerResult>;
+}
+
+/** What `onStop` learns of its stop. */
+export interface StrategyStop {
+  /** The user asked to keep the open orders on the exchange: do not cancel them. */
+  keepOrders: boolean;
 }
 
 export interface StrategyDefinition<P extends ParamSpecs = ParamSpecs> {

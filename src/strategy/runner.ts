@@ -27,7 +27,7 @@ export type StrategyEvent =
   | { type: 'marginAlert'; alert: MarginAlert }
   | { type: 'tradingState'; change: TradingStateChange }
   | { type: 'schedule'; time: number }
-  | { type: 'stop' };
+  | { type: 'stop'; keepOrders: boolean };
 
 /** The handler each event type is delivered to. */
 const HANDLER: { readonly [T in StrategyEvent['type']]: keyof StrategyHandlers } = {
@@ -238,7 +238,7 @@ export class StrategyRunner {
         case 'schedule':
           return h.onSchedule?.(event.time);
         case 'stop':
-          return h.onStop?.();
+          return h.onStop?.({ keepOrders: event.keepOrders });
       }
     } catch (err) {
       this.fail(err, event);

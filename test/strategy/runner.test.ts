@@ -99,7 +99,7 @@ describe('StrategyRunner', () => {
       sink: () => {},
       handlers: { onStop: () => void calls++, onSchedule: () => void calls++ },
     });
-    await runner.dispatch({ type: 'stop' });
+    await runner.dispatch({ type: 'stop', keepOrders: false });
     await runner.dispatch({ type: 'schedule', time: 1 });
     expect(calls).toBe(1);
   });
@@ -163,10 +163,10 @@ describe('builders and params', () => {
     });
     await runner.dispatch({ type: 'start' });
     await runner.dispatch({ type: 'candle', symbol: 'BTCUSDT', bar: candle(1, '100') });
-    await runner.dispatch({ type: 'stop' });
+    await runner.dispatch({ type: 'stop', keepOrders: false });
     expect(runner.isStopped).toBe(true);
     await runner.dispatch({ type: 'candle', symbol: 'BTCUSDT', bar: candle(2, '100') });
-    await runner.dispatch({ type: 'stop' });
+    await runner.dispatch({ type: 'stop', keepOrders: false });
     await runner.dispatch({ type: 'start' });
     expect(runner.isStopped).toBe(false);
     await runner.dispatch({ type: 'candle', symbol: 'BTCUSDT', bar: candle(3, '100') });
@@ -188,7 +188,7 @@ describe('builders and params', () => {
     const runner = new StrategyRunner({ ctx: fakeCtx('grid'), logger: silentLogger, sink: () => undefined, handlers: make(), recreate: make });
     await runner.dispatch({ type: 'start' });
     await runner.dispatch({ type: 'candle', symbol: 'BTCUSDT', bar: candle(1, '100') });
-    void runner.dispatch({ type: 'stop' });
+    void runner.dispatch({ type: 'stop', keepOrders: false });
     await runner.dispatch({ type: 'start' });
     await runner.dispatch({ type: 'candle', symbol: 'BTCUSDT', bar: candle(2, '100') });
     expect(calls).toEqual(['start #1', 'candle #1 (1)', 'stop #1', 'start #2', 'candle #2 (1)']);
