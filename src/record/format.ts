@@ -21,7 +21,7 @@
  * session; `gap` lines (no `d`, but `start`, `end`, `cause`) mark a stretch where events may be
  * missing, and are also listed in `gaps.jsonl`. A chunk whose last event is not `close` was left by a
  * killed recorder: the next session detects it on reopen and writes a `killed` gap from that last
- * event to its own start. Within a market, lines are in receive order (non-decreasing `t`).
+ * event to its own start; after a `close` it writes a `stopped` gap from the close. Within a market, lines are in receive order (non-decreasing `t`).
  */
 
 const RECORD_KINDS = ['depth', 'snapshot', 'trade', 'stats', 'gap', 'open', 'close'] as const;
@@ -34,7 +34,7 @@ export type RecordSource = (typeof RECORD_SOURCES)[number];
  * Why events may be missing between `start` and `end`. A rotation is no cause: the stream client
  * replaces a connection make-before-break, so it loses no frame and leaves no gap.
  */
-export type GapCause = 'reconnect' | 'killed';
+export type GapCause = 'reconnect' | 'killed' | 'stopped';
 
 /** One line of a chunk file. */
 export interface RecordedLine {

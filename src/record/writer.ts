@@ -3,7 +3,7 @@
  * gzip member per flush (`flush()`, called by the recorder about once a second, on an hour change and
  * on close), so nothing already on disk is ever rewritten. On open, a market whose newest chunk does
  * not end with `close` was left by a killed recorder: a `killed` gap is written from its last event
- * to now, inline and in `gaps.jsonl`.
+ * to now, inline and in `gaps.jsonl`; one that ends with `close` gets a `stopped` gap from its close.
  */
 import { appendFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
@@ -43,7 +43,9 @@ export class RecordingWriter {
       const last = await lastLine(dir, m);
       const t = now();
       if (last) w.lastT.set(m, last.t);
-      if (last && last.k !== 'close') w.gap(m, last.t, t, 'killed');
+      // Nothing was recorded between the last session's end and now: a killed recorder's (no
+      // `close`) or a stopped one's. A replay must not take the book as healthy across it.
+      if (last) w.gap(m, last.t, t, last.k === 'close' ? 'stopped' : 'killed');
       w.write(m, { t, k: 'open', src: 'rest' });
     }
     w.flush();

@@ -102,4 +102,26 @@ describe('recording writer', () => {
     ]);
     expect(await readGaps(dir)).toEqual([{ market: 'BTCUSDT', start: H + 20, end: H + 5000, cause: 'killed' }]);
   });
+
+  it('a session reopened after a clean close records the time between as a stopped gap', async () => {
+    // Before: no gap, and a book backtest took the book as healthy through the time nothing was recorded.
+    const dir = tmp();
+    let now = H + 10;
+    const w1 = await RecordingWriter.open(dir, ['BTCUSDT'], () => now);
+    w1.write('BTCUSDT', { t: H + 20, k: 'depth', src: 'ws', side: 'buy', d: [1] });
+    now = H + 30;
+    w1.close();
+    now = H + 32_000;
+    const w2 = await RecordingWriter.open(dir, ['BTCUSDT'], () => now);
+    w2.close();
+    expect((await all(dir)).map((e) => [e.t - H, e.k])).toEqual([
+      [10, 'open'],
+      [20, 'depth'],
+      [30, 'close'],
+      [32_000, 'gap'],
+      [32_000, 'open'],
+      [32_000, 'close'],
+    ]);
+    expect(await readGaps(dir)).toEqual([{ market: 'BTCUSDT', start: H + 30, end: H + 32_000, cause: 'stopped' }]);
+  });
 });
