@@ -54,9 +54,11 @@ async function load() {
 
 const fmt = (v: number | null | undefined) =>
   v == null ? 'n/a' : Math.abs(v) >= 1e6 || (v !== 0 && Math.abs(v) < 1e-3) ? v.toPrecision(4) : String(+v.toFixed(4));
+// Parameters exactly as the trial ran them (the shortest text that reads back as the same number):
+// a value copied into a config must give the trial's result, not a rounded neighbour's.
 const fmtParams = (p: Params) =>
   Object.entries(p)
-    .map(([k, v]) => `${k}=${typeof v === 'number' ? +v.toPrecision(6) : v}`)
+    .map(([k, v]) => `${k}=${String(v)}`)
     .join(' ');
 
 function parseWhole(flag: string, text: string, min: number, max = Number.MAX_SAFE_INTEGER): number {

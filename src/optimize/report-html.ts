@@ -334,7 +334,7 @@ export function renderOptimizeReport(r: OptimizeReportInput): string {
       (t, i) =>
         `<tr><td>${i + 1}</td><td>${t.number}</td><td>${esc(num(t.value))}</td><td>${esc(num(t.metrics.totalReturnPct))}</td><td>${esc(num(t.metrics.maxDrawdownPct))}</td><td>${esc(num(t.metrics.trades))}</td><td>${esc(
           Object.entries(t.params)
-            .map(([k, v]) => `${k}=${typeof v === 'number' ? +v.toPrecision(6) : v}`)
+            .map(([k, v]) => `${k}=${String(v)}`)
             .join(' '),
         )}</td></tr>`,
     )

@@ -7,6 +7,7 @@
  */
 import { readFileSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
+import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mizan, REPO, tempDir, type TempDir } from './cli.js';
 
@@ -56,7 +57,26 @@ describe('docs/optimisation.md: Optimisation', () => {
       const r = await mizan(c, { cwd: tmp.dir, timeoutMs: 60_000 });
       expect(r.code, r.all).toBe(0);
       if (c[0] === 'study' && c[1] === 'list') expect(r.stdout).toMatch(/^sma\/wf3 {2}10 trials {2}tpe {2}return best -?\d/m);
-      else expect(r.stdout).toMatch(/^best: trial #\d+ return -?\d/m);
+      else {
+        expect(r.stdout).toMatch(/^best: trial #\d+ return -?\d/m);
+        // The best parameters are printed exactly as the trial ran them: copied into a config they
+        // give its result. (Before: fraction=0.561537 for 0.5615374063013218, another result.)
+        const [, n, printed] = /^best: trial #(\d+) .*? {2}(sma\.fast=\S+ sma\.slow=\S+ sma\.fraction=\S+)/m.exec(r.stdout)!;
+        const db = new Database(join(tmp.dir, '.mizan/studies.sqlite'), { readonly: true });
+        const row = db
+          .prepare("SELECT t.params FROM trials t JOIN studies s ON s.id = t.study_id WHERE s.name = 'sma/wf3' AND t.number = ?")
+          .get(Number(n)) as {
+          params: string;
+        };
+        db.close();
+        const stored = JSON.parse(row.params) as Record<string, number>;
+        expect(printed).toBe(
+          Object.entries(stored)
+            .map(([k, v]) => `${k}=${String(v)}`)
+            .join(' '),
+        );
+        expect(String(stored['sma.fraction']).length, printed).toBeGreaterThan(8);
+      }
     }
   }, 200_000);
 
