@@ -96,10 +96,10 @@ export function walkContext(o: Pick<Walk, 'h' | 'series' | 'fromMs' | 'total' | 
   const points = closes > 0 ? closes + 1 : h.clock.now() >= fromMs ? 1 : 0;
   const value = equityValuer(h, series, h.unpriced);
   // The protections that watch the equity (drawdown, daily loss) get every sample, as live gets its snapshots.
-  const valuer = h.kernel.watchesEquity
+  const valuer = h.kernel.equity.watched
     ? (t: number) => {
         const v = value();
-        h.kernel.recordEquity(t, v);
+        h.kernel.equity.record(t, v);
         return v;
       }
     : value;

@@ -5,7 +5,7 @@
  * with market events; everything that decides is built here once:
  * - the risk engine with every setting of the config: global limits, each strategy's `risk` and
  *   `capital`, `risk.protections` (fed by the equity after every candle close, `onBar` or the
- *   backtest's samples through `recordEquity`, and by the trades the portfolio closes) and
+ *   backtest's samples through `equity.record`; equity-feed.ts, and by the trades the portfolio closes) and
  *   the margin monitor (`risk.marginMonitor`);
  * - reservations with acceptance tracking: a resting order's funds count once (the reservation stops
  *   counting once a balance read shows the exchange's lock; with the in-process `ledger` at once);
@@ -18,7 +18,7 @@
  */
 import type { Instrument } from '../core/instrument.js';
 import type { Clock } from '../core/clock.js';
-import { Decimal } from '../core/decimal.js';
+import type { Decimal } from '../core/decimal.js';
 import type { Intent, Verdict } from '../core/intents.js';
 import type { Logger } from '../core/logger.js';
 import type { MarginPosition } from '../core/types/margin.js';
@@ -27,7 +27,7 @@ import { ClientIdGenerator } from '../execution/client-id.js';
 import { BracketManager, memoryBracketStore, type BracketStore } from '../execution/brackets.js';
 import { ExecutionEngine, type ExecutionJournal } from '../execution/engine.js';
 import type { Venue } from '../execution/venue.js';
-import { Portfolio, type CurrentLedger, type EquitySnapshot, type PortfolioDeps } from '../portfolio/portfolio.js';
+import { Portfolio, type CurrentLedger, type PortfolioDeps } from '../portfolio/portfolio.js';
 import { RiskEngine } from '../risk/engine.js';
 import type { StrategyLimits } from '../risk/limits.js';
 import { followAcceptance } from '../risk/lock-coverage.js';
@@ -46,6 +46,7 @@ import { TradingCore, type RiskPort, type StrategyInstance } from './trading-cor
 import { riskPort } from './risk-port.js';
 import { AssetValuation } from './valuation.js';
 import { MarketPrices } from './market-prices.js';
+import { EquityFeed } from './equity-feed.js';
 import type { PublicTrade } from '../core/types/market.js';
 import type { PlotSink } from '../strategy/plots.js';
 import { explainLocked } from './exit-intent.js';
@@ -137,12 +138,8 @@ export class TradingKernel {
   private readonly venues = new Map<string, Venue>();
   private readonly fillListeners: ((f: FillEvent) => void)[] = [];
   private readonly stops: (() => void)[] = [];
-  private readonly feedsEquity: boolean;
-  /** Equity samples not fed to the protections because an asset had no price (sampleEquity). */
-  unpricedSamples = 0;
-  private readonly unpricedWarned = new Set<string>();
-  /** Assets no market of the bot converts, named once (sampleEquity). */
-  private readonly unvaluedWarned = new Set<string>();
+  /** The account's equity into the protections that watch it (equity-feed.ts). */
+  readonly equity: EquityFeed;
 
   constructor(
     private readonly p: KernelPorts,
@@ -204,7 +201,14 @@ export class TradingKernel {
     });
     const risk = this.risk;
     const protections = s.config.risk.protections;
-    this.feedsEquity = protections.maxDrawdownPct !== undefined || protections.dailyLossLimitPct !== undefined;
+    const feedsEquity = protections.maxDrawdownPct !== undefined || protections.dailyLossLimitPct !== undefined;
+    this.equity = new EquityFeed({
+      clock,
+      logger,
+      reference: p.reference,
+      equity: (ts) => portfolio.equity(ts),
+      ...(feedsEquity ? { onEquity: (ts: number, e: Decimal) => risk.onEquity(ts, e) } : {}),
+    });
     this.engine = new ExecutionEngine({
       venueFor,
       instrument,
@@ -348,64 +352,19 @@ export class TradingKernel {
    * A closed candle: to the strategies trading its market at its resolution (the core), then, once
    * they handled it, the account's equity (the portfolio valued at the books) to the protections
    * that watch it (drawdown, daily loss). A backtest's walk takes the same two steps (the core's bar
-   * feed, then its equity sample after the candle close, into recordEquity), so these protections
+   * feed, then its equity sample after the candle close, into equity.record), so these protections
    * act on the same candle in every mode, not only at live's once-a-minute equity snapshot.
    */
   onBar(symbol: string, bar: Bar): void | Promise<void> {
     const r = this.core.onBar(symbol, bar);
-    if (!this.feedsEquity) return r;
-    if (r) return r.then(() => void this.sampleEquity());
-    this.sampleEquity();
+    if (!this.equity.watched) return r;
+    if (r) return r.then(() => void this.equity.sample());
+    this.equity.sample();
   }
 
-  /**
-   * The one equity feed of live and paper (after each candle close, and the bot loop's periodic
-   * sample): the account valued at the kernel's mark prices, into the protections. The one rule: a
-   * sample with an asset that has no price (a book emptied for a resync before any trade was seen)
-   * would look like a loss, so it never reaches them: it is skipped, counted (`unpricedSamples`)
-   * and logged once per asset. An asset no market of the bot converts (ETH held by a bot trading
-   * BTCUSDT) is not a missing price: it is left out of the equity, named once, and the samples go
-   * on (before, every sample was skipped and the drawdown and daily-loss protections never acted).
-   * Returns the snapshot either way (the bot loop journals priced ones).
-   */
-  sampleEquity(): EquitySnapshot {
-    const e = this.portfolio.equity(this.p.clock.now());
-    const unvalued = e.unvalued.filter((a) => !this.unvaluedWarned.has(a));
-    if (unvalued.length > 0) {
-      for (const a of unvalued) this.unvaluedWarned.add(a);
-      this.p.logger.warn(
-        { unvalued },
-        `${unvalued.join(', ')} cannot be valued in ${this.p.reference} by any market of the bot: left out of the equity, the pnl and the protections (as a backtest leaves it out)`,
-      );
-    }
-    if (e.unpriced.length > 0) {
-      this.unpricedSamples++;
-      const fresh = e.unpriced.filter((a) => !this.unpricedWarned.has(a));
-      if (fresh.length > 0) {
-        for (const a of fresh) this.unpricedWarned.add(a);
-        this.p.logger.warn(
-          { unpriced: e.unpriced, skipped: this.unpricedSamples },
-          `equity sample skipped: no price for ${e.unpriced.join(', ')} (the protections see only fully priced samples)`,
-        );
-      }
-      return e;
-    }
-    this.recordEquity(e.time, e.equity);
-    return e;
-  }
-
-  /**
-   * The account's equity in the reference asset at `ts`: into the protections that watch it
-   * (drawdown, daily loss). Numbers are taken as they come (a backtest samples plain numbers).
-   */
-  recordEquity(ts: number, equity: Decimal | number): void {
-    if (!this.feedsEquity) return;
-    this.risk.onEquity(ts, typeof equity === 'number' ? new Decimal(equity) : equity);
-  }
-
-  /** Whether recordEquity feeds anything (a backtest skips making the number otherwise). */
-  get watchesEquity(): boolean {
-    return this.feedsEquity;
+  /** Equity samples the protections did not get for want of a price (EquityFeed.unpricedSamples). */
+  get unpricedSamples(): number {
+    return this.equity.unpricedSamples;
   }
 
   /** Stop the watches and listeners the kernel started (the engine and core are stopped by the mode). */

@@ -43,7 +43,7 @@ export interface BotLoopDeps {
   mark(symbol: string): Decimal | undefined;
   /** A market's base and quote asset (the kernel's instruments). */
   split(symbol: string): { base: string; quote: string };
-  /** The kernel's equity sample (kernel.sampleEquity: into the protections when every asset is priced). */
+  /** The kernel's equity sample (kernel.equity.sample: into the protections when every asset is priced). */
   equity(): EquitySnapshot;
   /** Price of one unit of an asset in another (for valuing PnL in the reference asset). */
   priceOf(asset: string, reference: string): Decimal | undefined;

@@ -259,7 +259,7 @@ export async function recover(s: StartScope, c: Connection, a: Assembly): Promis
     reference: a.reference,
     split: a.ports.split,
     mark: (s) => kernel.prices.mark(s),
-    equity: () => kernel.sampleEquity(),
+    equity: () => kernel.equity.sample(),
     priceOf: (asset, ref) => kernel.valuation.price(asset, ref),
     ...(s.opts.out ? { out: s.opts.out } : {}),
     ...(s.opts.intervals ? { intervals: s.opts.intervals } : {}),

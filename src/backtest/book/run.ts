@@ -207,7 +207,7 @@ async function replayRecording(run: RunSetup, head: RecordedEvent, rest: AsyncIt
   const eqV: number[] = [];
   const sample = () => {
     chart.sample(clock.now());
-    const e = kernel.sampleEquity();
+    const e = kernel.equity.sample();
     if (e.unpriced.length > 0 || e.time < fromMs) return;
     eqT.push(e.time);
     eqV.push(Number(e.equity.toSignificantDigits(15)));
