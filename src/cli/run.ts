@@ -23,7 +23,8 @@ function banner(info: StartInfo): string {
   const bal = Object.entries(info.balances)
     .filter(([, b]) => b.value !== '0')
     .map(([a, b]) => `${b.value} ${a}${b.locked !== '0' ? ` (${b.locked} locked)` : ''}`);
-  lines.push(`  balances ${bal.join(', ') || 'none'}`);
+  const of = info.accounts.length > 1 ? ` (${info.accounts.join(' + ')})` : '';
+  lines.push(`  balances${of} ${bal.join(', ') || 'none'}`);
   const r = info.recovery;
   if (r.closedFromEarlierPaperRun.length) {
     lines.push(`  journal: ${r.closedFromEarlierPaperRun.length} open order(s) of an earlier paper run closed (the paper exchange starts empty each run)`);

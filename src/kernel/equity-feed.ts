@@ -28,6 +28,11 @@ export class EquityFeed {
 
   constructor(private readonly d: EquityFeedDeps) {}
 
+  /** The bot's equity now (every account it trades), without feeding it anywhere (the status line, the start). */
+  value(): EquitySnapshot {
+    return this.d.equity(this.d.clock.now());
+  }
+
   /** Whether `record` feeds anything (a backtest skips making the number otherwise). */
   get watched(): boolean {
     return this.d.onEquity !== undefined;

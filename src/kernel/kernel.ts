@@ -140,6 +140,8 @@ export class TradingKernel {
   private readonly stops: (() => void)[] = [];
   /** The account's equity into the protections that watch it (equity-feed.ts). */
   readonly equity: EquityFeed;
+  /** The accounts the bot trades: the main one, then its strategies' trading-credit accounts. */
+  readonly accounts: readonly string[];
 
   constructor(
     private readonly p: KernelPorts,
@@ -148,6 +150,7 @@ export class TradingKernel {
     const { clock, logger } = p;
     const instances = s.instances;
     const accountOf = (strategy: string) => instances.find((i) => i.name === strategy)?.account ?? MAIN_ACCOUNT;
+    const accounts = (this.accounts = [...new Set([MAIN_ACCOUNT, ...instances.map((i) => i.account ?? MAIN_ACCOUNT)])]);
     // Margin positions carry no strategy: the owner is the strategy whose passed marginOpen intent
     // opened it; else the only strategy trading that market; else the only strategy there is.
     this.owners = new PositionOwners({
@@ -206,7 +209,8 @@ export class TradingKernel {
       clock,
       logger,
       reference: p.reference,
-      equity: (ts) => portfolio.equity(ts),
+      // Every account the bot trades: the main one and its strategies' trading-credit accounts.
+      equity: (ts) => portfolio.equity(ts, accounts),
       ...(feedsEquity ? { onEquity: (ts: number, e: Decimal) => risk.onEquity(ts, e) } : {}),
     });
     this.engine = new ExecutionEngine({

@@ -177,22 +177,33 @@ export class Portfolio {
     return market ? this.margin.filter((p) => p.market === market) : [...this.margin];
   }
 
-  /** Equity of an account in the reference asset; open margin positions count with their collateral and profit. */
-  equity(time: number, account = MAIN_ACCOUNT): EquitySnapshot {
+  /**
+   * Equity in the reference asset of an account, or of several taken together (a bot's main account
+   * and the trading-credit accounts its strategies trade: `balances` then adds each asset's amounts
+   * up); open margin positions count with their collateral and profit.
+   */
+  equity(time: number, account: string | readonly string[] = MAIN_ACCOUNT): EquitySnapshot {
     let equity = ZERO;
-    const unpriced: string[] = [];
-    const unvalued: string[] = [];
+    const unpriced = new Set<string>();
+    const unvalued = new Set<string>();
+    const held = new Map<string, { value: Decimal; locked: Decimal }>();
+    for (const a of typeof account === 'string' ? [account] : account) {
+      for (const asset of this.assets(a)) {
+        const b = this.balance(asset, a);
+        const h = held.get(asset);
+        held.set(asset, h ? { value: h.value.plus(b.value), locked: h.locked.plus(b.locked) } : { value: b.value, locked: b.locked });
+      }
+    }
     const balances: EquitySnapshot['balances'] = {};
-    for (const asset of this.assets(account)) {
-      const b = this.balance(asset, account);
+    for (const [asset, b] of held) {
       balances[asset] = { value: b.value.toFixed(), locked: b.locked.toFixed() };
       if (b.value.isZero()) continue;
       if (asset !== this.deps.reference && this.deps.valued && !this.deps.valued(asset)) {
-        unvalued.push(asset);
+        unvalued.add(asset);
         continue;
       }
       const px = asset === this.deps.reference ? new Decimal(1) : this.deps.price(asset, this.deps.reference);
-      if (px === undefined) unpriced.push(asset);
+      if (px === undefined) unpriced.add(asset);
       else equity = equity.plus(b.value.mul(px));
     }
     for (const p of this.margin) {
@@ -201,7 +212,7 @@ export class Portfolio {
       const px = cur === this.deps.reference ? new Decimal(1) : this.deps.price(cur, this.deps.reference);
       if (px) equity = equity.plus(p.profit.value.mul(px));
     }
-    return { time, equity, unpriced, unvalued, balances };
+    return { time, equity, unpriced: [...unpriced], unvalued: [...unvalued], balances };
   }
 
   pnl(mark: (symbol: string) => Decimal | undefined): PnlRow[] {

@@ -45,6 +45,10 @@ export interface BotLoopDeps {
   split(symbol: string): { base: string; quote: string };
   /** The kernel's equity sample (kernel.equity.sample: into the protections when every asset is priced). */
   equity(): EquitySnapshot;
+  /** The kernel's equity now, not fed anywhere (kernel.equity.value). */
+  value(): EquitySnapshot;
+  /** The accounts the bot trades (kernel.accounts). */
+  accounts: readonly string[];
   /** Price of one unit of an asset in another (for valuing PnL in the reference asset). */
   priceOf(asset: string, reference: string): Decimal | undefined;
   /** Where the status line goes (default stdout); none when `statusEveryMs` is 0. */
@@ -79,13 +83,9 @@ export class BotLoop {
     this.timers = d.timers ?? realTimers;
   }
 
-  private accounts(): string[] {
-    return [...new Set([MAIN_ACCOUNT, ...this.d.config.strategies.map((s) => s.account ?? MAIN_ACCOUNT)])];
-  }
-
   /** Read balances and margin positions of every account from the venue. */
   async syncAccount(): Promise<void> {
-    for (const account of this.accounts()) {
+    for (const account of this.d.accounts) {
       const venue = this.d.venueFor(account);
       await this.readBalances(account);
       if (account === MAIN_ACCOUNT) {
@@ -166,7 +166,7 @@ export class BotLoop {
 
   snapshot(): StatusSnapshot {
     const now = this.d.clock.now();
-    const eq = this.d.portfolio.equity(now).equity;
+    const eq = this.d.value().equity;
     const rows = this.d.portfolio.pnl((s) => this.d.mark(s));
     let realized = new Decimal(0);
     let unrealized = new Decimal(0);

@@ -260,6 +260,8 @@ export async function recover(s: StartScope, c: Connection, a: Assembly): Promis
     split: a.ports.split,
     mark: (s) => kernel.prices.mark(s),
     equity: () => kernel.equity.sample(),
+    value: () => kernel.equity.value(),
+    accounts: kernel.accounts,
     priceOf: (asset, ref) => kernel.valuation.price(asset, ref),
     ...(s.opts.out ? { out: s.opts.out } : {}),
     ...(s.opts.intervals ? { intervals: s.opts.intervals } : {}),

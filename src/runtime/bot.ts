@@ -64,7 +64,10 @@ export interface StartInfo {
   mode: string;
   exchange: string;
   strategies: { name: string; strategy: string; markets: string[]; account: string }[];
+  /** The balances of every account the bot trades, added up (the equity the protections watch). */
   balances: Record<string, { value: string; locked: string }>;
+  /** Those accounts: the main one, then the strategies' trading-credit accounts. */
+  accounts: readonly string[];
   recovery: RecoveryReport;
 }
 
@@ -107,14 +110,15 @@ export async function startBot(config: MizanConfig, opts: BotOptions = {}): Prom
     const a = assemble(s, instances, c);
     const r = await recover(s, c, a);
     s.startup.checkAborted();
-    const { core, engine, risk, portfolio } = a.kernel;
+    const { core, engine, risk } = a.kernel;
     opts.attach?.({ config, core, engine, risk, market: a.market, stream: a.stream, journal: a.journal, loop: r.loop });
     const { baseUrl, embedded } = c.x;
     await opts.beforeStart?.({
       mode: config.mode,
       exchange: embedded ? `embedded simulator at ${baseUrl} (${embedded.feed})` : baseUrl,
       strategies: instances.map((i) => ({ name: i.name, strategy: i.definition.name, markets: i.markets, account: i.account })),
-      balances: portfolio.equity(s.clock.now()).balances,
+      balances: a.kernel.equity.value().balances,
+      accounts: a.kernel.accounts,
       recovery: r.recovery,
     });
     // A stop asked for from here on is the running bot's stop(): strategies may place orders in onStart.

@@ -12,6 +12,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { d, type Decimal } from '../../src/core/decimal.js';
 import { Journal } from '../../src/store/journal.js';
 import { DRILL_KEY, KEY_ENV, liveYaml, startDrillSim, tempDir } from '../scenario/helpers.js';
 import { startMizan, waitFor } from './run-mizan.js';
@@ -63,7 +64,19 @@ describe('mizan run with a trading-credit account and its own API key', () => {
       const config = join(tmp.dir, 'live.yaml');
       writeFileSync(config, propYaml({ url: running.server.url, journal, account }));
       const ledger = `${running.account.accountId}/prop/${subId}`;
+      // Both accounts' balances added up, as the banner must list them.
+      const both = new Map<string, Decimal>();
+      for (const id of [running.account.accountId, ledger])
+        for (const [asset, e] of Object.entries(running.sim.ledger.balances(id))) both.set(asset, (both.get(asset) ?? d(0)).plus(e.value));
+      expect(Object.keys(running.sim.ledger.balances(ledger)).length).toBeGreaterThan(0);
       c.current = startMizan(['run', config, '--live'], { [KEY_ENV]: DRILL_KEY, [PROP_ENV]: PROP_KEY });
+      // The equity the status line and the protections watch is both accounts' (before: the main one's
+      // only, so the trading-credit account's losses never reached the daily-loss limit).
+      await waitFor('the start banner', () => /^ {2}balances /m.test(c.current!.out()), 30_000, c.current);
+      const line = /^ {2}balances \((.*?)\) (.*)$/m.exec(c.current.out());
+      expect(line?.[1], c.current.out()).toBe(`main + ${account}`);
+      const listed = new Map(line![2]!.split(', ').map((x) => [x.split(' ')[1]!, x.split(' ')[0]!]));
+      for (const [asset, v] of both) if (!v.isZero()) expect(listed.get(asset), `${asset} in ${line![2]}`).toBe(v.toFixed());
       await waitFor(
         '3 orders on the sub-account',
         () => running.sim.orders(ledger).filter((o) => o.clientOrderId.startsWith('ping_')).length >= 3,

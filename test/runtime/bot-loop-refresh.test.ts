@@ -49,6 +49,7 @@ function setup() {
       positions: async () => [],
     }),
     equity: () => ({ unpriced: ['X'] }),
+    accounts: ['main', 'sub'],
     intervals: { statusEveryMs: 0 },
     timers,
   } as unknown as BotLoopDeps;
