@@ -291,6 +291,7 @@ export class TradingKernel {
     const onHalt = ({ reason }: { reason: string }) => {
       logger.warn({ reason }, 'halted: cancelling every open order');
       for (const sym of p.symbols) void this.engine.cancelAll(sym);
+      void this.cancelPendingMargin().catch((err: unknown) => logger.warn({ err }, 'halted: the pending margin openings could not be read or cancelled'));
     };
     risk.on('cancelAllOrders', onHalt);
     this.stops.push(() => void risk.off('cancelAllOrders', onHalt));
@@ -369,6 +370,26 @@ export class TradingKernel {
   /** Equity samples the protections did not get for want of a price (EquityFeed.unpricedSamples). */
   get unpricedSamples(): number {
     return this.equity.unpricedSamples;
+  }
+
+  /**
+   * Cancel the margin positions this bot opened that are still `pending` (their opening order has
+   * not filled: an open order in all but name), as a halt and a stop that cancels orders do;
+   * closing a pending position cancels it and refunds its fee. Returns how many were cancelled.
+   */
+  async cancelPendingMargin(): Promise<number> {
+    let n = 0;
+    if (!this.owners.anyOpened) return n;
+    for (const account of this.accounts) {
+      const venue = this.venueFor(account);
+      const pending = (await venue.positions({ active: true })).filter((pos) => pos.state === 'pending' && this.owners.opener(pos.id) !== undefined);
+      for (const pos of pending) {
+        await venue.closePosition(pos.id, pos.openPrice);
+        this.p.logger.info({ positionId: pos.id, market: pos.market, strategy: this.owners.opener(pos.id) }, 'pending margin opening cancelled');
+        n++;
+      }
+    }
+    return n;
   }
 
   /** Stop the watches and listeners the kernel started (the engine and core are stopped by the mode). */

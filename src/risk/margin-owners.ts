@@ -56,6 +56,16 @@ export class PositionOwners {
     this.persist();
   }
 
+  /** Whether this bot has opened a position it still holds on record. */
+  get anyOpened(): boolean {
+    return this.owners.size > 0;
+  }
+
+  /** The strategy of this bot that opened the position, when it was this bot (no fallback). */
+  opener(positionId: number): string | undefined {
+    return this.owners.get(positionId);
+  }
+
   owner(position: MarginPosition): string | undefined {
     return this.owners.get(position.id) ?? this.opts.fallback?.(position);
   }

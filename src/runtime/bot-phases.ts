@@ -295,7 +295,10 @@ export async function begin(s: StartScope, c: Connection, a: Assembly, loop: Bot
       await core.idle();
       const stopping = request.asked;
       if (!stopping) return;
-      if (stopping.cancelOrders) for (const s of c.symbols) await engine.cancelAll(s);
+      if (stopping.cancelOrders) {
+        for (const s of c.symbols) await engine.cancelAll(s);
+        await kernel.cancelPendingMargin().catch((err: unknown) => logger.warn({ err }, 'stop: the pending margin openings could not be read or cancelled'));
+      }
       await loop.syncAccount().catch(() => undefined);
       stopping.summary = loop.summary();
     },
