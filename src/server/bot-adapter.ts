@@ -288,10 +288,11 @@ export function botControl(bot: Bot, logs: LogRing, now: () => number = () => Da
       return { items: p.rows.map(fillDto), total: p.total, limit: q.limit, offset: q.offset };
     },
     marginPositions() {
-      const owners = new Map(journal.positions().map((r) => [String(r.id), r.strategy ?? null]));
+      // The kernel's one record of which strategy opened which position (its margin rules, the
+      // backtest's trades and the strategies' views use it too).
       return portfolio
         .marginPositions()
-        .map((p) => ({ id: String(p.id), market: p.market, side: p.side, state: p.state, strategy: owners.get(String(p.id)) ?? null, detail: plain(p) }));
+        .map((p) => ({ id: String(p.id), market: p.market, side: p.side, state: p.state, strategy: bot.kernel.owners.owner(p) ?? null, detail: plain(p) }));
     },
     equity(q) {
       const rows = journal.equity(q.since !== undefined ? { since: q.since } : {});
