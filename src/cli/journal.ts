@@ -118,11 +118,18 @@ const orderColumns = [
   { title: 'side', get: (o: OrderRow) => o.side },
   { title: 'type', get: (o: OrderRow) => o.type },
   { title: 'price', get: (o: OrderRow) => o.price?.toFixed() ?? '-', align: 'right' as const },
+  // A stop order's trigger, as the bot recorded it with the order (STOP_MARKET has no price).
+  { title: 'stop', get: (o: OrderRow) => stopOf(o) ?? '-', align: 'right' as const },
   { title: 'quantity', get: (o: OrderRow) => o.quantity.toFixed(), align: 'right' as const },
   { title: 'executed', get: (o: OrderRow) => o.executedQty.toFixed(), align: 'right' as const },
   { title: 'status', get: (o: OrderRow) => o.status },
   { title: 'venue', get: (o: OrderRow) => o.venue },
 ];
+
+function stopOf(o: OrderRow): string | undefined {
+  const v = (o.detail as { stopPrice?: unknown } | null | undefined)?.stopPrice;
+  return typeof v === 'string' ? v : undefined;
+}
 
 const fillColumns = [
   { title: 'time (UTC)', get: (f: FillRow) => formatTs(f.ts) },

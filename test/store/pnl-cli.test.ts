@@ -229,14 +229,36 @@ describe('mizan journal', () => {
   it('orders prints a table, filtered by strategy, since and --open', async () => {
     const all = await run('orders', '--file', file);
     const lines = all.trimEnd().split('\n');
-    expect(lines[0]).toMatch(/^created \(UTC\)\s+client id\s+strategy\s+symbol\s+side\s+type\s+price\s+quantity\s+executed\s+status\s+venue$/);
-    expect(lines[2]).toMatch(/^2024-01-10 00:00:00\s+sma_1\s+sma\s+BTCUSDT\s+BUY\s+LIMIT\s+100\s+1\s+1\s+filled\s+sim$/);
-    expect(lines[4]).toMatch(/sma_3 .* MARKET\s+-\s+1\.999\s+0\s+filled/);
+    expect(lines[0]).toMatch(/^created \(UTC\)\s+client id\s+strategy\s+symbol\s+side\s+type\s+price\s+stop\s+quantity\s+executed\s+status\s+venue$/);
+    expect(lines[2]).toMatch(/^2024-01-10 00:00:00\s+sma_1\s+sma\s+BTCUSDT\s+BUY\s+LIMIT\s+100\s+-\s+1\s+1\s+filled\s+sim$/);
+    expect(lines[4]).toMatch(/sma_3 .* MARKET\s+-\s+-\s+1\.999\s+0\s+filled/);
     expect(lines.at(-1)).toBe('4 orders');
     expect(await run('orders', '--file', file, '--strategy', 'rsi')).toMatch(/rsi_1[\s\S]*1 orders\n$/);
-    expect(await run('orders', '--file', file, '--open')).toMatch(/rsi_1 .*1200000\s+1\s+0\s+open[\s\S]*^1 orders$/m);
+    expect(await run('orders', '--file', file, '--open')).toMatch(/rsi_1 .*1200000\s+-\s+1\s+0\s+open[\s\S]*^1 orders$/m);
     expect(await run('orders', '--file', file, '--since', '2d')).toMatch(/sma_3[\s\S]*rsi_1[\s\S]*2 orders\n$/);
     expect(await run('orders', '--file', file, '--strategy', 'nobody')).toBe('no orders\n');
+  });
+
+  it("orders shows a stop order's trigger price", async () => {
+    // Before: a STOP_MARKET order showed no price at all, its trigger was not in the table.
+    const stops = join(dir, 'stops.sqlite');
+    const j = Journal.open(stops);
+    j.recordOrder({
+      clientId: 'brk_1',
+      strategy: 'brk',
+      symbol: 'BTCUSDT',
+      side: 'SELL',
+      type: 'STOP_MARKET',
+      venue: 'sim',
+      quantity: d('0.5'),
+      status: 'open',
+      final: false,
+      ts: T0,
+      detail: { stopPrice: '59000' },
+    });
+    j.close();
+    const lines = (await run('orders', '--file', stops)).trimEnd().split('\n');
+    expect(lines[2]).toMatch(/brk_1\s+brk\s+BTCUSDT\s+SELL\s+STOP_MARKET\s+-\s+59000\s+0\.5\s+0\s+open\s+sim$/);
   });
 
   it('fills prints price, quantity, value and fee', async () => {
@@ -275,7 +297,7 @@ describe('mizan journal', () => {
         final: false,
         ts: T0,
       });
-      expect(await run('orders', '--file', live, '--open')).toMatch(/w_1 .*3500000000\s+0\.0001\s+0\s+open\s+wallex[\s\S]*1 orders\n$/);
+      expect(await run('orders', '--file', live, '--open')).toMatch(/w_1 .*3500000000\s+-\s+0\.0001\s+0\s+open\s+wallex[\s\S]*1 orders\n$/);
       writer.updateOrder('w_1', { status: 'filled', final: true, executedQty: d('0.0001'), ts: T0 + 1 });
       expect(await run('orders', '--file', live, '--open')).toBe('no orders\n');
     } finally {
