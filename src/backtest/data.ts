@@ -173,11 +173,13 @@ export function prepareSeries(
   const c = req.resSec === fileRes ? cols : resampleColumns(cols, req.resSec);
   const fromSec = Math.ceil(req.fromMs / 1000);
   const toSec = Math.floor(req.toMs / 1000);
+  const { time, length } = c;
+  const resSec = req.resSec;
   let first = 0;
-  while (first < c.length && c.time[first]! < fromSec) first++;
+  while (first < length && time[first]! < fromSec) first++;
   let end = first;
   // A candle belongs to the run when it closes by `to`.
-  while (end < c.length && c.time[end]! + req.resSec <= toSec) end++;
+  while (end < length && time[end]! + resSec <= toSec) end++;
   const start = Math.max(0, first - req.warmup);
   const slice = (a: Float64Array) => a.subarray(start, end);
   const series: Series = {

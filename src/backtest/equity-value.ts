@@ -63,6 +63,10 @@ export function equityValuer(h: Harness, series: Series[], unpriced: Set<string>
     }
     assets.push({ asset, value, legs });
   };
+  // Whether every asset held is the reference itself (no price to read: the value only changes with
+  // the balances), and that value, summed as the loop below sums it.
+  let flat = false;
+  let flatValue = 0;
   const refresh = () => {
     assets.length = 0;
     const held = h.sim.ledger.balances(BACKTEST_ACCOUNT);
@@ -72,9 +76,13 @@ export function equityValuer(h: Harness, series: Series[], unpriced: Set<string>
       if (b) add(asset, b);
     }
     for (const asset of Object.keys(held)) if (!rank.has(asset)) add(asset, held[asset]!);
+    flat = assets.every((a) => a.legs.length === 0);
+    flatValue = 0;
+    for (const a of assets) flatValue += a.value;
   };
   return () => {
     if (h.changes.takeBalances()) refresh();
+    if (flat && h.marginMarkets.size === 0) return flatValue;
     let v = 0;
     for (const a of assets) {
       const legs = a.legs;

@@ -80,12 +80,46 @@ export class PlotBook {
 
   /** One series' points from now on: `ctx.plot` looks its series up once and then hands each value here. */
   open(strategy: string, symbol: string, name: string): (value: number) => void {
+    const now = this.now;
+    const fromMs = this.fromMs;
+    const step = this.step;
     let s: Open | undefined; // made at the first point at or after `from` (the warm-up is not drawn)
+    // `point`, inline: this runs for every candle of every series drawn, and most points are only
+    // remembered as the latest (the thinning keeps every step-th); no call takes the time across.
     return (value) => {
-      const t = this.now();
-      if (t < this.fromMs) return;
-      this.point((s ??= this.find(strategy, symbol, name)), t, value);
+      const t = now();
+      if (t < fromMs) return;
+      s ??= this.find(strategy, symbol, name);
+      if (s.lastT === t) {
+        s.lastV = value;
+        return;
+      }
+      if (s.skip > 0) {
+        const k = s.times.length;
+        if (k > 0 && s.times[k - 1] === t) {
+          s.values[k - 1] = value;
+          return;
+        }
+        s.skip--;
+        s.lastT = t;
+        s.lastV = value;
+        return;
+      }
+      this.keep(s, t, value, step);
     };
+  }
+
+  /** A point at a time not drawn yet, when the thinning keeps it (the rest of `point`). */
+  private keep(s: Open, t: number, value: number, step: number): void {
+    const k = s.times.length;
+    if (k > 0 && s.times[k - 1] === t) {
+      s.values[k - 1] = value;
+      return;
+    }
+    s.skip = step - 1;
+    s.times.push(t);
+    s.values.push(value);
+    s.lastT = NaN;
   }
 
   private point(s: Open, t: number, value: number): void {

@@ -370,7 +370,9 @@ export class TradingCore {
 
   /** Whether a strategy has queued events not handled yet (a denial or order update raised during a handler). */
   get busy(): boolean {
-    for (const r of this.runnerList) if (r.busy) return true;
+    // Asked after every candle (a backtest's walk): an indexed loop, no iterator.
+    const list = this.runnerList;
+    for (let i = 0; i < list.length; i++) if (list[i]!.busy) return true;
     return false;
   }
 

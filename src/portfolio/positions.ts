@@ -140,6 +140,12 @@ export class PositionBook {
   private readonly byStrategy = new Map<string, Map<string, Position>>();
   /** The record last found by get() (records are never removed: a strategy polls one per candle). */
   private lastGot: { strategy: string; symbol: string; record: Position } | undefined;
+  /** The last get() that found no record, and how many records there were then. */
+  private readonly lastMiss: { strategy: string | undefined; symbol: string | undefined; records: number } = {
+    strategy: undefined,
+    symbol: undefined,
+    records: -1,
+  };
   /** The last view handed out and its record (see view()). */
   private lastView: { record: Position; view: PositionSnapshot } | undefined;
 
@@ -156,8 +162,17 @@ export class PositionBook {
   get(strategy: string, symbol: string): Position | undefined {
     const last = this.lastGot;
     if (last && last.strategy === strategy && last.symbol === symbol) return last.record;
+    // No record yet (a strategy polling its position before its first fill, every candle): the
+    // last miss holds until a record is added (records are never removed), so no map is searched.
+    const miss = this.lastMiss;
+    if (miss.strategy === strategy && miss.symbol === symbol && miss.records === this.map.size) return undefined;
     const p = this.byStrategy.get(strategy)?.get(symbol);
     if (p) this.lastGot = { strategy, symbol, record: p };
+    else {
+      miss.strategy = strategy;
+      miss.symbol = symbol;
+      miss.records = this.map.size;
+    }
     return p;
   }
 

@@ -108,7 +108,7 @@ export function plotter(o: {
     for (let i = 0; i < opened.length; i++) {
       const p = opened[i]!;
       if (p.name === name && p.symbol === symbol) {
-        valueCheck(name, value);
+        if (typeof value !== 'number') valueCheck(name, value);
         p.to(value);
         return;
       }

@@ -17,6 +17,19 @@ function fill(side: 'BUY' | 'SELL', qty: string, price: string, fee: string, fee
 }
 
 describe('Portfolio', () => {
+  it('a position polled before its first fill is found once the fill makes it', () => {
+    const p = new Portfolio({ split, price: () => undefined, reference: 'USDT' });
+    // Polled per candle before any fill (the miss is remembered), then another strategy's record is made.
+    for (let i = 0; i < 3; i++) expect(p.positions.view('s1', 'BTCUSDT')).toBeUndefined();
+    p.applyFill(fill('BUY', '1', '100', '0', 'USDT', 1, 's2'));
+    expect(p.positions.get('s1', 'BTCUSDT')).toBeUndefined();
+    expect(p.positions.get('s2', 'BTCUSDT')?.quantity.toFixed()).toBe('1');
+    expect(p.positions.get('s1', 'BTCUSDT')).toBeUndefined();
+    p.applyFill(fill('BUY', '2', '100', '0', 'USDT', 2));
+    expect(p.positions.view('s1', 'BTCUSDT')?.quantity.toFixed()).toBe('2');
+    expect(p.positions.get('s2', 'ETHUSDT')).toBeUndefined();
+  });
+
   it('average cost and realised PnL, worked by hand', () => {
     const p = new Portfolio({ split, price: () => undefined, reference: 'USDT' });
     const closed = closes(p);

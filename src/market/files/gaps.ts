@@ -19,6 +19,8 @@ export interface CandleGap {
 export function findGaps(times: ArrayLike<number> | readonly { time: number }[], resolutionSec: number): CandleGap[] {
   if (!(resolutionSec > 0)) throw new RangeError(`resolutionSec must be positive, got ${resolutionSec}`);
   const n = times.length;
+  // A time column (the backtest's, a million rows): read directly, without the element's kind tested per row.
+  if (times instanceof Float64Array) return columnGaps(times, resolutionSec);
   const at = (i: number): number => {
     const v = (times as ArrayLike<number | { time: number }>)[i]!;
     return typeof v === 'number' ? v : v.time;
@@ -29,6 +31,24 @@ export function findGaps(times: ArrayLike<number> | readonly { time: number }[],
     const cur = at(i);
     const missing = Math.round((cur - prev) / resolutionSec) - 1;
     if (missing > 0) gaps.push({ from: prev + resolutionSec, to: prev + missing * resolutionSec, missing });
+  }
+  return gaps;
+}
+
+/** findGaps of a typed time column: the same gaps, in the same order. */
+function columnGaps(times: Float64Array, resolutionSec: number): CandleGap[] {
+  const gaps: CandleGap[] = [];
+  const n = times.length;
+  if (n === 0) return gaps;
+  let prev = times[0]!;
+  for (let i = 1; i < n; i++) {
+    const cur = times[i]!;
+    // The next bar on time (almost every row) misses none: no division.
+    if (cur - prev !== resolutionSec) {
+      const missing = Math.round((cur - prev) / resolutionSec) - 1;
+      if (missing > 0) gaps.push({ from: prev + resolutionSec, to: prev + missing * resolutionSec, missing });
+    }
+    prev = cur;
   }
   return gaps;
 }

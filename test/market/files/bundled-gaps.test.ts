@@ -70,4 +70,18 @@ describe('gap detection', () => {
     expect(findGaps([{ time: 0 }, { time: 60 }, { time: 240 }], 60)).toEqual([{ from: 120, to: 180, missing: 2 }]);
     expect(() => findGaps([], 0)).toThrow(RangeError);
   });
+
+  it('finds the same gaps in a time column as in the same times listed', () => {
+    // On the grid, off it (a bar 90 s after the last: one missing), a long hole, a repeated time.
+    const times = [0, 60, 240, 330, 360, 360, 3960, 4020, 4050];
+    const expected = findGaps(times, 60);
+    expect(expected).toEqual([
+      { from: 120, to: 180, missing: 2 },
+      { from: 300, to: 300, missing: 1 },
+      { from: 420, to: 3900, missing: 59 },
+    ]);
+    expect(findGaps(Float64Array.from(times), 60)).toEqual(expected);
+    expect(findGaps(new Float64Array(0), 60)).toEqual([]);
+    expect(() => findGaps(new Float64Array(2), 0)).toThrow(RangeError);
+  });
 });
