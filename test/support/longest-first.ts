@@ -15,21 +15,24 @@
  * run's seed, so a shuffled run can be repeated.
  */
 
+// Ordered by a full run at load 8-12 (maxWorkers 2, the machine shared): seconds in brackets.
 export const LONGEST: readonly string[] = [
-  'test/e2e/install-readme.test.ts',
-  'test/optimize/optimize-cli.test.ts',
-  'test/queue/sweep-queue.test.ts',
-  'test/e2e/book-parity.test.ts',
-  'test/e2e/notifications.test.ts',
-  'test/package/install.test.ts',
-  'test/e2e/docs-commands.test.ts',
-  'test/e2e/live-start-faults.test.ts',
+  'test/e2e/install-readme.test.ts', // 303
+  'test/optimize/optimize-cli.test.ts', // 194
+  'test/e2e/book-parity.test.ts', // 150
+  'test/queue/sweep-queue.test.ts', // 141
+  'test/package/install.test.ts', // 105
+  'test/e2e/notifications.test.ts', // 80
+  'test/e2e/live-start-faults.test.ts', // 68
+  'test/queue/queue-edges.test.ts', // 61
+  'test/sim/replay/derived.test.ts', // 58
+  'test/e2e/strategies-restart.test.ts', // 52
+  'test/e2e/docs-commands.test.ts', // 50
+  'test/e2e/api-tokens.test.ts', // 49
+  'test/backtest/bot-wide-parity.test.ts', // 47
+  'test/backtest/sweep.test.ts', // 45
   'test/e2e/paper-run.test.ts',
-  'test/backtest/sweep.test.ts',
-  'test/queue/queue-edges.test.ts',
   'test/e2e/optimize-constraints.test.ts',
-  'test/backtest/bot-wide-parity.test.ts',
-  'test/e2e/strategies-restart.test.ts',
 ];
 
 /** `files` with those named in `longest` first, in its order; the others after them, in their order. */
