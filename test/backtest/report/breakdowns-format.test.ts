@@ -2,7 +2,8 @@
 import { describe, expect, it } from 'vitest';
 import { Decimal } from '../../../src/core/decimal.js';
 import { ANSI, PLAIN, computeBreakdowns, formatAmount, formatBreakdown, paintFor } from '../../../src/backtest/breakdowns.js';
-import { chartStep, fixed, utcMinute } from '../../../src/backtest/report-html.js';
+import { chartStep } from '../../../src/backtest/report-html.js';
+import { fixed, utcMinute } from '../../../src/backtest/report-format.js';
 import type { TradeRecord } from '../../../src/portfolio/trade-record.js';
 import type { Series } from '../../../src/backtest/data.js';
 
