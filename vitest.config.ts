@@ -13,11 +13,10 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 30_000,
     pool: 'forks',
-    // Three test files at a time on this 2-core machine. vitest's default is one fewer than the
-    // cores, so one; most files wait on child processes, sockets and the simulator's clock (the e2e
-    // files are mostly idle), and two at a time took the suite from about 19 to about 11 minutes.
-    // A third file fills the time the other two wait.
-    maxWorkers: 3,
+    // Two test files at a time. vitest's default is one fewer than the cores, so one on a 2-core
+    // machine; most files here wait on child processes, sockets and the simulator's clock, and two
+    // at a time took the suite from about 19 to about 11 minutes there (1058 tests, 0 failed).
+    maxWorkers: 2,
     reporters: ['default', './test/support/count-reporter.ts'],
     // The longest files start first (test/support/longest-first.ts), also in a fresh checkout.
     sequence: { sequencer: LongestFirstSequencer },
