@@ -20,7 +20,7 @@ describe('mizan backtest config/backtest.yaml', () => {
     expect(r1.stdout).toMatch(
       /^backtest 2023-01-03T00:00:00\.000Z \.\. 2023-02-09T00:00:00\.000Z: sma \(sma-cross on BTCUSDT\); rsi \(rsi-reversion on BTCUSDT\)$/m,
     );
-    expect(r1.stdout).toMatch(/^candles \d+, orders \d+, trades \d+( \(\d+ open at end\))?, denied intents \d+/m);
+    expect(r1.stdout).toMatch(/^candles \d+, orders \d+ \(\d+ filled(, \d+ \w+)*\), trades \d+( \(\d+ open at end\))?, denied intents \d+/m);
     expect(r1.stdout).toMatch(/^Total return\s+-?[\d.]+ %$/m);
     expect(r1.stdout).toMatch(/^Buy & hold return\s+-?[\d.]+ %$/m);
     for (const f of ['result.json', 'report.html']) expect(existsSync(join(a, f)), f).toBe(true);

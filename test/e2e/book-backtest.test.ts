@@ -69,7 +69,7 @@ describe('mizan backtest on a recording (backtest.data kind: book)', { timeout: 
     const out2 = join(tmp.dir, 'out2');
     const r1 = await mizan(['backtest', btConfig, '--out', out1], { timeoutMs: 120_000 });
     expect(r1.code, r1.all).toBe(0);
-    expect(r1.stdout).toMatch(/^events \d+, orders [1-9]\d*, trades \d+/m);
+    expect(r1.stdout).toMatch(/^events \d+, orders [1-9]\d* \(\d+ \w+(, \d+ \w+)*\), trades \d+/m);
     expect(r1.stdout).toMatch(/data: BTCUSDT: gap .* \(killed\): no data/);
     const r2 = await mizan(['backtest', btConfig, '--out', out2], { timeoutMs: 120_000 });
     expect(r2.code, r2.all).toBe(0);
@@ -92,7 +92,7 @@ describe('mizan backtest on a recording (backtest.data kind: book)', { timeout: 
     for (const out of outs) {
       const r = await mizan(['backtest', join(REPO, 'config/book-backtest.yaml'), '--out', out], { timeoutMs: 120_000 });
       expect(r.code, r.all).toBe(0);
-      expect(r.stdout).toMatch(/^events \d{5,}, orders [1-9]\d*, trades \d+/m);
+      expect(r.stdout).toMatch(/^events \d{5,}, orders [1-9]\d* \(\d+ \w+(, \d+ \w+)*\), trades \d+/m);
       expect(r.stdout).toMatch(/^book fills [1-9]\d* \(maker \d+, taker \d+\)$/m);
       expect(r.stdout).toMatch(/^ {2}BTCUSDT: \d+ of \d+ orders filled/m);
       expect(r.stdout).toMatch(/data note: hftbacktest capture .*spot \(2 file\(s\)\): \d+ events of BTCUSDT replayed/);
