@@ -47,6 +47,7 @@ import { riskPort } from './risk-port.js';
 import { AssetValuation } from './valuation.js';
 import { MarketPrices } from './market-prices.js';
 import { EquityFeed } from './equity-feed.js';
+import { cancelPendingMargin } from './pending-margin.js';
 import type { PublicTrade } from '../core/types/market.js';
 import type { PlotSink } from '../strategy/plots.js';
 import { explainLocked } from './exit-intent.js';
@@ -372,24 +373,9 @@ export class TradingKernel {
     return this.equity.unpricedSamples;
   }
 
-  /**
-   * Cancel the margin positions this bot opened that are still `pending` (their opening order has
-   * not filled: an open order in all but name), as a halt and a stop that cancels orders do;
-   * closing a pending position cancels it and refunds its fee. Returns how many were cancelled.
-   */
-  async cancelPendingMargin(): Promise<number> {
-    let n = 0;
-    if (!this.owners.anyOpened) return n;
-    for (const account of this.accounts) {
-      const venue = this.venueFor(account);
-      const pending = (await venue.positions({ active: true })).filter((pos) => pos.state === 'pending' && this.owners.opener(pos.id) !== undefined);
-      for (const pos of pending) {
-        await venue.closePosition(pos.id, pos.openPrice);
-        this.p.logger.info({ positionId: pos.id, market: pos.market, strategy: this.owners.opener(pos.id) }, 'pending margin opening cancelled');
-        n++;
-      }
-    }
-    return n;
+  /** Cancel the pending margin positions this bot opened (pending-margin.ts); how many were. */
+  cancelPendingMargin(): Promise<number> {
+    return cancelPendingMargin({ accounts: this.accounts, venueFor: (a) => this.venueFor(a), owners: this.owners, logger: this.p.logger });
   }
 
   /** Stop the watches and listeners the kernel started (the engine and core are stopped by the mode). */
