@@ -20,6 +20,7 @@ import { derivedSource, type DerivedMarket } from './derived.js';
 import { hftSource } from './hft-source.js';
 import { usdtTmnCandles, waveRate } from './rate.js';
 import type { MarketGrid, ReplaySource } from './types.js';
+import { windowSource } from './window.js';
 
 export const MARKET_GRIDS: Readonly<Record<string, MarketGrid>> = {
   BTCUSDT: { tickDecimals: 2, stepDecimals: 6 },
@@ -72,5 +73,7 @@ export function defaultReplaySources(dataDir: string = bundledDataDir(), opts: D
     usdtTmnCandles(rate, { fromSec: Math.floor(d.captureFromMs / 1000), toSec: Math.floor(d.captureToMs / 1000), seed: opts.seed ?? 7 }),
     { ...g.USDTTMN!, resolutionSec: 60, seed: opts.seed ?? 7 },
   );
-  return [derivedSource(btc, markets, { baseLevels: 50 }), usdt];
+  // Its whole-minute bars run before the capture's first book and after its last event: cut to the
+  // capture, so a looping replay wraps with every market at once (window.ts).
+  return [derivedSource(btc, markets, { baseLevels: 50 }), windowSource(usdt, d.captureFromMs, d.captureToMs)];
 }
