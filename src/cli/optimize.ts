@@ -46,6 +46,7 @@ async function load() {
     FINISHED: study.FINISHED,
     bestTrial: study.bestTrial,
     paramImportance: importance.paramImportance,
+    importanceText: importance.importanceText,
     parseWalkForward: wf.parseWalkForward,
     renderOptimizeReport: report.renderOptimizeReport,
     parseConstraint: constraint.parseConstraint,
@@ -102,12 +103,14 @@ function studyText(m: Awaited<ReturnType<typeof load>>, study: StudyRecord, tria
   const complete = trials.filter((t) => t.state === 'complete' && t.value !== null);
   const names = Object.keys(trials[0]?.params ?? {});
   if (complete.length >= 2 && names.length > 0) {
-    lines.push(`parameter importance (η², share of the objective's variance each parameter explains alone; ${complete.length} complete trials):`);
+    lines.push(
+      `parameter importance (ε², the share of the objective's variance each parameter explains alone, less what chance gives; ${complete.length} complete trials):`,
+    );
     for (const imp of m.paramImportance(
       names,
       complete.map((t) => ({ params: t.params, value: t.value! })),
     )) {
-      lines.push(`  ${imp.param.padEnd(20)} ${imp.eta2.toFixed(3)}  (${(imp.share * 100).toFixed(1)}%)`);
+      lines.push(`  ${imp.param.padEnd(20)} ${m.importanceText(imp)}`);
     }
   }
   return lines.join('\n') + '\n';

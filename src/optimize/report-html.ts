@@ -5,7 +5,7 @@
  * parameter importance, and, when walk-forward ran, in-sample against out-of-sample per window and
  * the stitched out-of-sample equity.
  */
-import { paramImportance, type Importance } from './importance.js';
+import { importanceText, paramImportance, type Importance } from './importance.js';
 import { scoreOf } from './objectives.js';
 import type { StudyRecord, TrialRecord } from './store.js';
 import type { ParamDist, ParamValue } from './space.js';
@@ -242,10 +242,13 @@ function importanceChart(imp: Importance[]): string {
   const bh = 26;
   const h = PAD.t + imp.length * bh + 20;
   const bars = imp.map((i, k) => {
-    const w = Math.max(1, i.eta2 * (W - 260));
-    return `<text x="150" y="${PAD.t + k * bh + 17}" text-anchor="end">${esc(i.param)}</text><rect class="bar" x="160" y="${PAD.t + k * bh + 4}" width="${w.toFixed(1)}" height="${bh - 8}" fill="#ef6c00"><title>${esc(i.param)}: η² ${i.eta2.toFixed(3)}</title></rect><text x="${(166 + w).toFixed(1)}" y="${PAD.t + k * bh + 17}">${i.eta2.toFixed(3)} (${(i.share * 100).toFixed(1)}%)</text>`;
+    const label = `<text x="150" y="${PAD.t + k * bh + 17}" text-anchor="end">${esc(i.param)}</text>`;
+    // Not measured (too few trials): no bar, the reason in its place.
+    if (i.epsilon2 === undefined) return `${label}<text x="166" y="${PAD.t + k * bh + 17}">${esc(importanceText(i))}</text>`;
+    const w = Math.max(1, i.epsilon2 * (W - 260));
+    return `${label}<rect class="bar" x="160" y="${PAD.t + k * bh + 4}" width="${w.toFixed(1)}" height="${bh - 8}" fill="#ef6c00"><title>${esc(i.param)}: ε² ${i.epsilon2.toFixed(3)}</title></rect><text x="${(166 + w).toFixed(1)}" y="${PAD.t + k * bh + 17}">${i.epsilon2.toFixed(3)} (${(i.share * 100).toFixed(1)}%)</text>`;
   });
-  return `<figure><figcaption>Parameter importance: η², the share of the objective's variance each parameter explains alone</figcaption><svg data-chart="importance" viewBox="0 0 ${W} ${h}" width="${W}" height="${h}" xmlns="http://www.w3.org/2000/svg">${bars.join('')}</svg></figure>`;
+  return `<figure><figcaption>Parameter importance: ε², the share of the objective's variance each parameter explains alone, less what chance gives</figcaption><svg data-chart="importance" viewBox="0 0 ${W} ${h}" width="${W}" height="${h}" xmlns="http://www.w3.org/2000/svg">${bars.join('')}</svg></figure>`;
 }
 
 function walkForwardCharts(wf: WalkForwardResult): string {
