@@ -27,6 +27,17 @@ export interface DataResolution {
 
 const secs = (r: number) => `${r}s`;
 
+/**
+ * The file a `backtest.data` entry reads: with `dataDir` (`--data`), a path the config wrote
+ * relative is read from that folder; otherwise the loader's path (made absolute against the working
+ * directory). One rule for `mizan backtest`, `mizan analyze` and `mizan check`.
+ */
+export function candleFilePath(config: MizanConfig, entry: { file?: string | undefined; fileAsWritten?: string | undefined }, dataDir?: string): string {
+  const file = entry.file ?? '';
+  if (dataDir && entry.fileAsWritten) return resolve(dataDir, entry.fileAsWritten);
+  return isAbsolute(file) ? file : resolve(config.source.baseDir, file);
+}
+
 /** The resolution a `fetch: true` entry of `symbol` is fetched at: the first strategy's trading it, else backtest.resolution. */
 function fetchResolution(config: MizanConfig, symbol: string): number | undefined {
   const s = config.strategies.find((x) => x.markets.includes(symbol));
@@ -84,14 +95,14 @@ export function candleResolutionIssues(config: MizanConfig, data: readonly DataR
  * its `.meta.json` or its rows; a fetched one's from the strategies' resolution) and the problems of
  * the strategies' resolutions against it. A file that cannot be read is a problem of its entry.
  */
-export function checkBacktestData(config: MizanConfig): ConfigIssue[] {
+export function checkBacktestData(config: MizanConfig, dataDir?: string): ConfigIssue[] {
   const bt = config.backtest;
   if (!bt) return [];
   const data: DataResolution[] = [];
   const issues: ConfigIssue[] = [];
   bt.data.forEach((e, k) => {
     if (e.file) {
-      const file = isAbsolute(e.file) ? e.file : resolve(config.source.baseDir, e.file);
+      const file = candleFilePath(config, e, dataDir);
       try {
         const meta = existsSync(file) ? readBundledMeta(file) : undefined;
         const resSec = inferResolution(file, meta?.resolutionSec ? [] : readCandleColumnsCached(file).time);

@@ -4,7 +4,7 @@
  * under `backtest/data/cache`, at the resolution of the strategies trading the market, with the
  * warm-up their `warmup(params)` asks for. Returns the series and the report of what is missing.
  */
-import { isAbsolute, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import { SystemClock } from '../core/clock.js';
 import type { Resolution } from '../core/types/market.js';
 import { RESOLUTIONS, resolutionSeconds } from '../core/types/market.js';
@@ -17,7 +17,7 @@ import { CandleHistory } from '../market/candle-history.js';
 import { ConfigError, type ConfigIssue } from '../config/issues.js';
 import type { CandleHistorySource } from '../market/ports.js';
 import type { StrategyInstance } from '../kernel/trading-core.js';
-import { candleResolutionIssues, type DataResolution } from './data-resolution.js';
+import { candleFilePath, candleResolutionIssues, type DataResolution } from './data-resolution.js';
 import { declaredSeries, loadSeries, prepareSeries, summarizeReports, type DataReport, type Series, type SeriesReport } from './data.js';
 
 export interface DataOptions {
@@ -137,14 +137,8 @@ export async function loadData(
       continue;
     }
     if (entry.file) {
-      // The loader made the path absolute (against the working directory); --data re-reads a path
-      // that was written relative from its own directory.
-      const file =
-        opts.dataDir && entry.fileAsWritten
-          ? resolve(opts.dataDir, entry.fileAsWritten)
-          : isAbsolute(entry.file)
-            ? entry.file
-            : resolve(config.source.baseDir, entry.file);
+      // --data re-reads a path that was written relative from its own directory.
+      const file = candleFilePath(config, entry, opts.dataDir);
       const r = loadSeries({ symbol: entry.symbol, file, resSec: resSec ?? 0, fromMs, toMs, warmup, ...weekdays });
       // The report names the file as the config wrote it, so the result does not depend on where
       // the checkout lies (the same inputs give the same bytes).

@@ -10,7 +10,7 @@
  * `backtest.data` entry against the strategies' resolutions and declared `candles:`), so one run
  * lists every problem, in the order of the file's lines.
  */
-import { relative } from 'node:path';
+import { relative, resolve } from 'node:path';
 import type { Command } from 'commander';
 import { ConfigError } from '../config/issues.js';
 import type { MizanConfig } from '../config/schema.js';
@@ -22,7 +22,7 @@ import type { StrategyInstance } from '../kernel/trading-core.js';
  * With `data` (mizan check), a file that parsed also gets the data stage: the strategies'
  * resolutions and declared `candles:` against the candle length of its `backtest.data`.
  */
-export async function loadChecked(file: string, o: { data?: boolean } = {}): Promise<{ config: MizanConfig; instances: StrategyInstance[] }> {
+export async function loadChecked(file: string, o: { data?: boolean; dataDir?: string } = {}): Promise<{ config: MizanConfig; instances: StrategyInstance[] }> {
   // Loaded when the command runs, not when `mizan` starts (mizan --help stays quick).
   const [{ dedupeIssues, inspectConfigFile, withLines }, { checkStrategyEntries, loadStrategyInstances }] = await Promise.all([
     import('../config/load.js'),
@@ -33,7 +33,7 @@ export async function loadChecked(file: string, o: { data?: boolean } = {}): Pro
   const issues = [...r.issues, ...strategyIssues.filter((i) => !r.withheld?.has(i.path))];
   if (o.data && r.config?.backtest) {
     const { checkBacktestData } = await import('../backtest/data-resolution.js');
-    issues.push(...checkBacktestData(r.config));
+    issues.push(...checkBacktestData(r.config, o.dataDir));
   }
   // The journal's place, before anything connects (mizan run) or as one more problem (mizan check).
   if (r.config && r.config.mode !== 'backtest') {
@@ -49,9 +49,9 @@ export interface CheckOutput {
   write(text: string): void;
 }
 
-export async function checkConfig(file: string, out: CheckOutput): Promise<boolean> {
+export async function checkConfig(file: string, out: CheckOutput, o: { dataDir?: string } = {}): Promise<boolean> {
   try {
-    const { config, instances } = await loadChecked(file, { data: true });
+    const { config, instances } = await loadChecked(file, { data: true, ...(o.dataDir ? { dataDir: o.dataDir } : {}) });
     // A backtest reads its data, never an exchange: say which data instead.
     const source =
       config.mode === 'backtest' && config.backtest
@@ -93,8 +93,9 @@ export function registerCheckCommands(program: Command, out: CheckOutput = proce
     .command('check')
     .description('validate a config file and its strategies (connects to nothing)')
     .argument('<config>', 'YAML config file')
-    .action(async (file: string) => {
-      const ok = await checkConfig(file, out);
+    .option('--data <dir>', "directory relative data paths are read from (as mizan backtest's --data)")
+    .action(async (file: string, o: { data?: string }) => {
+      const ok = await checkConfig(file, out, o.data ? { dataDir: resolve(o.data) } : {});
       if (!ok) process.exitCode = 1;
     });
   program

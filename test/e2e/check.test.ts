@@ -5,9 +5,10 @@
  * list before anything starts. A backtest file that parses also gets the data stage (resolutions
  * its data cannot give), listed with the other stages' problems.
  */
-import { readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { mizan, tempDir } from './cli.js';
+import { mizan, REPO, tempDir } from './cli.js';
 
 const tmp = tempDir();
 afterAll(() => tmp.remove());
@@ -138,5 +139,22 @@ journal: { file: ":memory:" }
     const r3 = await mizan(['check', mixed]);
     expect(r3.code, r3.all).toBe(1);
     expect(r3.all).toMatch(/backtest\.data: a backtest replays either candles or recordings \(kind: book\), not both: 1 candle and 2 book entries/);
+  });
+
+  it('reads relative data paths from --data, as mizan backtest --data does', async () => {
+    // The bundled backtest config names its data relative (backtest/data/…): from another folder
+    // `mizan backtest --data <checkout>` finds it, and `mizan check` must judge the same file.
+    const cwd = join(tmp.dir, 'elsewhere');
+    mkdirSync(cwd);
+    const config = join(REPO, 'config/backtest.yaml');
+    const without = await mizan(['check', config], { cwd });
+    expect(without.code, without.all).toBe(1);
+    expect(without.all).toMatch(/backtest\.data\[0\]\.file: .*elsewhere\/backtest\/data\/BTCUSDT-5m-freqtrade-2023\.csv\.gz: cannot read the file/);
+    const withData = await mizan(['check', config, '--data', REPO], { cwd });
+    expect(withData.code, withData.all).toBe(0);
+    expect(withData.all).toContain(`${config}: ok (mode backtest, candles)`);
+    const bad = await mizan(['check', config, '--data', join(tmp.dir, 'nowhere')], { cwd });
+    expect(bad.code, bad.all).toBe(1);
+    expect(bad.all).toMatch(/backtest\.data\[0\]\.file: .*nowhere\/backtest\/data\/BTCUSDT-5m-freqtrade-2023\.csv\.gz: cannot read the file/);
   });
 });
