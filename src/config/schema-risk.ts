@@ -74,7 +74,7 @@ const protectionsSchema = z.strictObject({
       windowMinutes: positiveInt('Within this many minutes'),
     })
     .optional()
-    .describe('Stop trading after this many stop-loss exits within a window'),
+    .describe("Stop trading after this many stop-loss exits within a window (a bracket's stop leg, or a sell tagged stop_loss)"),
   onBreach: z
     .enum(['reducing', 'halted'], { error: 'is not allowed (allowed: "reducing", "halted")' })
     .default('reducing')

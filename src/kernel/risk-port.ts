@@ -25,7 +25,7 @@ export interface RiskPortOptions {
 
 export function riskPort(risk: RiskEngine, portfolio: Portfolio, o: RiskPortOptions = {}): RiskPort {
   portfolio.trades.onClose((t) => {
-    risk.onTradeClosed({ strategy: t.strategy, symbol: t.symbol, pnl: t.pnl, ts: t.closedAt, ...(t.tag ? { reason: t.tag } : {}) });
+    risk.onTradeClosed({ strategy: t.strategy, symbol: t.symbol, pnl: t.pnl, ts: t.closedAt, exit: t.exit, ...(t.tag ? { reason: t.tag } : {}) });
   });
   return {
     check: (intent, options) => {

@@ -29,7 +29,7 @@ import type { FillEvent } from '../core/views.js';
 import { fillFeeValue, type PositionRecord } from './positions.js';
 import { ChurnMap } from '../core/churn-map.js';
 import type { ClosedTrip, Trip } from './trip.js';
-import { CLOSE_AT_END, marginExit, type MarginCosts, type TradeRecord } from './trade-record.js';
+import { CLOSE_AT_END, marginExit, STOP_LOSS_EXIT, type MarginCosts, type TradeRecord } from './trade-record.js';
 
 const ZERO = new Decimal(0);
 export interface TradeBookOptions {
@@ -52,6 +52,8 @@ export interface RoundTripClosed {
   closedAt: number;
   /** The closing fill's tag (a bracket's exit, the strategy's own). */
   tag?: string;
+  /** Why it closed, as its trade record says: `stop loss` / `take profit` (a bracket's leg), `signal`, … */
+  exit: string;
 }
 
 /**
@@ -158,14 +160,22 @@ export class TradeBook {
     if (!closed) return;
     // A bracket's exit says which one closed the trade (execution/brackets.ts tags its children).
     const leg = bracketOf(f.tag)?.leg;
-    const exit = f.tag === CLOSE_AT_END ? CLOSE_AT_END : leg === 'sl' ? 'stop loss' : leg === 'tp' ? 'take profit' : 'signal';
+    const exit = f.tag === CLOSE_AT_END ? CLOSE_AT_END : leg === 'sl' ? STOP_LOSS_EXIT : leg === 'tp' ? 'take profit' : 'signal';
     const pnl = this.close(f.strategy, f.symbol, closed.trip, f.timestamp, exit, closed.held, f.tag, closed.mark);
-    this.closed(f, closed.trip, pnl);
+    this.closed(f, closed.trip, pnl, exit);
   }
 
-  private closed(f: FillEvent, o: Trip, pnl: Decimal): void {
+  private closed(f: FillEvent, o: Trip, pnl: Decimal, exit: string): void {
     if (this.closeListeners.length === 0) return;
-    const t: RoundTripClosed = { strategy: f.strategy, symbol: f.symbol, pnl, openedAt: o.entryTime, closedAt: f.timestamp, ...(f.tag ? { tag: f.tag } : {}) };
+    const t: RoundTripClosed = {
+      strategy: f.strategy,
+      symbol: f.symbol,
+      pnl,
+      openedAt: o.entryTime,
+      closedAt: f.timestamp,
+      exit,
+      ...(f.tag ? { tag: f.tag } : {}),
+    };
     for (const l of this.closeListeners) l(t);
   }
 

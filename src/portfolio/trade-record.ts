@@ -7,6 +7,8 @@ import type { Decimal } from '../core/decimal.js';
 
 /** The tag (and trade exit) of backtest.closeAtEnd's orders (close-at-end.ts). */
 export const CLOSE_AT_END = 'close at end';
+/** The exit of a trade a stop loss closed (a bracket's stop leg, a margin position's own): the stoploss guard counts these. */
+export const STOP_LOSS_EXIT = 'stop loss';
 
 export interface TradeRecord {
   strategy: string;
@@ -42,7 +44,7 @@ export interface TradeRecord {
  */
 export function marginExit(reason: string | null | undefined): string {
   if (reason === 'user') return 'signal';
-  if (reason === 'stop_loss') return 'stop loss';
+  if (reason === 'stop_loss') return STOP_LOSS_EXIT;
   if (reason === 'take_profit') return 'take profit';
   return reason ? String(reason) : 'closed';
 }

@@ -26,7 +26,9 @@ export interface ClosedTrade {
   symbol: string;
   /** Realised PnL of the round trip, fees included; below zero is a losing trade. */
   pnl: Decimal;
-  /** Why it closed: `stop_loss` (or `stoploss`) counts for the stoploss guard. */
+  /** The closing fill's tag: a strategy's own `stop_loss` (`stoploss`, `stop-loss`, `stopLoss`) counts for the stoploss guard. */
   reason?: string;
+  /** The exit its trade record names (portfolio/trade-book.ts): `stop loss` (a bracket's stop leg) counts for the stoploss guard. */
+  exit?: string;
   ts: number;
 }
