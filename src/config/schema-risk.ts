@@ -41,7 +41,7 @@ function limitsShape(withDefaults: boolean) {
     'Largest slippage of a market order from the reference price, in %; also bounds the price of a marginClose without a price (at most 4 %)',
   );
   return {
-    maxPriceDeviationPct: pct('Largest distance of a limit price from the last price, in %').optional(),
+    maxPriceDeviationPct: pct("Largest distance of a limit price from the book's mid (a stop-limit's from its stop price), in %").optional(),
     maxSlippagePct: withDefaults ? slippage.default(2) : slippage.optional(),
     maxOpenOrders: positiveInt('Most open orders in total').optional(),
     maxOpenOrdersPerMarket: positiveInt('Most open orders per market').optional(),

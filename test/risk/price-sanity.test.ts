@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { d } from '../../src/core/decimal.js';
+import type { Intent } from '../../src/core/intents.js';
 import { FakeBook, World, limit, market } from './fixtures.js';
 
 function world() {
@@ -25,6 +26,40 @@ describe('price sanity: limit price against the mid', () => {
     expect(e.check(limit('BUY', '0.001', '60300', 'tight')).ok).toBe(true);
     expect(e.check(limit('BUY', '0.001', '60300.01', 'tight'))).toMatchObject({ ok: false, rule: 'priceSanity' });
     expect(e.check(limit('BUY', '0.001', '60600.01', 'loose'))).toMatchObject({ ok: false, rule: 'priceSanity' });
+  });
+});
+
+describe('price sanity: a stop-limit order', () => {
+  const stopLimit = (side: 'BUY' | 'SELL', stop: string, price: string): Intent => ({
+    kind: 'order',
+    strategy: 's1',
+    symbol: 'BTCUSDT',
+    side,
+    type: 'STOP_LIMIT',
+    size: { kind: 'base', quantity: d('0.001') },
+    stopPrice: d(stop),
+    price: d(price),
+  });
+
+  it('its limit price is judged against its stop price, where the market is when it triggers', () => {
+    // Audit: a stop-limit BUY, stop 1 % above the market, limit 50 % above it, passed a 5 % limit.
+    const e = world().engine({ limits: { maxPriceDeviationPct: 5 } });
+    const far = e.check(stopLimit('BUY', '60600', '90000'));
+    expect(far).toMatchObject({ ok: false, rule: 'priceSanity' });
+    expect(!far.ok && far.reason).toBe(
+      'limit price 90000 of a STOP_LIMIT BUY is 48.5149% from its stop price 60600 (where the market is when it triggers), more than the 5% allowed',
+    );
+    // Exactly 5 % from the stop passes, a tick more does not; a sell's limit below its stop the same.
+    expect(e.check(stopLimit('BUY', '60600', '63630')).ok).toBe(true);
+    expect(e.check(stopLimit('BUY', '60600', '63630.01'))).toMatchObject({ ok: false, rule: 'priceSanity' });
+    expect(e.check(stopLimit('SELL', '50000', '47500')).ok).toBe(true);
+    expect(e.check(stopLimit('SELL', '50000', '47499.99'))).toMatchObject({ ok: false, rule: 'priceSanity' });
+  });
+
+  it('a stop far from the market is a stop loss, not a bad price: not denied for its distance', () => {
+    // A stop 20 % under the mid (the limit 1 % under the stop) passes a 5 % limit.
+    const e = world().engine({ limits: { maxPriceDeviationPct: 5 } });
+    expect(e.check(stopLimit('SELL', '48000', '47520')).ok).toBe(true);
   });
 });
 

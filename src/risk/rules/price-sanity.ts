@@ -3,7 +3,10 @@
  * - Any order, instant order or margin open on a book flagged unhealthy (stale, crossed, stream
  *   down...) is denied, with the book's reasons.
  * - A LIMIT price (and a margin open price) further from the mid than `maxPriceDeviationPct` is
- *   denied; exactly at the limit passes.
+ *   denied; exactly at the limit passes. A STOP_LIMIT's limit price is judged against its stop price
+ *   (the market is there when it triggers: a buy limit 50 % above its stop is that far from the
+ *   market then); its stop price is not judged by its distance from the mid (a stop loss well under
+ *   the market is what stops are for).
  * - A MARKET order is walked through the local book: denied when the book cannot fill it, or when the
  *   worst level it would reach is further than `maxSlippagePct` (default 2, like the exchange, which
  *   cancels a market order that would move the price more than 2 %) from the best price.
@@ -37,6 +40,14 @@ export class PriceSanityRule implements RiskRule {
       if (dgt(diff, mid.mul(pctFactor(dev)))) {
         const pct = diff.div(mid).mul(HUNDRED);
         return `price ${s.price.toFixed()} is ${pct.toDecimalPlaces(4).toFixed()}% from the mid ${mid.toFixed()} of ${symbol}, more than the ${dev}% allowed`;
+      }
+    }
+    if (dev !== undefined && type === 'STOP_LIMIT' && it.kind === 'order' && it.stopPrice && s.price) {
+      const stop = it.stopPrice;
+      const diff = s.price.minus(stop).abs();
+      if (dgt(diff, stop.mul(pctFactor(dev)))) {
+        const pct = diff.div(stop).mul(HUNDRED);
+        return `limit price ${s.price.toFixed()} of a STOP_LIMIT ${it.side} is ${pct.toDecimalPlaces(4).toFixed()}% from its stop price ${stop.toFixed()} (where the market is when it triggers), more than the ${dev}% allowed`;
       }
     }
     if (type === 'MARKET' && it.kind === 'order') {
