@@ -56,9 +56,13 @@ export class BacktestVenue implements Venue {
     this.prepare(order.symbol);
     const snap = await this.arrive(order.symbol, () => this.deps.inner.createOrder(order));
     if (snap.type === 'MARKET' && snap.status === 'CANCELED' && snap.executedQty.isZero() && this.deps.onMarketCancelled) {
-      this.deps.onMarketCancelled(snap.clientOrderId, this.deps.fill.marketCancelReason(order.symbol, this.deps.index(order.symbol), order.quantity));
+      this.deps.onMarketCancelled(snap.clientOrderId, this.marketCancelReason(order));
     }
     return snap;
+  }
+  /** The fill model's reason (the volume cap, the 2 % bound) for the market order it cancelled unfilled. */
+  marketCancelReason(order: { symbol: string; quantity: Decimal }): string {
+    return this.deps.fill.marketCancelReason(order.symbol, this.deps.index(order.symbol), order.quantity);
   }
   getOrder(clientOrderId: string): Promise<SpotOrder> {
     return this.deps.inner.getOrder(clientOrderId);

@@ -105,3 +105,6 @@ export interface SubmitMeta {
   account?: string;
   reservationId?: string;
 }
+
+/** What a lookup of an order on the exchange found. */
+export type LookupResult = 'found' | 'absent' | 'unknown';

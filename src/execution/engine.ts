@@ -20,9 +20,10 @@ import type { SpotOrder } from '../core/types/order.js';
 import type { OrderState } from '../core/views.js';
 import { ChurnMap } from '../core/churn-map.js';
 import { DEFAULT_EXECUTION_OPTIONS, type ExecutionDeps, type ExecutionEvents, type ExecutionOptions, type SubmitMeta } from './engine-ports.js';
+import type { LookupResult } from './engine-ports.js';
 import { FinalOrders } from './final-orders.js';
 import { applySnapshot, applyTradeDetail, isFinal, toView, type SnapshotResult, type TrackedOrder, type TradeDetail } from './tracked-order.js';
-import type { Venue } from './venue.js';
+import { exchangeCancelReason, type Venue } from './venue.js';
 import { MAIN_ACCOUNT } from '../core/account.js';
 import { receivedAsset } from '../core/instrument.js';
 
@@ -30,8 +31,6 @@ export type { ExecutionDeps, ExecutionEvents, ExecutionJournal, ExecutionOptions
 
 /** One-shot timers (the private stream's reconnect waits). */
 export type { Timeouts as Timers } from '../core/timers.js';
-
-type LookupResult = 'found' | 'absent' | 'unknown';
 
 /** Decimals are immutable: one zero serves every new order's totals. */
 const ZERO = new Decimal(0);
@@ -236,9 +235,11 @@ export class ExecutionEngine extends EventEmitter<ExecutionEvents> {
       if (journal && !journal.recordFill(f, `${f.clientOrderId}:${o.filled.toFixed()}`)) continue;
       this.emit('fill', f);
     }
+    const reason = exchangeCancelReason(o, r.previous, this.cancelRequested.has(o.clientOrderId), this.deps);
+    const why = reason ? { reason } : {};
     this.deps.journal?.upsertOrder(o);
-    if (r.previous !== o.state) this.deps.journal?.orderEvent(o.clientOrderId, o.state, { filled: o.filled.toFixed(), ...(source ? { source } : {}) });
-    this.emit('order', { order: toView(o), previous: r.previous });
+    if (r.previous !== o.state) this.deps.journal?.orderEvent(o.clientOrderId, o.state, { filled: o.filled.toFixed(), ...(source ? { source } : {}), ...why });
+    this.emit('order', { order: toView(o), previous: r.previous, ...why });
     if (isFinal(o.state)) this.onFinal(o);
   }
 
@@ -302,9 +303,8 @@ export class ExecutionEngine extends EventEmitter<ExecutionEvents> {
 
   liveOrders(filter?: { strategy?: string; symbol?: string }): TrackedOrder[] {
     const out: TrackedOrder[] = [];
-    for (const o of this.live.values()) {
+    for (const o of this.live.values())
       if ((!filter?.strategy || o.strategy === filter.strategy) && (!filter?.symbol || o.symbol === filter.symbol)) out.push(o);
-    }
     return out;
   }
 

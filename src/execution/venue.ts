@@ -5,7 +5,8 @@
  * src/core/errors.ts, so the executor reacts the same way to a rejection from either.
  */
 import type { Decimal } from '../core/decimal.js';
-import type { TradeDetail } from './tracked-order.js';
+import type { TrackedOrder, TradeDetail } from './tracked-order.js';
+import type { OrderState } from '../core/views.js';
 import type {
   Balances,
   InstantOrder,
@@ -46,4 +47,28 @@ export interface Venue {
    * the next snapshot. Live venues leave it out (the private stream's trade details do the same).
    */
   onFill?(listener: (clientOrderId: string, fill: TradeDetail) => void): () => void;
+  /**
+   * Why the exchange cancelled a market order unfilled, when its answer says nothing (a backtest's
+   * exchange knows: the volume cap, the 2 % bound). Without it the engine states the exchange's rule
+   * (EXCHANGE_MARKET_CANCEL).
+   */
+  marketCancelReason?(order: { symbol: string; quantity: Decimal }): string | undefined;
+}
+
+/**
+ * The exchange cancels a market order that would move the price more than 2 % from the last trade,
+ * or that is larger than the book, and says no more (../shared/EXCHANGE-NOTES.md): the reason an
+ * unfilled market order the strategy did not cancel reaches it with.
+ */
+export const EXCHANGE_MARKET_CANCEL =
+  'cancelled by the exchange unfilled (it cancels a market order that would move the price more than 2 % from the last trade, or that is larger than the book)';
+
+/**
+ * Why the exchange cancelled `o`, a market order that has just (from `previous`) ended cancelled and
+ * unfilled without its strategy asking (`asked`), whose answer gave no reason: the venue's, else the exchange's rule; kept
+ * on the order (journal, API). Undefined for any other order.
+ */
+export function exchangeCancelReason(o: TrackedOrder, previous: OrderState, asked: boolean, venues: { venueFor(account: string): Venue }): string | undefined {
+  if (o.state !== 'cancelled' || previous === 'cancelled' || o.type !== 'MARKET' || !o.filled.isZero() || asked) return undefined;
+  return (o.reason ??= venues.venueFor(o.account).marketCancelReason?.(o) ?? EXCHANGE_MARKET_CANCEL);
 }

@@ -7,7 +7,7 @@ import type { SpotOrderIntent } from '../../src/core/intents.js';
 import type { NewSpotOrder, SpotOrder } from '../../src/core/types/order.js';
 import { ClientIdGenerator, isValidClientId } from '../../src/execution/client-id.js';
 import { ExecutionEngine } from '../../src/execution/engine.js';
-import type { Venue } from '../../src/execution/venue.js';
+import { EXCHANGE_MARKET_CANCEL, type Venue } from '../../src/execution/venue.js';
 import type { FillEvent } from '../../src/strategy/views.js';
 import { testInstrument } from '../support/instruments.js';
 
@@ -172,6 +172,25 @@ describe('ExecutionEngine', () => {
     expect(o.state).toBe('rejected');
     expect(updates).toEqual(['rejected:Insufficient USDT balance']);
     expect(released).toEqual(['r9']);
+  });
+
+  it("a market order the exchange cancelled unfilled reaches the strategy with the exchange's rule as its reason", async () => {
+    const { venue, engine } = setup();
+    const updates: string[] = [];
+    engine.on('order', (u) => updates.push(`${u.order.state}:${u.reason ?? ''}`));
+    const o = await engine.submitOrder({ ...buy(), type: 'MARKET', price: undefined });
+    const snap = venue.book.get(o.clientOrderId)!;
+    snap.active = false;
+    snap.status = 'CANCELED';
+    engine.onSnapshot(await venue.getOrder(o.clientOrderId));
+    expect(o.state).toBe('cancelled');
+    expect(o.reason).toBe(EXCHANGE_MARKET_CANCEL);
+    expect(updates.at(-1)).toBe(`cancelled:${EXCHANGE_MARKET_CANCEL}`);
+    // A limit order the strategy cancels carries no such reason.
+    const l = await engine.submitOrder(buy());
+    await engine.cancel(l.clientOrderId);
+    expect(l.state).toBe('cancelled');
+    expect(updates.at(-1)).toBe('cancelled:');
   });
 
   it('books each fill once, however often the same snapshot is seen', async () => {
