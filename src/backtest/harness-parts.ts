@@ -90,7 +90,7 @@ export function candleFillFor(
     account: BACKTEST_ACCOUNT,
     clock,
     margin: desks.margin,
-    options: { slippage: bt.slippagePct / 100, fillOnTouch: bt.fillOnTouch, ...(bt.volumeCapPct !== undefined ? { volumeCap: bt.volumeCapPct / 100 } : {}) },
+    options: { slippage: bt.slippagePct / 100, fillOnTouch: bt.fillOnTouch, ...(bt.volumeCapPct !== undefined ? { volumeCapPct: bt.volumeCapPct } : {}) },
     extraTriggers: (symbol) => late.kernel?.brackets.triggers(symbol) ?? [],
     exposure: (symbol) => {
       const kernel = late.kernel!;
