@@ -175,6 +175,25 @@ describe('candle fill model', () => {
     expect(log.fills.every((f) => f.quantity.gt(0) && f.quantity.decimalPlaces() <= 6)).toBe(true);
   });
 
+  // The entry's own fill (the next open plus slippage, 100.1) is not a price the market traded: it
+  // must not reach the take profit (100.05) of the bracket it opens; a later candle that trades
+  // through 100.05 does, and the exit fills at that print less slippage.
+  it("a bracket's take profit sees the candle path's prints, never the account's own fill", async () => {
+    const log = newLog();
+    const quiet: Ohlcv = [100, 100.04, 99.9, 100, 50];
+    const rows: Ohlcv[] = [flat, quiet, quiet, [100, 100.2, 99.9, 100.1, 50], flat];
+    const r = await run(rows, '  slippagePct: 0.1', {
+      log,
+      at: { 0: () => market('BUY', 'BTCUSDT', qty('0.2'), { brackets: { stopLoss: 95, takeProfit: '100.05' } }) },
+    });
+    expect(log.denials).toEqual([]);
+    expect(log.fills.map((f) => `${f.side} ${f.price.toFixed()} ${Math.floor((f.timestamp / 1000 - T0) / 60)}`)).toEqual([
+      'BUY 100.1 1', // 100 × 1.001
+      'SELL 99.94 3', // 100.05 × 0.999 = 99.94995, rounded down to the tick, inside candle 3
+    ]);
+    expect(r.result.trades.map((t) => t.exit)).toEqual(['take profit']);
+  });
+
   it('after a gap through the liquidation price, fees paid count only what the position could pay', async () => {
     // Long 3x on 1,000 collateral at 100: opening fee 6 (0.2 % of the 3,000 bought). The price gaps to
     // 40, far past the liquidation price: the position's equity is negative, the payout is clamped at
