@@ -14,7 +14,8 @@
  *    its stop fills at stop ± slippage. A print fills resting limits it trades through at their own
  *    price (`fillOnTouch`: also those it touches, at the extremes).
  *  - An optional volume cap limits what the account's orders may fill per candle to a share of the
- *    candle's volume (partial fills; the rest keeps resting).
+ *    candle's volume (partial fills; the rest keeps resting). That budget is exact (Decimal), rounded
+ *    down to the market's quantity step, so every fill is a whole number of steps.
  */
 import { Decimal, toDecimal, dgt, dgte, dlt, dlte } from '../core/decimal.js';
 import type { Clock, ManualClock } from '../core/clock.js';
@@ -27,8 +28,8 @@ interface FillModelOptions {
   /** Fraction (0.0005 = 0.05 %) added to buys and taken off sells at the next open and at stops. */
   slippage: number;
   fillOnTouch: boolean;
-  /** Fraction of a candle's volume the account may fill in it; undefined: no cap. */
-  volumeCap?: number;
+  /** Share of a candle's volume the account may fill in it, in % (`backtest.volumeCapPct`); undefined: no cap. */
+  volumeCapPct?: number;
 }
 
 export interface FillModelDeps {
@@ -69,19 +70,24 @@ export class PlacementClock implements Clock {
 }
 
 const BIG = new Decimal('1e15');
-const toQty = (x: number) => toDecimal(Number(Math.max(0, x).toPrecision(12)), 'volume cap');
+const ZERO = new Decimal(0);
 
 export class CandleFill {
   private readonly series = new Map<string, Series>();
   private readonly tickOf = new Map<string, number>();
   /** Per market: one tick and a tenth of a tick as Decimals (made once, not per book move). */
   private readonly stepOf = new Map<string, { step: Decimal; eps: Decimal }>();
+  /** Per market: the decimals of its quantity step (a volume cap budget is rounded down to them). */
+  private readonly qtyDecimals = new Map<string, number>();
+  /** volumeCapPct / 100, exact; undefined: no cap. */
+  private readonly capShare: Decimal | undefined;
   /** 1 + slippage and 1 − slippage as Decimals (the same values `price.mul(1 ± slip)` would make). */
   private readonly up: Decimal;
   private readonly down: Decimal;
   /** symbol -> index of the candle the book was last prepared for. */
   private readonly prepared = new Map<string, string>();
-  private filledNow = 0;
+  /** What the account filled in the market being played since the current print began (with a volume cap). */
+  private filledNow = ZERO;
   /** Candle prices as Decimals, the last few hundred kept: the same prices recur (a close is usually the next open). */
   private readonly decimals = new ChurnMap<number, Decimal>();
   private readonly trackSymbol = { symbol: '' };
@@ -95,9 +101,13 @@ export class CandleFill {
   constructor(private readonly deps: FillModelDeps) {
     this.up = new Decimal(1 + deps.options.slippage);
     this.down = new Decimal(1 - deps.options.slippage);
-    deps.sim.on('fill', (f) => {
-      if (f.accountId === deps.account && f.symbol === this.trackSymbol.symbol) this.filledNow += f.quantity.toNumber();
-    });
+    const pct = deps.options.volumeCapPct;
+    this.capShare = pct === undefined ? undefined : toDecimal(pct, 'volumeCapPct').div(100);
+    if (this.capShare) {
+      deps.sim.on('fill', (f) => {
+        if (f.accountId === deps.account && f.symbol === this.trackSymbol.symbol) this.filledNow = this.filledNow.plus(f.quantity);
+      });
+    }
   }
 
   /** `x` as a Decimal (toDecimal's value), made once while it is among the recent prices. */
@@ -116,6 +126,7 @@ export class CandleFill {
     const m = this.deps.sim.market(s.symbol);
     if (!m) throw new Error(`market ${s.symbol} is not known to the simulated exchange`);
     this.tickOf.set(s.symbol, m.tickSize);
+    this.qtyDecimals.set(s.symbol, m.stepSize);
     this.stepOf.set(s.symbol, { step: new Decimal(10).pow(-m.tickSize), eps: new Decimal(10).pow(-(m.tickSize + 1)) });
   }
 
@@ -146,11 +157,14 @@ export class CandleFill {
     return out;
   }
 
+  /**
+   * What the account may fill in candle `index`: its volume × volumeCapPct / 100, exact, rounded down
+   * to the market's quantity step (BIG without a cap).
+   */
   private cap(symbol: string, index: number): Decimal {
-    const c = this.deps.options.volumeCap;
-    if (c === undefined) return BIG;
-    const v = this.series.get(symbol)!.volume[index]! * c;
-    return toDecimal(Number(v.toPrecision(12)), 'volume cap');
+    if (!this.capShare) return BIG;
+    const v = toDecimal(this.series.get(symbol)!.volume[index]!, `${symbol} volume`);
+    return v.mul(this.capShare).toDecimalPlaces(this.qtyDecimals.get(symbol)!, Decimal.ROUND_DOWN);
   }
 
   /**
@@ -206,10 +220,10 @@ export class CandleFill {
   marketCancelReason(symbol: string, index: number, quantity: Decimal): string {
     const s = this.series.get(symbol)!;
     if (index + 1 >= s.length) return 'no next candle to fill the market order against';
-    const c = this.deps.options.volumeCap;
+    const c = this.deps.options.volumeCapPct;
     const cap = this.cap(symbol, index + 1);
     if (c !== undefined && dlt(cap, quantity)) {
-      return `market order of ${quantity.toFixed()} is larger than the volume cap of the next candle (${c * 100} % of its volume ${s.volume[index + 1]} = ${cap.toFixed()})`;
+      return `market order of ${quantity.toFixed()} is larger than the volume cap of the next candle (${c} % of its volume ${s.volume[index + 1]} = ${cap.toFixed()})`;
     }
     return 'the market order could not be filled whole at the next open';
   }
@@ -273,22 +287,23 @@ export class CandleFill {
     const lowIdx = pts.indexOf(s.low[index]!);
     const highIdx = pts.indexOf(s.high[index]!);
     const eps = this.stepOf.get(symbol)!.eps;
-    let budget = this.deps.options.volumeCap === undefined ? Infinity : s.volume[index]! * this.deps.options.volumeCap;
+    // With a volume cap: what is left of this candle's share, whole quantity steps (fills are too).
+    let budget = this.capShare ? this.cap(symbol, index) : undefined;
     this.trackSymbol.symbol = symbol;
     for (let k = 0; k < pts.length; k++) {
       const t = startMs + Math.floor((spanMs * k) / Math.max(1, pts.length - 1));
       if (t > clock.now()) clock.set(t);
       const p = this.dec(pts[k]!, symbol, 'price');
       const up = k > 0 && pts[k]! > pts[k - 1]!;
-      this.filledNow = 0;
-      this.setBook(symbol, p, budget === Infinity ? BIG : toQty(budget), this.resting(symbol));
+      this.filledNow = ZERO;
+      const q = budget ?? BIG;
+      this.setBook(symbol, p, q, this.resting(symbol));
       let printed = p;
       if (this.deps.options.fillOnTouch && k === lowIdx) printed = p.minus(eps);
       else if (this.deps.options.fillOnTouch && k === highIdx) printed = p.plus(eps);
-      const q = budget === Infinity ? BIG : toQty(budget);
       sim.recordTrade({ symbol, price: printed, quantity: q, isBuyOrder: up, timestamp: clock.now() });
       this.prints++;
-      if (budget !== Infinity) budget = Math.max(0, budget - this.filledNow);
+      if (budget) budget = dgt(budget, this.filledNow) ? budget.minus(this.filledNow) : ZERO;
     }
     this.trackSymbol.symbol = '';
   }

@@ -90,7 +90,7 @@ export function candleFillFor(
     account: BACKTEST_ACCOUNT,
     clock,
     margin: desks.margin,
-    options: { slippage: bt.slippagePct / 100, fillOnTouch: bt.fillOnTouch, ...(bt.volumeCapPct !== undefined ? { volumeCap: bt.volumeCapPct / 100 } : {}) },
+    options: { slippage: bt.slippagePct / 100, fillOnTouch: bt.fillOnTouch, ...(bt.volumeCapPct !== undefined ? { volumeCapPct: bt.volumeCapPct } : {}) },
     extraTriggers: (symbol) => late.kernel?.brackets.triggers(symbol) ?? [],
     exposure: (symbol) => {
       const kernel = late.kernel!;
@@ -178,8 +178,13 @@ export function recordRun(kernel: TradingKernel, sim: SimulatedExchange, b: RunB
   }
   // Brackets (the kernel's, execution/brackets.ts): their take profits are played into the candle
   // path; the prints the exchange makes there are the markets' last prices (with the closes the walk
-  // writes into the kernel's candle slots).
-  sim.on('trade', (t) => kernel.onPrint(t.symbol, t.price, t.timestamp));
+  // writes into the kernel's candle slots). The account's own fills (an entry at the open plus
+  // slippage, a stop at its price less slippage) move the last price, as they do on the exchange,
+  // but are not prices the market traded: a take profit watched by the bot never fires on them.
+  sim.on('trade', (t) => {
+    if (t.fromOrder) kernel.prices.onTrade(t.symbol, t.price, t.timestamp);
+    else kernel.onPrint(t.symbol, t.price, t.timestamp);
+  });
   engine.on('fill', () => changes.balancesMoved());
   sim.on('fill', (f) => {
     if (f.accountId === BACKTEST_ACCOUNT) changes.balancesMoved();

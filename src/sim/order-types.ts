@@ -79,6 +79,12 @@ export interface SimTrade {
   /** True when the taker bought. */
   isBuyOrder: boolean;
   timestamp: number;
+  /**
+   * Set by the exchange on the trades it publishes: true when the trade is the fill of an order
+   * placed on it (a taker, or a resting order a market trade printed through), false for a market
+   * trade fed in with `recordTrade`. Ignored on input.
+   */
+  fromOrder?: boolean;
 }
 
 export interface LevelInput {

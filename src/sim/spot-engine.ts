@@ -229,7 +229,7 @@ export class SpotEngine {
         if (!ex.maker.active) side.removeOrder(ex.maker);
       } else if (ex.level) ex.level.quantity = ex.level.quantity.minus(ex.quantity);
       this.fillOrder(m, taker, ex.price, ex.quantity, false, now);
-      this.print(m.symbol, ex.price, ex.quantity, taker.side === 'BUY', now);
+      this.print(m.symbol, ex.price, ex.quantity, taker.side === 'BUY', now, true);
     }
     side.compact();
     this.deps.sink.depth(m.symbol, opposite);
@@ -241,9 +241,10 @@ export class SpotEngine {
     this.deps.sink.order(o);
   }
 
-  private print(symbol: string, price: Decimal, quantity: Decimal, isBuyOrder: boolean, timestamp: number): void {
+  /** A trade on this exchange: `fromOrder` when it is the fill of an order placed here, not a market trade fed in. */
+  private print(symbol: string, price: Decimal, quantity: Decimal, isBuyOrder: boolean, timestamp: number, fromOrder: boolean): void {
     this.last.set(symbol, price);
-    this.deps.sink.trade({ symbol, price, quantity, isBuyOrder, timestamp });
+    this.deps.sink.trade({ symbol, price, quantity, isBuyOrder, timestamp, fromOrder });
   }
 
   cancel(accountId: string, clientOrderId: string): SimOrder {
@@ -282,7 +283,7 @@ export class SpotEngine {
           const now = this.deps.clock.now();
           ex.level!.quantity = ex.level!.quantity.minus(ex.quantity);
           this.fillOrder(m, o, o.price, ex.quantity, true, now);
-          this.print(symbol, o.price, ex.quantity, side === 'ask', now);
+          this.print(symbol, o.price, ex.quantity, side === 'ask', now, true);
           crossed = true;
         }
         if (!o.active) restingSide.removeOrder(o);
@@ -305,14 +306,14 @@ export class SpotEngine {
           if (budget.lte(0) || !side.better(o.price, t.price)) break;
           const q = dmin(budget, remaining(o));
           this.fillOrder(m, o, o.price, q, true, t.timestamp);
-          this.print(t.symbol, o.price, q, side.side === 'ask', t.timestamp);
+          this.print(t.symbol, o.price, q, side.side === 'ask', t.timestamp, true);
           budget = budget.minus(q);
           if (!o.active) side.removeOrder(o);
         }
         if (dlt(budget, t.quantity)) this.deps.sink.depth(t.symbol, side.side);
       }
     }
-    this.print(t.symbol, t.price, t.quantity, t.isBuyOrder, t.timestamp);
+    this.print(t.symbol, t.price, t.quantity, t.isBuyOrder, t.timestamp, false);
     this.settle(t.symbol);
   }
 

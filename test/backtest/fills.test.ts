@@ -150,6 +150,50 @@ describe('candle fill model', () => {
     expect(r.result.orders[0]!.state).toBe('filled');
   });
 
+  // 319.403 × 0.0001 is 0.031940300000000005 as a float: a float budget less what filled left
+  // 7e-18, filled at the candle's second print through the limit (a phantom fill), and the fills
+  // were off the market's 0.000001 quantity step. The budget is exact, rounded down to the step.
+  it('volume cap fills are whole quantity steps that add up to the order, never a zero fill', async () => {
+    const log = newLog();
+    // Down candles played high first: 100, 98 (through the 99 limit), 98.5 (through it again).
+    const rows: Ohlcv[] = [flat, [100, 100, 98, 98.5, 319.403], [100, 100, 98, 98.5, 631.746], [100, 100, 98, 98.5, 1495.363]];
+    const r = await run(rows, '  volumeCapPct: 0.01', { log, at: { 0: () => limit('BUY', 'BTCUSDT', qty('0.2'), 99) } });
+    expect(log.denials).toEqual([]);
+    // 0.0319403 -> 0.031940; 0.0631746 -> 0.063174; then the 0.104886 left (under 0.149536).
+    expect(log.fills.map((f) => f.quantity.toFixed())).toEqual(['0.03194', '0.063174', '0.104886']);
+    const last = log.orders[log.orders.length - 1]!.order;
+    expect([last.state, last.filled.toFixed()]).toEqual(['filled', '0.2']);
+    expect(r.result.orders[0]!.filled).toBe('0.2');
+  });
+
+  it('a limit marketable at the next open takes at most the volume cap there, rounded down to the step', async () => {
+    const log = newLog();
+    // The book at the open holds 631.746 × 0.0001 = 0.0631746 -> 0.063174 BTC at 100.
+    const rows: Ohlcv[] = [flat, [100, 100, 100, 100, 631.746]];
+    await run(rows, '  volumeCapPct: 0.01', { log, at: { 0: () => limit('BUY', 'BTCUSDT', qty('0.1'), 100) } });
+    expect(log.fills[0]!.quantity.toFixed()).toBe('0.063174');
+    expect(log.fills.every((f) => f.quantity.gt(0) && f.quantity.decimalPlaces() <= 6)).toBe(true);
+  });
+
+  // The entry's own fill (the next open plus slippage, 100.1) is not a price the market traded: it
+  // must not reach the take profit (100.05) of the bracket it opens; a later candle that trades
+  // through 100.05 does, and the exit fills at that print less slippage.
+  it("a bracket's take profit sees the candle path's prints, never the account's own fill", async () => {
+    const log = newLog();
+    const quiet: Ohlcv = [100, 100.04, 99.9, 100, 50];
+    const rows: Ohlcv[] = [flat, quiet, quiet, [100, 100.2, 99.9, 100.1, 50], flat];
+    const r = await run(rows, '  slippagePct: 0.1', {
+      log,
+      at: { 0: () => market('BUY', 'BTCUSDT', qty('0.2'), { brackets: { stopLoss: 95, takeProfit: '100.05' } }) },
+    });
+    expect(log.denials).toEqual([]);
+    expect(log.fills.map((f) => `${f.side} ${f.price.toFixed()} ${Math.floor((f.timestamp / 1000 - T0) / 60)}`)).toEqual([
+      'BUY 100.1 1', // 100 × 1.001
+      'SELL 99.94 3', // 100.05 × 0.999 = 99.94995, rounded down to the tick, inside candle 3
+    ]);
+    expect(r.result.trades.map((t) => t.exit)).toEqual(['take profit']);
+  });
+
   it('after a gap through the liquidation price, fees paid count only what the position could pay', async () => {
     // Long 3x on 1,000 collateral at 100: opening fee 6 (0.2 % of the 3,000 bought). The price gaps to
     // 40, far past the liquidation price: the position's equity is negative, the payout is clamped at
