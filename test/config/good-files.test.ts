@@ -191,7 +191,7 @@ backtest:
       const byPath = Object.fromEntries((e as ConfigError).issues.map((i) => [i.path, i.message]));
       expect(byPath['risk.marginMonitor.topUpAtPct']).toMatch(/8 must be less than warnAtPct \(5\)/);
       expect(byPath['backtest.markets[0].symbol']).toMatch(/"XYZUSDT" must be base \+ quote \(XYUSDT\)/);
-      expect(byPath['backtest.markets[0].takerFee']).toMatch(/0\.2 must be at most 0\.1/);
+      expect(byPath['backtest.markets[0].takerFee']).toMatch(/0\.2 must be from 0 to 0\.1/);
     }
   });
 

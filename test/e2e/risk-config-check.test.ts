@@ -5,6 +5,8 @@
  *   `orderRate.reserveForCancels must be a whole number from 0 to limit − 1 (2), got 4`: no path, no
  *   line, and 4 was a default the user never wrote. The default is now min(4, limit − 1).
  * - `{ limit: 20, reserveForCancels: 25 }` is refused by check and backtest alike, at its line.
+ * - `backtest.fees: { maker: 2, … }` was reported as `is not { maker, taker } or account`: the
+ *   message now names `maker`, the value and its range.
  */
 import { describe, expect, it, afterAll } from 'vitest';
 import { join } from 'node:path';
@@ -52,5 +54,13 @@ describe('risk and fee settings: check refuses what backtest refuses, with the p
       expect(r.code, r.all).toBe(1);
       expect(r.all).toContain(want);
     }
+  });
+
+  it('backtest.fees { maker: 2 }: check names maker, the value and the range (line 9)', async () => {
+    const file = tmp.file('fees.yaml', yaml('').replace('  balances: { USDT: 10000 }\n', '  balances: { USDT: 10000 }\n  fees: { maker: 2, taker: 0.001 }\n'));
+    const r = await run(['check', file]);
+    expect(r.code, r.all).toBe(1);
+    expect(r.all).toMatch(/backtest\.fees\.maker: 2 must be from 0 to 0\.1 \(line 9\)/);
+    expect(r.all).not.toContain('is not { maker, taker } or account');
   });
 });
