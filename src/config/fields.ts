@@ -47,7 +47,7 @@ export function money(opts: MoneyOptions = {}) {
         return z.NEVER;
       }
       if (opts.max !== undefined && dec.gt(opts.max)) {
-        ctx.addIssue({ code: 'custom', message: `must be at most ${opts.max}`, input: v });
+        ctx.addIssue({ code: 'custom', message: opts.allowZero ? `must be from 0 to ${opts.max}` : `must be more than 0 and at most ${opts.max}`, input: v });
         return z.NEVER;
       }
       return dec;

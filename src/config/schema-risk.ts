@@ -12,8 +12,25 @@ const orderRateShape = {
     .number({ error: 'is not a whole number' })
     .int({ error: 'is not a whole number' })
     .min(0, { error: 'must be 0 or more' })
-    .describe('Slots of the window kept free for cancels'),
+    .describe(
+      'Slots of the window kept free for cancels, at most limit − 1; default (risk.limits) 4, or limit − 1 when the limit is 4 or less; default per strategy 0',
+    ),
 };
+
+/** `risk.limits.orderRate.reserveForCancels` when the file does not set it (at most limit − 1). */
+const DEFAULT_RESERVE_FOR_CANCELS = 4;
+
+/** A reserve of the whole window (or more) would leave no slot for a new order: the order-rate budget refuses it, so the file is refused at its line. */
+function reserveBelowLimit(o: { limit: number; reserveForCancels?: number | undefined }, ctx: z.RefinementCtx): void {
+  if (o.reserveForCancels !== undefined && o.reserveForCancels >= o.limit) {
+    ctx.addIssue({
+      code: 'custom',
+      path: ['reserveForCancels'],
+      message: `must be less than limit (${o.limit}): at most ${o.limit - 1}`,
+      input: o.reserveForCancels,
+    });
+  }
+}
 
 const positionValue = z
   .strictObject({
@@ -24,19 +41,22 @@ const positionValue = z
   .describe('Position value caps, as maps');
 
 function limitsShape(withDefaults: boolean) {
-  const orderRate = z.strictObject(
-    withDefaults
-      ? {
-          limit: orderRateShape.limit.default(20),
-          windowMs: orderRateShape.windowMs.default(10_000),
-          reserveForCancels: orderRateShape.reserveForCancels.default(4),
-        }
-      : {
-          limit: orderRateShape.limit,
-          windowMs: orderRateShape.windowMs,
-          reserveForCancels: orderRateShape.reserveForCancels.optional(),
-        },
-  );
+  // The global default never makes a valid limit invalid: `{ limit: 3 }` keeps 2 slots for cancels, not 4.
+  const orderRate = z
+    .strictObject({
+      limit: orderRateShape.limit.default(20),
+      windowMs: orderRateShape.windowMs.default(10_000),
+      reserveForCancels: orderRateShape.reserveForCancels.optional(),
+    })
+    .superRefine(reserveBelowLimit)
+    .transform((o) => ({ ...o, reserveForCancels: o.reserveForCancels ?? Math.min(DEFAULT_RESERVE_FOR_CANCELS, o.limit - 1) }));
+  const ownOrderRate = z
+    .strictObject({
+      limit: orderRateShape.limit,
+      windowMs: orderRateShape.windowMs,
+      reserveForCancels: orderRateShape.reserveForCancels.optional(),
+    })
+    .superRefine(reserveBelowLimit);
   const slippage = pct(
     'Largest slippage of a market order from the reference price, in %; also bounds the price of a marginClose without a price (at most 4 %)',
   );
@@ -49,7 +69,7 @@ function limitsShape(withDefaults: boolean) {
     maxRiskCoef: money({ description: 'Highest margin risk coefficient (leverage) allowed' }).optional(),
     maxTotalLoan: symbolMap(money()).optional().describe('Per asset: the most margin loan outstanding'),
     minCallDistancePct: pct('Smallest distance of the price from a margin call price, in %').optional(),
-    orderRate: withDefaults ? orderRate.prefault({}) : orderRate.optional(),
+    orderRate: withDefaults ? orderRate.prefault({}) : ownOrderRate.optional(),
   };
 }
 

@@ -101,6 +101,20 @@ function defaultMessage(issue: z.core.$ZodIssue, text: string, value: unknown): 
   }
 }
 
+/**
+ * A union whose value has the shape of exactly one of its forms (an object, where the other forms
+ * are a word): that form's own issues, which name the field and its value (`backtest.fees.maker: 2
+ * must be from 0 to 0.1`), instead of the union's summary (`is not { maker, taker } or account`).
+ * A form matches the shape when none of its issues is about the value itself being of another type.
+ */
+function shapeBranch(issue: z.core.$ZodIssueInvalidUnion, value: unknown): z.core.$ZodIssue[] | undefined {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return undefined;
+  const shaped = issue.errors.filter(
+    (branch) => branch.length > 0 && !branch.some((i) => i.path.length === 0 && (i.code === 'invalid_type' || i.code === 'invalid_value')),
+  );
+  return shaped.length === 1 ? shaped[0] : undefined;
+}
+
 /** One zod issue -> one or more ConfigIssues (unknown keys give one each). */
 export function convertIssue(issue: z.core.$ZodIssue, ctx: IssueContext): ConfigIssue[] {
   const path = issue.path.filter((p): p is string | number => typeof p !== 'symbol');
@@ -117,6 +131,10 @@ export function convertIssue(issue: z.core.$ZodIssue, ctx: IssueContext): Config
     return [{ path: formatPath(path), message: `key ${JSON.stringify(key)} ${inner}` }];
   }
   const value = valueAt(ctx.data, path);
+  if (issue.code === 'invalid_union') {
+    const inner = shapeBranch(issue, value);
+    if (inner) return inner.flatMap((i) => convertIssue({ ...i, path: [...issue.path, ...i.path] } as z.core.$ZodIssue, ctx));
+  }
   const s = shown(path, value, ctx);
   const message =
     issue.message === DEFAULT_MESSAGE || issue.message === ''

@@ -40,6 +40,9 @@ const cases: [string, string, RegExp, number | undefined][] = [
   ['bad-mode.yaml', 'mode', /"papr" is not a mode \(allowed: "live", "paper", "backtest"\)/, 1],
   ['bad-server-backtest.yaml', 'server', /is for a running bot \(mizan run\); a backtest serves no API/, 6],
   ['bad-server-port.yaml', 'server.port', /70000 must be a port number from 0 to 65535/, 3],
+  ['bad-order-rate-reserve.yaml', 'risk.limits.orderRate.reserveForCancels', /25 must be less than limit \(20\): at most 19/, 4],
+  ['bad-strategy-order-rate-reserve.yaml', 'strategies[0].risk.orderRate.reserveForCancels', /5 must be less than limit \(5\): at most 4/, 7],
+  ['bad-fees-maker.yaml', 'backtest.fees.maker', /2 must be from 0 to 0\.1/, 6],
   ['bad-syntax.yaml', '', /YAML syntax/, 3], // the unclosed flow sequence is detected at the end of the file
 ];
 

@@ -119,6 +119,15 @@ describe('parseConfig details', () => {
     expect(issues[4]?.message).toMatch(/unknown key "extra" \(allowed keys: mode, exchange, simulator, strategies/);
   });
 
+  it('orderRate.reserveForCancels defaults to 4, or limit − 1 when the limit is 4 or less (a default never makes a limit invalid)', () => {
+    const rate = (yaml: string) => parseConfig(`mode: paper\n${strat}risk: { limits: { orderRate: ${yaml} } }\n`, { env: {} }).risk.limits.orderRate;
+    expect(rate('{ limit: 3 }')).toEqual({ limit: 3, windowMs: 10_000, reserveForCancels: 2 });
+    expect(rate('{ limit: 1 }')).toEqual({ limit: 1, windowMs: 10_000, reserveForCancels: 0 });
+    expect(rate('{ limit: 5 }')).toEqual({ limit: 5, windowMs: 10_000, reserveForCancels: 4 });
+    expect(rate('{ limit: 3, reserveForCancels: 0 }')).toEqual({ limit: 3, windowMs: 10_000, reserveForCancels: 0 });
+    expect(rate('{ limit: 20, reserveForCancels: 19 }')).toEqual({ limit: 20, windowMs: 10_000, reserveForCancels: 19 });
+  });
+
   it('substitutes ${ENV} anywhere and shows the reference, not the value, when the value is bad', () => {
     const c = parseConfig(`mode: paper\njournal: { file: "\${DIR}/j.sqlite" }\nlogging: { file: "$\${LITERAL}" }\n${strat}`, { env: { DIR: '/data' } });
     expect(c.journal.file).toBe('/data/j.sqlite');
@@ -182,7 +191,7 @@ backtest:
       const byPath = Object.fromEntries((e as ConfigError).issues.map((i) => [i.path, i.message]));
       expect(byPath['risk.marginMonitor.topUpAtPct']).toMatch(/8 must be less than warnAtPct \(5\)/);
       expect(byPath['backtest.markets[0].symbol']).toMatch(/"XYZUSDT" must be base \+ quote \(XYUSDT\)/);
-      expect(byPath['backtest.markets[0].takerFee']).toMatch(/0\.2 must be at most 0\.1/);
+      expect(byPath['backtest.markets[0].takerFee']).toMatch(/0\.2 must be from 0 to 0\.1/);
     }
   });
 

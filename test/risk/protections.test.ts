@@ -94,13 +94,47 @@ describe('protections: a losing sequence moves the bot to REDUCING then HALTED, 
     w.clock.set(Date.UTC(2025, 0, 6, 23, 59, 0));
     e.onEquity(w.clock.now(), d('10000'));
     e.onEquity(w.clock.now(), d('9600'));
-    w.clock.set(Date.UTC(2025, 0, 7, 0, 0, 0)); // new UTC day starts at 9500
+    w.clock.set(Date.UTC(2025, 0, 7, 0, 0, 1)); // a sample after midnight: the new UTC day starts at 9500
     e.onEquity(w.clock.now(), d('9500'));
     expect(e.state.state).toBe('active');
     e.onEquity(w.clock.now(), d('9025.01'));
     expect(e.state.state).toBe('active');
     e.onEquity(w.clock.now(), d('9025'));
     expect(e.state.state).toBe('reducing');
+  });
+});
+
+describe('protections: the daily loss at the day boundary', () => {
+  // A candle that closes at 00:00 UTC is the last of the day that ends there (a backtest samples the
+  // equity at that close; at resolution 1D it is the day's only sample): its loss counts against that
+  // day's start, as a live bot sampling every minute would have judged it before midnight.
+  it('a sample at exactly 00:00 UTC is judged against the day that ends there', () => {
+    const w = world();
+    const e = w.engine({ protections: { dailyLossLimitPct: 5 } });
+    expect(e.onEquity(Date.UTC(2025, 0, 6, 0), d('10000'))).toEqual([]);
+    const r = e.onEquity(Date.UTC(2025, 0, 7, 0), d('9500'));
+    expect(r).toHaveLength(1);
+    expect(r[0]).toContain("5% below the day's start 10000 (2025-01-06 UTC)");
+    expect(e.state.state).toBe('reducing');
+  });
+
+  it('the sample at 00:00 UTC then opens the next day with its equity', () => {
+    const w = world();
+    const e = w.engine({ protections: { dailyLossLimitPct: 5 } });
+    e.onEquity(Date.UTC(2025, 0, 6, 0), d('10000'));
+    expect(e.onEquity(Date.UTC(2025, 0, 7, 0), d('9600'))).toEqual([]); // 4 % on 2025-01-06
+    expect(e.onEquity(Date.UTC(2025, 0, 7, 12), d('9120.01'))).toEqual([]); // 2025-01-07 started at 9600, not 10000
+    const r = e.onEquity(Date.UTC(2025, 0, 7, 12), d('9120'));
+    expect(r[0]).toContain("5% below the day's start 9600 (2025-01-07 UTC)");
+  });
+
+  it('a day without any sample before its midnight is not judged (the first sample opens the day)', () => {
+    const w = world();
+    const e = w.engine({ protections: { dailyLossLimitPct: 5 } });
+    e.onEquity(Date.UTC(2025, 0, 5, 12), d('10000'));
+    // 2025-01-06 had no sample: nothing to judge the midnight against; it opens 2025-01-07.
+    expect(e.onEquity(Date.UTC(2025, 0, 7, 0), d('9000'))).toEqual([]);
+    expect(e.state.state).toBe('active');
   });
 });
 
