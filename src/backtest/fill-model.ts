@@ -15,7 +15,8 @@
  *    price (`fillOnTouch`: also those it touches, at the extremes).
  *  - An optional volume cap limits what the account's orders may fill per candle to a share of the
  *    candle's volume (partial fills; the rest keeps resting). That budget is exact (Decimal), rounded
- *    down to the market's quantity step, so every fill is a whole number of steps.
+ *    down to the market's quantity step, so every fill is a whole number of steps; what orders placed
+ *    after a close took at the next open comes off that candle's share for its path.
  */
 import { Decimal, toDecimal, dgt, dgte, dlt, dlte } from '../core/decimal.js';
 import type { Clock, ManualClock } from '../core/clock.js';
@@ -88,6 +89,8 @@ export class CandleFill {
   private readonly prepared = new Map<string, string>();
   /** What the account filled in the market being played since the current print began (with a volume cap). */
   private filledNow = ZERO;
+  /** Per market, with a volume cap: what orders placed after a close took at the next open (the candle `index`), off its path's share. */
+  private readonly atOpen = new Map<string, { index: number; qty: Decimal }>();
   /** Candle prices as Decimals, the last few hundred kept: the same prices recur (a close is usually the next open). */
   private readonly decimals = new ChurnMap<number, Decimal>();
   private readonly trackSymbol = { symbol: '' };
@@ -105,7 +108,13 @@ export class CandleFill {
     this.capShare = pct === undefined ? undefined : toDecimal(pct, 'volumeCapPct').div(100);
     if (this.capShare) {
       deps.sim.on('fill', (f) => {
-        if (f.accountId === deps.account && f.symbol === this.trackSymbol.symbol) this.filledNow = this.filledNow.plus(f.quantity);
+        if (f.accountId !== deps.account) return;
+        if (f.symbol === this.trackSymbol.symbol) this.filledNow = this.filledNow.plus(f.quantity);
+        else {
+          // A fill outside a path: an order placed after a close, filled at the next open.
+          const open = this.atOpen.get(f.symbol);
+          if (open) open.qty = open.qty.plus(f.quantity);
+        }
       });
     }
   }
@@ -194,6 +203,7 @@ export class CandleFill {
     const open = this.dec(s.open[next]!, symbol, 'open');
     this.deps.sim.setLastPrice(symbol, open);
     this.setBook(symbol, open, this.cap(symbol, next));
+    if (this.capShare && this.atOpen.get(symbol)?.index !== next) this.atOpen.set(symbol, { index: next, qty: ZERO });
   }
 
   /** The book closeAtEnd trades against: the last close ± slippage, rounded away from the trader to the tick. */
@@ -289,6 +299,9 @@ export class CandleFill {
     const eps = this.stepOf.get(symbol)!.eps;
     // With a volume cap: what is left of this candle's share, whole quantity steps (fills are too).
     let budget = this.capShare ? this.cap(symbol, index) : undefined;
+    // Less what orders placed after the previous close took at this candle's open: the share is per candle.
+    const open = this.atOpen.get(symbol);
+    if (budget && open?.index === index) budget = dgt(budget, open.qty) ? budget.minus(open.qty) : ZERO;
     this.trackSymbol.symbol = symbol;
     for (let k = 0; k < pts.length; k++) {
       const t = startMs + Math.floor((spanMs * k) / Math.max(1, pts.length - 1));

@@ -175,6 +175,18 @@ describe('candle fill model', () => {
     expect(log.fills.every((f) => f.quantity.gt(0) && f.quantity.decimalPlaces() <= 6)).toBe(true);
   });
 
+  // The cap is per candle: what an order took at the candle's open (placed after the previous close)
+  // comes off what the candle's path may still fill. Before, the path started again from the whole
+  // share, and a candle filled up to twice its cap.
+  it('a candle fills at most its volume cap, what filled at its open included', async () => {
+    const log = newLog();
+    // The book at each open holds 0.063174 BTC at 100; each path goes down through the 100 limit.
+    const c: Ohlcv = [100, 100, 98, 98.5, 631.746];
+    await run([flat, c, c, c, c], '  volumeCapPct: 0.01', { log, at: { 0: () => limit('BUY', 'BTCUSDT', qty('0.2'), 100) } });
+    const fills = log.fills.map((f) => `${Math.floor((f.timestamp / 1000 - T0) / 60)} ${f.quantity.toFixed()}`);
+    expect(fills).toEqual(['1 0.063174', '2 0.063174', '3 0.063174', '4 0.010478']);
+  });
+
   // The entry's own fill (the next open plus slippage, 100.1) is not a price the market traded: it
   // must not reach the take profit (100.05) of the bracket it opens; a later candle that trades
   // through 100.05 does, and the exit fills at that print less slippage.
