@@ -184,7 +184,7 @@ function finalize(p: ParsedConfig, baseDir: string, strategyBaseDir: string): Mi
   return {
     ...rest,
     exchange: { ...p.exchange, simulator: p.exchange.simulator ?? p.mode !== 'live' },
-    simulator: { ...p.simulator, data: abs(p.simulator.data) },
+    simulator: p.simulator.data === undefined ? p.simulator : { ...p.simulator, data: abs(p.simulator.data) },
     strategies,
     ...(backtest ? { backtest } : {}),
     journal: { file: abs(p.journal.file) },

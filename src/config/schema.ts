@@ -106,7 +106,7 @@ const exchangeSchema = z.strictObject({
 const simulatorSchema = z.strictObject({
   seed: z.number({ error: 'is not a whole number' }).int({ error: 'is not a whole number' }).default(1).describe('Random seed'),
   speed: z.number({ error: 'is not a number' }).gt(0, { error: 'must be greater than 0' }).default(1).describe('Replay speed (1 = real time)'),
-  data: filePath('Market data the simulator replays').default('backtest/data'),
+  data: filePath("Market data the simulator replays (a folder laid out as mizan's backtest/data); default: the data bundled with mizan").optional(),
   loop: bool('Start the replay again at the end').default(true),
 });
 

@@ -22,7 +22,8 @@ describe('good configuration files', () => {
       startupRetryMs: 60_000,
       orderRateLimit: { limit: 20, windowMs: 10_000 },
     });
-    expect(c.simulator).toEqual({ seed: 1, speed: 1, data: '/srv/bot/backtest/data', loop: true });
+    // No simulator.data: the simulator replays the data bundled with mizan (not a folder under the config's).
+    expect(c.simulator).toEqual({ seed: 1, speed: 1, loop: true });
     const [a, b] = c.strategies;
     expect(a).toMatchObject({ name: 'btc-sma', clientIdPrefix: 'btcsma', account: 'main', resolution: '1', resolutionSeconds: 60 });
     expect(a?.schedule).toEqual({ cron: '0 */6 * * *', timezone: 'Asia/Tehran' });
