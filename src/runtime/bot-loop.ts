@@ -12,6 +12,9 @@
 import type { Clock } from '../core/clock.js';
 import { realTimers, type Timers } from '../core/timers.js';
 import { Decimal } from '../core/decimal.js';
+import type { MarginBook } from '../kernel/margin-book.js';
+
+const ZERO = new Decimal(0);
 import type { Logger } from '../core/logger.js';
 import type { MizanConfig } from '../config/schema.js';
 import type { ExecutionEngine } from '../execution/engine.js';
@@ -57,6 +60,8 @@ export interface BotLoopDeps {
   intervals?: Partial<{ pollMs: number; syncMs: number; equityMs: number; statusEveryMs: number; refreshMs: number }>;
   /** The timers its periodic tasks run on (default: Node's, unref'd). */
   timers?: Timers;
+  /** The kernel's margin book: the margin trades of this run (realised, in the summary). */
+  margin?: Pick<MarginBook, 'totals' | 'trades'>;
 }
 
 export class BotLoop {
@@ -90,7 +95,7 @@ export class BotLoop {
       await this.readBalances(account);
       if (account === MAIN_ACCOUNT) {
         try {
-          this.d.portfolio.syncMargin(await venue.positions({ active: true }));
+          this.d.portfolio.syncMargin(await venue.positions({ active: true }), account);
         } catch (err) {
           this.d.logger.debug({ err: (err as Error).message }, 'margin positions not available');
         }
@@ -170,6 +175,8 @@ export class BotLoop {
     const rows = this.d.portfolio.pnl((s) => this.d.mark(s));
     let realized = new Decimal(0);
     let unrealized = new Decimal(0);
+    // The closed margin positions' trades are realised too (their rows: summary below).
+    for (const m of this.d.margin?.totals() ?? []) rows.push({ ...m, quantity: ZERO, avgPrice: ZERO, realized: m.pnl, unrealized: ZERO });
     for (const r of rows) {
       // Each row is in its market's quote asset: value it in the reference asset.
       const q = this.d.split(r.symbol).quote;
@@ -204,8 +211,16 @@ export class BotLoop {
 
   summary(): string {
     const rows = this.d.portfolio.pnl((s) => this.d.mark(s));
+    // A strategy's margin trades on a market count in its row (realised, fees, trades).
+    for (const m of this.d.margin?.totals() ?? []) {
+      const i = rows.findIndex((r) => r.strategy === m.strategy && r.symbol === m.symbol);
+      const r = rows[i];
+      const merged = { realized: (r?.realized ?? ZERO).plus(m.pnl), fees: (r?.fees ?? ZERO).plus(m.fees), trades: (r?.trades ?? 0) + m.trades };
+      if (r) rows[i] = { ...r, ...merged };
+      else rows.push({ strategy: m.strategy, symbol: m.symbol, quantity: ZERO, avgPrice: ZERO, unrealized: ZERO, ...merged });
+    }
     // Every strategy and market of the config, also those that never traded.
-    const zero = new Decimal(0);
+    const zero = ZERO;
     for (const s of this.d.config.strategies) {
       for (const m of s.markets) {
         if (!rows.some((r) => r.strategy === s.name && r.symbol === m))
@@ -214,6 +229,6 @@ export class BotLoop {
     }
     const order = (name: string) => this.d.config.strategies.findIndex((s) => s.name === name);
     rows.sort((a, b) => order(a.strategy) - order(b.strategy) || a.symbol.localeCompare(b.symbol));
-    return summary(this.snapshot(), rows, this.d.split);
+    return summary(this.snapshot(), rows, this.d.split, this.d.margin?.trades ?? []);
   }
 }
