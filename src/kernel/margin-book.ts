@@ -152,9 +152,20 @@ export class MarginBook {
     }
   }
 
-  /** Resolves once every read-back and cost lookup under way has ended (the stop's summary waits for it). */
-  async idle(): Promise<void> {
-    while (this.settling.size > 0) await Promise.allSettled([...this.settling.values()]);
+  /**
+   * Resolves once every read-back and cost lookup under way has ended (the stop's summary waits for
+   * it), or after `timeoutMs` (an exchange that does not answer must not hold the stop).
+   */
+  async idle(timeoutMs?: number): Promise<void> {
+    let timer: NodeJS.Timeout | undefined;
+    let late = false;
+    const deadline = timeoutMs === undefined ? undefined : new Promise<void>((r) => (timer = setTimeout(() => r(void (late = true)), timeoutMs).unref()));
+    try {
+      while (this.settling.size > 0 && !late) await Promise.race([Promise.allSettled([...this.settling.values()]), ...(deadline ? [deadline] : [])]);
+    } finally {
+      clearTimeout(timer);
+    }
+    if (late) this.d.logger.warn({ positions: [...this.settling.keys()] }, 'margin positions still being read back: not in the summary');
   }
 
   /** A followed position no longer listed active: its final fields from the exchange, then its booking. */

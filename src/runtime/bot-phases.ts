@@ -282,6 +282,9 @@ export async function recover(s: StartScope, c: Connection, a: Assembly): Promis
   return { recovery, loop, ...(privateStream ? { privateStream } : {}) };
 }
 
+/** How long the stop waits for ended margin positions to be read back before it writes the summary. */
+const MARGIN_READ_BACK_MS = 15_000;
+
 /** What the bot's stop() asks of the strategies' stop (unset: a start that failed, nothing cancelled). */
 export interface StopRequest {
   asked?: { cancelOrders: boolean; summary: string };
@@ -313,7 +316,7 @@ export async function begin(s: StartScope, c: Connection, a: Assembly, loop: Bot
       }
       await loop.syncAccount().catch(() => undefined);
       // A margin position that ended is read back and booked before the summary lists the trades.
-      await kernel.marginBook.idle();
+      await kernel.marginBook.idle(MARGIN_READ_BACK_MS);
       stopping.summary = loop.summary();
     },
   });
