@@ -97,6 +97,8 @@ export class MarginBook {
   readonly trades: MarginTrade[] = [];
   private readonly listeners: ((t: MarginTrade) => void)[] = [];
   private readonly sums = new Map<string, MarginTotal>();
+  /** The opening fee of each open position, once known (the status line values open positions less it). */
+  private readonly openFees = new Map<number, Decimal | null>();
 
   constructor(private readonly d: MarginBookDeps) {
     if (!d.restore) return;
@@ -114,6 +116,44 @@ export class MarginBook {
   /** The margin trades of this run per strategy and market: pnl and fees in the market's quote asset. */
   totals(): MarginTotal[] {
     return [...this.sums.values()];
+  }
+
+  /**
+   * The bot's open positions (`positions`: the last sync) as the equity values them, their profit,
+   * less the opening fee they paid when it is known: per strategy and market (`pnl`; `fees`: those
+   * opening fees). With the closed ones' trades this is what the margin trading made so far.
+   */
+  unrealized(positions: readonly MarginPosition[]): MarginTotal[] {
+    const out = new Map<string, MarginTotal>();
+    for (const p of positions) {
+      const strategy = this.tracked.get(p.id)?.strategy;
+      if (p.state !== 'open' || !strategy) continue;
+      const fee = this.openFees.get(p.id) ?? ZERO;
+      const key = `${strategy}\u0000${p.market}`;
+      const sum = out.get(key) ?? { strategy, symbol: p.market, pnl: ZERO, fees: ZERO, trades: 0 };
+      out.set(key, { ...sum, pnl: sum.pnl.plus(p.profit.value).minus(fee), fees: sum.fees.plus(fee), trades: sum.trades + 1 });
+    }
+    return [...out.values()];
+  }
+
+  /** An open position's opening fee: the mode's record, else its opening order's (once; unknown stays out of the value). */
+  private learnOpenFee(account: string, p: MarginPosition): void {
+    const exact = this.d.costs?.(account, p);
+    if (exact) {
+      this.openFees.set(p.id, exact.openFee);
+      return;
+    }
+    this.openFees.set(p.id, null);
+    const venue = this.d.venueFor(account);
+    if (!venue.marginOrders) return;
+    const read = venue.marginOrders.bind(venue);
+    Promise.resolve()
+      .then(() => read(p.id))
+      .then((orders) => {
+        const fee = orders.find((o) => o.positionId === p.id && o.purpose === 'open')?.fee?.value;
+        if (fee) this.openFees.set(p.id, fee);
+      })
+      .catch((err: unknown) => this.d.logger.debug({ positionId: p.id, err: err instanceof Error ? err.message : String(err) }, 'margin opening fee not read'));
   }
 
   /** Whether the position has been booked (it ended). */
@@ -142,6 +182,7 @@ export class MarginBook {
         continue;
       }
       const strategy = t?.strategy ?? this.d.owners.owner(p);
+      if (p.state === 'open' && this.d.journal && !this.openFees.has(p.id)) this.learnOpenFee(account, p);
       const look = lookOf(p);
       if (t && t.look === look && t.strategy === strategy) continue;
       this.tracked.set(p.id, { account, market: p.market, ...(strategy ? { strategy } : {}), look });
@@ -219,6 +260,7 @@ export class MarginBook {
     if (this.booked.has(p.id)) return;
     this.booked.add(p.id);
     this.tracked.delete(p.id);
+    this.openFees.delete(p.id);
     const owner = strategy ?? this.d.owners.owner(p);
     this.d.journal?.upsert(p, owner, account);
     const booker = owner ?? this.d.unowned;

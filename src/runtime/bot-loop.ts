@@ -61,7 +61,7 @@ export interface BotLoopDeps {
   /** The timers its periodic tasks run on (default: Node's, unref'd). */
   timers?: Timers;
   /** The kernel's margin book: the margin trades of this run (realised, in the summary). */
-  margin?: Pick<MarginBook, 'totals' | 'trades'>;
+  margin?: Pick<MarginBook, 'totals' | 'trades' | 'unrealized'>;
 }
 
 export class BotLoop {
@@ -175,8 +175,10 @@ export class BotLoop {
     const rows = this.d.portfolio.pnl((s) => this.d.mark(s));
     let realized = new Decimal(0);
     let unrealized = new Decimal(0);
-    // The closed margin positions' trades are realised too (their rows: summary below).
+    // The closed margin positions' trades are realised too, the open ones unrealised (as the summary's rows).
     for (const m of this.d.margin?.totals() ?? []) rows.push({ ...m, quantity: ZERO, avgPrice: ZERO, realized: m.pnl, unrealized: ZERO });
+    for (const m of this.d.margin?.unrealized(this.d.portfolio.marginPositions()) ?? [])
+      rows.push({ ...m, quantity: ZERO, avgPrice: ZERO, realized: ZERO, unrealized: m.pnl });
     for (const r of rows) {
       // Each row is in its market's quote asset: value it in the reference asset.
       const q = this.d.split(r.symbol).quote;
@@ -211,14 +213,21 @@ export class BotLoop {
 
   summary(): string {
     const rows = this.d.portfolio.pnl((s) => this.d.mark(s));
-    // A strategy's margin trades on a market count in its row (realised, fees, trades).
-    for (const m of this.d.margin?.totals() ?? []) {
+    // A strategy's margin trades on a market count in its row (realised, fees, trades), its open
+    // positions unrealised (their profit less the opening fee, which is in the fees).
+    const merge = (m: { strategy: string; symbol: string; pnl: Decimal; fees: Decimal; trades: number }, open: boolean) => {
       const i = rows.findIndex((r) => r.strategy === m.strategy && r.symbol === m.symbol);
-      const r = rows[i];
-      const merged = { realized: (r?.realized ?? ZERO).plus(m.pnl), fees: (r?.fees ?? ZERO).plus(m.fees), trades: (r?.trades ?? 0) + m.trades };
-      if (r) rows[i] = { ...r, ...merged };
-      else rows.push({ strategy: m.strategy, symbol: m.symbol, quantity: ZERO, avgPrice: ZERO, unrealized: ZERO, ...merged });
-    }
+      const r = rows[i] ?? { strategy: m.strategy, symbol: m.symbol, quantity: ZERO, avgPrice: ZERO, realized: ZERO, unrealized: ZERO, fees: ZERO, trades: 0 };
+      const merged = {
+        ...r,
+        ...(open ? { unrealized: r.unrealized.plus(m.pnl) } : { realized: r.realized.plus(m.pnl), trades: r.trades + m.trades }),
+        fees: r.fees.plus(m.fees),
+      };
+      if (i >= 0) rows[i] = merged;
+      else rows.push(merged);
+    };
+    for (const m of this.d.margin?.totals() ?? []) merge(m, false);
+    for (const m of this.d.margin?.unrealized(this.d.portfolio.marginPositions()) ?? []) merge(m, true);
     // Every strategy and market of the config, also those that never traded.
     const zero = ZERO;
     for (const s of this.d.config.strategies) {

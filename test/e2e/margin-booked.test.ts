@@ -6,8 +6,8 @@
  *  1. a strategy opens a long and closes it; Ctrl-C: the summary lists the trade with the pnl the
  *     exchange's figures give (profit − opening fee), the strategy's row counts it realised, and the
  *     equity change is that pnl (the accounting invariant: nothing else moved);
- *  2. the next run opens one and is killed (SIGKILL); the position is closed on the exchange while
- *     the bot is down;
+ *  2. the next run opens one (its status line counts it in `trades`) and is killed (SIGKILL); the
+ *     position is closed on the exchange while the bot is down;
  *  3. the run after books that one at its first sync, once, and not the first one again;
  *  `mizan journal positions` (a child process) shows both rows: strategy, state, reason.
  */
@@ -81,6 +81,12 @@ describe('mizan run: margin positions are booked when they end', () => {
         },
         { what: 'the second position open', timeout: 30_000, interval: 300, detail: () => second.out() },
       );
+      // Open, the position counts in the status line's `trades` (its profit less the opening fee it paid), not in `prices`.
+      await waitForCondition(() => /trades -0\.[3-9]\d, prices [-+]0\.0\d\)/.test(second.out()), {
+        what: 'a status line valuing the open position in trades',
+        timeout: 30_000,
+        detail: () => second.out(),
+      });
       second.proc.kill('SIGKILL');
       await second.exited;
       const closed = await rest.closeMarginPosition(p2id!, new Decimal('62000'));

@@ -82,6 +82,7 @@ function setup(
   const logger = {
     info: (_o: unknown, msg: string) => logs.push({ level: 'info', msg }),
     warn: (_o: unknown, msg: string) => logs.push({ level: 'warn', msg }),
+    debug: (_o: unknown, msg: string) => logs.push({ level: 'debug', msg }),
   } as unknown as Logger;
   const trades = new TradeBook(
     () => ({ base: 'BTC', quote: 'USDT' }),
@@ -102,6 +103,11 @@ describe('MarginBook', () => {
     expect(s.rows.get(1)).toEqual({ state: 'open', strategy: 'mt', n: 1 });
     s.book.synced([position(1, 'open', '4')], 'main'); // only the profit moved: no new row write
     expect(s.rows.get(1)!.n).toBe(1);
+    // Open, it is worth its profit less the opening fee it paid (read from its opening order).
+    await new Promise((r) => setImmediate(r));
+    expect(s.book.unrealized([position(1, 'open', '4'), position(9, 'open', '1')])).toEqual([
+      { strategy: 'mt', symbol: 'BTCUSDT', pnl: d('3.6'), fees: d('0.4'), trades: 1 },
+    ]);
 
     s.exchange.set(1, position(1, 'closed', '5'));
     s.book.synced([], 'main');
