@@ -10,8 +10,9 @@ import type { Series } from './data.js';
 import type { SimulatedExchange } from '../sim/exchange.js';
 import type { SimDesks } from '../sim/margin/wiring.js';
 import type { TradingKernel } from '../kernel/kernel.js';
-import type { TradeBook } from '../portfolio/trade-book.js';
-import type { PositionOwners } from '../risk/margin-owners.js';
+import type { MarginBook } from '../kernel/margin-book.js';
+import type { MarginPosition } from '../core/types/margin.js';
+import { MAIN_ACCOUNT } from '../core/account.js';
 import { SimVenue } from '../venues/sim-venue.js';
 import { parseMarginPosition } from '../exchange/parse/margin.js';
 import { ChurnSet } from '../core/churn-map.js';
@@ -193,30 +194,22 @@ export function recordRun(kernel: TradingKernel, sim: SimulatedExchange, b: RunB
 }
 
 /**
- * Re-reads which markets have active margin positions; a position first seen closed (or
- * liquidated) is added to the trades, its fees converted at the prices of that moment.
+ * Re-reads which markets have active margin positions, and hands the positions to the kernel's
+ * margin book (margin-book.ts): one first seen closed (or liquidated) becomes a trade then, its fees
+ * converted at the prices of that moment, with the desk's own cost record (the kernel's `margin.costs`).
  */
-export function marginRefresher(
-  desks: SimDesks,
-  listenMargin: (on: boolean) => void,
-  b: RunBookkeeping,
-  trades: TradeBook,
-  owners: PositionOwners,
-): () => void {
-  const recorded = new Set<number>();
+export function marginRefresher(desks: SimDesks, listenMargin: (on: boolean) => void, b: RunBookkeeping, book: MarginBook): () => void {
   return () => {
     const all = desks.margin.list(BACKTEST_ACCOUNT, {});
     b.marginMarkets.clear();
+    const seen: MarginPosition[] = [];
     for (const p of all) {
       b.positionMarket.set(p.id, p.market);
-      if (p.state === 'open' || p.state === 'pending') b.marginMarkets.add(p.market);
-      else if ((p.state === 'closed' || p.state === 'liquidated') && !recorded.has(p.id)) {
-        // Recorded when first seen closed: its fees are converted at the prices of that moment.
-        recorded.add(p.id);
-        const pos = parseMarginPosition(p);
-        trades.addMargin(owners.owner(pos) ?? 'unknown', pos, desks.margin.costs(BACKTEST_ACCOUNT, p.id));
-      }
+      const active = p.state === 'open' || p.state === 'pending';
+      if (active) b.marginMarkets.add(p.market);
+      if (active || !book.isBooked(p.id)) seen.push(parseMarginPosition(p));
     }
+    book.synced(seen, MAIN_ACCOUNT);
     listenMargin(b.marginMarkets.size > 0);
   };
 }

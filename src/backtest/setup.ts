@@ -24,6 +24,7 @@ import { withMarginBounds } from '../market/margin-bounds.js';
 import type { Series } from './data.js';
 import type { CandleFill } from './fill-model.js';
 import type { TradeBook } from '../portfolio/trade-book.js';
+import type { MarginCosts } from '../portfolio/trade-record.js';
 import type { RunChanges } from './run-changes.js';
 import { PlotBook } from './plots.js';
 import type { BacktestVenue } from './venue.js';
@@ -145,6 +146,8 @@ interface BacktestKernelPorts {
   minSellable(symbol: string): Decimal;
   records: boolean;
   plots: PlotBook;
+  /** What a margin position cost (the desk's record). */
+  marginCosts(id: number): MarginCosts;
 }
 
 /**
@@ -173,6 +176,8 @@ function backtestKernel(o: HarnessOptions, p: BacktestKernelPorts): TradingKerne
       retainFinal: BACKTEST_RETAINED_ORDERS,
       keepRetiredOwners: true,
       keepOwners: true,
+      // Ended margin positions are booked from the desk's list (marginRefresher) with its own cost record.
+      margin: { follow: false, unowned: 'unknown', costs: (_account, pos) => p.marginCosts(pos.id) },
       plot: (strategy, symbol, name) => p.plots.open(strategy, symbol, name),
       gate: warmupGate(p.clock, o.fromMs),
       kv: memoryKv(),
@@ -240,6 +245,7 @@ export function buildHarness(o: HarnessOptions): Harness {
     minSellable: m.minSellable,
     records,
     plots,
+    marginCosts: (id) => desks.margin.costs(BACKTEST_ACCOUNT, id),
   }));
   const { portfolio, engine, risk, core, owners } = kernel;
   // The ledger's round trips: the kernel books every fill there once (portfolio.applyFill).
@@ -264,7 +270,7 @@ export function buildHarness(o: HarnessOptions): Harness {
     changes: b.changes,
     reference: m.reference,
     split: m.split,
-    refreshMargin: marginRefresher(desks, listenMargin, b, trades, owners),
+    refreshMargin: marginRefresher(desks, listenMargin, b, kernel.marginBook),
     owners,
     rate: (asset) => kernel.valuation.rate(asset),
     instants: b.instants,

@@ -1,5 +1,5 @@
 /**
- * `mizan journal orders|fills|pnl [--strategy] [--since] [--file | --config]`: read the journal and
+ * `mizan journal orders|fills|positions|pnl [--strategy] [--since] [--file | --config]`: read the journal and
  * print tables. The journal is opened read-only, so it can be read while a bot is writing it (WAL).
  *
  * Which journal (here and for `mizan halt/resume/status`): `--file <path>`, or `--config <file>`
@@ -24,7 +24,7 @@ import type { JournalQueries } from '../store/queries.js';
 import { parseInstrumentArg } from '../store/instruments.js';
 import type { JournalPnlRow } from '../store/pnl.js';
 import { formatTs, renderTable } from '../store/table.js';
-import type { FillRow, OrderRow, QueryFilter } from '../store/types.js';
+import type { FillRow, OrderRow, PositionRow, QueryFilter } from '../store/types.js';
 
 const DEFAULT_JOURNAL_FILE = CONFIG_DEFAULT_JOURNAL;
 /** The config `npm start` runs. */
@@ -154,6 +154,34 @@ const pnlColumns = [
   { title: 'realized', get: (p: JournalPnlRow) => `${p.realized.toDecimalPlaces(p.quoteDp).toFixed()} ${p.quote}`, align: 'right' as const },
 ];
 
+/** A field of a margin position's stored JSON as text (a money object's value with its currency). */
+function field(p: PositionRow, key: string): string {
+  const v = p.position[key];
+  if (v && typeof v === 'object' && 'value' in v) {
+    const m = v as { value?: unknown; currency?: unknown };
+    return `${String(m.value)}${typeof m.currency === 'string' ? ` ${m.currency}` : ''}`;
+  }
+  return typeof v === 'string' || typeof v === 'number' ? String(v) : '-';
+}
+
+const positionColumns = [
+  { title: 'updated (UTC)', get: (p: PositionRow) => formatTs(p.updatedTs) },
+  { title: 'id', get: (p: PositionRow) => String(p.id), align: 'right' as const },
+  { title: 'strategy', get: (p: PositionRow) => p.strategy ?? '-' },
+  { title: 'market', get: (p: PositionRow) => p.market },
+  { title: 'side', get: (p: PositionRow) => field(p, 'side') },
+  { title: 'state', get: (p: PositionRow) => p.state },
+  { title: 'reason', get: (p: PositionRow) => field(p, 'closeReason') },
+  {
+    title: 'open',
+    get: (p: PositionRow) => (p.position.openFilledPrice !== undefined ? field(p, 'openFilledPrice') : field(p, 'openPrice')),
+    align: 'right' as const,
+  },
+  { title: 'close', get: (p: PositionRow) => field(p, 'closeFilledPrice'), align: 'right' as const },
+  { title: 'collateral', get: (p: PositionRow) => field(p, 'collateral'), align: 'right' as const },
+  { title: 'profit', get: (p: PositionRow) => field(p, 'profit'), align: 'right' as const },
+];
+
 function pnlTotals(rows: readonly JournalPnlRow[]): string {
   const byQuote = new Map<string, { sum: JournalPnlRow['realized']; dp: number }>();
   for (const r of rows) {
@@ -192,7 +220,7 @@ export function registerJournalCommand(program: Command, deps: JournalCommandDep
     }
   };
 
-  const journal = program.command('journal').description('read the journal: orders, fills, realised PnL');
+  const journal = program.command('journal').description('read the journal: orders, fills, margin positions, realised PnL');
   const common = (c: Command) =>
     c
       .option(...JOURNAL_FILE_OPTION)
@@ -220,6 +248,17 @@ export function registerJournalCommand(program: Command, deps: JournalCommandDep
     withJournal(opts, (j, f) => {
       const rows = j.fills(f);
       return rows.length ? renderTable(rows, fillColumns) + `${rows.length} fills\n` : 'no fills\n';
+    }),
+  );
+
+  common(
+    journal.command('positions').description('margin positions, by id: owning strategy, state, prices, collateral and profit as the exchange last gave them'),
+  ).action((opts: Opts) =>
+    withJournal(opts, (j, f) => {
+      const rows = j
+        .positions()
+        .filter((p) => (!f.strategy || p.strategy === f.strategy) && (!f.symbol || p.market === f.symbol) && (f.since === undefined || p.updatedTs >= f.since));
+      return rows.length ? renderTable(rows, positionColumns) + `${rows.length} margin positions\n` : 'no margin positions\n';
     }),
   );
 

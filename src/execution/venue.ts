@@ -11,6 +11,7 @@ import type {
   Balances,
   InstantOrder,
   MarginDryRun,
+  MarginOrder,
   MarginPosition,
   MarginPositionFilter,
   MarginRequest,
@@ -36,6 +37,10 @@ export interface Venue {
   /** Replaces a position's stop loss and take profit (`sltp`); one left out is removed. */
   setBrackets(positionId: number, brackets: { stopLoss?: Decimal; takeProfit?: Decimal }): Promise<MarginPosition>;
   positions(filter?: MarginPositionFilter): Promise<MarginPosition[]>;
+  /** One margin position, in whatever state (`GET …/positions/{id}`): a closed one's final fields. */
+  position?(positionId: number): Promise<MarginPosition>;
+  /** The orders that opened and closed a margin position (`GET /margin-trade/v1/orders?position_id=`), with their fees when the exchange gives them. */
+  marginOrders?(positionId: number): Promise<MarginOrder[]>;
   /**
    * Venues that know at once when an order changes (the in-process simulator) push updates here,
    * so the tracker need not poll. Live venues leave it out and are polled.

@@ -187,7 +187,7 @@ export class IntentExecutor {
    */
   async syncMargin(account: string): Promise<void> {
     const positions = await this.deps.venueFor(account).positions({ active: true });
-    this.deps.portfolio.syncMargin(positions);
+    this.deps.portfolio.syncMargin(positions, account);
   }
 }
 

@@ -42,6 +42,7 @@ import { roundPrice } from '../risk/rules/market-limits.js';
 import type { Bar } from '../strategy/bar.js';
 import type { BookView, FillEvent, KeyValueStore, MarketView, TradingStateName } from '../core/views.js';
 import { startMarginWatch, type MarginWatch } from './margin-watch.js';
+import { MarginBook, type MarginBookDeps } from './margin-book.js';
 import { TradingCore, type RiskPort, type StrategyInstance } from './trading-core.js';
 import { riskPort } from './risk-port.js';
 import { AssetValuation } from './valuation.js';
@@ -100,6 +101,8 @@ export interface KernelPorts {
   /** Remember the strategy of each final order dropped beyond retainFinal (see ExecutionOptions.keepRetiredOwners). */
   keepRetiredOwners?: boolean;
   keepOwners?: boolean; // keep the owners of closed margin positions (a backtest's result credits each to its strategy)
+  /** How ended margin positions are booked (margin-book.ts); `follow: false`: the mode feeds `marginBook.synced` itself (a backtest's desk). */
+  margin?: Pick<MarginBookDeps, 'journal' | 'restore' | 'costs' | 'unowned'> & { follow?: boolean };
   sleep?(ms: number): Promise<void>; // the execution engine's waits (default: real time; a book backtest: simulated)
 }
 
@@ -134,6 +137,8 @@ export class TradingKernel {
   readonly core: TradingCore;
   readonly monitor: MarginMonitor;
   readonly marginWatch: MarginWatch;
+  /** Every margin position's journal row, and its trade once it ends (margin-book.ts). */
+  readonly marginBook: MarginBook;
   /** The risk engine as the core sees it (the mode's gate, the marginClose default, closed trades to protections). */
   readonly riskPort: RiskPort;
   private readonly venues = new Map<string, Venue>();
@@ -183,6 +188,9 @@ export class TradingKernel {
       valued: (asset) => this.valuation.route(asset) !== undefined,
     });
     const portfolio = this.portfolio;
+    const mb = p.margin ?? {};
+    this.marginBook = new MarginBook({ ...mb, trades: portfolio.trades, owners: this.owners, venueFor, logger: logger.child({ component: 'margin' }) });
+    if (mb.follow ?? true) portfolio.onMarginSync((positions, account) => this.marginBook.synced(positions, account));
     this.risk = new RiskEngine({
       ports: {
         market: (sym) => p.market(sym),

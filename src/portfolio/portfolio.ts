@@ -92,6 +92,7 @@ export class Portfolio {
   readonly trades: TradeBook;
   private readonly balancesByAccount = new Map<string, Map<string, BalanceEntry>>();
   private margin: MarginPosition[] = [];
+  private readonly marginListeners: ((positions: readonly MarginPosition[], account: string) => void)[] = [];
   lastSyncAt = 0;
 
   constructor(private readonly deps: PortfolioDeps) {
@@ -169,8 +170,15 @@ export class Portfolio {
     m.set(asset, { value: e.value, locked: locked.isNeg() ? ZERO : locked });
   }
 
-  syncMargin(positions: MarginPosition[]): void {
+  /** The account's active margin positions as the venue listed them (`account`: whose list it is); the listeners hear of it after. */
+  syncMargin(positions: MarginPosition[], account = MAIN_ACCOUNT): void {
     this.margin = positions;
+    for (const l of this.marginListeners) l(positions, account);
+  }
+
+  /** Every margin sync, after the portfolio took it (the kernel's margin book notices positions that left). */
+  onMarginSync(listener: (positions: readonly MarginPosition[], account: string) => void): void {
+    this.marginListeners.push(listener);
   }
 
   marginPositions(market?: string): MarginPosition[] {

@@ -244,14 +244,15 @@ export class TradeBook {
    * end of the run, valued at the mark without a closing fee (as the equity values it). pnl is what
    * the account got back minus the collateral and the opening fee (the desk's profit is net of the
    * closing fee and the interest, not of the opening fee); fees = opening + closing fee + interest,
-   * which also go to the fees paid. quantity = the base quantity the position held.
+   * which also go to the fees paid. quantity = the base quantity the position held. Returns the
+   * trade (also when not retained), or undefined when the position made none.
    */
-  addMargin(strategy: string, p: MarginPosition, c: MarginCosts, mark?: Decimal, time?: number): void {
+  addMargin(strategy: string, p: MarginPosition, c: MarginCosts, mark?: Decimal, time?: number): TradeRecord | undefined {
     const open = p.state === 'open';
     const { quote } = this.split(p.market);
     if (p.state === 'pending' && mark) this.addFee(quote, c.openFee); // never filled: no trade, but its opening fee is paid
-    if (!open && p.state !== 'closed' && p.state !== 'liquidated') return;
-    if (open && !mark) return;
+    if (!open && p.state !== 'closed' && p.state !== 'liquidated') return undefined;
+    if (open && !mark) return undefined;
     this.addFee(quote, c.openFee);
     // The closing fee and interest as far as the position's equity paid them (all of them unless a
     // liquidation past the collateral clamped the payout at 0).
@@ -278,6 +279,7 @@ export class TradeBook {
     };
     this.money(t, quote, pnl);
     if (this.retain) this.trades.push(t);
+    return t;
   }
 
   sorted(): TradeRecord[] {

@@ -61,6 +61,11 @@ export class PositionOwners {
     return this.owners.size > 0;
   }
 
+  /** The ids of the positions this bot opened that are on record. */
+  openedIds(): number[] {
+    return [...this.owners.keys()];
+  }
+
   /** The strategy of this bot that opened the position, when it was this bot (no fallback). */
   opener(positionId: number): string | undefined {
     return this.owners.get(positionId);

@@ -12,6 +12,9 @@
 import type { Clock } from '../core/clock.js';
 import { realTimers, type Timers } from '../core/timers.js';
 import { Decimal } from '../core/decimal.js';
+import type { MarginBook } from '../kernel/margin-book.js';
+
+const ZERO = new Decimal(0);
 import type { Logger } from '../core/logger.js';
 import type { MizanConfig } from '../config/schema.js';
 import type { ExecutionEngine } from '../execution/engine.js';
@@ -57,6 +60,8 @@ export interface BotLoopDeps {
   intervals?: Partial<{ pollMs: number; syncMs: number; equityMs: number; statusEveryMs: number; refreshMs: number }>;
   /** The timers its periodic tasks run on (default: Node's, unref'd). */
   timers?: Timers;
+  /** The kernel's margin book: the margin trades of this run (realised, in the summary). */
+  margin?: Pick<MarginBook, 'totals' | 'trades' | 'unrealized'>;
 }
 
 export class BotLoop {
@@ -90,7 +95,7 @@ export class BotLoop {
       await this.readBalances(account);
       if (account === MAIN_ACCOUNT) {
         try {
-          this.d.portfolio.syncMargin(await venue.positions({ active: true }));
+          this.d.portfolio.syncMargin(await venue.positions({ active: true }), account);
         } catch (err) {
           this.d.logger.debug({ err: (err as Error).message }, 'margin positions not available');
         }
@@ -170,6 +175,10 @@ export class BotLoop {
     const rows = this.d.portfolio.pnl((s) => this.d.mark(s));
     let realized = new Decimal(0);
     let unrealized = new Decimal(0);
+    // The closed margin positions' trades are realised too, the open ones unrealised (as the summary's rows).
+    for (const m of this.d.margin?.totals() ?? []) rows.push({ ...m, quantity: ZERO, avgPrice: ZERO, realized: m.pnl, unrealized: ZERO });
+    for (const m of this.d.margin?.unrealized(this.d.portfolio.marginPositions()) ?? [])
+      rows.push({ ...m, quantity: ZERO, avgPrice: ZERO, realized: ZERO, unrealized: m.pnl });
     for (const r of rows) {
       // Each row is in its market's quote asset: value it in the reference asset.
       const q = this.d.split(r.symbol).quote;
@@ -204,8 +213,23 @@ export class BotLoop {
 
   summary(): string {
     const rows = this.d.portfolio.pnl((s) => this.d.mark(s));
+    // A strategy's margin trades on a market count in its row (realised, fees, trades), its open
+    // positions unrealised (their profit less the opening fee, which is in the fees).
+    const merge = (m: { strategy: string; symbol: string; pnl: Decimal; fees: Decimal; trades: number }, open: boolean) => {
+      const i = rows.findIndex((r) => r.strategy === m.strategy && r.symbol === m.symbol);
+      const r = rows[i] ?? { strategy: m.strategy, symbol: m.symbol, quantity: ZERO, avgPrice: ZERO, realized: ZERO, unrealized: ZERO, fees: ZERO, trades: 0 };
+      const merged = {
+        ...r,
+        ...(open ? { unrealized: r.unrealized.plus(m.pnl) } : { realized: r.realized.plus(m.pnl), trades: r.trades + m.trades }),
+        fees: r.fees.plus(m.fees),
+      };
+      if (i >= 0) rows[i] = merged;
+      else rows.push(merged);
+    };
+    for (const m of this.d.margin?.totals() ?? []) merge(m, false);
+    for (const m of this.d.margin?.unrealized(this.d.portfolio.marginPositions()) ?? []) merge(m, true);
     // Every strategy and market of the config, also those that never traded.
-    const zero = new Decimal(0);
+    const zero = ZERO;
     for (const s of this.d.config.strategies) {
       for (const m of s.markets) {
         if (!rows.some((r) => r.strategy === s.name && r.symbol === m))
@@ -214,6 +238,6 @@ export class BotLoop {
     }
     const order = (name: string) => this.d.config.strategies.findIndex((s) => s.name === name);
     rows.sort((a, b) => order(a.strategy) - order(b.strategy) || a.symbol.localeCompare(b.symbol));
-    return summary(this.snapshot(), rows, this.d.split);
+    return summary(this.snapshot(), rows, this.d.split, this.d.margin?.trades ?? []);
   }
 }

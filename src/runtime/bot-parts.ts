@@ -106,11 +106,13 @@ export function buildVenues(
   clock: Clock,
   logger: Logger,
   life: Lifecycle,
+  firstMarginId?: number,
 ): BotVenues {
   if (config.mode === 'paper') {
     const paper = createPaperVenue({
       clock,
       logger,
+      ...(firstMarginId !== undefined ? { firstMarginId } : {}),
       markets: catalog.list(),
       balances: config.paper.balances,
       ...(config.paper.fees ? { fees: config.paper.fees } : {}),

@@ -18,7 +18,8 @@ import { journalRiskSink } from '../risk/sinks.js';
 import { journalLocationMessage, journalLocationProblem } from '../store/location.js';
 import type { Journal } from '../store/journal.js';
 import { recordInstruments } from '../store/instruments.js';
-import { JournalExecutionAdapter, journalKv } from './journal-adapters.js';
+import { JournalExecutionAdapter, journalKv, journalMargin } from './journal-adapters.js';
+import type { MarginPosition } from '../core/types/margin.js';
 import { loggerFromConfig } from './logger.js';
 import { logFills } from './fill-log.js';
 import { journalBracketStore } from './bracket-store.js';
@@ -160,10 +161,11 @@ export function assemble(s: StartScope, instances: StrategyInstance[], c: Connec
       return [s, { ...ports.split(s), ...(min ? { minSellable: min } : {}) }] as const;
     }),
   );
-  const { venue, venueFor, paper } = buildVenues(config, x, catalog, market, clock, logger, life);
+  // A paper run's fresh exchange numbers its margin positions past the journal's: no two runs share an id.
+  const { venue, venueFor, paper } = buildVenues(config, x, catalog, market, clock, logger, life, journal.maxPositionId() + 1);
   const plots = new PlotRing(() => clock.now());
   for (const i of instances) plots.declare(i.name, i.definition.plots, i.markets);
-  const kernel = botKernel(s, instances, symbols, { journal, ports, reference, venue, venueFor, plots });
+  const kernel = botKernel(s, instances, symbols, { journal, ports, reference, venue, venueFor, plots, ...(paper ? { paper } : {}) });
   return { stream, market, journal, ports, reference, paper, plots, kernel };
 }
 
@@ -175,8 +177,9 @@ function botKernel(
   s: StartScope,
   instances: StrategyInstance[],
   symbols: string[],
-  p: { journal: Journal; ports: MarketPorts; reference: string; venue: Venue; venueFor(account: string): Venue; plots: PlotRing },
+  p: { journal: Journal; ports: MarketPorts; reference: string; venue: Venue; venueFor(account: string): Venue; plots: PlotRing; paper?: PaperVenue },
 ): TradingKernel {
+  const paper = p.paper;
   const { config, clock, logger, life } = s;
   const { journal, ports, plots } = p;
   const kernel = new TradingKernel(
@@ -196,6 +199,14 @@ function botKernel(
       // Margin positions carry no strategy: which strategy opened which is kept in the journal.
       ownerStore: { get: (k) => journal.kvGet('__risk', k), set: (k, v) => journal.kvSet('__risk', k, v) },
       marginWatchMs: 5_000,
+      // Margin positions' rows and trades (kernel/margin-book.ts). Live: the rows of earlier runs say
+      // what is booked; paper: a fresh exchange, whose positions' costs are its desk's own record.
+      margin: {
+        journal: journalMargin(journal),
+        restore: config.mode === 'live',
+        // (Every account of a paper bot is the one paper account.)
+        ...(paper ? { costs: (_account: string, pos: MarginPosition) => paper.marginCosts(pos.id) } : {}),
+      },
       // Brackets are kept in the journal; final orders too, so memory stays flat over weeks.
       bracketStore: journalBracketStore(journal),
       retainFinal: 1_000,
@@ -263,12 +274,16 @@ export async function recover(s: StartScope, c: Connection, a: Assembly): Promis
     value: () => kernel.equity.value(),
     accounts: kernel.accounts,
     priceOf: (asset, ref) => kernel.valuation.price(asset, ref),
+    margin: kernel.marginBook,
     ...(s.opts.out ? { out: s.opts.out } : {}),
     ...(s.opts.intervals ? { intervals: s.opts.intervals } : {}),
   });
   await loop.syncAccount();
   return { recovery, loop, ...(privateStream ? { privateStream } : {}) };
 }
+
+/** How long the stop waits for ended margin positions to be read back before it writes the summary. */
+const MARGIN_READ_BACK_MS = 15_000;
 
 /** What the bot's stop() asks of the strategies' stop (unset: a start that failed, nothing cancelled). */
 export interface StopRequest {
@@ -300,6 +315,8 @@ export async function begin(s: StartScope, c: Connection, a: Assembly, loop: Bot
         await kernel.cancelPendingMargin().catch((err: unknown) => logger.warn({ err }, 'stop: the pending margin openings could not be read or cancelled'));
       }
       await loop.syncAccount().catch(() => undefined);
+      // A margin position that ended is read back and booked before the summary lists the trades.
+      await kernel.marginBook.idle(MARGIN_READ_BACK_MS);
       stopping.summary = loop.summary();
     },
   });

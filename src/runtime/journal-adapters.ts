@@ -10,6 +10,7 @@ import type { Journal } from '../store/journal.js';
 import type { OrderRow } from '../store/types.js';
 import type { FillEvent, JsonValue, KeyValueStore, OrderState } from '../core/views.js';
 import { Decimal } from '../core/decimal.js';
+import type { MarginJournal } from '../kernel/margin-book.js';
 
 const orderDetail = (o: TrackedOrder): Record<string, unknown> => ({
   filledQuote: o.filledQuote.toFixed(),
@@ -145,5 +146,23 @@ export function journalKv(journal: Journal, strategy: string): KeyValueStore {
     get: <T extends JsonValue>(key: string) => journal.kvGet(strategy, key) as T | undefined,
     set: (key, value) => journal.kvSet(strategy, key, value),
     delete: (key) => void journal.kvDelete(strategy, key),
+  };
+}
+
+/** The journal's `positions` table as the kernel's margin book keeps it (kernel/margin-book.ts). */
+export function journalMargin(journal: Journal): MarginJournal {
+  return {
+    upsert: (p, strategy, account) => journal.upsertPosition(p, strategy, undefined, account),
+    rows: () =>
+      journal.positions().map((r) => {
+        const account = r.position.account;
+        return {
+          id: r.id,
+          state: r.state,
+          market: r.market,
+          ...(r.strategy !== undefined ? { strategy: r.strategy } : {}),
+          ...(typeof account === 'string' ? { account } : {}),
+        };
+      }),
   };
 }

@@ -13,6 +13,7 @@ import type { MarketDataEngine } from '../market/engine.js';
 import { SimulatedExchange } from '../sim/exchange.js';
 import { createSimDesks } from '../sim/margin/wiring.js';
 import type { MarketSpec } from '../sim/markets.js';
+import type { MarginCosts } from '../portfolio/trade-record.js';
 
 export interface PaperVenueOptions {
   clock: Clock;
@@ -21,6 +22,8 @@ export interface PaperVenueOptions {
   balances: Record<string, DecimalInput>;
   fees?: { maker?: DecimalInput; taker?: DecimalInput };
   seed?: number;
+  /** The first margin position id: past the ids the journal holds (a paper run's fresh exchange would reuse them). */
+  firstMarginId?: number;
   /** Closed orders the paper exchange keeps for lookups, the newest (default PAPER_RETAINED_ORDERS). */
   retainClosedOrders?: number;
 }
@@ -28,6 +31,8 @@ export interface PaperVenueOptions {
 export interface PaperVenue {
   sim: SimulatedExchange;
   venue: SimVenue;
+  /** What a margin position of the paper account cost (the desk's own record: exact). */
+  marginCosts(positionId: number): MarginCosts;
   /** Copy the local books and trades of the engine into the paper exchange; returns a detach function. */
   follow(engine: MarketDataEngine): () => void;
   detach(): void;
@@ -88,12 +93,17 @@ export function createPaperVenue(opts: PaperVenueOptions): PaperVenue {
   const account = sim.createAccount({ id: 'paper', balances: opts.balances });
   // Instant order ids unique to this run: the journal outlives it, and a later run's order must not
   // take an id it already holds (its fill would be dropped as a duplicate).
-  const desks = createSimDesks(sim, { logger: opts.logger, idNonce: randomUUID() });
+  const desks = createSimDesks(sim, {
+    logger: opts.logger,
+    idNonce: randomUUID(),
+    ...(opts.firstMarginId !== undefined ? { firstMarginId: opts.firstMarginId } : {}),
+  });
   const venue = new SimVenue({ sim, account: account.id, kind: 'paper', instant: desks.instant, margin: desks.margin });
   const detachers: (() => void)[] = [() => desks.detach()];
   return {
     sim,
     venue,
+    marginCosts: (id) => desks.margin.costs(account.id, id),
     follow(engine) {
       const onBook = (symbol: string, book: { levels(side: 'bid' | 'ask', limit?: number): { price: Decimal; quantity: Decimal }[] }) => {
         if (!sim.market(symbol)) return;

@@ -5,6 +5,7 @@ import { Decimal } from '../core/decimal.js';
 import type { PnlRow } from '../portfolio/portfolio.js';
 import { progressText, type StrategyProgress } from './progress.js';
 import { formatDenials, type DenialBreakdown } from '../kernel/denial-tally.js';
+import type { MarginTrade } from '../kernel/margin-book.js';
 
 /** The longest last-denial text the status line shows (the summary and the API have it whole). */
 const LAST_DENIAL_CHARS = 320;
@@ -78,7 +79,7 @@ export function statusLine(s: StatusSnapshot, color: boolean): string {
   );
 }
 
-export function summary(s: StatusSnapshot, rows: PnlRow[], split: Split): string {
+export function summary(s: StatusSnapshot, rows: PnlRow[], split: Split, margin: readonly MarginTrade[] = []): string {
   const lines = [
     '',
     `mizan stopped after ${fmtElapsed(s.elapsedMs)} (${s.mode})`,
@@ -89,7 +90,50 @@ export function summary(s: StatusSnapshot, rows: PnlRow[], split: Split): string
   if (rows.length) {
     for (const l of pnlTable(rows, split)) lines.push(`  ${l}`);
   }
+  if (margin.length > 0) {
+    const shown = margin.slice(-MARGIN_TRADES_SHOWN);
+    lines.push(`  margin positions closed (${margin.length > shown.length ? `the last ${shown.length} of ${margin.length}` : margin.length}):`);
+    for (const l of marginTable(shown, split)) lines.push(`    ${l}`);
+  }
   return lines.join('\n') + '\n';
+}
+
+/** The closed margin positions the summary lists, the newest. */
+const MARGIN_TRADES_SHOWN = 20;
+
+/** One line per closed margin position: its pnl and fees (costs the exchange did not give are named). */
+function marginTable(trades: readonly MarginTrade[], split: Split): string[] {
+  const cells = trades.map(({ positionId, trade: t, unknown }) => {
+    const quote = t.quote ?? split(t.symbol).quote;
+    const dp = ASSET_DP[quote] ?? 4;
+    return [
+      t.strategy,
+      t.symbol,
+      `#${positionId}`,
+      t.side,
+      t.exit,
+      t.entryPrice,
+      t.exitPrice,
+      `${fmtSigned(new Decimal(t.pnl), dp)} ${quote}`,
+      `${fmtMoney(new Decimal(t.fees), dp)} ${quote}${unknown.length ? ` (without ${unknown.join(', ')}: not given)` : ''}`,
+    ];
+  });
+  return aligned(
+    ['strategy', 'market', 'position', 'side', 'exit', 'entry', 'exit price', 'pnl', 'fees'],
+    [false, false, false, false, false, true, true, true, false],
+    cells,
+  );
+}
+
+/** Rows of cells under a head, each column as wide as its widest cell (`right`: right-aligned). */
+function aligned(head: string[], right: boolean[], cells: string[][]): string[] {
+  const widths = head.map((h, i) => Math.max(h.length, ...cells.map((c) => c[i]!.length)));
+  const line = (c: string[]) =>
+    c
+      .map((x, i) => (right[i] ? x.padStart(widths[i]!) : x.padEnd(widths[i]!)))
+      .join('  ')
+      .trimEnd();
+  return [line(head), ...cells.map(line)];
 }
 
 /** Decimal places amounts of an asset are shown with (Toman has no smaller unit in use). */
@@ -112,13 +156,5 @@ function pnlTable(rows: readonly PnlRow[], split: Split): string[] {
       `${fmtMoney(r.fees, dp)} ${quote}`,
     ];
   });
-  const head = ['strategy', 'market', 'position', 'realized', 'unrealized', 'fees'];
-  const right = [false, false, true, true, true, true];
-  const widths = head.map((h, i) => Math.max(h.length, ...cells.map((c) => c[i]!.length)));
-  const line = (c: string[]) =>
-    c
-      .map((x, i) => (right[i] ? x.padStart(widths[i]!) : x.padEnd(widths[i]!)))
-      .join('  ')
-      .trimEnd();
-  return [line(head), ...cells.map(line)];
+  return aligned(['strategy', 'market', 'position', 'realized', 'unrealized', 'fees'], [false, false, true, true, true, true], cells);
 }

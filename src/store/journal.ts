@@ -257,8 +257,15 @@ export class Journal extends JournalQueries {
 
   // --------------------------------------------------------------- positions, equity, state, kv
 
-  upsertPosition(p: MarginPosition, strategy?: string, ts = this.clock.now()): void {
-    this.st.position.run(p.id, strategy ?? null, p.market, p.state, ts, this.text(json(p)));
+  /** A margin position's row (its owning strategy; `account`: the account it is on, kept in the row's JSON). */
+  upsertPosition(p: MarginPosition, strategy?: string, ts = this.clock.now(), account?: string): void {
+    this.st.position.run(p.id, strategy ?? null, p.market, p.state, ts, this.text(json(account === undefined ? p : { ...p, account })));
+  }
+
+  /** The highest margin position id the journal holds (0: none). */
+  maxPositionId(): number {
+    const r = this.db.prepare('SELECT MAX(id) AS m FROM positions').get() as { m: number | null };
+    return r.m ?? 0;
   }
 
   recordEquity(asset: string, equity: Decimal, balances: Readonly<Record<string, Decimal>>, ts = this.clock.now()): void {

@@ -8,6 +8,7 @@ import type {
   Balances,
   InstantOrder,
   MarginDryRun,
+  MarginOrder,
   MarginPosition,
   MarginPositionFilter,
   MarginRequest,
@@ -64,5 +65,11 @@ export class RestVenue implements Venue {
   }
   positions(filter?: MarginPositionFilter): Promise<MarginPosition[]> {
     return this.client.getMarginPositions(filter);
+  }
+  position(positionId: number): Promise<MarginPosition> {
+    return this.client.getMarginPosition(positionId);
+  }
+  async marginOrders(positionId: number): Promise<MarginOrder[]> {
+    return (await this.client.getMarginOrders({ positionId })).items;
   }
 }

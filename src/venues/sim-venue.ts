@@ -14,6 +14,7 @@ import type {
   Fill,
   InstantOrder,
   MarginDryRun,
+  MarginOrder,
   MarginPosition,
   MarginPositionFilter,
   MarginRequest,
@@ -23,6 +24,8 @@ import type {
 } from '../core/types/index.js';
 import { parseInstantOrder } from '../exchange/parse/order.js';
 import { parseMarginDryRun, parseMarginPosition } from '../exchange/parse/margin.js';
+import { parseMarginOrders } from '../exchange/parse/margin-extra.js';
+import { marginOrders } from '../sim/margin/extras.js';
 import { SimError } from '../sim/errors.js';
 import type { SimulatedExchange } from '../sim/exchange.js';
 import type { InstantDesk } from '../sim/instant.js';
@@ -318,6 +321,14 @@ export class SimVenue implements Venue {
         })
         .map((p) => parseMarginPosition(p)),
     );
+  }
+
+  position(positionId: number): Promise<MarginPosition> {
+    return this.call('position', () => parseMarginPosition(this.desk().get(this.account, positionId)));
+  }
+
+  marginOrders(positionId: number): Promise<MarginOrder[]> {
+    return this.call('marginOrders', () => parseMarginOrders(marginOrders(this.desk(), this.account, { positionId })));
   }
 
   private converted(o: SimOrder): SpotOrder {

@@ -1,12 +1,15 @@
 /**
  * margin-trend under `mizan run` in paper mode: its margin intents pass risk (open price defaulted to
  * the mid), open positions on the paper exchange's margin desk, and a trend flip closes them (close
- * price defaulted to the mid) with close_reason `user`.
+ * price defaulted to the mid) with close_reason `user`. Each closed position is booked once by the
+ * kernel's margin book, and the accounting invariant holds in paper: the trades' pnl (the open
+ * positions valued as the equity values them, less their opening fee) is the account's change.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { Decimal } from '../../src/core/decimal.js';
 import { silentLogger } from '../../src/core/logger.js';
 import { parseConfig } from '../../src/config/index.js';
 import { startBot, type Bot } from '../../src/runtime/bot.js';
@@ -61,5 +64,22 @@ journal: { file: ${join(dir, 'j.sqlite')} }
     expect(all.every((p) => p.collateral.value.toFixed() === '100' || p.state !== 'open')).toBe(true);
     const sides = new Set(all.map((p) => p.side));
     expect(sides.size).toBeGreaterThanOrEqual(1);
+
+    const summary = await bot.stop();
+    const paper = bot.paper!;
+    const after = await bot.venue.positions({});
+    const ended = after.filter((p) => p.state === 'closed' || p.state === 'liquidated');
+    expect(summary).toContain(`margin positions closed (${ended.length}):`);
+    expect(bot.kernel.marginBook.trades.map((t) => t.positionId).sort()).toEqual(ended.map((p) => p.id).sort());
+    // The invariant, exactly: every closed position's trade, plus what an open one is worth now
+    // (its profit, as the equity counts it, less the opening fee it paid), is the account's change.
+    let open = new Decimal(0);
+    for (const p of after)
+      if (p.state === 'open' || p.state === 'pending') open = open.plus(p.state === 'open' ? p.profit.value : 0).minus(paper.marginCosts(p.id).openFee);
+    const usdt = paper.sim.balances('paper').USDT!.value;
+    const change = usdt.minus(5000).plus(after.filter((p) => p.state === 'open').reduce((a, p) => a.plus(p.profit.value), new Decimal(0)));
+    const trades = bot.portfolio.trades.pnlByQuote.get('USDT')!;
+    expect(trades.plus(open).toFixed()).toBe(change.toFixed());
+    bot = undefined;
   }, 60_000);
 });

@@ -33,6 +33,11 @@ export interface MarginOrder {
   quantity?: Decimal;
   state: string;
   createdAt?: string;
+  /**
+   * The order's fee, when the answer gives one (the documentation lists no fields; the simulator's
+   * reading has it: the opening order the opening fee, the closing order the closing fee).
+   */
+  fee?: Money;
 }
 
 /** The risk-coefficient range open to the user on a market. */

@@ -60,6 +60,7 @@ export function parseMarginOrders(json: unknown): MarginOrder[] {
       quantity: decOpt(o.quantity, `${f}.quantity`),
       state: str(o.state, `${f}.state`),
       createdAt: strOpt(o.created_at, `${f}.created_at`),
+      fee: o.fee == null || o.fee === '' ? undefined : parseMoney(o.fee, `${f}.fee`),
     });
   });
 }

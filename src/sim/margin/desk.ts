@@ -34,6 +34,8 @@ export interface MarginDeskDeps {
   /** Every market symbol, for the public market list; default none listed. */
   symbols?: () => string[];
   logger?: Logger;
+  /** The first position id (default 1; paper starts past the ids its journal holds, so no two runs share one). */
+  firstId?: number;
 }
 
 const ZERO = new Decimal(0);
@@ -43,9 +45,10 @@ export class MarginDesk {
   private readonly replayed = new Map<string, Decimal>();
   private readonly markets: MarginMarkets;
   private readonly log: Logger;
-  private nextId = 1;
+  private nextId: number;
 
   constructor(private readonly deps: MarginDeskDeps) {
+    this.nextId = deps.firstId ?? 1;
     const defaults = new Map<string, MarginMarketConfig>();
     this.markets =
       deps.markets ??

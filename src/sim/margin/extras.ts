@@ -8,6 +8,7 @@ import { Decimal } from '../../core/decimal.js';
 import { simErrors } from '../errors.js';
 import type { MarginDesk } from './desk.js';
 import type { WirePosition } from './position.js';
+import { money, type WireMoney } from './ports.js';
 
 /** One order the desk sent for a position: its opening, and its closing once it closed. */
 export interface WireMarginOrder {
@@ -22,6 +23,8 @@ export interface WireMarginOrder {
   quantity: string;
   state: 'filled' | 'pending' | 'canceled';
   created_at: string | null;
+  /** What the order cost: the opening fee (0 once a pending opening is canceled: refunded), the closing fee. */
+  fee: WireMoney;
 }
 
 export interface WireMarginLevel {
@@ -41,7 +44,9 @@ export interface WireMarginPnl {
 }
 
 function ordersOf(desk: MarginDesk, account: string, p: WirePosition): WireMarginOrder[] {
-  const qty = desk.costs(account, p.id).baseQty.abs().toFixed();
+  const costs = desk.costs(account, p.id);
+  const qty = costs.baseQty.abs().toFixed();
+  const fee = (v: Decimal) => money(p.profit.currency, v);
   const openSide = p.side === 'long' ? 'buy' : 'sell';
   const closeSide = p.side === 'long' ? 'sell' : 'buy';
   const out: WireMarginOrder[] = [
@@ -56,6 +61,7 @@ function ordersOf(desk: MarginDesk, account: string, p: WirePosition): WireMargi
       quantity: qty,
       state: p.open_filled_price ? 'filled' : p.state === 'canceled' ? 'canceled' : 'pending',
       created_at: p.created_at,
+      fee: fee(costs.openFee),
     },
   ];
   if (p.close_price || p.close_filled_price) {
@@ -70,6 +76,7 @@ function ordersOf(desk: MarginDesk, account: string, p: WirePosition): WireMargi
       quantity: qty,
       state: p.close_filled_price ? 'filled' : 'pending',
       created_at: p.closed_at ?? p.updated_at,
+      fee: fee(costs.closeFee),
     });
   }
   return out;

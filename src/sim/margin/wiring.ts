@@ -41,6 +41,8 @@ export interface SimDeskOptions {
    * that are the same on every run (result.json byte-identical).
    */
   idNonce?: string;
+  /** The margin desk's first position id (MarginDeskDeps.firstId). */
+  firstMarginId?: number;
   logger?: Logger;
 }
 
@@ -84,7 +86,14 @@ export function createSimDesks(sim: SimulatedExchange, opts: SimDeskOptions = {}
   // The account's own taker rate (the simulator's per-account fees, e.g. a backtest's `fees`) for
   // margin opening and closing fees and instant orders, as for its spot orders.
   const accountTakerFee = (account: string, market: string) => (sim.market(market) ? sim.feeRates(account, market).takerFee : undefined);
-  const margin = new MarginDesk({ ...base, specs, symbols, accountTakerFee, ...(opts.marginMarkets ? { markets: opts.marginMarkets } : {}) });
+  const margin = new MarginDesk({
+    ...base,
+    specs,
+    symbols,
+    accountTakerFee,
+    ...(opts.marginMarkets ? { markets: opts.marginMarkets } : {}),
+    ...(opts.firstMarginId !== undefined ? { firstId: opts.firstMarginId } : {}),
+  });
   const instant = new InstantDesk({
     ...base,
     specs,

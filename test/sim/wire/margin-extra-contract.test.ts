@@ -102,6 +102,11 @@ describe('margin extras: the documented calls, client against the simulator', ()
       [p.id, 'open', 'buy', 'filled'],
     ]);
     expect(orders.pageInfo).toEqual({ page: 1, perPage: 50, count: 2, totalCount: 2 });
+    // Each order's fee (the simulator's reading): the opening fee and the closing fee, in USDT.
+    expect(orders.items.map((o) => [o.purpose, o.fee?.currency, o.fee?.value.gt(0)])).toEqual([
+      ['close', 'USDT', true],
+      ['open', 'USDT', true],
+    ]);
     expect((await h.client.getMarginOrders({ positionId: 42 })).items).toEqual([]);
 
     const levels = await h.client.getMarginLevels();
