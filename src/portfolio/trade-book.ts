@@ -29,7 +29,7 @@ import type { FillEvent } from '../core/views.js';
 import { fillFeeValue, type PositionRecord } from './positions.js';
 import { ChurnMap } from '../core/churn-map.js';
 import type { ClosedTrip, Trip } from './trip.js';
-import { CLOSE_AT_END, marginExit, STOP_LOSS_EXIT, type MarginCosts, type TradeRecord } from './trade-record.js';
+import { CLOSE_AT_END, LIQUIDATION_EXIT, marginExit, STOP_LOSS_EXIT, type MarginCosts, type TradeRecord } from './trade-record.js';
 
 const ZERO = new Decimal(0);
 export interface TradeBookOptions {
@@ -43,7 +43,7 @@ export interface TradeBookOptions {
   retain?: boolean;
 }
 
-/** A spot round trip as it closes (the protections' loss streaks read it): its exact pnl in its quote asset. */
+/** A round trip as it closes, spot or a margin position that ended (the protections read it): its exact pnl in its quote asset. */
 export interface RoundTripClosed {
   strategy: string;
   symbol: string;
@@ -118,7 +118,7 @@ export class TradeBook {
     this.retain = opts.retain ?? true;
   }
 
-  /** Every spot round trip closed by a fill, as it closes (not the ones `closeOpen` ends). */
+  /** Every round trip as it closes: spot ones closed by a fill, margin positions that ended (not what `closeOpen` ends). */
   onClose(listener: (t: RoundTripClosed) => void): void {
     this.closeListeners.push(listener);
   }
@@ -167,15 +167,10 @@ export class TradeBook {
 
   private closed(f: FillEvent, o: Trip, pnl: Decimal, exit: string): void {
     if (this.closeListeners.length === 0) return;
-    const t: RoundTripClosed = {
-      strategy: f.strategy,
-      symbol: f.symbol,
-      pnl,
-      openedAt: o.entryTime,
-      closedAt: f.timestamp,
-      exit,
-      ...(f.tag ? { tag: f.tag } : {}),
-    };
+    this.tell({ strategy: f.strategy, symbol: f.symbol, pnl, openedAt: o.entryTime, closedAt: f.timestamp, exit, ...(f.tag ? { tag: f.tag } : {}) });
+  }
+
+  private tell(t: RoundTripClosed): void {
     for (const l of this.closeListeners) l(t);
   }
 
@@ -275,10 +270,12 @@ export class TradeBook {
       pnl: pnl.toSignificantDigits(15).toFixed(),
       pnlPct: committed.gt(0) ? Number(pnl.div(committed).mul(100).toSignificantDigits(12).toFixed()) : 0,
       fees: fees.toSignificantDigits(15).toFixed(),
-      exit: open ? 'open at end' : p.state === 'liquidated' ? 'liquidation' : this.closedAtEnd.has(p.id) ? CLOSE_AT_END : marginExit(p.closeReason),
+      exit: open ? 'open at end' : p.state === 'liquidated' ? LIQUIDATION_EXIT : this.closedAtEnd.has(p.id) ? CLOSE_AT_END : marginExit(p.closeReason),
     };
     this.money(t, quote, pnl);
     if (this.retain) this.trades.push(t);
+    // A position that ended is a round trip the protections hear, as a spot one (cooldown, stoploss guard).
+    if (!open) this.tell({ strategy, symbol: p.market, pnl, openedAt: t.entryTime, closedAt: t.exitTime, exit: t.exit });
     return t;
   }
 

@@ -9,6 +9,8 @@ import type { Decimal } from '../core/decimal.js';
 export const CLOSE_AT_END = 'close at end';
 /** The exit of a trade a stop loss closed (a bracket's stop leg, a margin position's own): the stoploss guard counts these. */
 export const STOP_LOSS_EXIT = 'stop loss';
+/** The exit of a margin position the exchange liquidated: the stoploss guard counts these too. */
+export const LIQUIDATION_EXIT = 'liquidation';
 
 export interface TradeRecord {
   strategy: string;
