@@ -299,7 +299,7 @@ const MAX_KEPT = 1_000;
  * quantity (its margin orders), the interest (the position's own field). What it does not give is
  * named in `unknown` and counted as 0.
  */
-export async function exchangeCosts(venue: Venue, p: MarginPosition, logger: Logger): Promise<FoundCosts> {
+async function exchangeCosts(venue: Venue, p: MarginPosition, logger: Logger): Promise<FoundCosts> {
   let orders: MarginOrder[] = [];
   if (venue.marginOrders) {
     try {
