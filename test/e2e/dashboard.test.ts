@@ -48,6 +48,21 @@ async function startBot(name: string, tokens: { read: string; control: string },
   return { child, base: /API on (http:\/\/127\.0\.0\.1:\d+)/.exec(child.out())![1]!, journal: copy.journal, config: copy.config };
 }
 
+/**
+ * The confirmation dialog is open after a click on a Cancel button. A click can be lost: the orders
+ * table is redrawn whole on each order event (ui.js live(): clear, then draw), and a press and release
+ * that straddle a redraw land on two different buttons, so the browser clicks neither (under load the
+ * two are further apart). Said here, rather than by the later click on the dialog's button timing out.
+ */
+async function dialogOpen(): Promise<void> {
+  await page
+    .getByTestId('confirm')
+    .waitFor({ state: 'visible', timeout: 10_000 })
+    .catch((err: unknown) => {
+      throw new Error(`the confirmation did not open on the Cancel click (lost in a redraw of the orders table?): ${String(err)}`);
+    });
+}
+
 async function api(bot: RunningBot, path: string, token: string, body?: unknown): Promise<Json> {
   const r = await fetch(`${bot.base}${path}`, {
     method: body === undefined ? 'GET' : 'POST',
@@ -219,6 +234,7 @@ describe('the dashboard (mizan run --serve, in chromium)', () => {
     // Dismissed: the dialog closes and nothing is sent (the order is not cancelled; the API logs no
     // cancel). Checked again below, after the confirmed cancel: exactly one was ever sent.
     await grid.getByTestId('cancel-order').click();
+    await dialogOpen();
     await page.getByTestId('confirm-cancel').click();
     await page.getByTestId('confirm').waitFor({ state: 'hidden', timeout: 10_000 });
     expect(cancelsSent()).toBe(0);
@@ -226,6 +242,8 @@ describe('the dashboard (mizan run --serve, in chromium)', () => {
     expect(a.child.lines().some((l) => l.msg === 'api: cancel order')).toBe(false);
     // Confirmed: cancelled on the venue, in the journal, and gone from the page (from the stream).
     await page.locator(`[data-testid=open-orders] tr[data-id="${id}"]`).getByTestId('cancel-order').click();
+    // Open again (its text alone would be the dismissed dialog's, which named the same order).
+    await dialogOpen();
     expect(await page.getByTestId('confirm').textContent()).toContain(id);
     // A dialog without a reason field shows no "null" where that field would be.
     expect(await page.getByTestId('confirm').textContent()).not.toContain('null');

@@ -6,8 +6,8 @@
  * twice: prebuild-install takes it from a local prebuild folder (npm_config_better_sqlite3_local_prebuilds)
  * holding the binary this repository's node_modules already built for this Node.
  */
-import { execFileSync, spawnSync, type ExecFileSyncOptions } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { execFileSync, spawn, spawnSync, type ExecFileSyncOptions } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -53,7 +53,9 @@ describe('the npm package', () => {
     try {
       installAndUse(tmp);
     } finally {
-      rmSync(tmp, { recursive: true, force: true });
+      // Two installed projects (node_modules trees): a detached `rm -rf` removes them while this
+      // file's worker goes on (install-readme's took over two minutes to remove at load 13-17).
+      spawn('rm', ['-rf', tmp], { detached: true, stdio: 'ignore' }).unref();
     }
   }, 900_000);
 });
