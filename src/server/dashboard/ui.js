@@ -241,7 +241,16 @@ export function toast(text, kind = 'info') {
  * @returns {() => void} stops the re-drawing
  */
 export function live(bot, box, topics, draw) {
+  // A redraw between a button's press and its release would put a new button under the release: the
+  // browser then clicks neither (an order's Cancel lost while the orders table updates). While a
+  // pointer is pressed in the box, redraws wait; the last one runs after the release's click.
+  let pressed = false;
+  let waiting = false;
   const run = () => {
+    if (pressed) {
+      waiting = true;
+      return;
+    }
     clear(box);
     if (bot.state !== 'live' && !bot.status) {
       box.append(h('p', { class: 'muted' }, bot.error ? `Not connected: ${bot.error}` : 'Connecting…'));
@@ -249,8 +258,27 @@ export function live(bot, box, topics, draw) {
     }
     draw(box);
   };
+  const down = () => {
+    pressed = true;
+  };
+  const up = () => {
+    if (!pressed) return;
+    pressed = false;
+    if (!waiting) return;
+    waiting = false;
+    setTimeout(run, 0);
+  };
+  box.addEventListener('pointerdown', down);
+  window.addEventListener('pointerup', up);
+  window.addEventListener('pointercancel', up);
   run();
-  return bot.on((topic) => {
+  const off = bot.on((topic) => {
     if (topics.includes(topic) || topic === 'load' || topic === 'connection') run();
   });
+  return () => {
+    off();
+    box.removeEventListener('pointerdown', down);
+    window.removeEventListener('pointerup', up);
+    window.removeEventListener('pointercancel', up);
+  };
 }
