@@ -49,6 +49,9 @@ export function readDerivation(dataDir: string): Derivation {
   return JSON.parse(readFileSync(join(dataDir, DERIVATION), 'utf8')) as Derivation;
 }
 
+/** How often the USDTTMN path's candle model prints (a book and a trade), ms. */
+const USDT_STEP_MS = 5_000;
+
 /** Spread added to the Toman markets derived through the moving USDTTMN rate (see derived.ts). */
 const TMN_SPREAD_BPS = 10;
 
@@ -74,6 +77,8 @@ export function defaultReplaySources(dataDir: string = bundledDataDir(), opts: D
     { ...g.USDTTMN!, resolutionSec: 60, seed: opts.seed ?? 7 },
   );
   // Its whole-minute bars run before the capture's first book and after its last event: cut to the
-  // capture, so a looping replay wraps with every market at once (window.ts).
-  return [derivedSource(btc, markets, { baseLevels: 50 }), windowSource(usdt, d.captureFromMs, d.captureToMs)];
+  // capture, so a looping replay wraps with every market at once (window.ts). It starts one step of
+  // its path (5 s) early, so its book is there when the capture's first one comes: priming ends with
+  // that first BTCUSDT book instead of playing seconds of the capture at once.
+  return [derivedSource(btc, markets, { baseLevels: 50 }), windowSource(usdt, d.captureFromMs - USDT_STEP_MS, d.captureToMs)];
 }
