@@ -13,8 +13,6 @@ import type { Clock } from '../core/clock.js';
 import { realTimers, type Timers } from '../core/timers.js';
 import { Decimal } from '../core/decimal.js';
 import type { MarginBook } from '../kernel/margin-book.js';
-
-const ZERO = new Decimal(0);
 import type { Logger } from '../core/logger.js';
 import type { MizanConfig } from '../config/schema.js';
 import type { ExecutionEngine } from '../execution/engine.js';
@@ -28,6 +26,8 @@ import { strategyProgress } from './progress.js';
 import type { TradingCore } from '../kernel/trading-core.js';
 import { MAIN_ACCOUNT } from '../core/account.js';
 import type { TrackedOrder } from '../execution/tracked-order.js';
+
+const ZERO = new Decimal(0);
 
 export interface BotLoopDeps {
   config: MizanConfig;
