@@ -243,7 +243,7 @@ describe('paper and book backtest on the same recorded stream', { timeout: 600_0
   });
 });
 
-/** The recording's trades and its best bid and ask after each depth frame (the `/ws` forms: numbers). */
+/** The recording's trades and its best bid and ask after its snapshot and each depth frame (the `/ws` forms: numbers). */
 async function recordedEvents(dir: string): Promise<{ trades: { t: number; price: number }[]; tops: { t: number; bid?: number; ask?: number }[] }> {
   const trades: { t: number; price: number }[] = [];
   const tops: { t: number; bid?: number; ask?: number }[] = [];
@@ -251,7 +251,17 @@ async function recordedEvents(dir: string): Promise<{ trades: { t: number; price
   const prices = (levels: unknown): number[] => (Array.isArray(levels) ? levels.map((l) => Number((l as { price: unknown }).price)) : []);
   for await (const ev of readRecording(dir, { markets: ['BTCUSDT'] })) {
     if (ev.k === 'trade') trades.push({ t: ev.t, price: Number((ev.d as { price: unknown }).price) });
-    else if (ev.k === 'depth' && ev.side) {
+    else if (ev.k === 'snapshot') {
+      // The REST snapshot at the recorder's start: the simulator's seeded book, which each side's first
+      // frame of the replay replaces on its own (a client holds a bid from the capture with the seeded
+      // ask until the ask side's first frame arrives, and may quote on it, as live).
+      const r = (ev.d as { result?: { bid?: unknown; ask?: unknown } }).result;
+      const bids = prices(r?.bid);
+      const asks = prices(r?.ask);
+      best.buy = bids.length === 0 ? undefined : Math.max(...bids);
+      best.sell = asks.length === 0 ? undefined : Math.min(...asks);
+      tops.push({ t: ev.t, bid: best.buy, ask: best.sell });
+    } else if (ev.k === 'depth' && ev.side) {
       const ps = prices(ev.d);
       best[ev.side] = ps.length === 0 ? undefined : ev.side === 'buy' ? Math.max(...ps) : Math.min(...ps);
       tops.push({ t: ev.t, bid: best.buy, ask: best.sell });
