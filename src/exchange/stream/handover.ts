@@ -1,19 +1,20 @@
 /**
  * Make-before-break, per channel. While a connection is replaced, the channel is subscribed on
- * both: the old connection stays authoritative until the two streams are seen to overlap, then the
+ * both: the old connection stays authoritative until the new one's stream is placed in it, then the
  * new one takes over, so the strategy sees no gap and no message twice.
  *
  * Both sockets sit in the same room of the same server, so they receive the same messages in the
- * same order; the new one's stream is a suffix of the old one's. A message is identified by its
- * content (JSON text: only during a handover, never on the normal message path).
- * - New delivers X that old already delivered (old is ahead): switch; skip the new stream's next
- *   messages while they repeat what old delivered after X.
- * - Old delivers K that new delivered earlier and we held back (new is ahead): deliver K from old,
- *   switch, then deliver what new had after K.
- * A payload old delivered more than once (two identical trades in one second, an unchanged depth
- * snapshot) gives several places new may have started: each is followed until new's messages tell
- * them apart (a message none of them expects is new and ends the skipping). Only a new message
- * identical to the repeat one alignment still expects cannot be told apart.
+ * same order: the new one's stream is the server's from some place on, and the old one's runs up to
+ * where it is read. A message is identified by its content (JSON text: only during a handover, never
+ * on the normal message path). The places new's stream may start at are the messages old delivered
+ * that agree with everything new has sent so far (each message of new where old has one to compare).
+ * - One place left: switch. What new sent beyond what old delivered is emitted (new is ahead);
+ *   what old delivered beyond what new sent is skipped when new sends it (old is ahead).
+ * - Several (a trade printed twice in one second, an unchanged depth snapshot): old stays the source
+ *   and new's messages are held until the streams tell the places apart, from either side.
+ * - None: new is ahead of everything old delivered; old's next messages place it.
+ * `finish()` (the rotation's timeout, or old dropped) takes the place where both streams end
+ * closest together.
  */
 
 const MAX_HELD = 2000;
@@ -27,10 +28,13 @@ function keyOf(data: unknown): string {
 }
 
 export class ChannelHandover {
+  /** Keys old delivered during the handover, in order. */
   private delivered: string[] = [];
   private held: Array<{ key: string; data: unknown }> = [];
-  /** After the switch: per place new's stream may have started, what old delivered after it (repeats to skip). */
-  private skips: string[][] = [];
+  /** Indexes into `delivered` where new's stream may start (agreeing with every held message). */
+  private places: number[] = [];
+  /** After the switch: what old delivered that new has yet to send (repeats to skip). */
+  private skips: string[] = [];
   private switchedOver = false;
 
   get switched(): boolean {
@@ -44,7 +48,7 @@ export class ChannelHandover {
 
   /** Switched, and no message of the new stream is still expected to be a repeat. */
   get settled(): boolean {
-    return this.switchedOver && this.skips.every((k) => k.length === 0);
+    return this.switchedOver && this.skips.length === 0;
   }
 
   /**
@@ -54,14 +58,18 @@ export class ChannelHandover {
   fromOld(data: unknown): { deliver: boolean; then?: unknown[] } {
     if (this.switchedOver) return { deliver: false };
     const key = keyOf(data);
-    const at = this.held.findIndex((h) => h.key === key);
-    if (at >= 0) {
-      const then = this.held.slice(at + 1).map((h) => h.data);
-      this.switchTo([]);
-      return { deliver: true, then };
-    }
+    const d = this.delivered.length;
     this.delivered.push(key);
-    if (this.delivered.length > MAX_HELD) this.delivered.shift();
+    if (this.held.length === 0) {
+      // New has sent nothing: no place to keep, only a bounded history to place it in later.
+      if (this.delivered.length > MAX_HELD) this.delivered.shift();
+      return { deliver: true };
+    }
+    // Each place compares this message with the held one at the same position of the stream.
+    this.places = this.places.filter((p) => d - p >= this.held.length || this.held[d - p]!.key === key);
+    if (this.held[0]!.key === key) this.places.push(d);
+    if (this.places.length === 1) return { deliver: true, then: this.switchAt(this.places[0]!) };
+    if (this.delivered.length > MAX_HELD) return { deliver: true, then: this.finish() };
     return { deliver: true };
   }
 
@@ -69,24 +77,23 @@ export class ChannelHandover {
   fromNew(data: unknown): unknown[] {
     if (this.switchedOver) {
       if (this.skips.length === 0) return [data];
-      const key = keyOf(data);
-      const repeats = this.skips.filter((k) => k.length > 0 && k[0] === key);
-      if (repeats.length > 0) {
-        for (const k of repeats) k.shift();
-        this.skips = repeats;
+      if (this.skips[0] === keyOf(data)) {
+        this.skips.shift();
         return [];
       }
+      // Not the repeat expected: the streams were misplaced; nothing more is taken for a repeat.
       this.skips = [];
       return [data];
     }
     const key = keyOf(data);
-    const starts: string[][] = [];
-    for (let i = 0; i < this.delivered.length; i++) if (this.delivered[i] === key) starts.push(this.delivered.slice(i + 1));
-    if (starts.length > 0) {
-      this.switchTo(starts);
-      return [];
-    }
+    const h = this.held.length;
     this.held.push({ key, data });
+    if (h === 0) {
+      for (let i = 0; i < this.delivered.length; i++) if (this.delivered[i] === key) this.places.push(i);
+    } else {
+      this.places = this.places.filter((p) => p + h >= this.delivered.length || this.delivered[p + h] === key);
+    }
+    if (this.places.length === 1) return this.switchAt(this.places[0]!);
     if (this.held.length > MAX_HELD) return this.finish();
     return [];
   }
@@ -94,15 +101,32 @@ export class ChannelHandover {
   /** End the handover now (timeout, or the old connection dropped): the held messages to emit. */
   finish(): unknown[] {
     if (this.switchedOver) return [];
-    const out = this.held.map((h) => h.data);
-    this.switchTo([]);
+    if (this.places.length === 0) {
+      // New is ahead of everything old delivered (or sent nothing): all of it is new.
+      const out = this.held.map((h) => h.data);
+      this.switchTo([]);
+      return out;
+    }
+    // Still ambiguous: the place where both streams end closest together (the later one on a tie).
+    const gap = (p: number) => Math.abs(p + this.held.length - this.delivered.length);
+    let best = this.places[0]!;
+    for (const p of this.places) if (gap(p) <= gap(best)) best = p;
+    return this.switchAt(best);
+  }
+
+  /** Switch with new's stream starting at `delivered[p]`: new's messages past old's, to emit now. */
+  private switchAt(p: number): unknown[] {
+    const seen = this.delivered.length - p; // messages of new's stream old delivered
+    const out = this.held.slice(seen).map((h) => h.data);
+    this.switchTo(this.delivered.slice(p + this.held.length));
     return out;
   }
 
-  private switchTo(skips: string[][]): void {
+  private switchTo(skips: string[]): void {
     this.switchedOver = true;
     this.skips = skips;
     this.delivered = [];
     this.held = [];
+    this.places = [];
   }
 }

@@ -83,6 +83,74 @@ describe('ChannelHandover', () => {
     expect(out).toEqual([t(1), x, x, t(2), t(3)]);
   });
 
+  it('three identical trades, new starting at the third: the third is not taken for a repeat (CI, engine-lifetime)', () => {
+    // Printed: X A A A Y. Old read X A A when new's first message, the third A, arrived: new could
+    // have started at either A old had delivered, or after them. Switching at once on the first
+    // guess skipped new's Y-less continuation as repeats and lost the third A. Old stays the source
+    // until one place fits both streams.
+    const a = t(7);
+    const y = t(8);
+    expect(
+      run([
+        ['old', t(1)],
+        ['old', a],
+        ['old', a],
+        ['new', a],
+        ['old', a],
+        ['new', y],
+        ['old', y],
+        ['new', t(9)],
+      ]),
+    ).toEqual([t(1), a, a, a, y, t(9)]);
+    expect(
+      run([
+        ['old', t(1)],
+        ['old', a],
+        ['old', a],
+        ['new', a],
+        ['old', a],
+        ['old', y],
+        ['new', y],
+        ['new', t(9)],
+      ]),
+    ).toEqual([t(1), a, a, a, y, t(9)]);
+    // New started at the second A: its next A is the third, which old has not read yet.
+    expect(
+      run([
+        ['old', t(1)],
+        ['old', a],
+        ['old', a],
+        ['new', a],
+        ['new', a],
+        ['new', y],
+        ['old', a],
+        ['old', y],
+        ['new', t(9)],
+      ]),
+    ).toEqual([t(1), a, a, a, y, t(9)]);
+  });
+
+  it('while new cannot be placed, old stays the source and nothing is settled', () => {
+    const h = new ChannelHandover();
+    const a = t(7);
+    expect(
+      run(
+        [
+          ['old', t(1)],
+          ['old', a],
+          ['old', a],
+          ['new', a],
+        ],
+        h,
+      ),
+    ).toEqual([t(1), a, a]);
+    expect(h.switched).toBe(false);
+    expect(h.settled).toBe(false);
+    // Ended (the rotation's timeout): the place where both streams end together, nothing repeated.
+    expect(h.finish()).toEqual([]);
+    expect(h.switched).toBe(true);
+  });
+
   it('finish() releases held messages when old never catches up', () => {
     const h = new ChannelHandover();
     expect(
