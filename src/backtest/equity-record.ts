@@ -3,10 +3,12 @@
  * first): each point goes into the metrics' running state (`EquityFold`) and, when result.json keeps
  * it, into the thinned curve; the run holds no array of a sample per candle (16 MB of Float64Arrays
  * in a run of a million candles, at its peak memory). The thinned curve is what `downsample` kept of
- * the whole one: every `step`-th point (step = ceil(points / max(2, equityPoints))), and the last
- * when its time is not the last kept one's, so the run must know its number of points before the
- * first (`expected`: walk.ts counts the closes ahead). The last point is held back until the next
- * one comes (or `finish`): close-at-end revalues it (`setLast`).
+ * the whole one: every `step`-th point (step = ceil(points / max(2, equityPoints))), the last
+ * when its time is not the last kept one's, and the deepest drawdown's peak, trough and recovery
+ * (so the maximum drawdown and its duration computed from the file are the metrics'). So the run
+ * must know its number of points before the first (`expected`: walk.ts counts the closes ahead).
+ * The last point is held back until the next one comes (or `finish`): close-at-end revalues it
+ * (`setLast`).
  */
 import { EquityFold } from './metrics/equity.js';
 
@@ -74,9 +76,19 @@ export class EquityRecorder {
     const v = this.last[1]!;
     if (this.pending) this.take();
     this.pending = false;
-    if (n > 0 && times[times.length - 1] !== t) {
+    const lastKept = n > 0 && times[times.length - 1] !== t;
+    if (lastKept) {
       times.push(t);
       values.push(v);
+    }
+    // The drawdown's points in their places: point j comes after the ceil(j / step) every-step-th
+    // points before it (and the ones inserted before it).
+    let inserted = 0;
+    for (const [j, pt, pv] of this.fold.drawdownPoints()) {
+      if (j % this.step === 0 || (j === n - 1 && lastKept)) continue;
+      const at = Math.ceil(j / this.step) + inserted++;
+      times.splice(at, 0, pt);
+      values.splice(at, 0, pv);
     }
     return { fold: this.fold, points: { times, values } };
   }

@@ -13,7 +13,7 @@ export interface BacktestOptions extends DataOptions {
   /** Already loaded instances (skip loading the strategy modules). */
   instances?: StrategyInstance[];
   logger?: Logger;
-  /** Points kept in the result's equity curve (the metrics use every point). Default 2000. */
+  /** Points kept in the result's equity curve, about (every k-th, the last, the deepest drawdown's peak, trough and recovery; the metrics use every point). Default 2000. */
   equityPoints?: number;
   /**
    * `summary`: build what the terminal summary and a sweep row read (summary, metrics, breakdowns,

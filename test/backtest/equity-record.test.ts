@@ -6,21 +6,33 @@ import { dailyReturns } from '../../src/backtest/metrics/index.js';
 const D = 86_400_000;
 const M = 60_000;
 
-/** The thinning result.json had before the curve was folded: every step-th point, then the last when its time differs. */
-function downsample(times: number[], values: number[], max: number): { times: number[]; values: number[] } {
+/** The indexes of the deepest drawdown's peak, trough and recovery, found by a plain scan of the whole curve. */
+function drawdownPoints(values: number[]): number[] {
+  let peak = 0;
+  let best = 0;
+  let at: [number, number, number] | undefined; // peak index, trough index, recovery index (-1: none)
+  for (let i = 1; i < values.length; i++) {
+    if (values[i]! >= values[peak]!) {
+      if (at && at[0] === peak && at[2] < 0) at[2] = i;
+      peak = i;
+    } else if (1 - values[i]! / values[peak]! > best) {
+      best = 1 - values[i]! / values[peak]!;
+      at = [peak, i, -1];
+    }
+  }
+  return at ? at.filter((i) => i >= 0) : [];
+}
+
+/** The indexes downsample keeps, with the drawdown's points added, in order. */
+function thinned(times: number[], values: number[], max: number): { times: number[]; values: number[] } {
   const n = times.length;
   const step = Math.max(1, Math.ceil(n / Math.max(2, max)));
-  const t: number[] = [];
-  const v: number[] = [];
-  for (let i = 0; i < n; i += step) {
-    t.push(times[i]!);
-    v.push(values[i]!);
-  }
-  if (n > 0 && t[t.length - 1] !== times[n - 1]) {
-    t.push(times[n - 1]!);
-    v.push(values[n - 1]!);
-  }
-  return { times: t, values: v };
+  const keep = new Set<number>();
+  for (let i = 0; i < n; i += step) keep.add(i);
+  if (n > 0 && times[n - 1 - ((n - 1) % step)] !== times[n - 1]) keep.add(n - 1);
+  for (const i of drawdownPoints(values)) keep.add(i);
+  const at = [...keep].sort((a, b) => a - b);
+  return { times: at.map((i) => times[i]!), values: at.map((i) => values[i]!) };
 }
 
 /** A curve as the walk makes it: the start point, then one per close (the first close at the start's time). */
@@ -39,14 +51,30 @@ function walkCurve(n: number, t0: number, seed: number): { times: number[]; valu
 }
 
 describe('EquityRecorder', () => {
-  it('keeps the points the whole curve downsampled to, for any length and point budget', () => {
+  it("keeps the points the whole curve downsampled to, and its deepest drawdown's, for any length and point budget", () => {
     for (const n of [0, 1, 2, 3, 7, 100, 1999, 2000, 2001, 4001, 12_345]) {
       for (const max of [0, 1, 2, 3, 10, 2000]) {
         const c = walkCurve(n, Date.UTC(2024, 0, 1), n + max);
         const r = recordOf(c.times, c.values, max);
-        expect(r.points, `n ${n} max ${max}`).toEqual(downsample(c.times, c.values, max));
+        expect(r.points, `n ${n} max ${max}`).toEqual(thinned(c.times, c.values, max));
         expect(r.fold.n).toBe(n);
       }
+    }
+  });
+
+  it("the maximum drawdown and its duration computed from the kept points are the whole curve's", () => {
+    // result.json's curve is thinned; a user computing the drawdown from it gets the report's metric.
+    for (let seed = 1; seed <= 40; seed++) {
+      const c = walkCurve(5000 + seed * 97, Date.UTC(2024, 0, 1), seed);
+      const whole = new EquityFold();
+      for (let i = 0; i < c.times.length; i++) whole.add(c.times[i]!, c.values[i]!);
+      const r = recordOf(c.times, c.values, 50);
+      const again = new EquityFold();
+      for (let i = 0; i < r.points.times.length; i++) again.add(r.points.times[i]!, r.points.values[i]!);
+      const [w, a] = [whole.drawdowns(), again.drawdowns()];
+      expect(a.maxDrawdownPct, `seed ${seed}`).toEqual(w.maxDrawdownPct);
+      expect(a.maxDrawdownDurationMs, `seed ${seed}`).toEqual(w.maxDrawdownDurationMs);
+      expect(r.points.times.length).toBeLessThanOrEqual(54);
     }
   });
 
@@ -58,7 +86,7 @@ describe('EquityRecorder', () => {
     const r = rec.finish();
     const values = c.values.slice();
     values[values.length - 1] = 123.5;
-    expect(r.points).toEqual(downsample(c.times, values, 2000));
+    expect(r.points).toEqual(thinned(c.times, values, 2000));
     expect(r.fold.lastValue).toBe(123.5);
     const whole = new EquityFold();
     for (let i = 0; i < c.times.length; i++) whole.add(c.times[i]!, values[i]!);

@@ -37,7 +37,17 @@ const MAX_DD_DURATION = 8;
 const LONGEST = 9;
 const PREV = 10;
 const CLOSE = 11;
-const STATE_SIZE = 12;
+/** The running peak's point index; the deepest drawdown's points: its peak, its trough and its recovery (NaN: none yet). */
+const PEAK_INDEX = 12;
+const MAX_DD_PEAK_INDEX = 13;
+const MAX_DD_PEAK_VALUE = 14;
+const TROUGH_INDEX = 15;
+const TROUGH_TIME = 16;
+const TROUGH_VALUE = 17;
+const RECOVERY_INDEX = 18;
+const RECOVERY_TIME = 19;
+const RECOVERY_VALUE = 20;
+const STATE_SIZE = 21;
 
 /**
  * The equity curve's metrics taken one point at a time (`add`), so a backtest need not keep a sample
@@ -124,6 +134,7 @@ export class EquityFold {
       x[FIRST_VALUE] = v;
       x[PEAK] = v;
       x[PEAK_TIME] = t;
+      x[PEAK_INDEX] = 0;
       this.day = Math.floor(t / DAY_MS);
       x[PREV] = v;
       x[CLOSE] = v;
@@ -135,17 +146,29 @@ export class EquityFold {
         if (this.underWater) {
           const d = t - x[PEAK_TIME]!;
           if (d > x[LONGEST]!) x[LONGEST] = d;
-          if (x[MAX_DD_PEAK_TIME] === x[PEAK_TIME]) x[MAX_DD_DURATION] = d;
+          if (x[MAX_DD_PEAK_TIME] === x[PEAK_TIME]) {
+            x[MAX_DD_DURATION] = d;
+            x[RECOVERY_INDEX] = i;
+            x[RECOVERY_TIME] = t;
+            x[RECOVERY_VALUE] = v;
+          }
           this.underWater = false;
         }
         x[PEAK] = v;
         x[PEAK_TIME] = t;
+        x[PEAK_INDEX] = i;
       } else {
         this.underWater = true;
         const dd = 1 - v / x[PEAK]!;
         if (dd > x[MAX_DD]!) {
           x[MAX_DD] = dd;
           x[MAX_DD_PEAK_TIME] = x[PEAK_TIME]!;
+          x[MAX_DD_PEAK_INDEX] = x[PEAK_INDEX]!;
+          x[MAX_DD_PEAK_VALUE] = x[PEAK]!;
+          x[TROUGH_INDEX] = i;
+          x[TROUGH_TIME] = t;
+          x[TROUGH_VALUE] = v;
+          x[RECOVERY_INDEX] = Number.NaN;
         }
       }
     }
@@ -202,6 +225,23 @@ export class EquityFold {
       longestDrawdownMs: ok(longest),
       maxDrawdown: x[MAX_DD]!,
     };
+  }
+
+  /**
+   * The points that make the deepest drawdown and its duration, in order (index among the points
+   * taken, time ms, value): its peak, its trough and the first point back at the peak (none while
+   * still under water). A curve thinned for a file keeps them, so the two metrics computed again
+   * from it are these.
+   */
+  drawdownPoints(): Array<[number, number, number]> {
+    const x = this.x;
+    if (this.error !== undefined || !(x[MAX_DD]! > 0)) return [];
+    const out: Array<[number, number, number]> = [
+      [x[MAX_DD_PEAK_INDEX]!, x[MAX_DD_PEAK_TIME]!, x[MAX_DD_PEAK_VALUE]!],
+      [x[TROUGH_INDEX]!, x[TROUGH_TIME]!, x[TROUGH_VALUE]!],
+    ];
+    if (!Number.isNaN(x[RECOVERY_INDEX]!)) out.push([x[RECOVERY_INDEX]!, x[RECOVERY_TIME]!, x[RECOVERY_VALUE]!]);
+    return out;
   }
 
   /** The daily returns: the days closed so far, then the last point's day (none when it is at 00:00 of the first day). */
