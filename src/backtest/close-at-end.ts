@@ -78,5 +78,5 @@ export async function closeAtEnd(h: Harness, series: Series[], curve: EquityReco
   if (curve.length === 0) return;
   // The account after the closing costs, at the same (last) time.
   h.changes.balancesMoved();
-  curve.setLast(equityValuer(h, series, h.unpriced)());
+  curve.setLast(equityValuer(h, series, h.unpriced, h.unvalued)(h.clock.now()));
 }

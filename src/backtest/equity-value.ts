@@ -28,22 +28,43 @@ export function unpricedBalances(config: MizanConfig, h: RouteContext, series: r
   return out.sort();
 }
 
+/** An asset the valuer left out of samples for want of a price on its route (a market with no candle yet). */
+export interface UnvaluedAsset {
+  /** The route's market without a price. */
+  market: string;
+  /** The first and last sample times left out, ms. */
+  from: number;
+  to: number;
+  samples: number;
+}
+
 /**
- * Account value in the reference asset from plain numbers; balances re-read only after they changed.
- * An asset held that no market of the run converts is left out of the value and named in `unpriced`.
- * A market whose first candle has begun but not yet closed (a slower resolution than the others, or
- * the run's very start) is valued at that candle's open, the price at its start: without it the
- * asset would drop out of the first samples and its value would later appear as a fake return.
+ * Account value in the reference asset from plain numbers at sample time `t` (ms); balances re-read
+ * only after they changed. An asset held that no market of the run converts is left out of the value
+ * and named in `unpriced`. A market whose first candle has begun by `t` but not yet closed (a slower
+ * resolution than the others, a market no strategy trades and so with no warm-up, the run's very
+ * start) is valued at that candle's open, the price at its start: without it the asset would drop out
+ * of the first samples and its value would later appear as a fake return. An asset whose route still
+ * has no price (its market's data starts later) is left out of that sample and recorded in `unvalued`.
  */
-export function equityValuer(h: Harness, series: Series[], unpriced: Set<string>): () => number {
+export function equityValuer(h: Harness, series: Series[], unpriced: Set<string>, unvalued: Map<string, UnvaluedAsset> = new Map()): (t: number) => number {
   const assets: { asset: string; value: number; legs: Leg[] }[] = [];
   const bookList = series.map((s) => h.books.get(s.symbol)!);
   const firstOpen = series.map((s) => (s.length > 0 ? s.open[0]! : Number.NaN));
   const firstStartMs = series.map((s) => (s.length > 0 ? s.time[0]! * 1000 : Infinity));
-  const priceOf = (j: number): number => {
+  const priceOf = (j: number, t: number): number => {
     const px = bookList[j]!.price;
     if (!Number.isNaN(px)) return px;
-    return firstStartMs[j]! <= h.clock.now() ? firstOpen[j]! : Number.NaN;
+    return firstStartMs[j]! <= t ? firstOpen[j]! : Number.NaN;
+  };
+  /** `asset` left out of the sample at `t`: its route's market `j` has no price. */
+  const leftOut = (asset: string, legs: readonly Leg[], t: number): void => {
+    const j = legs.find((l) => Number.isNaN(priceOf(l.book, t)))?.book ?? legs[0]!.book;
+    const u = unvalued.get(asset);
+    if (u) {
+      u.to = t;
+      u.samples++;
+    } else unvalued.set(asset, { market: series[j]!.symbol, from: t, to: t, samples: 1 });
   };
   const symbols = series.map((s) => s.symbol);
   const routes = new Map<string, Leg[] | undefined>();
@@ -80,7 +101,7 @@ export function equityValuer(h: Harness, series: Series[], unpriced: Set<string>
     flatValue = 0;
     for (const a of assets) flatValue += a.value;
   };
-  return () => {
+  return (t) => {
     if (h.changes.takeBalances()) refresh();
     if (flat && h.marginMarkets.size === 0) return flatValue;
     let v = 0;
@@ -89,15 +110,17 @@ export function equityValuer(h: Harness, series: Series[], unpriced: Set<string>
       if (legs.length === 0) v += a.value;
       else if (legs.length === 1) {
         const l = legs[0]!;
-        const px = priceOf(l.book);
+        const px = priceOf(l.book, t);
         if (!Number.isNaN(px)) v += l.inverse ? a.value / px : a.value * px;
+        else leftOut(a.asset, legs, t);
       } else {
         let x = a.value;
         for (const l of legs) {
-          const px = priceOf(l.book);
+          const px = priceOf(l.book, t);
           x = l.inverse ? x / px : x * px;
         }
         if (!Number.isNaN(x)) v += x;
+        else leftOut(a.asset, legs, t);
       }
     }
     if (h.marginMarkets.size > 0) {
@@ -112,8 +135,9 @@ export function equityValuer(h: Harness, series: Series[], unpriced: Set<string>
           continue;
         }
         let x = p.profit.value.toNumber();
-        for (const l of legs) x = l.inverse ? x / priceOf(l.book) : x * priceOf(l.book);
+        for (const l of legs) x = l.inverse ? x / priceOf(l.book, t) : x * priceOf(l.book, t);
         if (!Number.isNaN(x)) v += x;
+        else leftOut(quote, legs, t);
       }
     }
     return v;

@@ -81,6 +81,12 @@ export async function runBacktest(config: MizanConfig, opts: BacktestOptions = {
   const firstClose = Math.min(...series.map((s) => (s.length > 0 ? (s.time[0]! + s.resSec) * 1000 : Infinity)));
   const schedules = new BacktestSchedules(config, instances, Math.max(fromMs, firstClose));
   const eq = await walk(walkContext({ h, series, fromMs, total, opts, schedules, advance: declaredFeed(h, declared) }));
+  for (const [asset, u] of h.unvalued) {
+    const at = (t: number) => new Date(t).toISOString();
+    report.problems.push(
+      `${asset}: left out of ${u.samples} equity sample(s) from ${at(u.from)} to ${at(u.to)}: ${u.market}, its route to ${h.reference}, had no price yet (its data starts later)`,
+    );
+  }
   await h.core.stop();
   await h.core.idle();
   if (bt.closeAtEnd) await closeAtEnd(h, series, eq); // strategies stopped: sell what is open at the last close (test/backtest/cli/close-at-end.test.ts)

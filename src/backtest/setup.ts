@@ -36,6 +36,7 @@ import type { CurrentLedger } from '../portfolio/portfolio.js';
 import { MAIN_ACCOUNT } from '../core/account.js';
 import { BACKTEST_ACCOUNT, BACKTEST_RETAINED_ORDERS, backtestExchange } from './backtest-exchange.js';
 import { type InstantRecord, type LateKernel, backtestVenueFor, candleFillFor, marginRefresher, recordRun, runBookkeeping } from './harness-parts.js';
+import type { UnvaluedAsset } from './equity-value.js';
 
 export { BACKTEST_ACCOUNT, BACKTEST_RETAINED_ORDERS } from './backtest-exchange.js';
 
@@ -79,6 +80,8 @@ export interface Harness {
   endings: OrderEndingTally;
   /** Assets held during the run that it cannot value in the reference asset (left out of the equity). */
   unpriced: Set<string>;
+  /** Assets left out of some equity samples: their route's market had no price yet. */
+  unvalued: Map<string, UnvaluedAsset>;
   /** The strategies' `ctx.plot` series (from `from` on). */
   plots: PlotBook;
   /** The spot orders' records (with `orderRecords`, the default). */
@@ -277,6 +280,7 @@ export function buildHarness(o: HarnessOptions): Harness {
     orderReasons: b.orderReasons,
     endings: b.endings,
     unpriced: new Set<string>(),
+    unvalued: new Map(),
     plots,
     ...(spotLog ? { spotLog } : {}),
   };

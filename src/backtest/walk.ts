@@ -96,11 +96,11 @@ export function walkContext(o: Pick<Walk, 'h' | 'series' | 'fromMs' | 'total' | 
   // the clock is already there (walk's start).
   const closes = closesFrom(series, fromMs);
   const points = closes > 0 ? closes + 1 : h.clock.now() >= fromMs ? 1 : 0;
-  const value = equityValuer(h, series, h.unpriced);
+  const value = equityValuer(h, series, h.unpriced, h.unvalued);
   // The protections that watch the equity (drawdown, daily loss) get every sample, as live gets its snapshots.
   const valuer = h.kernel.equity.watched
     ? (t: number) => {
-        const v = value();
+        const v = value(t);
         h.kernel.equity.record(t, v);
         return v;
       }
