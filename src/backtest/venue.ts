@@ -13,6 +13,7 @@ import type {
   MarginRequest,
   NewInstantOrder,
   NewSpotOrder,
+  Side,
   SpotOrder,
 } from '../core/types/index.js';
 import type { SimVenue } from '../venues/sim-venue.js';
@@ -82,6 +83,11 @@ export class BacktestVenue implements Venue {
     const o = await this.deps.inner.instantOrder(order);
     this.deps.onInstant?.(o);
     return o;
+  }
+  /** Quoted as the order would fill: at the book instantOrder prepares. */
+  instantQuote(symbol: string, side: Side): Promise<Decimal> {
+    this.deps.fill.prepareInstant(symbol, this.deps.index(symbol));
+    return this.deps.inner.instantQuote(symbol, side);
   }
   /** Previewed as the open would arrive (the next candle's open); moves no balances. */
   previewPosition(req: MarginRequest): Promise<MarginDryRun> {

@@ -17,6 +17,7 @@ import type {
   MarginRequest,
   NewInstantOrder,
   NewSpotOrder,
+  Side,
   SpotOrder,
 } from '../core/types/index.js';
 
@@ -29,6 +30,11 @@ export interface Venue {
   openOrders(symbol?: string): Promise<SpotOrder[]>;
   balances(): Promise<Balances>;
   instantOrder(order: NewInstantOrder): Promise<InstantOrder>;
+  /**
+   * The exchange's instant (OTC) price for `side` now (`GET /v1/account/otc/price`): an instant order
+   * placed while it holds fills at it, so the kernel sizes and checks the order at it.
+   */
+  instantQuote?(symbol: string, side: Side): Promise<Decimal>;
   /** The exchange's dry run of a margin open: its call and liquidation prices, nothing opened. */
   previewPosition(req: MarginRequest): Promise<MarginDryRun>;
   openPosition(req: MarginRequest): Promise<MarginPosition>;

@@ -5,8 +5,7 @@
  */
 import { Decimal } from '../core/decimal.js';
 import type { ExitIntent, Intent, Verdict } from '../core/intents.js';
-import type { MarginRequest } from '../core/types/margin.js';
-import { denialOf, type CheckOptions } from '../risk/types.js';
+import { denialOf } from '../risk/types.js';
 import { DenialTally } from './denial-tally.js';
 import type { MarketStats, PriceTick, PublicTrade } from '../core/types/market.js';
 import type { Bar } from '../strategy/bar.js';
@@ -18,6 +17,7 @@ import { HigherTimeframe } from './higher-timeframe.js';
 import { strategyContext, undeclared } from './strategy-context.js';
 import { IntentExecutor } from './intent-executor.js';
 import { planExit } from './exit-intent.js';
+import { precheck } from './precheck.js';
 import type { StrategyInstance, TradingCoreDeps } from './trading-core-ports.js';
 import { MAIN_ACCOUNT } from '../core/account.js';
 
@@ -137,7 +137,7 @@ export class TradingCore {
     }
   }
 
-  /** Intent `i` waits for its margin preview (`v`): then executed if it passed, and the rest go on. */
+  /** Intent `i` waits for what the exchange is asked first (`v`): then executed if it passed, and the rest go on. */
   private async previewedFrom(intents: Intent[], i: number, pending: Promise<PassedVerdict | undefined>): Promise<void> {
     const v = await pending;
     if (v) return this.executeFrom(intents, i, v);
@@ -146,14 +146,15 @@ export class TradingCore {
   }
 
   /**
-   * Check one intent; a denial is delivered here. The verdict when it passed. A margin
-   * open that needs the exchange's dry-run preview (a minimum call distance applies) gives a
-   * promise: the preview is taken on the strategy's venue first, and a preview that fails denies.
+   * Check one intent; a denial is delivered here. The verdict when it passed. A margin open that
+   * needs the exchange's dry-run preview (a minimum call distance applies) and an instant order (its
+   * price) give a promise: the exchange is asked on the strategy's venue first (kernel/precheck.ts).
    */
   private decide(intent: Intent): PassedVerdict | undefined | Promise<PassedVerdict | undefined> {
     if (intent.kind === 'exit') return this.exit(intent);
-    const req = this.deps.risk.marginPreviewRequest?.(intent);
-    if (req) return this.previewThenDecide(intent, req);
+    const asks = intent.kind === 'instant' || intent.kind === 'marginOpen';
+    const pre = asks ? precheck(intent, this.deps.risk, () => this.deps.venueFor(this.instance(intent.strategy)?.account ?? MAIN_ACCOUNT)) : undefined;
+    if (pre) return pre.then((options) => this.verdict(intent, this.deps.risk.check(intent, options)));
     return this.verdict(intent, this.deps.risk.check(intent));
   }
 
@@ -173,17 +174,6 @@ export class TradingCore {
       'exit: the brackets cancel their legs and exit at market; the rest is sold at market',
     );
     return plan.order ? this.verdict(plan.order, d.risk.check(plan.order)) : undefined;
-  }
-
-  private async previewThenDecide(intent: Intent, req: MarginRequest): Promise<PassedVerdict | undefined> {
-    let options: CheckOptions;
-    try {
-      const p = await this.deps.venueFor(this.instance(intent.strategy)?.account ?? MAIN_ACCOUNT).previewPosition(req);
-      options = { marginPreview: { callPrice: p.callPrice, liquidityPrice: p.liquidityPrice, openPrice: req.openPrice } };
-    } catch (err) {
-      options = { marginPreviewError: err instanceof Error ? err.message : String(err) };
-    }
-    return this.verdict(intent, this.deps.risk.check(intent, options));
   }
 
   private verdict(intent: Intent, verdict: Verdict & { reservationId?: string }): PassedVerdict | undefined {

@@ -19,6 +19,10 @@ export interface CheckOptions {
   marginPreview?: MarginPreview;
   /** Why the dry-run preview could not be taken (exchange error, timeout): a minimum call distance then denies with it. */
   marginPreviewError?: string;
+  /** An instant order's price as the exchange quoted it (`GET /v1/account/otc/price`): it is sized and valued at it. */
+  instantPrice?: Decimal;
+  /** Why the instant price could not be read: the instant order is denied with it. */
+  instantPriceError?: string;
 }
 
 /** The denial a refused verdict makes (the risk engine's event and the strategy's onDenied alike). */

@@ -14,6 +14,7 @@ import type {
   MarginRequest,
   NewInstantOrder,
   NewSpotOrder,
+  Side,
   SpotOrder,
 } from '../core/types/index.js';
 import type { WallexRestClient } from '../exchange/rest/client.js';
@@ -47,6 +48,9 @@ export class RestVenue implements Venue {
   }
   instantOrder(order: NewInstantOrder): Promise<InstantOrder> {
     return this.client.createInstantOrder(order);
+  }
+  async instantQuote(symbol: string, side: Side): Promise<Decimal> {
+    return (await this.client.getInstantQuote(symbol, side)).price;
   }
   previewPosition(req: MarginRequest): Promise<MarginDryRun> {
     return this.client.marginDryRun(req);

@@ -20,9 +20,10 @@ import type {
   MarginRequest,
   NewInstantOrder,
   NewSpotOrder,
+  Side,
   SpotOrder,
 } from '../core/types/index.js';
-import { parseInstantOrder } from '../exchange/parse/order.js';
+import { parseInstantOrder, parseInstantQuote } from '../exchange/parse/order.js';
 import { parseMarginDryRun, parseMarginPosition } from '../exchange/parse/margin.js';
 import { parseMarginOrders } from '../exchange/parse/margin-extra.js';
 import { marginOrders } from '../sim/margin/extras.js';
@@ -283,6 +284,14 @@ export class SimVenue implements Venue {
     return this.call('instantOrder', () => {
       if (!desk) throw new SimError(405, 'instant orders are not offered by this venue');
       return parseInstantOrder(desk.place(this.account, { symbol: order.symbol, side: order.side, quantity: order.quantity }));
+    });
+  }
+
+  instantQuote(symbol: string, side: Side): Promise<Decimal> {
+    const desk = this.opts.instant;
+    return this.call('instantQuote', () => {
+      if (!desk) throw new SimError(405, 'instant orders are not offered by this venue');
+      return parseInstantQuote(desk.quote(this.account, symbol, side), { symbol, side }, this.sim.clock.now()).price;
     });
   }
 

@@ -87,6 +87,14 @@ export class MarketLimitsRule implements RiskRule {
 
     let limitPx: Decimal | undefined;
     let stopPx: Decimal | undefined;
+    // An instant order fills at the price the exchange quoted (kernel/precheck.ts): sized and valued at it.
+    let quotedPx: Decimal | undefined;
+    if (it.kind === 'instant') {
+      const o = s.options;
+      if (o.instantPriceError !== undefined) return `the exchange's instant price of ${it.symbol} for a ${it.side} could not be read: ${o.instantPriceError}`;
+      if (o.instantPrice && !o.instantPrice.gt(0)) return `the exchange's instant price of ${it.symbol} for a ${it.side} is ${o.instantPrice.toFixed()}`;
+      quotedPx = o.instantPrice;
+    }
     if (it.kind === 'order' && next.kind === 'order') {
       if (type === 'LIMIT' || type === 'STOP_LIMIT') {
         const r = this.roundField(s, 'price', it.price, m.priceTick, buy, type);
@@ -105,15 +113,15 @@ export class MarketLimitsRule implements RiskRule {
     // The book's levels, made only for an order valued by a walk (a limit or stop order never is).
     let bookLevels: readonly BookLevel[] | undefined;
     const levels = (): readonly BookLevel[] => (bookLevels ??= book ? (buy ? book.asks() : book.bids()) : []);
-    let bound = limitPx;
+    let bound = limitPx ?? quotedPx;
     let best: Decimal | undefined;
-    if (!limitPx) {
+    if (!bound) {
       best = stopPx ?? (buy ? book?.bestAsk() : book?.bestBid());
       if (!best) return `no ${buy ? 'ask' : 'bid'} in the local book of ${it.symbol} to price a ${type} ${it.side}`;
       bound = buy ? best.mul(onePlusOf(slip)) : best.mul(oneMinusOf(slip));
     }
     const boundPx = bound as Decimal;
-    const walkable = !limitPx && !stopPx;
+    const walkable = !limitPx && !stopPx && !quotedPx;
 
     // Resolve the size into a base quantity.
     let qty: Decimal;
@@ -122,7 +130,7 @@ export class MarketLimitsRule implements RiskRule {
       qty = size.quantity;
     } else if (size.kind === 'quote') {
       if (!size.amount.gt(0)) return `size.amount must be positive, got ${size.amount.toFixed()}`;
-      qty = walkable ? walkQuote(levels(), size.amount).filled : size.amount.div(limitPx ?? (stopPx as Decimal));
+      qty = walkable ? walkQuote(levels(), size.amount).filled : size.amount.div(limitPx ?? quotedPx ?? (stopPx as Decimal));
     } else {
       const f = size.fraction;
       if (!(f > 0 && f <= 1)) return `size.fraction must be greater than 0 and at most 1, got ${f}`;
@@ -130,7 +138,8 @@ export class MarketLimitsRule implements RiskRule {
       const free = this.reservations.free(s.account, asset, this.ports.balance(s.account, asset));
       if (free.lte(0)) return `size.fraction ${f} of the free ${asset} balance: nothing is free (${free.toFixed()})`;
       const budget = free.mul(f);
-      qty = buy ? budget.div(boundPx.mul(onePlusOf(m.takerFee))) : budget;
+      // An instant buy's fee comes off the base received: the quote spent is quantity × price.
+      qty = buy ? budget.div(quotedPx ?? boundPx.mul(onePlusOf(m.takerFee))) : budget;
     }
     if (!qty.gt(0)) return `quantity must be positive, got ${qty.toFixed()}`;
     const rounded = roundToStep(qty, m.qtyStep, false);
@@ -151,7 +160,7 @@ export class MarketLimitsRule implements RiskRule {
     if (m.maxQty && dgt(rounded, m.maxQty)) return `quantity ${rounded.toFixed()} is above the maximum ${m.maxQty.toFixed()} of ${it.symbol}`;
 
     // Value the order: its limit (or stop) price, or the expected average fill from the book.
-    let px = limitPx ?? stopPx;
+    let px = limitPx ?? quotedPx ?? stopPx;
     if (walkable) {
       const w = walkBase(levels(), rounded);
       s.exhausted = w.exhausted;
@@ -169,7 +178,8 @@ export class MarketLimitsRule implements RiskRule {
     s.quantity = rounded;
     s.price = price;
     s.boundPrice = boundPx;
-    s.spend = buy ? { asset: m.quote, amount: rounded.mul(boundPx).mul(onePlusOf(m.takerFee)) } : { asset: m.base, amount: rounded };
+    const buyCost = quotedPx ? rounded.mul(quotedPx) : rounded.mul(boundPx).mul(onePlusOf(m.takerFee));
+    s.spend = buy ? { asset: m.quote, amount: buyCost } : { asset: m.base, amount: rounded };
     if (buy) s.addsValue = notional;
     return undefined;
   }
