@@ -9,7 +9,7 @@ import { decimalToNumber } from '../market/fast-parse.js';
 import type { MizanConfig } from '../config/schema.js';
 import type { Series } from './data.js';
 import { routeOf, type Leg, type RouteContext } from '../kernel/valuation.js';
-import { BACKTEST_ACCOUNT, type Harness } from './setup.js';
+import { BACKTEST_ACCOUNT, type Harness, type UnvaluedAsset } from './setup.js';
 
 /** The starting balances the run cannot value in the reference asset (no market of the run converts them). */
 export function unpricedBalances(config: MizanConfig, h: RouteContext, series: readonly Series[]): string[] {
@@ -26,16 +26,6 @@ export function unpricedBalances(config: MizanConfig, h: RouteContext, series: r
       out.push(asset);
   }
   return out.sort();
-}
-
-/** An asset the valuer left out of samples for want of a price on its route (a market with no candle yet). */
-export interface UnvaluedAsset {
-  /** The route's market without a price. */
-  market: string;
-  /** The first and last sample times left out, ms. */
-  from: number;
-  to: number;
-  samples: number;
 }
 
 /**

@@ -36,12 +36,21 @@ import type { CurrentLedger } from '../portfolio/portfolio.js';
 import { MAIN_ACCOUNT } from '../core/account.js';
 import { BACKTEST_ACCOUNT, BACKTEST_RETAINED_ORDERS, backtestExchange } from './backtest-exchange.js';
 import { type InstantRecord, type LateKernel, backtestVenueFor, candleFillFor, marginRefresher, recordRun, runBookkeeping } from './harness-parts.js';
-import type { UnvaluedAsset } from './equity-value.js';
 
 export { BACKTEST_ACCOUNT, BACKTEST_RETAINED_ORDERS } from './backtest-exchange.js';
 
 /** Points kept per plot series in the result (the report draws at most 5,000 candles per page). */
 const PLOT_POINTS = 5000;
+/** An asset the valuer left out of samples for want of a price on its route (a market with no candle yet). */
+export interface UnvaluedAsset {
+  /** The route's market without a price. */
+  market: string;
+  /** The first and last sample times left out, ms. */
+  from: number;
+  to: number;
+  samples: number;
+}
+
 export interface Harness {
   kernel: TradingKernel;
   clock: ManualClock;
