@@ -2,7 +2,8 @@
  * The risk engine: every intent passes through `check` before the executor sees it. Rules run in a
  * fixed order (`this.rules` below), and the first denial stops the check:
  *   1 intentShape (the intent as the strategy wrote it)  2 tradingState  3 marketLimits (and sizing)
- *   4 priceSanity  5 exposure  6 balance (reserve)  7 orderRate  8 margin
+ *   4 priceSanity  5 exposure  6 ownership (a sell of another strategy's coins)  7 balance (reserve)
+ *   8 orderRate  9 margin
  * A verdict is a pass (the adjusted intent: base quantity resolved, prices on the tick, with the list
  * of adjustments and, for anything that spends, a reservation id) or a denial (rule name and a reason
  * a person can read). Every verdict is logged and journaled; a denial is also emitted (`denied`). The
@@ -31,6 +32,7 @@ import { ExposureRule } from './rules/exposure.js';
 import { MarginRule } from './rules/margin.js';
 import { marginBracketOnTick, MarketLimitsRule, roundPrice } from './rules/market-limits.js';
 import { OrderRateRule } from './rules/order-rate.js';
+import { OwnershipRule } from './rules/ownership.js';
 import { PriceSanityRule } from './rules/price-sanity.js';
 import { TradingStateRule } from './rules/trading-state.js';
 import { TradingState } from './trading-state.js';
@@ -93,6 +95,7 @@ export class RiskEngine extends EventEmitter<RiskEngineEvents> {
       new MarketLimitsRule(deps.ports, this.reservations),
       new PriceSanityRule(),
       new ExposureRule(deps.ports, this.reservations),
+      new OwnershipRule(deps.ports, this.reservations),
       new BalanceRule(deps.ports, this.reservations),
       new OrderRateRule(this.orderRate, deps.clock, deps.ports),
       new MarginRule(deps.ports),
@@ -181,7 +184,7 @@ export class RiskEngine extends EventEmitter<RiskEngineEvents> {
       }
       if (reason !== undefined) {
         for (const undo of s.onDeny) undo();
-        verdict = { ok: false, intent, rule: rule.name, reason, ...(s.retryAfterMs !== undefined ? { retryAfterMs: s.retryAfterMs } : {}) };
+        verdict = { ok: false, intent, rule: s.deniedBy ?? rule.name, reason, ...(s.retryAfterMs !== undefined ? { retryAfterMs: s.retryAfterMs } : {}) };
         break;
       }
     }

@@ -5,7 +5,7 @@
  */
 import type { Decimal } from '../core/decimal.js';
 import type { MarginOpenIntent } from '../core/intents.js';
-import type { BookLevel } from '../core/types/market.js';
+import type { BookLevel, Side } from '../core/types/market.js';
 import type { MarginPosition } from '../core/types/margin.js';
 import type { BookView, MarketView } from '../core/views.js';
 import type { RiskVerdict } from './types.js';
@@ -44,6 +44,12 @@ export interface OpenOrderRef {
   strategy: string;
   /** The reservation the order holds, when it passed this risk engine. */
   reservationId?: string;
+  /** The account it rests on (default: the strategy's). */
+  account?: string;
+  side?: Side;
+  /** Base quantity ordered and filled so far: an open sell's unfilled part is already out of the free balance (ownership.ts). */
+  quantity?: Decimal;
+  filled?: Decimal;
 }
 
 /** A spot position of one strategy in one market (the portfolio's PositionRecord fits). */
@@ -53,6 +59,8 @@ export interface PositionRef {
   quantity: Decimal;
   /** Cost basis in the quote asset (buy fees included); counts as capital used by the strategy. */
   cost?: Decimal;
+  /** Coins its sells left below the market's minimum: still the strategy's (another may not sell them). */
+  dust?: Decimal;
 }
 
 export interface RiskPorts {

@@ -43,6 +43,8 @@ export interface CheckState {
   /** Quote value the intent adds to exposure (buys and margin opens). */
   addsValue?: Decimal;
   reservationId?: string;
+  /** Set by a rule whose denial is another rule's concern (a fraction-sized sell of coins other strategies hold: `ownership`). */
+  deniedBy?: string;
   /** Set by a rule that denies for a while only (the order rate): ms until the same intent may pass. */
   retryAfterMs?: number;
   /** Run when every rule passed (e.g. counting the order in the rate window). */

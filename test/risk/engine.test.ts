@@ -7,7 +7,17 @@ import { World, limit } from './fixtures.js';
 describe('RiskEngine', () => {
   it('runs the rules in the documented order', () => {
     const e = new World().engine();
-    expect(e.rules.map((r) => r.name)).toEqual(['intentShape', 'tradingState', 'marketLimits', 'priceSanity', 'exposure', 'balance', 'orderRate', 'margin']);
+    expect(e.rules.map((r) => r.name)).toEqual([
+      'intentShape',
+      'tradingState',
+      'marketLimits',
+      'priceSanity',
+      'exposure',
+      'ownership',
+      'balance',
+      'orderRate',
+      'margin',
+    ]);
   });
 
   it('the first failing rule in that order names the denial', () => {

@@ -1,5 +1,5 @@
 /**
- * Rule 5, balance (and reservation). What the intent spends, fees included, must fit in the free
+ * Rule 6, balance (and reservation). What the intent spends, fees included, must fit in the free
  * balance of the strategy's account: free = value − locked − reserved by intents in flight. The check
  * and the reservation are one synchronous step (Reservations.tryReserve), shared by every strategy of
  * the bot, so two strategies can never spend the same Toman. A later rule's denial releases it.

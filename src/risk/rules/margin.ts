@@ -1,5 +1,5 @@
 /**
- * Rule 7, margin (margin opens only).
+ * Rule 8, margin (margin opens only).
  * - risk coefficient above `maxRiskCoef`: denied;
  * - total loan per asset above `maxTotalLoan`: the open positions' loans plus this one's (a long
  *   borrows collateral × (riskCoef − 1) of the quote asset, a short collateral × riskCoef / price of

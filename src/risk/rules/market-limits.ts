@@ -7,7 +7,8 @@
  * - The size is resolved into a base quantity: `base` as given; `quote` as a notional (quantity ×
  *   price) at the limit price, or by walking the local book for a market order; `fraction` of the free
  *   balance of the spent asset (quote for a buy, with the taker fee and, for a market buy, the
- *   slippage bound included so the reservation fits; base for a sell).
+ *   slippage bound included so the reservation fits; base for a sell: what the strategy may sell,
+ *   the free coins less the other strategies' holdings, ownership.ts).
  * - The quantity is rounded down to the step, then checked against minQty, maxQty and minNotional
  *   (quantity × limit price, or × the expected average fill of a market order). Rounding that leaves
  *   an invalid order is a denial, never a silent round-up.
@@ -21,8 +22,10 @@ import { gridText, oneMinusOf, onePlusOf, roundToStep } from '../grid.js';
 import { DEFAULT_MAX_SLIPPAGE_PCT } from '../limits.js';
 import { pctFactor } from '../pct.js';
 import type { RiskPorts } from '../ports.js';
+import { sellable, sellableText } from '../ownership.js';
 import type { Reservations } from '../reservations.js';
 import { adjust, type CheckState, type RiskRule } from '../rule.js';
+import { OWNERSHIP } from './ownership.js';
 
 const NAME = 'marketLimits';
 
@@ -135,7 +138,17 @@ export class MarketLimitsRule implements RiskRule {
       const f = size.fraction;
       if (!(f > 0 && f <= 1)) return `size.fraction must be greater than 0 and at most 1, got ${f}`;
       const asset = buy ? m.quote : m.base;
-      const free = this.reservations.free(s.account, asset, this.ports.balance(s.account, asset));
+      let free: Decimal;
+      if (buy) free = this.reservations.free(s.account, asset, this.ports.balance(s.account, asset));
+      else {
+        // A sell's fraction is of what the strategy may sell: the free coins less the other strategies' (ownership.ts).
+        const x = sellable(this.ports, this.reservations, s.account, s.strategy, asset);
+        free = x.may;
+        if (x.others.length > 0 && free.lte(0)) {
+          s.deniedBy = OWNERSHIP;
+          return `${s.strategy} may sell 0 ${asset}, asked fraction ${f} of it (${sellableText(x)})`;
+        }
+      }
       if (free.lte(0)) return `size.fraction ${f} of the free ${asset} balance: nothing is free (${free.toFixed()})`;
       const budget = free.mul(f);
       // An instant buy's fee comes off the base received: the quote spent is quantity × price.

@@ -1,5 +1,5 @@
 /**
- * Rule 6, order rate. One budget for the whole bot inside the exchange's 20 order requests per 10
+ * Rule 7, order rate. One budget for the whole bot inside the exchange's 20 order requests per 10
  * seconds, plus a stricter budget per strategy when its limits set one. New orders (spot, instant,
  * margin open) may use `limit − reserveForCancels` slots of the window; cancels may use all of it, so a
  * burst of new orders never blocks a cancel. A cancel-all cancels the asking strategy's live orders

@@ -1,0 +1,34 @@
+/**
+ * Rule 5, ownership (spot and instant sells). A strategy may sell the account's free base balance less
+ * what the other strategies on the account hold of it (ownership.ts): a sell of another strategy's
+ * coins would leave that strategy's position counting coins the account no longer has. Coins no
+ * strategy holds (starting balances) stay usable by any. Denied with the strategy, the asset, the
+ * quantity asked and what it may sell:
+ *   `sellr may sell 0 BTC, asked 0.1 (account free 0.293; buyer holds 0.293)`.
+ * When no other strategy holds any of the asset, the rule passes and the balance rule checks the sell.
+ */
+import { dlte } from '../../core/decimal.js';
+import { sellable, sellableText } from '../ownership.js';
+import type { RiskPorts } from '../ports.js';
+import type { Reservations } from '../reservations.js';
+import type { CheckState, RiskRule } from '../rule.js';
+
+export const OWNERSHIP = 'ownership';
+
+export class OwnershipRule implements RiskRule {
+  readonly name = OWNERSHIP;
+
+  constructor(
+    private readonly ports: RiskPorts,
+    private readonly reservations: Reservations,
+  ) {}
+
+  check(s: CheckState): string | undefined {
+    const it = s.intent;
+    if ((it.kind !== 'order' && it.kind !== 'instant') || it.side !== 'SELL' || !s.quantity || !s.market) return undefined;
+    const asset = s.market.base;
+    const x = sellable(this.ports, this.reservations, s.account, s.strategy, asset);
+    if (x.others.length === 0 || dlte(s.quantity, x.may)) return undefined;
+    return `${s.strategy} may sell ${x.may.toFixed()} ${asset}, asked ${s.quantity.toFixed()} (${sellableText(x)})`;
+  }
+}
