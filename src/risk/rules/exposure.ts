@@ -15,6 +15,7 @@ import type { StrategyLimits } from '../limits.js';
 import type { RiskPorts } from '../ports.js';
 import type { Reservations } from '../reservations.js';
 import type { CheckState, RiskRule } from '../rule.js';
+import { capitalInUse } from '../capital.js';
 
 const ZERO = new Decimal(0);
 const NAME = 'exposure';
@@ -134,12 +135,7 @@ export class ExposureRule implements RiskRule {
     const spend = s.spend;
     const cap = spend && s.own.capital?.[spend.asset];
     if (!spend || !cap) return undefined;
-    let used = this.reservations.reservedBy(s.strategy, spend.asset);
-    for (const p of this.ports.positions?.() ?? []) {
-      if (p.strategy !== s.strategy || !p.cost || p.quantity.isZero()) continue;
-      const pm = this.ports.market(p.symbol);
-      if (pm && pm.quote === spend.asset) used = used.plus(p.cost);
-    }
+    const used = capitalInUse(this.ports, this.reservations, s.strategy, spend.asset);
     const after = used.plus(spend.amount);
     if (dgt(after, cap)) {
       return `strategy ${s.strategy} would commit ${after.toFixed()} ${spend.asset} (${used.toFixed()} in use + ${spend.amount.toFixed()} for this intent), above its capital ${cap.toFixed()}`;

@@ -7,7 +7,8 @@
  * - The size is resolved into a base quantity: `base` as given; `quote` as a notional (quantity ×
  *   price) at the limit price, or by walking the local book for a market order; `fraction` of the free
  *   balance of the spent asset (quote for a buy, with the taker fee and, for a market buy, the
- *   slippage bound included so the reservation fits; base for a sell: what the strategy may sell,
+ *   slippage bound included so the reservation fits; of what the strategy's capital has left, when
+ *   it has one in that asset and that is less, capital.ts; base for a sell: what the strategy may sell,
  *   the free coins less the other strategies' holdings, ownership.ts).
  * - The quantity is rounded down to the step, then checked against minQty, maxQty and minNotional
  *   (quantity × limit price, or × the expected average fill of a market order). Rounding that leaves
@@ -23,6 +24,7 @@ import { DEFAULT_MAX_SLIPPAGE_PCT } from '../limits.js';
 import { pctFactor } from '../pct.js';
 import type { RiskPorts } from '../ports.js';
 import { sellable, sellableText } from '../ownership.js';
+import { capitalInUse } from '../capital.js';
 import type { Reservations } from '../reservations.js';
 import { adjust, type CheckState, type RiskRule } from '../rule.js';
 import { OWNERSHIP } from './ownership.js';
@@ -139,8 +141,19 @@ export class MarketLimitsRule implements RiskRule {
       if (!(f > 0 && f <= 1)) return `size.fraction must be greater than 0 and at most 1, got ${f}`;
       const asset = buy ? m.quote : m.base;
       let free: Decimal;
-      if (buy) free = this.reservations.free(s.account, asset, this.ports.balance(s.account, asset));
-      else {
+      if (buy) {
+        free = this.reservations.free(s.account, asset, this.ports.balance(s.account, asset));
+        // With a capital in the asset, f of what it has left when that is less (capital.ts).
+        const cap = s.own.capital?.[asset];
+        if (cap) {
+          const left = cap.minus(capitalInUse(this.ports, this.reservations, s.strategy, asset));
+          if (!left.gt(0)) {
+            s.deniedBy = 'exposure';
+            return `strategy ${s.strategy} has all of its capital ${cap.toFixed()} ${asset} in use, asked fraction ${f} of what is left`;
+          }
+          if (left.lt(free)) free = left;
+        }
+      } else {
         // A sell's fraction is of what the strategy may sell: the free coins less the other strategies' (ownership.ts).
         const x = sellable(this.ports, this.reservations, s.account, s.strategy, asset);
         free = x.may;
