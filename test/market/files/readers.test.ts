@@ -136,7 +136,7 @@ describe('plain CSV details and errors', () => {
     const hl = put('hl.csv', 'time,open,high,low,close,volume\n1700000000,1,1,2,1,1\n');
     expect(() => readCandleColumns(hl)).toThrow(/line 2, field low: low 2 is above high 1/);
     const neg = put('neg.json', '[[1700000000000,1,1,1,1,-5]]');
-    expect(() => readCandles(neg)).toThrow(/row 0, field volume: volume -5 is negative/);
+    expect(() => readCandles(neg)).toThrow(/row 1 \(index 0\), field volume: volume -5 is negative/);
     const junk = put('junk.json', '{"a": 1}');
     expect(() => readCandles(junk)).toThrow(CandleFileError);
   });
