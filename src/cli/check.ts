@@ -9,7 +9,8 @@
  * declarations), then, for a file with a backtest section, its data (the candle length of each
  * `backtest.data` entry against the strategies' resolutions and declared `candles:`), so one run
  * lists every problem, in the order of the file's lines. Then the notes, which are no problem: what
- * a data file does that it may not seem to (a candle file without volume).
+ * a setting does that it may not seem to (a strategy limit the global one overrides, a balance no
+ * market values, a candle file without volume).
  */
 import { relative, resolve } from 'node:path';
 import type { Command } from 'commander';
@@ -40,7 +41,17 @@ export async function loadChecked(
     const { checkBacktestData } = await import('../backtest/data-resolution.js');
     issues.push(...checkBacktestData(r.config, o.dataDir, dataNotes));
   }
-  o.notes?.push(...dataNotes.map((message) => ({ path: '', message })));
+  if (o.notes && r.config) {
+    const [{ configNotes }, { defaultMarketSpecs }] = await Promise.all([import('../config/checks-limits.js'), import('../sim/markets.js')]);
+    const legs = new Map(defaultMarketSpecs().map((m) => [m.symbol, { base: m.baseAsset, quote: m.quoteAsset }]));
+    for (const m of r.config.backtest?.markets ?? []) legs.set(m.symbol, { base: m.base, quote: m.quote });
+    const notes = configNotes(r.data, r.config, (sym) => legs.get(sym));
+    for (const n of notes) {
+      const line = r.lineOf(n.path);
+      if (line !== undefined) n.line = line;
+    }
+    o.notes.push(...notes.sort((a, b) => (a.line ?? Infinity) - (b.line ?? Infinity)), ...dataNotes.map((message) => ({ path: '', message })));
+  }
   // The journal's place, before anything connects (mizan run) or as one more problem (mizan check).
   if (r.config && r.config.mode !== 'backtest') {
     const { journalLocationMessage, journalLocationProblem } = await import('../store/location.js');
