@@ -187,7 +187,7 @@ export async function run(pairs = Number(process.env.BENCH_E2E_PAIRS ?? 3)): Pro
     const mizanArgs = [join(REPO, 'bin/mizan.js'), 'backtest', cfg];
 
     // Reading the 1M-row CSV into columns (in this process: the first read, then the best of 3).
-    const readMs = (fn: typeof readCandleColumns) => {
+    const readMs = (fn: (file: string) => ReturnType<typeof readCandleColumns>) => {
       const t0 = performance.now();
       const c = fn(csv);
       if (c.length !== ROWS) throw new Error(`read ${c.length} rows, expected ${ROWS}`);

@@ -24,4 +24,4 @@ export { computeMetrics, METRIC_DEFINITIONS, formatMetrics, formatMetricValue } 
 export type { MetricDefinition, MetricUnit, Metric, MetricKey, Metrics, ClosedTrade, EquityCurve } from '../backtest/metrics/index.js';
 export { loadStrategyInstances, importStrategy, listBundledStrategies } from '../runtime/strategy-loader.js';
 export { readCandles, readCandleFile, readCandleColumns, detectCandleFormat, findGaps, CandleFileError } from '../market/files/index.js';
-export type { CandleFileFormat, CandleColumns, CandleGap } from '../market/files/index.js';
+export type { CandleFileFormat, CandleReadOptions, ReadColumns, CandleColumns, CandleGap } from '../market/files/index.js';

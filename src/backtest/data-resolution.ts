@@ -6,15 +6,16 @@
  * `mizan check` (its data stage, before anything runs) and `mizan backtest` (before any fetch).
  */
 import { existsSync, readdirSync } from 'node:fs';
-import { isAbsolute, join, resolve } from 'node:path';
+import { basename, isAbsolute, join, resolve } from 'node:path';
 import { isChunkName } from '../record/format.js';
 import type { ConfigIssue } from '../config/issues.js';
 import { resolutionToSeconds } from '../config/fields.js';
 import type { MizanConfig } from '../config/schema.js';
 import { RESOLUTIONS, resolutionSeconds } from '../core/types/market.js';
-import { readBundledMeta } from '../market/files/bundled.js';
+import { readBundledMeta, type BundledMeta } from '../market/files/bundled.js';
 import { readCandleColumnsCached } from '../market/files/column-cache.js';
 import { inferResolution } from './data.js';
+import { defaultMarketSpecs } from '../sim/markets.js';
 
 /** The candle length of one market's backtest data and where it comes from (for messages). */
 export interface DataResolution {
@@ -49,6 +50,34 @@ function fetchResolution(config: MizanConfig, symbol: string): number | undefine
 /** The /v1/udf/history resolution of that length, if the exchange serves one. */
 function apiResolutionOf(resSec: number): (typeof RESOLUTIONS)[number] | undefined {
   return RESOLUTIONS.find((x) => resolutionSeconds(x) === resSec);
+}
+
+/** The base asset of a backtest market (backtest.markets, else the simulator's: backtest-exchange.ts runMarketSpecs), or undefined. */
+export function backtestBaseOf(config: MizanConfig, symbol: string): string | undefined {
+  return config.backtest?.markets.find((m) => m.symbol === symbol)?.base ?? defaultMarketSpecs().find((m) => m.symbol === symbol)?.baseAsset;
+}
+
+/**
+ * A `.meta.json` beside the file naming another market than the entry's symbol: the candles are
+ * another market's (BTCUSDT's prices traded as BTCTMN). The message names both and the file.
+ */
+export function metaSymbolProblem(symbol: string, file: string, meta: BundledMeta | undefined, asWritten: string): string | undefined {
+  if (!meta || meta.symbol === symbol) return undefined;
+  const metaFile = basename(file).replace(/\.csv(\.gz)?$/i, '') + '.meta.json';
+  return `${JSON.stringify(symbol)} is not the market of ${asWritten}: its ${metaFile} says the candles are ${meta.symbol}'s (write symbol: ${meta.symbol}, or give ${symbol} a file of its own)`;
+}
+
+/**
+ * What a backtest assumed about a file's volume, for the data notes: none at all (volume 0), or read
+ * from a column other than `volume` (`Volume BTC`, the base asset's).
+ */
+export function volumeNote(config: MizanConfig, symbol: string, source: string, volumeColumn: string | null): string | undefined {
+  if (volumeColumn === null) {
+    const cap = config.backtest?.volumeCapPct !== undefined ? '; with backtest.volumeCapPct set no order can fill' : '';
+    return `${symbol}: ${source} has no volume column: every candle's volume is 0${cap}`;
+  }
+  if (volumeColumn.toLowerCase() === 'volume') return undefined;
+  return `${symbol}: volume read from the column ${JSON.stringify(volumeColumn)} of ${source} (the base asset's volume)`;
 }
 
 /**
@@ -93,9 +122,11 @@ export function candleResolutionIssues(config: MizanConfig, data: readonly DataR
 /**
  * The data stage of `mizan check`: the candle length of every `backtest.data` entry (a file's from
  * its `.meta.json` or its rows; a fetched one's from the strategies' resolution) and the problems of
- * the strategies' resolutions against it. A file that cannot be read is a problem of its entry.
+ * the strategies' resolutions against it. A file that cannot be read (its rows, its volume columns)
+ * is a problem of its entry, a `.meta.json` of another market one of its symbol; what a run would
+ * note about a file (no volume column) is added to `notes`.
  */
-export function checkBacktestData(config: MizanConfig, dataDir?: string): ConfigIssue[] {
+export function checkBacktestData(config: MizanConfig, dataDir?: string, notes: string[] = []): ConfigIssue[] {
   const bt = config.backtest;
   if (!bt) return [];
   const data: DataResolution[] = [];
@@ -103,10 +134,20 @@ export function checkBacktestData(config: MizanConfig, dataDir?: string): Config
   bt.data.forEach((e, k) => {
     if (e.file) {
       const file = candleFilePath(config, e, dataDir);
+      const source = e.fileAsWritten ?? e.file;
       try {
         const meta = existsSync(file) ? readBundledMeta(file) : undefined;
-        const resSec = inferResolution(file, meta?.resolutionSec ? [] : readCandleColumnsCached(file).time);
-        data.push({ symbol: e.symbol, resSec, source: e.fileAsWritten ?? e.file, fetched: false });
+        const wrong = metaSymbolProblem(e.symbol, file, meta, source);
+        if (wrong) {
+          issues.push({ path: `backtest.data[${k}].symbol`, message: wrong, value: e.symbol });
+          return;
+        }
+        const base = backtestBaseOf(config, e.symbol);
+        const cols = readCandleColumnsCached(file, base !== undefined ? { base } : {});
+        const resSec = inferResolution(file, meta?.resolutionSec ? [] : cols.time);
+        data.push({ symbol: e.symbol, resSec, source, fetched: false });
+        const note = volumeNote(config, e.symbol, source, cols.volumeColumn);
+        if (note) notes.push(note);
       } catch (err) {
         issues.push({ path: `backtest.data[${k}].file`, message: err instanceof Error ? err.message : String(err), value: e.fileAsWritten ?? e.file });
       }

@@ -151,6 +151,8 @@ export function resampleColumns(c: CandleColumns, resSec: number): CandleColumns
 export interface LoadSeriesRequest {
   symbol: string;
   file: string;
+  /** The market's base asset: a CSV without a `volume` column reads `Volume <BASE>` (market/files/csv.ts). */
+  base?: string;
   /** Resolution the strategies trade at (seconds); the file may be finer (it is resampled), never coarser. */
   resSec: number;
   fromMs: number;
@@ -221,11 +223,18 @@ export function prepareSeries(
   return { series, report };
 }
 
-export function loadSeries(req: LoadSeriesRequest): { series: Series; report: SeriesReport; cols: CandleColumns; fileRes: number } {
+export function loadSeries(req: LoadSeriesRequest): {
+  series: Series;
+  report: SeriesReport;
+  cols: CandleColumns;
+  fileRes: number;
+  /** The file's column the volume came from (null: none, volume 0). */
+  volumeColumn: string | null;
+} {
   // Through the project's column cache: the file's text is parsed once, not on every run.
-  const cols = readCandleColumnsCached(req.file);
+  const cols = readCandleColumnsCached(req.file, req.base !== undefined ? { base: req.base } : {});
   const fileRes = inferResolution(req.file, cols.time);
-  return { ...prepareSeries({ ...req, resSec: req.resSec || fileRes }, cols, fileRes, req.file), cols, fileRes };
+  return { ...prepareSeries({ ...req, resSec: req.resSec || fileRes }, cols, fileRes, req.file), cols, fileRes, volumeColumn: cols.volumeColumn };
 }
 
 /**

@@ -4,6 +4,7 @@
  * under `backtest/data/cache`, at the resolution of the strategies trading the market, with the
  * warm-up their `warmup(params)` asks for. Returns the series and the report of what is missing.
  */
+import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { SystemClock } from '../core/clock.js';
 import type { Resolution } from '../core/types/market.js';
@@ -17,7 +18,8 @@ import { CandleHistory } from '../market/candle-history.js';
 import { ConfigError, type ConfigIssue } from '../config/issues.js';
 import type { CandleHistorySource } from '../market/ports.js';
 import type { StrategyInstance } from '../kernel/trading-core.js';
-import { candleFilePath, candleResolutionIssues, type DataResolution } from './data-resolution.js';
+import { readBundledMeta } from '../market/files/bundled.js';
+import { backtestBaseOf, candleFilePath, candleResolutionIssues, metaSymbolProblem, volumeNote, type DataResolution } from './data-resolution.js';
 import { declaredSeries, loadSeries, prepareSeries, summarizeReports, type DataReport, type Series, type SeriesReport } from './data.js';
 
 export interface DataOptions {
@@ -120,7 +122,17 @@ export async function loadData(
   }
   const early = candleResolutionIssues(config, fetched);
   if (early.length) throw new ConfigError(early, config.source.file ?? 'config');
+  // A file whose .meta.json names another market stops the run before any file is read.
+  const wrong: ConfigIssue[] = [];
+  bt.data.forEach((entry, k) => {
+    if (!entry.file || opts.columns?.[entry.symbol]) return;
+    const file = candleFilePath(config, entry, opts.dataDir);
+    const problem = metaSymbolProblem(entry.symbol, file, existsSync(file) ? readBundledMeta(file) : undefined, entry.fileAsWritten ?? entry.file);
+    if (problem) wrong.push({ path: `backtest.data[${k}].symbol`, message: problem, value: entry.symbol });
+  });
+  if (wrong.length) throw new ConfigError(wrong, config.source.file ?? 'config');
   const reports: SeriesReport[] = [];
+  const volumeNotes: string[] = [];
   let history: CandleHistory | undefined;
   for (const entry of bt.data) {
     const need = needs.get(entry.symbol);
@@ -139,10 +151,13 @@ export async function loadData(
     if (entry.file) {
       // --data re-reads a path that was written relative from its own directory.
       const file = candleFilePath(config, entry, opts.dataDir);
-      const r = loadSeries({ symbol: entry.symbol, file, resSec: resSec ?? 0, fromMs, toMs, warmup, ...weekdays });
+      const base = backtestBaseOf(config, entry.symbol);
+      const r = loadSeries({ symbol: entry.symbol, file, ...(base !== undefined ? { base } : {}), resSec: resSec ?? 0, fromMs, toMs, warmup, ...weekdays });
       // The report names the file as the config wrote it, so the result does not depend on where
       // the checkout lies (the same inputs give the same bytes).
       if (!opts.dataDir && entry.fileAsWritten) r.report.source = entry.fileAsWritten;
+      const note = volumeNote(config, entry.symbol, r.report.source, r.volumeColumn);
+      if (note) volumeNotes.push(note);
       addDeclared(r.series, r.cols, r.fileRes, r.report.source);
       series.push(r.series);
       reports.push(r.report);
@@ -170,7 +185,9 @@ export async function loadData(
     if (!series.some((s) => s.symbol === m)) throw new Error(`market ${m} has no entry under backtest.data`);
   }
   if (issues.length) throw new ConfigError(issues, config.source.file ?? 'config');
-  return { series, report: summarizeReports(reports), declared };
+  const report = summarizeReports(reports);
+  report.notes.push(...volumeNotes);
+  return { series, report, declared };
 }
 
 /** Candles of a declared resolution held before the run's first candle (the windows keep 500). */

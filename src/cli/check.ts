@@ -8,7 +8,9 @@
  * then each strategy entry that names a module (imported) and its parameters (checked against the
  * declarations), then, for a file with a backtest section, its data (the candle length of each
  * `backtest.data` entry against the strategies' resolutions and declared `candles:`), so one run
- * lists every problem, in the order of the file's lines.
+ * lists every problem, in the order of the file's lines. Then the notes, which are no problem: what
+ * a setting does that it may not seem to (a strategy limit the global one overrides, a balance no
+ * market values, a candle file without volume).
  */
 import { relative, resolve } from 'node:path';
 import type { Command } from 'commander';
@@ -22,7 +24,10 @@ import type { StrategyInstance } from '../kernel/trading-core.js';
  * With `data` (mizan check), a file that parsed also gets the data stage: the strategies'
  * resolutions and declared `candles:` against the candle length of its `backtest.data`.
  */
-export async function loadChecked(file: string, o: { data?: boolean; dataDir?: string } = {}): Promise<{ config: MizanConfig; instances: StrategyInstance[] }> {
+export async function loadChecked(
+  file: string,
+  o: { data?: boolean; dataDir?: string; notes?: CheckNote[] } = {},
+): Promise<{ config: MizanConfig; instances: StrategyInstance[] }> {
   // Loaded when the command runs, not when `mizan` starts (mizan --help stays quick).
   const [{ dedupeIssues, inspectConfigFile, withLines }, { checkStrategyEntries, loadStrategyInstances }] = await Promise.all([
     import('../config/load.js'),
@@ -31,9 +36,21 @@ export async function loadChecked(file: string, o: { data?: boolean; dataDir?: s
   const r = await inspectConfigFile(file);
   const strategyIssues = await checkStrategyEntries(r.data, r.strategyBaseDir);
   const issues = [...r.issues, ...strategyIssues.filter((i) => !r.withheld?.has(i.path))];
+  const dataNotes: string[] = [];
   if (o.data && r.config?.backtest) {
     const { checkBacktestData } = await import('../backtest/data-resolution.js');
-    issues.push(...checkBacktestData(r.config, o.dataDir));
+    issues.push(...checkBacktestData(r.config, o.dataDir, dataNotes));
+  }
+  if (o.notes && r.config) {
+    const [{ configNotes }, { defaultMarketSpecs }] = await Promise.all([import('../config/checks-limits.js'), import('../sim/markets.js')]);
+    const legs = new Map(defaultMarketSpecs().map((m) => [m.symbol, { base: m.baseAsset, quote: m.quoteAsset }]));
+    for (const m of r.config.backtest?.markets ?? []) legs.set(m.symbol, { base: m.base, quote: m.quote });
+    const notes = configNotes(r.data, r.config, (sym) => legs.get(sym));
+    for (const n of notes) {
+      const line = r.lineOf(n.path);
+      if (line !== undefined) n.line = line;
+    }
+    o.notes.push(...notes.sort((a, b) => (a.line ?? Infinity) - (b.line ?? Infinity)), ...dataNotes.map((message) => ({ path: '', message })));
   }
   // The journal's place, before anything connects (mizan run) or as one more problem (mizan check).
   if (r.config && r.config.mode !== 'backtest') {
@@ -45,13 +62,27 @@ export async function loadChecked(file: string, o: { data?: boolean; dataDir?: s
   return { config: r.config, instances: await loadStrategyInstances(r.config) };
 }
 
+/** A note of `mizan check`: no problem, something a setting or a data file does that it may not seem to. */
+export interface CheckNote {
+  /** The setting's path; '' for a note of a data file. */
+  path: string;
+  message: string;
+  line?: number;
+}
+
 export interface CheckOutput {
   write(text: string): void;
 }
 
+/** One note line: `note: <path>: <message> (line N)`. */
+function noteLine(n: CheckNote): string {
+  return `note: ${n.path ? `${n.path}: ` : ''}${n.message}${n.line !== undefined ? ` (line ${n.line})` : ''}`;
+}
+
 export async function checkConfig(file: string, out: CheckOutput, o: { dataDir?: string } = {}): Promise<boolean> {
+  const notes: CheckNote[] = [];
   try {
-    const { config, instances } = await loadChecked(file, { data: true, ...(o.dataDir ? { dataDir: o.dataDir } : {}) });
+    const { config, instances } = await loadChecked(file, { data: true, notes, ...(o.dataDir ? { dataDir: o.dataDir } : {}) });
     // A backtest reads its data, never an exchange: say which data instead.
     const source =
       config.mode === 'backtest' && config.backtest
@@ -78,10 +109,12 @@ export async function checkConfig(file: string, out: CheckOutput, o: { dataDir?:
       const targets = n.targets.map((t, i) => `${t.name ?? `${t.format}#${i}`} (${t.format}: ${(t.events ?? ['all events']).join(', ')})`);
       out.write(`  notifications: ${targets.join('; ')}${n.dailySummary ? `; daily summary at ${n.dailySummary.at} ${n.dailySummary.timezone}` : ''}\n`);
     }
+    for (const note of notes) out.write(`  ${noteLine(note)}\n`);
     return true;
   } catch (err) {
     if (err instanceof ConfigError) {
       out.write(`${err.message}\n`);
+      for (const note of notes) out.write(`  ${noteLine(note)}\n`);
       return false;
     }
     throw err;

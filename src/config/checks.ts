@@ -10,6 +10,7 @@ import { clientIdPrefix } from '../execution/client-id.js';
 import { checkNotifications } from './checks-notify.js';
 import { checkAccounts } from './accounts.js';
 import { defaultMarketSpecs } from '../sim/markets.js';
+import { checkBalanceAssets, checkLimitKeys } from './checks-limits.js';
 
 /** Markets of the embedded simulator. */
 /** The form of a stream key (what the stream client accepts, see validateStreamKey). */
@@ -220,6 +221,10 @@ export function crossCheck(raw: unknown, original: unknown, opts: CheckOptions):
       );
     }
   });
+
+  // Limits keyed by a market or an asset no market of their scope has; balances in an asset of no market.
+  checkLimitKeys(root, legs, (sym) => !checkMarkets || known.includes(sym), add);
+  if (checkMarkets) checkBalanceAssets(root, legs, add);
 
   // Margin monitor: close nearer the call price than top-up, top-up nearer than warn.
   const mm = obj(obj(root.risk)?.marginMonitor);

@@ -1,5 +1,5 @@
 /** The bundled config end to end: determinism, the CLI's files, the HTML report in Chromium, a sweep. */
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { Command } from 'commander';
@@ -25,14 +25,19 @@ async function inRepo<T>(fn: () => Promise<T>): Promise<T> {
   }
 }
 
-/** Two markets on one clock (the bundled candles twice, the second as a declared market). */
+/**
+ * Two markets on one clock (the bundled candles twice, the second as a declared market). The second
+ * is a copy without the bundled `.meta.json`, which says BTCUSDT: a meta of another market stops a run.
+ */
+const XBT_FILE = join(mkdtempSync(join(tmpdir(), 'mizan-bt-xbt-')), 'XBTUSDT-5m.csv.gz');
+copyFileSync(resolve(REPO, 'backtest/data/BTCUSDT-5m-freqtrade-2023.csv.gz'), XBT_FILE);
 const TWO_MARKETS = `mode: backtest
 strategies:
   - { name: sma, strategy: sma-cross, markets: [BTCUSDT, XBTUSDT], resolution: "300s", params: { fast: 10, slow: 30, fraction: 0.3 } }
 backtest:
   data:
     - { symbol: BTCUSDT, file: backtest/data/BTCUSDT-5m-freqtrade-2023.csv.gz }
-    - { symbol: XBTUSDT, file: backtest/data/BTCUSDT-5m-freqtrade-2023.csv.gz }
+    - { symbol: XBTUSDT, file: ${XBT_FILE} }
   from: 2023-01-03
   to: 2023-01-20
   balances: { USDT: 10000 }

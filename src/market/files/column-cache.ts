@@ -6,7 +6,8 @@
  *
  * A cache entry is found by the file's absolute path and trusted only while the file is the same:
  * its size, its modification time, and a hash of its first and last 64 KiB (a copy over the file
- * with its time kept is caught by the hash). Anything else, a damaged entry, or an entry of another
+ * with its time kept is caught by the hash). It keeps the column the volume came from; when that
+ * was chosen by the market's base asset (`Volume BTC`: csv.ts), the entry serves that base only. Anything else, a damaged entry, or an entry of another
  * version, is rebuilt from the file. A cache that cannot be written (read-only folder, full disk) is
  * skipped: the columns come from the file as before. `MIZAN_CANDLE_CACHE=off` turns it off.
  *
@@ -31,7 +32,7 @@ import {
 } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import type { CandleColumns } from './columns.js';
-import { readCandleColumns, type CandleFileFormat } from './read.js';
+import { readCandleColumns, type CandleFileFormat, type CandleReadOptions, type ReadColumns } from './read.js';
 
 const MAGIC = 'MZCOLS01';
 /** Entries kept: past this many the least recently used are deleted (each use touches its entry). */
@@ -39,14 +40,14 @@ const MAX_CACHE_ENTRIES = 64;
 const BLOCK = 64 * 1024;
 const NAMES = ['time', 'open', 'high', 'low', 'close', 'volume'] as const;
 
-export interface ColumnCacheOptions {
+export interface ColumnCacheOptions extends CandleReadOptions {
   /** The cache root (the entries go to `<dir>/candles/`); default `$MIZAN_CACHE_DIR` or `.mizan/cache`. */
   dir?: string;
   /** Off: read the file, write nothing. Default: on unless `MIZAN_CANDLE_CACHE=off`. */
   enabled?: boolean;
 }
 
-export type CachedColumns = CandleColumns & { format: CandleFileFormat; source: 'cache' | 'file' };
+export type CachedColumns = ReadColumns & { source: 'cache' | 'file' };
 
 interface Header {
   file: string;
@@ -56,6 +57,10 @@ interface Header {
   tail: string;
   format: CandleFileFormat;
   length: number;
+  /** The column the volume was read from (null: none, volume 0). */
+  volumeColumn: string | null;
+  /** The base asset that chose the volume column (`Volume <BASE>`); null when the choice did not depend on it. */
+  volumeBase: string | null;
 }
 
 /** The cache folder in use for these options. */
@@ -93,7 +98,7 @@ function entryPath(dir: string, file: string): string {
 }
 
 /** The entry's columns when its header matches `want` exactly; undefined for anything else. */
-function readEntry(path: string, want: Omit<Header, 'format' | 'length'>): (CandleColumns & { format: CandleFileFormat }) | undefined {
+function readEntry(path: string, want: Omit<Header, 'format' | 'length' | 'volumeColumn' | 'volumeBase'>, base: string | undefined): ReadColumns | undefined {
   let buf: Buffer;
   try {
     buf = readFileSync(path);
@@ -110,6 +115,8 @@ function readEntry(path: string, want: Omit<Header, 'format' | 'length'>): (Cand
     return undefined;
   }
   if (h.file !== want.file || h.size !== want.size || h.mtimeMs !== want.mtimeMs || h.head !== want.head || h.tail !== want.tail) return undefined;
+  // An entry of an older version (no volume column kept), or whose volume column another base chose.
+  if (h.volumeColumn === undefined || h.volumeBase === undefined || (h.volumeBase !== null && h.volumeBase !== base)) return undefined;
   const n = h.length;
   const start = align8(12 + hlen);
   if (!Number.isInteger(n) || n < 0 || start + 48 * n !== buf.length) return undefined;
@@ -121,7 +128,7 @@ function readEntry(path: string, want: Omit<Header, 'format' | 'length'>): (Cand
       ? new Float64Array(buf.buffer, buf.byteOffset + off, n)
       : new Float64Array(buf.buffer.slice(buf.byteOffset + off, buf.byteOffset + off + 8 * n));
   };
-  return { length: n, time: col(0), open: col(1), high: col(2), low: col(3), close: col(4), volume: col(5), format: h.format };
+  return { length: n, time: col(0), open: col(1), high: col(2), low: col(3), close: col(4), volume: col(5), format: h.format, volumeColumn: h.volumeColumn };
 }
 
 /**
@@ -230,16 +237,17 @@ export function readCandleColumnsCached(file: string, o: ColumnCacheOptions = {}
   } catch {
     st = undefined;
   }
-  if (!enabled(o) || !st?.isFile()) return { ...readCandleColumns(file), source: 'file' };
+  const read: CandleReadOptions = o.base !== undefined ? { base: o.base } : {};
+  if (!enabled(o) || !st?.isFile()) return { ...readCandleColumns(file, read), source: 'file' };
   const dir = columnCacheDir(o);
   const path = entryPath(dir, abs);
   const want = { file: abs, size: st.size, mtimeMs: st.mtimeMs, ...edgeHashes(abs, st.size) };
-  const hit = readEntry(path, want);
+  const hit = readEntry(path, want, o.base);
   if (hit) {
     touch(path);
     return { ...hit, source: 'cache' };
   }
-  const cols = readCandleColumns(file);
+  const cols = readCandleColumns(file, read);
   // The file changed while it was read: nothing is cached (the next read tries again).
   const fd = openSync(abs, 'r');
   let same: boolean;
@@ -252,7 +260,13 @@ export function readCandleColumnsCached(file: string, o: ColumnCacheOptions = {}
   if (same) {
     try {
       makeDirs(dir);
-      writeEntry(path, { ...want, format: cols.format, length: cols.length }, cols);
+      // Only a column other than `volume` was chosen by the base (Volume <BASE>).
+      const byBase = cols.volumeColumn !== null && cols.volumeColumn.toLowerCase() !== 'volume';
+      writeEntry(
+        path,
+        { ...want, format: cols.format, length: cols.length, volumeColumn: cols.volumeColumn, volumeBase: byBase ? (o.base ?? null) : null },
+        cols,
+      );
       prune(dir, MAX_CACHE_ENTRIES);
     } catch {
       // A cache that cannot be written costs a re-read next time, nothing else.

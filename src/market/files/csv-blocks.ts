@@ -17,8 +17,9 @@ export const BLOCK_BYTES = 1 << 20;
  * instead of whole. Each block's whole lines are scanned; a line cut by the block's end moves to the
  * front of the buffer, the next read goes after it, and a line longer than the buffer doubles it.
  * Returns false when the layout needs the general parser (the caller then reads the file whole).
+ * `baseAsset`: the market's base asset, for a `Volume <BASE>` column (csv.ts).
  */
-export function scanCsvFile(file: string, sink: ColumnWriter, blockBytes = BLOCK_BYTES): boolean {
+export function scanCsvFile(file: string, sink: ColumnWriter, blockBytes = BLOCK_BYTES, baseAsset?: string): boolean {
   let fd: number;
   try {
     fd = openSync(file, 'r');
@@ -52,7 +53,7 @@ export function scanCsvFile(file: string, sink: ColumnWriter, blockBytes = BLOCK
       fill();
     }
     const first = blk.subarray(0, filled);
-    const head = readHeader(file, first, first);
+    const head = readHeader(file, first, first, baseAsset);
     if (!head) return false;
     const scan = new ByteScan(head.layout, sink, total);
     scan.lineNo = 1;

@@ -52,14 +52,14 @@ export interface ColumnWriter extends NumericRowSink {
 const CHUNK_BYTES = 1 << 16;
 
 /** Where the header line ends (its newline, or the end), or undefined when the general parser must read the file. */
-export function readHeader(file: string, b: Uint8Array, buf: Buffer): { layout: CsvLayout; pos: number } | undefined {
+export function readHeader(file: string, b: Uint8Array, buf: Buffer, base?: string): { layout: CsvLayout; pos: number } | undefined {
   const n = b.length;
   const pos = n >= 3 && b[0] === 0xef && b[1] === 0xbb && b[2] === 0xbf ? 3 : 0;
   let end = buf.indexOf(10, pos);
   if (end < 0) end = n;
   const headerLine = buf.toString('utf8', pos, end).replace(/\r$/, '');
   if (headerLine.trim().length === 0) return undefined; // leading blank lines: the general parser skips them
-  const layout = csvLayout(file, headerLine);
+  const layout = csvLayout(file, headerLine, base);
   if (layout.clock >= 0) return undefined;
   return { layout, pos: end + 1 };
 }
@@ -86,11 +86,11 @@ export function scanWindow(scan: ByteScan, pos: number, n: number, warm: { chunk
  * Parse CSV bytes into the sink's columns. Returns false when the layout needs the general parser.
  * The columns are sized from the first lines' average length (no pass to count the lines first).
  */
-export function scanCsvBytes(file: string, b: Uint8Array, sink: ColumnWriter): boolean {
+export function scanCsvBytes(file: string, b: Uint8Array, sink: ColumnWriter, base?: string): boolean {
   const n = b.length;
   if (n === 0) throw new CandleFileError({ file }, 'the file is empty (no header line)');
   const buf = Buffer.from(b.buffer, b.byteOffset, b.byteLength);
-  const head = readHeader(file, b, buf);
+  const head = readHeader(file, b, buf, base);
   if (!head) return false;
   const scan = new ByteScan(head.layout, sink, n);
   scan.window(b, 0);

@@ -45,7 +45,7 @@ function fastNumber(text: string, a: number, b: number): number {
 }
 
 /** Parse CSV text into a sink taking numbers. Returns false when the layout needs the general parser. */
-export function scanCsvColumns(file: string, text: string, sink: NumericRowSink): boolean {
+export function scanCsvColumns(file: string, text: string, sink: NumericRowSink, base?: string): boolean {
   let pos = text.charCodeAt(0) === 0xfeff ? 1 : 0;
   let lineNo = 0;
   const n = text.length;
@@ -53,7 +53,7 @@ export function scanCsvColumns(file: string, text: string, sink: NumericRowSink)
   let end = text.indexOf('\n', pos);
   if (end < 0) end = n;
   lineNo++;
-  const layout = csvLayout(file, text.slice(pos, end).replace(/\r$/, ''));
+  const layout = csvLayout(file, text.slice(pos, end).replace(/\r$/, ''), base);
   if (layout.clock >= 0) return false;
   pos = end + 1;
   const want = [layout.time, layout.open, layout.high, layout.low, layout.close, layout.volume];

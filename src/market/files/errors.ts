@@ -8,7 +8,7 @@ export interface CandleFileLocation {
   file: string;
   /** 1-based line of a text file, or undefined for JSON rows. */
   line?: number;
-  /** 0-based row index of a JSON file. */
+  /** 0-based row index of a JSON file (or of fetched candles); messages say `row <index + 1> (index <index>)`. */
   row?: number;
   field?: string;
 }
@@ -22,7 +22,8 @@ export class CandleFileError extends FinalError {
     const at = [
       where.file,
       where.line !== undefined ? `line ${where.line}` : undefined,
-      where.row !== undefined ? `row ${where.row}` : undefined,
+      // A JSON row is counted from 1 like a text file's line, with its 0-based index beside it.
+      where.row !== undefined ? `row ${where.row + 1} (index ${where.row})` : undefined,
       where.field !== undefined ? `field ${where.field}` : undefined,
     ]
       .filter((p) => p !== undefined)

@@ -95,7 +95,7 @@ journal: { file: ":memory:" }
     );
     const r = await runCli(['backtest', join(dir, 'bt.yaml')], { cwd: dir });
     expect(r.code).not.toBe(0);
-    // Warm-up of 3 candles: the fetch starts at candle 2, so candle 7 is row 5.
-    expect(r.stderr).toContain('/v1/udf/history BTCUSDT, row 5, field open: open 0 is not a positive price');
+    // Warm-up of 3 candles: the fetch starts at candle 2, so candle 7 is row 6 (index 5).
+    expect(r.stderr).toContain('/v1/udf/history BTCUSDT, row 6 (index 5), field open: open 0 is not a positive price');
   }, 60_000);
 });

@@ -56,6 +56,33 @@ describe('candle column cache', () => {
     expect(readdirSync(dir).filter((n) => n.endsWith('.cols'))).toEqual([]);
   });
 
+  it('keeps the volume column; one chosen by the base asset (Volume <BASE>) serves that base only', () => {
+    const cache = { dir: join(dir, 'c-vol') };
+    const lines = ['date,open,high,low,close,Volume BTC,Volume USDT'];
+    for (let i = 0; i < 50; i++) lines.push(`${1_700_000_000 + 60 * i},100,101,99,100,${i + 0.5},${(i + 0.5) * 100}`);
+    const file = join(dir, 'cdd.csv');
+    writeFileSync(file, lines.join('\n') + '\n');
+    const first = readCandleColumnsCached(file, { ...cache, base: 'BTC' });
+    expect([first.source, first.volumeColumn, first.volume[3]]).toEqual(['file', 'Volume BTC', 3.5]);
+    const again = readCandleColumnsCached(file, { ...cache, base: 'BTC' });
+    expect([again.source, again.volumeColumn, again.volume[3]]).toEqual(['cache', 'Volume BTC', 3.5]);
+    // Read as USDTTMN's (base USDT), the other column; as ETH's, or without a base, none matches.
+    const usdt = readCandleColumnsCached(file, { ...cache, base: 'USDT' });
+    expect([usdt.source, usdt.volumeColumn, usdt.volume[3]]).toEqual(['file', 'Volume USDT', 350]);
+    expect(() => readCandleColumnsCached(file, { ...cache, base: 'ETH' })).toThrow(
+      /line 1, field volume: volume columns "Volume BTC", "Volume USDT", none of them is the base asset's volume \(Volume ETH\)/,
+    );
+    expect(() => readCandleColumnsCached(file, cache)).toThrow(/volume columns "Volume BTC", "Volume USDT", and no market was given/);
+    // A plain `volume` column serves every base; a file without volume columns reads volume 0.
+    const plain = csv('plain-vol.csv', 10);
+    readCandleColumnsCached(plain, { ...cache, base: 'BTC' });
+    expect(readCandleColumnsCached(plain, { ...cache, base: 'ETH' }).source).toBe('cache');
+    const none = join(dir, 'novol.csv');
+    writeFileSync(none, 'time,open,high,low,close\n1700000000,1,1,1,1\n');
+    expect(readCandleColumnsCached(none, cache)).toMatchObject({ volumeColumn: null, length: 1 });
+    expect(readCandleColumnsCached(none, cache)).toMatchObject({ source: 'cache', volumeColumn: null });
+  });
+
   it('is never trusted once the file changed: size, time, or its first or last block with the time put back', () => {
     const cache = { dir: join(dir, 'c2') };
     const file = csv('b.csv', 3_000);

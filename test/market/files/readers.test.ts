@@ -119,6 +119,22 @@ describe('plain CSV details and errors', () => {
     expect(c.volume.toFixed()).toBe('0.00000001');
   });
 
+  it("reads the base asset's Volume <BASE> column when there is no volume column, by every reader", () => {
+    // Bitstamp's Kaggle files: Volume_(BTC) and Volume_(Currency); the Decimal, text and byte readers agree.
+    const f = put('bitstamp.csv', 'Timestamp,Open,High,Low,Close,Volume_(BTC),Volume_(Currency),Weighted_Price\n1700000000,10,11,9,10.5,1.25,12.5,10\n');
+    expect(readCandles(f, { base: 'BTC' })[0]!.volume.toFixed()).toBe('1.25');
+    expect(readCandleColumns(f, { base: 'BTC' })).toMatchObject({ volumeColumn: 'Volume_(BTC)', length: 1 });
+    expect(readCandleColumns(f, { base: 'BTC' }).volume[0]).toBe(1.25);
+    expect(() => readCandles(f)).toThrow(/line 1, field volume: volume columns "Volume_\(BTC\)", "Volume_\(Currency\)", and no market was given/);
+    // A `volume` column is the volume whatever else the header has; none at all: volume 0, said.
+    const both = put('both.csv', 'time,open,high,low,close,Volume BTC,volume\n1700000000,10,11,9,10.5,1.25,7\n');
+    expect(readCandleColumns(both)).toMatchObject({ volumeColumn: 'volume' });
+    expect(readCandleColumns(both).volume[0]).toBe(7);
+    const none = put('none.csv', 'time,open,high,low,close,tradecount\n1700000000,10,11,9,10.5,3\n');
+    expect(readCandleColumns(none)).toMatchObject({ volumeColumn: null });
+    expect(readCandleColumns(none).volume[0]).toBe(0);
+  });
+
   it('names the file, line and field of a bad value', () => {
     const p = put('bad.csv', 'time,open,high,low,close,volume\n1700000000,1,2,0.5,1.5,10\n1700000060,1,abc,0.5,1.5,10\n');
     expect(() => readCandles(p)).toThrow(CandleFileError);
@@ -136,7 +152,7 @@ describe('plain CSV details and errors', () => {
     const hl = put('hl.csv', 'time,open,high,low,close,volume\n1700000000,1,1,2,1,1\n');
     expect(() => readCandleColumns(hl)).toThrow(/line 2, field low: low 2 is above high 1/);
     const neg = put('neg.json', '[[1700000000000,1,1,1,1,-5]]');
-    expect(() => readCandles(neg)).toThrow(/row 0, field volume: volume -5 is negative/);
+    expect(() => readCandles(neg)).toThrow(/row 1 \(index 0\), field volume: volume -5 is negative/);
     const junk = put('junk.json', '{"a": 1}');
     expect(() => readCandles(junk)).toThrow(CandleFileError);
   });
