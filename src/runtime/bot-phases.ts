@@ -38,6 +38,7 @@ import { type AssemblyOptions, type ExchangeConnection, type MarketPorts, buildV
 import { wireMarketEvents } from './market-events.js';
 import type { PaperVenue } from './paper.js';
 import { StartupRetry, startupKeyClient, startupVenues } from './startup-retry.js';
+import { WarmUp } from './warm-up.js';
 
 /** What the phases read of the caller's choices (bot.ts BotOptions has them all). */
 export interface PhaseOptions extends AssemblyOptions {
@@ -127,6 +128,8 @@ export interface Assembly {
   paper?: PaperVenue;
   plots: PlotRing;
   kernel: TradingKernel;
+  /** The strategies' warm-up on the exchange's candle history (begin), and its gate in the kernel. */
+  warm: WarmUp;
 }
 
 /** The public stream, the market data, the journal, the venues, the plots and the kernel over them. */
@@ -165,8 +168,9 @@ export function assemble(s: StartScope, instances: StrategyInstance[], c: Connec
   const { venue, venueFor, paper } = buildVenues(config, x, catalog, market, clock, logger, life, journal.maxPositionId() + 1);
   const plots = new PlotRing(() => clock.now());
   for (const i of instances) plots.declare(i.name, i.definition.plots, i.markets);
-  const kernel = botKernel(s, instances, symbols, { journal, ports, reference, venue, venueFor, plots, ...(paper ? { paper } : {}) });
-  return { stream, market, journal, ports, reference, paper, plots, kernel };
+  const warm = new WarmUp();
+  const kernel = botKernel(s, instances, symbols, { journal, ports, reference, venue, venueFor, plots, warm, ...(paper ? { paper } : {}) });
+  return { stream, market, journal, ports, reference, paper, plots, kernel, warm };
 }
 
 /**
@@ -177,7 +181,16 @@ function botKernel(
   s: StartScope,
   instances: StrategyInstance[],
   symbols: string[],
-  p: { journal: Journal; ports: MarketPorts; reference: string; venue: Venue; venueFor(account: string): Venue; plots: PlotRing; paper?: PaperVenue },
+  p: {
+    journal: Journal;
+    ports: MarketPorts;
+    reference: string;
+    venue: Venue;
+    venueFor(account: string): Venue;
+    plots: PlotRing;
+    warm: WarmUp;
+    paper?: PaperVenue;
+  },
 ): TradingKernel {
   const paper = p.paper;
   const { config, clock, logger, life } = s;
@@ -211,6 +224,7 @@ function botKernel(
       bracketStore: journalBracketStore(journal),
       retainFinal: 1_000,
       plot: (strategy, symbol, name) => plots.open(strategy, symbol, name),
+      gate: (intent) => p.warm.gate(intent),
     },
     { config, instances },
   );
@@ -321,6 +335,12 @@ export async function begin(s: StartScope, c: Connection, a: Assembly, loop: Bot
     },
   });
   await core.start();
+  await a.warm.run(core.instances, {
+    clock: s.clock,
+    logger,
+    history: (q) => c.x.rest.getCandles(q),
+    onBar: (symbol, bar) => core.onBar(symbol, bar),
+  });
   await market.start(c.symbols);
   await stream.connect();
   // The schedules start strategies' handlers: they end before the strategies do.
