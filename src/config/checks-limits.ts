@@ -87,7 +87,17 @@ export function checkLimitKeys(root: Obj, legs: Legs, known: (sym: string) => bo
       );
     }
   };
-  scope(obj(root.risk)?.limits, ['risk', 'limits'], [...new Set(strategies.flatMap((s) => symbolsOf(obj(s)?.markets)))], "the bot's");
+  const all = [...new Set(strategies.flatMap((s) => symbolsOf(obj(s)?.markets)))];
+  scope(obj(root.risk)?.limits, ['risk', 'limits'], all, "the bot's");
+  // The margin monitor's top-up budget, per collateral asset: one of the bot's markets' assets.
+  for (const [asset, v] of Object.entries(obj(obj(obj(root.risk)?.marginMonitor)?.topUpBudget) ?? {})) {
+    if (all.length === 0 || !SYMBOL_RE.test(asset) || all.some((m) => isBase(asset, m) || isQuote(asset, m))) continue;
+    add(
+      ['risk', 'marginMonitor', 'topUpBudget', asset],
+      `${amount(v)} ${asset} would never apply: ${asset} is neither the base nor the quote of the bot's markets (${describe(all)}), and topUpBudget caps the collateral added to margin positions, in their collateral asset${rialHint(asset)}`,
+      v,
+    );
+  }
   strategies.forEach((s, i) => scope(obj(s)?.risk, ['strategies', i, 'risk'], symbolsOf(obj(s)?.markets), "the strategy's"));
 }
 

@@ -75,7 +75,7 @@ describe('good configuration files', () => {
     expect(c.risk.limits.orderRate).toEqual({ limit: 18, windowMs: 10_000, reserveForCancels: 6 });
     expect(c.risk.limits.maxPositionValue?.asset?.BTC?.toFixed()).toBe('0.5');
     expect(c.risk.protections).toMatchObject({ onBreach: 'halted', cooldown: { losingTrades: 3, minutes: 60 } });
-    expect(c.risk.marginMonitor?.topUpBudget?.USDT?.toFixed()).toBe('100');
+    expect(c.risk.marginMonitor?.topUpBudget?.TMN?.toFixed()).toBe('1000000');
     expect(c.journal.file).toBe('/var/lib/mizan/journal.sqlite');
     expect(c.logging.file).toBe('/srv/bot/logs/mizan.log');
     // with a market list from the exchange, the unknown one is caught

@@ -26,6 +26,7 @@ strategies:
       maxPositionValue: { market: { BTCUSDT: 5000 }, total: { USDT: 100 }, asset: { ETH: 1 } }
 risk:
   limits: { maxPositionValue: { market: { ETHTMN: 1000 }, total: { IRT: 100 } }, maxTotalLoan: { XRP: 5 } }
+  marginMonitor: { topUpAtPct: 5, topUpBudget: { USDT: 100 } }
 paper:
   balances: { IRT: 2000000000 }
 journal: { file: ':memory:' }
@@ -35,7 +36,7 @@ journal: { file: ':memory:' }
     const file = tmp.file('never.yaml', NEVER);
     const r = await run(['check', file]);
     expect(r.code, r.all).toBe(1);
-    expect(r.all).toContain(`${file}: 7 problems`);
+    expect(r.all).toContain(`${file}: 8 problems`);
     const strategyMarkets = "the strategy's markets (BTCTMN: BTC/TMN)";
     const botMarkets = "the bot's markets (BTCTMN: BTC/TMN)";
     expect(r.all).toContain(`strategies[0].risk.maxPositionValue.market.BTCUSDT: 5000 would never apply: BTCUSDT is not one of ${strategyMarkets}`);
@@ -46,8 +47,9 @@ journal: { file: ':memory:' }
       /risk\.limits\.maxPositionValue\.total\.IRT: 100 IRT would never apply: IRT is not the quote asset of the bot's markets \(BTCTMN: BTC\/TMN\).*; Toman markets are quoted in TMN \(IRT, the rial, is no asset of any market\) \(line 12\)/,
     );
     expect(r.all).toContain(`risk.limits.maxTotalLoan.XRP: 5 XRP would never apply: XRP is neither the base nor the quote of ${botMarkets}`);
+    expect(r.all).toContain(`risk.marginMonitor.topUpBudget.USDT: 100 USDT would never apply: USDT is neither the base nor the quote of ${botMarkets}`);
     expect(r.all).toMatch(
-      /paper\.balances\.IRT: 2000000000 IRT would never be used: IRT is not an asset of any market \(BTC, ETH, TMN, USDT\).*quoted in TMN.*\(line 14\)/,
+      /paper\.balances\.IRT: 2000000000 IRT would never be used: IRT is not an asset of any market \(BTC, ETH, TMN, USDT\).*quoted in TMN.*\(line 15\)/,
     );
   });
 
@@ -55,7 +57,7 @@ journal: { file: ':memory:' }
     const file = tmp.file('never-run.yaml', NEVER);
     const r = await run(['run', file, '--duration', '5']);
     expect(r.code, r.all).toBe(1);
-    expect(r.stderr).toContain('7 problems');
+    expect(r.stderr).toContain('8 problems');
     expect(r.stderr).toContain('risk.limits.maxTotalLoan.XRP: 5 XRP would never apply');
     expect(r.all).not.toContain('embedded simulator');
   });
