@@ -177,6 +177,15 @@ export function configNotes(raw: unknown, config: MizanConfig, split: (symbol: s
       ['maxTotalLoan', own.maxTotalLoan, global.maxTotalLoan],
     ];
     for (const [key, mine, theirs] of maps) for (const [k, v] of Object.entries(mine ?? {})) looser(`${key}.${k}`, v, theirs?.[k]);
+    // An order rate allowing at least as many orders in a window no longer than the global's never binds.
+    const r = own.orderRate;
+    const g = global.orderRate;
+    if (r && g && r.limit >= g.limit && r.windowMs <= g.windowMs) {
+      notes.push({
+        path: `${at}.orderRate`,
+        message: `${r.limit} per ${r.windowMs} ms allows at least what risk.limits.orderRate does (${g.limit} per ${g.windowMs} ms): the global one binds (a strategy's limits only tighten the global ones)`,
+      });
+    }
   });
   return notes;
 }

@@ -72,7 +72,7 @@ strategies:
     markets: [BTCUSDT]
     resolution: '1'
     params: { levels: 3, spacingPct: 0.02, orderQuote: 300 }
-    risk: { maxOpenOrders: 5, maxPositionValue: { market: { BTCUSDT: 900 } } }
+    risk: { maxOpenOrders: 5, maxPositionValue: { market: { BTCUSDT: 900 } }, orderRate: { limit: 30, windowMs: 5000 } }
 risk:
   limits: { maxOpenOrders: 2, maxPositionValue: { market: { BTCUSDT: 500 } } }
 paper:
@@ -88,6 +88,9 @@ journal: { file: ':memory:' }
     );
     expect(r.stdout).toContain('note: strategies[0].risk.maxPositionValue.market.BTCUSDT: 900 is above risk.limits.maxPositionValue.market.BTCUSDT (500)');
     expect(r.stdout).toContain('note: paper.balances.ETH: ETH cannot be valued in USDT by any market of the bot (BTCUSDT): it is left out of the equity');
+    expect(r.stdout).toContain(
+      'note: strategies[0].risk.orderRate: 30 per 5000 ms allows at least what risk.limits.orderRate does (20 per 10000 ms): the global one binds',
+    );
     expect(r.stdout).not.toMatch(/note: paper\.balances\.USDT/);
   });
 });
