@@ -96,15 +96,4 @@ describe('exposure: capital per strategy', () => {
     expect(!v.ok && v.reason).toContain('above its capital 120.12');
     expect(e.check(limit('BUY', '0.0002', '60000', 's2')).ok).toBe(true);
   });
-
-  it('a capital in the base asset caps what its open sells commit (the docs: the base of a sell)', () => {
-    // It was accepted by mizan check and never applied: only buys were checked against a capital.
-    const w = world();
-    const e = w.engine({ strategies: { s1: { capital: { BTC: d('0.0015') } } } });
-    expect(e.check(limit('SELL', '0.001', '61000')).ok).toBe(true);
-    const v = e.check(limit('SELL', '0.001', '61000'));
-    expect(v).toMatchObject({ ok: false, rule: 'exposure' });
-    expect(!v.ok && v.reason).toContain('would commit 0.002 BTC (0.001 in use + 0.001 for this intent), above its capital 0.0015');
-    expect(e.check(limit('SELL', '0.0005', '61000')).ok).toBe(true);
-  });
 });

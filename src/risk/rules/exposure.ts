@@ -1,6 +1,6 @@
 /**
- * Rule 4, exposure. Only intents that add exposure are checked (buys, instant buys, margin opens)
- * against the limits below; an exit is blocked here only by the strategy's own capital in its base. Every limit is checked twice: the global limit against everything
+ * Rule 4, exposure. Only intents that add exposure are checked (buys, instant buys, margin opens);
+ * an exit is never blocked here. Every limit is checked twice: the global limit against everything
  * the bot holds and has in flight, and the strategy's own limit against what that strategy holds.
  * - open orders: per market and in total (orders the executor tracks, plus passed orders still in
  *   flight, counted once through their reservation id);
@@ -8,8 +8,7 @@
  *   held spot positions at the mark price (book mid), plus buys in flight (their reserved amount),
  *   plus margin positions (collateral × risk coefficient), plus this intent;
  * - capital per strategy and asset: what the strategy has reserved plus the cost of what it holds,
- *   plus this intent's spend (a sell's too: a capital in the base asset caps what its open sells
- *   commit). Reaching a limit exactly passes; one unit over is denied.
+ *   plus this intent's spend. Reaching a limit exactly passes; one unit over is denied.
  */
 import { Decimal, dgt } from '../../core/decimal.js';
 import type { StrategyLimits } from '../limits.js';
@@ -38,9 +37,7 @@ export class ExposureRule implements RiskRule {
   check(s: CheckState): string | undefined {
     const it = s.intent;
     const adds = it.kind === 'order' || it.kind === 'instant' ? it.side === 'BUY' : it.kind === 'marginOpen';
-    if (!s.market) return undefined;
-    // A sell adds no exposure; a capital in its base still caps what the strategy's sells commit.
-    if (!adds) return it.kind === 'order' || it.kind === 'instant' ? this.capital(s) : undefined;
+    if (!adds || !s.market) return undefined;
     const scopes: Scope[] = [
       { label: 'bot', limits: s.global },
       { label: `strategy ${s.strategy}`, strategy: s.strategy, limits: s.own },
