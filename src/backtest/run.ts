@@ -108,7 +108,7 @@ export async function runBacktest(config: MizanConfig, opts: BacktestOptions = {
     h: harnessRecord(h),
     symbols: series.map((s) => s.symbol),
     candles: series.reduce((a, s) => a + s.length - s.firstIndex, 0),
-    ...benchmarkOf(series[0]!),
+    ...benchmarkOf(series.find((s) => config.strategies.some((st) => st.markets.includes(s.symbol))) ?? series[0]!),
     report,
     equity: eq.finish(),
     detail: opts.detail ?? 'full',
@@ -116,7 +116,7 @@ export async function runBacktest(config: MizanConfig, opts: BacktestOptions = {
   return { result, series, candles: total };
 }
 
-/** Buy and hold of the first market: its open at the first candle of the run, its last close. */
+/** Buy and hold of the first market a strategy trades (a series loaded only to value an asset is not one): its open at the first candle of the run, its last close. */
 function benchmarkOf(main: Series): { benchmark?: { firstPrice: number; lastPrice: number } } {
   if (main.length === 0) return {};
   const fi = Math.min(main.firstIndex, main.length - 1);

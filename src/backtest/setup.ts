@@ -223,8 +223,10 @@ function runMarkets(o: HarnessOptions, sim: SimulatedExchange, specs: readonly M
 
 export function buildHarness(o: HarnessOptions): Harness {
   const logger = o.logger ?? silentLogger;
-  const first = o.series[0]!;
-  const clock = new ManualClock(first.length > 0 ? first.time[0]! * 1000 : o.fromMs);
+  // At the earliest candle of every series, whichever is listed first: the warm-up candles are walked
+  // at their own times (the warm-up gate judges the clock against from).
+  const start = Math.min(...o.series.map((s) => (s.length > 0 ? s.time[0]! * 1000 : Infinity)));
+  const clock = new ManualClock(Number.isFinite(start) ? start : o.fromMs);
   const { sim, specs, desks, simClock, listenMargin } = backtestExchange(o.config, clock, logger);
   const m = runMarkets(o, sim, specs, desks);
   const books = new Map(o.series.map((s) => [s.symbol, new CloseBook(s.symbol)]));

@@ -9,7 +9,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { mizan, tempDir } from './cli.js';
+import { REPO, mizan, tempDir } from './cli.js';
 
 const tmp = tempDir('mizan-e2e-two-quotes-');
 afterAll(() => tmp.remove());
@@ -94,5 +94,40 @@ describe('mizan backtest: an account in two quote assets', () => {
     expect(r.stdout).toMatch(
       /data: TMN: left out of 73 equity sample\(s\) from 2023-01-03T00:00:00\.000Z to 2023-01-03T05:55:00\.000Z: USDTTMN, its route to USDT, had no price yet/,
     );
+  });
+
+  it('warms up with the clock at each warm-up candle, whichever series is listed first', async () => {
+    // The clock started at the first listed series' first candle: with USDTTMN (no warm-up: it starts
+    // at from) first, the BTCUSDT warm-up candles were walked with the clock already at from, so the
+    // warm-up gate (clock < from) let their intents through and stamped them at from.
+    const probe = join(REPO, 'test/e2e/fixtures/warm-probe.ts');
+    const text = [
+      'mode: backtest',
+      'strategies:',
+      `  - { name: probe, strategy: ${JSON.stringify(probe)}, markets: [BTCUSDT], resolution: '300s' }`,
+      'backtest:',
+      '  data:',
+      `    - { symbol: USDTTMN, file: ${JSON.stringify(files.USDTTMN)} }`,
+      `    - { symbol: BTCUSDT, file: ${JSON.stringify(files.BTCUSDT)} }`,
+      `  from: ${FROM}`,
+      '  to: 2023-01-03T02:00:00Z',
+      '  balances: { USDT: 10000, TMN: 590000000 }',
+      "journal: { file: ':memory:' }",
+      'logging: { level: warn, pretty: false }',
+      '',
+    ].join('\n');
+    const out = join(tmp.dir, 'probe');
+    const r = await mizan(['backtest', tmp.file('probe.yaml', text), '--out', out]);
+    expect(r.code, r.all).toBe(0);
+    const result = JSON.parse(readFileSync(join(out, 'result.json'), 'utf8')) as {
+      orders: { createdAt: number }[];
+      denied: { total: number; byRule?: Record<string, number> };
+    };
+    const fromMs = Date.parse(FROM);
+    expect(result.orders.length, r.all).toBeGreaterThan(0);
+    expect(Math.min(...result.orders.map((o) => o.createdAt)), r.all).toBeGreaterThanOrEqual(fromMs);
+    // Every warm-up candle's buy denied (the probe declares 20; the candle closing at from is the run's first).
+    expect(result.denied.total, r.all).toBeGreaterThanOrEqual(19);
+    expect(r.stdout).toMatch(/warmup/);
   });
 });
