@@ -207,16 +207,17 @@ export function crossCheck(raw: unknown, original: unknown, opts: CheckOptions):
   strategies.forEach((s, i) => {
     const markets = arr(obj(s)?.markets).filter((m): m is string => typeof m === 'string' && SYMBOL_RE.test(m));
     if (markets.length === 0) return;
+    // A capital caps what buys and margin opens spend: the quote asset of a market.
     const spends = (asset: string, sym: string) => {
       const l = legs.get(sym);
-      return l ? l.base === asset || l.quote === asset : sym !== asset && (sym.startsWith(asset) || sym.endsWith(asset));
+      return l ? l.quote === asset : sym !== asset && sym.endsWith(asset);
     };
     for (const [asset, amount] of Object.entries(obj(obj(s)?.capital) ?? {})) {
       if (!SYMBOL_RE.test(asset) || markets.some((m) => spends(asset, m))) continue;
       const which = markets.map((m) => (legs.has(m) ? `${m}: ${legs.get(m)!.base}/${legs.get(m)!.quote}` : m)).join(', ');
       add(
         ['strategies', i, 'capital', asset],
-        `${describeValue(amount).replace(/^"(.*)"$/, '$1')} ${asset} would never apply: ${asset} is neither the base nor the quote of the strategy's markets (${which}), and a capital caps what the strategy spends of an asset (the quote of a buy, the base of a sell)`,
+        `${describeValue(amount).replace(/^"(.*)"$/, '$1')} ${asset} would never apply: ${asset} is not the quote asset of the strategy's markets (${which}), and a capital caps what the strategy's buys and margin opens spend, in their market's quote asset`,
         amount,
       );
     }

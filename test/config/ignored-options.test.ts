@@ -21,14 +21,15 @@ const capitalIssues = (text: string) =>
     .map((i) => `${i.path}: ${i.message}`);
 
 describe('capital in an asset the strategy never spends', () => {
-  it("a market of the exchange's catalog (live): the asset must begin or end its symbol", () => {
+  it("a market of the exchange's catalog (live): the asset must end its symbol (a capital caps buys: the quote)", () => {
     const out = capitalIssues(`mode: live
 exchange: { simulator: false, apiKey: "\${WALLEX_API_KEY}" }
 strategies:
   - { name: a, strategy: sma-cross, markets: [SOLUSDT], capital: { SOL: 1, USDT: 10, TMN: 1000 } }
 `);
     expect(out).toEqual([
-      expect.stringMatching(/^strategies\[0\]\.capital\.TMN: 1000 TMN would never apply: TMN is neither the base nor the quote .*\(SOLUSDT\)/),
+      expect.stringMatching(/^strategies\[0\]\.capital\.SOL: 1 SOL would never apply: SOL is not the quote asset .*\(SOLUSDT\)/),
+      expect.stringMatching(/^strategies\[0\]\.capital\.TMN: 1000 TMN would never apply: TMN is not the quote asset .*\(SOLUSDT\)/),
     ]);
   });
 
@@ -43,7 +44,10 @@ backtest:
   markets:
     - { symbol: SOLUSDT, base: SOL, quote: USDT, pricePrecision: 2, quantityPrecision: 2, minQty: 0.01, minNotional: 1, makerFee: 0.001, takerFee: 0.001 }
 `);
-    expect(out).toEqual([expect.stringMatching(/^strategies\[0\]\.capital\.SO: 1 SO would never apply: .*\(SOLUSDT: SOL\/USDT, BTCUSDT: BTC\/USDT\)/)]);
+    expect(out).toEqual([
+      expect.stringMatching(/^strategies\[0\]\.capital\.SO: 1 SO would never apply: .*\(SOLUSDT: SOL\/USDT, BTCUSDT: BTC\/USDT\)/),
+      expect.stringMatching(/^strategies\[0\]\.capital\.BTC: 1 BTC would never apply: BTC is not the quote asset .*\(SOLUSDT: SOL\/USDT, BTCUSDT: BTC\/USDT\)/),
+    ]);
   });
 });
 

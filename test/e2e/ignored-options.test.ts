@@ -42,8 +42,7 @@ const SCHEDULE = '    schedule: { cron: "0 */6 * * *" }\n';
 const CAPITAL = '    capital: { TMN: 1000 }\n';
 const SCHEDULE_MSG =
   /strategies\[0\]\.schedule: \{ cron: "0 \*\/6 \* \* \*" \} would never run: strategy sma-cross has no onSchedule handler \(a schedule only calls onSchedule; its candle handlers run on every candle either way\)/;
-const CAPITAL_MSG =
-  /strategies\[0\]\.capital\.TMN: 1000 TMN would never apply: TMN is neither the base nor the quote of the strategy's markets \(BTCUSDT: BTC\/USDT\)/;
+const CAPITAL_MSG = /strategies\[0\]\.capital\.TMN: 1000 TMN would never apply: TMN is not the quote asset of the strategy's markets \(BTCUSDT: BTC\/USDT\)/;
 
 describe('options that would do nothing are refused', { timeout: 180_000 }, () => {
   it('mizan check and mizan run: a schedule on a strategy without onSchedule, a capital in an asset it never spends', async () => {
@@ -84,7 +83,7 @@ strategies:
   - name: sma
     strategy: sma-cross
     markets: [BTCUSDT]
-    capital: { USDT: 1000, BTC: 1 }
+    capital: { USDT: 1000 }
   - name: dca
     strategy: otc-dca
     markets: [USDTTMN]
