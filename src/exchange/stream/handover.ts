@@ -8,8 +8,11 @@
  * where it is read. A message is identified by its content (JSON text: only during a handover, never
  * on the normal message path). The places new's stream may start at are the messages old delivered
  * that agree with everything new has sent so far (each message of new where old has one to compare).
- * - One place left: switch. What new sent beyond what old delivered is emitted (new is ahead);
- *   what old delivered beyond what new sent is skipped when new sends it (old is ahead).
+ * - One place left, confirmed (the streams agree there on a second payload, and old delivered
+ *   something after new's first message came: until then new may as well be ahead of everything
+ *   old delivered, its first message a repeat of a payload old has yet to read): switch. What new
+ *   sent beyond what old delivered is emitted (new is ahead); what old delivered beyond what new
+ *   sent is skipped when new sends it (old is ahead).
  * - Several (a trade printed twice in one second, an unchanged depth snapshot): old stays the source
  *   and new's messages are held until the streams tell the places apart, from either side.
  * - None: new is ahead of everything old delivered; old's next messages place it.
@@ -33,6 +36,10 @@ export class ChannelHandover {
   private held: Array<{ key: string; data: unknown }> = [];
   /** Indexes into `delivered` where new's stream may start (agreeing with every held message). */
   private places: number[] = [];
+  /** The places a message compared beyond the first matched (a place the streams agree on more than one payload). */
+  private confirmed = new Set<number>();
+  /** How many messages old had delivered when new's first one came. */
+  private firstAt = 0;
   /** After the switch: what old delivered that new has yet to send (repeats to skip). */
   private skips: string[] = [];
   private switchedOver = false;
@@ -66,9 +73,9 @@ export class ChannelHandover {
       return { deliver: true };
     }
     // Each place compares this message with the held one at the same position of the stream.
-    this.places = this.places.filter((p) => d - p >= this.held.length || this.held[d - p]!.key === key);
+    this.places = this.places.filter((p) => this.agrees(p, d - p));
     if (this.held[0]!.key === key) this.places.push(d);
-    if (this.places.length === 1) return { deliver: true, then: this.switchAt(this.places[0]!) };
+    if (this.placed()) return { deliver: true, then: this.switchAt(this.places[0]!) };
     if (this.delivered.length > MAX_HELD) return { deliver: true, then: this.finish() };
     return { deliver: true };
   }
@@ -89,11 +96,12 @@ export class ChannelHandover {
     const h = this.held.length;
     this.held.push({ key, data });
     if (h === 0) {
+      this.firstAt = this.delivered.length;
       for (let i = 0; i < this.delivered.length; i++) if (this.delivered[i] === key) this.places.push(i);
     } else {
-      this.places = this.places.filter((p) => p + h >= this.delivered.length || this.delivered[p + h] === key);
+      this.places = this.places.filter((p) => this.agrees(p, h));
     }
-    if (this.places.length === 1) return this.switchAt(this.places[0]!);
+    if (this.placed()) return this.switchAt(this.places[0]!);
     if (this.held.length > MAX_HELD) return this.finish();
     return [];
   }
@@ -114,6 +122,23 @@ export class ChannelHandover {
     return this.switchAt(best);
   }
 
+  /**
+   * New's place is known: one place left, and old has delivered something since new's first message
+   * came. Until then new may also be ahead of everything old delivered (its first message a repeat of
+   * a payload old is still to deliver: two identical prints, old having read only the first).
+   */
+  private placed(): boolean {
+    return this.places.length === 1 && this.confirmed.has(this.places[0]!) && this.delivered.length > this.firstAt;
+  }
+
+  /** Whether place `p` agrees at position `i` of new's stream: the two connections' messages there are the same (one missing yet: it does). */
+  private agrees(p: number, i: number): boolean {
+    if (i >= this.held.length || p + i >= this.delivered.length) return true;
+    if (this.held[i]!.key !== this.delivered[p + i]) return false;
+    if (i > 0) this.confirmed.add(p);
+    return true;
+  }
+
   /** Switch with new's stream starting at `delivered[p]`: new's messages past old's, to emit now. */
   private switchAt(p: number): unknown[] {
     const seen = this.delivered.length - p; // messages of new's stream old delivered
@@ -128,5 +153,6 @@ export class ChannelHandover {
     this.delivered = [];
     this.held = [];
     this.places = [];
+    this.confirmed.clear();
   }
 }

@@ -63,6 +63,7 @@ describe('ChannelHandover', () => {
       ['old', a],
       ['new', a],
       ['new', c],
+      ['old', c],
     ]);
     expect(out).toEqual([a, b, a, c]);
   });
@@ -79,6 +80,7 @@ describe('ChannelHandover', () => {
       ['new', x],
       ['new', t(2)],
       ['new', t(3)],
+      ['old', t(3)],
     ]);
     expect(out).toEqual([t(1), x, x, t(2), t(3)]);
   });
@@ -128,6 +130,22 @@ describe('ChannelHandover', () => {
         ['new', t(9)],
       ]),
     ).toEqual([t(1), a, a, a, y, t(9)]);
+  });
+
+  it('two identical prints, new starting at the second when old has read only the first: both delivered (review)', () => {
+    // Printed A A B. One place fits at first (old's A), but new may as well be ahead of old: the
+    // switch waits for a second payload the streams agree on.
+    const a = t(7);
+    expect(
+      run([
+        ['old', a],
+        ['new', a],
+        ['new', t(8)],
+        ['old', a],
+        ['old', t(8)],
+        ['new', t(9)],
+      ]),
+    ).toEqual([a, a, t(8), t(9)]);
   });
 
   it('while new cannot be placed, old stays the source and nothing is settled', () => {
