@@ -201,6 +201,7 @@ export class TradingKernel {
         marginPositions: () => portfolio.marginPositions(),
         markPrice: mark,
         accountOf,
+        isStrategy: (strategy) => instances.some((i) => i.name === strategy),
       },
       clock,
       logger: logger.child({ component: 'risk' }),

@@ -14,7 +14,8 @@
  *   filled, brackets' exits included) and its instant sells in flight. Those coins are already out of
  *   `free` (locked or reserved), so they are not subtracted a second time.
  * Coins no strategy holds (the starting balances: a market maker's or a grid's inventory) stay usable by
- * any strategy. The risk module reads this in the ownership rule (rules/ownership.ts) and when it sizes
+ * any strategy, and so do those of a strategy the bot no longer has (renamed or removed: a restart reads
+ * its fills back from the journal, and nothing would ever sell them otherwise). The risk module reads this in the ownership rule (rules/ownership.ts) and when it sizes
  * a sell by a fraction of the free balance (rules/market-limits.ts), in every mode alike.
  */
 import { Decimal } from '../core/decimal.js';
@@ -40,7 +41,7 @@ export function sellable(ports: RiskPorts, reservations: Reservations, account: 
   const baseOf = (symbol: string): string | undefined => ports.market(symbol)?.base;
   let held: Map<string, Decimal> | undefined;
   for (const p of ports.positions?.() ?? []) {
-    if (p.strategy === strategy) continue;
+    if (p.strategy === strategy || ports.isStrategy?.(p.strategy) === false) continue;
     const q = p.dust && !p.dust.isZero() ? p.quantity.plus(p.dust) : p.quantity;
     if (!q.gt(0) || baseOf(p.symbol) !== asset || accountOf(p.strategy) !== account) continue;
     held ??= new Map();

@@ -81,6 +81,11 @@ export interface RiskPorts {
   /** The account a strategy trades on. Defaults to `main`. */
   accountOf?(strategy: string): string;
   /**
+   * Whether a strategy is one of the bot's (configured now). Positions of others (a strategy renamed
+   * or removed, whose fills a restart read back from the journal) are nobody's to defend. Defaults to every one.
+   */
+  isStrategy?(strategy: string): boolean;
+  /**
    * Fallback call price of a margin open when no dry-run preview was passed with the intent: the
    * simulator's formula (src/sim/margin/math.ts) or the README's, injected by the composition root.
    */

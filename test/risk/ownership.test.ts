@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { d } from '../../src/core/decimal.js';
 import type { Intent } from '../../src/core/intents.js';
 import { World, limit, market } from './fixtures.js';
+import { RiskEngine } from '../../src/risk/engine.js';
 
 /** buyer holds `held` BTC (a position on BTCUSDT); the account holds `value` BTC, `locked` of it in orders. */
 function world(value: string, held: string, locked = '0'): World {
@@ -29,6 +30,12 @@ describe("ownership: a strategy may not sell another strategy's coins", () => {
     // The same for a limit sell and an instant (OTC) sell.
     expect(e.check(limit('SELL', '0.1', '60000', 'sellr'))).toMatchObject({ ok: false, rule: 'ownership' });
     expect(e.check(instantSell('0.1', 'sellr'))).toMatchObject({ ok: false, rule: 'ownership' });
+  });
+
+  it("coins of a strategy the bot no longer has (renamed: its fills read back at a restart) are any strategy's (review)", () => {
+    const w = world('0.2930', '0.2930');
+    const e = new RiskEngine({ ports: w.ports({ isStrategy: (s) => s !== 'buyer' }), clock: w.clock, sink: w.sink });
+    expect(e.check(market('SELL', '0.1', 'sellr')).ok).toBe(true);
   });
 
   it('the holder sells its whole position', () => {
