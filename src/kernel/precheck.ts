@@ -24,7 +24,7 @@ export function precheck(intent: Intent, risk: RiskPort, venue: () => Venue): Pr
         (err: unknown): CheckOptions => ({ marginPreviewError: why(err) }),
       );
   }
-  if (intent.kind !== 'instant') return undefined;
+  if (intent.kind !== 'instant' || risk.precheckWanted?.(intent) === false) return undefined;
   const v = venue();
   if (!v.instantQuote) return undefined;
   return Promise.resolve()

@@ -46,6 +46,7 @@ export function riskPort(risk: RiskEngine, portfolio: Portfolio, o: RiskPortOpti
       const req = risk.marginPreviewRequest(intent);
       return req && !o.gate?.(intent) ? req : undefined;
     },
+    precheckWanted: (intent) => !o.gate?.(intent),
     reserved: (account, asset) => risk.reservations.reserved(account, asset),
     release: (id) => risk.release(id),
   };

@@ -41,6 +41,8 @@ export interface RiskPort {
    * once: only a margin open whose strategy has a minimum call distance needs one.
    */
   marginPreviewRequest?(intent: Intent): MarginRequest | undefined;
+  /** False when the mode's gate denies the intent anyway (a warm-up): its instant price is not asked for. */
+  precheckWanted?(intent: Intent): boolean;
   /** Amount of an asset reserved by in-flight intents of the bot on an account. */
   reserved?(account: string, asset: string): Decimal;
   /** Release a reservation whose intent ended without an order (instant, margin, failures). */

@@ -21,6 +21,8 @@ interface WarmUpDeps {
   logger: Logger;
   history(q: { symbol: string; resolution: Resolution; from: number; to: number }): Promise<Candle[]>;
   onBar(symbol: string, bar: Bar): void | Promise<void>;
+  /** Waits (tests pass a fake); default setTimeout. */
+  sleep?(ms: number): Promise<void>;
 }
 
 /** What one market and resolution got. */
@@ -34,11 +36,16 @@ export interface WarmedSeries {
 }
 
 export class WarmUp {
-  private active = false;
+  /** The strategies trading the market whose history is being fed (their intents are on past candles). */
+  private feeding: ReadonlySet<string> | undefined;
 
-  /** The kernel's gate: every intent is denied while the history is fed. */
+  /**
+   * The kernel's gate: the intents of the strategies trading the market whose history is fed, while it
+   * is, are denied (cancels pass). Any other strategy's (a grid's follow-up to a fill the private
+   * stream reports meanwhile) goes on.
+   */
   gate(intent: Intent): Verdict | undefined {
-    if (!this.active || intent.kind === 'cancel' || intent.kind === 'cancelAll') return undefined;
+    if (!this.feeding?.has(intent.strategy) || intent.kind === 'cancel' || intent.kind === 'cancelAll') return undefined;
     return { ok: false, intent, rule: 'warmup', reason: 'warming up on the exchange candle history: no intent acts on a past candle' };
   }
 
@@ -61,46 +68,65 @@ export class WarmUp {
       }
     }
     const out: WarmedSeries[] = [];
-    this.active = true;
-    try {
-      for (const w of need.values()) out.push(await this.series(w, d));
-    } finally {
-      this.active = false;
+    for (const w of need.values()) {
+      this.feeding = new Set(instances.filter((i) => i.markets.includes(w.symbol)).map((i) => i.name));
+      try {
+        out.push(await this.series(w, d));
+      } finally {
+        this.feeding = undefined;
+      }
     }
     return out;
   }
 
   private async series(w: { symbol: string; seconds: number; resolution: Resolution; n: number }, d: WarmUpDeps): Promise<WarmedSeries> {
-    const nowSec = Math.floor(d.clock.now() / 1000);
-    const lastClose = nowSec - (nowSec % w.seconds); // the last period boundary: its candle closed
     const base = { symbol: w.symbol, seconds: w.seconds };
-    let got: Candle[];
-    try {
-      got = await d.history({ symbol: w.symbol, resolution: w.resolution, from: lastClose - (w.n + 1) * w.seconds, to: nowSec });
-    } catch (err) {
-      const why = `the history could not be read: ${err instanceof Error ? err.message : String(err)}`;
-      d.logger.warn({ symbol: w.symbol, seconds: w.seconds }, `warm-up: ${w.symbol} ${w.seconds}s: ${why}; its strategies start cold`);
-      return { ...base, candles: 0, why };
+    const sec = w.seconds;
+    const iso = (t: number) => new Date(t * 1000).toISOString();
+    const say = (why: string, fed: number): WarmedSeries => {
+      d.logger.info({ symbol: w.symbol, seconds: sec }, `warm-up: ${w.symbol} ${sec}s: ${why}`);
+      return { ...base, candles: fed, ...(fed === 0 ? { why } : {}) };
+    };
+    let fed = 0;
+    let to: number | undefined; // the close (s) of the last candle fed
+    // The last closed candles, then those a period boundary closed meanwhile (a boundary crossed while
+    // the history is read and fed): each must reach the last closed period, or the window would hold a
+    // hole before the live candles. The period that just closed may not be served yet: asked once more.
+    for (let round = 0; round < 4; round++) {
+      const nowSec = Math.floor(d.clock.now() / 1000);
+      const lastClose = nowSec - (nowSec % sec);
+      if (to === lastClose) break;
+      let got: Candle[];
+      try {
+        got = await d.history({ symbol: w.symbol, resolution: w.resolution, from: to ?? lastClose - (w.n + 1) * sec, to: nowSec });
+      } catch (err) {
+        const why = `the history could not be read: ${err instanceof Error ? err.message : String(err)}`;
+        d.logger.warn({ symbol: w.symbol, seconds: sec }, `warm-up: ${w.symbol} ${sec}s: ${why}${fed === 0 ? '; its strategies start cold' : ''}`);
+        return { ...base, candles: fed, ...(fed === 0 ? { why } : {}) };
+      }
+      const closed = got.filter((c) => c.time + sec <= lastClose && (to === undefined || c.time >= to)).slice(to === undefined ? -w.n : 0);
+      const last = closed.at(-1);
+      if (!last || last.time + sec !== lastClose) {
+        if (last && last.time + sec === lastClose - sec && round === 0 && to === undefined) {
+          await (d.sleep ?? sleep)(2_000);
+          continue;
+        }
+        if (to !== undefined) return say(`the candle(s) from ${iso(to)} to ${iso(lastClose)} are not served yet: the window has a hole there`, fed);
+        const why = last
+          ? `the history ends at ${iso(last.time + sec)}, before the last closed candle (${iso(lastClose)}): not used; its strategies start cold`
+          : `the exchange has no candle in the ${w.n} periods before ${iso(lastClose)}; its strategies start cold`;
+        return say(why, 0);
+      }
+      if (to !== undefined && closed[0]!.time !== to) return say(`the candle at ${iso(to)} is not served: the window has a hole there`, fed);
+      for (const c of closed) {
+        const r = d.onBar(w.symbol, Bar.fromCandle(c, sec));
+        if (r) await r;
+      }
+      fed += closed.length;
+      to = lastClose;
     }
-    const closed = got.filter((c) => c.time + w.seconds <= lastClose).slice(-w.n);
-    const last = closed.at(-1);
-    // The period that just closed may not be served yet (within moments of its close): one candle
-    // short is taken; more is a hole before the live candles.
-    if (!last || last.time + w.seconds < lastClose - w.seconds) {
-      const why = last
-        ? `the history ends at ${new Date((last.time + w.seconds) * 1000).toISOString()}, before the last closed candle: not used`
-        : `the exchange has no candle in the ${w.n} periods before ${new Date(lastClose * 1000).toISOString()}`;
-      d.logger.info({ symbol: w.symbol, seconds: w.seconds }, `warm-up: ${w.symbol} ${w.seconds}s: ${why}; its strategies start cold`);
-      return { ...base, candles: 0, why };
-    }
-    for (const c of closed) {
-      const r = d.onBar(w.symbol, Bar.fromCandle(c, w.seconds));
-      if (r) await r;
-    }
-    d.logger.info(
-      { symbol: w.symbol, seconds: w.seconds, candles: closed.length },
-      `warm-up: ${w.symbol} ${w.seconds}s: ${closed.length} closed candle(s) from the exchange history, to ${new Date((last.time + w.seconds) * 1000).toISOString()}`,
-    );
-    return { ...base, candles: closed.length };
+    return say(`${fed} closed candle(s) from the exchange history, to ${iso(to!)}`, fed);
   }
 }
+
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
