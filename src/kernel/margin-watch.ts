@@ -91,7 +91,9 @@ export function startMarginWatch(deps: MarginWatchDeps): MarginWatch {
         log.warn({ err: err instanceof Error ? err.message : String(err) }, 'margin watch: refresh failed, using the last synced positions');
       }
     }
-    const open = deps.positions().filter((p) => p.state === 'open');
+    // Only the positions this bot opened (on record): one opened by hand or by another bot is not the
+    // monitor's to top up with this bot's budget or to close (the fallback owner names it for the journal only).
+    const open = deps.positions().filter((p) => p.state === 'open' && deps.owners.opener(p.id) !== undefined);
     if (deps.pruneOwners ?? true) deps.owners.prune(deps.positions().filter((p) => p.state === 'open' || p.state === 'pending'));
     const actions = deps.monitor.evaluate(open, (s) => deps.mark(s));
     for (const a of actions) await act(a);

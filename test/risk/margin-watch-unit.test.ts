@@ -36,9 +36,12 @@ const monitor = () =>
   });
 
 describe('startMarginWatch', () => {
-  it('sends intents of the owning strategy, refunds a top-up that did not happen, skips unowned positions', async () => {
+  it('sends intents of the owning strategy, refunds a top-up that did not happen, leaves positions it did not open alone', async () => {
     let positions = [position(1), position(2, { market: 'ETHUSDT' })];
-    const owners = new PositionOwners();
+    // #2 was not opened by this bot (by hand, another bot): the fallback names a strategy for the
+    // journal, but the monitor neither spends its budget on it nor closes it (audit: a one-strategy
+    // bot topped up positions opened by other bots).
+    const owners = new PositionOwners({ fallback: () => 'alpha' });
     owners.set(1, 'alpha');
     const processed: Intent[][] = [];
     const alerts: [string, MarginAlert][] = [];
@@ -51,9 +54,9 @@ describe('startMarginWatch', () => {
       mark: (s) => (s === 'BTCUSDT' ? d('51000') : d('3000')),
     });
     // BTC: 1.96% from the call -> warn and top-up (denied: collateral unchanged -> refunded);
-    // ETH (#2) has no owner: its actions reach no strategy and its top-up is refunded too
+    // ETH (#2), not opened by this bot: no action
     const acts = await watch.check();
-    expect(acts.map((a) => `${a.position.id}:${a.action}`)).toEqual(['1:warn', '1:topUp', '2:warn', '2:topUp']);
+    expect(acts.map((a) => `${a.position.id}:${a.action}`)).toEqual(['1:warn', '1:topUp']);
     expect(alerts.map(([s, a]) => `${s}:${a.action}`)).toEqual(['alpha:warn', 'alpha:topUp']);
     expect(processed).toHaveLength(1);
     expect(processed[0]![0]).toMatchObject({ kind: 'marginAddCollateral', strategy: 'alpha', positionId: 1, tag: 'margin-topup' });
