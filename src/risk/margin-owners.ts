@@ -33,6 +33,8 @@ const same = (a: Decimal | undefined, b: Decimal | undefined) => (a === undefine
 export class PositionOwners {
   private readonly owners = new Map<number, string>();
   private readonly pending: MarginOpenIntent[] = [];
+  /** Positions recorded in this run that no list given to `prune` has held yet (the account not synced since). */
+  private readonly unlisted = new Set<number>();
 
   constructor(private readonly opts: PositionOwnersOptions = {}) {
     const saved = opts.store?.get(KEY);
@@ -53,6 +55,7 @@ export class PositionOwners {
   /** Record an owner by hand (a position opened directly on the desk, recovery). */
   set(positionId: number, strategy: string): void {
     this.owners.set(positionId, strategy);
+    this.unlisted.add(positionId);
     this.persist();
   }
 
@@ -75,12 +78,17 @@ export class PositionOwners {
     return this.owners.get(position.id) ?? this.opts.fallback?.(position);
   }
 
-  /** Forget positions that are no longer open (keeps the stored map small). */
+  /**
+   * Forget positions that are no longer open (keeps the stored map small). A position recorded in this
+   * run is kept until a list has held it once: a list read before its open was synced (a price update
+   * between the open and the account's next read) does not end it.
+   */
   prune(open: readonly MarginPosition[]): void {
     const live = new Set(open.map((p) => p.id));
     let changed = false;
     for (const id of this.owners.keys()) {
-      if (!live.has(id)) {
+      if (live.has(id)) this.unlisted.delete(id);
+      else if (!this.unlisted.has(id)) {
         this.owners.delete(id);
         changed = true;
       }

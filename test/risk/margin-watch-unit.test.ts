@@ -137,4 +137,19 @@ describe('PositionOwners', () => {
     restarted.prune([position(11)]);
     expect(saved.marginOwners).toEqual({ '11': 'a' });
   });
+
+  it('keeps the owner of a position just opened through a list read before the open was synced (audit)', async () => {
+    // A live run lost 2 of 7 owners: a price update pruned against the portfolio's older list
+    // between the open (owner recorded) and the account's next read.
+    const owners = new PositionOwners();
+    const venue = { kind: 'x', openPosition: async (req: MarginRequest) => position(20, { market: req.market }) };
+    const a = intent('mt', d('100'));
+    owners.noteVerdict({ ok: true, intent: a, adjustments: [] } as Verdict<Intent>);
+    await owners.wrapVenue(venue).openPosition({ market: 'BTCUSDT', side: 'long', collateral: a.collateral, riskCoef: a.riskCoef, openPrice: a.openPrice });
+    owners.prune([position(7)]); // the list as last synced: #20 not in it yet
+    expect(owners.opener(20)).toBe('mt');
+    owners.prune([position(20)]); // synced
+    owners.prune([]); // ended
+    expect(owners.opener(20)).toBeUndefined();
+  });
 });
