@@ -5,8 +5,8 @@
  * strategy holds (starting balances) stay usable by any. Denied with the strategy, the asset, the
  * quantity asked and what it may sell:
  *   `sellr may sell 0 BTC, asked 0.1 (account free 0.293; buyer holds 0.293)`.
- * When no other strategy holds any of the asset, or the sell asks more than the account has free at
- * all, the rule passes and the balance rule checks (and explains) the sell.
+ * When no other strategy holds any of the asset, or a strategy with coins of its own asks more than
+ * the account has free at all, the rule passes and the balance rule checks (and explains) the sell.
  */
 import { dgt, dlte } from '../../core/decimal.js';
 import { sellable, sellableText } from '../ownership.js';
@@ -29,8 +29,15 @@ export class OwnershipRule implements RiskRule {
     if ((it.kind !== 'order' && it.kind !== 'instant') || it.side !== 'SELL' || !s.quantity || !s.market) return undefined;
     const asset = s.market.base;
     const x = sellable(this.ports, this.reservations, s.account, s.strategy, asset);
-    // More than the account has free at all: the balance rule denies it, with why (its own bracket's lock, say).
-    if (x.others.length === 0 || dlte(s.quantity, x.may) || dgt(s.quantity, x.free)) return undefined;
+    if (x.others.length === 0 || dlte(s.quantity, x.may)) return undefined;
+    // More than the account has free at all, by a strategy holding coins of its own: the balance rule
+    // denies it and says why (those coins locked by its own bracket's resting leg, say).
+    if (dgt(s.quantity, x.free) && this.holds(s.strategy, asset)) return undefined;
     return `${s.strategy} may sell ${x.may.toFixed()} ${asset}, asked ${s.quantity.toFixed()} (${sellableText(x)})`;
+  }
+
+  /** Whether `strategy` holds a position in a market of `asset`. */
+  private holds(strategy: string, asset: string): boolean {
+    return (this.ports.positions?.() ?? []).some((p) => p.strategy === strategy && p.quantity.gt(0) && this.ports.market(p.symbol)?.base === asset);
   }
 }
