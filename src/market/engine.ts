@@ -14,6 +14,7 @@ import type { MarketStats, PriceTick, PublicTrade } from '../core/types/market.j
 import type { BookHealth } from './book-health.js';
 import { BookTracker, type BookTrackerOptions } from './book-tracker.js';
 import { CandleAggregator, type LiveCandle } from './candle-aggregator.js';
+import { FirstCandle, type CandleHistory } from './first-candle.js';
 import { UntrackedSymbolError } from './errors.js';
 import type { OrderBook } from './order-book.js';
 import type { BookSide, DepthSource, RawLevel, StreamEvents, StreamPort, Timers } from './ports.js';
@@ -72,6 +73,8 @@ export interface MarketDataEngineDeps {
   timers?: Timers;
   logger?: Logger;
   options?: Partial<MarketDataEngineOptions>;
+  /** The exchange's candle history: a first candle the start cut short is taken from it (first-candle.ts). */
+  history?: CandleHistory;
 }
 
 export interface EngineCounters {
@@ -84,7 +87,11 @@ export interface EngineCounters {
 interface CandleSeries {
   agg: CandleAggregator;
   closed: LiveCandle[];
+  first?: FirstCandle;
 }
+
+/** The closed candles to deliver now (a first candle cut short by the start waits for the history). */
+const taken = (s: CandleSeries, candles: LiveCandle[]) => (s.first ? s.first.take(candles) : candles);
 
 const DEPTH_CHANNEL = /^([A-Za-z0-9]+)@(buy|sell)Depth$/i;
 
@@ -137,11 +144,7 @@ export class MarketDataEngine extends EventEmitter<MarketDataEngineEvents> {
     const fresh = symbols.filter((s) => !this.tracker.isTracked(s));
     for (const s of fresh) {
       this.tracker.track(s);
-      const series = new Map<number, CandleSeries>();
-      for (const res of this.candleResolutions(s)) {
-        series.set(res, { agg: new CandleAggregator(s, res, { closeDelayMs: this.opts.closeDelayMs }), closed: [] });
-      }
-      this.candleSeries.set(s, series);
+      this.candleSeries.set(s, new Map(this.candleResolutions(s).map((res) => [res, this.newSeries(s, res)])));
       this.subscribe(`${s}@buyDepth`);
       this.subscribe(`${s}@sellDepth`);
       this.subscribe(`${s}@trade`);
@@ -149,6 +152,16 @@ export class MarketDataEngine extends EventEmitter<MarketDataEngineEvents> {
     }
     if (this.opts.subscribeAllPrice) this.subscribe('all@price');
     return this.tracker.coldStart(fresh);
+  }
+
+  private newSeries(symbol: string, res: number): CandleSeries {
+    const s: CandleSeries = { agg: new CandleAggregator(symbol, res, { closeDelayMs: this.opts.closeDelayMs }), closed: [] };
+    const { history, clock } = this.deps;
+    const deliver = (candles: LiveCandle[]) => {
+      if (this.wired) this.closeCandles(symbol, res, s, candles);
+    };
+    if (history) s.first = new FirstCandle({ symbol, seconds: res, startedAt: clock.now(), history, timers: this.timers, log: this.log, deliver });
+    return s;
   }
 
   /** Unsubscribe, stop timers and resyncs. The state stays readable. */
@@ -169,7 +182,7 @@ export class MarketDataEngine extends EventEmitter<MarketDataEngineEvents> {
     this.tracker.tick();
     const now = this.deps.clock.now();
     for (const [symbol, series] of this.candleSeries) {
-      for (const [res, s] of series) this.closeCandles(symbol, res, s, s.agg.tick(now));
+      for (const [res, s] of series) this.closeCandles(symbol, res, s, taken(s, s.agg.tick(now)));
     }
     this.late.flush(now);
   }
@@ -285,7 +298,7 @@ export class MarketDataEngine extends EventEmitter<MarketDataEngineEvents> {
       let lateFor: number[] | undefined;
       for (const [res, s] of series) {
         const late = s.agg.lateTrades;
-        closed.push([res, s, s.agg.addTrade(trade)]);
+        closed.push([res, s, taken(s, s.agg.addTrade(trade))]);
         if (s.agg.lateTrades !== late) (lateFor ??= []).push(res);
       }
       if (lateFor) this.late.record(trade.symbol, trade.timestamp, lateFor, this.deps.clock.now());

@@ -147,6 +147,8 @@ export function assemble(s: StartScope, instances: StrategyInstance[], c: Connec
   const market = new MarketDataEngine({
     stream,
     depth: { getDepth: (s) => x.rest.getDepth(s), getAllDepths: () => x.rest.getAllDepth() },
+    // The first candle of each series, cut short by the start, is taken from the exchange's history.
+    history: (q) => x.rest.getCandles(q),
     clock,
     logger,
     options: { candleResolutions: [], marketCandles: candlesPerMarket(instances), book: { crossedGraceMs: config.exchange.stream.crossedGraceMs } },

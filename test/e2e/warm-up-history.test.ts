@@ -32,12 +32,19 @@ function minutes(endSec: number, n: number): Candle[] {
   return out;
 }
 
-/** The bot's output, and the orders it placed on the simulator. */
-async function run(history: (lastCloseSec: number) => Candle[], name: string): Promise<{ out: string; orders: number }> {
+/**
+ * The bot's output, and the orders it placed on the simulator. With `firstLive`, a trade at 63,000 is
+ * printed in the minute the bot starts in, before it starts (the simulator prints 62,550 every 300 ms),
+ * and the run lasts until that minute's candle reached the strategy.
+ */
+async function run(history: (lastCloseSec: number) => Candle[], name: string, firstLive = false): Promise<{ out: string; orders: number }> {
   const sim = await handSim('62550');
   try {
+    // Far enough from the next minute for the bot to start inside this one.
+    if (firstLive && new Date().getUTCSeconds() > 40) await new Promise((r) => setTimeout(r, (61 - new Date().getUTCSeconds()) * 1000));
     const now = Math.floor(Date.now() / 1000);
     sim.running.sim.setCandles('BTCUSDT', history(now - (now % 60)), 60);
+    if (firstLive) sim.running.sim.recordTrade({ symbol: 'BTCUSDT', price: d('63000'), quantity: d('0.0001'), isBuyOrder: true, timestamp: Date.now() });
     const file = join(tmp.dir, `${name}.yaml`);
     const journal = join(tmp.dir, `${name}.sqlite`);
     writeFileSync(
@@ -51,6 +58,8 @@ async function run(history: (lastCloseSec: number) => Candle[], name: string): P
         timeout: 60_000,
         detail: () => c.out(),
       });
+      if (firstLive)
+        await waitFor(() => (c.out().match(/probe: candle/g)?.length ?? 0) > 20, { what: 'the first live candle', timeout: 90_000, detail: () => c.out() });
       c.proc.kill('SIGINT');
       const exit = await c.exited;
       expect(exit.code, c.out()).toBe(0);
@@ -64,8 +73,8 @@ async function run(history: (lastCloseSec: number) => Candle[], name: string): P
 }
 
 describe('mizan run --live: the warm-up on the exchange candle history', () => {
-  it('feeds the last closed candles to the strategy, every intent on them denied', { timeout: 120_000 }, async () => {
-    const { out, orders } = await run((last) => minutes(last, 50), 'warm');
+  it('feeds the last closed candles to the strategy, every intent on them denied', { timeout: 200_000 }, async () => {
+    const { out, orders } = await run((last) => minutes(last, 50), 'warm', true);
     expect(out).toMatch(/warm-up: BTCUSDT 60s: 20 closed candle\(s\) from the exchange history/);
     const windows = [...out.matchAll(/probe: candle \S+ close (\d+), window (\d+)/g)].map((m) => [Number(m[1]), Number(m[2])]);
     // The last 20 of the 50 (closes 62,030 .. 62,049), oldest first, the window growing to 20.
@@ -73,6 +82,11 @@ describe('mizan run --live: the warm-up on the exchange candle history', () => {
     expect(out.match(/probe: denied warmup: warming up on the exchange candle history/g)?.length).toBe(20);
     // A live minute that closed before the stop buys (as the probe asks): one order each, none from the history.
     expect(orders, out).toBe(windows.length - 20);
+    // The first live minute began before the bot started: the strategy gets it whole, from the
+    // exchange's history (its 63,000 trade printed before the start), not built from the seconds of
+    // trades the bot saw (all at 62,550).
+    expect(out).toMatch(/first live candle: BTCUSDT 60s at \S+ from the exchange's history/);
+    expect(out.match(/probe: candle \S+ close \d+, window \d+, high (\d+)/g)?.[20]).toMatch(/high 63000$/);
   });
 
   it('does not use history that stops short of the last closed candle', { timeout: 120_000 }, async () => {
