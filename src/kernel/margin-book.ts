@@ -64,6 +64,14 @@ export interface MarginTotal {
   trades: number;
 }
 
+/** A position of the bot still open (or waiting to open) on the exchange. */
+export interface OpenMargin {
+  strategy: string;
+  position: MarginPosition;
+  /** Its opening fee, when known. */
+  openFee: Decimal | undefined;
+}
+
 export interface MarginBookDeps {
   trades: Pick<TradeBook, 'addMargin'>;
   owners: Pick<PositionOwners, 'owner' | 'openedIds' | 'opener'>;
@@ -116,6 +124,16 @@ export class MarginBook {
   /** The margin trades of this run per strategy and market: pnl and fees in the market's quote asset. */
   totals(): MarginTotal[] {
     return [...this.sums.values()];
+  }
+
+  /** The bot's positions (`positions`: the last sync) still open or waiting to open, with their owner. */
+  stillOpen(positions: readonly MarginPosition[]): OpenMargin[] {
+    const out: OpenMargin[] = [];
+    for (const p of positions) {
+      const strategy = this.tracked.get(p.id)?.strategy;
+      if (active(p.state) && strategy) out.push({ strategy, position: p, openFee: this.openFees.get(p.id) ?? undefined });
+    }
+    return out;
   }
 
   /**

@@ -61,7 +61,7 @@ export interface BotLoopDeps {
   /** The timers its periodic tasks run on (default: Node's, unref'd). */
   timers?: Timers;
   /** The kernel's margin book: the margin trades of this run (realised, in the summary). */
-  margin?: Pick<MarginBook, 'totals' | 'trades' | 'unrealized'>;
+  margin?: Pick<MarginBook, 'totals' | 'trades' | 'unrealized' | 'stillOpen'>;
 }
 
 export class BotLoop {
@@ -238,6 +238,7 @@ export class BotLoop {
     }
     const order = (name: string) => this.d.config.strategies.findIndex((s) => s.name === name);
     rows.sort((a, b) => order(a.strategy) - order(b.strategy) || a.symbol.localeCompare(b.symbol));
-    return summary(this.snapshot(), rows, this.d.split, this.d.margin?.trades ?? []);
+    const open = this.d.margin?.stillOpen(this.d.portfolio.marginPositions()) ?? [];
+    return summary(this.snapshot(), rows, this.d.split, this.d.margin?.trades ?? [], open);
   }
 }

@@ -5,7 +5,7 @@ import { Decimal } from '../core/decimal.js';
 import type { PnlRow } from '../portfolio/portfolio.js';
 import { progressText, type StrategyProgress } from './progress.js';
 import { formatDenials, type DenialBreakdown } from '../kernel/denial-tally.js';
-import type { MarginTrade } from '../kernel/margin-book.js';
+import type { MarginTrade, OpenMargin } from '../kernel/margin-book.js';
 
 /** The longest last-denial text the status line shows (the summary and the API have it whole). */
 const LAST_DENIAL_CHARS = 320;
@@ -79,7 +79,7 @@ export function statusLine(s: StatusSnapshot, color: boolean): string {
   );
 }
 
-export function summary(s: StatusSnapshot, rows: PnlRow[], split: Split, margin: readonly MarginTrade[] = []): string {
+export function summary(s: StatusSnapshot, rows: PnlRow[], split: Split, margin: readonly MarginTrade[] = [], open: readonly OpenMargin[] = []): string {
   const lines = [
     '',
     `mizan stopped after ${fmtElapsed(s.elapsedMs)} (${s.mode})`,
@@ -94,6 +94,11 @@ export function summary(s: StatusSnapshot, rows: PnlRow[], split: Split, margin:
     const shown = margin.slice(-MARGIN_TRADES_SHOWN);
     lines.push(`  margin positions closed (${margin.length > shown.length ? `the last ${shown.length} of ${margin.length}` : margin.length}):`);
     for (const l of marginTable(shown, split)) lines.push(`    ${l}`);
+  }
+  if (open.length > 0) {
+    // A stop does not close margin positions: they go on at the exchange (its liquidation included).
+    lines.push(`  margin positions left open on the exchange (${open.length}; a stop does not close them; profit is the exchange's, before the opening fee):`);
+    for (const l of openMarginTable(open, split)) lines.push(`    ${l}`);
   }
   return lines.join('\n') + '\n';
 }
@@ -121,6 +126,32 @@ function marginTable(trades: readonly MarginTrade[], split: Split): string[] {
   return aligned(
     ['strategy', 'market', 'position', 'side', 'exit', 'entry', 'exit price', 'pnl', 'fees'],
     [false, false, false, false, false, true, true, true, false],
+    cells,
+  );
+}
+
+/** One line per margin position left open: where it stands and what would end it. */
+function openMarginTable(open: readonly OpenMargin[], split: Split): string[] {
+  const cells = open.map(({ strategy, position: p, openFee }) => {
+    const quote = split(p.market).quote;
+    const dp = ASSET_DP[quote] ?? 4;
+    return [
+      strategy,
+      p.market,
+      `#${p.id}`,
+      p.side,
+      p.state,
+      (p.openFilledPrice ?? p.openPrice).toFixed(),
+      p.callPrice.toFixed(),
+      p.liquidityPrice.toFixed(),
+      `${fmtMoney(p.collateral.value, dp)} ${(p.collateral.currency ?? quote).toUpperCase()}`,
+      `${fmtSigned(p.profit.value, dp)} ${(p.profit.currency ?? quote).toUpperCase()}`,
+      openFee ? `${fmtMoney(openFee, dp)} ${quote}` : 'not known',
+    ];
+  });
+  return aligned(
+    ['strategy', 'market', 'position', 'side', 'state', 'entry', 'call price', 'liquidation', 'collateral', 'profit', 'opening fee'],
+    [false, false, false, false, false, true, true, true, true, true, false],
     cells,
   );
 }

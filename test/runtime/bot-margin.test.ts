@@ -2,7 +2,7 @@
  * margin-trend under `mizan run` in paper mode: its margin intents pass risk (open price defaulted to
  * the mid), open positions on the paper exchange's margin desk, and a trend flip closes them (close
  * price defaulted to the mid) with close_reason `user`. Each closed position is booked once by the
- * kernel's margin book, and the accounting invariant holds in paper: the trades' pnl (the open
+ * kernel's margin book (those left open are listed in the stop summary), and the accounting invariant holds in paper: the trades' pnl (the open
  * positions valued as the equity values them, less their opening fee) is the account's change.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -71,6 +71,13 @@ journal: { file: ${join(dir, 'j.sqlite')} }
     const ended = after.filter((p) => p.state === 'closed' || p.state === 'liquidated');
     expect(summary).toContain(`margin positions closed (${ended.length}):`);
     expect(bot.kernel.marginBook.trades.map((t) => t.positionId).sort()).toEqual(ended.map((p) => p.id).sort());
+    // The positions the stop leaves open on the exchange are listed by id, with their state and profit.
+    const left = after.filter((p) => p.state === 'open' || p.state === 'pending');
+    if (left.length === 0) expect(summary).not.toContain('margin positions left open');
+    else {
+      expect(summary).toContain(`margin positions left open on the exchange (${left.length}; a stop does not close them`);
+      for (const p of left) expect(summary).toMatch(new RegExp(`mt\\s+BTCUSDT\\s+#${p.id}\\s+${p.side}\\s+${p.state}\\s`));
+    }
     // The invariant, exactly: every closed position's trade, plus what an open one is worth now
     // (its profit, as the equity counts it, less the opening fee it paid), is the account's change.
     let open = new Decimal(0);
