@@ -158,14 +158,9 @@ export class TradingKernel {
     const accountOf = (strategy: string) => instances.find((i) => i.name === strategy)?.account ?? MAIN_ACCOUNT;
     const accounts = (this.accounts = [...new Set([MAIN_ACCOUNT, ...instances.map((i) => i.account ?? MAIN_ACCOUNT)])]);
     // Margin positions carry no strategy: the owner is the strategy whose passed marginOpen intent
-    // opened it; else the only strategy trading that market; else the only strategy there is.
-    this.owners = new PositionOwners({
-      ...(p.ownerStore ? { store: p.ownerStore } : {}),
-      fallback: (pos) => {
-        const on = instances.filter((i) => i.markets.includes(pos.market));
-        return on.length === 1 ? on[0]!.name : instances.length === 1 ? instances[0]!.name : undefined;
-      },
-    });
+    // opened it, and no other. A position opened by hand or by another bot on the account is none of
+    // this bot's strategies' (not listed to them, not booked, not closed or topped up by them).
+    this.owners = new PositionOwners(p.ownerStore ? { store: p.ownerStore } : {});
     const venueFor = (account: string): Venue => this.venueFor(account);
     // The instrument of a market as the mode's one source says (catalog or specs); undefined when unknown.
     const instrument = (symbol: string): Instrument | undefined => {
