@@ -18,7 +18,7 @@ import type { MizanConfig } from '../config/schema.js';
 import type { ExecutionEngine } from '../execution/engine.js';
 import type { Venue } from '../execution/venue.js';
 import type { MarketDataEngine } from '../market/engine.js';
-import type { EquitySnapshot, Portfolio } from '../portfolio/portfolio.js';
+import type { EquitySnapshot, PnlRow, Portfolio } from '../portfolio/portfolio.js';
 import type { RiskEngine } from '../risk/engine.js';
 import type { Journal } from '../store/journal.js';
 import { statusLine, summary, type StatusSnapshot } from './status.js';
@@ -211,7 +211,11 @@ export class BotLoop {
     };
   }
 
-  summary(): string {
+  /**
+   * Each strategy's rows per market: its spot position (the portfolio, at the kernel's marks) with its
+   * margin trading merged in. The stop summary and the API's strategies show these.
+   */
+  pnlRows(): PnlRow[] {
     const rows = this.d.portfolio.pnl((s) => this.d.mark(s));
     // A strategy's margin trades on a market count in its row (realised, fees, trades), its open
     // positions unrealised (their profit less the opening fee, which is in the fees).
@@ -228,6 +232,16 @@ export class BotLoop {
     };
     for (const m of this.d.margin?.totals() ?? []) merge(m, false);
     for (const m of this.d.margin?.unrealized(this.d.portfolio.marginPositions()) ?? []) merge(m, true);
+    return rows;
+  }
+
+  /** The market price the bot values a market at (the kernel's mark). */
+  mark(symbol: string): Decimal | undefined {
+    return this.d.mark(symbol);
+  }
+
+  summary(): string {
+    const rows = this.pnlRows();
     // Every strategy and market of the config, also those that never traded.
     const zero = ZERO;
     for (const s of this.d.config.strategies) {

@@ -124,7 +124,6 @@ export function botControl(bot: Bot, logs: LogRing, now: () => number = () => Da
   };
   const denials = early ?? new DenialLog(bot, now);
   denials.onDenial((d) => emit({ type: 'denial', denial: d }));
-  const mid = (s: string) => (market.symbols().includes(s) ? market.book(s).mid() : undefined);
   // Every amount is rounded as the exchange writes it: a market's prices and quantities to its
   // precision, money in the reference asset to that asset's (not the 40 digits of the arithmetic).
   const prec = new Precisions(bot.catalog, symbols);
@@ -185,11 +184,12 @@ export function botControl(bot: Bot, logs: LogRing, now: () => number = () => Da
   const strategy = (name: string): StrategyDto => {
     const runner = runnerOf(name);
     const s = config.strategies.find((x) => x.name === name)!;
-    const pnl = portfolio
-      .pnl(mid)
+    // The rows the stop summary shows (spot and margin), at the kernel's marks.
+    const pnl = loop
+      .pnlRows()
       .filter((r) => r.strategy === name)
       .map((r) => {
-        const price = mid(r.symbol);
+        const price = loop.mark(r.symbol);
         return {
           symbol: r.symbol,
           position: prec.base(r.symbol, r.quantity),

@@ -14,6 +14,8 @@ import { silentLogger } from '../../src/core/logger.js';
 import { parseConfig } from '../../src/config/index.js';
 import { startBot, type Bot } from '../../src/runtime/bot.js';
 import { waitForValue } from '../support/wait-for.js';
+import { botControl } from '../../src/server/bot-adapter.js';
+import { LogRing } from '../../src/server/log-ring.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'mizan-margin-'));
 let bot: Bot | undefined;
@@ -64,6 +66,14 @@ journal: { file: ${join(dir, 'j.sqlite')} }
     expect(all.every((p) => p.collateral.value.toFixed() === '100' || p.state !== 'open')).toBe(true);
     const sides = new Set(all.map((p) => p.side));
     expect(sides.size).toBeGreaterThanOrEqual(1);
+
+    // The API's strategy (its pnl rows) counts the margin trades, as the stop summary does: before, spot only.
+    const api = botControl(bot, new LogRing());
+    await bot.kernel.marginBook.idle(10_000);
+    const booked = bot.kernel.marginBook.trades.reduce((a, t) => a.plus(t.trade.pnl), new Decimal(0));
+    expect(booked.isZero()).toBe(false);
+    const row = api.strategy('mt').pnl.find((r) => r.symbol === 'BTCUSDT');
+    expect(new Decimal(row?.realized ?? '0').toDecimalPlaces(4).toFixed()).toBe(booked.toDecimalPlaces(4).toFixed());
 
     const summary = await bot.stop();
     const paper = bot.paper!;
