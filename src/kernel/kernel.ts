@@ -41,7 +41,7 @@ import { pctFactor } from '../risk/pct.js';
 import { roundPrice } from '../risk/rules/market-limits.js';
 import type { Bar } from '../strategy/bar.js';
 import type { BookView, FillEvent, KeyValueStore, MarketView, TradingStateName } from '../core/views.js';
-import { startMarginWatch, type MarginWatch } from './margin-watch.js';
+import { MONITOR_CLOSE_TAG, startMarginWatch, type MarginWatch } from './margin-watch.js';
 import { MarginBook, type MarginBookDeps } from './margin-book.js';
 import { TradingCore, type RiskPort, type StrategyInstance } from './trading-core.js';
 import { riskPort } from './risk-port.js';
@@ -242,7 +242,11 @@ export class TradingKernel {
     });
     // A fill out of a lock the last balance read holds frees it there at once (risk/lock-coverage.ts).
     this.stops.push(followAcceptance(this.engine, risk.reservations, clock, (a, sym, side, amount) => portfolio.releaseLocked(a, sym, side, amount)));
-    risk.on('verdict', (v) => this.owners.noteVerdict(v));
+    risk.on('verdict', (v) => {
+      this.owners.noteVerdict(v);
+      // Who asked a position's last close that passed: the margin monitor's ends its trade `margin monitor`.
+      if (v.ok && v.intent.kind === 'marginClose') portfolio.trades.closer(v.intent.positionId, v.intent.tag === MONITOR_CLOSE_TAG);
+    });
 
     // A marginClose without a price closes at the market, as a MARKET order does: the best bid (long)
     // or ask (short) moved by the strategy's maxSlippagePct (at most MAX_CLOSE_SLIPPAGE_PCT: the

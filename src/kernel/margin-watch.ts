@@ -19,6 +19,9 @@ import type { MarginAction, MarginMonitor } from '../risk/margin-monitor.js';
 import type { PositionOwners } from '../risk/margin-owners.js';
 import type { MarginAlert } from '../core/views.js';
 
+/** The tag of the margin monitor's closes (their trades end `margin monitor`). */
+export const MONITOR_CLOSE_TAG = 'margin-close';
+
 export interface MarginWatchDeps {
   core: { process(intents: Intent[]): void | Promise<void>; onMarginAlert(strategy: string, alert: MarginAlert): void };
   monitor: MarginMonitor;
@@ -79,7 +82,7 @@ export function startMarginWatch(deps: MarginWatchDeps): MarginWatch {
       }
     } else if (a.action === 'close') {
       const price = deps.closePrice?.(a.position, strategy) ?? a.markPrice;
-      await deps.core.process([{ kind: 'marginClose', strategy, positionId: a.position.id, price, tag: 'margin-close' }]);
+      await deps.core.process([{ kind: 'marginClose', strategy, positionId: a.position.id, price, tag: MONITOR_CLOSE_TAG }]);
     }
   };
 

@@ -29,7 +29,7 @@ import type { FillEvent } from '../core/views.js';
 import { fillFeeValue, type PositionRecord } from './positions.js';
 import { ChurnMap } from '../core/churn-map.js';
 import type { ClosedTrip, Trip } from './trip.js';
-import { CLOSE_AT_END, LIQUIDATION_EXIT, marginExit, STOP_LOSS_EXIT, type MarginCosts, type TradeRecord } from './trade-record.js';
+import { CLOSE_AT_END, LIQUIDATION_EXIT, marginExit, MONITOR_EXIT, STOP_LOSS_EXIT, type MarginCosts, type TradeRecord } from './trade-record.js';
 
 const ZERO = new Decimal(0);
 export interface TradeBookOptions {
@@ -96,6 +96,8 @@ export class TradeBook {
   readonly unconvertedFees = new Map<string, Decimal>();
   /** Margin positions backtest.closeAtEnd closed (their trades end `close at end`). */
   readonly closedAtEnd = new Set<number>();
+  /** Margin positions whose last close asked (and passed) was the margin monitor's. */
+  private readonly monitorClosed = new Set<number>();
   /** Time of each order's last fill (the exchange's stamp: the bar it happened in); kept only with `fillTimes`. */
   private readonly lastFillAt = new ChurnMap<string, number>();
   /** closeOpen ran (the run ended): once only. */
@@ -242,6 +244,12 @@ export class TradeBook {
    * which also go to the fees paid. quantity = the base quantity the position held. Returns the
    * trade (also when not retained), or undefined when the position made none.
    */
+  /** A close of a margin position passed risk: the margin monitor's (`byMonitor`) or its strategy's. */
+  closer(positionId: number, byMonitor: boolean): void {
+    if (byMonitor) this.monitorClosed.add(positionId);
+    else this.monitorClosed.delete(positionId);
+  }
+
   addMargin(strategy: string, p: MarginPosition, c: MarginCosts, mark?: Decimal, time?: number): TradeRecord | undefined {
     const open = p.state === 'open';
     const { quote } = this.split(p.market);
@@ -270,8 +278,17 @@ export class TradeBook {
       pnl: pnl.toSignificantDigits(15).toFixed(),
       pnlPct: committed.gt(0) ? Number(pnl.div(committed).mul(100).toSignificantDigits(12).toFixed()) : 0,
       fees: fees.toSignificantDigits(15).toFixed(),
-      exit: open ? 'open at end' : p.state === 'liquidated' ? LIQUIDATION_EXIT : this.closedAtEnd.has(p.id) ? CLOSE_AT_END : marginExit(p.closeReason),
+      exit: open
+        ? 'open at end'
+        : p.state === 'liquidated'
+          ? LIQUIDATION_EXIT
+          : this.closedAtEnd.has(p.id)
+            ? CLOSE_AT_END
+            : p.closeReason === 'user' && this.monitorClosed.has(p.id)
+              ? MONITOR_EXIT
+              : marginExit(p.closeReason),
     };
+    if (!open) this.monitorClosed.delete(p.id);
     this.money(t, quote, pnl);
     if (this.retain) this.trades.push(t);
     // A position that ended is a round trip the protections hear, as a spot one (cooldown, stoploss guard).

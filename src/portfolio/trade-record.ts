@@ -11,6 +11,8 @@ export const CLOSE_AT_END = 'close at end';
 export const STOP_LOSS_EXIT = 'stop loss';
 /** The exit of a margin position the exchange liquidated: the stoploss guard counts these too. */
 export const LIQUIDATION_EXIT = 'liquidation';
+/** The exit of a margin position the margin monitor closed (risk.marginMonitor.closeAtPct). */
+export const MONITOR_EXIT = 'margin monitor';
 
 export interface TradeRecord {
   strategy: string;
@@ -41,8 +43,9 @@ export interface TradeRecord {
 
 /**
  * A margin position's close reason in the words of spot trades: closed by the bot (the strategy's
- * marginClose, or the margin monitor) `signal`, its stop loss and take profit `stop loss` and `take
- * profit`; any other reason as the exchange gives it (`expired`).
+ * marginClose) `signal` (the trade book names the margin monitor's closes `margin monitor`), its stop
+ * loss and take profit `stop loss` and `take profit`; any other reason as the exchange gives it
+ * (`expired`).
  */
 export function marginExit(reason: string | null | undefined): string {
   if (reason === 'user') return 'signal';

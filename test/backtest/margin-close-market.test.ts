@@ -81,6 +81,6 @@ describe('marginClose without a price', () => {
     const r = await runScript([flat, flat, flat, fall, lower, lower], 'risk:\n  marginMonitor: { closeAtPct: 10 }', {
       at: { 0: () => marginOpen({ market: 'BTCUSDT', side: 'long', collateral: 1000, riskCoef: 2 }) },
     });
-    expect(r.result.trades.map((t) => `${t.side} ${t.exit} @${t.exitPrice}`)).toEqual(['long signal @59.4']);
+    expect(r.result.trades.map((t) => `${t.side} ${t.exit} @${t.exitPrice}`)).toEqual(['long margin monitor @59.4']);
   });
 });
