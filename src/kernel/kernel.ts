@@ -314,6 +314,8 @@ export class TradingKernel {
     // (the exchange publishes no per-market call margin), never a simulator default.
     this.monitor = new MarginMonitor({
       config: s.config.risk.marginMonitor ?? {},
+      // What was added to each position is kept with the owners (a restart does not renew the budget).
+      ...(p.ownerStore ? { store: p.ownerStore } : {}),
       formulas: exchangeMarginFormulas((m) => p.market(m)?.quantityPrecision),
       quoteOf: (m) => instrument(m)?.quote,
       logger: logger.child({ component: 'margin' }),

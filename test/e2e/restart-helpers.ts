@@ -79,6 +79,8 @@ export function liveYaml(o: {
   name?: string;
   resolution?: string;
   more?: { name: string; strategy: string; params?: Record<string, unknown> }[];
+  /** The config's `risk` section. */
+  risk?: Record<string, unknown>;
 }): string {
   return [
     'mode: live',
@@ -96,6 +98,7 @@ export function liveYaml(o: {
     ...(o.more ?? []).map(
       (m) => `  - { name: ${m.name}, strategy: ${m.strategy}, markets: [BTCUSDT], resolution: "1", params: ${JSON.stringify(m.params ?? {})} }`,
     ),
+    ...(o.risk ? [`risk: ${JSON.stringify(o.risk)}`] : []),
     `journal: { file: ${o.journal} }`,
     'logging: { level: info, pretty: false }',
     '',
