@@ -53,7 +53,7 @@ export interface MarginAction extends MarginAlert {
 }
 
 /** Where the top-ups of each position are kept across restarts (the journal's key-value table). */
-export interface TopUpStore {
+interface TopUpStore {
   get(key: string): unknown;
   set(key: string, value: Record<string, unknown>): void;
 }
