@@ -4,8 +4,8 @@
  * saw no position of its own) opened a second one: double exposure. Now the open is journaled before
  * it is sent (a write-ahead record), and the restarted bot matches the record to the one position of
  * that market and side opened since, without an owner: it is the strategy's, and nothing opens twice.
- * Against a simulator on 127.0.0.1 that executes the open but never answers; two strategies trade the
- * market, so no fallback owner can hide the defect.
+ * Against a simulator on 127.0.0.1 that executes the open but never answers; a second strategy trades
+ * the same market (the position must go to the one whose open made it).
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
