@@ -1,7 +1,8 @@
 /**
  * margin-trend: follows the trend of a fast/slow EMA pair with margin positions: long while the
  * fast EMA is above the slow one, short while below. Each position carries a stop loss and a take
- * profit set as percentages from the entry; a trend flip closes the open position first. At start it
+ * profit set as percentages from the entry; a trend flip first closes the position it holds, open or
+ * still pending (its opening order resting: closing it cancels it), so no two sides are held. At start it
  * takes the side of a position left open (a restart) as the current trend; after a resume too, and
  * with no position open (an entry denied while halted) it enters the current trend on the next candle.
  */
@@ -65,8 +66,10 @@ export default defineStrategy({
         if (trend === e.trend) return;
         e.trend = trend;
         const out: Draft[] = [];
-        const open = ctx.marginPositions(symbol).filter((pos) => pos.state === 'open');
-        for (const pos of open) out.push(marginClose(pos.id, undefined, 'trend-flip'));
+        // A pending position (its opening order not filled yet) is closed too: left alone it would open
+        // later against the new trend, beside the position opened for it.
+        const held = ctx.marginPositions(symbol).filter((pos) => pos.state === 'open' || pos.state === 'pending');
+        for (const pos of held) out.push(marginClose(pos.id, undefined, 'trend-flip'));
         const side = trend > 0 ? 'long' : 'short';
         const sl = trend > 0 ? 1 - p.stopLossPct / 100 : 1 + p.stopLossPct / 100;
         const tp = trend > 0 ? 1 + p.takeProfitPct / 100 : 1 - p.takeProfitPct / 100;

@@ -105,7 +105,11 @@ const protectionsSchema = z.strictObject({
 const marginMonitorSchema = z.strictObject({
   warnAtPct: pct('Warn when the price is within this % of the call price').optional(),
   topUpAtPct: pct('Add collateral when the price is within this % of the call price').optional(),
-  topUpBudget: symbolMap(money()).optional().describe('Per asset: the most collateral added in total'),
+  topUpBudget: symbolMap(money())
+    .optional()
+    .describe(
+      "Per asset: the most collateral the monitor adds to the positions not ended yet; a top-up counts for its position's whole life, restarts included",
+    ),
   closeAtPct: pct('Close the position when the price is within this % of the call price').optional(),
 });
 

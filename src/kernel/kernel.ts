@@ -160,7 +160,11 @@ export class TradingKernel {
     // Margin positions carry no strategy: the owner is the strategy whose passed marginOpen intent
     // opened it, and no other. A position opened by hand or by another bot on the account is none of
     // this bot's strategies' (not listed to them, not booked, not closed or topped up by them).
-    this.owners = new PositionOwners(p.ownerStore ? { store: p.ownerStore } : {});
+    this.owners = new PositionOwners({
+      // With a store, each open is journaled before it is sent (margin-open-records.ts).
+      ...(p.ownerStore ? { store: p.ownerStore, now: () => clock.now() } : {}),
+      logger: logger.child({ component: 'margin' }),
+    });
     const venueFor = (account: string): Venue => this.venueFor(account);
     // The instrument of a market as the mode's one source says (catalog or specs); undefined when unknown.
     const instrument = (symbol: string): Instrument | undefined => {
@@ -314,6 +318,8 @@ export class TradingKernel {
     // (the exchange publishes no per-market call margin), never a simulator default.
     this.monitor = new MarginMonitor({
       config: s.config.risk.marginMonitor ?? {},
+      // What was added to each position is kept with the owners (a restart does not renew the budget).
+      ...(p.ownerStore ? { store: p.ownerStore } : {}),
       formulas: exchangeMarginFormulas((m) => p.market(m)?.quantityPrecision),
       quoteOf: (m) => instrument(m)?.quote,
       logger: logger.child({ component: 'margin' }),
@@ -336,8 +342,27 @@ export class TradingKernel {
   /** The venue of an account as the kernel trades on it (wrapped to learn which strategy opened a margin position). */
   venueFor(account: string): Venue {
     let v = this.venues.get(account);
-    if (!v) this.venues.set(account, (v = this.owners.wrapVenue(this.p.venueFor(account))));
+    if (!v) this.venues.set(account, (v = this.owners.wrapVenue(this.p.venueFor(account), account)));
     return v;
+  }
+
+  /**
+   * At start, before the strategies: the margin opens an earlier run sent without taking in the answer
+   * (killed mid-request) are matched to the positions each account lists (PositionOwners.reconcile),
+   * so a strategy finds the position its open made instead of opening another. A list that cannot be
+   * read leaves the records for the next start (said in a warning).
+   */
+  async reconcileMarginOpens(venueFor: (account: string) => Pick<Venue, 'positions'> = (a) => this.venueFor(a)): Promise<void> {
+    for (const account of this.owners.unsettledAccounts()) {
+      try {
+        this.owners.reconcile(account, await venueFor(account).positions({}));
+      } catch (err) {
+        this.p.logger.warn(
+          { account, err: err instanceof Error ? err.message : String(err) },
+          'margin opens sent before the stop: the positions could not be read to match them; kept for the next start',
+        );
+      }
+    }
   }
 
   /**

@@ -61,7 +61,7 @@ export function startMarginWatch(deps: MarginWatchDeps): MarginWatch {
     const strategy = deps.owners.owner(a.position);
     if (!strategy) {
       log.error({ positionId: a.position.id, action: a.action }, `margin ${a.action} for position #${a.position.id} has no owning strategy: ${a.reason}`);
-      if (a.action === 'topUp' && a.asset && a.amount) deps.monitor.refund(a.asset, a.amount);
+      if (a.action === 'topUp' && a.asset && a.amount) deps.monitor.refund(a.position.id, a.amount);
       return;
     }
     const alert: MarginAlert = {
@@ -77,7 +77,7 @@ export function startMarginWatch(deps: MarginWatchDeps): MarginWatch {
       await deps.core.process([{ kind: 'marginAddCollateral', strategy, positionId: a.position.id, amount: a.amount, tag: 'margin-topup' }]);
       const after = deps.positions().find((p) => p.id === a.position.id);
       if (a.asset && (!after || !after.collateral.value.gte(before.plus(a.amount)))) {
-        deps.monitor.refund(a.asset, a.amount);
+        deps.monitor.refund(a.position.id, a.amount);
         log.warn({ positionId: a.position.id, amount: a.amount.toFixed() }, 'margin top-up was not made: budget refunded');
       }
     } else if (a.action === 'close') {
@@ -97,7 +97,11 @@ export function startMarginWatch(deps: MarginWatchDeps): MarginWatch {
     // Only the positions this bot opened (on record): one opened by hand or by another bot is not the
     // monitor's to top up with this bot's budget or to close (the fallback owner names it for the journal only).
     const open = deps.positions().filter((p) => p.state === 'open' && deps.owners.opener(p.id) !== undefined);
-    if (deps.pruneOwners ?? true) deps.owners.prune(deps.positions().filter((p) => p.state === 'open' || p.state === 'pending'));
+    if (deps.pruneOwners ?? true) {
+      deps.owners.prune(deps.positions().filter((p) => p.state === 'open' || p.state === 'pending'));
+      // A position the owners no longer hold has ended: its top-ups leave the budget's count.
+      deps.monitor.release((id) => deps.owners.opener(id) !== undefined);
+    }
     const actions = deps.monitor.evaluate(open, (s) => deps.mark(s));
     for (const a of actions) await act(a);
     return actions;

@@ -13,6 +13,12 @@
  * Each action fires once per crossing: it re-arms only after the distance has gone back above its
  * threshold. The budget counts a top-up when the action is emitted; `refund` gives it back when the
  * executor could not add it.
+ *
+ * The budget caps, per asset, the collateral added to the positions that have not ended: each top-up
+ * counts against it for the whole life of the position it went to, restarts included (with a `store`,
+ * the journal's key-value table, what was added to each position is kept there and read back at
+ * start: a bot restarted N times does not get N budgets), and is released only once that position
+ * has ended (`release`, fed from the owners' record of the positions this bot holds).
  */
 import { EventEmitter } from 'eventemitter3';
 import { Decimal } from '../core/decimal.js';
@@ -46,8 +52,17 @@ export interface MarginAction extends MarginAlert {
   asset?: string;
 }
 
+/** Where the top-ups of each position are kept across restarts (the journal's key-value table). */
+interface TopUpStore {
+  get(key: string): unknown;
+  set(key: string, value: Record<string, unknown>): void;
+}
+
+const STORE_KEY = 'marginTopUps';
+
 export interface MarginMonitorDeps {
   config: MarginMonitorConfig;
+  store?: TopUpStore;
   formulas?: MarginFormulas;
   /** The collateral asset of a market when the position does not name it (the quote asset; undefined when not known). */
   quoteOf(market: string): string | undefined;
@@ -63,24 +78,67 @@ export function distancePct(side: MarginPosition['side'], mark: Decimal, level: 
 
 export class MarginMonitor extends EventEmitter<{ action: [MarginAction] }> {
   private readonly fired = new Map<number, Set<Level>>();
-  private readonly spent = new Map<string, Decimal>();
+  /** Collateral added by the monitor to each position not ended yet, in its asset. */
+  private readonly spent = new Map<number, { asset: string; amount: Decimal }>();
   private readonly logger: Logger;
 
   constructor(private readonly deps: MarginMonitorDeps) {
     super();
     this.logger = deps.logger ?? silentLogger;
+    const saved = deps.store?.get(STORE_KEY);
+    if (saved && typeof saved === 'object') {
+      for (const [id, v] of Object.entries(saved as Record<string, unknown>)) {
+        const r = v as { asset?: unknown; amount?: unknown } | null;
+        if (!Number.isInteger(Number(id)) || typeof r?.asset !== 'string' || typeof r.amount !== 'string') continue;
+        try {
+          this.spent.set(Number(id), { asset: r.asset, amount: new Decimal(r.amount) });
+        } catch {
+          this.logger.warn({ positionId: id, amount: r.amount }, 'margin top-ups: a stored amount is no number; left out');
+        }
+      }
+    }
+  }
+
+  /** What the monitor has added, in `asset`, to the positions not ended yet. */
+  spentOf(asset: string): Decimal {
+    let sum = ZERO;
+    for (const s of this.spent.values()) if (s.asset === asset) sum = sum.plus(s.amount);
+    return sum;
   }
 
   budgetLeft(asset: string): Decimal {
     const cap = this.deps.config.topUpBudget?.[asset];
     if (!cap) return ZERO;
-    const left = cap.minus(this.spent.get(asset) ?? ZERO);
+    const left = cap.minus(this.spentOf(asset));
     return left.gt(0) ? left : ZERO;
   }
 
-  /** A top-up that could not be made: its amount goes back to the budget. */
-  refund(asset: string, amount: Decimal): void {
-    this.spent.set(asset, Decimal.max(ZERO, (this.spent.get(asset) ?? ZERO).minus(amount)));
+  /** A top-up of a position that could not be made: its amount goes back to the budget. */
+  refund(positionId: number, amount: Decimal): void {
+    const s = this.spent.get(positionId);
+    if (!s) return;
+    const left = Decimal.max(ZERO, s.amount.minus(amount));
+    if (left.isZero()) this.spent.delete(positionId);
+    else this.spent.set(positionId, { asset: s.asset, amount: left });
+    this.persist();
+  }
+
+  /** Positions that have ended (those `alive` no longer holds): what was added to them leaves the budget's count. */
+  release(alive: (positionId: number) => boolean): void {
+    let changed = false;
+    for (const id of this.spent.keys()) {
+      if (alive(id)) continue;
+      this.spent.delete(id);
+      changed = true;
+    }
+    if (changed) this.persist();
+  }
+
+  private persist(): void {
+    if (!this.deps.store) return;
+    const out: Record<string, { asset: string; amount: string }> = {};
+    for (const [id, s] of this.spent) out[String(id)] = { asset: s.asset, amount: s.amount.toFixed() };
+    this.deps.store.set(STORE_KEY, out);
   }
 
   /** Check every open position at its mark price; returns (and emits) the actions, in order. */
@@ -150,7 +208,8 @@ export class MarginMonitor extends EventEmitter<{ action: [MarginAction] }> {
     if (!need.gt(0)) return { ...base, action: 'warn', reason: `${where}: top-up due at ${c.topUpAtPct}% but the formula asks for no collateral` };
     if (!left.gt(0)) return { ...base, action: 'warn', reason: `${where}: top-up due at ${c.topUpAtPct}% but the ${asset} top-up budget is spent` };
     const amount = Decimal.min(need, left);
-    this.spent.set(asset, (this.spent.get(asset) ?? ZERO).plus(amount));
+    this.spent.set(p.id, { asset, amount: (this.spent.get(p.id)?.amount ?? ZERO).plus(amount) });
+    this.persist();
     const partial = amount.lt(need) ? ` (budget allows ${amount.toFixed()} of the ${need.toFixed()} needed)` : '';
     return {
       ...base,

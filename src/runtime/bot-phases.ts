@@ -267,6 +267,9 @@ export async function recover(s: StartScope, c: Connection, a: Assembly): Promis
     ...(config.mode === 'live' ? { portfolio, orderHistory: (q: { page: number; perPage: number }) => startup.call(() => c.x.rest.getOrderHistory(q)) } : {}),
   });
   kernel.brackets.resume();
+  // Margin opens of an earlier run left without their answer: matched to the exchange's positions
+  // before the first account read, so the strategies see the positions they opened as theirs.
+  await kernel.reconcileMarginOpens(startupVenues(startup, venueFor, ['positions']));
   life.add('risk watches', { stop: startRiskWatches({ logger, kernel, market, journal, symbols: c.symbols }) });
   wireMarketEvents(market, kernel, a.ports.book);
 

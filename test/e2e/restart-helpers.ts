@@ -70,8 +70,18 @@ export async function handSim(
   };
 }
 
-/** The YAML of a live config with one strategy on BTCUSDT, pointed at a simulator's wire server. */
-export function liveYaml(o: { url: string; journal: string; strategy: string; params: Record<string, unknown>; name?: string; resolution?: string }): string {
+/** The YAML of a live config with one strategy on BTCUSDT (and any `more` beside it), pointed at a simulator's wire server. */
+export function liveYaml(o: {
+  url: string;
+  journal: string;
+  strategy: string;
+  params: Record<string, unknown>;
+  name?: string;
+  resolution?: string;
+  more?: { name: string; strategy: string; params?: Record<string, unknown> }[];
+  /** The config's `risk` section. */
+  risk?: Record<string, unknown>;
+}): string {
   return [
     'mode: live',
     'exchange:',
@@ -85,6 +95,10 @@ export function liveYaml(o: { url: string; journal: string; strategy: string; pa
     '    markets: [BTCUSDT]',
     `    resolution: "${o.resolution ?? '1'}"`,
     `    params: ${JSON.stringify(o.params)}`,
+    ...(o.more ?? []).map(
+      (m) => `  - { name: ${m.name}, strategy: ${m.strategy}, markets: [BTCUSDT], resolution: "1", params: ${JSON.stringify(m.params ?? {})} }`,
+    ),
+    ...(o.risk ? [`risk: ${JSON.stringify(o.risk)}`] : []),
     `journal: { file: ${o.journal} }`,
     'logging: { level: info, pretty: false }',
     '',

@@ -132,8 +132,30 @@ describe('margin monitor', () => {
     const m = new MarginMonitor({ config: { topUpAtPct: 5, topUpBudget: { USDT: d('50') } }, formulas: formulas(sim), quoteOf: () => 'USDT' });
     m.evaluate([sim.position(1)], () => d('46000'));
     expect(m.budgetLeft('USDT').isZero()).toBe(true);
-    m.refund('USDT', d('50'));
+    m.refund(1, d('50'));
     expect(m.budgetLeft('USDT').toFixed()).toBe('50');
+  });
+
+  it('what a position got counts for its whole life: a restart on the same store does not renew the budget', () => {
+    const sim = new SimLong(d('0.05'), d('2000'));
+    const saved: Record<string, unknown> = {};
+    const store = { get: (k: string) => saved[k], set: (k: string, v: Record<string, unknown>) => void (saved[k] = v) };
+    const make = () => new MarginMonitor({ config: { topUpAtPct: 5, topUpBudget: { USDT: d('50') } }, formulas: formulas(sim), quoteOf: () => 'USDT', store });
+    const first = make();
+    expect(first.evaluate([sim.position(1)], () => d('46000')).map((a) => [a.action, a.amount?.toFixed()])).toEqual([['topUp', '50']]);
+    expect(saved.marginTopUps).toEqual({ '1': { asset: 'USDT', amount: '50' } });
+    // The restarted monitor fires again (its crossings are not kept) but finds the budget spent.
+    const second = make();
+    expect(second.budgetLeft('USDT').toFixed()).toBe('0');
+    const again = second.evaluate([sim.position(1)], () => d('46000'));
+    expect(again.map((a) => a.action)).toEqual(['warn']);
+    expect(again[0]!.reason).toContain('budget is spent');
+    // While position 1 lives its top-up stays counted; once it has ended, it is released.
+    second.release((id) => id === 1);
+    expect(second.budgetLeft('USDT').toFixed()).toBe('0');
+    second.release(() => false);
+    expect(second.budgetLeft('USDT').toFixed()).toBe('50');
+    expect(saved.marginTopUps).toEqual({});
   });
 
   it('a short measures the distance upward', () => {

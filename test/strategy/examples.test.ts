@@ -308,6 +308,19 @@ describe('margin-trend', () => {
     }
     expect(seen).toEqual(['5:marginClose', '5:marginOpen']);
   });
+
+  it('a flip closes a pending position (its opening order resting) as well as an open one', async () => {
+    const h = harness(marginTrend, { markets: ['BTCUSDT'], params: { fast: 2, slow: 3, stopLossPct: 2, takeProfitPct: 4, collateral: 100, riskCoef: 2 } });
+    const seen: string[] = [];
+    for (const [i, c] of [100, 100, 100, 104, 108, 100, 90].entries()) {
+      for (const dr of drafts(await h.handlers.onCandle!('BTCUSDT', candle(i, c)))) {
+        // The long opened at 3 rests unfilled: the exchange lists it as pending.
+        if (dr.kind === 'marginOpen') h.margin.push({ id: i, market: 'BTCUSDT', side: dr.side, state: 'pending' } as MarginPosition);
+        seen.push(dr.kind === 'marginClose' ? `${i}:close:${dr.positionId}` : `${i}:${dr.kind}`);
+      }
+    }
+    expect(seen).toEqual(['3:marginOpen', '5:close:3', '5:marginOpen']);
+  });
 });
 
 describe('otc-dca', () => {
