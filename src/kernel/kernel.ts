@@ -347,25 +347,6 @@ export class TradingKernel {
   }
 
   /**
-   * At start, before the strategies: the margin opens an earlier run sent without taking in the answer
-   * (killed mid-request) are matched to the positions each account lists (PositionOwners.reconcile),
-   * so a strategy finds the position its open made instead of opening another. A list that cannot be
-   * read leaves the records for the next start (said in a warning).
-   */
-  async reconcileMarginOpens(venueFor: (account: string) => Pick<Venue, 'positions'> = (a) => this.venueFor(a)): Promise<void> {
-    for (const account of this.owners.unsettledAccounts()) {
-      try {
-        this.owners.reconcile(account, await venueFor(account).positions({}));
-      } catch (err) {
-        this.p.logger.warn(
-          { account, err: err instanceof Error ? err.message : String(err) },
-          'margin opens sent before the stop: the positions could not be read to match them; kept for the next start',
-        );
-      }
-    }
-  }
-
-  /**
    * A trade of a market (live and paper: the public trade stream; backtests: the simulated
    * exchange's prints while a candle path is played): the market's last price, then the brackets'
    * take-profit watch, then the strategies' onTrade.

@@ -36,6 +36,7 @@ import { startPrivateStream, type PrivateStreamWiring } from './private-stream.j
 import { Lifecycle } from './lifecycle.js';
 import { type AssemblyOptions, type ExchangeConnection, type MarketPorts, buildVenues, connectExchange, marketPorts, openBotJournal } from './bot-parts.js';
 import { wireMarketEvents } from './market-events.js';
+import { reconcileMarginOpens } from '../kernel/margin-opens.js';
 import type { PaperVenue } from './paper.js';
 import { StartupRetry, startupKeyClient, startupVenues } from './startup-retry.js';
 import { WarmUp } from './warm-up.js';
@@ -269,7 +270,7 @@ export async function recover(s: StartScope, c: Connection, a: Assembly): Promis
   kernel.brackets.resume();
   // Margin opens of an earlier run left without their answer: matched to the exchange's positions
   // before the first account read, so the strategies see the positions they opened as theirs.
-  await kernel.reconcileMarginOpens(startupVenues(startup, venueFor, ['positions']));
+  await reconcileMarginOpens(kernel.owners, startupVenues(startup, venueFor, ['positions']), logger);
   life.add('risk watches', { stop: startRiskWatches({ logger, kernel, market, journal, symbols: c.symbols }) });
   wireMarketEvents(market, kernel, a.ports.book);
 
