@@ -16,6 +16,7 @@ import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
 import { Decimal } from '../../src/core/decimal.js';
+import { ledgerValue } from './cli.js';
 
 const REPO = resolve(import.meta.dirname, '../..');
 const FIX = resolve(import.meta.dirname, 'fixtures');
@@ -58,17 +59,6 @@ async function backtest(how: 'exit' | 'sell'): Promise<{ result: Json; stdout: s
   const result = JSON.parse(readFileSync(join(out, 'result.json'), 'utf8')) as Json;
   const html = readFileSync(join(out, 'report.html'), 'utf8');
   return { result, stdout, html };
-}
-
-/** The account's value in USDT from the ledger's balances at the markets' last prices. */
-function ledgerValue(r: Json): Decimal {
-  let v = new Decimal(0);
-  for (const [asset, b] of Object.entries(r.finalBalances as Record<string, { value: string }>)) {
-    const q = new Decimal(b.value);
-    if (q.isZero()) continue;
-    v = asset === 'USDT' ? v.plus(q) : v.plus(q.mul(r.accounting.lastPrices[`${asset}USDT`]));
-  }
-  return v;
 }
 
 describe('mizan backtest: leaving a position while its bracket rests', () => {

@@ -8,6 +8,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { Decimal } from '../../src/core/decimal.js';
 
 export const REPO = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const BIN = join(REPO, 'bin/mizan.js');
@@ -174,4 +175,22 @@ export function recordYaml(baseUrl: string, o: { strategy?: string; markets?: re
     `  - { name: s, strategy: ${o.strategy ?? 'sma-cross'}, markets: [${(o.markets ?? ['BTCUSDT']).join(', ')}] }`,
     '',
   ].join('\n');
+}
+
+/** A backtest's result.json as far as `ledgerValue` reads it. */
+interface LedgerResult {
+  finalBalances: Record<string, { value: string }>;
+  accounting: { lastPrices: Record<string, string | number> };
+}
+
+/** The account's value in USDT from a backtest's final balances at its markets' last prices (`<ASSET>USDT`). */
+export function ledgerValue(result: Record<string, unknown>): Decimal {
+  const r = result as unknown as LedgerResult;
+  let v = new Decimal(0);
+  for (const [asset, b] of Object.entries(r.finalBalances)) {
+    const q = new Decimal(b.value);
+    if (q.isZero()) continue;
+    v = asset === 'USDT' ? v.plus(q) : v.plus(q.mul(r.accounting.lastPrices[`${asset}USDT`]!));
+  }
+  return v;
 }

@@ -15,6 +15,7 @@ import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
 import { Decimal } from '../../src/core/decimal.js';
+import { ledgerValue } from './cli.js';
 
 const REPO = resolve(import.meta.dirname, '../..');
 const FIX = resolve(import.meta.dirname, 'fixtures');
@@ -31,17 +32,6 @@ const instance = (name: string, role: string) => [
   '    resolution: "300s"',
   `    params: { role: ${role} }`,
 ];
-
-/** The account's value in USDT from the ledger's balances at the markets' last prices. */
-function ledgerValue(r: Json): Decimal {
-  let v = new Decimal(0);
-  for (const [asset, b] of Object.entries(r.finalBalances as Record<string, { value: string }>)) {
-    const q = new Decimal(b.value);
-    if (q.isZero()) continue;
-    v = asset === 'USDT' ? v.plus(q) : v.plus(q.mul(r.accounting.lastPrices[`${asset}USDT`]));
-  }
-  return v;
-}
 
 describe("mizan backtest: a strategy may not sell another strategy's coins", () => {
   it("sellr's sells are denied by ownership with the numbers; buyer closes its whole position; the trades add up to the equity change", async () => {
