@@ -101,7 +101,8 @@ export class WarmUp {
         got = await d.history({ symbol: w.symbol, resolution: w.resolution, from: to ?? lastClose - (w.n + 1) * sec, to: nowSec });
       } catch (err) {
         const why = `the history could not be read: ${err instanceof Error ? err.message : String(err)}`;
-        d.logger.warn({ symbol: w.symbol, seconds: sec }, `warm-up: ${w.symbol} ${sec}s: ${why}${fed === 0 ? '; its strategies start cold' : ''}`);
+        const after = to === undefined ? '; its strategies start cold' : `; the window has a hole from ${iso(to)} to ${iso(lastClose)}`;
+        d.logger.warn({ symbol: w.symbol, seconds: sec }, `warm-up: ${w.symbol} ${sec}s: ${why}${after}`);
         return { ...base, candles: fed, ...(fed === 0 ? { why } : {}) };
       }
       const closed = got.filter((c) => c.time + sec <= lastClose && (to === undefined || c.time >= to)).slice(to === undefined ? -w.n : 0);

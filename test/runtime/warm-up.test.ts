@@ -1,7 +1,8 @@
 /**
  * The warm-up on the exchange history (src/runtime/warm-up.ts), one module with fakes: the gate
  * denies only the strategies whose market is being fed, the just-closed period is asked again when
- * it is not served yet, and a period boundary crossed while feeding is caught up (no hole).
+ * it is not served yet, and a period boundary crossed while feeding is caught up (no hole); a catch-up
+ * that fails keeps what was fed and names the hole.
  */
 import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/core/clock.js';
@@ -59,6 +60,37 @@ describe('WarmUp', () => {
     expect(calls).toBe(3);
     expect(fed).toEqual([T - 180, T - 120, T - 60, T]);
     expect(verdicts).toEqual(['warmup', undefined, 'warmup', undefined, 'warmup', undefined, 'warmup', undefined]);
+    expect(w.gate(buy('sma'))).toBeUndefined();
+  });
+
+  it('keeps what it fed when the catch-up request fails, and names the hole it leaves', async () => {
+    const clock = new ManualClock((T + 1) * 1000);
+    const w = new WarmUp();
+    const fed: number[] = [];
+    const warned: string[] = [];
+    const logger = { ...silentLogger, warn: ((_o: unknown, m?: string) => void warned.push(m ?? '')) as typeof silentLogger.warn, child: () => logger };
+    let calls = 0;
+    const got = await w.run([inst('sma', ['BTCUSDT'], 2)], {
+      clock,
+      logger,
+      sleep: async () => undefined,
+      history: async (q) => {
+        if (++calls === 2) throw new Error('HTTP 503');
+        const out: Candle[] = [];
+        for (let t = q.from; t + 60 <= T; t += 60) out.push(candle(t));
+        return out;
+      },
+      onBar: (_s, bar) => {
+        fed.push(bar.time);
+        if (bar.time === T - 60) clock.set((T + 61) * 1000); // a boundary crossed while feeding
+      },
+    });
+    expect(calls).toBe(2);
+    expect(fed).toEqual([T - 120, T - 60]);
+    expect(got).toEqual([{ symbol: 'BTCUSDT', seconds: 60, candles: 2 }]);
+    const iso = (t: number) => new Date(t * 1000).toISOString();
+    expect(warned).toEqual([`warm-up: BTCUSDT 60s: the history could not be read: HTTP 503; the window has a hole from ${iso(T)} to ${iso(T + 60)}`]);
+    // The gate is open again: the strategies trade on the live candles.
     expect(w.gate(buy('sma'))).toBeUndefined();
   });
 });
