@@ -52,7 +52,7 @@ export class FirstCandle {
       this.state = 'done';
       return candles;
     }
-    const covered = `the trades since the start at ${iso(startedAt)} only (${Math.round((first.time * 1000 + seconds * 1000 - startedAt) / 1000)} s of ${seconds} s)`;
+    const covered = `the trades since the start at ${iso(startedAt)} only (${Math.round((first.time * 1000 + seconds * 1000 - startedAt) / 100) / 10} s of ${seconds} s)`;
     const resolution = RESOLUTIONS.find((r) => resolutionSeconds(r) === seconds);
     if (!resolution) {
       this.state = 'done';
