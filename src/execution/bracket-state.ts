@@ -34,6 +34,11 @@ export interface BracketRecord {
   why?: string;
   /** A market exit was not filled once: the next failure ends the bracket (no churn). */
   exitFailed?: boolean;
+  /**
+   * A leg was cancelled by the bot's own stop (its cancel of the open orders): the bracket is kept
+   * and its legs are placed again at the next start, once the market's price is known.
+   */
+  suspended?: boolean;
 }
 
 export interface BracketStore {

@@ -16,11 +16,14 @@
  * `bracket-tp:<id>`), they belong to the entry's strategy (ctx.openOrders, onOrder, onFill) and are
  * not subject to the risk rules (they only close what the entry opened).
  *
- * A child cancelled by anyone else (the strategy, a Ctrl-C, the exchange) or refused ends its
- * bracket, with a warning. Every decision is journaled on the entry's events (the store's `note`)
- * and the brackets' state is kept in the store, so a restarted bot carries on: the records are
- * loaded at construction (before recovery, whose fills they must see) and `resume()` after recovery
- * places what is missing.
+ * A child cancelled by anyone else (the strategy, the exchange, an API call, a halt) or refused
+ * ends its bracket, with a warning. The bot's own stop is the exception: when it cancels the open
+ * orders (`stopping()` first), a child it cancels suspends its bracket, kept in the store, and the
+ * next start places the legs again once it knows the market's price (`resume()`; a stop crossed or
+ * a take profit reached in the meantime exits at market). Every decision is journaled on the
+ * entry's events (the store's `note`) and the brackets' state is kept in the store, so a restarted
+ * bot carries on: the records are loaded at construction (before recovery, whose fills they must
+ * see) and `resume()` after recovery places what is missing.
  */
 import { Decimal } from '../core/decimal.js';
 import type { Brackets, SpotOrderIntent } from '../core/intents.js';
@@ -56,6 +59,10 @@ export class BracketManager {
   private readonly again = new Set<string>();
   /** Children whose cancel this module asked for. */
   private readonly cancelling = new Set<string>();
+  /** The bot is stopping and cancels the open orders: a child cancelled now suspends its bracket. */
+  private isStopping = false;
+  /** Markets with a trade price since the start: a suspended bracket waits for its market's first. */
+  private readonly priced = new Set<string>();
 
   constructor(private readonly deps: BracketDeps) {
     for (const r of deps.store.load()) this.records.set(r.entry, r);
@@ -75,13 +82,39 @@ export class BracketManager {
     this.records.clear();
   }
 
-  /** After recovery: link the recovered children and place what is missing. */
+  /**
+   * After recovery: link the recovered children and place what is missing. A bracket suspended by
+   * the last stop places its legs at its market's first trade price (the last price recovery may
+   * have noted is an old fill's, and a stop's direction is set against the price).
+   */
   resume(): void {
     for (const o of this.deps.engine.liveOrders()) this.link(o.tag, o.clientOrderId);
     for (const r of [...this.records.values()]) {
+      if (r.suspended) {
+        this.finishIfDone(r);
+        if (this.records.has(r.entry))
+          this.deps.logger.info(
+            { entry: r.entry, strategy: r.strategy, symbol: r.symbol },
+            `bracket of ${r.entry}: suspended by the last stop; its legs are placed again at the first ${r.symbol} price`,
+          );
+      }
       this.sync(r);
       this.finishIfDone(r);
     }
+  }
+
+  /**
+   * The bot is about to stop and cancel its open orders (not with --keep-orders): a bracket whose
+   * leg that cancel ends is suspended, not ended, and nothing new is placed for an open bracket
+   * (an exit under way still goes on).
+   */
+  stopping(): void {
+    this.isStopping = true;
+  }
+
+  /** The brackets the stop suspended (copies): the stop summary lists them. */
+  suspended(): BracketRecord[] {
+    return this.list().filter((r) => r.suspended);
   }
 
   /** Take-profit prices watched here in a market (a backtest plays them into the candle path). */
@@ -93,7 +126,11 @@ export class BracketManager {
 
   /** A trade price of a market (the kernel's, after it noted it): a take profit watched here may be reached. */
   onPrice(symbol: string, price: Decimal): void {
+    // Only records loaded at the start can be suspended: without records, none will be.
     if (this.records.size === 0) return;
+    const first = !this.priced.has(symbol);
+    if (first) this.priced.add(symbol);
+    if (this.isStopping) return;
     for (const r of [...this.records.values()]) {
       if (r.symbol !== symbol || r.phase !== 'open' || !this.localTarget(r)) continue;
       const tp = new Decimal(r.takeProfit!);
@@ -101,6 +138,8 @@ export class BracketManager {
       if (!reached || remainingOf(r, this.deps.market(r.symbol)).lte(0)) continue;
       this.startExit(r, `take profit ${r.takeProfit} reached (last trade ${price.toFixed()})`);
     }
+    // The market's first price since the start: the brackets the last stop suspended act again.
+    if (first) for (const r of [...this.records.values()]) if (r.suspended && r.symbol === symbol) this.sync(r);
   }
 
   /**
@@ -181,6 +220,10 @@ export class BracketManager {
     this.save(r);
     if (u.order.state !== 'filled' && !requested) {
       const reason = u.reason ?? u.order.state;
+      if (this.isStopping && u.order.state === 'cancelled') {
+        this.suspend(r, leg, id);
+        return;
+      }
       if (leg === 'exit' && !r.exitFailed && r.stopLoss && !r.why?.startsWith('stop')) {
         // A take-profit exit the exchange cancelled or refused: keep the stop (placed again), drop
         // the take profit so it does not churn orders at every trade beyond it.
@@ -242,6 +285,8 @@ export class BracketManager {
       const o = id ? e.orders.get(id) : undefined;
       return o && !isFinal(o.state) ? o : undefined;
     };
+    // A suspended bracket waits for its market's first price after the start.
+    if (r.suspended && !this.priced.has(r.symbol)) return;
     const rem = remainingOf(r, this.deps.market(r.symbol));
     if (r.phase === 'exiting') {
       for (const leg of ['stop', 'target'] as const) {
@@ -252,6 +297,8 @@ export class BracketManager {
       if (placeable(r, rem, this.deps.market(r.symbol))) this.place(r, 'exit', rem);
       return;
     }
+    // The bot stops: an open bracket places nothing new (its resting leg is cancelled by the stop).
+    if (this.isStopping) return;
     const leg: Leg | undefined = r.stopLoss ? 'stop' : r.takeProfit ? 'target' : undefined;
     if (!leg) return;
     const cur = live(r[leg]);
@@ -273,6 +320,7 @@ export class BracketManager {
   }
 
   private startExit(r: BracketRecord, why: string): void {
+    this.unsuspend(r, 'exiting at market');
     r.phase = 'exiting';
     r.why = why;
     this.save(r);
@@ -305,6 +353,7 @@ export class BracketManager {
       ...(leg === 'stop' ? { stopPrice: roundTo(new Decimal(r.stopLoss!), tick, r.exitSide === 'SELL' ? 'up' : 'down') } : {}),
       ...(leg === 'target' ? { price: roundTo(new Decimal(r.takeProfit!), tick, r.exitSide === 'SELL' ? 'up' : 'down') } : {}),
     };
+    this.unsuspend(r, 'placed again at start');
     this.busy.add(r.entry);
     this.note(r, { bracket: `placing ${leg === 'exit' ? 'market exit' : leg === 'stop' ? 'stop loss' : 'take profit'}`, quantity: quantity.toFixed() });
     this.deps.engine
@@ -346,6 +395,28 @@ export class BracketManager {
     }
     this.note(r, { bracket: 'done', held: r.held, exited: r.exited });
     this.end(r);
+  }
+
+  /** A leg the bot's stop cancelled: the bracket is kept, its legs placed again at the next start. */
+  private suspend(r: BracketRecord, leg: Leg, id: string): void {
+    const what = leg === 'stop' ? 'stop' : leg === 'target' ? 'take profit' : 'market exit';
+    r.suspended = true;
+    this.save(r);
+    this.deps.logger.warn(
+      { entry: r.entry, strategy: r.strategy, symbol: r.symbol, child: id },
+      `bracket of ${r.entry}: its ${what} cancelled by the stop; placed again at start`,
+    );
+    this.note(r, { bracket: 'suspended by the stop', child: id });
+    this.finishIfDone(r);
+  }
+
+  /** A suspended bracket acts again at the start: said once, with what it does. */
+  private unsuspend(r: BracketRecord, doing: string): void {
+    if (!r.suspended) return;
+    delete r.suspended;
+    this.save(r);
+    this.deps.logger.info({ entry: r.entry, strategy: r.strategy, symbol: r.symbol }, `bracket of ${r.entry}: suspended by the last stop; ${doing}`);
+    this.note(r, { bracket: 'resumed', doing });
   }
 
   private end(r: BracketRecord): void {

@@ -22,6 +22,7 @@ import type { EquitySnapshot, PnlRow, Portfolio } from '../portfolio/portfolio.j
 import type { RiskEngine } from '../risk/engine.js';
 import type { Journal } from '../store/journal.js';
 import { statusLine, summary, type StatusSnapshot } from './status.js';
+import type { BracketManager } from '../execution/brackets.js';
 import { strategyProgress } from './progress.js';
 import type { TradingCore } from '../kernel/trading-core.js';
 import { MAIN_ACCOUNT } from '../core/account.js';
@@ -60,6 +61,8 @@ export interface BotLoopDeps {
   intervals?: Partial<{ pollMs: number; syncMs: number; equityMs: number; statusEveryMs: number; refreshMs: number }>;
   /** The timers its periodic tasks run on (default: Node's, unref'd). */
   timers?: Timers;
+  /** The kernel's brackets: those the stop suspended are named in the summary. */
+  brackets?: Pick<BracketManager, 'suspended'>;
   /** The kernel's margin book: the margin trades of this run (realised, in the summary). */
   margin?: Pick<MarginBook, 'totals' | 'trades' | 'unrealized' | 'stillOpen'>;
 }
@@ -253,6 +256,6 @@ export class BotLoop {
     const order = (name: string) => this.d.config.strategies.findIndex((s) => s.name === name);
     rows.sort((a, b) => order(a.strategy) - order(b.strategy) || a.symbol.localeCompare(b.symbol));
     const open = this.d.margin?.stillOpen(this.d.portfolio.marginPositions()) ?? [];
-    return summary(this.snapshot(), rows, this.d.split, this.d.margin?.trades ?? [], open);
+    return summary(this.snapshot(), rows, this.d.split, this.d.margin?.trades ?? [], open, this.d.brackets?.suspended() ?? []);
   }
 }

@@ -295,6 +295,7 @@ export async function recover(s: StartScope, c: Connection, a: Assembly): Promis
     accounts: kernel.accounts,
     priceOf: (asset, ref) => kernel.valuation.price(asset, ref),
     margin: kernel.marginBook,
+    brackets: kernel.brackets,
     ...(s.opts.out ? { out: s.opts.out } : {}),
     ...(s.opts.intervals ? { intervals: s.opts.intervals } : {}),
   });
@@ -326,6 +327,10 @@ export async function begin(s: StartScope, c: Connection, a: Assembly, loop: Bot
   const request: StopRequest = {};
   life.add('strategies', {
     stop: async () => {
+      // Live: a bracket whose leg the stop cancels (the strategies' onStop or the cancel below) is
+      // kept, suspended, and placed again at the next start. A paper run's next start is a fresh
+      // exchange that forgets its brackets: they end as any cancel ends them.
+      if (request.asked?.cancelOrders && config.mode === 'live') kernel.brackets.stopping();
       await core.stop({ keepOrders: request.asked ? !request.asked.cancelOrders : false });
       await core.idle();
       const stopping = request.asked;

@@ -6,6 +6,7 @@ import type { PnlRow } from '../portfolio/portfolio.js';
 import { progressText, type StrategyProgress } from './progress.js';
 import { formatDenials, type DenialBreakdown } from '../kernel/denial-tally.js';
 import type { MarginTrade, OpenMargin } from '../kernel/margin-book.js';
+import type { BracketRecord } from '../execution/bracket-state.js';
 
 /** The longest last-denial text the status line shows (the summary and the API have it whole). */
 const LAST_DENIAL_CHARS = 320;
@@ -79,7 +80,14 @@ export function statusLine(s: StatusSnapshot, color: boolean): string {
   );
 }
 
-export function summary(s: StatusSnapshot, rows: PnlRow[], split: Split, margin: readonly MarginTrade[] = [], open: readonly OpenMargin[] = []): string {
+export function summary(
+  s: StatusSnapshot,
+  rows: PnlRow[],
+  split: Split,
+  margin: readonly MarginTrade[] = [],
+  open: readonly OpenMargin[] = [],
+  suspended: readonly BracketRecord[] = [],
+): string {
   const lines = [
     '',
     `mizan stopped after ${fmtElapsed(s.elapsedMs)} (${s.mode})`,
@@ -100,7 +108,19 @@ export function summary(s: StatusSnapshot, rows: PnlRow[], split: Split, margin:
     lines.push(`  margin positions left open on the exchange (${open.length}; a stop does not close them; profit is the exchange's, before the opening fee):`);
     for (const l of openMarginTable(open, split)) lines.push(`    ${l}`);
   }
+  if (suspended.length > 0)
+    lines.push(`  brackets suspended by the stop (placed again at the next start): ${suspended.map((r) => bracketText(r, split)).join('; ')}`);
   return lines.join('\n') + '\n';
+}
+
+/** A suspended bracket: its strategy, market, prices and what it closes (`e2e BTCUSDT stop 60000 take profit 65000 (0.000998 BTC)`). */
+function bracketText(r: BracketRecord, split: Split): string {
+  const left = new Decimal(r.held).minus(r.exited);
+  const prices = [r.stopLoss !== undefined ? `stop ${r.stopLoss}` : '', r.takeProfit !== undefined ? `take profit ${r.takeProfit}` : '']
+    .filter(Boolean)
+    .join(' ');
+  const exiting = r.phase === 'exiting' ? ', exiting at market' : '';
+  return `${r.strategy} ${r.symbol} ${prices} (${left.toFixed()} ${split(r.symbol).base}${exiting})`;
 }
 
 /** The closed margin positions the summary lists, the newest. */

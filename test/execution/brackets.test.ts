@@ -1,7 +1,8 @@
 /**
  * Brackets (src/execution/brackets.ts) over the real execution engine and the simulated exchange
  * (in process, manual clock): the children an entry's fills create, the emulated OCO in both
- * directions, partial fills, a restart from the store, and a child cancelled by someone else.
+ * directions, partial fills, a restart from the store, a child cancelled by someone else, and a
+ * bracket the bot's own stop suspends and the next start places again.
  */
 import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/core/clock.js';
@@ -211,6 +212,98 @@ describe('brackets', () => {
     await flush();
     expect(open(t.sim)).toEqual([]);
     expect(t.sim.orders('acc').filter((o) => o.side === 'SELL' && o.type === 'MARKET')).toEqual([]);
+  });
+
+  it("keeps a bracket whose stop the bot's own stop cancels, and places the stop again at the market's first price after the restart", async () => {
+    const first = setup();
+    const e = await first.engine.submitOrder(entry('MARKET', '1', { stopLoss: '95', takeProfit: '105' }));
+    await flush();
+    first.brackets.stopping();
+    await first.engine.cancelAll('BTCUSDT');
+    await flush();
+    expect(open(first.sim)).toEqual([]);
+    expect(first.brackets.suspended().map((r) => [r.entry, r.held])).toEqual([[e.clientOrderId, '0.998']]);
+    // Nothing moves while the bot stops: no take profit exit, no stop placed again.
+    marketAt(first.sim, first.clock, '106');
+    await flush();
+    expect(open(first.sim)).toEqual([]);
+    expect(first.sim.orders('acc').filter((o) => o.side === 'SELL')).toHaveLength(1);
+    first.engine.stop();
+    // The next start: the last price recovery noted is not enough, the market's first trade is.
+    const t = setup({ sim: first.sim, clock: first.clock, store: first.store });
+    t.brackets.resume();
+    await flush();
+    expect(open(t.sim)).toEqual([]);
+    marketAt(t.sim, t.clock, '100');
+    await flush();
+    expect(open(t.sim)).toEqual(['STOP_MARKET SELL 0.998 @stop 95']);
+    expect(t.brackets.suspended()).toEqual([]);
+    marketAt(t.sim, t.clock, '100.5');
+    await flush();
+    expect(open(t.sim)).toHaveLength(1); // placed once
+    marketAt(t.sim, t.clock, '105.5');
+    await flush();
+    expect(open(t.sim)).toEqual([]);
+    expect(t.sim.balances('acc').BTC!.value.toFixed()).toBe('0');
+    expect(t.brackets.list()).toEqual([]);
+  });
+
+  it('exits at market at the restart of a suspended bracket whose take profit the market reached meanwhile', async () => {
+    const first = setup();
+    await first.engine.submitOrder(entry('MARKET', '1', { stopLoss: '95', takeProfit: '105' }));
+    await flush();
+    first.brackets.stopping();
+    await first.engine.cancelAll('BTCUSDT');
+    await flush();
+    first.engine.stop();
+    const t = setup({ sim: first.sim, clock: first.clock, store: first.store });
+    t.brackets.resume();
+    marketAt(t.sim, t.clock, '106');
+    await flush();
+    await flush();
+    expect(t.sim.orders('acc').map((o) => `${o.type} ${o.side} ${o.status}`)).toEqual(['MARKET BUY FILLED', 'STOP_MARKET SELL CANCELED', 'MARKET SELL FILLED']);
+    expect(t.brackets.list()).toEqual([]);
+  });
+
+  it('ends at the start a suspended bracket with nothing left to close', async () => {
+    const first = setup();
+    await first.engine.submitOrder(entry('MARKET', '1', { stopLoss: '95', takeProfit: '105' }));
+    await flush();
+    first.brackets.stopping();
+    await first.engine.cancelAll('BTCUSDT');
+    await flush();
+    // The coins went another way while the bot was down (the journal's fills say so).
+    const r = first.store.load()[0]!;
+    first.store.save({ ...r, exited: r.held });
+    first.engine.stop();
+    const t = setup({ sim: first.sim, clock: first.clock, store: first.store });
+    expect(t.brackets.suspended()).toHaveLength(1);
+    t.brackets.resume();
+    expect(t.brackets.list()).toEqual([]);
+    marketAt(t.sim, t.clock, '100');
+    await flush();
+    expect(open(t.sim)).toEqual([]);
+  });
+
+  it('ends a suspended bracket with a warning when the coins were sold by hand while the bot was down (the exchange refuses the stop)', async () => {
+    const first = setup();
+    await first.engine.submitOrder(entry('MARKET', '1', { stopLoss: '95', takeProfit: '105' }));
+    await flush();
+    first.brackets.stopping();
+    await first.engine.cancelAll('BTCUSDT');
+    await flush();
+    first.engine.stop();
+    first.sim.placeOrder('acc', { symbol: 'BTCUSDT', side: 'SELL', type: 'MARKET', quantity: d('0.998'), clientId: 'hand' });
+    const t = setup({ sim: first.sim, clock: first.clock, store: first.store });
+    t.brackets.resume();
+    marketAt(t.sim, t.clock, '100');
+    await flush();
+    await flush();
+    expect(t.updates.filter((u) => u.order.tag?.startsWith('bracket-')).map((u) => `${u.order.type} ${u.order.state}`)).toEqual(['STOP_MARKET rejected']);
+    expect(t.brackets.list()).toEqual([]);
+    marketAt(t.sim, t.clock, '100.5');
+    await flush();
+    expect(t.updates.filter((u) => u.order.tag?.startsWith('bracket-'))).toHaveLength(1); // no retry loop
   });
 
   it('exits at once when the price is already past the stop when the entry fills', async () => {
