@@ -1,39 +1,26 @@
 /**
- * Brackets: the stop-loss and take-profit an entry order carries (`brackets: { stopLoss, takeProfit }`
- * on an order intent), carried out in every mode by listening to the execution engine and placing
- * and cancelling child orders through its public API (`submitOrder`, `cancel`).
- *
- * The exchange has no OCO order, and it locks the sold asset of every resting order (a stop
- * included), so two exits of the same coins cannot rest side by side. The pair is emulated:
- *  - stop loss and take profit: the stop rests on the exchange (STOP_MARKET, so it protects the
- *    position while the bot is down); the take profit is watched here on the last trade price. When
- *    a trade reaches it, the stop is cancelled and, once the exchange confirms the cancel, a MARKET
- *    order exits what is left. When the stop fills instead, nothing is left to take profit on.
- *  - stop loss only: the STOP_MARKET alone. Take profit only: a LIMIT at the take-profit price.
- * Children are placed for what the entry filled (net of a fee taken in the bought asset, rounded
- * down to the market's quantity step): when the entry fills further, the resting child is
- * replaced by one for the larger quantity. Their tags name the entry (`bracket-sl:<id>`,
- * `bracket-tp:<id>`), they belong to the entry's strategy (ctx.openOrders, onOrder, onFill) and are
- * not subject to the risk rules (they only close what the entry opened).
- *
- * A child cancelled by anyone else (the strategy, the exchange, an API call, a halt) or refused
- * ends its bracket, with a warning. The bot's own stop is the exception: when it cancels the open
- * orders (`stopping()` first), a child it cancels suspends its bracket, kept in the store, and the
- * next start places the legs again once it knows the market's price (`resume()`; a stop crossed or
- * a take profit reached in the meantime exits at market). Every decision is journaled on the
- * entry's events (the store's `note`) and the brackets' state is kept in the store, so a restarted
- * bot carries on: the records are loaded at construction (before recovery, whose fills they must
- * see) and `resume()` after recovery places what is missing.
+ * Brackets: the stop loss and take profit an entry order carries (`brackets: { stopLoss, takeProfit }`),
+ * carried out in every mode through the execution engine's public API (`submitOrder`, `cancel`).
+ * The exchange has no OCO order and locks the coins of every resting order, so the pair is emulated
+ * (docs/strategies.md, Brackets): the stop rests on the exchange (STOP_MARKET: it protects while the
+ * bot is down) and the take profit is watched here on the last trade price; reaching it cancels the
+ * stop, then exits at MARKET. One price only: the STOP_MARKET, or a LIMIT at the take profit. The
+ * children (bracket-orders.ts) are sized to what the entry filled (bracket-sizing.ts), tagged with
+ * the entry (`bracket-sl:<id>`, `bracket-tp:<id>`), the entry's strategy's, and not risk-checked.
+ * A child cancelled by anyone else or refused ends its bracket, except the bot's own stop's cancel
+ * (`stopping()` first): that suspends it, and the next start places its legs again at the market's
+ * first price (`resume()`). Every decision is journaled on the entry's events and the state kept in
+ * the store: records load at construction (before recovery, whose fills they must see) and
+ * `resume()` after recovery places what is missing.
  */
 import { Decimal } from '../core/decimal.js';
-import type { Brackets, SpotOrderIntent } from '../core/intents.js';
 import type { Logger } from '../core/logger.js';
-import type { OrderType } from '../core/types/order.js';
 import type { FillEvent, OrderUpdate } from '../core/views.js';
 import type { BracketRecord, BracketStore } from './bracket-state.js';
 import type { ExecutionEngine } from './engine.js';
 import { isFinal, type TrackedOrder } from './tracked-order.js';
-import { netOf, placeable, remainingOf, roundTo, type BracketMarket } from './bracket-sizing.js';
+import { netOf, placeable, remainingOf, type BracketMarket } from './bracket-sizing.js';
+import { bracketDone, childIntent, legOf, newBracket, type Leg } from './bracket-orders.js';
 
 export { memoryBracketStore } from './bracket-state.js';
 import { bracketOf, restingLegs, STRATEGY_EXIT } from './bracket-state.js';
@@ -48,7 +35,6 @@ export interface BracketDeps {
   logger: Logger;
 }
 
-type Leg = 'stop' | 'target' | 'exit';
 const ZERO = new Decimal(0);
 
 export class BracketManager {
@@ -167,8 +153,6 @@ export class BracketManager {
     return restingLegs(this.records.values(), this.deps.engine.orders, strategy, symbol);
   }
 
-  // ---------------------------------------------------------------------------------- events
-
   /** A fill of the engine's orders, after the kernel booked it (kernel.ts calls this). */
   onFill(f: FillEvent): void {
     const child = bracketOf(f.tag);
@@ -191,7 +175,8 @@ export class BracketManager {
     }
     const o = this.deps.engine.orders.get(f.clientOrderId);
     if (!o?.brackets) return;
-    const r = this.records.get(o.clientOrderId) ?? this.create(o, o.brackets);
+    let r = this.records.get(o.clientOrderId);
+    if (!r && (r = newBracket(o, o.brackets))) this.records.set(r.entry, r);
     if (!r) return;
     r.held = new Decimal(r.held).plus(netOf(f, this.deps.market(r.symbol))).toFixed();
     this.save(r);
@@ -214,7 +199,7 @@ export class BracketManager {
       this.link(u.order.tag, id);
       return;
     }
-    const leg = this.legOf(r, id) ?? (u.order.type === 'MARKET' ? 'exit' : child.leg === 'sl' ? 'stop' : 'target');
+    const leg = legOf(r, id) ?? (u.order.type === 'MARKET' ? 'exit' : child.leg === 'sl' ? 'stop' : 'target');
     if (r[leg] === id) delete r[leg];
     const requested = this.cancelling.delete(id);
     this.save(r);
@@ -254,24 +239,6 @@ export class BracketManager {
   }
 
   // -------------------------------------------------------------------------------- actions
-
-  private create(o: TrackedOrder, b: Brackets): BracketRecord | undefined {
-    if (!b.stopLoss && !b.takeProfit) return undefined;
-    const r: BracketRecord = {
-      entry: o.clientOrderId,
-      strategy: o.strategy,
-      account: o.account,
-      symbol: o.symbol,
-      exitSide: o.side === 'BUY' ? 'SELL' : 'BUY',
-      held: '0',
-      exited: '0',
-      phase: 'open',
-    };
-    if (b.stopLoss) r.stopLoss = b.stopLoss.toFixed();
-    if (b.takeProfit) r.takeProfit = b.takeProfit.toFixed();
-    this.records.set(r.entry, r);
-    return r;
-  }
 
   /** Make the children match the bracket's state (one call at a time). */
   private sync(r: BracketRecord): void {
@@ -336,23 +303,7 @@ export class BracketManager {
   }
 
   private place(r: BracketRecord, leg: Leg, quantity: Decimal): void {
-    const m = this.deps.market(r.symbol);
-    const tick = m?.priceTick;
-    const type: OrderType = leg === 'stop' ? 'STOP_MARKET' : leg === 'target' ? 'LIMIT' : 'MARKET';
-    const intent: SpotOrderIntent = {
-      kind: 'order' as const,
-      strategy: r.strategy,
-      symbol: r.symbol,
-      side: r.exitSide,
-      type,
-      size: { kind: 'base' as const, quantity },
-      // A market exit is tagged by what started it: a stop loss already crossed exits as the stop, an
-      // exit the strategy asked for (exit()) as `x`.
-      tag: `bracket-${leg === 'stop' || (leg === 'exit' && r.why?.startsWith('stop')) ? 'sl' : leg === 'exit' && r.why?.startsWith(STRATEGY_EXIT) ? 'x' : 'tp'}:${r.entry}`,
-      // A sell's stop rounds up and its target up (never sell under the price asked); a buy's down.
-      ...(leg === 'stop' ? { stopPrice: roundTo(new Decimal(r.stopLoss!), tick, r.exitSide === 'SELL' ? 'up' : 'down') } : {}),
-      ...(leg === 'target' ? { price: roundTo(new Decimal(r.takeProfit!), tick, r.exitSide === 'SELL' ? 'up' : 'down') } : {}),
-    };
+    const intent = childIntent(r, leg, quantity, this.deps.market(r.symbol)?.priceTick);
     this.unsuspend(r, 'placed again at start');
     this.busy.add(r.entry);
     this.note(r, { bracket: `placing ${leg === 'exit' ? 'market exit' : leg === 'stop' ? 'stop loss' : 'take profit'}`, quantity: quantity.toFixed() });
@@ -377,19 +328,11 @@ export class BracketManager {
   /** A bracket is done when its entry is final and nothing is left to close, or left resting. */
   private finishIfDone(r: BracketRecord): void {
     if (!this.records.has(r.entry) || this.busy.has(r.entry)) return;
-    const e = this.deps.engine;
-    const entry = e.orders.get(r.entry);
-    const entryFinal = !entry || isFinal(entry.state);
-    const anyLive = (['stop', 'target', 'exit'] as const).some((l) => {
-      const o = r[l] ? e.orders.get(r[l]) : undefined;
-      return o !== undefined && !isFinal(o.state);
-    });
-    if (anyLive || !entryFinal) return;
-    const rem = remainingOf(r, this.deps.market(r.symbol));
-    if (placeable(r, rem, this.deps.market(r.symbol))) return;
-    if (rem.gt(0) && new Decimal(r.exited).isZero() && new Decimal(r.held).gt(0)) {
+    const done = bracketDone(r, this.deps.engine.orders, this.deps.market(r.symbol));
+    if (!done) return;
+    if (done === 'dust') {
       this.deps.logger.warn(
-        { entry: r.entry, quantity: rem.toFixed() },
+        { entry: r.entry, quantity: remainingOf(r, this.deps.market(r.symbol)).toFixed() },
         "bracket ended: the filled quantity is under the market's minimum order, nothing could be placed",
       );
     }
@@ -424,22 +367,16 @@ export class BracketManager {
     this.deps.store.remove(r.entry);
   }
 
-  // -------------------------------------------------------------------------------- helpers
-
   /** Both prices set: the take profit is watched here (the stop rests on the exchange). */
   private localTarget(r: BracketRecord): boolean {
     return r.takeProfit !== undefined && r.stopLoss !== undefined;
-  }
-
-  private legOf(r: BracketRecord, id: string): Leg | undefined {
-    return r.stop === id ? 'stop' : r.target === id ? 'target' : r.exit === id ? 'exit' : undefined;
   }
 
   /** Remember a live child's id on its bracket (from its tag). */
   private link(tag: string | undefined, id: string): void {
     const c = bracketOf(tag);
     const r = c ? this.records.get(c.entry) : undefined;
-    if (!r || this.legOf(r, id)) return;
+    if (!r || legOf(r, id)) return;
     const o = this.deps.engine.orders.get(id);
     if (!o || isFinal(o.state)) return;
     const leg: Leg = c!.leg === 'sl' ? 'stop' : o.type === 'MARKET' ? 'exit' : 'target';
