@@ -13,7 +13,7 @@ import type { RiskVerdict } from './types.js';
 /** What the rules need of a market (a subset of MarketView). */
 export type RiskMarket = Pick<
   MarketView,
-  'symbol' | 'base' | 'quote' | 'qtyStep' | 'priceTick' | 'minQty' | 'maxQty' | 'minNotional' | 'makerFee' | 'takerFee' | 'riskCoef'
+  'symbol' | 'base' | 'quote' | 'qtyStep' | 'priceTick' | 'minQty' | 'maxQty' | 'minNotional' | 'makerFee' | 'takerFee' | 'riskCoef' | 'instant'
 >;
 
 /** What the rules need of a local order book (a subset of BookView). */
