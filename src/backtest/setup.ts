@@ -21,6 +21,8 @@ import { TradingKernel } from '../kernel/kernel.js';
 import { referenceAsset } from '../kernel/reference.js';
 import { parseMarginMarkets } from '../exchange/parse/margin-extra.js';
 import { withMarginBounds } from '../market/margin-bounds.js';
+import { parseOtcMarkets } from '../exchange/parse/otc.js';
+import { withInstantBounds } from '../market/instant-bounds.js';
 import type { Series } from './data.js';
 import type { CandleFill } from './fill-model.js';
 import type { TradeBook } from '../portfolio/trade-book.js';
@@ -218,6 +220,8 @@ function runMarkets(o: HarnessOptions, sim: SimulatedExchange, specs: readonly M
   const marketViews = new Map(specs.map((m) => [m.symbol, marketView(m, sim.feeRates(BACKTEST_ACCOUNT, m.symbol))]));
   // The margin desk's risk-coefficient bounds, as live and paper load them into the catalog (test/backtest/settings-parity.test.ts).
   withMarginBounds([...marketViews.values()], parseMarginMarkets(desks.margin.publicMarkets()));
+  // The instant desk's bounds, from the desk that refuses an order outside them (`/v1/otc/markets`, as live and paper read it).
+  withInstantBounds([...marketViews.values()], parseOtcMarkets(desks.instant.otcMarkets()));
   return { split, reference, minSellable, marketViews };
 }
 

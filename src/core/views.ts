@@ -28,6 +28,21 @@ export interface MarketView {
   takerFee: Decimal;
   /** Margin markets: the exchange's risk-coefficient bounds (`/margin-trade/v1/public/markets`). */
   riskCoef?: RiskCoefBounds;
+  /** Instant (OTC) markets: the instant desk's own bounds (`/v1/otc/markets`), not the spot market's. */
+  instant?: InstantBounds;
+}
+
+/**
+ * The instant desk's bounds of a market (`GET /v1/otc/markets`): an instant order's total (quantity ×
+ * the instant price, in the quote asset) must be from `minNotional` to `maxNotional`, and its
+ * quantity at least `minQty` (at most `maxQty`) where the desk says so. Above the maximum the exchange
+ * answers 422; below the minimum it refuses what the spot market's own minimum may let through.
+ */
+export interface InstantBounds {
+  minNotional: Decimal;
+  maxNotional: Decimal;
+  minQty?: Decimal;
+  maxQty?: Decimal;
 }
 
 export interface RiskCoefBounds {

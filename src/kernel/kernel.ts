@@ -195,6 +195,7 @@ export class TradingKernel {
         market: (sym) => p.market(sym),
         book: (sym) => p.book(sym),
         balance: (account, asset) => portfolio.balance(asset, account),
+        balancesRead: (account) => portfolio.balancesRead(account),
         openOrders: () => this.engine.liveOrders(),
         positions: () => portfolio.positions.all(),
         marginPositions: () => portfolio.marginPositions(),

@@ -18,8 +18,10 @@ import { type Logger, silentLogger } from '../core/logger.js';
 import type { FeeRates } from '../core/types/account.js';
 import type { ActiveMarket, MarketInfo, MarketStats } from '../core/types/market.js';
 import type { MarginMarket } from '../core/types/margin-extra.js';
-import type { RiskCoefBounds } from '../core/views.js';
+import type { InstantBounds, RiskCoefBounds } from '../core/views.js';
+import type { OtcMarket } from '../exchange/parse/otc.js';
 import { withMarginBounds } from './margin-bounds.js';
+import { withInstantBounds } from './instant-bounds.js';
 import { CatalogNotLoadedError, UnknownMarketError } from './errors.js';
 import type { MarketInfoSource, Timers } from './ports.js';
 import { realTimers } from './ports.js';
@@ -60,6 +62,8 @@ export interface Market {
   riskCoef?: RiskCoefBounds;
   /** Margin markets: longest life of a position, seconds. */
   marginMaxAgeSec?: number;
+  /** Instant (OTC) markets: the instant desk's bounds of `/v1/otc/markets` (see instant-bounds.ts). */
+  instant?: InstantBounds;
 }
 
 export interface MarketCatalogOptions {
@@ -133,6 +137,7 @@ export class MarketCatalog extends EventEmitter<MarketCatalogEvents> {
   private lastActive: ActiveMarket[] | undefined;
   private lastFees: FeeRates | undefined;
   private lastMargin: MarginMarket[] | undefined;
+  private lastOtc: OtcMarket[] | undefined;
   private timer: unknown;
   private readonly opts: MarketCatalogOptions;
   private readonly log: Logger;
@@ -199,11 +204,16 @@ export class MarketCatalog extends EventEmitter<MarketCatalogEvents> {
       ]);
       // After the markets: optional, and the start's three reads keep the exchange to themselves.
       const margin = await this.optional('margin markets', () => this.source.getMarginMarkets?.());
+      const otc = await this.optional('instant markets', () => this.source.getOtcMarkets?.());
       if (active) this.lastActive = active;
       if (fees) this.lastFees = fees;
       if (margin) this.lastMargin = margin;
+      if (otc) this.lastOtc = otc;
       const list = Array.isArray(infos) ? infos : Object.values(infos);
-      const merged = withMarginBounds(mergeMarkets(list, this.lastActive, this.lastFees, this.opts.defaultFees), this.lastMargin);
+      const merged = withInstantBounds(
+        withMarginBounds(mergeMarkets(list, this.lastActive, this.lastFees, this.opts.defaultFees), this.lastMargin),
+        this.lastOtc,
+      );
       this.markets = new Map(merged.map((m) => [m.symbol, m]));
       this.loaded = true;
       this.log.info({ markets: merged.length }, 'market catalog refreshed');

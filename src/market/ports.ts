@@ -8,6 +8,7 @@ import type { Decimal } from '../core/decimal.js';
 import type { ActiveMarket, Candle, DepthSnapshot, MarketInfo, MarketStats, PriceTick, PublicTrade, Resolution } from '../core/types/market.js';
 import type { FeeRates } from '../core/types/account.js';
 import type { MarginMarket } from '../core/types/margin-extra.js';
+import type { OtcMarket } from '../exchange/parse/otc.js';
 
 /** Which side of a book: bids (`@buyDepth`) or asks (`@sellDepth`). */
 export type BookSide = 'bid' | 'ask';
@@ -53,6 +54,8 @@ export interface MarketInfoSource {
   getFees?(): Promise<FeeRates>;
   /** `/margin-trade/v1/public/markets`: risk-coefficient bounds of the margin markets. */
   getMarginMarkets?(): Promise<MarginMarket[]>;
+  /** `/v1/otc/markets`: the instant desk's bounds per market (instant-bounds.ts). */
+  getOtcMarkets?(): Promise<OtcMarket[]>;
 }
 
 /** Events the stream client emits (the subset the market-data engine listens to). */

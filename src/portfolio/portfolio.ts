@@ -91,6 +91,8 @@ export class Portfolio {
   /** The round trips, booked from the same fills (`applyFill`). */
   readonly trades: TradeBook;
   private readonly balancesByAccount = new Map<string, Map<string, BalanceEntry>>();
+  /** The accounts whose balances have been read whole from the exchange (syncBalances). */
+  private readonly read = new Set<string>();
   private margin: MarginPosition[] = [];
   private readonly marginListeners: ((positions: readonly MarginPosition[], account: string) => void)[] = [];
   lastSyncAt = 0;
@@ -105,13 +107,28 @@ export class Portfolio {
     });
   }
 
-  /** Replace an account's balances with the exchange's numbers. */
-  syncBalances(account: string, balances: Balances, time: number): void {
+  /**
+   * Replace an account's balances with the exchange's numbers. `whole`: they are all of the
+   * account's balances (a read of the account), so from now on it has been read (balancesRead);
+   * false for a few assets merged into the last read (the private stream's updates).
+   */
+  syncBalances(account: string, balances: Balances, time: number, whole = true): void {
     if (this.deps.ledger) throw new Error('the balances are read from the exchange ledger: there is nothing to sync');
     const m = new Map<string, BalanceEntry>();
     for (const [asset, b] of Object.entries(balances)) m.set(asset, { value: b.value, locked: b.locked });
     this.balancesByAccount.set(account, m);
+    if (whole) this.read.add(account);
     this.lastSyncAt = time;
+  }
+
+  /**
+   * Whether the account's balances have been read from the exchange (always, with the exchange's
+   * ledger in this process). Until the first read there is nothing to check an intent against: a
+   * restart's fills (the journal's, and those found while the bot was down) are already in the
+   * exchange's numbers, and booking them onto nothing gave balances such as -0.0012 BTC.
+   */
+  balancesRead(account = MAIN_ACCOUNT): boolean {
+    return this.deps.ledger !== undefined || this.read.has(account);
   }
 
   balance(asset: string, account = MAIN_ACCOUNT): BalanceEntry {
@@ -127,10 +144,12 @@ export class Portfolio {
   /**
    * Book a fill, once for the whole ledger: the position and PnL of its strategy, its round trip,
    * and the account's balances until the next sync (the bought asset up, net of a fee taken in it;
-   * the spent asset down). Returns the PnL the fill realised on the position.
+   * the spent asset down; not before the account's first read, which holds the fill already).
+   * Returns the PnL the fill realised on the position.
    */
   applyFill(fill: FillEvent, account = MAIN_ACCOUNT): Decimal {
-    if (!this.deps.ledger) this.moveBalances(fill, account);
+    // Before the account's first read the fill is in the numbers that read will give: nothing to move.
+    if (!this.deps.ledger && this.read.has(account)) this.moveBalances(fill, account);
     // The position and its round trip, at once; then the trade the trip made, if it closed (the
     // protections hear of it with the position booked).
     const booked = this.positions.apply(fill);

@@ -34,6 +34,7 @@ import { marginBracketOnTick, MarketLimitsRule, roundPrice } from './rules/marke
 import { OrderRateRule } from './rules/order-rate.js';
 import { OwnershipRule } from './rules/ownership.js';
 import { PriceSanityRule } from './rules/price-sanity.js';
+import { AccountReadRule } from './rules/account-read.js';
 import { TradingStateRule } from './rules/trading-state.js';
 import { TradingState } from './trading-state.js';
 import { denialOf, type CheckOptions, type RiskVerdict } from './types.js';
@@ -92,6 +93,7 @@ export class RiskEngine extends EventEmitter<RiskEngineEvents> {
     this.rules = [
       new IntentShapeRule(),
       new TradingStateRule(this.state, (s, now) => this.protections.lock(s, now)),
+      new AccountReadRule(deps.ports),
       new MarketLimitsRule(deps.ports, this.reservations),
       new PriceSanityRule(),
       new ExposureRule(deps.ports, this.reservations),

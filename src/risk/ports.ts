@@ -13,7 +13,7 @@ import type { RiskVerdict } from './types.js';
 /** What the rules need of a market (a subset of MarketView). */
 export type RiskMarket = Pick<
   MarketView,
-  'symbol' | 'base' | 'quote' | 'qtyStep' | 'priceTick' | 'minQty' | 'maxQty' | 'minNotional' | 'makerFee' | 'takerFee' | 'riskCoef'
+  'symbol' | 'base' | 'quote' | 'qtyStep' | 'priceTick' | 'minQty' | 'maxQty' | 'minNotional' | 'makerFee' | 'takerFee' | 'riskCoef' | 'instant'
 >;
 
 /** What the rules need of a local order book (a subset of BookView). */
@@ -70,6 +70,12 @@ export interface RiskPorts {
   book(symbol: string): RiskBook | undefined;
   /** Balance of an asset on an account; undefined counts as zero. */
   balance(account: string, asset: string): BalanceEntryView | undefined;
+  /**
+   * Whether the account's balances have been read from the exchange (the kernel's ledger:
+   * Portfolio.balancesRead). Until then an intent that spends is denied (rules/account-read.ts).
+   * Defaults to read.
+   */
+  balancesRead?(account: string): boolean;
   /** Live orders (open and in flight) the executor tracks. Defaults to none. */
   openOrders?(): readonly OpenOrderRef[];
   /** Spot positions per strategy and market. Defaults to none. */

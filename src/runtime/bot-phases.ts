@@ -101,7 +101,7 @@ export async function connect(s: StartScope, instances: StrategyInstance[]): Pro
   const x = await connectExchange(config, s.opts, logger, life);
   const catalog = life.add(
     'market catalog',
-    new MarketCatalog({ source: startup.wrap(x.rest, ['getMarkets', 'getActiveMarkets', 'getFees', 'getMarginMarkets']), logger }),
+    new MarketCatalog({ source: startup.wrap(x.rest, ['getMarkets', 'getActiveMarkets', 'getFees', 'getMarginMarkets', 'getOtcMarkets']), logger }),
   );
   await catalog.start();
   const symbols = [...new Set(instances.flatMap((i) => i.markets))];

@@ -91,11 +91,17 @@ export function createPaperVenue(opts: PaperVenueOptions): PaperVenue {
     retainClosedOrders: opts.retainClosedOrders ?? PAPER_RETAINED_ORDERS,
   });
   const account = sim.createAccount({ id: 'paper', balances: opts.balances });
+  const instantOf = new Map(opts.markets.map((m) => [m.symbol, m.instant]));
   // Instant order ids unique to this run: the journal outlives it, and a later run's order must not
   // take an id it already holds (its fill would be dropped as a duplicate).
   const desks = createSimDesks(sim, {
     logger: opts.logger,
     idNonce: randomUUID(),
+    // The exchange's instant desk bounds (the catalog's /v1/otc/markets): paper refuses what the exchange would.
+    instantBounds: (symbol) => {
+      const b = instantOf.get(symbol);
+      return b && { min: b.minNotional, max: b.maxNotional };
+    },
     ...(opts.firstMarginId !== undefined ? { firstMarginId: opts.firstMarginId } : {}),
   });
   const venue = new SimVenue({ sim, account: account.id, kind: 'paper', instant: desks.instant, margin: desks.margin });

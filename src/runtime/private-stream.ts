@@ -71,5 +71,6 @@ export function mergeBalances(portfolio: Portfolio, changed: Balance[], time: nu
     merged[asset] = { asset, fiat: asset === 'TMN', value: b.value, locked: b.locked };
   }
   for (const b of changed) merged[b.asset] = b;
-  portfolio.syncBalances(account, merged, time);
+  // A few assets: the account counts as read only once a whole read came (the start's).
+  portfolio.syncBalances(account, merged, time, portfolio.balancesRead(account));
 }

@@ -53,5 +53,6 @@ export function marketView(m: Market, defaults: { makerFee: Decimal; takerFee: D
     makerFee: m.makerFee ?? defaults.makerFee ?? ZERO,
     takerFee: m.takerFee ?? defaults.takerFee ?? ZERO,
     ...(m.riskCoef ? { riskCoef: m.riskCoef } : {}),
+    ...(m.instant ? { instant: m.instant } : {}),
   };
 }

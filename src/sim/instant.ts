@@ -32,8 +32,11 @@ export interface InstantDeskDeps {
   feeRate?: (symbol: string, spec: MarketSpec, account: string) => Decimal;
   /** Every market symbol, for `GET /v1/otc/markets`; default none listed. */
   symbols?: () => string[];
-  /** Order total bounds (quote) per market; default 5-10,000 USDT and 100,000-1,000,000,000 TMN. */
-  notionalBounds?: (symbol: string, spec: MarketSpec) => { min: Decimal; max: Decimal };
+  /**
+   * Order total bounds (quote) per market (paper: the exchange's own, from its `/v1/otc/markets`);
+   * undefined, or none given: 5-10,000 USDT and 100,000-1,000,000,000 TMN.
+   */
+  notionalBounds?: (symbol: string, spec: MarketSpec) => { min: Decimal; max: Decimal } | undefined;
   /** Persian and English names of a market, for `GET /v1/otc/markets`; default "BASE - QUOTE". */
   names?: (symbol: string) => { faName: string; enName: string } | undefined;
   /** 24 h change in percent, for `GET /v1/otc/markets`; default 0. */
@@ -251,7 +254,8 @@ export class InstantDesk {
   }
 
   private bounds(symbol: string, spec: MarketSpec): { min: Decimal; max: Decimal } {
-    if (this.deps.notionalBounds) return this.deps.notionalBounds(symbol, spec);
+    const given = this.deps.notionalBounds?.(symbol, spec);
+    if (given) return given;
     return spec.quote === 'TMN' ? { min: new Decimal(100_000), max: new Decimal(1_000_000_000) } : { min: new Decimal(5), max: new Decimal(10_000) };
   }
 

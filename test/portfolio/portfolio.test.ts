@@ -102,8 +102,26 @@ describe('Portfolio', () => {
     expect(rows[0]!.realized.toFixed()).toBe('10');
   });
 
+  it('moves no balance before the account is read: the read holds the fills already (a restart)', () => {
+    const p = new Portfolio({ split, price: () => undefined, reference: 'USDT' });
+    expect(p.balancesRead('main')).toBe(false);
+    // A restart: the journal's fills and one found while the bot was down, before the first read.
+    p.applyFill(fill('BUY', '0.0012', '60000', '0', 'USDT', 1));
+    expect([p.balance('BTC').value.toFixed(), p.balance('USDT').value.toFixed()]).toEqual(['0', '0']); // were 0.0012 and -72: booked onto nothing
+    expect(p.positions.get('s1', 'BTCUSDT')?.quantity.toFixed()).toBe('0.0012'); // the position still books it
+    // A few assets merged in (the private stream) are not a read of the account.
+    p.syncBalances('main', { USDT: { asset: 'USDT', fiat: false, value: d('5'), locked: d('0') } }, 2, false);
+    expect(p.balancesRead('main')).toBe(false);
+    p.syncBalances('main', { BTC: { asset: 'BTC', fiat: false, value: d('0.5'), locked: d('0') } }, 3);
+    expect(p.balancesRead('main')).toBe(true);
+    expect(p.balancesRead('prop:x')).toBe(false);
+    p.applyFill(fill('SELL', '0.1', '60000', '0', 'USDT', 4));
+    expect(p.balance('BTC').value.toFixed()).toBe('0.4');
+  });
+
   it('closes the round trip when a sell leaves only unsellable dust (fee taken in the base asset)', () => {
     const p = new Portfolio({ split, price: () => undefined, reference: 'USDT', minSellable: () => d('0.000001') });
+    p.syncBalances('main', {}, 0); // the account read: fills move its balances from now on
     // Buy 0.1469 @ 100 with a 0.2% fee in BTC: holding 0.1466062 (7 decimals, the step is 6).
     p.applyFill(fill('BUY', '0.1469', '100', '0.0002938', 'BTC', 1));
     const pos = p.positions.get('s1', 'BTCUSDT')!;

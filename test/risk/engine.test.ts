@@ -10,6 +10,7 @@ describe('RiskEngine', () => {
     expect(e.rules.map((r) => r.name)).toEqual([
       'intentShape',
       'tradingState',
+      'balance', // the account read (rules/account-read.ts)
       'marketLimits',
       'priceSanity',
       'exposure',

@@ -12,7 +12,10 @@
  *   the free coins less the other strategies' holdings, ownership.ts).
  * - The quantity is rounded down to the step, then checked against minQty, maxQty and minNotional
  *   (quantity × limit price, or × the expected average fill of a market order). Rounding that leaves
- *   an invalid order is a denial, never a silent round-up.
+ *   an invalid order is a denial, never a silent round-up. An instant order is checked against the
+ *   instant desk's bounds instead (`/v1/otc/markets`: its minQty and maxQty where given, and its
+ *   order total, quantity × the instant price, from minNotional to maxNotional), which are not the
+ *   spot market's; a market without them (the list not read) keeps the spot limits.
  * It also fixes what the intent spends (for the balance rule) and the exposure it adds.
  */
 import { Decimal, deq, dgt, dlt } from '../../core/decimal.js';
@@ -182,8 +185,17 @@ export class MarketLimitsRule implements RiskRule {
       );
     }
     if (rounded.isZero()) return `quantity ${qty.toFixed()} rounds down to 0 at the step ${m.qtyStep.toFixed()} of ${it.symbol}`;
-    if (dlt(rounded, m.minQty)) return `quantity ${rounded.toFixed()} is below the minimum ${m.minQty.toFixed()} of ${it.symbol}`;
-    if (m.maxQty && dgt(rounded, m.maxQty)) return `quantity ${rounded.toFixed()} is above the maximum ${m.maxQty.toFixed()} of ${it.symbol}`;
+    // An instant order is the instant desk's, whose bounds (/v1/otc/markets) are its own: checked against them, not the spot market's.
+    const desk = it.kind === 'instant' ? m.instant : undefined;
+    if (desk) {
+      if (desk.minQty && dlt(rounded, desk.minQty))
+        return `quantity ${rounded.toFixed()} is below the instant desk's minimum ${desk.minQty.toFixed()} of ${it.symbol}`;
+      if (desk.maxQty && dgt(rounded, desk.maxQty))
+        return `quantity ${rounded.toFixed()} is above the instant desk's maximum ${desk.maxQty.toFixed()} of ${it.symbol}`;
+    } else {
+      if (dlt(rounded, m.minQty)) return `quantity ${rounded.toFixed()} is below the minimum ${m.minQty.toFixed()} of ${it.symbol}`;
+      if (m.maxQty && dgt(rounded, m.maxQty)) return `quantity ${rounded.toFixed()} is above the maximum ${m.maxQty.toFixed()} of ${it.symbol}`;
+    }
 
     // Value the order: its limit (or stop) price, or the expected average fill from the book.
     let px = limitPx ?? quotedPx ?? stopPx;
@@ -195,7 +207,11 @@ export class MarketLimitsRule implements RiskRule {
     }
     const price = px as Decimal;
     const notional = rounded.mul(price);
-    if (dlt(notional, m.minNotional)) {
+    if (desk) {
+      const total = `instant order total ${notional.toFixed()} ${m.quote} (${rounded.toFixed()} × ${price.toFixed()})`;
+      if (dlt(notional, desk.minNotional)) return `${total} is below the instant desk's minimum ${desk.minNotional.toFixed()} ${m.quote} of ${it.symbol}`;
+      if (dgt(notional, desk.maxNotional)) return `${total} is above the instant desk's maximum ${desk.maxNotional.toFixed()} ${m.quote} of ${it.symbol}`;
+    } else if (dlt(notional, m.minNotional)) {
       return `order total ${notional.toFixed()} ${m.quote} (${rounded.toFixed()} × ${price.toFixed()}) is below the minimum ${m.minNotional.toFixed()} of ${it.symbol}`;
     }
 

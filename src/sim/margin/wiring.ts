@@ -43,6 +43,8 @@ export interface SimDeskOptions {
   idNonce?: string;
   /** The margin desk's first position id (MarginDeskDeps.firstId). */
   firstMarginId?: number;
+  /** The instant desk's order total bounds of a market (InstantDeskDeps.notionalBounds); undefined: its defaults. */
+  instantBounds?: (symbol: string) => { min: Decimal; max: Decimal } | undefined;
   logger?: Logger;
 }
 
@@ -107,6 +109,7 @@ export function createSimDesks(sim: SimulatedExchange, opts: SimDeskOptions = {}
     ...(opts.otcSpread ? { spread: opts.otcSpread } : {}),
     ...(opts.otcTtlMs ? { ttlMs: opts.otcTtlMs } : {}),
     ...(opts.idNonce !== undefined ? { idNonce: opts.idNonce } : {}),
+    ...(opts.instantBounds ? { notionalBounds: opts.instantBounds } : {}),
   });
   const prop = new PropDesk({ ...base, ...(opts.propPackages ? { packages: opts.propPackages } : {}) });
   const extras = new AccountExtras({ clock: sim.clock });

@@ -128,6 +128,25 @@ describe('InstantDesk orders', () => {
     expect(refusal(() => desk.place('a', { symbol: 'BTCUSDT', side: 'SELL', quantity: D('0.3') }))).toEqual({ status: 422, fields: ['quantity'] });
   });
 
+  it('refuses outside the bounds it is given (paper: the exchange’s) and lists them; a market given none keeps the defaults', () => {
+    const d = new InstantDesk({
+      ledger,
+      prices,
+      specs,
+      clock,
+      symbols: () => ['BTCUSDT', 'USDTTMN'],
+      notionalBounds: (symbol) => (symbol === 'BTCUSDT' ? { min: D(20), max: D(100) } : undefined),
+    });
+    // 0.0003 * 50350.5 = 15.1 USDT < 20; 0.002 * 50350.5 = 100.7 > 100; 0.001: 50.35, inside.
+    expect(refusal(() => d.place('a', { symbol: 'BTCUSDT', side: 'BUY', quantity: D('0.0003') }))).toEqual({ status: 422, fields: ['quantity'] });
+    expect(refusal(() => d.place('a', { symbol: 'BTCUSDT', side: 'BUY', quantity: D('0.002') }))).toEqual({ status: 422, fields: ['quantity'] });
+    expect(d.place('a', { symbol: 'BTCUSDT', side: 'BUY', quantity: D('0.001') }).status).toBe('FILLED');
+    prices.set('USDTTMN', '60000', '60100', '60050');
+    const listed = d.otcMarkets();
+    expect([listed.BTCUSDT?.minNotional, listed.BTCUSDT?.maxNotional]).toEqual([20, 100]);
+    expect([listed.USDTTMN?.minNotional, listed.USDTTMN?.maxNotional]).toEqual([100000, 1000000000]);
+  });
+
   it('lists OTC markets in the shape of the current documentation (result keyed by symbol)', () => {
     const d = new InstantDesk({ ledger, prices, specs, clock, symbols: () => ['BTCUSDT', 'USDTTMN'] });
     prices.set('USDTTMN', '60000', '60100', '60050');
