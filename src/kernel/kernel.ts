@@ -157,9 +157,8 @@ export class TradingKernel {
     const instances = s.instances;
     const accountOf = (strategy: string) => instances.find((i) => i.name === strategy)?.account ?? MAIN_ACCOUNT;
     const accounts = (this.accounts = [...new Set([MAIN_ACCOUNT, ...instances.map((i) => i.account ?? MAIN_ACCOUNT)])]);
-    // Margin positions carry no strategy: the owner is the strategy whose passed marginOpen intent
-    // opened it, and no other. A position opened by hand or by another bot on the account is none of
-    // this bot's strategies' (not listed to them, not booked, not closed or topped up by them).
+    // A margin position's owner is the strategy whose passed marginOpen opened it, and no other: one
+    // opened by hand or by another bot is none of this bot's (not listed, booked, closed, topped up).
     this.owners = new PositionOwners({
       // With a store, each open is journaled before it is sent (margin-open-records.ts).
       ...(p.ownerStore ? { store: p.ownerStore, now: () => clock.now() } : {}),
@@ -247,9 +246,9 @@ export class TradingKernel {
     });
     // A fill out of a lock the last balance read holds frees it there at once (risk/lock-coverage.ts).
     this.stops.push(followAcceptance(this.engine, risk.reservations, clock, (a, sym, side, amount) => portfolio.releaseLocked(a, sym, side, amount)));
+    // Who asked a position's last close that passed: the margin monitor's ends its trade `margin monitor`.
     risk.on('verdict', (v) => {
       this.owners.noteVerdict(v);
-      // Who asked a position's last close that passed: the margin monitor's ends its trade `margin monitor`.
       if (v.ok && v.intent.kind === 'marginClose') portfolio.trades.closer(v.intent.positionId, v.intent.tag === MONITOR_CLOSE_TAG);
     });
 
@@ -330,6 +329,7 @@ export class TradingKernel {
       monitor: this.monitor,
       owners: this.owners,
       positions: () => portfolio.marginPositions(),
+      positionsRead: () => portfolio.marginSynced(),
       mark,
       closePrice,
       refresh: () => this.core.executor.syncMargin(MAIN_ACCOUNT),

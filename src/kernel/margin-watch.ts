@@ -28,6 +28,8 @@ export interface MarginWatchDeps {
   owners: PositionOwners;
   /** Open margin positions as last synced from the venue (`portfolio.marginPositions()`). */
   positions(): readonly MarginPosition[];
+  /** Whether `positions()` has been read from the venue at all (default: yes); owners are pruned only against a read list. */
+  positionsRead?(): boolean;
   /** Mark price of a market (book mid, else last price). */
   mark(symbol: string): Decimal | undefined;
   /** Price that closes a position of `strategy` at the market (kernel.ts). Defaults to the mark. */
@@ -97,7 +99,9 @@ export function startMarginWatch(deps: MarginWatchDeps): MarginWatch {
     // Only the positions this bot opened (on record): one opened by hand or by another bot is not the
     // monitor's to top up with this bot's budget or to close (the fallback owner names it for the journal only).
     const open = deps.positions().filter((p) => p.state === 'open' && deps.owners.opener(p.id) !== undefined);
-    if (deps.pruneOwners ?? true) {
+    // Only against a list read from the venue: before the first read (a restart whose first refresh
+    // failed) the empty list would end every owner the journal holds, and the budget they spent.
+    if ((deps.pruneOwners ?? true) && (deps.positionsRead?.() ?? true)) {
       deps.owners.prune(deps.positions().filter((p) => p.state === 'open' || p.state === 'pending'));
       // A position the owners no longer hold has ended: its top-ups leave the budget's count.
       deps.monitor.release((id) => deps.owners.opener(id) !== undefined);

@@ -94,6 +94,7 @@ export class Portfolio {
   /** The accounts whose balances have been read whole from the exchange (syncBalances). */
   private readonly read = new Set<string>();
   private margin: MarginPosition[] = [];
+  private marginRead = false;
   private readonly marginListeners: ((positions: readonly MarginPosition[], account: string) => void)[] = [];
   lastSyncAt = 0;
 
@@ -192,12 +193,18 @@ export class Portfolio {
   /** The account's active margin positions as the venue listed them (`account`: whose list it is); the listeners hear of it after. */
   syncMargin(positions: MarginPosition[], account = MAIN_ACCOUNT): void {
     this.margin = positions;
+    this.marginRead = true;
     for (const l of this.marginListeners) l(positions, account);
   }
 
   /** Every margin sync, after the portfolio took it (the kernel's margin book notices positions that left). */
   onMarginSync(listener: (positions: readonly MarginPosition[], account: string) => void): void {
     this.marginListeners.push(listener);
+  }
+
+  /** Whether a margin list has been read from the venue yet (`syncMargin`). */
+  marginSynced(): boolean {
+    return this.marginRead;
   }
 
   marginPositions(market?: string): MarginPosition[] {

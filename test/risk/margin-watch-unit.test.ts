@@ -152,4 +152,31 @@ describe('PositionOwners', () => {
     owners.prune([]); // ended
     expect(owners.opener(20)).toBeUndefined();
   });
+
+  it('keeps the owners (and the budget spent) while the positions have not been read: a failed first refresh prunes nothing', async () => {
+    // A restart: the owner of #5 comes from the journal; the watch's timer fires before the first
+    // account read and its refresh fails (a 503 at start). Pruning against the empty list never read
+    // ended #5's owner: its strategy no longer saw it, the monitor no longer guarded it (review).
+    const saved: Record<string, unknown> = { marginOwners: { '5': 'trend' } };
+    const store = { get: (k: string) => saved[k], set: (k: string, v: Record<string, string>) => void (saved[k] = v) };
+    const owners = new PositionOwners({ store });
+    let read = false;
+    const watch = startMarginWatch({
+      core: { process: async () => undefined, onMarginAlert: () => undefined },
+      monitor: monitor(),
+      owners,
+      positions: () => [],
+      positionsRead: () => read,
+      refresh: () => Promise.reject(new Error('HTTP 503')),
+      mark: () => d('60000'),
+    });
+    await watch.check({ refresh: true });
+    expect(owners.opener(5)).toBe('trend');
+    expect(saved.marginOwners).toEqual({ '5': 'trend' });
+    // Once a list was read (and #5 is not in it), the position has ended: its owner goes.
+    read = true;
+    await watch.check();
+    expect(owners.opener(5)).toBeUndefined();
+    watch.stop();
+  });
 });
