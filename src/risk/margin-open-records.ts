@@ -25,6 +25,13 @@ export interface OpenRecord {
  */
 export const MATCH_SKEW_MS = 5_000;
 
+/**
+ * How long after a record's time its open can have been made: the request waits its turn in the
+ * rate limiter, then at most its timeout (`exchange.rest.timeoutMs`, at most 600 s). A position created
+ * later (opened by hand hours after a kill) is not the record's.
+ */
+export const MATCH_WINDOW_MS = 15 * 60_000;
+
 const str = (v: unknown): v is string => typeof v === 'string' && v !== '';
 
 /** The records of a stored map; malformed entries are left out. */
@@ -60,16 +67,20 @@ function createdMs(p: MarginPosition): number | undefined {
 }
 
 /**
- * The positions the open of `r` may have made: same market and side, no owner on record, created at
- * or after the record's time (less MATCH_SKEW_MS). One without a readable creation time cannot be
- * shown to be that recent and is left out.
+ * The positions the open of `r` may have made: same market and side, no owner on record, created
+ * from the record's time (less MATCH_SKEW_MS) to MATCH_WINDOW_MS after it; of several, those with the
+ * record's open price when any has it. One without a readable creation time cannot be shown to be
+ * that recent and is left out.
  */
 export function matchOpen(r: OpenRecord, positions: readonly MarginPosition[], owned: (id: number) => boolean): MarginPosition[] {
-  return positions.filter((p) => {
+  const near = positions.filter((p) => {
     if (p.market !== r.market || p.side !== r.side || owned(p.id)) return false;
     const t = createdMs(p);
-    return t !== undefined && t >= r.at - MATCH_SKEW_MS;
+    return t !== undefined && t >= r.at - MATCH_SKEW_MS && t <= r.at + MATCH_WINDOW_MS;
   });
+  if (near.length < 2) return near;
+  const samePrice = near.filter((p) => p.openPrice.eq(r.openPrice));
+  return samePrice.length > 0 ? samePrice : near;
 }
 
 /**

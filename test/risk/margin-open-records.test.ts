@@ -10,7 +10,7 @@ import type { Intent, Verdict } from '../../src/core/intents.js';
 import type { Logger } from '../../src/core/logger.js';
 import type { MarginPosition, MarginRequest } from '../../src/core/types/margin.js';
 import { PositionOwners } from '../../src/risk/margin-owners.js';
-import { MATCH_SKEW_MS } from '../../src/risk/margin-open-records.js';
+import { MATCH_SKEW_MS, MATCH_WINDOW_MS } from '../../src/risk/margin-open-records.js';
 
 const T0 = Date.parse('2026-01-05T10:00:00.000Z');
 
@@ -147,5 +147,22 @@ describe('margin open write-ahead records', () => {
     expect(owners.opener(20)).toBeUndefined();
     expect(owners.opener(21)).toBeUndefined();
     expect(s.saved.marginOpensInFlight).toEqual({});
+  });
+
+  it('a position opened long after the record is not its; of several, the one at its open price is (review)', () => {
+    const s = setup();
+    const rec = { strategy: 'trend', account: 'main', market: 'BTCUSDT', side: 'long', collateral: '100', riskCoef: '2', openPrice: '60000', at: T0 };
+    // Killed before the open was sent; an hour later the user opens a long by hand.
+    s.store.set('marginOpensInFlight', { r1: rec });
+    let owners = s.owners(true);
+    owners.reconcile('main', [position(6, { createdAt: new Date(T0 + MATCH_WINDOW_MS + 1000).toISOString() })]);
+    expect(s.lines.at(-1)).toMatchObject({ level: 'warn', msg: expect.stringMatching(/did not happen/) });
+    expect(owners.opener(6)).toBeUndefined();
+    // Two candidates in the window: the one at the record's open price is the record's.
+    s.store.set('marginOpensInFlight', { r2: rec });
+    owners = s.owners(true);
+    owners.reconcile('main', [position(7, { openPrice: d('60100') }), position(8)]);
+    expect(owners.opener(8)).toBe('trend');
+    expect(owners.opener(7)).toBeUndefined();
   });
 });
