@@ -96,6 +96,12 @@ export class BracketManager {
    */
   stopping(): void {
     this.isStopping = true;
+    // Marked now: a cancel whose answer is lost is read back at the next start, and suspends too.
+    for (const r of this.records.values()) {
+      if (r.phase !== 'open' || (!r.stop && !r.target)) continue;
+      r.suspended = true;
+      this.save(r);
+    }
   }
 
   /** The brackets the stop suspended (copies): the stop summary lists them. */
@@ -112,7 +118,6 @@ export class BracketManager {
 
   /** A trade price of a market (the kernel's, after it noted it): a take profit watched here may be reached. */
   onPrice(symbol: string, price: Decimal): void {
-    // Only records loaded at the start can be suspended: without records, none will be.
     if (this.records.size === 0) return;
     const first = !this.priced.has(symbol);
     if (first) this.priced.add(symbol);
@@ -205,7 +210,7 @@ export class BracketManager {
     this.save(r);
     if (u.order.state !== 'filled' && !requested) {
       const reason = u.reason ?? u.order.state;
-      if (this.isStopping && u.order.state === 'cancelled') {
+      if ((this.isStopping || r.suspended) && u.order.state === 'cancelled') {
         this.suspend(r, leg, id);
         return;
       }
@@ -270,6 +275,7 @@ export class BracketManager {
     if (!leg) return;
     const cur = live(r[leg]);
     if (cur) {
+      this.unsuspend(r, 'its leg still rests on the exchange (the stop did not cancel it)');
       // Resize a resting child that has not started filling to what the entry has filled since.
       if (cur.filled.isZero() && !cur.quantity.eq(rem) && placeable(r, rem, this.deps.market(r.symbol))) this.cancel(cur.clientOrderId);
       return;

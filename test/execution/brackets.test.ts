@@ -248,6 +248,47 @@ describe('brackets', () => {
     expect(t.brackets.list()).toEqual([]);
   });
 
+  it("keeps a bracket whose stop the bot's stop cancelled when the cancel's answer was lost: the restart reads the stop cancelled (review)", async () => {
+    const first = setup();
+    await first.engine.submitOrder(entry('MARKET', '1', { stopLoss: '95', takeProfit: '105' }));
+    await flush();
+    const stop = { ...first.engine.liveOrders()[0]! };
+    first.brackets.stopping();
+    // The cancel reaches the exchange; its answer never reaches the bot (killed mid-request).
+    first.engine.stop();
+    first.sim.cancelOrder('acc', stop.clientOrderId);
+    const t = setup({ sim: first.sim, clock: first.clock, store: first.store });
+    // Recovery: the journal's open stop, read back from the exchange as cancelled.
+    t.engine.adopt([{ ...stop }]);
+    await t.engine.refresh(stop.clientOrderId);
+    await flush();
+    t.brackets.resume();
+    expect(t.brackets.list()).toHaveLength(1);
+    marketAt(t.sim, t.clock, '100');
+    await flush();
+    expect(open(t.sim)).toEqual(['STOP_MARKET SELL 0.998 @stop 95']);
+  });
+
+  it('a bracket whose stop the stop could not cancel is no longer suspended once its stop is seen resting (review)', async () => {
+    const first = setup();
+    await first.engine.submitOrder(entry('MARKET', '1', { stopLoss: '95', takeProfit: '105' }));
+    await flush();
+    const stop = { ...first.engine.liveOrders()[0]! };
+    first.brackets.stopping();
+    first.engine.stop(); // killed before its cancel was sent: the stop still rests
+    const t = setup({ sim: first.sim, clock: first.clock, store: first.store });
+    t.engine.adopt([stop]);
+    t.brackets.resume();
+    marketAt(t.sim, t.clock, '100');
+    await flush();
+    expect(t.brackets.suspended()).toEqual([]);
+    expect(open(t.sim)).toEqual(['STOP_MARKET SELL 0.998 @stop 95']); // not placed twice
+    // The strategy cancels it now: that ends the bracket, as any cancel in a running bot does.
+    await t.engine.cancel(stop.clientOrderId);
+    await flush();
+    expect(t.brackets.list()).toEqual([]);
+  });
+
   it('exits at market at the restart of a suspended bracket whose take profit the market reached meanwhile', async () => {
     const first = setup();
     await first.engine.submitOrder(entry('MARKET', '1', { stopLoss: '95', takeProfit: '105' }));
