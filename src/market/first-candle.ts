@@ -1,13 +1,13 @@
 /**
- * The first live candle of a series whose market data started in the middle of a period: the trade
- * stream only has the trades since the start (a few seconds of a minute, minutes of an hour), so the
- * candle built from them has the wrong open, high, low and volume, and a strategy would act on it as
- * on a whole candle. When the period closes it is taken from the exchange's candle history
- * (`/v1/udf/history`, which has every trade of the period) instead; the series' later candles wait
- * behind it, so they stay in order. The period that just closed may not be served at once: it is
- * asked again (twice, two seconds apart). A resolution the history does not serve, or a history that
- * does not answer, leaves the candle built from the trades, and the log says how much of the period
- * it covers.
+ * The first live candle of each series: the trade stream has only the trades since the market data
+ * started (a few seconds of a minute, minutes of an hour), and it connects after the books' REST
+ * read, so the candle built from them can lack the period's first trades: wrong open, high, low and
+ * volume, on which a strategy would act as on a whole candle. When the period closes it is taken from
+ * the exchange's candle history (`/v1/udf/history`, which has every trade of the period) instead; the
+ * series' later candles wait behind it, so they stay in order. The period that just closed may not be
+ * served at once, or served without the last trades (a candle without every trade the bot saw): it
+ * is asked again (twice, two seconds apart). A resolution the history does not serve, or a history
+ * that does not answer, leaves the candle built from the trades, and the log says so.
  */
 import type { Logger } from '../core/logger.js';
 import type { Timeouts } from '../core/timers.js';
@@ -48,18 +48,20 @@ export class FirstCandle {
     }
     const [first, ...rest] = candles as [LiveCandle, ...LiveCandle[]];
     const { symbol, seconds, startedAt } = this.p;
-    if (first.time * 1000 >= startedAt) {
-      this.state = 'done';
-      return candles;
-    }
-    const covered = `the trades since the start at ${iso(startedAt)} only (${Math.round((first.time * 1000 + seconds * 1000 - startedAt) / 100) / 10} s of ${seconds} s)`;
+    // A period that began before the market data started lacks its first trades; one that began
+    // after may too (the stream connects after the books' REST read), so the first is always asked.
+    const cut = first.time * 1000 < startedAt;
+    const covered = cut
+      ? `the trades since the start at ${iso(startedAt)} only (${Math.round((first.time * 1000 + seconds * 1000 - startedAt) / 100) / 10} s of ${seconds} s)`
+      : `the trades the stream delivered (the market data started at ${iso(startedAt)})`;
     const resolution = RESOLUTIONS.find((r) => resolutionSeconds(r) === seconds);
     if (!resolution) {
       this.state = 'done';
-      this.p.log.info(
-        { symbol, seconds },
-        `first live candle: ${symbol} ${seconds}s at ${iso(first.time * 1000)} is built from ${covered}: the exchange's history does not serve ${seconds} s candles`,
-      );
+      if (cut)
+        this.p.log.info(
+          { symbol, seconds },
+          `first live candle: ${symbol} ${seconds}s at ${iso(first.time * 1000)} is built from ${covered}: the exchange's history does not serve ${seconds} s candles`,
+        );
       return candles;
     }
     this.state = 'holding';
@@ -75,7 +77,9 @@ export class FirstCandle {
     for (let ask = 1; ask <= ASKS; ask++) {
       try {
         const got = (await this.p.history({ symbol, resolution, from: partial.time, to: partial.time + seconds })).find((c) => c.time === partial.time);
-        if (got) {
+        // A history candle without every trade the bot saw in the period is not caught up yet.
+        if (got && !holds(got, partial)) why = "the history's candle lacks trades the bot saw (its high, low or volume)";
+        else if (got) {
           candle = {
             ...partial,
             open: got.open,
@@ -108,3 +112,6 @@ export class FirstCandle {
 }
 
 const iso = (ms: number) => new Date(ms).toISOString();
+
+/** Whether a history candle holds the trades the bot saw in its period (those span at most its range and volume). */
+const holds = (got: Candle, seen: LiveCandle) => got.high.gte(seen.high) && got.low.lte(seen.low) && got.volume.gte(seen.volume);

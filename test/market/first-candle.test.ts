@@ -89,18 +89,33 @@ describe('the first live candle of a start in mid-period', () => {
     );
   });
 
-  it('asks nothing for a start on a period boundary, or for a resolution the history does not serve', async () => {
+  it('asks for a start on a period boundary too (the stream connects after the books are read); asks nothing at a resolution the history does not serve', async () => {
     let asks = 0;
     const history: CandleHistory = () => (asks++, Promise.resolve([whole]));
     const a = await setup(T0, history);
     a.trade(30_000, '11');
     a.trade(61_000, '13');
-    expect(a.got).toEqual(['60 0 11 11 11 11 1']);
+    await a.timers.advance(0);
+    expect(a.got).toEqual(['60 0 9 14 8 12 40']);
+    expect(asks).toBe(1);
     const b = await setup(T0 + 25_000, history, [300]);
     b.trade(30_000, '11');
     b.trade(301_000, '13');
     expect(b.got).toEqual(['300 0 11 11 11 11 1']);
     expect(b.lines().join('\n')).toMatch(/history does not serve 300 s candles/);
-    expect(asks).toBe(0);
+    expect(asks).toBe(1);
+  });
+
+  it('asks again when the history candle lacks trades the bot saw (not caught up yet)', async () => {
+    let n = 0;
+    const stale: Candle = { time: S0, open: d(9), high: d(10.5), low: d(8), close: d(10), volume: d(30) };
+    const history: CandleHistory = () => Promise.resolve([++n < 2 ? stale : whole]);
+    const { timers, got, trade } = await setup(T0 + 25_000, history);
+    trade(30_000, '11'); // above the stale candle's high
+    trade(61_000, '13');
+    await timers.advance(0);
+    expect(got).toEqual([]);
+    await timers.advance(2_000);
+    expect(got).toEqual(['60 0 9 14 8 12 40']);
   });
 });
