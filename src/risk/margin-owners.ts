@@ -175,6 +175,35 @@ export class PositionOwners {
     this.persistOpens();
   }
 
+  /**
+   * A running bot's sync of `account`'s active positions: an open whose answer was lost (a timeout)
+   * is settled when exactly one position of its market and side, opened since, has no owner; else
+   * it waits (the next sync, the next start). Nothing is concluded from an absence here: the list
+   * holds only active positions, and may not show a new one yet.
+   */
+  matchSynced(account: string, positions: readonly MarginPosition[]): void {
+    let changed = false;
+    // An open of the same market and side awaiting its answer may be the unowned one listed.
+    const waiting = [...this.inFlight].map((id) => this.opens.get(id));
+    for (const r of this.unsettled()) {
+      if (r.account !== account) continue;
+      if (waiting.some((w) => w && w.account === r.account && w.market === r.market && w.side === r.side)) continue;
+      const m = matchOpen(r, positions, (id) => this.owners.has(id));
+      if (m.length !== 1) continue;
+      this.owners.set(m[0]!.id, r.strategy);
+      this.unlisted.add(m[0]!.id);
+      this.opens.delete(r.id);
+      changed = true;
+      this.log.info(
+        { account, strategy: r.strategy, market: r.market, side: r.side, positionId: m[0]!.id },
+        `margin open without its answer matched: position #${m[0]!.id} is ${r.strategy}'s`,
+      );
+    }
+    if (!changed) return;
+    this.persist();
+    this.persistOpens();
+  }
+
   /** The venue (of `account`) with `openPosition` recording the owner of the position it opens. */
   wrapVenue<V extends { openPosition(req: MarginRequest): Promise<MarginPosition> }>(venue: V, account = MAIN_ACCOUNT): V {
     const open = venue.openPosition.bind(venue);
@@ -258,7 +287,7 @@ export class PositionOwners {
     this.inFlight.delete(r.id);
     this.log.warn(
       { account: r.account, strategy: r.strategy, market: r.market, side: r.side, err: err instanceof Error ? err.message : String(err) },
-      'margin open: the outcome is unknown (no answer); the next start matches it to the exchange positions',
+      'margin open: the outcome is unknown (no answer); the next account read (or the next start) matches it to the exchange positions',
     );
   }
 

@@ -271,6 +271,8 @@ export async function recover(s: StartScope, c: Connection, a: Assembly): Promis
   // Margin opens of an earlier run left without their answer: matched to the exchange's positions
   // before the first account read, so the strategies see the positions they opened as theirs.
   await reconcileMarginOpens(kernel.owners, startupVenues(startup, venueFor, ['positions']), logger);
+  // And while it runs: an open whose answer is lost is its strategy's once an account read shows it.
+  kernel.portfolio.onMarginSync((positions, account) => kernel.owners.matchSynced(account, positions));
   life.add('risk watches', { stop: startRiskWatches({ logger, kernel, market, journal, symbols: c.symbols }) });
   wireMarketEvents(market, kernel, a.ports.book);
 

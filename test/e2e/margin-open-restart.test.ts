@@ -82,4 +82,32 @@ describe('a margin open in flight across a SIGKILL (live mode against the simula
       await sim.stop();
     }
   }, 120_000);
+
+  it('a running bot owns the position an open without its answer made once an account read shows it (review)', async () => {
+    const sim = await handSim('62550');
+    const journal = join(tmp.dir, 'mr.sqlite');
+    const config = join(tmp.dir, 'mr.yaml');
+    writeFileSync(
+      config,
+      liveYaml({ url: sim.running.server.url, journal, strategy: join(REPO, 'test/e2e/fixtures/margin-open-once.ts'), params: {}, name: 'opener' }),
+    );
+    const rest = new WallexRestClient({ baseUrl: sim.running.server.url, apiKey: DRILL_KEY });
+    sim.running.server.faults.configure({ loseOrderResponses: 1 });
+    const child = startMizan(config);
+    try {
+      // The open times out (timeoutMs 2000); the next account read (every 10 s) shows the position.
+      await waitFor(() => /margin open without its answer matched/.test(child.out()), {
+        what: 'the open to be matched',
+        timeout: 45_000,
+        detail: () => child.out(),
+      });
+      const list = await rest.getMarginPositions({});
+      expect(list).toHaveLength(1);
+      expect(child.out()).toContain(`position #${list[0]!.id} is opener's`);
+      expect(risk(journal)).toEqual({ owners: { [String(list[0]!.id)]: 'opener' }, opens: {} });
+    } finally {
+      child.proc.kill('SIGKILL');
+      await sim.stop();
+    }
+  }, 120_000);
 });

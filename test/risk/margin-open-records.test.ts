@@ -99,6 +99,30 @@ describe('margin open write-ahead records', () => {
     expect(s.lines.at(-1)!.msg).toMatch(/outcome is unknown/);
   });
 
+  it('in a running bot: an open left without its answer is the strategy’s once an account read shows one such position (review)', async () => {
+    const s = setup();
+    const owners = s.owners();
+    owners.noteVerdict(passed('trend'));
+    const timeout = { openPosition: (_r: MarginRequest): Promise<MarginPosition> => Promise.reject(new RequestTimeoutError('timed out')) };
+    await expect(owners.wrapVenue(timeout, 'main').openPosition(req)).rejects.toThrow('timed out');
+    // A read that does not show it yet concludes nothing; another strategy's open still awaiting its
+    // answer makes the one unowned position ambiguous: it waits.
+    owners.matchSynced('main', []);
+    expect(owners.unsettledAccounts()).toEqual(['main']);
+    let answer: (p: MarginPosition) => void = () => undefined;
+    owners.noteVerdict(passed('other'));
+    const pending = owners.wrapVenue({ openPosition: () => new Promise<MarginPosition>((r) => (answer = r)) }, 'main').openPosition(req);
+    owners.matchSynced('main', [position(40)]);
+    expect(owners.opener(40)).toBeUndefined();
+    answer(position(41));
+    await pending;
+    expect(owners.opener(41)).toBe('other');
+    owners.matchSynced('main', [position(40), position(41)]);
+    expect(owners.opener(40)).toBe('trend');
+    expect(owners.unsettledAccounts()).toEqual([]);
+    expect(s.saved.marginOpensInFlight).toEqual({});
+  });
+
   it('at the next start: exactly one unowned position of the market and side opened since is the strategy’s', () => {
     const s = setup();
     s.store.set('marginOwners', { '3': 'other' });
