@@ -111,7 +111,7 @@ describe('margin open write-ahead records', () => {
     expect(owners.unsettledAccounts()).toEqual(['main']);
     let answer: (p: MarginPosition) => void = () => undefined;
     owners.noteVerdict(passed('other'));
-    const pending = owners.wrapVenue({ openPosition: () => new Promise<MarginPosition>((r) => (answer = r)) }, 'main').openPosition(req);
+    const pending = owners.wrapVenue({ openPosition: (_r: MarginRequest) => new Promise<MarginPosition>((r) => (answer = r)) }, 'main').openPosition(req);
     owners.matchSynced('main', [position(40)]);
     expect(owners.opener(40)).toBeUndefined();
     answer(position(41));
