@@ -5,10 +5,9 @@
  * signal and was denied by its capital every time: a bundled fraction-sized strategy could not be
  * given a share of the account. `mizan backtest` as a child process on the bundled data.
  */
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { REPO, mizan, tempDir } from './cli.js';
+import { REPO, backtestResult, backtestYaml, tempDir } from './cli.js';
 
 const tmp = tempDir('mizan-e2e-capital-fraction-');
 afterAll(() => tmp.remove());
@@ -17,32 +16,26 @@ describe('mizan backtest: capital and fraction sizing', () => {
   it('buys f of what the capital has left, and is never denied by it', async () => {
     const config = tmp.file(
       'cap.yaml',
-      [
-        'mode: backtest',
-        'strategies:',
-        '  - name: sma',
-        '    strategy: sma-cross',
-        '    markets: [BTCUSDT]',
-        "    resolution: '300s'",
-        '    params: { fast: 10, slow: 30, fraction: 0.5 }',
-        '    capital: { USDT: 1000 }',
-        'backtest:',
-        `  data: [{ symbol: BTCUSDT, file: ${JSON.stringify(join(REPO, 'backtest/data/BTCUSDT-5m-freqtrade-2023.csv.gz'))} }]`,
-        '  from: 2023-01-03',
-        '  to: 2023-01-10',
-        '  balances: { USDT: 10000 }',
-        "journal: { file: ':memory:' }",
-        'logging: { level: warn, pretty: false }',
-        '',
-      ].join('\n'),
+      backtestYaml({
+        strategies: [
+          '  - name: sma',
+          '    strategy: sma-cross',
+          '    markets: [BTCUSDT]',
+          "    resolution: '300s'",
+          '    params: { fast: 10, slow: 30, fraction: 0.5 }',
+          '    capital: { USDT: 1000 }',
+        ],
+        symbol: 'BTCUSDT',
+        file: join(REPO, 'backtest/data/BTCUSDT-5m-freqtrade-2023.csv.gz'),
+        from: '2023-01-03',
+        to: '2023-01-10',
+        balances: '{ USDT: 10000 }',
+      }),
     );
-    const out = join(tmp.dir, 'out');
-    const r = await mizan(['backtest', config, '--out', out]);
-    expect(r.code, r.all).toBe(0);
-    const result = JSON.parse(readFileSync(join(out, 'result.json'), 'utf8')) as {
+    const { result, run: r } = await backtestResult<{
       orders: { side: string; filled: string; avgPrice: string }[];
       denied: { total: number };
-    };
+    }>(config, tmp.dir);
     expect(result.denied.total, r.all).toBe(0);
     const buys = result.orders.filter((o) => o.side === 'BUY' && Number(o.filled) > 0);
     expect(buys.length, r.all).toBeGreaterThan(5);

@@ -194,3 +194,28 @@ export function ledgerValue(result: Record<string, unknown>): Decimal {
   }
   return v;
 }
+
+/** A backtest config over one candle file: the strategies' YAML lines as given, the journal in memory, warnings only. */
+export function backtestYaml(o: { strategies: readonly string[]; symbol: string; file: string; from: string; to: string; balances: string }): string {
+  return [
+    'mode: backtest',
+    'strategies:',
+    ...o.strategies,
+    'backtest:',
+    `  data: [{ symbol: ${o.symbol}, file: ${JSON.stringify(o.file)} }]`,
+    `  from: ${o.from}`,
+    `  to: ${o.to}`,
+    `  balances: ${o.balances}`,
+    "journal: { file: ':memory:' }",
+    'logging: { level: warn, pretty: false }',
+    '',
+  ].join('\n');
+}
+
+/** `mizan backtest <config> --out <dir>/out` as a child process, which must exit 0; its result.json read. */
+export async function backtestResult<T>(config: string, dir: string): Promise<{ result: T; run: Result }> {
+  const out = join(dir, 'out');
+  const run = await mizan(['backtest', config, '--out', out]);
+  if (run.code !== 0) throw new Error(`mizan backtest exited ${run.code}:\n${run.all}`);
+  return { result: JSON.parse(readFileSync(join(out, 'result.json'), 'utf8')) as T, run };
+}

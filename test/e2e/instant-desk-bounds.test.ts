@@ -5,10 +5,8 @@
  * USDT one passed risk and reached onDenied as the exchange's 422. `mizan backtest` as a child
  * process; the backtest reads the bounds from the simulator's instant desk, which refuses outside them.
  */
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { mizan, tempDir } from './cli.js';
+import { backtestResult, backtestYaml, tempDir } from './cli.js';
 
 const tmp = tempDir('mizan-e2e-instant-bounds-');
 afterAll(() => tmp.remove());
@@ -41,25 +39,16 @@ describe('mizan backtest: instant orders and the instant desk’s bounds', () =>
     ];
     const config = tmp.file(
       'dca.yaml',
-      [
-        'mode: backtest',
-        'strategies:',
-        ...dca('small', 9, 7),
-        ...dca('big', 10, 20_000),
-        'backtest:',
-        `  data: [{ symbol: BTCUSDT, file: ${JSON.stringify(data())} }]`,
-        '  from: 2023-01-03',
-        '  to: 2023-01-04',
-        '  balances: { USDT: 100000 }',
-        "journal: { file: ':memory:' }",
-        'logging: { level: warn, pretty: false }',
-        '',
-      ].join('\n'),
+      backtestYaml({
+        strategies: [...dca('small', 9, 7), ...dca('big', 10, 20_000)],
+        symbol: 'BTCUSDT',
+        file: data(),
+        from: '2023-01-03',
+        to: '2023-01-04',
+        balances: '{ USDT: 100000 }',
+      }),
     );
-    const out = join(tmp.dir, 'out');
-    const r = await mizan(['backtest', config, '--out', out]);
-    expect(r.code, r.all).toBe(0);
-    const result = JSON.parse(readFileSync(join(out, 'result.json'), 'utf8')) as Result;
+    const { result, run: r } = await backtestResult<Result>(config, tmp.dir);
     // 7 USDT: above the desk's minimum 5, below the spot market's 10: the desk takes it.
     const small = result.orders.filter((o) => o.type === 'OTC' && o.strategy === 'small');
     expect(small.length, r.all).toBe(1);

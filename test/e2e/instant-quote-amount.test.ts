@@ -6,10 +6,8 @@
  * the instant price 59,379). `mizan backtest` as a child process; the simulator's instant desk
  * prices BUY at the ask + 0.5 %.
  */
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { mizan, tempDir } from './cli.js';
+import { backtestResult, backtestYaml, tempDir } from './cli.js';
 
 const tmp = tempDir('mizan-e2e-instant-quote-');
 afterAll(() => tmp.remove());
@@ -30,31 +28,25 @@ describe('mizan backtest: an instant buy of a quote amount', () => {
   it('spends at most the amount, sized at the instant price it fills at', async () => {
     const config = tmp.file(
       'dca.yaml',
-      [
-        'mode: backtest',
-        'strategies:',
-        '  - name: dca',
-        '    strategy: otc-dca',
-        '    markets: [USDTTMN]',
-        "    resolution: '300s'",
-        "    schedule: { cron: '0 9 * * *', timezone: Asia/Tehran }",
-        `    params: { amount: ${AMOUNT}, maxBuys: 5 }`,
-        'backtest:',
-        `  data: [{ symbol: USDTTMN, file: ${JSON.stringify(data())} }]`,
-        '  from: 2023-01-03',
-        '  to: 2023-01-06',
-        '  balances: { TMN: 590000000 }',
-        "journal: { file: ':memory:' }",
-        'logging: { level: warn, pretty: false }',
-        '',
-      ].join('\n'),
+      backtestYaml({
+        strategies: [
+          '  - name: dca',
+          '    strategy: otc-dca',
+          '    markets: [USDTTMN]',
+          "    resolution: '300s'",
+          "    schedule: { cron: '0 9 * * *', timezone: Asia/Tehran }",
+          `    params: { amount: ${AMOUNT}, maxBuys: 5 }`,
+        ],
+        symbol: 'USDTTMN',
+        file: data(),
+        from: '2023-01-03',
+        to: '2023-01-06',
+        balances: '{ TMN: 590000000 }',
+      }),
     );
-    const out = join(tmp.dir, 'out');
-    const r = await mizan(['backtest', config, '--out', out]);
-    expect(r.code, r.all).toBe(0);
-    const result = JSON.parse(readFileSync(join(out, 'result.json'), 'utf8')) as {
+    const { result, run: r } = await backtestResult<{
       orders: { type: string; filled: string; avgPrice: string }[];
-    };
+    }>(config, tmp.dir);
     const otc = result.orders.filter((o) => o.type === 'OTC');
     expect(otc.length, r.all).toBe(3);
     for (const o of otc) {
