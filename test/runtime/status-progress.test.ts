@@ -6,22 +6,10 @@ import { describe, expect, it } from 'vitest';
 import { progressText, type StrategyProgress } from '../../src/runtime/progress.js';
 import { statusLine, type StatusSnapshot } from '../../src/runtime/status.js';
 import { Decimal } from '../../src/core/decimal.js';
+import { quietSnapshot } from '../support/status-snapshot.js';
 
-const snap = (strategies?: StrategyProgress[]): StatusSnapshot => ({
-  elapsedMs: 5_000,
-  mode: 'paper',
-  reference: 'USDT',
-  equity: new Decimal(100),
-  startEquity: new Decimal(100),
-  realized: new Decimal(0),
-  unrealized: new Decimal(0),
-  openOrders: 0,
-  fills: 0,
-  denials: 0,
-  books: { healthy: 1, total: 1, unhealthy: [] },
-  tradingState: 'active',
-  ...(strategies ? { strategies } : {}),
-});
+const snap = (strategies?: StrategyProgress[]): StatusSnapshot =>
+  quietSnapshot({ elapsedMs: 5_000, mode: 'paper', equity: new Decimal(100), startEquity: new Decimal(100), ...(strategies ? { strategies } : {}) });
 
 describe('status line: strategies not trading yet', () => {
   it('names those warming up with candles seen / declared warm-up, then those that have not signalled', () => {

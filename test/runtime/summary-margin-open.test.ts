@@ -7,22 +7,10 @@
 import { describe, expect, it } from 'vitest';
 import { Decimal } from '../../src/core/decimal.js';
 import type { MarginPosition } from '../../src/core/types/margin.js';
-import { summary, type StatusSnapshot } from '../../src/runtime/status.js';
+import { summary } from '../../src/runtime/status.js';
+import { quietSnapshot } from '../support/status-snapshot.js';
 
-const snap: StatusSnapshot = {
-  elapsedMs: 65_000,
-  mode: 'live',
-  reference: 'USDT',
-  equity: new Decimal(5000),
-  startEquity: new Decimal(5000),
-  realized: new Decimal(0),
-  unrealized: new Decimal(0),
-  openOrders: 0,
-  fills: 0,
-  denials: 0,
-  books: { healthy: 1, total: 1, unhealthy: [] },
-  tradingState: 'active',
-};
+const snap = quietSnapshot();
 
 const position = (id: number, state: string): MarginPosition => ({
   id,
