@@ -37,6 +37,7 @@ import { walkBase } from '../../risk/book-walk.js';
 import { mapSimError, placeRequest, toSpotOrder } from '../../venues/sim-venue.js';
 import { BookAccount, finishedError, type BookVenueFill } from './book-account.js';
 import { BookFillEngine, type BookFillOptions } from './fill-engine.js';
+import type { RawLevel } from '../../market/ports.js';
 
 export type { BookVenueFill } from './book-account.js';
 
@@ -99,11 +100,12 @@ export class BookVenue implements Venue {
     this.drain(m);
   }
 
-  /** A full frame of one side of `symbol`'s book at t. */
-  side(symbol: string, t: number, side: 'bid' | 'ask', levels: readonly BookLevel[]): void {
+  /** A full frame of one side of `symbol`'s book at t, as received; when a value is not a number the side is unchanged and the answer says which. */
+  side(symbol: string, t: number, side: 'bid' | 'ask', levels: ArrayLike<RawLevel>): string | undefined {
     const m = this.market(symbol);
-    m.engine.replaceSide(t, side === 'bid' ? 'BUY' : 'SELL', levels);
+    const refused = m.engine.replaceSide(t, side === 'bid' ? 'BUY' : 'SELL', levels);
     this.drain(m);
+    return refused;
   }
 
   /** A public trade at t; `isBuyOrder`: the taker bought. */

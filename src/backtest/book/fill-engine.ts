@@ -20,13 +20,15 @@
  *    reaching it (the book crossed it). Level decreases move it per the queue model.
  *  - The model has no market impact: our fills do not change the recorded book.
  */
-import { Decimal, ZERO, deq, dgt, dgte, dlt, dlte, isPositive } from '../../core/decimal.js';
+import { Decimal, ZERO, deq, dgt, dlt } from '../../core/decimal.js';
 import type { Side } from '../../core/types/index.js';
 import type { MarketSpec } from '../../sim/markets.js';
 import type { PlaceOrderRequest } from '../../sim/order-types.js';
 import { validateOrder } from '../../sim/validate-order.js';
 import { walkBase } from '../../risk/book-walk.js';
 import type { BookLevel } from '../../core/types/market.js';
+import type { RawLevel } from '../../market/ports.js';
+import { priceKey, VenueBookSide } from './venue-side.js';
 import { queueModel, type QueueModel, type QueueModelName } from './queue-model.js';
 import { DEFAULT_MAX_MARKET_MOVE, MarketMoveGuard } from '../../sim/market-move.js';
 
@@ -66,69 +68,9 @@ export interface BookFill {
 
 type Pending = { at: number; seq: number; kind: 'live' | 'cancel'; id: string };
 
-/**
- * A price's key in a side's levels (`toFixed`), remembered per Decimal: the stream's decimal cache
- * hands out the same instance for a price seen again, so most frames' prices are keyed without
- * formatting them again.
- */
-const keys = new WeakMap<Decimal, string>();
-function priceKey(price: Decimal): string {
-  let key = keys.get(price);
-  if (key === undefined) keys.set(price, (key = price.toFixed()));
-  return key;
-}
-
-/**
- * One side of the recorded book: the last frame as given, and its levels by price (`toFixed`) built
- * only when something asks for them. A frame replaces the side ~13,000 times in the bundled
- * capture's 11 minutes, and most of the time none of our orders rests on it.
- */
-class BookSideLevels {
-  private frame: readonly BookLevel[] = [];
-  private map: Map<string, BookLevel> | undefined = new Map();
-
-  /** The side's levels (quantity > 0) by price. */
-  get levels(): Map<string, BookLevel> {
-    if (this.map === undefined) {
-      this.map = new Map();
-      for (const l of this.frame) if (isPositive(l.quantity)) this.map.set(priceKey(l.price), l);
-    }
-    return this.map;
-  }
-
-  replace(levels: readonly BookLevel[]): void {
-    this.frame = levels;
-    this.map = undefined;
-  }
-
-  /**
-   * The quantity at `price` (> 0), or undefined when the side holds none there: what `levels` holds
-   * at `priceKey(price)` (of a frame's levels at one price, the last), without building the map.
-   */
-  quantityAt(price: Decimal): Decimal | undefined {
-    if (this.map !== undefined) return this.map.get(priceKey(price))?.quantity;
-    const frame = this.frame;
-    for (let i = frame.length - 1; i >= 0; i--) {
-      const l = frame[i]!;
-      if (isPositive(l.quantity) && deq(l.price, price)) return l.quantity;
-    }
-    return undefined;
-  }
-
-  /** The best price (bids: the highest, asks: the lowest), or undefined when the side is empty. */
-  best(bids: boolean): Decimal | undefined {
-    let best: Decimal | undefined;
-    const levels = this.map === undefined ? this.frame : this.map.values();
-    for (const l of levels) {
-      if (isPositive(l.quantity) && (best === undefined || (bids ? dgt(l.price, best) : dlt(l.price, best)))) best = l.price;
-    }
-    return best;
-  }
-}
-
 export class BookFillEngine {
-  private readonly bidSide = new BookSideLevels();
-  private readonly askSide = new BookSideLevels();
+  private readonly bidSide: VenueBookSide;
+  private readonly askSide: VenueBookSide;
   private readonly orders = new Map<string, BookOrder>();
   /** The orders resting now (OPEN), in the order they went live (their placement order). */
   private readonly open = new Map<string, BookOrder>();
@@ -148,6 +90,8 @@ export class BookFillEngine {
       if (!Number.isFinite(v) || v < 0) throw new Error(`${f} must be a number of milliseconds ≥ 0, got ${String(v)}`);
     }
     this.model = queueModel(options.queueModel, options.queuePower);
+    this.bidSide = new VenueBookSide(true, market.tickSize);
+    this.askSide = new VenueBookSide(false, market.tickSize);
     this.guard = new MarketMoveGuard(new Decimal(options.maxMarketMove ?? DEFAULT_MAX_MARKET_MOVE));
   }
 
@@ -157,15 +101,15 @@ export class BookFillEngine {
 
   /** The bids by price (`toFixed`). */
   get bids(): ReadonlyMap<string, BookLevel> {
-    return this.bidSide.levels;
+    return this.bidSide.levels();
   }
 
   /** The asks by price (`toFixed`). */
   get asks(): ReadonlyMap<string, BookLevel> {
-    return this.askSide.levels;
+    return this.askSide.levels();
   }
 
-  private sideOf(side: Side): BookSideLevels {
+  private sideOf(side: Side): VenueBookSide {
     return side === 'BUY' ? this.bidSide : this.askSide;
   }
 
@@ -211,16 +155,18 @@ export class BookFillEngine {
   }
 
   /** A full snapshot of the book: both sides replaced (see `replaceSide`). */
-  snapshot(t: number, bids: readonly BookLevel[], asks: readonly BookLevel[]): void {
+  snapshot(t: number, bids: ArrayLike<RawLevel>, asks: ArrayLike<RawLevel>): void {
     this.replaceSide(t, 'BUY', bids);
     this.replaceSide(t, 'SELL', asks);
   }
 
   /**
-   * A full frame of one side, the bids (BUY) or the asks (SELL): every level it no longer holds is
-   * gone, and each level that changed moves the queue of our orders resting there per the queue model.
+   * A full frame of one side, the bids (BUY) or the asks (SELL), best first: every level it no longer
+   * holds is gone, and each level that changed moves the queue of our orders resting there per the
+   * queue model. When a value of the frame is not a number the side stays as it was, and the answer
+   * says what was wrong (undefined: replaced).
    */
-  replaceSide(t: number, side: Side, levels: readonly BookLevel[]): void {
+  replaceSide(t: number, side: Side, levels: ArrayLike<RawLevel>): string | undefined {
     this.advance(t);
     const book = this.sideOf(side);
     // Only our orders resting on this side have a queue to move: each one's level before and after.
@@ -230,19 +176,19 @@ export class BookFillEngine {
       const key = priceKey(o.req.price!);
       if (!(prices ??= new Map()).has(key)) prices.set(key, [o.req.price!, book.quantityAt(o.req.price!) ?? ZERO]);
     }
-    book.replace(levels);
+    const refused = book.replace(levels, t);
+    if (refused !== undefined) return refused;
     if (prices !== undefined) for (const [key, [price, before]] of prices) this.onLevel(side, key, before, book.quantityAt(price) ?? ZERO);
     this.crossedBy(t, side);
+    return undefined;
   }
 
   /** A level of the bids (BUY) or asks (SELL) now holds `quantity` (0: gone). */
   level(t: number, side: Side, price: Decimal, quantity: Decimal): void {
     this.advance(t);
-    const map = this.sideOf(side).levels;
-    const key = priceKey(price);
-    this.onLevel(side, key, map.get(key)?.quantity ?? ZERO, quantity);
-    if (quantity.gt(0)) map.set(key, { price, quantity });
-    else map.delete(key);
+    const book = this.sideOf(side);
+    this.onLevel(side, priceKey(price), book.quantityAt(price) ?? ZERO, quantity);
+    book.set(price, quantity);
     if (quantity.gt(0)) this.crossedBy(t, side);
   }
 
@@ -256,12 +202,13 @@ export class BookFillEngine {
     let other = false;
     for (const o of this.open.values()) if (o.req.side !== side) other = true;
     if (!other) return;
-    const best = this.sideOf(side).best(side === 'BUY');
-    if (best === undefined) return;
+    const book = this.sideOf(side);
     for (const o of this.open.values()) {
       if (o.req.side === side) continue;
       const p = o.req.price!;
-      if (o.req.side === 'BUY' ? dgte(p, best) : dlte(p, best)) this.fill(o, t, p, o.req.quantity.minus(o.filled), 'maker');
+      // The best ask at or below a bid, the best bid at or above an ask.
+      const vs = book.bestVs(p);
+      if (vs !== undefined && (o.req.side === 'BUY' ? vs <= 0 : vs >= 0)) this.fill(o, t, p, o.req.quantity.minus(o.filled), 'maker');
     }
   }
 
@@ -305,23 +252,23 @@ export class BookFillEngine {
 
   /** The price a MARKET order of `side` is valued and bounded against: the last trade, else the best opposite price. */
   reference(side: Side): Decimal | undefined {
-    return this.last ?? this.sorted(side === 'BUY' ? 'SELL' : 'BUY')[0]?.price;
+    if (this.last) return this.last;
+    const opposite = this.sideOf(side === 'BUY' ? 'SELL' : 'BUY');
+    return opposite.size > 0 ? opposite.level(0).price : undefined;
   }
 
   /** Levels of a side (BUY: the bids, SELL: the asks), best first. */
   sorted(side: Side): BookLevel[] {
-    const levels = [...this.sideOf(side).levels.values()];
-    return levels.sort((a, b) => (side === 'BUY' ? b.price.cmp(a.price) : a.price.cmp(b.price)));
+    return this.sideOf(side).sorted();
   }
 
   private goLive(o: BookOrder, t: number): void {
     o.status = 'OPEN';
     this.open.set(o.id, o);
-    const buy = o.req.side === 'BUY';
-    const opposite = this.sorted(buy ? 'SELL' : 'BUY');
+    const opposite = this.sideOf(o.req.side === 'BUY' ? 'SELL' : 'BUY');
     if (o.req.type === 'MARKET') {
       const ref = this.reference(o.req.side);
-      const walk = walkBase(opposite, o.req.quantity);
+      const walk = walkBase(opposite.sorted(), o.req.quantity);
       if (!walk.worst || !ref || this.guard.exceeds(o.req.side, ref, walk.worst)) {
         this.close(o, 'CANCELED');
         o.reason = walk.worst ? this.guard.describe() : 'no opposite book';
@@ -331,14 +278,18 @@ export class BookFillEngine {
       if (o.status === 'OPEN') this.close(o, 'CANCELED');
       return;
     }
-    this.take(o, t, opposite, o.req.price!);
+    // A limit the opposite best price does not reach takes nothing: no level of it is read.
+    const vs = opposite.bestVs(o.req.price!);
+    if (vs !== undefined && (o.req.side === 'BUY' ? vs <= 0 : vs >= 0)) this.take(o, t, opposite, o.req.price!);
     if (o.status !== 'OPEN') return;
-    o.ahead = this.sideOf(o.req.side).levels.get(priceKey(o.req.price!))?.quantity ?? ZERO;
+    o.ahead = this.sideOf(o.req.side).quantityAt(o.req.price!) ?? ZERO;
   }
 
-  private take(o: BookOrder, t: number, opposite: readonly BookLevel[], limit: Decimal | undefined): void {
+  /** Take the opposite levels, best first, up to `limit` (a market order: all of them) or until filled. */
+  private take(o: BookOrder, t: number, opposite: VenueBookSide, limit: Decimal | undefined): void {
     const buy = o.req.side === 'BUY';
-    for (const l of opposite) {
+    for (let i = 0; i < opposite.size; i++) {
+      const l = opposite.level(i);
       if (limit && (buy ? dgt(l.price, limit) : dlt(l.price, limit))) break;
       const left = o.req.quantity.minus(o.filled);
       if (left.lte(0)) break;

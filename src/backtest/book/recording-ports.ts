@@ -37,6 +37,8 @@ export class RecordingStream extends EventEmitter<StreamClientEvents> implements
   private readonly infos = new Map<string, ChannelInfo>();
   private readonly caches = createParseCaches();
   private down = false;
+  /** Receive time of the frame being delivered. */
+  private lastT = 0;
 
   constructor(private readonly logger: Logger) {
     super();
@@ -59,6 +61,7 @@ export class RecordingStream extends EventEmitter<StreamClientEvents> implements
     if (channel === undefined || !this.subscribed.has(channel)) return false;
     let info = this.infos.get(channel);
     if (!info) this.infos.set(channel, (info = parseChannel(channel)));
+    this.lastT = ev.t;
     this.emit('message', channel, ev.d);
     const err = dispatchParsed(this, info, ev.d, this.caches, false);
     if (err !== undefined) {
@@ -67,6 +70,12 @@ export class RecordingStream extends EventEmitter<StreamClientEvents> implements
       return false;
     }
     return true;
+  }
+
+  /** A depth frame whose levels' values are not numbers (a listener of `depthRaw` found it): counted and logged as skipped. */
+  refused(symbol: string, side: 'bid' | 'ask', err: string): void {
+    this.malformed++;
+    this.logger.warn({ channel: `${symbol}@${side === 'ask' ? 'sellDepth' : 'buyDepth'}`, t: this.lastT, err }, 'recorded frame malformed: skipped');
   }
 
   /** The connection dropped (a recorded gap starts): every book goes stale. */

@@ -138,8 +138,8 @@ async function replayRecording(run: RunSetup, head: RecordedEvent, rest: AsyncIt
     fees,
     fill: { queueModel: bt.book.queueModel, queuePower: bt.book.queuePower, entryLatencyMs: bt.book.entryLatencyMs, cancelLatencyMs: bt.book.cancelLatencyMs },
   });
-  // The exchange's side of each frame: the venue's book and prints (before the engine sees the frame).
-  stream.on('depth', (symbol, side, levels) => venue.side(symbol, clock.now(), side, levels));
+  // The exchange's side of each trade: the venue's prints (before the engine sees the trade). Its
+  // book takes each depth frame after the engine (below, once the engine listens).
   stream.on('trade', (t) => venue.trade(t.symbol, clock.now(), t.price, t.quantity, t.isBuyOrder));
 
   const views = new Map<string, MarketView>(markets.map((s) => [s, marketView(spec(s), fees(s))]));
@@ -232,7 +232,14 @@ async function replayRecording(run: RunSetup, head: RecordedEvent, rest: AsyncIt
   // The cold start waits for the recording's first snapshots: it is not awaited here.
   const started = engine.start(markets);
   const unhealthy = new UnhealthyBooks(engine, markets, clock);
-  stream.on('depth', (symbol) => unhealthy.depthFrame(symbol));
+  // The exchange's side of each depth frame, as received (the venue reads only what its orders need,
+  // no Decimal per level): after the engine's book took it, as the stream client's events come. A
+  // frame whose values are not numbers is counted and skipped (the engine's book refused it too).
+  stream.on('depthRaw', (symbol, side, levels) => {
+    const refused = venue.side(symbol, clock.now(), side, levels);
+    if (refused === undefined) unhealthy.depthFrame(symbol);
+    else stream.refused(symbol, side, refused);
+  });
   const counts = await replay(readAhead(head, rest), ports, (_ev, n) => {
     if (opts.onProgress && n % (opts.progressEvery ?? 10_000) === 0) opts.onProgress(Math.max(0, clock.now() - first), Math.max(1, toMs - first));
   });
