@@ -20,7 +20,8 @@
  *    reaching it (the book crossed it). Level decreases move it per the queue model.
  *  - The model has no market impact: our fills do not change the recorded book.
  */
-import { Decimal, ZERO, deq, dgt, dlt } from '../../core/decimal.js';
+import { Decimal, ZERO, deq, dgt, dlt, incrementFromDecimals } from '../../core/decimal.js';
+import { roundToStep } from '../../risk/grid.js';
 import type { Side } from '../../core/types/index.js';
 import type { MarketSpec } from '../../sim/markets.js';
 import type { PlaceOrderRequest } from '../../sim/order-types.js';
@@ -53,6 +54,8 @@ export interface BookOrder {
   filled: Decimal;
   /** Quantity ahead in the queue while it rests. */
   ahead: Decimal;
+  /** Traded at its price (by takers on the other side) since its level last changed: that change includes it. */
+  traded: Decimal;
   cancelAt?: number;
   reason?: string;
 }
@@ -80,6 +83,8 @@ export class BookFillEngine {
   private seq = 0;
   private readonly model: QueueModel;
   private readonly guard: MarketMoveGuard;
+  /** The market's quantity step. */
+  private readonly step: Decimal;
 
   constructor(
     readonly market: MarketSpec,
@@ -90,6 +95,7 @@ export class BookFillEngine {
       if (!Number.isFinite(v) || v < 0) throw new Error(`${f} must be a number of milliseconds ≥ 0, got ${String(v)}`);
     }
     this.model = queueModel(options.queueModel, options.queuePower);
+    this.step = incrementFromDecimals(market.stepSize);
     this.bidSide = new VenueBookSide(true, market.tickSize);
     this.askSide = new VenueBookSide(false, market.tickSize);
     this.guard = new MarketMoveGuard(new Decimal(options.maxMarketMove ?? DEFAULT_MAX_MARKET_MOVE));
@@ -127,7 +133,7 @@ export class BookFillEngine {
     if (req.type !== 'MARKET' && req.type !== 'LIMIT') throw new Error(`the book fill model handles MARKET and LIMIT orders, got ${req.type}`);
     const id = req.clientId ?? `book-${++this.seq}`;
     if (this.orders.has(id)) throw new Error(`client id ${JSON.stringify(id)} is already used`);
-    const o: BookOrder = { id, req, sentAt: t, liveAt: t + this.options.entryLatencyMs, status: 'PENDING', filled: ZERO, ahead: ZERO };
+    const o: BookOrder = { id, req, sentAt: t, liveAt: t + this.options.entryLatencyMs, status: 'PENDING', filled: ZERO, ahead: ZERO, traded: ZERO };
     this.orders.set(id, o);
     this.schedule(o.liveAt, 'live', id);
     return o;
@@ -224,6 +230,7 @@ export class BookFillEngine {
       } else if (deq(price, p) && takerSide !== o.req.side) {
         const eaten = Decimal.min(quantity, o.ahead);
         o.ahead = o.ahead.minus(eaten);
+        o.traded = o.traded.plus(quantity);
         const rest = quantity.minus(eaten);
         if (rest.gt(0)) this.fill(o, t, p, Decimal.min(rest, o.req.quantity.minus(o.filled)), 'maker');
       }
@@ -239,7 +246,10 @@ export class BookFillEngine {
   private onLevel(side: Side, key: string, before: Decimal, after: Decimal): void {
     if (deq(before, after)) return;
     for (const o of this.open.values()) {
-      if (o.req.side === side && priceKey(o.req.price!) === key) o.ahead = this.model.onLevelChange(o.ahead, before, after);
+      if (o.req.side !== side || priceKey(o.req.price!) !== key) continue;
+      // Rounded up to the quantity step (never in our favour): fills stay whole steps, as the exchange's.
+      o.ahead = roundToStep(this.model.onLevelChange(o.ahead, before, after, o.traded), this.step, true);
+      o.traded = ZERO;
     }
   }
 

@@ -7,10 +7,13 @@
  *    ahead by the traded quantity; an increase of the level joins behind us and changes nothing.
  *  - `risk-averse`: a decrease of the level is a cancellation behind us; the quantity ahead only
  *    shrinks when the level becomes smaller than it (it cannot exceed what the level holds).
- *  - `prob`: a decrease of `chg` is split between the front and the back of the queue. With
- *    `front` ahead and `back = level − front` behind, the share taken from behind is
+ *  - `prob`: a decrease of `chg` is split between the front and the back of the queue, less what
+ *    traded at the price since the level last changed (those trades already shrank the queue ahead,
+ *    and the level's decrease includes them: hftbacktest's `cum_trade_qty`). With `front` ahead and
+ *    `back = level − front` behind, the share taken from behind is
  *    prob = back^n / (back^n + front^n) (n = `power`, 1: in proportion to the two parts), and the
  *    new front is front − (1 − prob) × chg + min(back − prob × chg, 0), clamped to [0, new level].
+ *    A level that did not shrink by more than the trades keeps the front (at most the new level).
  */
 import { Decimal, ZERO } from '../../core/decimal.js';
 
@@ -19,8 +22,11 @@ const QUEUE_MODELS: readonly QueueModelName[] = ['risk-averse', 'prob'];
 
 export interface QueueModel {
   readonly name: QueueModelName;
-  /** The quantity ahead after the level went from `before` to `after` with no trade explaining it. */
-  onLevelChange(front: Decimal, before: Decimal, after: Decimal): Decimal;
+  /**
+   * The quantity ahead after the level went from `before` to `after`; `traded`: what traded at the
+   * price since the level last changed (already taken off `front`, and part of the decrease).
+   */
+  onLevelChange(front: Decimal, before: Decimal, after: Decimal, traded: Decimal): Decimal;
 }
 
 function clamp(front: Decimal, level: Decimal): Decimal {
@@ -39,9 +45,9 @@ function probQueue(power = 1): QueueModel {
   if (!Number.isFinite(power) || power <= 0) throw new Error(`queue power must be a positive number, got ${String(power)}`);
   return {
     name: 'prob',
-    onLevelChange(front, before, after) {
-      if (!after.lt(before)) return clamp(front, after);
-      const chg = before.minus(after);
+    onLevelChange(front, before, after, traded) {
+      const chg = before.minus(after).minus(traded);
+      if (!chg.gt(0)) return clamp(front, after);
       const back = Decimal.max(before.minus(front), ZERO);
       const fb = back.pow(power);
       const ff = front.pow(power);

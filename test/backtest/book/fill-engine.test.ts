@@ -68,6 +68,47 @@ describe('book fill model', () => {
     expect(e.order('a')!.status).toBe('FILLED');
   });
 
+  /**
+   * A trade at the price shows again in the next frame as the level's decrease: the prob model must
+   * not split that decrease a second time (hftbacktest subtracts the traded quantity, cum_trade_qty).
+   * Hand computation, BUY 1 @ 100 live at t=0 with 8 ahead (level 8):
+   *  t=5 a 2-lot sell print at 100: 6 ahead.   t=6 the level shows it, 8 → 6: chg = 2 − 2 = 0, still 6.
+   *  t=7 the level drops 6 → 4 without a trade: chg 2, front 6, back 0, share from behind 0/6 = 0:
+   *    front = 6 − 2 + min(0, 0) = 4.   t=8 a 4.5-lot print at 100: 4 ahead eaten, 0.5 fills.
+   * (Counting the print twice gave front 4.5 at t=6, 3 at t=7, and the whole 1 filled at t=8.)
+   */
+  it('prob queue: a trade is not counted again when the next frame shows it as a decrease', () => {
+    const e = engine({ queueModel: 'prob', entryLatencyMs: 0 });
+    e.snapshot(0, [lv(100, 8)], [lv(101, 3)]);
+    e.place(0, { symbol: 'BTCUSDT', side: 'BUY', type: 'LIMIT', quantity: d(1), price: d(100), clientId: 'a' });
+    e.advance(0);
+    e.trade(5, d(100), d(2), 'SELL');
+    e.replaceSide(6, 'BUY', [lv(100, 6)]);
+    expect(e.order('a')!.ahead.toFixed()).toBe('6');
+    e.replaceSide(7, 'BUY', [lv(100, 4)]);
+    expect(e.order('a')!.ahead.toFixed()).toBe('4');
+    e.trade(8, d(100), d('4.5'), 'SELL');
+    expect(fills(e)).toEqual(['8 100 0.5 maker']);
+  });
+
+  /**
+   * The prob model's share is a fraction: the quantity ahead is rounded up to the market's step
+   * (0.0001 here), so a fill is whole steps, never more than the model allows. Front 3 at level 7,
+   * a drop to 6: back 4, share 4/7, front = 3 − (3/7)·1 + min(4 − 4/7, 0) = 2.571428… → 2.5715;
+   * a 3-lot print fills 3 − 2.5715 = 0.4285.
+   */
+  it('prob queue: the quantity ahead is rounded up to the quantity step, fills are whole steps', () => {
+    const e = engine({ queueModel: 'prob', entryLatencyMs: 0 });
+    e.snapshot(0, [lv(100, 3)], [lv(101, 3)]);
+    e.place(0, { symbol: 'BTCUSDT', side: 'BUY', type: 'LIMIT', quantity: d(1), price: d(100), clientId: 'a' });
+    e.advance(0);
+    e.replaceSide(1, 'BUY', [lv(100, 7)]);
+    e.replaceSide(2, 'BUY', [lv(100, 6)]);
+    expect(e.order('a')!.ahead.toFixed()).toBe('2.5715');
+    e.trade(3, d(100), d(3), 'SELL');
+    expect(fills(e)).toEqual(['3 100 0.4285 maker']);
+  });
+
   it('latency race: a trade through before the cancel takes effect fills the order', () => {
     const e = engine({ cancelLatencyMs: 10 });
     e.snapshot(0, [lv(100, 5)], [lv(101, 3)]);
