@@ -218,11 +218,13 @@ const bookFillSchema = z.strictObject({
     .describe('Exponent of the prob model (1: in proportion to the quantity ahead and behind)'),
   entryLatencyMs: z
     .number({ error: 'is not a number of milliseconds' })
+    .int({ error: 'must be a whole number of milliseconds (the simulated clock counts whole milliseconds)' })
     .min(0, { error: 'must be 0 or more' })
     .default(50)
     .describe('Milliseconds from sending an order to its arrival at the exchange (its answer comes then)'),
   cancelLatencyMs: z
     .number({ error: 'is not a number of milliseconds' })
+    .int({ error: 'must be a whole number of milliseconds (the simulated clock counts whole milliseconds)' })
     .min(0, { error: 'must be 0 or more' })
     .default(50)
     .describe('Milliseconds from sending a cancel to its effect at the exchange: a fill before then wins the race'),

@@ -50,7 +50,8 @@ export class ClientIdGenerator {
   }
 
   next(strategy: string): string {
-    const now = this.clock.now();
+    // Whole milliseconds: a clock that reads a fraction (a simulated one) would put a dot in the id.
+    const now = Math.floor(this.clock.now());
     if (now !== this.lastMs) {
       this.lastMs = now;
       this.seq = 0;

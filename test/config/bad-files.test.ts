@@ -43,6 +43,8 @@ const cases: [string, string, RegExp, number | undefined][] = [
   ['bad-order-rate-reserve.yaml', 'risk.limits.orderRate.reserveForCancels', /25 must be less than limit \(20\): at most 19/, 4],
   ['bad-strategy-order-rate-reserve.yaml', 'strategies[0].risk.orderRate.reserveForCancels', /5 must be less than limit \(5\): at most 4/, 7],
   ['bad-fees-maker.yaml', 'backtest.fees.maker', /2 must be from 0 to 0\.1/, 6],
+  // A fractional latency made the simulated clock fractional, and every client id with a dot was refused.
+  ['bad-book-latency.yaml', 'backtest.book.entryLatencyMs', /10\.5 must be a whole number of milliseconds/, 8],
   ['bad-syntax.yaml', '', /YAML syntax/, 3], // the unclosed flow sequence is detected at the end of the file
 ];
 

@@ -26,4 +26,18 @@ describe('ClientIdGenerator', () => {
     expect(ids.next('sma-cross #1')).toBe(`smacross1_${(1577836860000).toString(36)}abc_0`);
     for (const id of [a, b]) expect(isValidClientId(id)).toBe(true);
   });
+
+  it('a clock reading a fraction of a millisecond still gives valid, distinct ids', () => {
+    // A book backtest's simulated clock with a fractional latency read 1577836800010.5: the id held a dot.
+    const clock = new ManualClock(1577836800010.5);
+    const ids = new ClientIdGenerator(clock, 'abc');
+    const seen = new Set<string>();
+    for (const t of [1577836800010.5, 1577836800010.75, 1577836800011, 1577836800011.25]) {
+      clock.set(t);
+      const id = ids.next('mm');
+      expect(isValidClientId(id), id).toBe(true);
+      seen.add(id);
+    }
+    expect(seen.size).toBe(4);
+  });
 });
