@@ -9,6 +9,9 @@ import { join } from 'node:path';
 import { createGunzip } from 'node:zlib';
 import { GAPS_FILE, checkMarketName, isChunkName, parseLine, type GapRecord, type RecordedEvent, type RecordedLine } from './format.js';
 
+/** Decompressed bytes per block read (zlib's default is 16 KiB: four times the awaits). */
+const BLOCK = 64 * 1024;
+
 export interface ReadOptions {
   /** Markets to read (default: every market directory of the recording). */
   markets?: readonly string[];
@@ -49,11 +52,12 @@ async function marketChunks(dir: string, market: string): Promise<string[]> {
 }
 
 /**
- * The lines of one chunk, streamed. A gzip member cut short (a recorder killed while appending) ends
- * the chunk: the complete lines before it are yielded, the partial tail is dropped.
+ * The lines of one chunk, streamed, a decompressed block's worth at a time (one await per block, not
+ * per line). A gzip member cut short (a recorder killed while appending) ends the chunk: the complete
+ * lines before it are yielded, the partial tail is dropped.
  */
-async function* readChunk(file: string): AsyncGenerator<RecordedLine> {
-  const gunzip = createGunzip();
+async function* readChunk(file: string): AsyncGenerator<RecordedLine[]> {
+  const gunzip = createGunzip({ chunkSize: BLOCK });
   const input = createReadStream(file);
   input.on('error', (err) => gunzip.destroy(err));
   input.pipe(gunzip);
@@ -64,10 +68,12 @@ async function* readChunk(file: string): AsyncGenerator<RecordedLine> {
       const text = rest + buf.toString('utf8');
       const lines = text.split('\n');
       rest = lines.pop() ?? '';
+      const out: RecordedLine[] = [];
       for (const line of lines) {
         lineNo++;
-        if (line.length > 0) yield parseLine(line, `${file}:${lineNo}`);
+        if (line.length > 0) out.push(parseLine(line, `${file}:${lineNo}`));
       }
+      if (out.length > 0) yield out;
     }
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
@@ -76,13 +82,16 @@ async function* readChunk(file: string): AsyncGenerator<RecordedLine> {
   } finally {
     input.destroy();
   }
-  if (rest.length > 0) yield parseLine(rest, `${file}:${lineNo + 1}`);
+  if (rest.length > 0) yield [parseLine(rest, `${file}:${lineNo + 1}`)];
 }
 
-/** All lines of one market, across its chunks in time order. */
-async function* readMarket(dir: string, market: string): AsyncGenerator<RecordedEvent> {
+/** All lines of one market, across its chunks in time order, a block at a time (each line given its market). */
+async function* readMarket(dir: string, market: string): AsyncGenerator<RecordedEvent[]> {
   for (const file of await marketChunks(dir, market)) {
-    for await (const line of readChunk(file)) yield { ...line, market };
+    for await (const lines of readChunk(file)) {
+      for (const line of lines) (line as RecordedEvent).market = market;
+      yield lines as RecordedEvent[];
+    }
   }
 }
 
@@ -91,10 +100,50 @@ export async function lastLine(dir: string, market: string): Promise<RecordedLin
   const chunks = await marketChunks(dir, market).catch(() => [] as string[]);
   for (let i = chunks.length - 1; i >= 0; i--) {
     let last: RecordedLine | undefined;
-    for await (const line of readChunk(chunks[i]!)) last = line;
+    for await (const lines of readChunk(chunks[i]!)) last = lines.at(-1);
     if (last) return last;
   }
   return undefined;
+}
+
+/** A market's events in range, one at a time, read a block at a time. */
+class MarketCursor {
+  private block: RecordedEvent[] = [];
+  private i = 0;
+  private done = false;
+
+  constructor(
+    private readonly it: AsyncGenerator<RecordedEvent[]>,
+    private readonly from: number,
+    private readonly to: number,
+  ) {}
+
+  /** The next event in range (undefined at the end); per market, `t` never decreases. */
+  async next(): Promise<RecordedEvent | undefined> {
+    for (;;) {
+      while (this.i < this.block.length) {
+        const ev = this.block[this.i++]!;
+        if (ev.t < this.from) continue;
+        if (ev.t >= this.to) return this.end();
+        return ev;
+      }
+      if (this.done) return undefined;
+      const r = await this.it.next();
+      if (r.done) return this.end();
+      this.block = r.value;
+      this.i = 0;
+    }
+  }
+
+  private end(): undefined {
+    this.done = true;
+    this.block = [];
+    return undefined;
+  }
+
+  async close(): Promise<void> {
+    await this.it.return(undefined);
+  }
 }
 
 /**
@@ -108,10 +157,10 @@ export async function* readRecording(dir: string, opts: ReadOptions = {}): Async
   const markets = opts.markets ? [...opts.markets] : await recordingMarkets(dir);
   const from = opts.from ?? -Infinity;
   const to = opts.to ?? Infinity;
-  const iters = markets.map((m) => readMarket(dir, m));
+  const cursors = markets.map((m) => new MarketCursor(readMarket(dir, m), from, to));
   const heads: (RecordedEvent | undefined)[] = [];
   try {
-    for (const it of iters) heads.push(await nextInRange(it, from, to));
+    for (const c of cursors) heads.push(await c.next());
     for (;;) {
       let best = -1;
       for (let i = 0; i < heads.length; i++) {
@@ -120,20 +169,10 @@ export async function* readRecording(dir: string, opts: ReadOptions = {}): Async
       }
       if (best < 0) return;
       yield heads[best]!;
-      heads[best] = await nextInRange(iters[best]!, from, to);
+      heads[best] = await cursors[best]!.next();
     }
   } finally {
-    for (const it of iters) await it.return(undefined);
-  }
-}
-
-async function nextInRange(it: AsyncGenerator<RecordedEvent>, from: number, to: number): Promise<RecordedEvent | undefined> {
-  for (;;) {
-    const r = await it.next();
-    if (r.done) return undefined;
-    if (r.value.t < from) continue;
-    if (r.value.t >= to) return undefined; // per market, t never decreases
-    return r.value;
+    for (const c of cursors) await c.close();
   }
 }
 

@@ -58,6 +58,30 @@ describe('recording reader', () => {
     expect((await all(dir, { markets: ['BTCUSDT'], from: H - 1000, to: H + 1000 })).map((e) => e.t - H)).toEqual([-500]);
   });
 
+  it('reads chunks larger than one decompressed block whole, in order, merged and within from/to', async () => {
+    // ~600 KB of lines per market: the reader takes them a block (64 KiB) at a time, and lines cross blocks.
+    const dir = tmp();
+    const lines = (market: number, n: number): RecordedLine[] =>
+      Array.from({ length: n }, (_, i) => ({
+        t: H + i * 2 + market,
+        k: 'depth',
+        src: 'ws',
+        side: 'buy',
+        d: [{ price: `${60000 + i}.5`, quantity: 'x'.repeat(i % 300) }],
+      }));
+    for (const [m, market] of ['BTCUSDT', 'ETHUSDT'].entries()) {
+      mkdirSync(join(dir, market));
+      writeFileSync(join(dir, market, chunkName(H)), member(lines(m, 4000)));
+    }
+    const evs = await all(dir);
+    expect(evs).toHaveLength(8000);
+    expect(evs.every((e, i) => i === 0 || e.t >= evs[i - 1]!.t)).toBe(true);
+    expect(evs.filter((e) => e.market === 'ETHUSDT').map((e) => e.t - H)).toEqual(lines(1, 4000).map((l) => l.t - H));
+    expect(evs[7999]).toMatchObject({ market: 'ETHUSDT', t: H + 7999, d: [{ price: '63999.5' }] });
+    const part = await all(dir, { from: H + 3001, to: H + 5001 });
+    expect(part.map((e) => e.t - H)).toEqual(Array.from({ length: 2000 }, (_, i) => 3001 + i));
+  });
+
   it('drops a gzip member cut short by a killed recorder and keeps what precedes it', async () => {
     const dir = tmp();
     mkdirSync(join(dir, 'BTCUSDT'));
