@@ -92,7 +92,8 @@ const DOT = 46 - 48;
  * known from the length, so two loops read only digits, one test each, into the integer. Any other
  * shape takes one pass that reads each character once (digit, else the one dot, else refused) and
  * lifts the integer to the scale with one exact multiplication; more decimals than `scale` (trailing
- * zeros, as REST sends them) take a second pass that stops accumulating at the scale. The integer is
+ * zeros, as REST sends them) are checked and dropped with one exact division (a second pass that
+ * stops accumulating at the scale only when the whole integer passes 2^53). The integer is
  * exact while below 2^53; past that it is at least 2^53 and so refused, as is a product past
  * 2^53 − 1 (below it, the product of two exact doubles is exact).
  */
@@ -128,7 +129,18 @@ function ticksAnyShape(s: string, scale: number): number {
     else return -1;
   }
   const decimals = dot < 0 ? 0 : len - dot - 1;
-  if (decimals > scale) return ticksBeyondScale(s, scale);
+  if (decimals > scale) {
+    // The digits past the scale (trailing zeros, as REST and other exchanges send them) are the
+    // integer's last ones: while it is exact (below 2^53) one exact division and its check say
+    // whether they are all zeros, without reading the string again.
+    const extra = decimals - scale;
+    if (v <= MAX_SAFE && extra <= 22) {
+      const f = POW10[extra] as number;
+      const q = Math.floor(v / f);
+      return q * f === v ? q : -1;
+    }
+    return ticksBeyondScale(s, scale);
+  }
   if (len === (dot < 0 ? 0 : 1)) return -1; // no digit: "" or "."
   if (decimals < scale) v *= POW10[scale - decimals] as number;
   return v <= MAX_SAFE ? v : -1;
