@@ -2,9 +2,12 @@
  * What `mizan markets` and `mizan candles` say when the exchange refuses or cannot be reached, as a
  * user runs them: child processes against the simulator (`runSim`) on 127.0.0.1.
  */
+import { createServer } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runSim, type RunningSim } from '../../src/sim/run-sim.js';
-import { mizan } from './cli.js';
+import { mizan, tempDir } from './cli.js';
+
+const tmp = tempDir('mizan-e2e-market-errors-');
 
 let sim: RunningSim;
 beforeAll(async () => {
@@ -12,7 +15,17 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await sim.stop();
+  tmp.remove();
 });
+
+/** A port on 127.0.0.1 that nothing listens on (taken from the system, then released). */
+async function closedPort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
 
 describe('mizan markets with an API key the exchange refuses', { timeout: 60_000 }, () => {
   it('says the fee read failed (status, the exchange message), never that the exchange gave none, never the key', async () => {
@@ -32,5 +45,27 @@ describe('mizan markets with an API key the exchange refuses', { timeout: 60_000
     expect(r.stderr).toMatch(/^5 markets from http:\/\/127\.0\.0\.1:\d+; fees: not read \(see the warning above; "-" = unknown\)$/m);
     expect(r.stderr).not.toContain('where the exchange gave none');
     expect(r.all).not.toContain(key);
+  });
+});
+
+describe('mizan markets and candles when the exchange cannot be reached', { timeout: 60_000 }, () => {
+  it('name the address and the cause (refused, a port fetch will not use), never the key', async () => {
+    const key = 'KEY_3e8d1f6a9c2b4e7d';
+    const port = await closedPort();
+    const refused = await mizan(
+      ['candles', 'BTCTMN', '--resolution', '60', '--from', '2024-01-01', '--to', '2024-01-02', '--url', `http://127.0.0.1:${port}`, '--cache', tmp.dir],
+      { env: { WALLEX_API_KEY: key } },
+    );
+    expect(refused.code, refused.all).toBe(1);
+    expect(refused.stderr).toMatch(
+      new RegExp(
+        `^mizan: GET /v1/udf/history: could not reach the exchange at http://127\\.0\\.0\\.1:${port}: fetch failed: connect ECONNREFUSED 127\\.0\\.0\\.1:${port}$`,
+        'm',
+      ),
+    );
+    const badPort = await mizan(['markets', '--url', 'http://127.0.0.1:1'], { env: { WALLEX_API_KEY: key } });
+    expect(badPort.code, badPort.all).toBe(1);
+    expect(badPort.stderr).toMatch(/^mizan: GET \/v1\/markets: could not reach the exchange at http:\/\/127\.0\.0\.1:1: fetch failed: bad port$/m);
+    expect(refused.all + badPort.all).not.toContain(key);
   });
 });
