@@ -2,10 +2,14 @@
  * `mizan markets`: every market of the exchange with its limits (quantity step, price tick,
  * min / max quantity, min notional) and maker / taker fees, through MarketCatalog. Fees are the
  * account's and need an API key: `WALLEX_API_KEY` from the environment when set (sent only in the
- * request header, never printed). Without a key, fees show `-` unless the market is zero-fee.
+ * request header, never printed). Without a key, fees show `-` unless the market is zero-fee. When
+ * the fee read fails (a refused key, a 403, a server error), the table is still printed with `-`
+ * fees, a warning on stderr says why (status and the exchange's message, the key redacted) and the
+ * closing note says the fees were not read, never that the exchange gave none.
  */
 import type { Decimal } from '../../core/decimal.js';
 import { WallexRestClient } from '../../exchange/rest/client.js';
+import { makeRedactor } from '../../exchange/rest/errors.js';
 import { MarketCatalog, type Market } from '../../market/market-catalog.js';
 import type { MarketInfoSource } from '../../market/ports.js';
 import type { ResolvedDeps } from './deps.js';
@@ -51,10 +55,21 @@ function renderMarketsTable(markets: readonly Market[]): string[] {
 export async function runMarkets(o: MarketsCommandOptions, d: ResolvedDeps): Promise<void> {
   const apiKey = d.env.WALLEX_API_KEY?.trim() || undefined;
   const rest = new WallexRestClient({ baseUrl: o.url, ...(apiKey ? { apiKey } : {}), logger: d.logger.child({ component: 'rest' }) });
+  // The catalog treats the fee read as optional (it keeps the previous answer); here there is none,
+  // so its failure is kept to be said.
+  let feeError: unknown;
   const source: MarketInfoSource = {
     getMarkets: () => rest.getMarkets(),
     getActiveMarkets: () => rest.getActiveMarkets(),
-    ...(apiKey ? { getFees: () => rest.getFees() } : {}),
+    ...(apiKey
+      ? {
+          getFees: () =>
+            rest.getFees().catch((err: unknown) => {
+              feeError = err;
+              throw err;
+            }),
+        }
+      : {}),
   };
   const catalog = new MarketCatalog({ source, logger: d.logger, options: { refreshMs: 0 } });
   try {
@@ -68,10 +83,16 @@ export async function runMarkets(o: MarketsCommandOptions, d: ResolvedDeps): Pro
     .filter((m) => !needle || m.symbol.includes(needle))
     .sort((a, b) => a.symbol.localeCompare(b.symbol));
   d.stdout.write(renderMarketsTable(markets).join('\n') + '\n');
+  if (feeError !== undefined) {
+    const why = makeRedactor(apiKey)(feeError instanceof Error ? feeError.message : String(feeError));
+    d.stderr.write(`mizan: warning: the account's fee rates could not be read, maker/taker show "-": ${why}\n`);
+  }
   const feeNote = apiKey
-    ? markets.some((m) => m.feeSource === 'unknown')
-      ? 'fees: the account\'s rates (WALLEX_API_KEY); "-" where the exchange gave none'
-      : "fees: the account's rates (WALLEX_API_KEY)"
+    ? feeError !== undefined
+      ? 'fees: not read (see the warning above; "-" = unknown)'
+      : markets.some((m) => m.feeSource === 'unknown')
+        ? 'fees: the account\'s rates (WALLEX_API_KEY); "-" where the exchange gave none'
+        : "fees: the account's rates (WALLEX_API_KEY)"
     : 'fees: set WALLEX_API_KEY to see your account\'s maker/taker rates ("-" = unknown)';
   d.stderr.write(`${markets.length} market${markets.length === 1 ? '' : 's'} from ${o.url}; ${feeNote}\n`);
 }

@@ -209,8 +209,9 @@ export class HttpCore {
     } catch (err) {
       const ms = this.clock.now() - started;
       this.logger.debug({ method, path, status: 0, durationMs: ms, attempt, transport: transport.name }, 'exchange request');
-      if (timedOut) throw new RequestTimeoutError(`${method} ${path}: no answer within ${this.timeoutMs} ms`, { method, path });
-      throw new NetworkError(`${method} ${path}: could not reach the exchange: ${this.redact(describeNetworkError(err))}`, { method, path });
+      const where = this.redact(displayBaseUrl(this.options.baseUrl));
+      if (timedOut) throw new RequestTimeoutError(`${method} ${path}: no answer within ${this.timeoutMs} ms from ${where}`, { method, path });
+      throw new NetworkError(`${method} ${path}: could not reach the exchange at ${where}: ${this.redact(describeNetworkError(err))}`, { method, path });
     } finally {
       clearTimeout(timer);
       releaseSlot?.();
@@ -272,12 +273,39 @@ function isBareErrorBody(body: unknown): boolean {
   return Object.keys(body).every((k) => k === 'detail' || k === 'code');
 }
 
-function describeNetworkError(err: unknown): string {
-  if (err instanceof Error) {
-    const cause = (err as Error & { cause?: unknown }).cause;
-    const from = cause && typeof cause === 'object' && 'code' in cause ? cause : err;
-    const code = 'code' in from && (from as { code: unknown }).code !== undefined ? String((from as { code: unknown }).code) : undefined;
-    return code ? `${err.message} (${code})` : err.message;
+/**
+ * The base URL as a message may show it: scheme, host, port and path prefix, without user info, query
+ * or fragment (any of which could hold a secret).
+ */
+function displayBaseUrl(baseUrl: string): string {
+  const u = new URL(baseUrl);
+  return `${u.protocol}//${u.host}${u.pathname.replace(/\/+$/, '')}`;
+}
+
+/**
+ * Why a request never got an answer, cause by cause: node's fetch throws `TypeError: fetch failed`
+ * with the reason in `cause` (`connect ECONNREFUSED 127.0.0.1:8080`, `getaddrinfo ENOTFOUND host`,
+ * `bad port`, undici's `Connect Timeout Error` with code UND_ERR_CONNECT_TIMEOUT); node:http throws
+ * the system error itself, or an AggregateError of one per address tried. Each error's code is
+ * added when its message does not already say it. A URL in the text loses its user info, query and
+ * fragment (they could hold a secret).
+ */
+export function describeNetworkError(err: unknown): string {
+  const parts: string[] = [];
+  let e: unknown = err;
+  for (let depth = 0; depth < 4 && e !== undefined && e !== null; depth++) {
+    const text = describeOne(e);
+    if (text !== '' && !parts.includes(text)) parts.push(text);
+    e = e instanceof Error ? e.cause : undefined;
   }
-  return String(err);
+  return (parts.join(': ') || 'unknown error').replace(/(https?:\/\/)(?:[^/\s@]*@)?([^\s?#]*)[?#]?\S*/g, '$1$2');
+}
+
+function describeOne(e: unknown): string {
+  if (!(e instanceof Error)) return String(e);
+  const code = (e as Error & { code?: unknown }).code;
+  let text = e.message;
+  if (text === '' && e instanceof AggregateError) text = [...new Set(e.errors.map(describeOne))].join('; ');
+  if (typeof code === 'string' && code !== '' && !text.includes(code)) text = text === '' ? code : `${text} (${code})`;
+  return text;
 }

@@ -17,6 +17,7 @@ import {
 import { ManualClock } from '../../../src/core/clock.js';
 import { d } from '../../../src/core/decimal.js';
 import { WallexRestClient } from '../../../src/exchange/rest/client.js';
+import { describeNetworkError } from '../../../src/exchange/rest/http.js';
 import { startSampleServer, type SampleServer } from '../../support/sample-server.js';
 import { makeClient } from './helpers.js';
 
@@ -138,7 +139,7 @@ describe('error mapping', () => {
     server.route('GET', '/v1/markets', { hang: true });
     const err = await fail(client.getMarkets());
     expect(err).toBeInstanceOf(RequestTimeoutError);
-    expect(err?.message).toBe('GET /v1/markets: no answer within 100 ms');
+    expect(err?.message).toBe(`GET /v1/markets: no answer within 100 ms from ${server.url}`);
     expect(server.requests).toHaveLength(2);
   });
 
@@ -205,7 +206,42 @@ describe('error mapping', () => {
     const client = new WallexRestClient({ baseUrl: url, retries: 2, sleep: async (ms) => void sleeps.push(ms) });
     const err = await fail(client.getMarkets());
     expect(err).toBeInstanceOf(NetworkError);
-    expect(err?.message).toMatch(/GET \/v1\/markets: could not reach the exchange: .*ECONNREFUSED/);
+    expect(err?.message).toBe(`GET /v1/markets: could not reach the exchange at ${url}: fetch failed: connect ECONNREFUSED ${new URL(url).host}`);
     expect(sleeps).toHaveLength(2);
+  });
+
+  it('a connection failure names the address and the cause, without user info, query or key', async () => {
+    // Port 1 is one of the ports fetch refuses to connect to: its cause ("bad port") has no code.
+    const client = new WallexRestClient({ baseUrl: 'http://127.0.0.1:1', apiKey: 'KEY-0a1b2c3d4e5f', retries: 0 });
+    const err = await fail(client.getBalances());
+    expect(err).toBeInstanceOf(NetworkError);
+    expect(err?.message).toBe('GET /v1/account/balances: could not reach the exchange at http://127.0.0.1:1: fetch failed: bad port');
+    const secretUrl = 'http://user:pw-9f8e7d@127.0.0.1:1/prefix/?token=tok-6c5b4a#frag';
+    const err2 = await fail(new WallexRestClient({ baseUrl: secretUrl, retries: 0 }).getMarkets());
+    expect(err2).toBeInstanceOf(NetworkError);
+    expect(err2?.message).toMatch(/^GET \/v1\/markets: could not reach the exchange at http:\/\/127\.0\.0\.1:1\/prefix: /);
+    expect(err2?.message).not.toMatch(/pw-9f8e7d|tok-6c5b4a|frag/);
+  });
+
+  it('describeNetworkError: each cause with its code, an AggregateError by its parts, user info removed', () => {
+    const sys = (message: string, code: string) => Object.assign(new Error(message), { code });
+    expect(describeNetworkError(new TypeError('fetch failed', { cause: sys('getaddrinfo ENOTFOUND api.example', 'ENOTFOUND') }))).toBe(
+      'fetch failed: getaddrinfo ENOTFOUND api.example',
+    );
+    expect(describeNetworkError(new TypeError('fetch failed', { cause: sys('Connect Timeout Error', 'UND_ERR_CONNECT_TIMEOUT') }))).toBe(
+      'fetch failed: Connect Timeout Error (UND_ERR_CONNECT_TIMEOUT)',
+    );
+    expect(describeNetworkError(sys('socket hang up', 'ECONNRESET'))).toBe('socket hang up (ECONNRESET)');
+    const both = Object.assign(
+      new AggregateError([sys('connect ECONNREFUSED ::1:80', 'ECONNREFUSED'), sys('connect ECONNREFUSED 127.0.0.1:80', 'ECONNREFUSED')], ''),
+      {
+        code: 'ECONNREFUSED',
+      },
+    );
+    expect(describeNetworkError(both)).toBe('connect ECONNREFUSED ::1:80; connect ECONNREFUSED 127.0.0.1:80');
+    expect(describeNetworkError(new TypeError('Request cannot be constructed from a URL that includes credentials: http://u:p@h:1/x'))).toBe(
+      'Request cannot be constructed from a URL that includes credentials: http://h:1/x',
+    );
+    expect(describeNetworkError('text')).toBe('text');
   });
 });
