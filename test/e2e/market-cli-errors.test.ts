@@ -5,6 +5,7 @@
 import { createServer } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runSim, type RunningSim } from '../../src/sim/run-sim.js';
+import { startRewriteProxy } from '../support/rewrite-proxy.js';
 import { mizan, tempDir } from './cli.js';
 
 const tmp = tempDir('mizan-e2e-market-errors-');
@@ -45,6 +46,29 @@ describe('mizan markets with an API key the exchange refuses', { timeout: 60_000
     expect(r.stderr).toMatch(/^5 markets from http:\/\/127\.0\.0\.1:\d+; fees: not read \(see the warning above; "-" = unknown\)$/m);
     expect(r.stderr).not.toContain('where the exchange gave none');
     expect(r.all).not.toContain(key);
+  });
+});
+
+describe('mizan markets when the list of active markets cannot be read', { timeout: 60_000 }, () => {
+  it('shows "?" in the trading column and says why, not every market as tradable', async () => {
+    // The simulator answers every read; a proxy in front of it fails the active-markets list only.
+    const proxy = await startRewriteProxy(sim.server.url, (req) =>
+      req.url.startsWith('/hector/web/v1/markets') ? { answer: { status: 503, body: '{"success":false,"message":"maintenance"}' } } : undefined,
+    );
+    try {
+      const r = await mizan(['markets', '--url', proxy.url]);
+      expect(r.code, r.all).toBe(0);
+      const rows = r.stdout
+        .trimEnd()
+        .split('\n')
+        .slice(1)
+        .map((l) => l.split(/\s+/));
+      expect(rows).toHaveLength(sim.sim.markets().length);
+      for (const row of rows) expect(row.at(-1)).toBe('?');
+      expect(r.stderr).toMatch(/^mizan: warning: the list of active markets could not be read, the trading column shows "\?": GET \/hector\/web\/v1\/markets.* 503/m);
+    } finally {
+      await proxy.close();
+    }
   });
 });
 

@@ -5,7 +5,9 @@
  * request header, never printed). Without a key, fees show `-` unless the market is zero-fee. When
  * the fee read fails (a refused key, a 403, a server error), the table is still printed with `-`
  * fees, a warning on stderr says why (status and the exchange's message, the key redacted) and the
- * closing note says the fees were not read, never that the exchange gave none.
+ * closing note says the fees were not read, never that the exchange gave none. When the list of
+ * active markets cannot be read, the trading column shows `?` (not every market as tradable) and a
+ * warning says why.
  */
 import type { Decimal } from '../../core/decimal.js';
 import { WallexRestClient } from '../../exchange/rest/client.js';
@@ -27,7 +29,8 @@ function flags(m: Market): string {
   return f.length ? f.join(',') : 'inactive';
 }
 
-function renderMarketsTable(markets: readonly Market[]): string[] {
+/** `known`: the active-markets list was read (else what is tradable is not known: "?"). */
+function renderMarketsTable(markets: readonly Market[], known: boolean): string[] {
   const head = ['symbol', 'base', 'quote', 'qty step', 'price tick', 'min qty', 'max qty', 'min notional', 'maker', 'taker', 'trading'];
   const rows = markets.map((m) => [
     m.symbol,
@@ -40,7 +43,7 @@ function renderMarketsTable(markets: readonly Market[]): string[] {
     m.minNotional.toFixed(),
     pct(m.makerFee),
     pct(m.takerFee),
-    flags(m),
+    known ? flags(m) : '?',
   ]);
   const numeric = new Set([3, 4, 5, 6, 7, 8, 9]);
   const w = head.map((h, c) => Math.max(h.length, ...rows.map((r) => r[c]!.length)));
@@ -55,12 +58,17 @@ function renderMarketsTable(markets: readonly Market[]): string[] {
 export async function runMarkets(o: MarketsCommandOptions, d: ResolvedDeps): Promise<void> {
   const apiKey = d.env.WALLEX_API_KEY?.trim() || undefined;
   const rest = new WallexRestClient({ baseUrl: o.url, ...(apiKey ? { apiKey } : {}), logger: d.logger.child({ component: 'rest' }) });
-  // The catalog treats the fee read as optional (it keeps the previous answer); here there is none,
-  // so its failure is kept to be said.
+  // The catalog treats the fee and active-market reads as optional (it keeps the previous answer);
+  // here there is none, so their failures are kept to be said.
   let feeError: unknown;
+  let activeError: unknown;
   const source: MarketInfoSource = {
     getMarkets: () => rest.getMarkets(),
-    getActiveMarkets: () => rest.getActiveMarkets(),
+    getActiveMarkets: () =>
+      rest.getActiveMarkets().catch((err: unknown) => {
+        activeError = err;
+        throw err;
+      }),
     ...(apiKey
       ? {
           getFees: () =>
@@ -82,7 +90,11 @@ export async function runMarkets(o: MarketsCommandOptions, d: ResolvedDeps): Pro
     .list()
     .filter((m) => !needle || m.symbol.includes(needle))
     .sort((a, b) => a.symbol.localeCompare(b.symbol));
-  d.stdout.write(renderMarketsTable(markets).join('\n') + '\n');
+  d.stdout.write(renderMarketsTable(markets, activeError === undefined).join('\n') + '\n');
+  if (activeError !== undefined) {
+    const why = makeRedactor(apiKey)(activeError instanceof Error ? activeError.message : String(activeError));
+    d.stderr.write(`mizan: warning: the list of active markets could not be read, the trading column shows "?": ${why}\n`);
+  }
   if (feeError !== undefined) {
     const why = makeRedactor(apiKey)(feeError instanceof Error ? feeError.message : String(feeError));
     d.stderr.write(`mizan: warning: the account's fee rates could not be read, maker/taker show "-": ${why}\n`);
