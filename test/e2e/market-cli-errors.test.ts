@@ -65,7 +65,9 @@ describe('mizan markets when the list of active markets cannot be read', { timeo
         .map((l) => l.split(/\s+/));
       expect(rows).toHaveLength(sim.sim.markets().length);
       for (const row of rows) expect(row.at(-1)).toBe('?');
-      expect(r.stderr).toMatch(/^mizan: warning: the list of active markets could not be read, the trading column shows "\?": GET \/hector\/web\/v1\/markets.* 503/m);
+      expect(r.stderr).toMatch(
+        /^mizan: warning: the list of active markets could not be read, the trading column shows "\?": GET \/hector\/web\/v1\/markets.* 503/m,
+      );
     } finally {
       await proxy.close();
     }
