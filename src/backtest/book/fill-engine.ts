@@ -21,7 +21,6 @@
  *  - The model has no market impact: our fills do not change the recorded book.
  */
 import { Decimal, ZERO, deq, dgt, dlt, incrementFromDecimals } from '../../core/decimal.js';
-import { roundToStep } from '../../risk/grid.js';
 import type { Side } from '../../core/types/index.js';
 import type { MarketSpec } from '../../sim/markets.js';
 import type { PlaceOrderRequest } from '../../sim/order-types.js';
@@ -243,12 +242,17 @@ export class BookFillEngine {
     this.open.delete(o.id);
   }
 
+  /**
+   * Our orders resting at `key` after their level went from `before` to `after` (a frame or a level
+   * update, which shows the trades at the price before it: those are forgotten here, even when the
+   * level did not change because as much joined as traded).
+   */
   private onLevel(side: Side, key: string, before: Decimal, after: Decimal): void {
-    if (deq(before, after)) return;
+    const same = deq(before, after);
     for (const o of this.open.values()) {
       if (o.req.side !== side || priceKey(o.req.price!) !== key) continue;
-      // Rounded up to the quantity step (never in our favour): fills stay whole steps, as the exchange's.
-      o.ahead = roundToStep(this.model.onLevelChange(o.ahead, before, after, o.traded), this.step, true);
+      if (same && o.traded.isZero()) continue;
+      o.ahead = this.model.onLevelChange(o.ahead, before, after, o.traded, this.step);
       o.traded = ZERO;
     }
   }

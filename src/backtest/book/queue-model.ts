@@ -14,8 +14,11 @@
  *    prob = back^n / (back^n + front^n) (n = `power`, 1: in proportion to the two parts), and the
  *    new front is front − (1 − prob) × chg + min(back − prob × chg, 0), clamped to [0, new level].
  *    A level that did not shrink by more than the trades keeps the front (at most the new level).
+ *    The result is rounded up to the quantity step (a fraction of a step is no quantity an exchange
+ *    fills), and never above the new level.
  */
 import { Decimal, ZERO } from '../../core/decimal.js';
+import { roundToStep } from '../../risk/grid.js';
 
 export type QueueModelName = 'risk-averse' | 'prob';
 const QUEUE_MODELS: readonly QueueModelName[] = ['risk-averse', 'prob'];
@@ -24,9 +27,10 @@ export interface QueueModel {
   readonly name: QueueModelName;
   /**
    * The quantity ahead after the level went from `before` to `after`; `traded`: what traded at the
-   * price since the level last changed (already taken off `front`, and part of the decrease).
+   * price since the level last changed (already taken off `front`, and part of the decrease);
+   * `step`: the market's quantity step.
    */
-  onLevelChange(front: Decimal, before: Decimal, after: Decimal, traded: Decimal): Decimal;
+  onLevelChange(front: Decimal, before: Decimal, after: Decimal, traded: Decimal, step: Decimal): Decimal;
 }
 
 function clamp(front: Decimal, level: Decimal): Decimal {
@@ -45,7 +49,7 @@ function probQueue(power = 1): QueueModel {
   if (!Number.isFinite(power) || power <= 0) throw new Error(`queue power must be a positive number, got ${String(power)}`);
   return {
     name: 'prob',
-    onLevelChange(front, before, after, traded) {
+    onLevelChange(front, before, after, traded, step) {
       const chg = before.minus(after).minus(traded);
       if (!chg.gt(0)) return clamp(front, after);
       const back = Decimal.max(before.minus(front), ZERO);
@@ -54,7 +58,8 @@ function probQueue(power = 1): QueueModel {
       const denom = fb.plus(ff);
       const prob = denom.isZero() ? new Decimal(1) : fb.div(denom);
       const est = front.minus(new Decimal(1).minus(prob).mul(chg)).plus(Decimal.min(back.minus(prob.mul(chg)), ZERO));
-      return clamp(est, after);
+      // The share is a fraction: rounded up to the step (never in the order's favour), at most the level.
+      return clamp(roundToStep(clamp(est, after), step, true), after);
     },
   };
 }

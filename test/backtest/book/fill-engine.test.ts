@@ -109,6 +109,44 @@ describe('book fill model', () => {
     expect(fills(e)).toEqual(['3 100 0.4285 maker']);
   });
 
+  it('risk-averse keeps the level as it is recorded, whatever the step; prob is rounded to the step but never above the level', () => {
+    // A market declared with a coarser step (0.01) than the recorded quantities (0.001).
+    const coarse = (queueModel: BookFillOptions['queueModel']) =>
+      new BookFillEngine({ ...MARKET, stepSize: 2 }, { queueModel, entryLatencyMs: 0, cancelLatencyMs: 0 });
+    const e = coarse('risk-averse');
+    e.snapshot(0, [lv(100, 0.123)], [lv(101, 3)]);
+    e.place(0, { symbol: 'BTCUSDT', side: 'BUY', type: 'LIMIT', quantity: d(1), price: d(100), clientId: 'a' });
+    e.advance(0);
+    e.replaceSide(1, 'BUY', [lv(100, 0.101)]);
+    expect(e.order('a')!.ahead.toFixed()).toBe('0.101');
+    const p = coarse('prob');
+    p.snapshot(0, [lv(100, 0.123)], [lv(101, 3)]);
+    p.place(0, { symbol: 'BTCUSDT', side: 'BUY', type: 'LIMIT', quantity: d(1), price: d(100), clientId: 'a' });
+    p.advance(0);
+    // All of the level is ahead (nothing behind): the drop comes off the front, 0.101, not 0.11.
+    p.replaceSide(1, 'BUY', [lv(100, 0.101)]);
+    expect(p.order('a')!.ahead.toFixed()).toBe('0.101');
+  });
+
+  /**
+   * A frame that shows the level unchanged after a trade at the price (as much joined behind as
+   * traded) has shown that trade: a later decrease is split in full. BUY 1 @ 100 with 8 ahead:
+   *  t=5 a 2-lot print: 6 ahead.  t=6 the level still 8 (2 joined).  t=7 8 → 6 without a trade:
+   *  chg 2, front 6, back 2, share from behind 2/8: front = 6 − 0.75·2 + min(2 − 0.5, 0) = 4.5.
+   * (Carrying the print to t=7 took it for that decrease: front stayed 6.)
+   */
+  it('prob queue: a frame that shows the level unchanged after a trade has accounted for it', () => {
+    const e = engine({ queueModel: 'prob', entryLatencyMs: 0 });
+    e.snapshot(0, [lv(100, 8)], [lv(101, 3)]);
+    e.place(0, { symbol: 'BTCUSDT', side: 'BUY', type: 'LIMIT', quantity: d(1), price: d(100), clientId: 'a' });
+    e.advance(0);
+    e.trade(5, d(100), d(2), 'SELL');
+    e.replaceSide(6, 'BUY', [lv(100, 8)]);
+    expect(e.order('a')!.ahead.toFixed()).toBe('6');
+    e.replaceSide(7, 'BUY', [lv(100, 6)]);
+    expect(e.order('a')!.ahead.toFixed()).toBe('4.5');
+  });
+
   it('latency race: a trade through before the cancel takes effect fills the order', () => {
     const e = engine({ cancelLatencyMs: 10 });
     e.snapshot(0, [lv(100, 5)], [lv(101, 3)]);
