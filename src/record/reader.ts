@@ -51,29 +51,33 @@ async function marketChunks(dir: string, market: string): Promise<string[]> {
     .map((f) => join(mdir, f));
 }
 
+/** A decompressed block's lines of one chunk, not parsed yet (`first`: the 1-based number of `lines[0]`). */
+interface Block {
+  file: string;
+  first: number;
+  lines: string[];
+}
+
 /**
  * The lines of one chunk, streamed, a decompressed block's worth at a time (one await per block, not
- * per line). A gzip member cut short (a recorder killed while appending) ends the chunk: the complete
- * lines before it are yielded, the partial tail is dropped.
+ * per line), unparsed: a line is parsed when it is read, so a bad line past what the reader wants
+ * (`to`) is never met. A gzip member cut short (a recorder killed while appending) ends the chunk:
+ * the complete lines before it are yielded, the partial tail is dropped.
  */
-async function* readChunk(file: string): AsyncGenerator<RecordedLine[]> {
+async function* readChunk(file: string): AsyncGenerator<Block> {
   const gunzip = createGunzip({ chunkSize: BLOCK });
   const input = createReadStream(file);
   input.on('error', (err) => gunzip.destroy(err));
   input.pipe(gunzip);
   let rest = '';
-  let lineNo = 0;
+  let next = 1;
   try {
     for await (const buf of gunzip as AsyncIterable<Buffer>) {
-      const text = rest + buf.toString('utf8');
-      const lines = text.split('\n');
+      const lines = (rest + buf.toString('utf8')).split('\n');
       rest = lines.pop() ?? '';
-      const out: RecordedLine[] = [];
-      for (const line of lines) {
-        lineNo++;
-        if (line.length > 0) out.push(parseLine(line, `${file}:${lineNo}`));
-      }
-      if (out.length > 0) yield out;
+      if (lines.length === 0) continue;
+      yield { file, first: next, lines };
+      next += lines.length;
     }
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
@@ -82,38 +86,40 @@ async function* readChunk(file: string): AsyncGenerator<RecordedLine[]> {
   } finally {
     input.destroy();
   }
-  if (rest.length > 0) yield [parseLine(rest, `${file}:${lineNo + 1}`)];
+  if (rest.length > 0) yield { file, first: next, lines: [rest] };
 }
 
-/** All lines of one market, across its chunks in time order, a block at a time (each line given its market). */
-async function* readMarket(dir: string, market: string): AsyncGenerator<RecordedEvent[]> {
-  for (const file of await marketChunks(dir, market)) {
-    for await (const lines of readChunk(file)) {
-      for (const line of lines) (line as RecordedEvent).market = market;
-      yield lines as RecordedEvent[];
-    }
-  }
+/** All blocks of one market, across its chunks in time order. */
+async function* readMarket(dir: string, market: string): AsyncGenerator<Block> {
+  for (const file of await marketChunks(dir, market)) yield* readChunk(file);
 }
 
 /** The last line of a market's newest chunk (undefined when the market has none yet). */
 export async function lastLine(dir: string, market: string): Promise<RecordedLine | undefined> {
   const chunks = await marketChunks(dir, market).catch(() => [] as string[]);
   for (let i = chunks.length - 1; i >= 0; i--) {
-    let last: RecordedLine | undefined;
-    for await (const lines of readChunk(chunks[i]!)) last = lines.at(-1);
-    if (last) return last;
+    let last: { line: string; where: string } | undefined;
+    for await (const b of readChunk(chunks[i]!)) {
+      for (let k = b.lines.length - 1; k >= 0; k--) {
+        if (b.lines[k]!.length === 0) continue;
+        last = { line: b.lines[k]!, where: `${b.file}:${b.first + k}` };
+        break;
+      }
+    }
+    if (last) return parseLine(last.line, last.where);
   }
   return undefined;
 }
 
-/** A market's events in range, one at a time, read a block at a time. */
+/** A market's events in range, one at a time, read a block at a time and parsed as they are reached. */
 class MarketCursor {
-  private block: RecordedEvent[] = [];
+  private block: Block | undefined;
   private i = 0;
   private done = false;
 
   constructor(
-    private readonly it: AsyncGenerator<RecordedEvent[]>,
+    private readonly market: string,
+    private readonly it: AsyncGenerator<Block>,
     private readonly from: number,
     private readonly to: number,
   ) {}
@@ -121,11 +127,18 @@ class MarketCursor {
   /** The next event in range (undefined at the end); per market, `t` never decreases. */
   async next(): Promise<RecordedEvent | undefined> {
     for (;;) {
-      while (this.i < this.block.length) {
-        const ev = this.block[this.i++]!;
-        if (ev.t < this.from) continue;
-        if (ev.t >= this.to) return this.end();
-        return ev;
+      const b = this.block;
+      if (b) {
+        while (this.i < b.lines.length) {
+          const k = this.i++;
+          const line = b.lines[k]!;
+          if (line.length === 0) continue;
+          const ev = parseLine(line, `${b.file}:${b.first + k}`) as RecordedEvent;
+          if (ev.t < this.from) continue;
+          if (ev.t >= this.to) return this.end();
+          ev.market = this.market;
+          return ev;
+        }
       }
       if (this.done) return undefined;
       const r = await this.it.next();
@@ -137,7 +150,7 @@ class MarketCursor {
 
   private end(): undefined {
     this.done = true;
-    this.block = [];
+    this.block = undefined;
     return undefined;
   }
 
@@ -157,7 +170,7 @@ export async function* readRecording(dir: string, opts: ReadOptions = {}): Async
   const markets = opts.markets ? [...opts.markets] : await recordingMarkets(dir);
   const from = opts.from ?? -Infinity;
   const to = opts.to ?? Infinity;
-  const cursors = markets.map((m) => new MarketCursor(readMarket(dir, m), from, to));
+  const cursors = markets.map((m) => new MarketCursor(m, readMarket(dir, m), from, to));
   const heads: (RecordedEvent | undefined)[] = [];
   try {
     for (const c of cursors) heads.push(await c.next());

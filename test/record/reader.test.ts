@@ -82,6 +82,23 @@ describe('recording reader', () => {
     expect(part.map((e) => e.t - H)).toEqual(Array.from({ length: 2000 }, (_, i) => 3001 + i));
   });
 
+  it('a bad line past `to` is never read; before it, the events come first, then the error naming it', async () => {
+    const dir = tmp();
+    mkdirSync(join(dir, 'BTCUSDT'));
+    const good = (i: number) => JSON.stringify({ t: H + i, k: 'trade', src: 'ws', d: { p: String(i) } });
+    const text = [...Array.from({ length: 10 }, (_, i) => good(i)), '{"t": broken', good(11)].join('\n') + '\n';
+    const file = join(dir, 'BTCUSDT', chunkName(H));
+    writeFileSync(file, gzipSync(text));
+    expect((await all(dir, { to: H + 5 })).map((e) => e.t - H)).toEqual([0, 1, 2, 3, 4]);
+    const seen: number[] = [];
+    await expect(
+      (async () => {
+        for await (const ev of readRecording(dir)) seen.push(ev.t - H);
+      })(),
+    ).rejects.toThrow(`${file}:11: not JSON`);
+    expect(seen).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9]);
+  });
+
   it('drops a gzip member cut short by a killed recorder and keeps what precedes it', async () => {
     const dir = tmp();
     mkdirSync(join(dir, 'BTCUSDT'));
