@@ -298,7 +298,7 @@ export function describeNetworkError(err: unknown): string {
     if (text !== '' && !parts.includes(text)) parts.push(text);
     e = e instanceof Error ? e.cause : undefined;
   }
-  return (parts.join(': ') || 'unknown error').replace(/(https?:\/\/)(?:[^/\s@]*@)?([^\s?#]*)[?#]?\S*/g, '$1$2');
+  return (parts.join(': ') || 'unknown error').replace(/(https?:\/\/)(?:[^/\s]*@)?([^\s?#]*)[?#]?\S*/g, '$1$2');
 }
 
 function describeOne(e: unknown): string {

@@ -242,6 +242,10 @@ describe('error mapping', () => {
     expect(describeNetworkError(new TypeError('Request cannot be constructed from a URL that includes credentials: http://u:p@h:1/x'))).toBe(
       'Request cannot be constructed from a URL that includes credentials: http://h:1/x',
     );
+    // A password may hold a raw '@' (the URL parser takes the last one as the end of the user info).
+    expect(describeNetworkError(new TypeError('Request cannot be constructed from a URL that includes credentials: http://user:p@ss@h:1/x'))).toBe(
+      'Request cannot be constructed from a URL that includes credentials: http://h:1/x',
+    );
     expect(describeNetworkError('text')).toBe('text');
   });
 });
