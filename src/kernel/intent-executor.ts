@@ -87,9 +87,11 @@ export class IntentExecutor {
           if (intent.size.kind !== 'base') throw new Error('instant order size must be resolved to a base quantity before execution');
           const instrument = d.instrument(intent.symbol);
           if (!instrument) throw new Error(`market ${intent.symbol} is not in the market catalog: its instant order's fills could not be booked`);
+          // Created when sent: the journal stores it after the answer, and its fills come before that.
+          const sent = d.clock.now();
           const order = await d.venueFor(account).instantOrder({ symbol: intent.symbol, side: intent.side, quantity: intent.size.quantity });
           const fills = instantFills(order, intent.strategy, d.clock.now(), receivedAsset(instrument, order.side), intent.tag);
-          this.journalInstant(order, intent.strategy, account, fills, intent.tag);
+          this.journalInstant(order, intent.strategy, account, fills, sent, intent.tag);
           for (const f of fills) d.fill(f, account);
           return;
         }
@@ -142,10 +144,9 @@ export class IntentExecutor {
     }
   }
 
-  private journalInstant(o: InstantOrder, strategy: string, account: string, fills: FillEvent[], tag?: string): void {
+  private journalInstant(o: InstantOrder, strategy: string, account: string, fills: FillEvent[], sent: number, tag?: string): void {
     const j = this.deps.journal;
     if (!j) return;
-    const now = this.deps.clock.now();
     let filled = new Decimal(0);
     let quote = new Decimal(0);
     let fee = new Decimal(0);
@@ -167,8 +168,10 @@ export class IntentExecutor {
       filledQuote: quote,
       fee,
       state: 'filled',
-      createdAt: now,
-      updatedAt: now,
+      // Dated when sent (a new row takes updatedAt as its created time): sent, filled and answered
+      // in one call, and its fills are never dated before the order's row.
+      createdAt: sent,
+      updatedAt: sent,
       quietPolls: 0,
       ...(tag ? { tag } : {}),
     });

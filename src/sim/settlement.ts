@@ -28,8 +28,10 @@ export function settleFill(
   quantity: Decimal,
   isMaker: boolean,
   rates: FeeRates,
-  now: number,
+  time: number,
 ): SimFill {
+  // Never before the order existed, whatever time the caller has (a wall clock stepped back).
+  const now = Math.max(time, order.createdAt);
   const acct = order.accountId;
   const sum = price.mul(quantity);
   const rate = isMaker ? rates.makerFee : rates.takerFee;

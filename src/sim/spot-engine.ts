@@ -295,7 +295,14 @@ export class SpotEngine {
     this.settle(symbol);
   }
 
-  /** A public trade: resting account orders it printed through fill (up to its quantity) at their price; then it sets the last price. */
+  /**
+   * A public trade: resting account orders it printed through fill (up to its quantity) at their
+   * price; then it sets the last price. The fills are stamped by this exchange's clock, as every
+   * other fill here, not with the print's own time: a print fed in from another exchange (paper)
+   * carries that exchange's stamp, in whole seconds there, so a print of the second an order was
+   * placed in, received after it, would have filled it before it existed. On the clock, the fill
+   * is when the print reached this exchange (in a candle backtest the two are the same time).
+   */
   publicTrade(t: SimTrade): void {
     const book = this.book(t.symbol);
     const m = this.deps.market(t.symbol);
@@ -305,7 +312,7 @@ export class SpotEngine {
         for (const o of [...side.orders]) {
           if (budget.lte(0) || !side.better(o.price, t.price)) break;
           const q = dmin(budget, remaining(o));
-          this.fillOrder(m, o, o.price, q, true, t.timestamp);
+          this.fillOrder(m, o, o.price, q, true, this.deps.clock.now());
           this.print(t.symbol, o.price, q, side.side === 'ask', t.timestamp, true);
           budget = budget.minus(q);
           if (!o.active) side.removeOrder(o);

@@ -283,7 +283,12 @@ export class SimVenue implements Venue {
     const desk = this.opts.instant;
     return this.call('instantOrder', () => {
       if (!desk) throw new SimError(405, 'instant orders are not offered by this venue');
-      return parseInstantOrder(desk.place(this.account, { symbol: order.symbol, side: order.side, quantity: order.quantity }));
+      // The desk answers in the exchange's wire shape, its fill time in whole seconds: read here,
+      // that would date the fill up to a second before the order was sent. The desk fills in this
+      // call, on the simulator's clock: that time, to the millisecond, is the fill's.
+      const now = this.sim.clock.now();
+      const o = parseInstantOrder(desk.place(this.account, { symbol: order.symbol, side: order.side, quantity: order.quantity }));
+      return { ...o, fills: o.fills.map((f) => ({ ...f, timestamp: now })) };
     });
   }
 
