@@ -27,7 +27,8 @@ export default defineStrategy({
       description: "take profit distance from the entry, percent (below 100: a short's take profit must stay above 0)",
     },
   },
-  warmup: (p) => p.slow,
+  // EMAs converge slowly: after 5 × slow candles the first price weighs (1 − 2/(slow + 1))^(5·slow), under 1e-4.
+  warmup: (p) => 5 * p.slow,
   create(ctx) {
     const p = ctx.params;
     // The declared range says so too; this covers a definition created with unchecked parameters.
