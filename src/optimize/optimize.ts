@@ -11,6 +11,7 @@ import type { MizanConfig } from '../config/schema.js';
 import type { DataReport } from '../backtest/data.js';
 import type { DataOptions } from '../backtest/load.js';
 import type { CandleHistorySource } from '../market/ports.js';
+import { strategyCode } from '../queue/wire.js';
 import { loadStrategyInstances } from '../runtime/strategy-loader.js';
 import type { ParamSpecs } from '../strategy/params.js';
 import { workerPoolExecutor, type TrialExecutor } from './executor.js';
@@ -149,6 +150,8 @@ export async function runOptimize(o: OptimizeOptions): Promise<OptimizeOutcome> 
   const windows = o.walkForward ? walkForwardWindows(o.walkForward, bt.from, bt.to) : undefined;
   checkObjectiveSpan(o.objective, bt, windows, o.walkForward?.text);
   const hash = configHash(o.configFile);
+  // The code of each strategy, as the queue pins it for its workers (mizan's own code is not pinned: docs/optimisation.md).
+  const code = strategyCode(o.config);
   // Opened before the data loads: a mismatched study is refused at once.
   const open = (name: string, range: { from: number; to: number }) =>
     openStudy(
@@ -163,6 +166,7 @@ export async function runOptimize(o: OptimizeOptions): Promise<OptimizeOutcome> 
         objective: o.objective,
         constraints: o.constraints,
         range,
+        strategyCode: code,
       },
       Date.now(),
       () => randomInt(0, 2 ** 31),

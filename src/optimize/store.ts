@@ -2,7 +2,9 @@
  * Studies in SQLite (better-sqlite3; default file .mizan/studies.sqlite, `--storage` to choose).
  *
  *   studies: name, config file and hash, param space, sampler, seed, objective, direction,
- *            constraints, range, the pid of the process running it (or null)
+ *            constraints, range, the code of each strategy it runs (strategy_code: JSON of
+ *            StrategyCode[]; null in a study stored before it was recorded), the pid of the process
+ *            running it (or null)
  *   trials:  study, number, params, state (running | complete | infeasible | failed), value,
  *            metrics, reason, started/finished times
  *
@@ -14,6 +16,7 @@ import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
 import type { MetricKey } from '../backtest/metrics/index.js';
+import type { StrategyCode } from '../queue/wire.js';
 import type { Constraints, Direction, TrialState } from './objectives.js';
 import type { Params } from './space.js';
 
@@ -31,6 +34,8 @@ export interface StudyRecord {
   constraints: Constraints;
   rangeFrom: number;
   rangeTo: number;
+  /** Each strategy instance's code (the queue's identity: SHA-256 of its file); null: stored before it was recorded. */
+  strategyCode: StrategyCode[] | null;
   createdAt: number;
   ownerPid: number | null;
 }
@@ -59,6 +64,7 @@ interface StudyRow {
   constraints: string;
   range_from: number;
   range_to: number;
+  strategy_code: string | null;
   created_at: number;
   owner_pid: number | null;
 }
@@ -86,6 +92,7 @@ const toStudy = (r: StudyRow): StudyRecord => ({
   constraints: JSON.parse(r.constraints) as Constraints,
   rangeFrom: r.range_from,
   rangeTo: r.range_to,
+  strategyCode: r.strategy_code === null ? null : (JSON.parse(r.strategy_code) as StrategyCode[]),
   createdAt: r.created_at,
   ownerPid: r.owner_pid,
 });
@@ -113,7 +120,8 @@ export class StudyStore {
       CREATE TABLE IF NOT EXISTS studies (
         id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE, config_file TEXT NOT NULL, config_hash TEXT NOT NULL,
         space TEXT NOT NULL, sampler TEXT NOT NULL, seed INTEGER NOT NULL, objective TEXT NOT NULL, direction TEXT NOT NULL,
-        constraints TEXT NOT NULL, range_from INTEGER NOT NULL, range_to INTEGER NOT NULL, created_at INTEGER NOT NULL, owner_pid INTEGER
+        constraints TEXT NOT NULL, range_from INTEGER NOT NULL, range_to INTEGER NOT NULL, created_at INTEGER NOT NULL, owner_pid INTEGER,
+        strategy_code TEXT
       );
       CREATE TABLE IF NOT EXISTS trials (
         study_id INTEGER NOT NULL REFERENCES studies(id), number INTEGER NOT NULL, params TEXT NOT NULL,
@@ -124,6 +132,16 @@ export class StudyStore {
         study_name TEXT PRIMARY KEY, result TEXT NOT NULL, updated_at INTEGER NOT NULL
       );
     `);
+    // A file from before strategy_code: the column is added, null in its studies (resumed unchecked once, see openStudy).
+    const columns = this.db.prepare('PRAGMA table_info(studies)').all() as { name: string }[];
+    if (!columns.some((c) => c.name === 'strategy_code')) {
+      try {
+        this.db.exec('ALTER TABLE studies ADD COLUMN strategy_code TEXT');
+      } catch (err) {
+        // Another process opening the same file added it first.
+        if (!/duplicate column name/.test((err as Error).message)) throw err;
+      }
+    }
   }
 
   close(): void {
@@ -142,8 +160,8 @@ export class StudyStore {
   createStudy(s: Omit<StudyRecord, 'id' | 'ownerPid'>): StudyRecord {
     this.db
       .prepare(
-        `INSERT INTO studies (name, config_file, config_hash, space, sampler, seed, objective, direction, constraints, range_from, range_to, created_at)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+        `INSERT INTO studies (name, config_file, config_hash, space, sampler, seed, objective, direction, constraints, range_from, range_to, strategy_code, created_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       )
       .run(
         s.name,
@@ -157,9 +175,15 @@ export class StudyStore {
         JSON.stringify(s.constraints),
         s.rangeFrom,
         s.rangeTo,
+        s.strategyCode === null ? null : JSON.stringify(s.strategyCode),
         s.createdAt,
       );
     return this.study(s.name)!;
+  }
+
+  /** Records the strategy code of a study stored without it (see openStudy). */
+  setStrategyCode(studyId: number, code: readonly StrategyCode[]): void {
+    this.db.prepare('UPDATE studies SET strategy_code = ? WHERE id = ?').run(JSON.stringify(code), studyId);
   }
 
   /**

@@ -5,6 +5,7 @@
  * finished history (independent asks: each trial's draws come from its own seeded stream, so the
  * batch differs; no constant liar), then run together; each result is stored as it arrives.
  */
+import type { StrategyCode } from '../queue/wire.js';
 import type { TrialExecutor, TrialRequest, TrialResult } from './executor.js';
 import { evaluate, scoreOf, type Constraints, type Objective } from './objectives.js';
 import { constraintsPredicate } from './constraint.js';
@@ -24,6 +25,8 @@ export interface StudySpec {
   objective: Objective;
   constraints: Constraints;
   range: { from: number; to: number };
+  /** The code of each strategy instance the config runs (strategyCode: SHA-256 of its file). */
+  strategyCode: StrategyCode[];
 }
 
 /** Opens the study `spec.name`: creates it, or checks that the stored one is the same search. */
@@ -44,6 +47,7 @@ export function openStudy(store: StudyStore, spec: StudySpec, now: number, rando
       constraints: spec.constraints,
       rangeFrom: spec.range.from,
       rangeTo: spec.range.to,
+      strategyCode: spec.strategyCode,
       createdAt: now,
     });
     return { study, created: true };
@@ -64,6 +68,18 @@ export function openStudy(store: StudyStore, spec: StudySpec, now: number, rando
   }
   if (spec.sampler !== undefined && spec.sampler !== old.sampler) throw differs('sampler', old.sampler, spec.sampler);
   if (spec.seed !== undefined && spec.seed !== old.seed) throw differs('seed', String(old.seed), String(spec.seed));
+  // The same config names the same instances; each one's code must be what the stored trials ran.
+  if (old.strategyCode) {
+    const hash = (h: string | undefined) => (h === undefined ? 'none' : h.startsWith('missing') ? h : `sha256 ${h.slice(0, 12)}`);
+    for (const s of spec.strategyCode) {
+      const was = old.strategyCode.find((x) => x.name === s.name);
+      if (was?.hash !== s.hash) throw differs(`code for strategy ${s.name} (${s.strategy})`, hash(was?.hash), hash(s.hash));
+    }
+  } else {
+    // Stored before the code was recorded: nothing to check it against; checked from the next resume on.
+    store.setStrategyCode(old.id, spec.strategyCode);
+    return { study: { ...old, strategyCode: spec.strategyCode }, created: false };
+  }
   return { study: old, created: false };
 }
 
