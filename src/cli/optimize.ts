@@ -158,7 +158,7 @@ export function registerOptimizeCommands(program: Command): void {
       'sharpe, sortino, calmar, return, cagr, profit-factor, expectancy, sqn, win-rate, drawdown (as sweep --metric; winrate and pf too), or a metric key',
       'sharpe',
     )
-    .option('--min-trades <n>', 'a trial with fewer closed trades is infeasible')
+    .option('--min-trades <n>', 'a trial with fewer trades (counted as the metrics count them: closed, and one open at the end) is infeasible')
     .option('--max-drawdown <pct>', 'a trial with a deeper max drawdown (percent) is infeasible')
     .option(
       '--constraint <expr>',
