@@ -248,8 +248,9 @@ export function formatWarmupAnalysis(a: WarmupAnalysis): string {
       lines.push(`  (expected: with less history than declared the indicators are not warm yet)`);
     }
   }
+  // Only when more history changed nothing: beside a FAIL (the warm-up is too short) it would say the opposite.
   for (const c of a.comparisons) {
-    if (!c.run.longer && c.changed === 0 && !c.sameHistory)
+    if (a.ok && !c.run.longer && c.changed === 0 && !c.sameHistory)
       lines.push(`note: ${c.run.label}: no decision changed with less history either: the declared warm-up may be more than the strategy needs`);
   }
   lines.push('');

@@ -6,7 +6,7 @@
  */
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { warmupPlans } from '../../../src/backtest/warmup-analysis.js';
+import { formatWarmupAnalysis, warmupPlans } from '../../../src/backtest/warmup-analysis.js';
 import { REPO } from '../helpers.js';
 import { runCli, tempDir, writeFile } from './run-cli.js';
 
@@ -62,6 +62,29 @@ logging: { level: warn }
 }
 
 describe('mizan analyze warmup', { timeout: 180_000 }, () => {
+  it('a FAIL report never says the warm-up may be more than needed (the half run unchanged beside a ×2 that changed)', () => {
+    const run = (label: string, n: number, longer: boolean) => ({ label, warmup: { lie: n }, available: { BTCUSDT: n }, decisions: [], longer });
+    const d = { strategy: 'lie', time: Date.UTC(2023, 0, 3), kind: 'order', symbol: 'BTCUSDT', side: 'BUY', type: 'MARKET' };
+    const report = (changedX2: number) =>
+      formatWarmupAnalysis({
+        declared: run('declared', 10, false),
+        comparisons: [
+          {
+            run: run('×2', 20, true),
+            changed: changedX2,
+            strategies: changedX2 ? ['lie'] : [],
+            sameHistory: false,
+            ...(changedX2 ? { first: { declared: d, other: d } } : {}),
+          },
+          { run: run('half', 5, false), changed: 0, strategies: [], sameHistory: false },
+        ],
+        ok: changedX2 === 0,
+      });
+    expect(report(2)).toContain('FAIL: decisions change with more history than declared');
+    expect(report(2)).not.toContain('may be more than the strategy needs');
+    expect(report(0)).toContain('note: half: no decision changed with less history either: the declared warm-up may be more than the strategy needs');
+  });
+
   it('plans the declared, ×2, ×4, +extra and half runs, each warm-up once', () => {
     expect(warmupPlans({ a: 30, b: 10 }, undefined).map((p) => [p.label, p.warmup, p.longer])).toEqual([
       ['declared', { a: 30, b: 10 }, false],
@@ -101,6 +124,8 @@ describe('mizan analyze warmup', { timeout: 180_000 }, () => {
     );
     expect(r.stdout).toContain('likely cause: an indicator of ema needs more than its declared 5 candle(s) of warm-up');
     expect(r.stdout).toContain('FAIL: decisions change with more history than declared');
+    // Never beside a FAIL: "the declared warm-up may be more than the strategy needs" (audit8).
+    expect(r.stdout).not.toContain('may be more than the strategy needs');
     expect(r.code).toBe(1);
 
     // The same strategy declaring 300 candles (5× its period): more history changes nothing.
