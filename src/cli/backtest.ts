@@ -225,6 +225,8 @@ export function registerBacktestCommands(program: Command, loadStart: () => Prom
       const bar = new m.cliProgress.SingleBar({ format: 'sweep [{bar}] {value}/{total} runs', stream: process.stderr }, m.cliProgress.Presets.shades_classic);
       let started = false;
       let threads = 0;
+      // Trials a queue worker refused (its code differs): rows marked so, run again by a rerun.
+      const refusals = new Map<string, string>();
       try {
         const rows = await m.runSweep(combos, {
           configFile: resolve(file),
@@ -248,6 +250,7 @@ export function registerBacktestCommands(program: Command, loadStart: () => Prom
                 executor: queue.queueExecutor(queue.url, {
                   say: (line) => process.stderr.write(`${line}\n`),
                   onSweepId: (id) => process.stderr.write(`queue: sweep ${id} (${combos.length} trials) on ${queue.url.shown}\n`),
+                  onRefused: (key, error) => refusals.set(key, error),
                   onResume: (done, total) => {
                     resumed = done;
                     process.stderr.write(`queue: resuming: ${done} of ${total} trials already have a result (not run again)\n`);
@@ -283,6 +286,13 @@ export function registerBacktestCommands(program: Command, loadStart: () => Prom
             ? `wrote ${o.out} (${rows.length} runs on the queue ${queue.url.shown}${resumed ? `, ${resumed} of them from an earlier run` : ''})\n`
             : `wrote ${o.out} (${rows.length} runs, ${threads} worker${threads === 1 ? '' : 's'})\n`,
         );
+        if (refusals.size > 0) {
+          process.stderr.write(
+            `mizan: ${refusals.size} of ${rows.length} trial(s) were refused by a worker (${[...refusals.values()][0]!}); ` +
+              `their rows say so, and the same command runs them again: exit code 3\n`,
+          );
+          process.exitCode = 3;
+        }
       } finally {
         if (started) bar.stop();
       }

@@ -309,7 +309,9 @@ export function registerOptimizeCommands(program: Command): void {
           });
           if (barOn) bar.stop();
           barOn = false;
-          if (result.outcome.rerun.length) process.stderr.write(`re-ran trial(s) ${result.outcome.rerun.join(', ')} left running by a stopped process\n`);
+          const { unrun } = result.outcome;
+          const rerun = result.outcome.rerun.filter((n) => !unrun.some((u) => u.number === n));
+          if (rerun.length) process.stderr.write(`re-ran trial(s) ${rerun.join(', ')} left running by a stopped process or refused by a queue worker\n`);
           if (result.outcome.exhausted) process.stderr.write('the grid is exhausted: every point has run\n');
           if (!result.walkForward) process.stdout.write(studyText(m, result.study, store.trials(result.study.id), 10));
           else process.stdout.write(walkForwardText(result.walkForward, objective.metric));
@@ -328,6 +330,14 @@ export function registerOptimizeCommands(program: Command): void {
           if (result.interrupted) {
             process.stderr.write(`mizan: interrupted; run the same command (--study ${studyName}) to resume\n`);
             process.exitCode = 130;
+          }
+          if (unrun.length) {
+            // Not results: stored as running, so the resume runs them (same numbers and parameters).
+            process.stderr.write(
+              `mizan: ${unrun.length} trial(s) were refused by a worker (#${unrun.map((u) => u.number).join(', #')}): ${unrun[0]!.why}; ` +
+                `they are not stored as results, no further trial was asked, and the same command (--study ${studyName}) runs them when the workers run the same code: exit code 3\n`,
+            );
+            process.exitCode = 3;
           }
         } finally {
           if (barOn) bar.stop();

@@ -11,8 +11,12 @@ import { BacktestWorkerPool, type RunReply, type RunRequest } from '../backtest/
 
 /** One backtest to run: parameter overrides per strategy instance, and optionally its own range. */
 export type TrialRequest = RunRequest;
-/** Its metrics (or error), duration and, when asked, its equity curve. */
-export type TrialResult = RunReply;
+/**
+ * Its metrics (or error), duration and, when asked, its equity curve; or `unrun`: the executor could
+ * not run it (a queue worker refused it, its code differing). A set-up fault, not the trial's
+ * result: the study keeps the trial to run again.
+ */
+export type TrialResult = RunReply & { unrun?: string };
 
 export interface TrialExecutor {
   /** How many runs it can do at once: the optimiser asks the sampler for this many trials at a time. */

@@ -213,7 +213,8 @@ export async function runOptimize(o: OptimizeOptions): Promise<OptimizeOutcome> 
       const r: WindowResult = { ...w, isValue: null, oosValue: null, warn: false };
       const outcome = await run(opened.study, { from: w.trainFrom, to: w.trainTo }, opened.created, r);
       last = { study: opened.study, outcome };
-      if (outcome.interrupted) return { study: opened.study, outcome, interrupted: true };
+      // Trials a queue worker refused: the window's study is not done; the resume runs them.
+      if (outcome.interrupted || outcome.unrun.length) return { study: opened.study, outcome, interrupted: outcome.interrupted };
       const best = bestTrial(outcome.trials, o.objective.direction);
       if (!best) {
         r.note = 'no complete training trial (all infeasible or failed)';
@@ -222,6 +223,8 @@ export async function runOptimize(o: OptimizeOptions): Promise<OptimizeOutcome> 
         r.inSample = best.metrics;
         r.isValue = best.value;
         const test = await executor.run({ params: toCombo(best.params), from: w.testFrom, to: w.testTo, equity: true });
+        if (test.unrun !== undefined)
+          throw new Error(`walk-forward window ${w.index}: the test run could not run: ${test.unrun} (run the same command again to resume)`);
         r.outOfSample = test.metrics;
         if (test.error) r.note = `the test run failed: ${test.error}`;
         r.oosValue = test.error ? null : (test.metrics[o.objective.metric] ?? null);

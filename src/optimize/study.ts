@@ -4,6 +4,11 @@
  * or it is asked to stop. Trials are asked `executor.concurrency` at a time, all from the same
  * finished history (independent asks: each trial's draws come from its own seeded stream, so the
  * batch differs; no constant liar), then run together; each result is stored as it arrives.
+ *
+ * A trial the executor could not run (`unrun`: a queue worker refused it) is no result: it stays
+ * `running` in the store, as one a killed process left, so the study runs it again (same number and
+ * parameters) when it resumes; it does not count towards the target, and no new trial is asked after
+ * the batch it was in.
  */
 import type { StrategyCode } from '../queue/wire.js';
 import type { TrialExecutor, TrialRequest, TrialResult } from './executor.js';
@@ -125,6 +130,8 @@ export interface StudyOutcome {
   exhausted: boolean;
   /** Trials left running by a killed process and run again now. */
   rerun: number[];
+  /** Trials the executor could not run (a queue worker refused them), with why: left to run again on resume. */
+  unrun: { number: number; why: string }[];
 }
 
 export async function runStudy(o: RunStudyOptions): Promise<StudyOutcome> {
@@ -153,7 +160,9 @@ export async function runStudy(o: RunStudyOptions): Promise<StudyOutcome> {
     if (e.state === 'complete' && (!best || scoreOf(e.value, study.direction)! > scoreOf(best.value, study.direction)!)) best = t;
     o.onTrial?.(t, best, finished, o.trials);
   };
-  const runOne = (t: TrialRecord) => o.executor.run(o.toRequest(t.params)).then((r) => tell(t.number, r));
+  const unrun: StudyOutcome['unrun'] = [];
+  const runOne = (t: TrialRecord) =>
+    o.executor.run(o.toRequest(t.params)).then((r) => (r.unrun !== undefined ? void unrun.push({ number: t.number, why: r.unrun }) : tell(t.number, r)));
   // A parameter set already in the study is never run again: the trial is answered with that trial's result.
   const copy = (t: TrialRecord, from: TrialRecord) => {
     const reason = `same parameters as trial #${from.number}: answered from the study, not run again${from.reason ? ` (${from.reason})` : ''}`;
@@ -192,12 +201,12 @@ export async function runStudy(o: RunStudyOptions): Promise<StudyOutcome> {
   let interrupted = false;
   let exhausted = false;
   for (let k = 0; k < stale.length; k += o.executor.concurrency) {
-    if (o.shouldStop?.()) return { trials: history, best, interrupted: true, exhausted, rerun: stale.map((t) => t.number) };
+    if (o.shouldStop?.()) return { trials: history, best, interrupted: true, exhausted, rerun: stale.map((t) => t.number), unrun };
     const batch = stale.slice(k, k + o.executor.concurrency);
     for (const t of batch) store.restartTrial(study.id, t.number, now());
     await Promise.all(batch.map(runOne));
   }
-  while (finished < o.trials) {
+  while (finished < o.trials && unrun.length === 0) {
     if (o.shouldStop?.()) {
       interrupted = true;
       break;
@@ -220,9 +229,12 @@ export async function runStudy(o: RunStudyOptions): Promise<StudyOutcome> {
       else batch.push(t);
     }
     await Promise.all(batch.map(runOne));
-    // Copied after the batch: the earlier trial may have been running in it.
-    for (const [t, from] of copies) copy(t, from);
+    // Copied after the batch: the earlier trial may have been running in it (unless it could not run:
+    // the copy then waits, running, for the resume that runs the earlier trial).
+    for (const [t, from] of copies) if (from.state !== 'running') copy(t, from);
     if (exhausted) break;
   }
-  return { trials: history, best, interrupted, exhausted, rerun: stale.map((t) => t.number) };
+  unrun.sort((a, b) => a.number - b.number);
+  // A point that could not run has not run: the grid is not exhausted while one waits.
+  return { trials: history, best, interrupted, exhausted: exhausted && unrun.length === 0, rerun: stale.map((t) => t.number), unrun };
 }

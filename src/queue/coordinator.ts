@@ -44,6 +44,19 @@ interface QueueSweepOptions {
   onSweepId?(id: string): void;
   /** A repair pass runs when no result came for this long (ms); default 5000. */
   repairAfterMs?: number;
+  /**
+   * A trial a worker refused (its code differs): its key and the row's error (`refused by worker
+   * host-1: strategy …`). A set-up fault, not a result: a rerun runs it.
+   */
+  onRefused?(key: string, error: string): void;
+}
+
+/**
+ * The refusal in a row a worker refused (its code differs), else undefined. Read from the error's
+ * words, which every mizan worker writes the same, so a worker of another version is recognised too.
+ */
+function refusalOf(row: StoredRow): string | undefined {
+  return row.failed && row.error?.startsWith('refused by worker ') ? row.error : undefined;
 }
 
 /** Attempts of a job for faults of the worker's own (Redis unreachable mid-trial, a thread crashing). */
@@ -247,27 +260,45 @@ export function queueExecutor(q: QueueUrl, o: QueueSweepOptions): TrialExecutorF
     const study = await openQueueStudy(q, { config: ctx.config, columns: ctx.columns, accountFees: ctx.accountFees, identity: JSON.stringify(ctx.combos) }, o);
     if (study.resumed > 0) o.onResume?.(study.resumed, ctx.combos.length);
     return {
-      run: (i, params) => study.run(String(i), { params }).then((row): TrialResult => ({ metrics: row.metrics, ...(row.error ? { error: row.error } : {}) })),
+      run: (i, params) =>
+        study.run(String(i), { params }).then((row): TrialResult => {
+          const refused = refusalOf(row);
+          if (refused !== undefined) o.onRefused?.(String(i), refused);
+          return { metrics: row.metrics, ...(row.error ? { error: row.error } : {}) };
+        }),
       close: () => study.close(),
     };
   };
 }
 
+/** An optimisation trial's row from the queue, or (`unrun`) the refusal of the worker that would not run it. */
+type QueueTrialResult = Omit<StoredRow, 'failed'> & { ms: number; unrun?: string };
+
 /**
  * `mizan optimize --queue`: the optimiser's TrialExecutor (src/optimize/executor.ts) on the queue.
  * The coordinator keeps the study (asks, tells, the SQLite file); each trial is keyed by a hash of
  * its request (parameters, range, equity), so a trial the resumed study asks again (one left running
- * by a stopped process) is read from Redis when a worker already finished it.
+ * by a stopped process) is read from Redis when a worker already finished it. A trial a worker
+ * refused (its code differs) comes back as `unrun`, not as a result: the study keeps it to run again.
+ * One that failed every attempt (its thread dying) is the trial's outcome: failed, with the reason.
  */
 export function queueTrialExecutor(q: QueueUrl, o: QueueSweepOptions & { concurrency: number }) {
   return async (ctx: {
     config: MizanConfig;
     columns: Columns;
-  }): Promise<{ readonly concurrency: number; run(req: TrialRequest): Promise<StoredRow & { ms: number }>; close(): Promise<void> }> => {
+  }): Promise<{ readonly concurrency: number; run(req: TrialRequest): Promise<QueueTrialResult>; close(): Promise<void> }> => {
     const study = await openQueueStudy(q, { config: ctx.config, columns: ctx.columns, accountFees: accountFeeStrings(ctx.config), identity: 'optimize' }, o);
     return {
       concurrency: o.concurrency,
-      run: (req) => study.run(sha256(JSON.stringify(req)).slice(0, 32), req).then((row) => ({ ...row, ms: row.ms ?? 0 })),
+      run: (req) => {
+        const key = sha256(JSON.stringify(req)).slice(0, 32);
+        return study.run(key, req).then((row): QueueTrialResult => {
+          const refused = refusalOf(row);
+          if (refused === undefined) return { ...row, ms: row.ms ?? 0 };
+          o.onRefused?.(key, refused);
+          return { metrics: {}, ms: 0, unrun: refused };
+        });
+      },
       close: () => study.close(),
     };
   };

@@ -157,7 +157,7 @@ describe('mizan sweep --queue with mizan worker processes', () => {
     expect(await streamCounts(redis.url, id)).toEqual({ done: TRIALS, results: TRIALS });
   }, 90_000);
 
-  it('a worker whose strategy code differs refuses the trials (failed, both hashes named); a rerun with the same code computes them', async () => {
+  it('a worker whose strategy code differs refuses the trials (failed, both hashes named, exit code 3); a rerun with the same code computes them', async () => {
     const redis = await redisServer();
     const source = readFileSync(join(REPO, 'strategies/sma-cross.ts'), 'utf8').replace("from '../src/index.js'", "from 'mizan'");
     const coord = tempDir('mizan-queue-coord-');
@@ -173,7 +173,11 @@ describe('mizan sweep --queue with mizan worker processes', () => {
       const wrong = worker(redis.url, ['--strategies-from', other.dir]);
       await wrong.waitFor(/"worker ready"/, 30_000);
       const r = await mizan(['sweep', config, ...params, '--queue', redis.url, '--out', join(tmp.dir, 'refused.csv')], { timeoutMs: 60_000 });
-      expect(r.code, r.all).toBe(0);
+      // Refusals are a set-up fault: counted on stderr with a worker's message, exit code 3.
+      expect(r.code, r.all).toBe(3);
+      expect(r.stderr).toMatch(
+        /mizan: 2 of 2 trial\(s\) were refused by a worker \(refused by worker [^:]+: strategy sma \(\.\/strat\.ts\) is [0-9a-f]{16} on this worker, [0-9a-f]{16} on the coordinator\); their rows say so, and the same command runs them again: exit code 3/,
+      );
       const rows = tmp.read('refused.csv').trim().split('\n').slice(1);
       expect(rows).toHaveLength(2);
       for (const row of rows)
