@@ -38,7 +38,18 @@ function executor(state: { refusing: boolean; ran: number[] }): TrialExecutor {
 function study(store: StudyStore, ex: TrialExecutor, trials: number) {
   const { study: s } = openStudy(
     store,
-    { name: 'x', configFile: 'c.yaml', configHash: 'h', space, sampler: 'tpe', seed: 7, objective, constraints: {}, range: { from: 0, to: 1 } },
+    {
+      name: 'x',
+      configFile: 'c.yaml',
+      configHash: 'h',
+      space,
+      sampler: 'tpe',
+      seed: 7,
+      objective,
+      constraints: {},
+      range: { from: 0, to: 1 },
+      strategyCode: [],
+    },
     0,
     () => 7,
   );
