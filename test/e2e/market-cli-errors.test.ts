@@ -28,17 +28,23 @@ async function closedPort(): Promise<number> {
   return port;
 }
 
+/** The rows of `mizan markets`' table (its header left out), split into columns: one per simulator market. */
+function tableRows(stdout: string): string[][] {
+  const rows = stdout
+    .trimEnd()
+    .split('\n')
+    .slice(1)
+    .map((l) => l.split(/\s+/));
+  expect(rows).toHaveLength(sim.sim.markets().length);
+  return rows;
+}
+
 describe('mizan markets with an API key the exchange refuses', { timeout: 60_000 }, () => {
   it('says the fee read failed (status, the exchange message), never that the exchange gave none, never the key', async () => {
     const key = 'bogus_key_7c1e9a4f2b6d8e03';
     const r = await mizan(['markets', '--url', sim.server.url], { env: { WALLEX_API_KEY: key } });
     expect(r.code, r.all).toBe(0);
-    const rows = r.stdout
-      .trimEnd()
-      .split('\n')
-      .slice(1)
-      .map((l) => l.split(/\s+/));
-    expect(rows).toHaveLength(sim.sim.markets().length);
+    const rows = tableRows(r.stdout);
     for (const row of rows) expect(row.slice(8, 10)).toEqual(['-', '-']);
     expect(r.stderr).toMatch(
       /^mizan: warning: the account's fee rates could not be read, maker\/taker show "-": GET \/v1\/account\/fee -> HTTP 401: authentication failed: .*\(exchange said: API key is invalid\)$/m,
@@ -58,12 +64,7 @@ describe('mizan markets when the list of active markets cannot be read', { timeo
     try {
       const r = await mizan(['markets', '--url', proxy.url]);
       expect(r.code, r.all).toBe(0);
-      const rows = r.stdout
-        .trimEnd()
-        .split('\n')
-        .slice(1)
-        .map((l) => l.split(/\s+/));
-      expect(rows).toHaveLength(sim.sim.markets().length);
+      const rows = tableRows(r.stdout);
       for (const row of rows) expect(row.at(-1)).toBe('?');
       expect(r.stderr).toMatch(
         /^mizan: warning: the list of active markets could not be read, the trading column shows "\?": GET \/hector\/web\/v1\/markets.* 503/m,

@@ -25,6 +25,13 @@ const MARKET: MarketSpec = {
 };
 const lv = (price: number, quantity: number) => ({ price: d(price), quantity: d(quantity) });
 const engine = (o: Partial<BookFillOptions> = {}) => new BookFillEngine(MARKET, { queueModel: 'risk-averse', entryLatencyMs: 10, cancelLatencyMs: 10, ...o });
+/** Bids 100 × `bid` and asks 101 × 3 at t=0, and a BUY 1 @ 100 ('a') live at once (entryLatencyMs 0). */
+function restingBid(e: BookFillEngine, bid: number): void {
+  e.snapshot(0, [lv(100, bid)], [lv(101, 3)]);
+  e.place(0, { symbol: 'BTCUSDT', side: 'BUY', type: 'LIMIT', quantity: d(1), price: d(100), clientId: 'a' });
+  e.advance(0);
+}
+
 const fills = (e: BookFillEngine) => e.takeFills().map((f) => `${f.t} ${f.price.toFixed()} ${f.quantity.toFixed()} ${f.liquidity}`);
 
 /**
@@ -79,9 +86,7 @@ describe('book fill model', () => {
    */
   it('prob queue: a trade is not counted again when the next frame shows it as a decrease', () => {
     const e = engine({ queueModel: 'prob', entryLatencyMs: 0 });
-    e.snapshot(0, [lv(100, 8)], [lv(101, 3)]);
-    e.place(0, { symbol: 'BTCUSDT', side: 'BUY', type: 'LIMIT', quantity: d(1), price: d(100), clientId: 'a' });
-    e.advance(0);
+    restingBid(e, 8);
     e.trade(5, d(100), d(2), 'SELL');
     e.replaceSide(6, 'BUY', [lv(100, 6)]);
     expect(e.order('a')!.ahead.toFixed()).toBe('6');
@@ -99,9 +104,7 @@ describe('book fill model', () => {
    */
   it('prob queue: the quantity ahead is rounded up to the quantity step, fills are whole steps', () => {
     const e = engine({ queueModel: 'prob', entryLatencyMs: 0 });
-    e.snapshot(0, [lv(100, 3)], [lv(101, 3)]);
-    e.place(0, { symbol: 'BTCUSDT', side: 'BUY', type: 'LIMIT', quantity: d(1), price: d(100), clientId: 'a' });
-    e.advance(0);
+    restingBid(e, 3);
     e.replaceSide(1, 'BUY', [lv(100, 7)]);
     e.replaceSide(2, 'BUY', [lv(100, 6)]);
     expect(e.order('a')!.ahead.toFixed()).toBe('2.5715');
@@ -114,15 +117,11 @@ describe('book fill model', () => {
     const coarse = (queueModel: BookFillOptions['queueModel']) =>
       new BookFillEngine({ ...MARKET, stepSize: 2 }, { queueModel, entryLatencyMs: 0, cancelLatencyMs: 0 });
     const e = coarse('risk-averse');
-    e.snapshot(0, [lv(100, 0.123)], [lv(101, 3)]);
-    e.place(0, { symbol: 'BTCUSDT', side: 'BUY', type: 'LIMIT', quantity: d(1), price: d(100), clientId: 'a' });
-    e.advance(0);
+    restingBid(e, 0.123);
     e.replaceSide(1, 'BUY', [lv(100, 0.101)]);
     expect(e.order('a')!.ahead.toFixed()).toBe('0.101');
     const p = coarse('prob');
-    p.snapshot(0, [lv(100, 0.123)], [lv(101, 3)]);
-    p.place(0, { symbol: 'BTCUSDT', side: 'BUY', type: 'LIMIT', quantity: d(1), price: d(100), clientId: 'a' });
-    p.advance(0);
+    restingBid(p, 0.123);
     // All of the level is ahead (nothing behind): the drop comes off the front, 0.101, not 0.11.
     p.replaceSide(1, 'BUY', [lv(100, 0.101)]);
     expect(p.order('a')!.ahead.toFixed()).toBe('0.101');
@@ -137,9 +136,7 @@ describe('book fill model', () => {
    */
   it('prob queue: a frame that shows the level unchanged after a trade has accounted for it', () => {
     const e = engine({ queueModel: 'prob', entryLatencyMs: 0 });
-    e.snapshot(0, [lv(100, 8)], [lv(101, 3)]);
-    e.place(0, { symbol: 'BTCUSDT', side: 'BUY', type: 'LIMIT', quantity: d(1), price: d(100), clientId: 'a' });
-    e.advance(0);
+    restingBid(e, 8);
     e.trade(5, d(100), d(2), 'SELL');
     e.replaceSide(6, 'BUY', [lv(100, 8)]);
     expect(e.order('a')!.ahead.toFixed()).toBe('6');
@@ -195,9 +192,7 @@ describe('book fill model', () => {
 
   it("a frame's level at an order's price is its last one with a quantity, whatever the price's spelling", () => {
     const e = engine({ entryLatencyMs: 0 });
-    e.snapshot(0, [lv(100, 5)], [lv(101, 3)]);
-    e.place(0, { symbol: 'BTCUSDT', side: 'BUY', type: 'LIMIT', quantity: d(1), price: d(100), clientId: 'a' });
-    e.advance(0);
+    restingBid(e, 5);
     // 100 twice (the later one counts) and a zero after it (no liquidity: ignored): ahead = min(5, 4).
     e.replaceSide(5, 'BUY', [lv(100, 2), { price: d('100.00'), quantity: d(4) }, lv(100, 0), lv(99, 1)]);
     expect(e.order('a')!.ahead.toFixed()).toBe('4');
