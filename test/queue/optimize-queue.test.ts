@@ -75,7 +75,7 @@ describe('mizan optimize --queue', () => {
 
 describe('mizan optimize --queue with a worker that refuses the trials', () => {
   it('keeps refused trials out of the results (exit code 3, the worker named); the resume runs them with the same numbers', async () => {
-    redis = await startRedis();
+    const server = (redis = await startRedis());
     const source = readFileSync(join(REPO, 'strategies/sma-cross.ts'), 'utf8').replace("from '../src/index.js'", "from 'mizan'");
     const coord = tempDir('mizan-optimize-coord-');
     const other = tempDir('mizan-optimize-other-');
@@ -86,6 +86,13 @@ describe('mizan optimize --queue with a worker that refuses the trials', () => {
         .replace('strategy: sma-cross', 'strategy: ./strat.ts')
         .replace('file: backtest/data/', `file: ${REPO}/backtest/data/`);
       const config = coord.file('sweep.yaml', yaml);
+      /** A `mizan worker` taking its strategy files from `dir`, ready for trials. */
+      const worker = async (dir: string, cache: string) => {
+        const w = startRun(['worker', '--queue', server.url, '--concurrency', '1', '--strategies-from', dir, '--cache-dir', join(tmp.dir, cache)]);
+        started.push(w);
+        await w.waitFor(/"worker ready"/, 30_000);
+        return w;
+      };
       const grid = (storage: string, trials: string, extra: string[] = []) => [
         'optimize',
         config,
@@ -109,19 +116,7 @@ describe('mizan optimize --queue with a worker that refuses the trials', () => {
         join(tmp.dir, storage),
         ...extra,
       ];
-      const wrong = startRun([
-        'worker',
-        '--queue',
-        redis.url,
-        '--concurrency',
-        '1',
-        '--strategies-from',
-        other.dir,
-        '--cache-dir',
-        join(tmp.dir, 'cache-wrong'),
-      ]);
-      started.push(wrong);
-      await wrong.waitFor(/"worker ready"/, 30_000);
+      const wrong = await worker(other.dir, 'cache-wrong');
       const refused = await mizan(grid('refused.sqlite', '4', ['--queue', redis.url]), { timeoutMs: 120_000 });
       expect(refused.code, refused.all).toBe(3);
       expect(refused.stderr).toMatch(
@@ -133,19 +128,7 @@ describe('mizan optimize --queue with a worker that refuses the trials', () => {
       expect(refused.stdout).not.toContain('refused');
 
       wrong.kill();
-      const right = startRun([
-        'worker',
-        '--queue',
-        redis.url,
-        '--concurrency',
-        '1',
-        '--strategies-from',
-        coord.dir,
-        '--cache-dir',
-        join(tmp.dir, 'cache-right'),
-      ]);
-      started.push(right);
-      await right.waitFor(/"worker ready"/, 30_000);
+      await worker(coord.dir, 'cache-right');
       const resumed = await mizan(grid('refused.sqlite', '8', ['--queue', redis.url]), { timeoutMs: 120_000 });
       expect(resumed.code, resumed.all).toBe(0);
       expect(resumed.stderr).toMatch(/resumed with 0 finished trial\(s\)/);
